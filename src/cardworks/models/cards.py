@@ -1,0 +1,71 @@
+"""Card sets and card designs."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from .base import MARKUP, TRANSLATABLE, Certainty, Document, Id, Model, Ref, RelPath, Source
+
+
+class CardDesign(Model):
+    """One card design; the physical deck holds ``quantity`` copies of it."""
+
+    id: Id
+    """Stable id: a lowercase ASCII slug minted once from the original name, never changed."""
+    set_certainty: Certainty = "stated"
+    """How sure it is that the card belongs to the set whose file holds it."""
+    optional: bool = False
+    """An optional card outside the set's declared totals (played only by agreement)."""
+    quantity: Annotated[int, Field(ge=1, le=99)] | None = None
+    """Copies of this design in the physical deck; ``null`` when no source gives it."""
+    types: list[Ref] = Field(min_length=1)
+    """Card types (declared by the game) this card is; a card may be several at once."""
+    attributes: dict[Ref, Ref | None] = Field(default_factory=dict)
+    """Enumerated properties by attribute id (e.g. ``treasure-kind: ingredient``); ``null`` when unknown."""
+    stats: dict[Ref, int | None] = Field(default_factory=dict)
+    """Numbers by stat id (e.g. ``attack: 4``); ``null`` when the sources do not give it."""
+    markers: list[Ref] = Field(default_factory=list)
+    """Player-count markers printed on the card (e.g. ``ii``)."""
+    icons: list[Ref] = Field(default_factory=list)
+    """Icon tokens printed on the card beyond its type (e.g. ``realm``, ``coin``)."""
+    name: str = Field(min_length=1, json_schema_extra=TRANSLATABLE)
+    """Name printed on the card, in the original language of the game."""
+    alt_names: list[str] = Field(default_factory=list, json_schema_extra=TRANSLATABLE)
+    """Other names the card is known by (translations given in passing, spelling variants)."""
+    rules: str | None = Field(default=None, json_schema_extra=MARKUP)
+    """What the card does, in card-text markup; ``null`` when the sources do not say."""
+    flavour: str | None = Field(default=None, json_schema_extra=TRANSLATABLE)
+    """The italic saying printed on the card, if a source gives it."""
+    art: RelPath | None = None
+    """Illustration file inside the game folder or pack."""
+    sources: list[Source] = Field(min_length=1)
+    """Where each fact about this card comes from."""
+    notes: str | None = None
+    """Notes for designers and reviewers; never printed."""
+
+
+class SetTotals(Model):
+    """What a set declares it contains, to measure completeness against."""
+
+    designs: Annotated[int, Field(ge=0)] | None = None
+    """Number of distinct card designs."""
+    cards: Annotated[int, Field(ge=0)] | None = None
+    """Number of physical cards (sum of quantities), optional cards excluded."""
+    by_type: dict[Ref, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    """Physical cards per card type."""
+
+
+class CardSet(Document):
+    """A set of cards published together (base game, an expansion, a pack)."""
+
+    id: Id
+    name: str = Field(json_schema_extra=TRANSLATABLE)
+    mark: Ref | None = None
+    """Icon token of the set mark printed on its cards."""
+    order: int = 0
+    """Position of the set in listings and deck selections."""
+    totals: SetTotals = Field(default_factory=SetTotals)
+    sources: list[Source] = Field(default_factory=list)
+    cards: list[CardDesign] = Field(default_factory=list)

@@ -1,0 +1,122 @@
+"""The game file: what a game is made of, declared once for all its sets."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
+
+from .base import MARKUP, TRANSLATABLE, Document, Id, Locale, Model, Ref, Source
+
+ParameterValue = int | str | bool | list[int] | list[str] | None
+
+
+class SourceDocument(Model):
+    """A document that facts are taken from: a rulebook, an official FAQ, a press article."""
+
+    id: Id
+    title: str
+    """Title of the document as published."""
+    file: str | None = None
+    """Name of the rulebook text file in the shared rulebooks folder, when it is one."""
+    url: str | None = None
+    """Public address, for external sources."""
+    language: Locale | None = None
+    """Language the document is written in."""
+
+
+class PlayerCount(Model):
+    """Supported numbers of players."""
+
+    min: Annotated[int, Field(ge=1, le=20)]
+    max: Annotated[int, Field(ge=1, le=20)]
+
+
+class CardType(Model):
+    """A card type of the game (e.g. treasure, battle, special)."""
+
+    id: Id
+    name: str = Field(json_schema_extra=TRANSLATABLE)
+    """Name of the type as players say it."""
+    icon: Ref | None = None
+    """Icon token that marks the type on a card."""
+    colour: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] | None = None
+    """Colour of the type's mark, as ``#rrggbb``."""
+
+
+class AttributeValue(Model):
+    """One allowed value of a card attribute."""
+
+    id: Id
+    name: str = Field(json_schema_extra=TRANSLATABLE)
+    icon: Ref | None = None
+    """Icon token printed for this value, if any."""
+
+
+class AttributeDef(Model):
+    """An enumerated property that cards of some types carry (e.g. treasure kind)."""
+
+    id: Id
+    name: str = Field(json_schema_extra=TRANSLATABLE)
+    applies_to: list[Ref] = Field(min_length=1)
+    """Card types that may carry this attribute."""
+    values: list[AttributeValue] = Field(min_length=1)
+
+
+class StatDef(Model):
+    """A number that cards of some types carry (e.g. attack, defence, rank, sell value)."""
+
+    id: Id
+    name: str = Field(json_schema_extra=TRANSLATABLE)
+    applies_to: list[Ref] = Field(min_length=1)
+    """Card types that may carry this stat."""
+    min: int
+    """Smallest value a card may have."""
+    max: int
+    """Largest value a card may have."""
+    icon: Ref | None = None
+    """Icon token printed beside the value."""
+    default: int | None = None
+    """Value of a card of an applicable type that prints none (e.g. rank 1)."""
+
+
+class MarkerDef(Model):
+    """A player-count marker: cards carrying it leave the deck at some player counts."""
+
+    id: Id
+    name: str = Field(json_schema_extra=TRANSLATABLE)
+    icon: Ref | None = None
+    removed_at_players: list[Annotated[int, Field(ge=1, le=20)]] = Field(min_length=1)
+    """Player counts at which cards with this marker are removed."""
+
+
+class Parameter(Model):
+    """A numeric or named rule fact the engine and rulebook use (deal size, player limits)."""
+
+    id: Id
+    value: ParameterValue
+    """The value; ``null`` when the sources do not give it."""
+    description: str = Field(json_schema_extra=MARKUP)
+    sources: list[Source] = Field(default_factory=list)
+
+
+class Game(Document):
+    """A game: its name, locales, players, the vocabulary its cards use, and its sources."""
+
+    id: Id
+    name: str = Field(json_schema_extra=TRANSLATABLE)
+    """Name of the game."""
+    source_locale: Locale
+    """Locale that the database's own texts are written in; translations follow it."""
+    locales: list[Locale] = Field(min_length=1)
+    """Every locale the game is published in, the source locale included."""
+    players: PlayerCount
+    documents: list[SourceDocument] = Field(default_factory=list)
+    """Documents that ``sources`` anywhere in the game may cite."""
+    card_types: list[CardType] = Field(default_factory=list)
+    attributes: list[AttributeDef] = Field(default_factory=list)
+    stats: list[StatDef] = Field(default_factory=list)
+    markers: list[MarkerDef] = Field(default_factory=list)
+    parameters: list[Parameter] = Field(default_factory=list)
+    """Rule facts with their sources."""
+    sources: list[Source] = Field(default_factory=list)

@@ -1,0 +1,31 @@
+"""Per-locale translation files: only translatable strings, keyed by id."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
+
+from .base import Document, Id, Locale, Model, Ref
+
+SourceHash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
+
+
+class TranslatedString(Model):
+    """A translation of one source string, tied to the exact source text it translates."""
+
+    text: str
+    source_hash: SourceHash
+    """First 16 hex digits of the SHA-256 of the source text; when the source changes
+    the translation is reported stale."""
+
+
+class Translations(Document):
+    """Translations of one game (or pack) into one locale."""
+
+    game: Ref
+    """Id of the game these strings belong to."""
+    locale: Locale
+    entries: dict[Id, dict[str, TranslatedString]] = Field(default_factory=dict)
+    """Strings by record id, then by field path inside the record (``name``,
+    ``rules``, ``card_types/treasure/name``, ``alt_names/0``)."""
