@@ -43,7 +43,7 @@ FILE_KINDS: tuple[FileKind, ...] = (
     FileKind("pack", Pack, "pack.json"),
     FileKind("icons", IconRegistry, "icons.json"),
     FileKind("components", ComponentList, "components.json"),
-    FileKind("assumptions", AssumptionList, "assumptions.json"),
+    FileKind("assumptions", AssumptionList, "assumptions/*.json"),
     FileKind("ids", FrozenIds, "ids.lock.json"),
     FileKind("set", CardSet, "sets/*.json"),
     FileKind("board", Board, "boards/*.json"),

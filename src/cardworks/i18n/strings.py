@@ -1,0 +1,71 @@
+"""Walk the models for translatable strings.
+
+A string's address is the id of the record that holds it plus a field path
+inside that record; nested records with an ``id`` (card types, faces, spaces)
+contribute their id to the path, so addresses survive reordering.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+
+@dataclass(frozen=True)
+class SourceString:
+    """One translatable string of the source locale."""
+
+    record: str
+    """Id of the top-level record (card, component, ruling, set, game, icon, board)."""
+    field: str
+    """Path inside the record, e.g. ``rules`` or ``card_types/treasure/name``."""
+    text: str
+    markup: bool
+    """True when the text is card-text markup whose tokens translations must keep."""
+
+
+def source_hash(text: str) -> str:
+    """The hash that ties a translation to the exact source text it translates."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _flags(model: BaseModel, name: str) -> tuple[bool, bool]:
+    extra = type(model).model_fields[name].json_schema_extra
+    if not isinstance(extra, dict):
+        return False, False
+    return bool(extra.get("x-translatable")), bool(extra.get("x-markup"))
+
+
+#: Fields that hold whole records of their own (a set's cards), walked separately.
+RECORD_FIELDS = frozenset({"cards", "icons", "components", "rulings", "scenarios", "assumptions"})
+
+
+def _walk(model: BaseModel, record: str, prefix: str) -> Iterator[SourceString]:
+    for name in type(model).model_fields:
+        if not prefix and name in RECORD_FIELDS:
+            continue
+        value = getattr(model, name)
+        translatable, markup = _flags(model, name)
+        path = f"{prefix}{name}"
+        if translatable:
+            if isinstance(value, str):
+                yield SourceString(record, path, value, markup)
+            elif isinstance(value, list):
+                for index, item in enumerate(value):
+                    yield SourceString(record, f"{path}/{index}", item, markup)
+            continue
+        if isinstance(value, BaseModel):
+            yield from _walk(value, record, f"{path}/")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, BaseModel):
+                    key = getattr(item, "id", None) or str(index)
+                    yield from _walk(item, record, f"{path}/{key}/")
+
+
+def source_strings(record: BaseModel) -> Iterator[SourceString]:
+    """Every translatable string of a top-level record that has an ``id``."""
+    yield from _walk(record, record.id, "")  # type: ignore[attr-defined]
