@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from ..models.files import RECORD_FIELDS
+
 
 @dataclass(frozen=True)
 class SourceString:
@@ -22,6 +24,8 @@ class SourceString:
     """Id of the top-level record (card, component, ruling, set, game, icon, board)."""
     field: str
     """Path inside the record, e.g. ``rules`` or ``card_types/treasure/name``."""
+    pointer: str
+    """JSON pointer of the string inside the record, e.g. ``/card_types/0/name``."""
     text: str
     markup: bool
     """True when the text is card-text markup whose tokens translations must keep."""
@@ -39,33 +43,31 @@ def _flags(model: BaseModel, name: str) -> tuple[bool, bool]:
     return bool(extra.get("x-translatable")), bool(extra.get("x-markup"))
 
 
-#: Fields that hold whole records of their own (a set's cards), walked separately.
-RECORD_FIELDS = frozenset({"cards", "icons", "components", "rulings", "scenarios", "assumptions"})
 
 
-def _walk(model: BaseModel, record: str, prefix: str) -> Iterator[SourceString]:
+def _walk(model: BaseModel, record: str, prefix: str, pointer: str) -> Iterator[SourceString]:
     for name in type(model).model_fields:
         if not prefix and name in RECORD_FIELDS:
             continue
         value = getattr(model, name)
         translatable, markup = _flags(model, name)
-        path = f"{prefix}{name}"
+        path, here = f"{prefix}{name}", f"{pointer}/{name}"
         if translatable:
             if isinstance(value, str):
-                yield SourceString(record, path, value, markup)
+                yield SourceString(record, path, here, value, markup)
             elif isinstance(value, list):
                 for index, item in enumerate(value):
-                    yield SourceString(record, f"{path}/{index}", item, markup)
+                    yield SourceString(record, f"{path}/{index}", f"{here}/{index}", item, markup)
             continue
         if isinstance(value, BaseModel):
-            yield from _walk(value, record, f"{path}/")
+            yield from _walk(value, record, f"{path}/", here)
         elif isinstance(value, list):
             for index, item in enumerate(value):
                 if isinstance(item, BaseModel):
                     key = getattr(item, "id", None) or str(index)
-                    yield from _walk(item, record, f"{path}/{key}/")
+                    yield from _walk(item, record, f"{path}/{key}/", f"{here}/{index}")
 
 
 def source_strings(record: BaseModel) -> Iterator[SourceString]:
     """Every translatable string of a top-level record that has an ``id``."""
-    yield from _walk(record, record.id, "")  # type: ignore[attr-defined]
+    yield from _walk(record, record.id, "", "")  # type: ignore[attr-defined]

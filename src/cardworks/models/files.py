@@ -52,6 +52,9 @@ FILE_KINDS: tuple[FileKind, ...] = (
     FileKind("scenarios", ScenarioFile, "scenarios/*.json"),
 )
 
+#: Fields of a document that hold whole records of their own (walked as records, not as parts).
+RECORD_FIELDS = frozenset({"cards", "icons", "components", "rulings", "scenarios", "assumptions"})
+
 KINDS_BY_NAME = {kind.name: kind for kind in FILE_KINDS}
 
 

@@ -1,0 +1,68 @@
+"""Card listings: the designs of a game with their names in a locale."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import DataError, UsageError
+from .i18n import Localizer
+from .i18n.lookup import Status
+from .loading.database import Database, load_game
+from .problems import ProblemList
+from .validate.records import Index
+from .validate.runner import game_folders
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One line of a card listing."""
+
+    game: str
+    id: str
+    set: str
+    types: tuple[str, ...]
+    quantity: int | None
+    name: str
+    name_status: Status
+    alt_names: tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        return {**self.__dict__, "types": list(self.types), "alt_names": list(self.alt_names)}
+
+
+def load_games(cards_root: Path, game: str | None) -> list[Database]:
+    """The selected game (or all games), loaded; raises DataError when a file is unusable."""
+    folders = {f.name: f for f in game_folders(cards_root)}
+    if game is not None and game not in folders:
+        raise UsageError(f"unknown game {game!r}; games here: {', '.join(sorted(folders)) or 'none'}")
+    databases = []
+    for name in [game] if game else sorted(folders):
+        db = Database(game=load_game(folders[name]))
+        broken = ProblemList()
+        for problem in db.game.problems:
+            if problem.severity == "error":
+                broken.items.append(problem)
+        if broken.items or db.game_doc is None:
+            raise DataError(f"game {name!r} has unusable files; run 'cardworks validate'", broken.items)
+        databases.append(db)
+    return databases
+
+
+def list_cards(cards_root: Path, game: str | None = None, locale: str | None = None) -> list[CardRow]:
+    """Every card design of the selected games, in set order, named in ``locale``."""
+    rows = []
+    for db in load_games(cards_root, game):
+        game_doc = db.game_doc
+        wanted = locale or game_doc.source_locale
+        if wanted not in game_doc.locales:
+            raise UsageError(f"game {game_doc.id!r} has no locale {wanted!r}; it has {', '.join(game_doc.locales)}")
+        localizer = Localizer(db, wanted)
+        index = Index(db)
+        order = {r.id: (r.model.order, r.id) for r in index.of_kind("set")}
+        for record in sorted(index.of_kind("card"), key=lambda r: order.get(r.set_id or "", (0, ""))):
+            card = record.model
+            name, status = localizer.text(card.id, "name", card.name)
+            alt = tuple(localizer.text(card.id, f"alt_names/{i}", text)[0] for i, text in enumerate(card.alt_names))
+            rows.append(CardRow(game_doc.id, card.id, record.set_id or "", tuple(card.types), card.quantity, name, status, alt))
+    return rows

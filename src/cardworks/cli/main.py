@@ -1,0 +1,59 @@
+"""``cardworks`` entry point: the command group, the shared ``--cards`` option, exit codes.
+
+Exit 0: success. Exit 1: the input is wrong. Exit 2: wrong usage. Bad input
+never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import DataError, UsageError
+from . import commands
+
+
+def default_cards_root() -> Path:
+    """``./cards`` when it exists, else the database shipped beside the package source."""
+    local = Path("cards")
+    if local.is_dir():
+        return local
+    shipped = Path(__file__).resolve().parents[3] / "cards"
+    return shipped if shipped.is_dir() else local
+
+
+class Group(click.Group):
+    """Turns cardworks errors into messages and exit codes instead of tracebacks."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except UsageError as exc:
+            click.echo(f"cardworks: error: {exc}", err=True)
+            ctx.exit(2)
+        except DataError as exc:
+            for problem in exc.problems:
+                click.echo(problem.text(), err=True)
+            click.echo(f"cardworks: {exc}", err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--cards", "cards_root", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Card database folder (default: ./cards, else the shipped database).")
+@click.version_option(package_name="cardworks")
+@click.pass_context
+def cli(ctx: click.Context, cards_root: Path | None) -> None:
+    """Card-data pipeline and print-and-play generator for card games."""
+    ctx.obj = cards_root or default_cards_root()
+
+
+for command in commands.ALL:
+    cli.add_command(command)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(cli.main(standalone_mode=True))

@@ -1,0 +1,161 @@
+"""Discover and parse every data file of a game folder or pack.
+
+A game folder is ``<cards>/<game>/`` with a ``game.json``; a pack is any
+folder with a ``pack.json`` that names the game it extends. Files are found by
+their place in the layout (see :mod:`cardworks.models.files`), read with
+:func:`read_json` and validated strictly against their model.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..models.base import Document
+from ..models.files import FileKind, classify
+from ..problems import Problem
+from .jsonfile import read_json
+from .paths import is_inside
+from .schema_errors import schema_problems
+
+
+def display_path(path: Path) -> str:
+    """A path as shown in messages: relative to the working folder when inside it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class LoadedFile:
+    """One data file: where it is, its kind, and its parsed document (None if unusable)."""
+
+    kind: FileKind
+    path: Path
+    display: str
+    data: Any = None
+    doc: Document | None = None
+
+
+@dataclass
+class Bundle:
+    """The data files of one game folder or one pack."""
+
+    root: Path
+    is_pack: bool
+    files: list[LoadedFile] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """True when every file parsed and validated, so cross-file checks are meaningful."""
+        return all(f.doc is not None for f in self.files)
+
+    def docs(self, kind: str) -> list[tuple[LoadedFile, Any]]:
+        """Parsed documents of one kind, with their files, in path order."""
+        return [(f, f.doc) for f in self.files if f.kind.name == kind and f.doc is not None]
+
+    @property
+    def label(self) -> str:
+        return display_path(self.root)
+
+
+@dataclass
+class Database:
+    """A game and the packs validated with it."""
+
+    game: Bundle
+    packs: list[Bundle] = field(default_factory=list)
+
+    @property
+    def bundles(self) -> list[Bundle]:
+        return [self.game, *self.packs]
+
+    def docs(self, kind: str) -> list[tuple[LoadedFile, Any]]:
+        return [item for bundle in self.bundles for item in bundle.docs(kind)]
+
+    @property
+    def game_doc(self) -> Any:
+        found = self.game.docs("game")
+        return found[0][1] if found else None
+
+
+def _parse(loaded: LoadedFile, problems: list[Problem]) -> None:
+    data, found = read_json(loaded.path, loaded.display)
+    problems.extend(found)
+    if data is None:
+        return
+    loaded.data = data
+    if not isinstance(data, dict):
+        problems.append(Problem(loaded.display, "", "wrong-type",
+                                f"a {loaded.kind.name} file holds a JSON object, found {type(data).__name__}"))
+        return
+    named = data.get("$schema")
+    if not isinstance(named, str):
+        problems.append(Problem(loaded.display, "/$schema", "schema-ref",
+                                f"the file must name its schema: \"$schema\": \".../schema/{loaded.kind.schema_file}\""))
+    elif named.rsplit("/", 1)[-1] != loaded.kind.schema_file:
+        problems.append(Problem(loaded.display, "/$schema", "schema-ref",
+                                f"a file at this place is a {loaded.kind.name} file; its $schema must end in "
+                                f"{loaded.kind.schema_file!r}, found {named!r}"))
+    try:
+        loaded.doc = loaded.kind.model.model_validate(data)
+    except ValidationError as exc:
+        problems.extend(schema_problems(exc, data, loaded.display))
+    if any(p.file == loaded.display and p.severity == "error" for p in found):
+        loaded.doc = None  # duplicate keys: the parsed object silently lost a value
+
+
+def _discover(root: Path, is_pack: bool) -> Bundle:
+    bundle = Bundle(root=root, is_pack=is_pack)
+    for folder, dirnames, filenames in os.walk(root):
+        base = Path(folder)
+        dirnames.sort()
+        for name in list(dirnames):
+            if (base / name).is_symlink() and not is_inside(root, base / name):
+                bundle.problems.append(Problem(display_path(base / name), "", "path-escape",
+                                               "symbolic link to a folder outside the game or pack; it is not read"))
+                dirnames.remove(name)
+        for name in sorted(filenames):
+            path = base / name
+            if not name.endswith(".json"):
+                continue
+            display = display_path(path)
+            if path.is_symlink() and not is_inside(root, path):
+                bundle.problems.append(Problem(display, "", "path-escape",
+                                               "symbolic link to a file outside the game or pack; it is not read"))
+                continue
+            relative = path.relative_to(root).as_posix()
+            kind = classify(relative)
+            if kind is None:
+                bundle.problems.append(Problem(display, "", "unknown-file", "this file has no place in the data "
+                                               "layout (docs/data-layout.md) and is ignored", "warning"))
+                continue
+            if kind.name == ("game" if is_pack else "pack"):
+                where = "a pack" if is_pack else "a game folder"
+                bundle.problems.append(Problem(display, "", "misplaced-file", f"a {kind.name} file does not belong in {where}"))
+                continue
+            bundle.files.append(LoadedFile(kind=kind, path=path, display=display))
+    for loaded in bundle.files:
+        _parse(loaded, bundle.problems)
+    return bundle
+
+
+def load_game(folder: Path) -> Bundle:
+    """Load a game folder (it must hold ``game.json``)."""
+    return _discover(folder, is_pack=False)
+
+
+def load_pack(folder: Path) -> Bundle:
+    """Load a pack folder (it must hold ``pack.json``)."""
+    return _discover(folder, is_pack=True)
+
+
+def load_database(game_folder: Path, pack_folders: list[Path] | None = None) -> Database:
+    """Load a game and the packs to validate with it."""
+    return Database(game=load_game(game_folder), packs=[load_pack(p) for p in pack_folders or []])

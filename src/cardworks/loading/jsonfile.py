@@ -1,0 +1,126 @@
+"""Read one JSON data file defensively: size, encoding, syntax, duplicates, depth.
+
+Every problem carries a location: ``line:column`` before the JSON is read, a
+JSON pointer after. Nothing here raises for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..problems import Problem
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Largest data file accepted; a set of 10,000 designs is well under this."""
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects accepted; real data needs under 10."""
+
+_NON_FINITE = re.compile(r"-?\b(?:NaN|Infinity)\b")
+
+
+class _NonFinite(ValueError):
+    pass
+
+
+class _DuplicateKeys(dict):
+    """An object in which a key appeared more than once; the walker reports it."""
+
+    duplicates: list[str]
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        marked = _DuplicateKeys(result)
+        seen: set[str] = set()
+        marked.duplicates = [k for k, _ in pairs if k in seen or seen.add(k)]  # type: ignore[func-returns-value]
+        return marked
+    return result
+
+
+def _reject_constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+def pointer_escape(token: str | int) -> str:
+    """Escape one JSON pointer token (RFC 6901)."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def _line_col(text: str, index: int) -> str:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return f"{line}:{column}"
+
+
+def _check_tree(root: Any, display: str, problems: list[Problem]) -> bool:
+    """Report duplicate keys and excessive depth; False when too deep to use."""
+    stack: list[tuple[Any, str, int]] = [(root, "", 0)]
+    ok = True
+    while stack:
+        node, pointer, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            problems.append(Problem(display, pointer, "json-too-deep", f"nesting deeper than {MAX_DEPTH} levels"))
+            ok = False
+            continue
+        if isinstance(node, dict):
+            if isinstance(node, _DuplicateKeys):
+                for key in node.duplicates:
+                    problems.append(
+                        Problem(display, f"{pointer}/{pointer_escape(key)}", "json-duplicate-key",
+                                f"key {key!r} appears more than once in this object; only one may stay")
+                    )
+            stack.extend((v, f"{pointer}/{pointer_escape(k)}", depth + 1) for k, v in node.items() if isinstance(v, (dict, list)))
+        else:
+            stack.extend((v, f"{pointer}/{i}", depth + 1) for i, v in enumerate(node) if isinstance(v, (dict, list)))
+    return ok
+
+
+def read_json(path: Path, display: str) -> tuple[Any, list[Problem]]:
+    """Parse ``path``; return ``(data, problems)``, data None when unusable."""
+    problems: list[Problem] = []
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return None, [Problem(display, "", "file-unreadable", f"cannot read the file: {exc.strerror}")]
+    if size > MAX_FILE_BYTES:
+        return None, [Problem(display, "", "file-too-large",
+                              f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes")]
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(display, "", "file-unreadable", f"cannot read the file: {exc.strerror}")]
+    if raw.startswith(b"\xef\xbb\xbf"):
+        problems.append(Problem(display, "1:1", "json-bom",
+                                "file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM"))
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start].decode("utf-8", errors="replace")
+        problems.append(Problem(display, _line_col(before + "?", len(before)), "json-encoding",
+                                f"invalid UTF-8 byte 0x{raw[exc.start]:02x}; save the file as UTF-8"))
+        return None, problems
+    if not text.strip():
+        problems.append(Problem(display, "1:1", "json-syntax", "file is empty; expected a JSON object"))
+        return None, problems
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        problems.append(Problem(display, f"{exc.lineno}:{exc.colno}", "json-syntax", exc.msg))
+        return None, problems
+    except _NonFinite as exc:
+        match = _NON_FINITE.search(text)
+        where = _line_col(text, match.start()) if match else ""
+        problems.append(Problem(display, where, "json-non-finite",
+                                f"{exc} is not valid JSON; write a number or null"))
+        return None, problems
+    except RecursionError:
+        problems.append(Problem(display, "", "json-too-deep", f"nesting deeper than {MAX_DEPTH} levels"))
+        return None, problems
+    if isinstance(data, (dict, list)) and not _check_tree(data, display, problems):
+        return None, problems
+    return data, problems

@@ -1,0 +1,36 @@
+"""Paths named in data must stay inside their game folder or pack."""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+
+class PathEscape(ValueError):
+    """A path in data points outside the folder it belongs to."""
+
+
+def resolve_inside(root: Path, relative: str) -> Path:
+    """Resolve ``relative`` (``/``-separated) against ``root``, refusing any escape.
+
+    Raises :class:`PathEscape` for absolute paths, drive letters, ``..`` that
+    climbs out, and symlinks whose target lies outside ``root``.
+    """
+    if "\\" in relative or "\x00" in relative:
+        raise PathEscape(f"{relative!r} must use '/' and no control characters")
+    pure = PurePosixPath(relative)
+    if pure.is_absolute() or (len(relative) > 1 and relative[1] == ":"):
+        raise PathEscape(f"{relative!r} is absolute; paths are relative to the folder that holds the data")
+    if ".." in pure.parts:
+        raise PathEscape(f"{relative!r} climbs out with '..'; paths must stay inside the folder")
+    root_real = root.resolve()
+    target = (root / pure).resolve()
+    if target != root_real and root_real not in target.parents:
+        raise PathEscape(f"{relative!r} leads outside the folder (through a symbolic link)")
+    return target
+
+
+def is_inside(root: Path, path: Path) -> bool:
+    """True when ``path``, symlinks followed, lies inside ``root``."""
+    root_real = root.resolve()
+    target = path.resolve()
+    return target == root_real or root_real in target.parents

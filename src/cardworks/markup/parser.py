@@ -1,0 +1,100 @@
+"""Card-text markup: plain text with icon tokens in braces.
+
+``Steal one {treasure}`` shows the treasure icon; ``{{`` and ``}}`` stand for
+literal braces. Token names are lowercase slugs, registered by the game's icon
+registry; the parser knows no game and checks only the syntax.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+TOKEN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+class MarkupError(ValueError):
+    """Text that is not valid markup; ``offset`` is the character where it goes wrong."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(f"{message} (at character {offset + 1})")
+        self.reason = message
+        self.offset = offset
+
+
+@dataclass(frozen=True)
+class Text:
+    """Literal text (braces already unescaped)."""
+
+    value: str
+
+
+@dataclass(frozen=True)
+class Token:
+    """An icon token; ``offset`` is where its ``{`` stands in the source."""
+
+    name: str
+    offset: int
+
+
+Part = Text | Token
+
+
+def parse(source: str) -> list[Part]:
+    """Split ``source`` into text and tokens; raise :class:`MarkupError` on bad syntax."""
+    parts: list[Part] = []
+    buffer: list[str] = []
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch == "{":
+            if source.startswith("{{", i):
+                buffer.append("{")
+                i += 2
+                continue
+            close = source.find("}", i + 1)
+            if close == -1:
+                raise MarkupError("'{' opens a token that is never closed; write '{{' for a literal brace", i)
+            name = source[i + 1 : close]
+            if not name:
+                raise MarkupError("empty token '{}'", i)
+            if not TOKEN_NAME.fullmatch(name):
+                raise MarkupError(f"invalid token name {name!r}: use lowercase letters, digits and hyphens", i)
+            if buffer:
+                parts.append(Text("".join(buffer)))
+                buffer = []
+            parts.append(Token(name, i))
+            i = close + 1
+        elif ch == "}":
+            if source.startswith("}}", i):
+                buffer.append("}")
+                i += 2
+                continue
+            raise MarkupError("'}' without a matching '{'; write '}}' for a literal brace", i)
+        else:
+            buffer.append(ch)
+            i += 1
+    if buffer:
+        parts.append(Text("".join(buffer)))
+    return parts
+
+
+def render(parts: list[Part]) -> str:
+    """The markup source of ``parts``; ``render(parse(s)) == s`` for valid ``s``."""
+    out = []
+    for part in parts:
+        if isinstance(part, Token):
+            out.append("{" + part.name + "}")
+        else:
+            out.append(part.value.replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
+def tokens(source: str) -> list[str]:
+    """Token names in ``source``, in order, repeats kept."""
+    return [part.name for part in parse(source) if isinstance(part, Token)]
+
+
+def plain_text(parts: list[Part], alt: dict[str, str]) -> str:
+    """Text with each token replaced by its alt text (or ``[name]`` when none)."""
+    return "".join(part.value if isinstance(part, Text) else alt.get(part.name, f"[{part.name}]") for part in parts)

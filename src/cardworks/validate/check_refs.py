@@ -1,0 +1,184 @@
+"""Reference checks: every id a record names exists, and values fit the game's vocabulary."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..loading.jsonfile import pointer_escape
+from ..loading.paths import PathEscape, resolve_inside
+from ..models import Source
+from ..problems import ProblemList
+from .records import Index, Record, iter_models
+
+
+class _Refs:
+    """Sets of ids that records may point at."""
+
+    def __init__(self, index: Index) -> None:
+        game = index.game
+        self.types = {t.id for t in game.card_types}
+        self.attributes = {a.id: a for a in game.attributes}
+        self.stats = {s.id: s for s in game.stats}
+        self.markers = {m.id for m in game.markers}
+        self.documents = {d.id for d in game.documents}
+        self.icons = index.ids_of("icon")
+        self.sets = index.ids_of("set")
+        self.cards = index.ids_of("card")
+        self.pieces = self.cards | index.ids_of("component")
+        self.rulings = index.ids_of("ruling")
+        self.scenarios = index.ids_of("scenario")
+        self.spaces = {space.id for board in index.of_kind("board") for side in board.model.sides for space in side.spaces}
+
+
+def _dangling(out: ProblemList, record: Record, pointer: str, what: str, value: str, known: set[str]) -> None:
+    if value not in known:
+        out.error(record.file.display, f"{record.pointer}{pointer}", "dangling-ref", f"unknown {what} {value!r}")
+
+
+def check_references(index: Index, out: ProblemList) -> None:
+    """Check every reference between records and to the game's declarations."""
+    refs = _Refs(index)
+    for record in index.records:
+        check = _CHECKS.get(record.kind)
+        if check:
+            check(record, refs, out)
+        for pointer, model in iter_models(record.model):
+            if isinstance(model, Source):
+                _dangling(out, record, f"{pointer}/doc", "source document", model.doc, refs.documents)
+        _check_paths(record, out)
+
+
+def _check_game(record: Record, refs: _Refs, out: ProblemList) -> None:
+    game = record.model
+    for i, card_type in enumerate(game.card_types):
+        if card_type.icon:
+            _dangling(out, record, f"/card_types/{i}/icon", "icon", card_type.icon, refs.icons)
+    for group in ("attributes", "stats"):
+        for i, item in enumerate(getattr(game, group)):
+            for j, type_id in enumerate(item.applies_to):
+                _dangling(out, record, f"/{group}/{i}/applies_to/{j}", "card type", type_id, refs.types)
+    for i, stat in enumerate(game.stats):
+        if stat.min > stat.max:
+            out.error(record.file.display, f"/stats/{i}/min", "out-of-range", f"min {stat.min} is above max {stat.max}")
+    for i, attribute in enumerate(game.attributes):
+        for j, value in enumerate(attribute.values):
+            if value.icon:
+                _dangling(out, record, f"/attributes/{i}/values/{j}/icon", "icon", value.icon, refs.icons)
+    if game.players.min > game.players.max:
+        out.error(record.file.display, "/players/min", "out-of-range", "min players is above max players")
+    if game.source_locale not in game.locales:
+        out.error(record.file.display, "/source_locale", "dangling-ref",
+                  f"source locale {game.source_locale!r} is not one of the game's locales")
+
+
+def _check_set(record: Record, refs: _Refs, out: ProblemList) -> None:
+    card_set = record.model
+    if card_set.mark:
+        _dangling(out, record, "/mark", "icon", card_set.mark, refs.icons)
+    for type_id in card_set.totals.by_type:
+        _dangling(out, record, f"/totals/by_type/{pointer_escape(type_id)}", "card type", type_id, refs.types)
+
+
+def _check_card(record: Record, refs: _Refs, out: ProblemList) -> None:
+    card = record.model
+    for i, type_id in enumerate(card.types):
+        _dangling(out, record, f"/types/{i}", "card type", type_id, refs.types)
+    if len(set(card.types)) != len(card.types):
+        out.error(record.file.display, f"{record.pointer}/types", "bad-value", "a card type is listed twice")
+    for key, value in card.attributes.items():
+        here = f"{record.pointer}/attributes/{pointer_escape(key)}"
+        definition = refs.attributes.get(key)
+        if definition is None:
+            out.error(record.file.display, here, "dangling-ref", f"unknown attribute {key!r}")
+            continue
+        if not set(definition.applies_to) & set(card.types):
+            out.error(record.file.display, here, "not-applicable",
+                      f"attribute {key!r} applies to {', '.join(definition.applies_to)} cards, not to {', '.join(card.types)}")
+        allowed = [v.id for v in definition.values]
+        if value is not None and value not in allowed:
+            out.error(record.file.display, here, "bad-value", f"{value!r} is not one of {', '.join(allowed)}")
+    for key, value in card.stats.items():
+        here = f"{record.pointer}/stats/{pointer_escape(key)}"
+        stat = refs.stats.get(key)
+        if stat is None:
+            out.error(record.file.display, here, "dangling-ref", f"unknown stat {key!r}")
+            continue
+        if not set(stat.applies_to) & set(card.types):
+            out.error(record.file.display, here, "not-applicable",
+                      f"stat {key!r} applies to {', '.join(stat.applies_to)} cards, not to {', '.join(card.types)}")
+        if value is not None and not stat.min <= value <= stat.max:
+            out.error(record.file.display, here, "out-of-range", f"{key} {value} is outside {stat.min}..{stat.max}")
+    for i, marker in enumerate(card.markers):
+        _dangling(out, record, f"/markers/{i}", "player-count marker", marker, refs.markers)
+    for i, icon in enumerate(card.icons):
+        _dangling(out, record, f"/icons/{i}", "icon", icon, refs.icons)
+
+
+def _check_component(record: Record, refs: _Refs, out: ProblemList) -> None:
+    component = record.model
+    if component.set:
+        _dangling(out, record, "/set", "set", component.set, refs.sets)
+    if component.space:
+        _dangling(out, record, "/space", "board space", component.space, refs.spaces)
+
+
+def _check_board(record: Record, refs: _Refs, out: ProblemList) -> None:
+    board = record.model
+    if board.set:
+        _dangling(out, record, "/set", "set", board.set, refs.sets)
+    for s, side in enumerate(board.sides):
+        spaces = {space.id: space for space in side.spaces}
+        degree: Counter[str] = Counter()
+        for e, edge in enumerate(side.edges):
+            for k, end in enumerate(edge.between):
+                _dangling(out, record, f"/sides/{s}/edges/{e}/between/{k}", f"space of side {side.id!r}", end, set(spaces))
+            if edge.between[0] == edge.between[1]:
+                out.error(record.file.display, f"/sides/{s}/edges/{e}", "bad-value", "an access joins a space to itself")
+            degree.update(end for end in edge.between if end in spaces)
+        for p, space in enumerate(side.spaces):
+            if space.accesses is None:
+                continue
+            if degree[space.id] > space.accesses or (side.edges_complete and degree[space.id] != space.accesses):
+                out.error(record.file.display, f"/sides/{s}/spaces/{p}/accesses", "access-count",
+                          f"{space.id!r} has {space.accesses} accesses but {degree[space.id]} edges")
+
+
+def _check_ruling(record: Record, refs: _Refs, out: ProblemList) -> None:
+    for i, card_id in enumerate(record.model.cards):
+        _dangling(out, record, f"/cards/{i}", "card or component", card_id, refs.pieces)
+    for i, scenario_id in enumerate(record.model.scenarios):
+        _dangling(out, record, f"/scenarios/{i}", "scenario", scenario_id, refs.scenarios)
+
+
+def _check_scenario(record: Record, refs: _Refs, out: ProblemList) -> None:
+    for i, card_id in enumerate(record.model.cards):
+        _dangling(out, record, f"/cards/{i}", "card or component", card_id, refs.pieces)
+    for i, ruling_id in enumerate(record.model.rulings):
+        _dangling(out, record, f"/rulings/{i}", "ruling", ruling_id, refs.rulings)
+
+
+_CHECKS = {
+    "game": _check_game,
+    "set": _check_set,
+    "card": _check_card,
+    "component": _check_component,
+    "board": _check_board,
+    "ruling": _check_ruling,
+    "scenario": _check_scenario,
+}
+
+
+def _check_paths(record: Record, out: ProblemList) -> None:
+    """Files named by ``svg`` and ``art`` stay inside the bundle and exist."""
+    for name in ("svg", "art"):
+        relative = getattr(record.model, name, None)
+        if not relative:
+            continue
+        here = f"{record.pointer}/{name}"
+        try:
+            target = resolve_inside(record.bundle.root, relative)
+        except PathEscape as exc:
+            out.error(record.file.display, here, "path-escape", str(exc))
+            continue
+        if not target.is_file():
+            out.error(record.file.display, here, "missing-file", f"{relative!r} does not exist in {record.bundle.label}")

@@ -1,0 +1,89 @@
+"""Text checks: markup syntax, registered tokens, and translations against their sources."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..i18n.strings import SourceString, source_hash, source_strings
+from ..loading.jsonfile import pointer_escape
+from ..markup import MarkupError, tokens
+from ..problems import ProblemList
+from .records import Index
+
+
+def _tokens_or_report(text: str, registered: set[str], out: ProblemList, file: str, pointer: str) -> list[str] | None:
+    try:
+        found = tokens(text)
+    except MarkupError as exc:
+        out.error(file, pointer, "markup-syntax", str(exc))
+        return None
+    for name in sorted(set(found) - registered):
+        out.error(file, pointer, "unknown-token", f"token {{{name}}} is not in the icon registry")
+    return found
+
+
+def source_index(index: Index) -> dict[str, dict[str, SourceString]]:
+    """Source strings by record id and field path."""
+    table: dict[str, dict[str, SourceString]] = {}
+    for record in index.records:
+        if record.kind in {"pack", "assumption"}:
+            continue
+        table[record.id] = {s.field: s for s in source_strings(record.model)}
+    return table
+
+
+def check_text(index: Index, out: ProblemList) -> dict[str, dict[str, SourceString]]:
+    """Check markup in source strings and every translation file; return the source index."""
+    registered = index.ids_of("icon")
+    strings = source_index(index)
+    for record in index.records:
+        for string in strings.get(record.id, {}).values():
+            if string.markup:
+                _tokens_or_report(string.text, registered, out, record.file.display, f"{record.pointer}{string.pointer}")
+    game = index.game
+    for loaded, doc in index.db.docs("translations"):
+        stem = loaded.path.stem
+        if stem != doc.locale:
+            out.error(loaded.display, "/locale", "bad-value", f"file {loaded.path.name} must hold locale {stem!r}, found {doc.locale!r}")
+        if doc.game != game.id:
+            out.error(loaded.display, "/game", "wrong-game", f"translations are for game {doc.game!r}, not {game.id!r}")
+            continue
+        if doc.locale not in game.locales:
+            out.warning(loaded.display, "/locale", "unknown-locale",
+                        f"locale {doc.locale!r} is not among the game's locales ({', '.join(game.locales)})")
+        for record_id, fields in doc.entries.items():
+            record_pointer = f"/entries/{pointer_escape(record_id)}"
+            if record_id not in strings:
+                out.error(loaded.display, record_pointer, "dangling-ref", f"no record has id {record_id!r}")
+                continue
+            for field, translated in fields.items():
+                here = f"{record_pointer}/{pointer_escape(field)}"
+                source = strings[record_id].get(field)
+                if source is None:
+                    out.error(loaded.display, here, "dangling-ref", f"{record_id!r} has no translatable field {field!r}")
+                    continue
+                if translated.source_hash != source_hash(source.text):
+                    out.warning(loaded.display, f"{here}/source_hash", "stale-translation",
+                                f"the source text of {record_id}/{field} changed since this was translated")
+                if not source.markup:
+                    continue
+                found = _tokens_or_report(translated.text, registered, out, loaded.display, f"{here}/text")
+                if found is None:
+                    continue
+                expected = tokens(source.text) if _is_valid(source.text) else None
+                if expected is not None and Counter(found) != Counter(expected):
+                    out.error(loaded.display, f"{here}/text", "token-mismatch",
+                              f"tokens {_show(found)} differ from the source's {_show(expected)}")
+    return strings
+
+
+def _is_valid(text: str) -> bool:
+    try:
+        tokens(text)
+    except MarkupError:
+        return False
+    return True
+
+
+def _show(names: list[str]) -> str:
+    return " ".join(f"{{{n}}}" for n in sorted(names)) or "(none)"

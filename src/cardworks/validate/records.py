@@ -1,0 +1,93 @@
+"""An index of every record of a database, with where each one is written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..loading.database import Bundle, Database, LoadedFile
+from ..models.files import RECORD_FIELDS
+
+#: Document kind → (list field holding records, record kind). ``None``: the document is the record.
+RECORD_LISTS: dict[str, tuple[str | None, str]] = {
+    "game": (None, "game"),
+    "pack": (None, "pack"),
+    "set": (None, "set"),
+    "board": (None, "board"),
+    "icons": ("icons", "icon"),
+    "components": ("components", "component"),
+    "rulings": ("rulings", "ruling"),
+    "scenarios": ("scenarios", "scenario"),
+    "assumptions": ("assumptions", "assumption"),
+}
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record with a game-wide id: where it is and what it is."""
+
+    kind: str
+    id: str
+    model: Any
+    file: LoadedFile
+    pointer: str
+    bundle: Bundle
+    set_id: str | None = None
+    """For cards: the set whose file holds the card."""
+
+    @property
+    def where(self) -> str:
+        return f"{self.file.display}:{self.pointer}" if self.pointer else self.file.display
+
+
+def iter_records(db: Database) -> Iterator[Record]:
+    """Every record of every bundle, cards included, in file order."""
+    for bundle in db.bundles:
+        for loaded in bundle.files:
+            doc = loaded.doc
+            if doc is None or loaded.kind.name not in RECORD_LISTS:
+                continue
+            list_field, kind = RECORD_LISTS[loaded.kind.name]
+            if list_field is None:
+                yield Record(kind, doc.id, doc, loaded, "", bundle)
+            else:
+                for index, item in enumerate(getattr(doc, list_field)):
+                    yield Record(kind, item.id, item, loaded, f"/{list_field}/{index}", bundle)
+            if loaded.kind.name == "set":
+                for index, card in enumerate(doc.cards):
+                    yield Record("card", card.id, card, loaded, f"/cards/{index}", bundle, set_id=doc.id)
+
+
+def iter_models(model: BaseModel, pointer: str = "") -> Iterator[tuple[str, BaseModel]]:
+    """Every model nested in a record (itself included) with its JSON pointer; nested records are skipped."""
+    yield pointer, model
+    for name in type(model).model_fields:
+        if not pointer and name in RECORD_FIELDS:
+            continue
+        value = getattr(model, name)
+        if isinstance(value, BaseModel):
+            yield from iter_models(value, f"{pointer}/{name}")
+        elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
+            for index, item in enumerate(value):
+                yield from iter_models(item, f"{pointer}/{name}/{index}")
+
+
+class Index:
+    """Records by id and by kind, built once per validation."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.records: list[Record] = list(iter_records(db))
+        self.by_id: dict[str, Record] = {}
+        for record in self.records:
+            self.by_id.setdefault(record.id, record)
+        self.game = db.game_doc
+
+    def of_kind(self, *kinds: str) -> list[Record]:
+        return [r for r in self.records if r.kind in kinds]
+
+    def ids_of(self, *kinds: str) -> set[str]:
+        return {r.id for r in self.records if r.kind in kinds}
