@@ -24,7 +24,7 @@ class _Refs:
         self.icons = index.ids_of("icon")
         self.sets = index.ids_of("set")
         self.cards = index.ids_of("card")
-        self.pieces = self.cards | index.ids_of("component")
+        self.pieces = self.cards | index.ids_of("component", "board")
         self.rulings = index.ids_of("ruling")
         self.scenarios = index.ids_of("scenario")
         self.spaces = {space.id for board in index.of_kind("board") for side in board.model.sides for space in side.spaces}
@@ -145,14 +145,14 @@ def _check_board(record: Record, refs: _Refs, out: ProblemList) -> None:
 
 def _check_ruling(record: Record, refs: _Refs, out: ProblemList) -> None:
     for i, card_id in enumerate(record.model.cards):
-        _dangling(out, record, f"/cards/{i}", "card or component", card_id, refs.pieces)
+        _dangling(out, record, f"/cards/{i}", "card, component or board", card_id, refs.pieces)
     for i, scenario_id in enumerate(record.model.scenarios):
         _dangling(out, record, f"/scenarios/{i}", "scenario", scenario_id, refs.scenarios)
 
 
 def _check_scenario(record: Record, refs: _Refs, out: ProblemList) -> None:
     for i, card_id in enumerate(record.model.cards):
-        _dangling(out, record, f"/cards/{i}", "card or component", card_id, refs.pieces)
+        _dangling(out, record, f"/cards/{i}", "card, component or board", card_id, refs.pieces)
     for i, ruling_id in enumerate(record.model.rulings):
         _dangling(out, record, f"/rulings/{i}", "ruling", ruling_id, refs.rulings)
 

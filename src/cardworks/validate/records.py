@@ -25,6 +25,9 @@ RECORD_LISTS: dict[str, tuple[str | None, str]] = {
 }
 
 
+KIND_ORDER = ["game", "pack", "set", "card", "icon", "component", "board", "ruling", "scenario", "assumption"]
+
+
 @dataclass(frozen=True)
 class Record:
     """A record with a game-wide id: where it is and what it is."""
@@ -80,7 +83,8 @@ class Index:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.records: list[Record] = list(iter_records(db))
+        # Primary records first, so a clash is reported on the later, secondary record.
+        self.records: list[Record] = sorted(iter_records(db), key=lambda r: KIND_ORDER.index(r.kind))
         self.by_id: dict[str, Record] = {}
         for record in self.records:
             self.by_id.setdefault(record.id, record)

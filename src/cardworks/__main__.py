@@ -1,0 +1,5 @@
+"""``python -m cardworks``: the same as the ``cardworks`` command."""
+
+from .cli.main import main
+
+main()

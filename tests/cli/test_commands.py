@@ -1,0 +1,124 @@
+"""The command line: exit codes, formats, listings, schema and freeze commands."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from cardworks.i18n import source_hash
+from conftest import REPO, GameDir, run_cli
+
+
+def test_stale_translation_warns_and_fails_under_strict(game: GameDir) -> None:
+    game.data("sets/base.json")["cards"][1]["rules"] = "Steal two {treasure} from a rival."
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    assert run.exit_code == 0
+    assert [(p["code"], p["pointer"]) for p in run.problems] == [("stale-translation", "/entries/capita/rules/source_hash")]
+    assert run_cli("--cards", str(game.cards_root), "validate", "--strict").exit_code == 1
+
+
+def test_text_output_names_file_location_and_code(game: GameDir) -> None:
+    game.data("sets/base.json")["cards"][0]["quantity"] = "1"
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "validate")
+    assert run.exit_code == 1
+    assert f"{game.root / 'sets/base.json'}:/cards/0/quantity: [wrong-type] " in run.output
+    assert "FAILED: 1 error(s)" in run.output
+
+
+def test_completeness_table_in_text_output(game: GameDir) -> None:
+    game.data("sets/base.json")["totals"]["designs"] = 4
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "validate")
+    assert run.exit_code == 0
+    assert "set 'base' is incomplete: designs 3 of 4" in run.output
+    assert "base" in run.output and "3/4" in run.output and "5/5" in run.output
+
+
+def test_cards_lists_names_in_a_locale(game: GameDir) -> None:
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "cards", "--game", "mini", "--locale", "es", "--format", "json")
+    assert run.exit_code == 0
+    rows = {row["id"]: row for row in json.loads(run.output)}
+    assert list(rows) == ["conill", "capita", "olla"]
+    assert rows["capita"]["name"] == "capità" and rows["capita"]["name_status"] == "translated"
+    assert rows["conill"]["alt_names"] == ["conejo"]
+    assert rows["olla"]["name_status"] == "missing"
+    assert rows["capita"]["types"] == ["battle"] and rows["capita"]["quantity"] == 3
+
+
+def test_cards_text_table(game: GameDir) -> None:
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "cards")
+    assert run.exit_code == 0 and "capità" in run.output and "3 card design(s)" in run.output
+
+
+def test_unknown_game_or_locale_is_a_usage_error(game: GameDir) -> None:
+    game.write()
+    assert run_cli("--cards", str(game.cards_root), "cards", "--game", "chess").exit_code == 2
+    assert run_cli("--cards", str(game.cards_root), "cards", "--locale", "fr").exit_code == 2
+    assert run_cli("--cards", str(game.cards_root), "validate", "--format", "xml").exit_code == 2
+
+
+def test_cards_refuses_a_broken_database(game: GameDir) -> None:
+    game.files["sets/base.json"] = "{"
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "cards")
+    assert run.exit_code == 1
+
+
+def test_freeze_adds_new_ids_and_keeps_old_ones(game: GameDir) -> None:
+    game.files["ids.lock.json"] = {"$schema": "../../schema/ids.schema.json", "game": "mini",
+                                   "ids": {"conill": "card"}, "retired": ["old-card"]}
+    game.write()
+    warned = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    assert {p["code"] for p in warned.problems} == {"id-not-frozen"}
+    run = run_cli("--cards", str(game.cards_root), "freeze")
+    assert run.exit_code == 0
+    lock = json.loads((game.root / "ids.lock.json").read_text())
+    assert lock["ids"]["conill"] == "card" and lock["ids"]["capita"] == "card" and lock["ids"]["map"] == "board"
+    assert lock["retired"] == ["old-card"]
+    assert run_cli("--cards", str(game.cards_root), "validate", "--strict").exit_code == 0
+
+
+def test_schema_check_passes_on_the_repository() -> None:
+    assert run_cli("schema", "--check", "--out", str(REPO / "schema")).exit_code == 0
+
+
+def test_schema_command_writes_schemas(tmp_path: Path) -> None:
+    run = run_cli("schema", "--out", str(tmp_path))
+    assert run.exit_code == 0
+    assert json.loads((tmp_path / "set.schema.json").read_text())["$id"] == "set.schema.json"
+    assert run_cli("schema", "--check", "--out", str(tmp_path)).exit_code == 0
+
+
+def test_validate_in_a_real_process_never_imports_the_renderer(game: GameDir) -> None:
+    game.write()
+    code = ("import sys; from cardworks.cli.main import cli\n"
+            "try:\n    cli.main(['--cards', sys.argv[1], 'validate'], standalone_mode=True)\n"
+            "except SystemExit as exit:\n"
+            "    heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'weasyprint', 'rich', 'jinja2'})\n"
+            "    print('HEAVY', heavy); raise\n")
+    done = subprocess.run([sys.executable, "-c", code, str(game.cards_root)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "HEAVY []" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_console_script_exit_codes(game: GameDir, tmp_path: Path) -> None:
+    game.files["sets/base.json"] = '{"id": '
+    game.write()
+    done = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(game.cards_root), "validate"],
+                          capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "[json-syntax]" in done.stdout and "Traceback" not in done.stderr
+    usage = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(tmp_path / "none"), "validate"],
+                           capture_output=True, text=True)
+    assert usage.returncode == 2 and "does not exist" in usage.stderr
+
+
+def test_translation_hashes_follow_the_source_text() -> None:
+    assert source_hash("capità") != source_hash("capita") and len(source_hash("x")) == 16

@@ -1,0 +1,156 @@
+"""Shared fixtures: a small, valid game written to a temporary folder, and a CLI runner."""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cardworks.cli.main import cli
+from cardworks.i18n import source_hash
+
+REPO = Path(__file__).resolve().parents[1]
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30"/></svg>\n'
+
+
+def _src(facts: list[str] | None = None) -> list[dict[str, Any]]:
+    return [{"doc": "rules", "section": "Cards", "lines": "1", "facts": facts or []}]
+
+
+def mini_files() -> dict[str, Any]:
+    """The files of a small valid game ``mini``, by path relative to the game folder."""
+    rules = "Steal one {treasure} from a rival."
+    return {
+        "game.json": {
+            "$schema": "../../schema/game.schema.json",
+            "id": "mini", "name": "Mini", "source_locale": "en", "locales": ["en", "es"],
+            "players": {"min": 2, "max": 4},
+            "documents": [{"id": "rules", "title": "Mini rules", "language": "en"}],
+            "card_types": [{"id": "treasure", "name": "Treasure", "icon": "treasure"},
+                           {"id": "battle", "name": "Battle", "icon": "battle"}],
+            "attributes": [{"id": "treasure-kind", "name": "Kind", "applies_to": ["treasure"],
+                            "values": [{"id": "ingredient", "name": "Ingredient"}, {"id": "other", "name": "Other"}]}],
+            "stats": [{"id": "attack", "name": "Attack", "applies_to": ["battle"], "min": 0, "max": 10},
+                      {"id": "defence", "name": "Defence", "applies_to": ["battle"], "min": 0, "max": 10}],
+            "markers": [{"id": "ii", "name": "Two players", "removed_at_players": [2]}],
+        },
+        "icons.json": {
+            "$schema": "../../schema/icons.schema.json",
+            "icons": [{"id": "treasure", "svg": "icons/treasure.svg", "alt": "treasure"},
+                      {"id": "battle", "svg": "icons/battle.svg", "alt": "battle"}],
+        },
+        "icons/treasure.svg": SVG,
+        "icons/battle.svg": SVG,
+        "sets/base.json": {
+            "$schema": "../../../schema/set.schema.json",
+            "id": "base", "name": "Base", "totals": {"designs": 3, "cards": 5, "by_type": {"treasure": 2, "battle": 3}},
+            "cards": [
+                {"id": "conill", "quantity": 1, "types": ["treasure"], "attributes": {"treasure-kind": "ingredient"},
+                 "name": "conill", "alt_names": ["rabbit"], "sources": _src()},
+                {"id": "capita", "quantity": 3, "types": ["battle"], "stats": {"attack": 4, "defence": 1},
+                 "name": "capità", "rules": rules, "sources": _src(["stats/attack"])},
+                {"id": "olla", "quantity": 1, "types": ["treasure"], "markers": ["ii"], "name": "olla",
+                 "sources": _src()},
+            ],
+        },
+        "components.json": {
+            "$schema": "../../schema/components.schema.json",
+            "components": [{"id": "coin", "kind": "coin", "set": "base", "name": "coin", "space": "north",
+                            "faces": [{"id": "heads", "name": "heads"}, {"id": "tails", "name": "tails"}],
+                            "sources": _src()}],
+        },
+        "boards/map.json": {
+            "$schema": "../../../schema/board.schema.json",
+            "id": "map", "name": "Map", "sources": _src(),
+            "sides": [{"id": "front", "name": "Front", "spaces": [
+                {"id": "north", "name": "North", "accesses": 1}, {"id": "south", "name": "South", "accesses": 2}],
+                "edges": [{"between": ["north", "south"]}]}],
+        },
+        "rulings/base.json": {
+            "$schema": "../../../schema/rulings.schema.json",
+            "rulings": [{"id": "ruling-steal", "cards": ["capita", "conill"], "question": "Can it steal?",
+                         "answer": "Yes, one {treasure}.", "source": _src()[0], "scenarios": ["scenario-steal"]}],
+        },
+        "scenarios/base.json": {
+            "$schema": "../../../schema/scenarios.schema.json",
+            "game": "mini",
+            "scenarios": [{"id": "scenario-steal", "title": "steal", "source": _src()[0], "cards": ["capita"],
+                           "rulings": ["ruling-steal"]}],
+        },
+        "assumptions/cards.json": {
+            "$schema": "../../../schema/assumptions.schema.json",
+            "assumptions": [{"id": "assume-map-front-edges", "target": "map", "field": "sides/front/edges",
+                             "value": [["north", "south"]], "reason": "needed for play"}],
+        },
+        "i18n/es.json": {
+            "$schema": "../../../schema/translations.schema.json",
+            "game": "mini", "locale": "es",
+            "entries": {
+                "capita": {"name": {"text": "capità", "source_hash": source_hash("capità")},
+                           "rules": {"text": "Roba un {treasure} a un rival.", "source_hash": source_hash(rules)}},
+                "conill": {"alt_names/0": {"text": "conejo", "source_hash": source_hash("rabbit")}},
+            },
+        },
+    }
+
+
+@dataclass
+class GameDir:
+    """A written game folder that tests mutate before validating."""
+
+    cards_root: Path
+    files: dict[str, Any]
+
+    @property
+    def root(self) -> Path:
+        return self.cards_root / "mini"
+
+    def write(self) -> None:
+        for relative, content in self.files.items():
+            path = self.root / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            elif isinstance(content, str):
+                path.write_text(content, encoding="utf-8")
+            else:
+                path.write_text(json.dumps(content, indent=2, ensure_ascii=False), encoding="utf-8")
+
+    def data(self, relative: str) -> Any:
+        return self.files[relative]
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> GameDir:
+    """A valid mini game in ``tmp_path/cards/mini`` (written by the test via ``write()``)."""
+    return GameDir(tmp_path / "cards", copy.deepcopy(mini_files()))
+
+
+@dataclass
+class Run:
+    exit_code: int
+    output: str
+    problems: list[dict[str, str]]
+
+
+def run_cli(*args: str) -> Run:
+    """Run the real command group in-process; fail the test on any uncaught exception."""
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=True)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"uncaught {type(result.exception).__name__}: {result.exception}") from result.exception
+    assert "Traceback" not in result.output
+    problems = []
+    if "--format" in args and "json" in args and result.output.lstrip().startswith("["):
+        problems = json.loads(result.output)
+    return Run(result.exit_code, result.output, problems)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` with its bytes, to prove a command wrote nothing."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
