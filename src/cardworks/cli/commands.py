@@ -70,7 +70,8 @@ def freeze(cards_root: Path, game: str | None) -> None:
 
     for db in load_games(cards_root, game):
         path, added = freeze_ids(db)
-        click.echo(f"{path}: {len(added)} new id(s) frozen" + (f": {', '.join(added)}" if added else ""))
+        shown = ", ".join(added[:10]) + (f" and {len(added) - 10} more" if len(added) > 10 else "")
+        click.echo(f"{path}: {len(added)} new id(s) frozen" + (f": {shown}" if added else ""))
 
 
 @click.command()
