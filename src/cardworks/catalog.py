@@ -10,7 +10,7 @@ from .i18n import Localizer
 from .i18n.lookup import Status
 from .loading.database import Database, load_game
 from .problems import ProblemList
-from .validate.records import Index
+from .loading.records import Index
 from .validate.runner import game_folders
 
 

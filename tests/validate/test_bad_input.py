@@ -155,6 +155,8 @@ CASES = [
     Case("unclosed-token", card(1, rules="Steal one {treasure."), "markup-syntax", SET, "/cards/1/rules"),
     Case("token-mismatch", lambda g: g.data("i18n/es.json")["entries"]["capita"]["rules"].update(text="Roba algo."),
          "token-mismatch", "i18n/es.json", "/entries/capita/rules/text"),
+    Case("empty-translation", lambda g: g.data("i18n/es.json")["entries"]["capita"]["name"].update(text=" "),
+         "empty-translation", "i18n/es.json", "/entries/capita/name/text"),
     Case("translation-wrong-game", lambda g: g.data("i18n/es.json").update(game="other"),
          "wrong-game", "i18n/es.json", "/game"),
     # --- paths ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from ..loading.records import Index
 from ..models.files import RECORD_FIELDS
 
 
@@ -71,3 +72,9 @@ def _walk(model: BaseModel, record: str, prefix: str, pointer: str) -> Iterator[
 def source_strings(record: BaseModel) -> Iterator[SourceString]:
     """Every translatable string of a top-level record that has an ``id``."""
     yield from _walk(record, record.id, "", "")  # type: ignore[attr-defined]
+
+
+def source_index(index: Index) -> dict[str, dict[str, SourceString]]:
+    """Every source string of a database, by record id and field path."""
+    return {record.id: {s.field: s for s in source_strings(record.model)}
+            for record in index.records if record.kind not in {"pack", "assumption"}}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..ids import fold, is_slug
 from ..loading.jsonfile import pointer_escape
 from ..problems import ProblemList
-from .records import Index, iter_models
+from ..loading.records import Index, iter_models
 
 
 def check_ids(index: Index, out: ProblemList) -> None:

@@ -8,7 +8,7 @@ from ..loading.jsonfile import pointer_escape
 from ..loading.paths import PathEscape, resolve_inside
 from ..models import Source
 from ..problems import ProblemList
-from .records import Index, Record, iter_models
+from ..loading.records import Index, Record, iter_models
 
 
 class _Refs:

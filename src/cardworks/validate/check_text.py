@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..i18n.strings import SourceString, source_hash, source_strings
+from ..i18n.strings import SourceString, source_hash, source_index
 from ..loading.jsonfile import pointer_escape
 from ..markup import MarkupError, tokens
 from ..problems import ProblemList
-from .records import Index
+from ..loading.records import Index
 
 
 def _tokens_or_report(text: str, registered: set[str], out: ProblemList, file: str, pointer: str) -> list[str] | None:
@@ -20,16 +20,6 @@ def _tokens_or_report(text: str, registered: set[str], out: ProblemList, file: s
     for name in sorted(set(found) - registered):
         out.error(file, pointer, "unknown-token", f"token {{{name}}} is not in the icon registry")
     return found
-
-
-def source_index(index: Index) -> dict[str, dict[str, SourceString]]:
-    """Source strings by record id and field path."""
-    table: dict[str, dict[str, SourceString]] = {}
-    for record in index.records:
-        if record.kind in {"pack", "assumption"}:
-            continue
-        table[record.id] = {s.field: s for s in source_strings(record.model)}
-    return table
 
 
 def check_text(index: Index, out: ProblemList) -> dict[str, dict[str, SourceString]]:
@@ -61,6 +51,10 @@ def check_text(index: Index, out: ProblemList) -> dict[str, dict[str, SourceStri
                 source = strings[record_id].get(field)
                 if source is None:
                     out.error(loaded.display, here, "dangling-ref", f"{record_id!r} has no translatable field {field!r}")
+                    continue
+                if not translated.text.strip():
+                    out.error(loaded.display, f"{here}/text", "empty-translation",
+                              "the translation is empty; remove the entry to mark it missing")
                     continue
                 if translated.source_hash != source_hash(source.text):
                     out.warning(loaded.display, f"{here}/source_hash", "stale-translation",

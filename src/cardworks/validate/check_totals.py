@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..problems import ProblemList
-from .records import Index, Record
+from ..loading.records import Index, Record
 
 
 @dataclass

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..fileio import write_text_atomic
 from ..loading.database import Database
-from .records import Index
+from ..loading.records import Index
 
 
 def freeze_ids(db: Database) -> tuple[Path, list[str]]:

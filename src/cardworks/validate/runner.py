@@ -13,7 +13,7 @@ from .check_ids import check_frozen, check_ids
 from .check_refs import check_references
 from .check_text import check_text
 from .check_totals import SetCompleteness, check_assumptions, check_totals
-from .records import Index
+from ..loading.records import Index
 
 
 @dataclass

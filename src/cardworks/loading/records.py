@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..loading.database import Bundle, Database, LoadedFile
+from .database import Bundle, Database, LoadedFile
 from ..models.files import RECORD_FIELDS
 
 #: Document kind → (list field holding records, record kind). ``None``: the document is the record.
