@@ -9,7 +9,6 @@ from .errors import DataError, UsageError
 from .i18n import Localizer
 from .i18n.lookup import Status
 from .loading.database import Database, load_game
-from .problems import ProblemList
 from .loading.records import Index
 from .validate.runner import game_folders
 
@@ -39,12 +38,9 @@ def load_games(cards_root: Path, game: str | None) -> list[Database]:
     databases = []
     for name in [game] if game else sorted(folders):
         db = Database(game=load_game(folders[name]))
-        broken = ProblemList()
-        for problem in db.game.problems:
-            if problem.severity == "error":
-                broken.items.append(problem)
-        if broken.items or db.game_doc is None:
-            raise DataError(f"game {name!r} has unusable files; run 'cardworks validate'", broken.items)
+        broken = [p for p in db.game.problems if p.severity == "error"]
+        if broken or db.game_doc is None:
+            raise DataError(f"game {name!r} has unusable files; run 'cardworks validate'", broken)
         databases.append(db)
     return databases
 

@@ -24,7 +24,7 @@ def validate(cards_root: Path, packs: tuple[Path, ...], strict: bool, fmt: str) 
     """Check the database, or expansion PACKS with the games they extend."""
     report = run_validation(cards_root, list(packs))
     if fmt == "json":
-        click.echo(json.dumps([p.as_dict() for p in report.problems], indent=2, ensure_ascii=False))
+        click.echo(json.dumps([p.as_dict() for p in report.items], indent=2, ensure_ascii=False))
     else:
         print_report(report, strict)
     raise SystemExit(1 if report.failed(strict) else 0)

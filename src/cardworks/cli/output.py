@@ -14,7 +14,7 @@ def _ratio(known: int, declared: int | None) -> str:
 
 def print_report(report: Report, strict: bool) -> None:
     """Problems one per line, then each set's completeness, then the verdict."""
-    for problem in report.problems:
+    for problem in report.items:
         click.echo(problem.text())
     for game_id, sets in report.completeness.items():
         if not sets:

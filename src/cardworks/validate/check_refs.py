@@ -79,6 +79,17 @@ def _check_set(record: Record, refs: _Refs, out: ProblemList) -> None:
         _dangling(out, record, f"/totals/by_type/{pointer_escape(type_id)}", "card type", type_id, refs.types)
 
 
+def _declared(out: ProblemList, record: Record, here: str, what: str, definition, key: str, types: list[str]):
+    """The game's definition of a card attribute or stat, reporting an unknown or inapplicable one."""
+    if definition is None:
+        out.error(record.file.display, here, "dangling-ref", f"unknown {what} {key!r}")
+        return None
+    if not set(definition.applies_to) & set(types):
+        out.error(record.file.display, here, "not-applicable",
+                  f"{what} {key!r} applies to {', '.join(definition.applies_to)} cards, not to {', '.join(types)}")
+    return definition
+
+
 def _check_card(record: Record, refs: _Refs, out: ProblemList) -> None:
     card = record.model
     for i, type_id in enumerate(card.types):
@@ -87,26 +98,14 @@ def _check_card(record: Record, refs: _Refs, out: ProblemList) -> None:
         out.error(record.file.display, f"{record.pointer}/types", "bad-value", "a card type is listed twice")
     for key, value in card.attributes.items():
         here = f"{record.pointer}/attributes/{pointer_escape(key)}"
-        definition = refs.attributes.get(key)
-        if definition is None:
-            out.error(record.file.display, here, "dangling-ref", f"unknown attribute {key!r}")
-            continue
-        if not set(definition.applies_to) & set(card.types):
-            out.error(record.file.display, here, "not-applicable",
-                      f"attribute {key!r} applies to {', '.join(definition.applies_to)} cards, not to {', '.join(card.types)}")
-        allowed = [v.id for v in definition.values]
-        if value is not None and value not in allowed:
+        definition = _declared(out, record, here, "attribute", refs.attributes.get(key), key, card.types)
+        allowed = [v.id for v in definition.values] if definition else []
+        if definition and value is not None and value not in allowed:
             out.error(record.file.display, here, "bad-value", f"{value!r} is not one of {', '.join(allowed)}")
     for key, value in card.stats.items():
         here = f"{record.pointer}/stats/{pointer_escape(key)}"
-        stat = refs.stats.get(key)
-        if stat is None:
-            out.error(record.file.display, here, "dangling-ref", f"unknown stat {key!r}")
-            continue
-        if not set(stat.applies_to) & set(card.types):
-            out.error(record.file.display, here, "not-applicable",
-                      f"stat {key!r} applies to {', '.join(stat.applies_to)} cards, not to {', '.join(card.types)}")
-        if value is not None and not stat.min <= value <= stat.max:
+        stat = _declared(out, record, here, "stat", refs.stats.get(key), key, card.types)
+        if stat and value is not None and not stat.min <= value <= stat.max:
             out.error(record.file.display, here, "out-of-range", f"{key} {value} is outside {stat.min}..{stat.max}")
     for i, marker in enumerate(card.markers):
         _dangling(out, record, f"/markers/{i}", "player-count marker", marker, refs.markers)

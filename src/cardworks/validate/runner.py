@@ -8,7 +8,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..loading.jsonfile import read_json
-from ..problems import Problem, ProblemList
+from ..problems import ProblemList
 from .check_ids import check_frozen, check_ids
 from .check_refs import check_references
 from .check_text import check_text
@@ -17,23 +17,14 @@ from ..loading.records import Index
 
 
 @dataclass
-class Report:
-    """The outcome of a validation run."""
+class Report(ProblemList):
+    """The outcome of a validation run: the problems (``items``), and completeness per game."""
 
-    problems: list[Problem] = field(default_factory=list)
     completeness: dict[str, list[SetCompleteness]] = field(default_factory=dict)
     """Per game id: completeness of each set."""
     assumed: dict[str, int] = field(default_factory=dict)
     """Per game id: number of assumed values."""
     files: int = 0
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
 
     def failed(self, strict: bool = False) -> bool:
         """True when there are errors, or warnings under ``strict``."""
@@ -95,8 +86,7 @@ def _pack_game(pack: Path, out: ProblemList) -> str | None:
 
 def validate(cards_root: Path, packs: list[Path] | None = None) -> Report:
     """Validate every game under ``cards_root``, or only the games that ``packs`` extend, with them."""
-    out = ProblemList()
-    report = Report()
+    report = out = Report()
     games = {folder.name: folder for folder in game_folders(cards_root)}
     selected: dict[str, list[Path]] = {}
     if packs:
@@ -121,5 +111,4 @@ def validate(cards_root: Path, packs: list[Path] | None = None) -> Report:
         report.completeness[game_id] = completeness
         report.assumed[game_id] = assumed
         report.files += sum(len(b.files) for b in db.bundles)
-    report.problems = out.items
     return report
