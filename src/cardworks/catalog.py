@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .errors import DataError, UsageError
 from .i18n import Localizer
+from .ids import slugify
 from .i18n.lookup import Status
 from .loading.database import Database, load_game
 from .loading.records import Index
@@ -45,8 +46,27 @@ def load_games(cards_root: Path, game: str | None) -> list[Database]:
     return databases
 
 
-def list_cards(cards_root: Path, game: str | None = None, locale: str | None = None) -> list[CardRow]:
-    """Every card design of the selected games, in set order, named in ``locale``."""
+def _folded(text: str) -> str:
+    """Lowercase, accents and punctuation dropped: 'Cabeça d'alls' matches 'cabeca dalls'."""
+    return "".join(ch for ch in slugify(text) if ch.isalnum())
+
+
+def _matches(query: str, card, localizers: list[Localizer]) -> bool:
+    wanted = _folded(query)
+    names = [card.id, card.name, *card.alt_names]
+    for localizer in localizers:
+        names.append(localizer.text(card.id, "name", card.name)[0])
+        names += [localizer.text(card.id, f"alt_names/{i}", alt)[0] for i, alt in enumerate(card.alt_names)]
+    return any(wanted in _folded(name) for name in names)
+
+
+def list_cards(cards_root: Path, game: str | None = None, locale: str | None = None,
+               query: str | None = None) -> list[CardRow]:
+    """Every card design of the selected games, in set order, named in ``locale``.
+
+    ``query`` keeps the cards whose id, name or alternative name in any locale
+    contains it, ignoring case, accents and punctuation (``garlic`` finds cabeça d'alls).
+    """
     rows = []
     for db in load_games(cards_root, game):
         game_doc = db.game_doc
@@ -56,8 +76,11 @@ def list_cards(cards_root: Path, game: str | None = None, locale: str | None = N
         localizer = Localizer(db, wanted)
         index = Index(db)
         order = {r.id: (r.model.order, r.id) for r in index.of_kind("set")}
+        everywhere = [Localizer(db, other) for other in game_doc.locales]
         for record in sorted(index.of_kind("card"), key=lambda r: order.get(r.set_id or "", (0, ""))):
             card = record.model
+            if query and not _matches(query, card, everywhere):
+                continue
             name, status = localizer.text(card.id, "name", card.name)
             alt = tuple(localizer.text(card.id, f"alt_names/{i}", text)[0] for i, text in enumerate(card.alt_names))
             rows.append(CardRow(game_doc.id, card.id, record.set_id or "", tuple(card.types), card.quantity, name, status, alt))

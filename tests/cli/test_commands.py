@@ -122,3 +122,12 @@ def test_console_script_exit_codes(game: GameDir, tmp_path: Path) -> None:
 
 def test_translation_hashes_follow_the_source_text() -> None:
     assert source_hash("capità") != source_hash("capita") and len(source_hash("x")) == 16
+
+
+def test_cards_query_finds_alternative_names_in_any_locale(game: GameDir) -> None:
+    game.write()
+    for query in ("rabbit", "CONEJO", "conill", "capita"):
+        run = run_cli("--cards", str(game.cards_root), "cards", query, "--format", "json")
+        ids = [row["id"] for row in json.loads(run.output)]
+        assert ids == (["capita"] if query == "capita" else ["conill"]), query
+    assert json.loads(run_cli("--cards", str(game.cards_root), "cards", "nothing", "--format", "json").output) == []

@@ -31,13 +31,17 @@ def validate(cards_root: Path, packs: tuple[Path, ...], strict: bool, fmt: str) 
 
 
 @click.command()
+@click.argument("query", required=False)
 @click.option("--game", help="Game id (default: every game).")
 @click.option("--locale", help="Locale of the names (default: the game's source locale).")
 @FORMAT
 @click.pass_obj
-def cards(cards_root: Path, game: str | None, locale: str | None, fmt: str) -> None:
-    """List card designs: id, set, types, quantity, name in the locale."""
-    rows = list_cards(cards_root, game, locale)
+def cards(cards_root: Path, query: str | None, game: str | None, locale: str | None, fmt: str) -> None:
+    """List card designs: id, set, types, quantity, name in the locale.
+
+    QUERY keeps cards whose id, name or alternative name (in any locale) contains it.
+    """
+    rows = list_cards(cards_root, game, locale, query)
     if fmt == "json":
         click.echo(json.dumps([row.as_dict() for row in rows], indent=2, ensure_ascii=False))
     else:
