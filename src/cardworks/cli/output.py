@@ -45,5 +45,8 @@ def print_card_table(rows: list[CardRow]) -> None:
         flag = "" if row.name_status in {"source", "translated"} else f" ({row.name_status})"
         table.add_row(row.game, row.id, row.set, "+".join(row.types),
                       "?" if row.quantity is None else str(row.quantity), row.name + flag)
-    Console(soft_wrap=True).print(table)
+    console = Console()
+    if not console.is_terminal:  # piped: never truncate names to a guessed width
+        console = Console(width=240)
+    console.print(table)
     click.echo(f"{len(rows)} card design(s)")
