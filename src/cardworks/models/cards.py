@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from .game import CardSize
 from .base import MARKUP, TRANSLATABLE, Certainty, Document, Id, Model, Ref, RelPath, Source
 
 
@@ -67,5 +68,7 @@ class CardSet(Document):
     order: int = 0
     """Position of the set in listings and deck selections."""
     totals: SetTotals = Field(default_factory=SetTotals)
+    card_size: CardSize | None = None
+    """Trim size of this set's cards when it differs from the game's."""
     sources: list[Source] = Field(default_factory=list)
     cards: list[CardDesign] = Field(default_factory=list)

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from .game import CardSize
 from .base import MARKUP, TRANSLATABLE, Document, Id, Model, Ref, RelPath, Source
 
 ComponentKind = Literal["coin", "pawn", "die", "tile", "card", "token", "score-sheet", "pencil", "board", "other"]
@@ -40,6 +41,8 @@ class Component(Model):
     space: Ref | None = None
     """Board space this component belongs to (e.g. the terreta of a territorial food)."""
     art: RelPath | None = None
+    card_size: CardSize | None = None
+    """Printed size, for components printed like cards or tiles."""
     sources: list[Source] = Field(min_length=1)
     notes: str | None = None
 

@@ -100,6 +100,24 @@ class Parameter(Model):
     sources: list[Source] = Field(default_factory=list)
 
 
+class CardSize(Model):
+    """Trim size of a card, in millimetres (bleed is added when printing)."""
+
+    width_mm: Annotated[float, Field(gt=10, le=300)]
+    height_mm: Annotated[float, Field(gt=10, le=300)]
+
+
+class DeckSelection(Model):
+    """A named choice of sets played together (e.g. base game plus expansion 2)."""
+
+    id: Id
+    name: str = Field(json_schema_extra=TRANSLATABLE)
+    sets: list[Ref] = Field(min_length=1)
+    """Sets shuffled into one deck."""
+    players: PlayerCount
+    """Player counts this selection supports."""
+
+
 class Game(Document):
     """A game: its name, locales, players, the vocabulary its cards use, and its sources."""
 
@@ -119,4 +137,8 @@ class Game(Document):
     markers: list[MarkerDef] = Field(default_factory=list)
     parameters: list[Parameter] = Field(default_factory=list)
     """Rule facts with their sources."""
+    card_size: CardSize = Field(default_factory=lambda: CardSize(width_mm=63, height_mm=88))
+    """Trim size of the game's cards unless a set says otherwise (default poker, 63 × 88 mm)."""
+    selections: list[DeckSelection] = Field(default_factory=list)
+    """Deck selections offered when building (the first is the default)."""
     sources: list[Source] = Field(default_factory=list)

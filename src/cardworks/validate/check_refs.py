@@ -64,6 +64,9 @@ def _check_game(record: Record, refs: _Refs, out: ProblemList) -> None:
         for j, value in enumerate(attribute.values):
             if value.icon:
                 _dangling(out, record, f"/attributes/{i}/values/{j}/icon", "icon", value.icon, refs.icons)
+    for i, selection in enumerate(game.selections):
+        for j, set_id in enumerate(selection.sets):
+            _dangling(out, record, f"/selections/{i}/sets/{j}", "set", set_id, refs.sets)
     if game.players.min > game.players.max:
         out.error(record.file.display, "/players/min", "out-of-range", "min players is above max players")
     if game.source_locale not in game.locales:
