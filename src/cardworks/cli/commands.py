@@ -9,7 +9,7 @@ import click
 
 from ..catalog import list_cards, load_games
 from ..validate import validate as run_validation
-from .output import print_card_table, print_report
+from .output import print_build_report, print_card_table, print_report, progress_bar
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Output format.")
@@ -78,18 +78,45 @@ def freeze(cards_root: Path, game: str | None) -> None:
         click.echo(f"{path}: {len(added)} new id(s) frozen" + (f": {shown}" if added else ""))
 
 
+def _offset(value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter("give X,Y in millimetres, e.g. 0.5,-1") from None
+    return x, y
+
+
 @click.command()
-@click.option("--game", help="Game id (default: every game).")
+@click.option("--game", help="Game id (default: every game with card templates).")
+@click.option("--set", "selection", help="Deck selection (e.g. base, base-2, base-3, expert) or sets joined by '+'.")
+@click.option("--locale", "locales", multiple=True, help="Locale to build (repeatable; default: every locale).")
+@click.option("--players", type=click.IntRange(1, 20), help="Remove the cards marked for this player count.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("build"), show_default=True)
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Render in N processes.")
+@click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space between cards, mm.")
+@click.option("--marks", type=click.Choice(["cards", "page-edge", "none"]), default="cards", show_default=True,
+              help="Crop marks at every card edge, only at the page edges, or none.")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+              help="Back pages mirrored for long-edge or short-edge flipping, or no backs.")
+@click.option("--back-offset", default="0,0", show_default=True, help="Shift of back pages X,Y in mm.")
+@click.option("--png", is_flag=True, help="Also write 300 dpi PNG images of every card (print shops).")
+@click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box.")
 @click.pass_obj
-def build(cards_root: Path, game: str | None, out: Path) -> None:
-    """Build the outputs of the database (today: validation; PDF card sheets come with the renderer)."""
-    report = run_validation(cards_root)
-    print_report(report, strict=False)
-    if report.failed():
-        raise SystemExit(1)
-    click.echo("The PDF renderer is not part of this version yet; nothing was written to "
-               f"{out}/. The database is valid and ready for it.")
+def build(cards_root: Path, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
+          paper: str, out: Path, jobs: int, gutter: float, marks: str, duplex: str, back_offset: str,
+          png: bool, strict: bool) -> None:
+    """Build print-and-play card sheets and print-shop files under OUT, listed in OUT/manifest.json."""
+    from ..render.build import BuildOptions, build as run_build
+    from ..render.impose import SheetLayout
+
+    offset_x, offset_y = _offset(back_offset)
+    layout = SheetLayout(paper=paper, gutter=gutter, marks=marks, duplex=duplex, offset_x=offset_x, offset_y=offset_y)
+    options = BuildOptions(out=out, game=game, selection=selection, locales=list(locales) or None, players=players,
+                           layout=layout, jobs=jobs, png=png, strict=strict)
+    with progress_bar() as progress:
+        report = run_build(cards_root, options, progress)
+    print_build_report(report)
 
 
 ALL = [validate, cards, schema, freeze, build]

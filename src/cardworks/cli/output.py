@@ -50,3 +50,45 @@ def print_card_table(rows: list[CardRow]) -> None:
         console = Console(width=240)
     console.print(table)
     click.echo(f"{len(rows)} card design(s)")
+
+
+class progress_bar:
+    """A progress bar on a terminal's stderr; silent when output is not a terminal."""
+
+    def __enter__(self):
+        import sys
+
+        self.bar = None
+        if sys.stderr.isatty():
+            from rich.progress import Progress
+
+            self.bar = Progress(transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("building", total=None)
+        return self.update
+
+    def update(self, label: str, done: int, total: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, description=label, completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def print_build_report(report) -> None:
+    """A summary table of the decks built or reused, then overflow warnings."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(show_edge=False, header_style="bold")
+    for column in ("game", "locale", "deck", "designs", "cards", "assumed qty", "files", "status"):
+        table.add_column(column)
+    for o in report.outcomes:
+        table.add_row(o.game, o.locale, o.deck, str(o.designs), str(o.cards), str(o.assumed_quantities),
+                      str(len(o.records)), "rendered" if o.rendered else "unchanged")
+    console = Console() if Console().is_terminal else Console(width=160)
+    console.print(table)
+    for game, locale, card in report.overflow:
+        click.echo(f"warning: [text-overflow] {game} {locale} {card}: rules text does not fit its box at the smallest size")
+    click.echo(f"manifest: {report.manifest}")

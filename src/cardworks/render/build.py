@@ -1,0 +1,199 @@
+"""``cardworks build``: card sheets and print-shop files for each game, deck and locale.
+
+The input hash of each deck × locale covers the game's data files, the
+templates, the fonts and the options; when it matches the manifest and the
+files are intact, nothing is rendered again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import pikepdf
+
+from ..errors import DataError, UsageError
+from ..loading.database import Database, load_game
+from ..validate import validate
+from ..validate.runner import game_folders
+from .deck import Deck, build_deck
+from .faces import BLEED_MM, FaceJob, FaceResult, build_job, render_job
+from .fonts import font_files
+from .impose import SheetLayout, calibration, impose
+from .jinja import templates_dir
+from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
+from .printshop import assemble, render_pngs, save_pdf
+
+RENDERER_VERSION = "1"
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class BuildOptions:
+    """What to build and how; the command line fills it."""
+
+    out: Path = Path("build")
+    game: str | None = None
+    selection: str | None = None
+    locales: list[str] | None = None
+    players: int | None = None
+    layout: SheetLayout = field(default_factory=SheetLayout)
+    jobs: int = 1
+    png: bool = False
+    strict: bool = False
+
+
+@dataclass
+class DeckOutcome:
+    """One deck × locale: what was written or reused, and cards whose text overflowed."""
+
+    game: str
+    locale: str
+    deck: str
+    designs: int
+    cards: int
+    assumed_quantities: int
+    records: list[OutputRecord]
+    overflow: list[str]
+    rendered: bool
+
+
+@dataclass
+class BuildReport:
+    outcomes: list[DeckOutcome] = field(default_factory=list)
+    manifest: Path | None = None
+
+    @property
+    def overflow(self) -> list[tuple[str, str, str]]:
+        return [(o.game, o.locale, card) for o in self.outcomes for card in o.overflow]
+
+
+def _hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
+    for path in sorted(paths):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+
+
+def input_hash(db: Database, deck: Deck, locale: str, options: BuildOptions) -> str:
+    """Hash of everything one deck × locale output is made from."""
+    digest = hashlib.sha256(f"cardworks-renderer {RENDERER_VERSION}".encode())
+    root = db.game.root
+    _hash_files(digest, [p for p in root.rglob("*") if p.is_file() and "scenarios" not in p.parts], root)
+    _hash_files(digest, [p for p in templates_dir().rglob("*") if p.is_file()], templates_dir())
+    for font in font_files():
+        digest.update(font.path.name.encode() + str(font.path.stat().st_size).encode())
+    layout = options.layout
+    digest.update(repr((deck.label, locale, layout, options.png)).encode())
+    return digest.hexdigest()
+
+
+def _render_parallel(job: FaceJob, jobs: int) -> FaceResult:
+    if jobs <= 1 or len(job.faces) < 2 * jobs:
+        return render_job(job)
+    size = -(-len(job.faces) // jobs)
+    parts = [replace(job, faces=job.faces[i : i + size]) for i in range(0, len(job.faces), size)]
+    merged = FaceResult()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(render_job, parts):
+            offset = len(merged.pdfs)
+            merged.pdfs += result.pdfs
+            merged.pages.update({k: (i + offset, p) for k, (i, p) in result.pages.items()})
+            merged.fits.update(result.fits)
+            merged.overflow += result.overflow
+            merged.refused += result.refused
+    return merged
+
+
+def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions, key: str) -> DeckOutcome:
+    game = db.game_doc
+    layout = replace(options.layout, trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm, bleed=BLEED_MM)
+    job = build_job(db, deck, locale)
+    result = _render_parallel(job, options.jobs)
+    if result.refused:
+        raise DataError(f"the templates or data asked for files outside the allowed folders: {', '.join(result.refused)}")
+    order = [c.card.id for c in deck.cards] + ["back"]
+    if options.strict and result.overflow:
+        raise DataError(f"{game.id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
+    faces = assemble(result, order, BLEED_MM)
+    shop_bytes = save_pdf(faces)
+    copies = [i for i, entry in enumerate(deck.cards) for _ in range(entry.copies)]
+    sheets = impose(pikepdf.open(io.BytesIO(shop_bytes)), copies, len(order) - 1, layout)
+    sheet_bytes = save_pdf(sheets)
+    base = f"{game.id}/{locale}"
+    common = {"game": game.id, "locale": locale, "input_hash": key, "selection": deck.selection,
+              "players": deck.players, "overflow": list(result.overflow)}
+    shop_path = f"{base}/print-shop/cards-{deck.label}.pdf"
+    sheet_path = f"{base}/cards-{deck.label}-{layout.paper}.pdf"
+    outputs = [("cards-print-shop", shop_path, shop_bytes, len(order), None),
+               ("cards", sheet_path, sheet_bytes, len(sheets.pages), layout.paper)]
+    if options.png:
+        folder = Path(f"{base}/print-shop/png-{deck.label}")
+        outputs += [("card-png", path, data, 1, None) for path, data in render_pngs(shop_bytes, order, folder).items()]
+    records = [OutputRecord(kind=kind, path=path, pages=pages, paper=paper,
+                            sha256=write_output(options.out, path, data), **common)
+               for kind, path, data, pages, paper in outputs]
+    return DeckOutcome(game.id, locale, deck.label, len(deck.cards), deck.physical_cards,
+                       sum(1 for c in deck.cards if c.quantity_source != "stated"), records, result.overflow, True)
+
+
+def renderable_games(cards_root: Path, wanted: str | None) -> list[Path]:
+    """Game folders that have card templates (``templates/<game>/cards.html.j2``)."""
+    folders = game_folders(cards_root)
+    if wanted is not None:
+        folders = [f for f in folders if f.name == wanted]
+        if not folders:
+            raise UsageError(f"unknown game {wanted!r}")
+    with_templates = [f for f in folders if (templates_dir() / f.name / "cards.html.j2").is_file()]
+    if wanted is not None and not with_templates:
+        raise UsageError(f"game {wanted!r} has no card templates yet (templates/{wanted}/cards.html.j2)")
+    return with_templates
+
+
+def build(cards_root: Path, options: BuildOptions, progress: Progress | None = None) -> BuildReport:
+    """Validate, then build every selected deck × locale; reuse outputs whose inputs did not change."""
+    report = validate(cards_root)
+    if report.errors:
+        raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
+    previous = {r.path: r for r in read_manifest(options.out)}
+    kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
+    result = BuildReport()
+    plans = []
+    for folder in renderable_games(cards_root, options.game):
+        db = Database(game=load_game(folder))
+        game = db.game_doc
+        locales = options.locales or list(game.locales)
+        unknown = [loc for loc in locales if loc not in game.locales]
+        if unknown:
+            raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
+        deck = build_deck(db, options.selection, options.players)
+        plans += [(db, deck, locale) for locale in locales]
+    for step, (db, deck, locale) in enumerate(plans):
+        key = input_hash(db, deck, locale, options)
+        if progress:
+            progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
+        reused = [r for r in kept.values() if r.input_hash == key and r.game == db.game_doc.id and r.locale == locale]
+        wanted_kinds = {"cards", "cards-print-shop"} | ({"card-png"} if options.png else set())
+        if {r.kind for r in reused} >= wanted_kinds and all(still_valid(options.out, r) for r in reused):
+            outcome = DeckOutcome(db.game_doc.id, locale, deck.label, len(deck.cards), deck.physical_cards,
+                                  sum(1 for c in deck.cards if c.quantity_source != "stated"), reused,
+                                  sorted({card for r in reused for card in r.overflow}), False)
+            if options.strict and outcome.overflow:
+                raise DataError(f"{outcome.game} {locale}: rules text overflows on {', '.join(outcome.overflow)} (--strict)")
+        else:
+            outcome = _build_deck(db, deck, locale, options, key)
+        for record in outcome.records:
+            kept[record.path] = record
+        result.outcomes.append(outcome)
+    if progress:
+        progress("done", len(plans), len(plans))
+    calibration_path = f"calibration-{options.layout.paper}.pdf"
+    calibration_bytes = save_pdf(calibration(options.layout))
+    kept[calibration_path] = OutputRecord(game="*", locale=None, kind="calibration", path=calibration_path, pages=2,
+                                          paper=options.layout.paper, input_hash=hashlib.sha256(calibration_bytes).hexdigest(),
+                                          sha256=write_output(options.out, calibration_path, calibration_bytes))
+    result.manifest = write_manifest(options.out, list(kept.values()))
+    return result

@@ -1,0 +1,93 @@
+"""Which cards a build prints, and how many copies of each.
+
+A deck is a game's selection of sets, less the cards whose player-count
+markers remove them at the chosen number of players. Copies follow each
+design's quantity; where no source gives it, the assumed quantity decides how
+many copies are printed (never printed on the card), else one copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..errors import UsageError
+from ..loading.database import Database
+from ..loading.records import Index
+
+QuantitySource = Literal["stated", "assumed", "default"]
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """A design in a deck, with the number of copies to print and where that number comes from."""
+
+    card: Any
+    set_id: str
+    copies: int
+    quantity_source: QuantitySource
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The designs of one build, in set order."""
+
+    game: Any
+    selection: str
+    players: int | None
+    cards: tuple[DeckCard, ...]
+    removed: tuple[str, ...]
+    """Ids of designs left out for the player count."""
+
+    @property
+    def physical_cards(self) -> int:
+        return sum(c.copies for c in self.cards)
+
+    @property
+    def label(self) -> str:
+        return self.selection + (f"-{self.players}p" if self.players else "")
+
+
+def _selection(game: Any, wanted: str | None, set_ids: list[str]) -> tuple[str, list[str], tuple[int, int]]:
+    if wanted is None and game.selections:
+        chosen = game.selections[0]
+        return chosen.id, list(chosen.sets), (chosen.players.min, chosen.players.max)
+    for selection in game.selections:
+        if selection.id == wanted:
+            return selection.id, list(selection.sets), (selection.players.min, selection.players.max)
+    if wanted is None:
+        return "all", set_ids, (game.players.min, game.players.max)
+    parts = [p for p in wanted.replace(",", "+").split("+") if p]
+    unknown = [p for p in parts if p not in set_ids]
+    if unknown:
+        choices = [s.id for s in game.selections] + set_ids
+        raise UsageError(f"unknown set or selection {wanted!r} for {game.id}; choose from {', '.join(choices)}")
+    return "+".join(parts), parts, (game.players.min, game.players.max)
+
+
+def build_deck(db: Database, selection: str | None = None, players: int | None = None) -> Deck:
+    """The deck for a selection (a selection id or set ids joined by ``+``) and player count."""
+    index = Index(db)
+    game = db.game_doc
+    sets = sorted(index.of_kind("set"), key=lambda r: (r.model.order, r.id))
+    name, set_ids, (low, high) = _selection(game, selection, [r.id for r in sets])
+    if players is not None and not low <= players <= high:
+        raise UsageError(f"{name} is played by {low} to {high} players, not {players}")
+    removing = {m.id for m in game.markers if players is not None and players in m.removed_at_players}
+    assumed = {a.model.target: a.model.value for a in index.of_kind("assumption") if a.model.field == "quantity"}
+    order = {set_id: i for i, set_id in enumerate(set_ids)}
+    cards, removed = [], []
+    for record in sorted(index.of_kind("card"), key=lambda r: order.get(r.set_id, len(order))):
+        if record.set_id not in order or record.model.optional:
+            continue
+        card = record.model
+        if removing & set(card.markers):
+            removed.append(card.id)
+            continue
+        if card.quantity is not None:
+            cards.append(DeckCard(card, record.set_id, card.quantity, "stated"))
+        elif isinstance(assumed.get(card.id), int):
+            cards.append(DeckCard(card, record.set_id, assumed[card.id], "assumed"))
+        else:
+            cards.append(DeckCard(card, record.set_id, 1, "default"))
+    return Deck(game, name, players, tuple(cards), tuple(removed))

@@ -1,0 +1,210 @@
+"""Card faces: one PDF page per design at trim + bleed, rules text fitted to its box.
+
+Faces are rendered once per distinct design (the cost of a deck follows its
+designs, not its copies); sheets place these pages as many times as needed.
+Rules text starts at the largest size and, for each card whose text overflows
+its box, is re-rendered one step smaller, down to a minimum; a card that still
+overflows is reported.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..i18n import Localizer
+from ..loading.database import Database
+from ..loading.records import Index
+from .deck import Deck
+from .fetcher import SafeFetcher
+from .fonts import font_face_css, font_folders
+from .jinja import environment, templates_dir
+
+FIT_STEPS = 6
+"""Rules-text sizes: ``fit-0`` (8 pt) down to ``fit-5`` (5.5 pt)."""
+BLEED_MM = 3.0
+RULES_HEIGHT_MM = 27.5
+
+
+@dataclass(frozen=True)
+class Icon:
+    url: str
+    alt: str
+
+
+@dataclass
+class Face:
+    """What one card face shows: facts only, in one locale; nothing assumed."""
+
+    id: str
+    name: str
+    colour: str
+    type_icons: list[Icon]
+    kind_icon: Icon | None
+    sell: int | None
+    stats: list[dict[str, Any]]
+    marks: list[Icon]
+    rules: str | None
+    flavour: str | None
+    unverified: str
+    fit: int = 0
+    is_back: bool = False
+
+
+@dataclass
+class Back:
+    """The common back of a deck."""
+
+    title: str
+    emblem_url: str
+    emblem_alt: str
+    id: str = "back"
+    is_back: bool = True
+
+
+@dataclass
+class FaceJob:
+    """Everything a worker process needs to render some faces (picklable)."""
+
+    lang: str
+    title: str
+    trim_w: float
+    trim_h: float
+    game_root: str
+    faces: list[Face]
+    icons: dict[str, tuple[str, str]]
+    game_id: str
+
+
+@dataclass
+class FaceResult:
+    """Rendered faces: PDF bytes per pass, the page of each face, and the overflow report."""
+
+    pdfs: list[bytes] = field(default_factory=list)
+    pages: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Face id → (index into ``pdfs``, page index)."""
+    fits: dict[str, int] = field(default_factory=dict)
+    overflow: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+
+def _unverified_fields(card: Any) -> set[str]:
+    supported: dict[str, set[str]] = {}
+    for source in card.sources:
+        for fact in source.facts:
+            supported.setdefault(fact.split("/")[0], set()).add(source.certainty)
+    return {name for name, levels in supported.items() if levels == {"unverified"}}
+
+
+def build_job(db: Database, deck: Deck, locale: str) -> FaceJob:
+    """The faces of ``deck`` in ``locale``, plus its back."""
+    index = Index(db)
+    game = db.game_doc
+    localizer = Localizer(db, locale)
+    root = db.game.root
+    icons: dict[str, tuple[str, str]] = {}
+    for record in index.of_kind("icon"):
+        icon = record.model
+        base = record.bundle.root
+        icons[icon.id] = ((base / icon.svg).resolve().as_uri(), localizer.text(icon.id, "alt", icon.alt)[0])
+
+    def icon(token: str | None) -> Icon | None:
+        return Icon(*icons[token]) if token and token in icons else None
+
+    types = {t.id: t for t in game.card_types}
+    kinds = {v.id: v for a in game.attributes if a.id == "treasure-kind" for v in a.values}
+    stats = {s.id: s for s in game.stats}
+    markers = {m.id: m for m in game.markers}
+    set_marks = {r.id: r.model.mark for r in index.of_kind("set")}
+    faces = []
+    for entry in deck.cards:
+        card = entry.card
+        unverified = _unverified_fields(card)
+        colour = types[card.types[0]].colour or "#cccccc"
+        kind = card.attributes.get("treasure-kind")
+        shown_stats = [{"url": icons[stats[s].icon][0], "alt": icons[stats[s].icon][1],
+                        "value": (f"n{value}" if s == "rank" else value)}
+                       for s, value in card.stats.items()
+                       if value is not None and s != "sell" and stats[s].icon in icons]
+        marks = [icon(markers[m].icon) for m in card.markers if m in markers]
+        marks += [icon(token) for token in card.icons]
+        marks.append(icon(set_marks.get(entry.set_id)))
+        faces.append(Face(
+            id=card.id,
+            name=localizer.text(card.id, "name", card.name)[0],
+            colour=colour,
+            type_icons=[i for i in (icon(types[t].icon) for t in card.types) if i],
+            kind_icon=icon(kinds[kind].icon) if kind in kinds else None,
+            sell=card.stats.get("sell"),
+            stats=shown_stats,
+            marks=[m for m in marks if m],
+            rules=localizer.text(card.id, "rules", card.rules)[0] if card.rules else None,
+            flavour=localizer.text(card.id, "flavour", card.flavour)[0] if card.flavour else None,
+            unverified="?" if unverified & {"types", "stats", "attributes", "markers", "rules", "icons"} else "",
+        ))
+    back_icon = icon(game.card_types[0].icon) if game.card_types else None
+    name = localizer.text(game.id, "name", game.name)[0]
+    faces.append(Back(title=name, emblem_url=back_icon.url if back_icon else "", emblem_alt=back_icon.alt if back_icon else ""))
+    size = game.card_size
+    return FaceJob(locale, name, size.width_mm, size.height_mm, str(root), faces, icons, game.id)
+
+
+def _overflowing(document: Any) -> list[str]:
+    """Ids of faces whose rules text overflows its box, read from WeasyPrint's layout."""
+    found = []
+    for page in document.pages:
+        stack = [page._page_box]
+        while stack:
+            box = stack.pop()
+            element_id = box.element.get("id") if getattr(box, "element", None) is not None else None
+            if element_id and element_id.startswith("rules-") and box.element_tag == "div" and hasattr(box, "children"):
+                limit = box.content_box_y() + box.height + 0.5
+                bottom = max((c.position_y + c.margin_height() for c in box.children), default=0)
+                if bottom > limit:
+                    found.append(element_id.removeprefix("rules-"))
+                continue
+            stack.extend(getattr(box, "children", []))
+    return found
+
+
+def _render(job: FaceJob, faces: list[Face | Back], fetcher: SafeFetcher) -> tuple[bytes, list[str]]:
+    from weasyprint import HTML
+
+    template = environment().get_template(f"{job.game_id}/cards.html.j2")
+    doc = {
+        "lang": job.lang, "title": job.title, "font_css": font_face_css(),
+        "page_w": job.trim_w + 2 * BLEED_MM, "page_h": job.trim_h + 2 * BLEED_MM, "bleed": BLEED_MM,
+        "trim_w": job.trim_w, "trim_h": job.trim_h, "rules_h": RULES_HEIGHT_MM,
+        "css_url": (templates_dir() / job.game_id / "cards.css").as_uri(),
+    }
+    html = template.render(doc=doc, faces=faces, icons=job.icons)
+    document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render()
+    out = io.BytesIO()
+    document.write_pdf(out)
+    return out.getvalue(), _overflowing(document)
+
+
+def render_job(job: FaceJob) -> FaceResult:
+    """Render every face of ``job``, shrinking overflowing rules text step by step."""
+    from pathlib import Path
+
+    fetcher = SafeFetcher([templates_dir(), Path(job.game_root), *font_folders()])
+    result = FaceResult()
+    pending: list[Face | Back] = list(job.faces)
+    while pending:
+        pdf, overflow = _render(job, pending, fetcher)
+        result.pdfs.append(pdf)
+        retry = []
+        for page, face in enumerate(pending):
+            result.pages[face.id] = (len(result.pdfs) - 1, page)
+            result.fits[face.id] = getattr(face, "fit", 0)
+            if face.id in overflow:
+                if face.fit + 1 < FIT_STEPS:
+                    face.fit += 1
+                    retry.append(face)
+                else:
+                    result.overflow.append(face.id)
+        pending = retry
+    result.refused = sorted(set(fetcher.refused))
+    return result

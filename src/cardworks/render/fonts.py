@@ -1,0 +1,58 @@
+"""Fonts, located by file path and embedded: never whatever fontconfig happens to find.
+
+The project uses DejaVu (Bitstream Vera licence, free to embed), from Debian's
+``fonts-dejavu-core``; its glyphs cover every locale of the shipped games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
+
+FACES = {
+    ("CardSans", "normal", "normal"): "DejaVuSans.ttf",
+    ("CardSans", "bold", "normal"): "DejaVuSans-Bold.ttf",
+    ("CardSans", "normal", "italic"): "DejaVuSans-Oblique.ttf",
+    ("CardSans", "bold", "italic"): "DejaVuSans-BoldOblique.ttf",
+    ("CardSerif", "normal", "italic"): "DejaVuSerif-Italic.ttf",
+    ("CardSerif", "normal", "normal"): "DejaVuSerif.ttf",
+    ("CardCondensed", "bold", "normal"): "DejaVuSansCondensed-Bold.ttf",
+}
+
+
+@dataclass(frozen=True)
+class FontFile:
+    family: str
+    weight: str
+    style: str
+    path: Path
+
+
+def font_files() -> list[FontFile]:
+    """The font files the templates use; raises UsageError naming the package when one is missing."""
+    found = []
+    for (family, weight, style), name in FACES.items():
+        path = next((d / name for d in FONT_DIRS if (d / name).is_file()), None)
+        if path is None:
+            raise UsageError(f"font file {name} not found in {', '.join(map(str, FONT_DIRS))}; "
+                             "install Debian's fonts-dejavu-core (apt-get install fonts-dejavu-core)")
+        found.append(FontFile(family, weight, style, path))
+    return found
+
+
+def font_face_css() -> str:
+    """``@font-face`` rules that load each font from its file."""
+    rules = []
+    for font in font_files():
+        rules.append(f'@font-face {{ font-family: "{font.family}"; font-weight: {font.weight}; '
+                     f'font-style: {font.style}; src: url("{font.path.as_uri()}"); }}')
+    return "\n".join(rules)
+
+
+def font_folders() -> list[Path]:
+    """Folders the fetcher must allow so the fonts load."""
+    return sorted({font.path.parent for font in font_files()})

@@ -1,0 +1,199 @@
+"""Imposition: card pages placed on paper sheets as PDF Form XObjects, with crop marks and duplex backs.
+
+Each distinct face is copied into the sheet PDF once and drawn wherever a copy
+of it goes (``cm … Do``), so a sheet-layout change (paper, gutters, offsets)
+needs no re-layout of faces, and the cost follows placements, not pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import pikepdf
+
+MM = 72 / 25.4
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+MARK_LENGTH = 4.0
+MARK_GAP = 1.0
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """Where cards go on a sheet, and how backs line up with fronts."""
+
+    paper: str = "a4"
+    trim_w: float = 63.0
+    trim_h: float = 88.0
+    bleed: float = 3.0
+    gutter: float = 0.0
+    marks: Literal["cards", "page-edge", "none"] = "cards"
+    duplex: Literal["long", "short", "none"] = "long"
+    offset_x: float = 0.0
+    """Back-page shift in mm (positive: right), for printers that drift."""
+    offset_y: float = 0.0
+    """Back-page shift in mm (positive: up)."""
+    min_margin: float = 6.0
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return PAPERS[self.paper]
+
+    @property
+    def grid(self) -> tuple[int, int]:
+        width, height = self.size
+        cols = int((width - 2 * self.min_margin + self.gutter) // (self.trim_w + self.gutter))
+        rows = int((height - 2 * self.min_margin + self.gutter) // (self.trim_h + self.gutter))
+        if cols < 1 or rows < 1:
+            raise ValueError(f"a {self.trim_w}×{self.trim_h} mm card does not fit on {self.paper} paper")
+        return cols, rows
+
+    @property
+    def per_sheet(self) -> int:
+        cols, rows = self.grid
+        return cols * rows
+
+    def cells(self) -> list[tuple[float, float]]:
+        """Bottom-left trim corner (mm, PDF axes) of each cell, in reading order."""
+        width, height = self.size
+        cols, rows = self.grid
+        grid_w = cols * self.trim_w + (cols - 1) * self.gutter
+        grid_h = rows * self.trim_h + (rows - 1) * self.gutter
+        left, top = (width - grid_w) / 2, (height + grid_h) / 2
+        return [(left + c * (self.trim_w + self.gutter), top - (r + 1) * self.trim_h - r * self.gutter)
+                for r in range(rows) for c in range(cols)]
+
+    def back_cell(self, index: int) -> tuple[float, float]:
+        """Where the back of the card in cell ``index`` lands on the back page."""
+        cols, rows = self.grid
+        row, col = divmod(index, cols)
+        if self.duplex == "long":
+            col = cols - 1 - col
+        elif self.duplex == "short":
+            row = rows - 1 - row
+        x, y = self.cells()[row * cols + col]
+        return x + self.offset_x, y + self.offset_y
+
+    @property
+    def visible_bleed(self) -> float:
+        """How much bleed shows around a card: all of it with wide gutters, half the gutter otherwise."""
+        return min(self.bleed, self.gutter / 2)
+
+
+def _num(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def _place(name: str, x: float, y: float, layout: SheetLayout) -> str:
+    show = layout.visible_bleed
+    clip = (f"{_num((x - show) * MM)} {_num((y - show) * MM)} "
+            f"{_num((layout.trim_w + 2 * show) * MM)} {_num((layout.trim_h + 2 * show) * MM)} re W n")
+    move = f"1 0 0 1 {_num((x - layout.bleed) * MM)} {_num((y - layout.bleed) * MM)} cm"
+    return f"q {clip} {move} /{name} Do Q"
+
+
+def crop_marks(layout: SheetLayout, cells: list[tuple[float, float]]) -> list[tuple[float, float, float, float]]:
+    """Mark segments (x1, y1, x2, y2 in mm) on the cut lines, never over a card."""
+    if layout.marks == "none" or not cells:
+        return []
+    width, height = layout.size
+    boxes = [(x - layout.visible_bleed, y - layout.visible_bleed,
+              x + layout.trim_w + layout.visible_bleed, y + layout.trim_h + layout.visible_bleed) for x, y in cells]
+    segments = []
+    if layout.marks == "page-edge":
+        xs = sorted({round(v, 4) for x, _ in cells for v in (x, x + layout.trim_w)})
+        ys = sorted({round(v, 4) for _, y in cells for v in (y, y + layout.trim_h)})
+        low = min(b[1] for b in boxes)
+        high = max(b[3] for b in boxes)
+        left = min(b[0] for b in boxes)
+        right = max(b[2] for b in boxes)
+        for x in xs:
+            segments += [(x, max(0.0, low - MARK_GAP - MARK_LENGTH), x, low - MARK_GAP),
+                         (x, high + MARK_GAP, x, min(height, high + MARK_GAP + MARK_LENGTH))]
+        for y in ys:
+            segments += [(max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y),
+                         (right + MARK_GAP, y, min(width, right + MARK_GAP + MARK_LENGTH), y)]
+        return segments
+    for x, y in cells:
+        for cx in (x, x + layout.trim_w):
+            for cy in (y, y + layout.trim_h):
+                out_x = -1 if cx == x else 1
+                out_y = -1 if cy == y else 1
+                start = layout.visible_bleed + MARK_GAP
+                segments.append((cx, cy + out_y * start, cx, cy + out_y * (start + MARK_LENGTH)))
+                segments.append((cx + out_x * start, cy, cx + out_x * (start + MARK_LENGTH), cy))
+    def clear(seg: tuple[float, float, float, float]) -> bool:
+        x1, y1, x2, y2 = seg
+        lo_x, hi_x, lo_y, hi_y = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
+        inside_page = 0 <= lo_x and hi_x <= width and 0 <= lo_y and hi_y <= height
+        return inside_page and not any(lo_x < b[2] and hi_x > b[0] and lo_y < b[3] and hi_y > b[1] for b in boxes)
+    return [s for s in segments if clear(s)]
+
+
+def _marks_stream(segments: list[tuple[float, float, float, float]]) -> str:
+    if not segments:
+        return ""
+    lines = " ".join(f"{_num(a * MM)} {_num(b * MM)} m {_num(c * MM)} {_num(d * MM)} l" for a, b, c, d in segments)
+    return f"q 0 G 0.25 w {lines} S Q"
+
+
+def _sheet(out: pikepdf.Pdf, layout: SheetLayout, placements: list[tuple[str, float, float]],
+           forms: dict[str, pikepdf.Object], marks: list[tuple[float, float, float, float]]) -> None:
+    width, height = layout.size
+    content = "\n".join([*(_place(name, x, y, layout) for name, x, y in placements), _marks_stream(marks)])
+    used = {name for name, _, _ in placements}
+    page = pikepdf.Dictionary(
+        Type=pikepdf.Name.Page,
+        MediaBox=[0, 0, round(width * MM, 4), round(height * MM, 4)],
+        Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary({f"/{n}": forms[n] for n in sorted(used)})),
+        Contents=out.make_stream(content.encode("ascii")),
+    )
+    out.pages.append(pikepdf.Page(page))
+
+
+def impose(faces: pikepdf.Pdf, copies: list[int], back_page: int | None, layout: SheetLayout) -> pikepdf.Pdf:
+    """Sheets for the face pages listed in ``copies`` (one entry per physical card), backs after each front."""
+    out = pikepdf.new()
+    forms: dict[str, pikepdf.Object] = {}
+    needed = sorted(set(copies) | ({back_page} if back_page is not None else set()))
+    for index in needed:
+        form = faces.pages[index].as_form_xobject()
+        forms[f"F{index}"] = out.copy_foreign(form)
+    cells = layout.cells()
+    per_sheet = layout.per_sheet
+    for start in range(0, len(copies), per_sheet):
+        chunk = copies[start : start + per_sheet]
+        used = cells[: len(chunk)]
+        _sheet(out, layout, [(f"F{p}", x, y) for p, (x, y) in zip(chunk, used)], forms, crop_marks(layout, used))
+        if back_page is not None and layout.duplex != "none":
+            backs = [layout.back_cell(i) for i in range(len(chunk))]
+            _sheet(out, layout, [(f"F{back_page}", x, y) for x, y in backs], forms, [])
+    return out
+
+
+def calibration(layout: SheetLayout) -> pikepdf.Pdf:
+    """Two pages to print duplex: a ruler on the front, a pointer line on the back.
+
+    Hold the printed sheet against the light: where the back's lines cross the
+    front's rulers (1 mm ticks, long ticks every 5 mm, zero in the middle) is the
+    offset to pass as ``--back-offset X,Y``.
+    """
+    out = pikepdf.new()
+    width, height = layout.size
+    cx, cy = width / 2, height / 2
+    ticks = []
+    for mm_off in range(-15, 16):
+        length = 6 if mm_off == 0 else (4 if mm_off % 5 == 0 else 2)
+        ticks.append((cx + mm_off, cy + 20, cx + mm_off, cy + 20 + length))
+        ticks.append((cx + 20, cy + mm_off, cx + 20 + length, cy + mm_off))
+    front = _marks_stream(ticks) + "\n" + _marks_stream([(cx - 30, cy, cx + 30, cy), (cx, cy - 30, cx, cy + 30)])
+    # The back prints mirrored like a card back would, at the offsets already configured.
+    bx = width - cx if layout.duplex == "long" else cx
+    by = height - cy if layout.duplex == "short" else cy
+    bx, by = bx + layout.offset_x, by + layout.offset_y
+    back = _marks_stream([(bx, by + 12, bx, by + 32), (bx + 12, by, bx + 32, by)])
+    for content in (front, back):
+        page = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, round(width * MM, 4), round(height * MM, 4)],
+                                  Contents=out.make_stream(content.encode("ascii")))
+        out.pages.append(pikepdf.Page(page))
+    return out

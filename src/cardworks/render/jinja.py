@@ -1,0 +1,50 @@
+"""The one Jinja environment: autoescape on, StrictUndefined, filters registered here."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+from ..markup import Text, parse
+from .art import placeholder_svg
+
+
+def templates_dir() -> Path:
+    """The project's ``templates/`` folder (beside ``src/``)."""
+    return Path(__file__).resolve().parents[3] / "templates"
+
+
+def markup_html(text: str, icons: dict[str, tuple[str, str]]) -> Markup:
+    """Card-text markup as HTML: text escaped, each ``{token}`` an inline icon (``icons``: token → (url, alt))."""
+    out = []
+    for part in parse(text):
+        if isinstance(part, Text):
+            out.append(str(escape(part.value)))
+        else:
+            url, alt = icons[part.name]
+            out.append(f'<img class="icon" src="{escape(url)}" alt="{escape(alt)}">')
+    return Markup("".join(out))
+
+
+def mm(value: float) -> str:
+    """A length in millimetres for CSS, without float noise."""
+    return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    """The shared environment; a missing variable fails the build instead of printing a blank card."""
+    env = Environment(
+        loader=FileSystemLoader(templates_dir()),
+        autoescape=select_autoescape(["html", "j2", "svg"], default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["markup_html"] = markup_html
+    env.filters["mm"] = mm
+    env.filters["placeholder_art"] = placeholder_svg
+    return env

@@ -1,0 +1,53 @@
+"""Print-shop files: one card per page at trim + bleed with TrimBox and BleedBox, and 300 dpi PNGs."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pikepdf
+
+from .faces import FaceResult
+from .impose import MM
+
+
+def assemble(result: FaceResult, order: list[str], bleed_mm: float) -> pikepdf.Pdf:
+    """The faces in ``order`` as one PDF, each page with its TrimBox (the cut) and BleedBox (the page)."""
+    sources = [pikepdf.open(io.BytesIO(data)) for data in result.pdfs]
+    out = pikepdf.new()
+    for face_id in order:
+        pdf_index, page_index = result.pages[face_id]
+        out.pages.append(sources[pdf_index].pages[page_index])
+        page = out.pages[-1]
+        x0, y0, x1, y1 = (float(v) for v in page.mediabox)
+        inset = bleed_mm * MM
+        page.obj.TrimBox = pikepdf.Array([round(x0 + inset, 4), round(y0 + inset, 4), round(x1 - inset, 4), round(y1 - inset, 4)])
+        page.obj.BleedBox = pikepdf.Array([x0, y0, x1, y1])
+    return out
+
+
+def save_pdf(pdf: pikepdf.Pdf) -> bytes:
+    """Serialise deterministically: the same input always gives the same bytes."""
+    if "/Info" in pdf.trailer:
+        for key in ("/CreationDate", "/ModDate"):
+            if key in pdf.trailer.Info:
+                del pdf.trailer.Info[key]
+    buffer = io.BytesIO()
+    pdf.save(buffer, deterministic_id=True, compress_streams=True,
+             object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return buffer.getvalue()
+
+
+def render_pngs(pdf_bytes: bytes, names: list[str], folder: Path, dpi: int = 300) -> dict[str, bytes]:
+    """PNG bytes of each page at ``dpi``, keyed by the file name to write in ``folder``."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf_bytes)
+    images = {}
+    for index, name in enumerate(names):
+        bitmap = document[index].render(scale=dpi / 72)
+        buffer = io.BytesIO()
+        bitmap.to_pil().save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
+        images[str(folder / f"{name}.png")] = buffer.getvalue()
+    document.close()
+    return images
