@@ -2,3 +2,16 @@
 
 Imported only by ``cardworks build``: WeasyPrint is heavy and validation never needs it.
 """
+
+import logging
+
+
+class _QuietFallback(logging.Filter):
+    """WeasyPrint warns once per font when it subsets with fontTools instead of HarfBuzz-Subset;
+    the output is the same (and made deterministic), so the warning is noise for our users."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "HarfBuzz-Subset" not in record.getMessage()
+
+
+logging.getLogger("weasyprint").addFilter(_QuietFallback())

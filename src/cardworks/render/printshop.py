@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pikepdf
 
+from .determinism import stabilise
 from .faces import FaceResult
 from .impose import MM
 
@@ -28,6 +29,7 @@ def assemble(result: FaceResult, order: list[str], bleed_mm: float) -> pikepdf.P
 
 def save_pdf(pdf: pikepdf.Pdf) -> bytes:
     """Serialise deterministically: the same input always gives the same bytes."""
+    stabilise(pdf)
     if "/Info" in pdf.trailer:
         for key in ("/CreationDate", "/ModDate"):
             if key in pdf.trailer.Info:
@@ -45,9 +47,13 @@ def render_pngs(pdf_bytes: bytes, names: list[str], folder: Path, dpi: int = 300
     document = pypdfium2.PdfDocument(pdf_bytes)
     images = {}
     for index, name in enumerate(names):
-        bitmap = document[index].render(scale=dpi / 72)
+        page = document[index]
+        size = (round(page.get_width() / 72 * dpi), round(page.get_height() / 72 * dpi))
+        image = page.render(scale=dpi / 72).to_pil()
+        if image.size != size:  # pdfium rounds partial pixels up; keep the exact 300 dpi size
+            image = image.crop((0, 0, *size))
         buffer = io.BytesIO()
-        bitmap.to_pil().save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
+        image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
         images[str(folder / f"{name}.png")] = buffer.getvalue()
     document.close()
     return images

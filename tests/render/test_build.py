@@ -1,0 +1,208 @@
+"""The renderer, end to end on the shipped database: PDFs read back, not trusted."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pikepdf
+import pytest
+from pypdf import PdfReader
+
+from cardworks.loading import load_database
+from cardworks.render.deck import build_deck
+from cardworks.render.impose import MM, SheetLayout
+from conftest import REPO, run_cli
+
+CARDS = REPO / "cards"
+A4 = (210 * MM, 297 * MM)
+
+
+def _build(out: Path, *args: str) -> dict:
+    run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--game", "fallera", *args)
+    assert run.exit_code == 0, run.output
+    return {r["kind"] + ":" + (r["locale"] or ""): r for r in json.loads((out / "manifest.json").read_text())["outputs"]}
+
+
+@pytest.fixture(scope="module")
+def base_build(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("build")
+    return out, _build(out, "--set", "base", "--locale", "en", "--png")
+
+
+def _placements(page: pikepdf.Page) -> tuple[list[tuple[str, float, float]], list[tuple[float, float, float, float]]]:
+    """Form XObjects drawn on a sheet (name, x, y of the trim corner in mm) and mark segments in mm."""
+    placed, segments, cm, point = [], [], None, None
+    for operands, operator in pikepdf.parse_content_stream(page):
+        op = str(operator)
+        if op == "cm":
+            cm = [float(v) for v in operands]
+        elif op == "Do":
+            placed.append((str(operands[0]), cm[4] / MM + 3.0, cm[5] / MM + 3.0))
+        elif op == "m":
+            point = [float(v) / MM for v in operands]
+        elif op == "l":
+            end = [float(v) / MM for v in operands]
+            segments.append((*point, *end))
+    return placed, segments
+
+
+def test_manifest_lists_every_output_with_hash_and_pages(base_build) -> None:
+    out, records = base_build
+    sheet = records["cards:en"]
+    data = (out / sheet["path"]).read_bytes()
+    assert sheet["sha256"] == hashlib.sha256(data).hexdigest()
+    assert sheet["pages"] == len(PdfReader(out / sheet["path"]).pages)
+    assert sheet["selection"] == "base" and sheet["paper"] == "a4"
+
+
+def test_sheets_are_a4_with_fronts_and_mirrored_backs(base_build) -> None:
+    out, records = base_build
+    pdf = pikepdf.open(out / records["cards:en"]["path"])
+    deck = build_deck(load_database(CARDS / "fallera"), "base")
+    sheets = -(-deck.physical_cards // 9)
+    assert len(pdf.pages) == 2 * sheets
+    for page in pdf.pages:
+        assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, *A4], abs=0.01)
+    layout = SheetLayout()
+    fronts, _ = _placements(pdf.pages[0])
+    backs, back_marks = _placements(pdf.pages[1])
+    assert len(fronts) == len(backs) == 9 and back_marks == []
+    assert len({name for name, _, _ in backs}) == 1
+    for i, (_, x, y) in enumerate(fronts):
+        cols = 3
+        row, col = divmod(i, cols)
+        _, bx, by = backs[i]
+        assert (bx, by) == pytest.approx(layout.cells()[row * cols + (cols - 1 - col)], abs=0.01)
+        assert (x, y) == pytest.approx(layout.cells()[i], abs=0.01)
+
+
+def test_crop_marks_sit_on_card_edges(base_build) -> None:
+    out, records = base_build
+    pdf = pikepdf.open(out / records["cards:en"]["path"])
+    placed, marks = _placements(pdf.pages[0])
+    xs = {round(v, 3) for _, x, _ in placed for v in (x, x + 63)}
+    ys = {round(v, 3) for _, _, y in placed for v in (y, y + 88)}
+    assert marks
+    for x1, y1, x2, y2 in marks:
+        if x1 == pytest.approx(x2, abs=1e-6):  # vertical tick: on a vertical cut line
+            assert min(abs(x1 - x) for x in xs) < 0.1
+        else:
+            assert y1 == pytest.approx(y2, abs=1e-6) and min(abs(y1 - y) for y in ys) < 0.1
+    for x1, y1, x2, y2 in marks:  # no mark over a card
+        for _, x, y in placed:
+            assert not (min(x1, x2) < x + 63 - 0.01 and max(x1, x2) > x + 0.01
+                        and min(y1, y2) < y + 88 - 0.01 and max(y1, y2) > y + 0.01)
+
+
+def test_every_card_appears_as_often_as_its_copies(base_build) -> None:
+    out, records = base_build
+    pdf = pikepdf.open(out / records["cards:en"]["path"])
+    shop = pikepdf.open(out / records["cards-print-shop:en"]["path"])
+    deck = build_deck(load_database(CARDS / "fallera"), "base")
+    counts: dict[str, int] = {}
+    for page in pdf.pages[::2]:
+        for name, _, _ in _placements(page)[0]:
+            counts[name] = counts.get(name, 0) + 1
+    assert sorted(counts.values()) == sorted(c.copies for c in deck.cards)
+    # and each placed form is the face whose print-shop page names that card
+    reader = PdfReader(out / records["cards-print-shop:en"]["path"])
+    for index, entry in enumerate(deck.cards):
+        text = re.sub(r"\s+", " ", reader.pages[index].extract_text())
+        assert counts[f"/F{index}"] == entry.copies
+        assert entry.card.name.split()[0] in text, (entry.card.id, text[:80])
+    assert len(shop.pages) == len(deck.cards) + 1
+
+
+def test_print_shop_pages_have_trim_and_bleed_boxes(base_build) -> None:
+    out, records = base_build
+    reader = PdfReader(out / records["cards-print-shop:en"]["path"])
+    for page in reader.pages:
+        media = [float(v) / MM for v in page.mediabox]
+        trim = [float(v) / MM for v in page.trimbox]
+        assert media == pytest.approx([0, 0, 69, 94], abs=0.01)
+        assert trim == pytest.approx([3, 3, 66, 91], abs=0.01)
+        assert [float(v) / MM for v in page.bleedbox] == pytest.approx(media, abs=0.01)
+
+
+def test_pngs_are_300_dpi(base_build) -> None:
+    from PIL import Image
+
+    out, records = base_build
+    pngs = [r for r in json.loads((out / "manifest.json").read_text())["outputs"] if r["kind"] == "card-png"]
+    assert pngs
+    with Image.open(out / pngs[0]["path"]) as image:
+        assert image.size == (815, 1110)
+
+
+def test_rules_text_and_no_assumed_value_on_faces(base_build) -> None:
+    out, records = base_build
+    reader = PdfReader(out / records["cards-print-shop:en"]["path"])
+    deck = build_deck(load_database(CARDS / "fallera"), "base")
+    by_id = {entry.card.id: i for i, entry in enumerate(deck.cards)}
+    moro = reader.pages[by_id["el-capita-moro"]].extract_text()
+    assert "4" in moro and "1" in moro
+    sangonera = reader.pages[by_id["el-tio-sangonera"]].extract_text()
+    assert not re.search(r"\d", sangonera.split("Sangonera", 1)[1].split("Just like")[0]), sangonera  # A/D unknown: none printed
+    paella = re.sub(r"\s+", " ", reader.pages[by_id["paella-protectora"]].extract_text())
+    assert "n2" in paella
+
+
+def test_two_player_deck_has_no_ii_cards(tmp_path: Path) -> None:
+    _build(tmp_path, "--set", "base", "--locale", "en", "--players", "2")
+    deck = build_deck(load_database(CARDS / "fallera"), "base", players=2)
+    assert set(deck.removed) == {"cabeca-d-alls", "el-butoni", "la-riua", "lluna-de-valencia", "dansa-de-la-magrana"}
+    pages = PdfReader(tmp_path / "fallera/en/print-shop/cards-base-2p.pdf").pages
+    starts = [" ".join(page.extract_text().split()) for page in pages[:-1]]
+    assert len(starts) == len(deck.cards)
+    for text, entry in zip(starts, deck.cards):
+        assert text.startswith(entry.card.name), (text[:40], entry.card.name)
+    assert not [t for t in starts if t.startswith(("El Butoni", "Dansà de la Magrana", "La Riuà"))]
+
+
+def test_two_builds_are_byte_identical_and_a_rebuild_is_a_no_op(base_build, tmp_path: Path) -> None:
+    out, records = base_build
+    again = _build(tmp_path, "--set", "base", "--locale", "en", "--png")
+    for key in ("cards:en", "cards-print-shop:en"):
+        assert again[key]["sha256"] == records[key]["sha256"]
+    run = run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--game", "fallera", "--set", "base",
+                  "--locale", "en", "--png")
+    assert "unchanged" in run.output and "rendered" not in run.output
+
+
+def test_layout_change_reuses_no_face_layout_but_changes_sheets(tmp_path: Path) -> None:
+    first = _build(tmp_path / "a", "--set", "base", "--locale", "en")
+    second = _build(tmp_path / "b", "--set", "base", "--locale", "en", "--paper", "letter", "--gutter", "4",
+                    "--back-offset", "0.5,-1")
+    assert first["cards-print-shop:en"]["sha256"] == second["cards-print-shop:en"]["sha256"]
+    pdf = pikepdf.open(tmp_path / "b" / second["cards:en"]["path"])
+    assert [float(v) for v in pdf.pages[0].mediabox] == pytest.approx([0, 0, 215.9 * MM, 279.4 * MM], abs=0.01)
+    fronts, _ = _placements(pdf.pages[0])
+    backs, _ = _placements(pdf.pages[1])
+    layout = SheetLayout(paper="letter", gutter=4, offset_x=0.5, offset_y=-1)
+    assert (backs[0][1], backs[0][2]) == pytest.approx(layout.back_cell(0), abs=0.01)
+    assert fronts[1][1] - fronts[0][1] == pytest.approx(63 + 4, abs=0.01)
+
+
+def test_failed_build_keeps_the_previous_pdf(tmp_path: Path) -> None:
+    import shutil
+
+    cards = tmp_path / "cards"
+    shutil.copytree(CARDS, cards)
+    run = run_cli("--cards", str(cards), "build", "--out", str(tmp_path / "out"), "--set", "base", "--locale", "en")
+    assert run.exit_code == 0
+    sheet = tmp_path / "out/fallera/en/cards-base-a4.pdf"
+    before = sheet.read_bytes()
+    broken = cards / "fallera/sets/base.json"
+    broken.write_text(broken.read_text().replace('"name": "conill"', '"name": 7'))
+    run = run_cli("--cards", str(cards), "build", "--out", str(tmp_path / "out"), "--set", "base", "--locale", "en")
+    assert run.exit_code == 1
+    assert sheet.read_bytes() == before
+    assert not [p for p in (tmp_path / "out").rglob("*.tmp")]
+
+
+def test_unknown_selection_or_player_count_is_usage_error(tmp_path: Path) -> None:
+    assert run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--set", "nope").exit_code == 2
+    assert run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--set", "base", "--players", "6").exit_code == 2

@@ -1,0 +1,62 @@
+"""The fetcher's allow-list, the fonts' glyph coverage, text fitting under --strict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from cardworks.i18n import Localizer, source_strings
+from cardworks.loading import load_database
+from cardworks.loading.records import Index
+from cardworks.markup import parse, plain_text
+from cardworks.render.fetcher import SafeFetcher
+from cardworks.render.fonts import font_files
+from conftest import REPO, run_cli
+
+
+def test_fetcher_allows_only_its_roots(tmp_path: Path) -> None:
+    inside = tmp_path / "templates"
+    inside.mkdir()
+    (inside / "a.css").write_text("p{}")
+    fetcher = SafeFetcher([inside])
+    assert fetcher.allows((inside / "a.css").as_uri())
+    assert fetcher.allows("data:image/svg+xml;base64,PHN2Zy8+")
+    assert not fetcher.allows("file:///etc/passwd")
+    assert not fetcher.allows((inside / ".." / "secret").as_uri())
+    assert not fetcher.allows("https://example.com/x.png")
+    (inside / "link").symlink_to("/etc")
+    assert not fetcher.allows((inside / "link" / "passwd").as_uri())
+    with pytest.raises(ValueError):
+        fetcher.fetch("file:///etc/passwd")
+    assert fetcher.refused == ["file:///etc/passwd"]
+
+
+def test_every_character_of_every_locale_has_a_glyph() -> None:
+    db = load_database(REPO / "cards" / "fallera")
+    index = Index(db)
+    texts = []
+    for locale in db.game_doc.locales:
+        localizer = Localizer(db, locale)
+        for record in index.records:
+            if record.kind == "assumption":
+                continue
+            for string in source_strings(record.model):
+                text = localizer.text(string.record, string.field, string.text)[0]
+                texts.append(plain_text(parse(text), {}) if string.markup else text)
+    used = {ch for text in texts for ch in text if not ch.isspace()}
+    assert {"ç", "à", "è", "·", "ñ", "¿", "é"} <= used
+    for font in font_files():
+        cmap = TTFont(font.path, lazy=True).getBestCmap()
+        missing = sorted(ch for ch in used if ord(ch) not in cmap)
+        assert missing == [], f"{font.path.name} lacks {missing}"
+
+
+def test_strict_build_fails_on_overflowing_text_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    run = run_cli("--cards", str(REPO / "cards"), "build", "--out", str(out), "--set", "base-2", "--locale", "en",
+                  "--strict")
+    assert run.exit_code == 1
+    assert "overflows" in run.output and "revolta-de-les-germanies" in run.output
+    assert not (out / "fallera").exists()
