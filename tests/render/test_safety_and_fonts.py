@@ -11,7 +11,7 @@ from cardworks.i18n import Localizer, source_strings
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
 from cardworks.markup import parse, plain_text
-from cardworks.render.fetcher import SafeFetcher
+from cardworks.render.fetcher import safe_fetcher
 from cardworks.render.fonts import font_files
 from conftest import REPO, run_cli
 
@@ -20,7 +20,7 @@ def test_fetcher_allows_only_its_roots(tmp_path: Path) -> None:
     inside = tmp_path / "templates"
     inside.mkdir()
     (inside / "a.css").write_text("p{}")
-    fetcher = SafeFetcher([inside])
+    fetcher = safe_fetcher([inside])
     assert fetcher.allows((inside / "a.css").as_uri())
     assert fetcher.allows("data:image/svg+xml;base64,PHN2Zy8+")
     assert not fetcher.allows("file:///etc/passwd")

@@ -86,7 +86,7 @@ def print_build_report(report) -> None:
         table.add_column(column)
     for o in report.outcomes:
         table.add_row(o.game, o.locale, o.deck, str(o.designs), str(o.cards), str(o.assumed_quantities),
-                      str(len(o.records)), "rendered" if o.rendered else "unchanged")
+                      str(len(o.records)), o.status)
     console = Console() if Console().is_terminal else Console(width=160)
     console.print(table)
     for game, locale, card in report.overflow:

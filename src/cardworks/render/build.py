@@ -61,6 +61,13 @@ class DeckOutcome:
     records: list[OutputRecord]
     overflow: list[str]
     rendered: bool
+    """True when faces were rendered; False when the print-shop file was reused."""
+    imposed: bool = True
+    """True when the sheets were laid out again."""
+
+    @property
+    def status(self) -> str:
+        return "rendered" if self.rendered else ("re-imposed" if self.imposed else "unchanged")
 
 
 @dataclass
@@ -78,17 +85,21 @@ def _hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
 
 
-def input_hash(db: Database, deck: Deck, locale: str, options: BuildOptions) -> str:
-    """Hash of everything one deck × locale output is made from."""
+def faces_hash(db: Database, deck: Deck, locale: str) -> str:
+    """Hash of everything the faces of one deck × locale are made from (not the sheet layout)."""
     digest = hashlib.sha256(f"cardworks-renderer {RENDERER_VERSION}".encode())
     root = db.game.root
     _hash_files(digest, [p for p in root.rglob("*") if p.is_file() and "scenarios" not in p.parts], root)
     _hash_files(digest, [p for p in templates_dir().rglob("*") if p.is_file()], templates_dir())
     for font in font_files():
         digest.update(font.path.name.encode() + str(font.path.stat().st_size).encode())
-    layout = options.layout
-    digest.update(repr((deck.label, locale, layout, options.png)).encode())
+    digest.update(repr((deck.label, [(c.card.id, c.copies) for c in deck.cards], locale)).encode())
     return digest.hexdigest()
+
+
+def sheet_hash(faces_key: str, layout: SheetLayout) -> str:
+    """Hash of a sheet file: its faces and its layout."""
+    return hashlib.sha256(f"{faces_key} {layout!r}".encode()).hexdigest()
 
 
 def _render_parallel(job: FaceJob, jobs: int) -> FaceResult:
@@ -108,36 +119,61 @@ def _render_parallel(job: FaceJob, jobs: int) -> FaceResult:
     return merged
 
 
-def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions, key: str) -> DeckOutcome:
+def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord], overflow: list[str],
+             rendered: bool, imposed: bool = True) -> DeckOutcome:
+    return DeckOutcome(db.game_doc.id, locale, deck.label, len(deck.cards), deck.physical_cards,
+                       sum(1 for c in deck.cards if c.quantity_source != "stated"), records, overflow, rendered, imposed)
+
+
+def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions, key: str,
+           kept: dict[str, OutputRecord]) -> tuple[bytes, list[str], list[OutputRecord], bool]:
+    """The print-shop PDF of a deck × locale: reused when its inputs are unchanged, else rendered and written."""
     game = db.game_doc
-    layout = replace(options.layout, trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm, bleed=BLEED_MM)
-    job = build_job(db, deck, locale)
-    result = _render_parallel(job, options.jobs)
+    base = f"{game.id}/{locale}"
+    shop_path = f"{base}/print-shop/cards-{deck.label}.pdf"
+    order = [c.card.id for c in deck.cards] + ["back"]
+    png_paths = [f"{base}/print-shop/png-{deck.label}/{face_id}.png" for face_id in order] if options.png else []
+    previous = [kept.get(path) for path in [shop_path, *png_paths]]
+    if all(r is not None and r.input_hash == key and still_valid(options.out, r) for r in previous):
+        return (options.out / shop_path).read_bytes(), list(previous[0].overflow), previous, False  # type: ignore[union-attr]
+    result = _render_parallel(build_job(db, deck, locale), options.jobs)
     if result.refused:
         raise DataError(f"the templates or data asked for files outside the allowed folders: {', '.join(result.refused)}")
-    order = [c.card.id for c in deck.cards] + ["back"]
     if options.strict and result.overflow:
         raise DataError(f"{game.id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
-    faces = assemble(result, order, BLEED_MM)
-    shop_bytes = save_pdf(faces)
-    copies = [i for i, entry in enumerate(deck.cards) for _ in range(entry.copies)]
-    sheets = impose(pikepdf.open(io.BytesIO(shop_bytes)), copies, len(order) - 1, layout)
-    sheet_bytes = save_pdf(sheets)
-    base = f"{game.id}/{locale}"
+    shop_bytes = save_pdf(assemble(result, order, BLEED_MM))
+    outputs = [("cards-print-shop", shop_path, shop_bytes, len(order))]
+    if options.png:
+        images = render_pngs(shop_bytes, order, Path(f"{base}/print-shop/png-{deck.label}"))
+        outputs += [("card-png", path, data, 1) for path, data in images.items()]
     common = {"game": game.id, "locale": locale, "input_hash": key, "selection": deck.selection,
               "players": deck.players, "overflow": list(result.overflow)}
-    shop_path = f"{base}/print-shop/cards-{deck.label}.pdf"
-    sheet_path = f"{base}/cards-{deck.label}-{layout.paper}.pdf"
-    outputs = [("cards-print-shop", shop_path, shop_bytes, len(order), None),
-               ("cards", sheet_path, sheet_bytes, len(sheets.pages), layout.paper)]
-    if options.png:
-        folder = Path(f"{base}/print-shop/png-{deck.label}")
-        outputs += [("card-png", path, data, 1, None) for path, data in render_pngs(shop_bytes, order, folder).items()]
-    records = [OutputRecord(kind=kind, path=path, pages=pages, paper=paper,
-                            sha256=write_output(options.out, path, data), **common)
-               for kind, path, data, pages, paper in outputs]
-    return DeckOutcome(game.id, locale, deck.label, len(deck.cards), deck.physical_cards,
-                       sum(1 for c in deck.cards if c.quantity_source != "stated"), records, result.overflow, True)
+    records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(options.out, path, data), **common)
+               for kind, path, data, pages in outputs]
+    return shop_bytes, list(result.overflow), records, True
+
+
+def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
+                kept: dict[str, OutputRecord]) -> DeckOutcome:
+    """Faces (rendered or reused), then sheets (imposed or reused) for one deck × locale."""
+    game = db.game_doc
+    layout = replace(options.layout, trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm, bleed=BLEED_MM)
+    faces_key = faces_hash(db, deck, locale)
+    shop_bytes, overflow, records, rendered = _faces(db, deck, locale, options, faces_key, kept)
+    if options.strict and overflow:
+        raise DataError(f"{game.id} {locale}: rules text overflows on {', '.join(overflow)} (--strict)")
+    sheet_key = sheet_hash(faces_key, layout)
+    sheet_path = f"{game.id}/{locale}/cards-{deck.label}-{layout.paper}.pdf"
+    previous = kept.get(sheet_path)
+    if previous is not None and previous.input_hash == sheet_key and still_valid(options.out, previous):
+        return _outcome(db, deck, locale, [*records, previous], overflow, rendered, imposed=False)
+    copies = [i for i, entry in enumerate(deck.cards) for _ in range(entry.copies)]
+    sheets = impose(pikepdf.open(io.BytesIO(shop_bytes)), copies, len(deck.cards), layout)
+    sheet_bytes = save_pdf(sheets)
+    record = OutputRecord(game=game.id, locale=locale, kind="cards", path=sheet_path, pages=len(sheets.pages),
+                          sha256=write_output(options.out, sheet_path, sheet_bytes), input_hash=sheet_key,
+                          selection=deck.selection, players=deck.players, paper=layout.paper, overflow=overflow)
+    return _outcome(db, deck, locale, [*records, record], overflow, rendered)
 
 
 def renderable_games(cards_root: Path, wanted: str | None) -> list[Path]:
@@ -172,19 +208,9 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
         deck = build_deck(db, options.selection, options.players)
         plans += [(db, deck, locale) for locale in locales]
     for step, (db, deck, locale) in enumerate(plans):
-        key = input_hash(db, deck, locale, options)
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
-        reused = [r for r in kept.values() if r.input_hash == key and r.game == db.game_doc.id and r.locale == locale]
-        wanted_kinds = {"cards", "cards-print-shop"} | ({"card-png"} if options.png else set())
-        if {r.kind for r in reused} >= wanted_kinds and all(still_valid(options.out, r) for r in reused):
-            outcome = DeckOutcome(db.game_doc.id, locale, deck.label, len(deck.cards), deck.physical_cards,
-                                  sum(1 for c in deck.cards if c.quantity_source != "stated"), reused,
-                                  sorted({card for r in reused for card in r.overflow}), False)
-            if options.strict and outcome.overflow:
-                raise DataError(f"{outcome.game} {locale}: rules text overflows on {', '.join(outcome.overflow)} (--strict)")
-        else:
-            outcome = _build_deck(db, deck, locale, options, key)
+        outcome = _build_deck(db, deck, locale, options, kept)
         for record in outcome.records:
             kept[record.path] = record
         result.outcomes.append(outcome)

@@ -17,7 +17,7 @@ from ..i18n import Localizer
 from ..loading.database import Database
 from ..loading.records import Index
 from .deck import Deck
-from .fetcher import SafeFetcher
+from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders
 from .jinja import environment, templates_dir
 
@@ -168,7 +168,7 @@ def _overflowing(document: Any) -> list[str]:
     return found
 
 
-def _render(job: FaceJob, faces: list[Face | Back], fetcher: SafeFetcher) -> tuple[bytes, list[str]]:
+def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, list[str]]:
     from weasyprint import HTML
 
     template = environment().get_template(f"{job.game_id}/cards.html.j2")
@@ -189,7 +189,7 @@ def render_job(job: FaceJob) -> FaceResult:
     """Render every face of ``job``, shrinking overflowing rules text step by step."""
     from pathlib import Path
 
-    fetcher = SafeFetcher([templates_dir(), Path(job.game_root), *font_folders()])
+    fetcher = safe_fetcher([templates_dir(), Path(job.game_root), *font_folders()])
     result = FaceResult()
     pending: list[Face | Back] = list(job.faces)
     while pending:

@@ -8,31 +8,46 @@ load; anything else is refused and recorded.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from weasyprint.urls import URLFetcher
+
+def allowed(url: str, roots: list[Path]) -> bool:
+    """True for ``data:`` URLs and ``file:`` URLs whose real path lies under one of ``roots``."""
+    parsed = urlparse(url)
+    if parsed.scheme == "data":
+        return True
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
+        return False
+    path = Path(unquote(parsed.path)).resolve()
+    return any(path == root or root in path.parents for root in roots)
 
 
-class SafeFetcher(URLFetcher):
-    """Fetch ``file:`` URLs inside ``roots`` and ``data:`` URLs; refuse and record the rest."""
+@lru_cache(maxsize=1)
+def _fetcher_class() -> type:
+    from weasyprint.urls import URLFetcher  # heavy: imported only when rendering
 
-    def __init__(self, roots: list[Path]) -> None:
-        super().__init__(allowed_protocols=("file", "data"))
-        self.roots = [root.resolve() for root in roots]
-        self.refused: list[str] = []
+    class SafeFetcher(URLFetcher):
+        """Fetch ``file:`` URLs inside ``roots`` and ``data:`` URLs; refuse and record the rest."""
 
-    def allows(self, url: str) -> bool:
-        parsed = urlparse(url)
-        if parsed.scheme == "data":
-            return True
-        if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
-            return False
-        path = Path(unquote(parsed.path)).resolve()
-        return any(path == root or root in path.parents for root in self.roots)
+        def __init__(self, roots: list[Path]) -> None:
+            super().__init__(allowed_protocols=("file", "data"))
+            self.roots = [root.resolve() for root in roots]
+            self.refused: list[str] = []
 
-    def fetch(self, url, headers=None):  # type: ignore[override]
-        if not self.allows(url):
-            self.refused.append(url)
-            raise ValueError(f"refused to load {url}: outside the allowed folders")
-        return super().fetch(url, headers)
+        def allows(self, url: str) -> bool:
+            return allowed(url, self.roots)
+
+        def fetch(self, url, headers=None):  # type: ignore[override]
+            if not self.allows(url):
+                self.refused.append(url)
+                raise ValueError(f"refused to load {url}: outside the allowed folders")
+            return super().fetch(url, headers)
+
+    return SafeFetcher
+
+
+def safe_fetcher(roots: list[Path]):
+    """A WeasyPrint fetcher limited to ``roots`` (its ``refused`` lists what it turned away)."""
+    return _fetcher_class()(roots)
