@@ -172,12 +172,17 @@ def test_two_builds_are_byte_identical_and_a_rebuild_is_a_no_op(base_build, tmp_
     assert "unchanged" in run.output and "rendered" not in run.output
 
 
-def test_layout_change_reuses_no_face_layout_but_changes_sheets(tmp_path: Path) -> None:
-    first = _build(tmp_path / "a", "--set", "base", "--locale", "en")
-    second = _build(tmp_path / "b", "--set", "base", "--locale", "en", "--paper", "letter", "--gutter", "4",
-                    "--back-offset", "0.5,-1")
-    assert first["cards-print-shop:en"]["sha256"] == second["cards-print-shop:en"]["sha256"]
-    pdf = pikepdf.open(tmp_path / "b" / second["cards:en"]["path"])
+def test_layout_change_re_imposes_without_rendering_faces(tmp_path: Path) -> None:
+    first = _build(tmp_path, "--set", "base", "--locale", "en")
+    shop = tmp_path / first["cards-print-shop:en"]["path"]
+    stamp = shop.stat().st_mtime_ns
+    args = ["--set", "base", "--locale", "en", "--paper", "letter", "--gutter", "4", "--back-offset", "0.5,-1"]
+    run = run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--game", "fallera", *args)
+    assert "re-imposed" in run.output and "rendered" not in run.output
+    assert shop.stat().st_mtime_ns == stamp  # the faces file was not written again
+    second = {r["kind"] + ":" + (r["locale"] or ""): r for r in json.loads((tmp_path / "manifest.json").read_text())["outputs"]
+              if r["paper"] != "a4"}
+    pdf = pikepdf.open(tmp_path / second["cards:en"]["path"])
     assert [float(v) for v in pdf.pages[0].mediabox] == pytest.approx([0, 0, 215.9 * MM, 279.4 * MM], abs=0.01)
     fronts, _ = _placements(pdf.pages[0])
     backs, _ = _placements(pdf.pages[1])

@@ -1,0 +1,88 @@
+"""Measure rendering: milliseconds per physical card, with one and two jobs, and rebuild times.
+
+Run: python bench/render.py [--sizes 50,200,800] [--copies 3]
+Decks of generated designs (real card texts, real templates, fitted text) with
+3 copies each give about 150, 600 and 2,400 physical cards; the shipped expert
+deck is measured too. Times are wall-clock for the whole build of one locale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from cardworks.render.build import BuildOptions, build
+from cardworks.render.impose import SheetLayout
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def make_database(folder: Path, designs: int, copies: int) -> Path:
+    """A copy of the shipped database plus a generated set ``bench`` of ``designs`` designs."""
+    cards_root = folder / "cards"
+    shutil.copytree(REPO / "cards", cards_root)
+    real = [c for f in sorted((cards_root / "fallera/sets").glob("*.json"))
+            for c in json.loads(f.read_text(encoding="utf-8"))["cards"] if not c.get("optional")]
+    generated = []
+    for i in range(designs):
+        card = dict(real[i % len(real)], id=f"bench-{i:05d}", quantity=copies)
+        card["name"] = f"{card['name']} {i}"
+        generated.append(card)
+    bench = {"$schema": "../../../schema/set.schema.json", "id": "bench", "name": "Bench", "order": 9, "cards": generated}
+    (cards_root / "fallera/sets/bench.json").write_text(json.dumps(bench, ensure_ascii=False), encoding="utf-8")
+    return cards_root
+
+
+def timed_build(cards_root: Path, out: Path, selection: str, jobs: int, layout: SheetLayout | None = None) -> float:
+    options = BuildOptions(out=out, game="fallera", selection=selection, locales=["en"], jobs=jobs,
+                           layout=layout or SheetLayout())
+    start = time.perf_counter()
+    report = build(cards_root, options)
+    elapsed = time.perf_counter() - start
+    assert report.outcomes, "nothing built"
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="50,200,800")
+    parser.add_argument("--copies", type=int, default=3)
+    args = parser.parse_args()
+    print(f"{'deck':>12} {'designs':>8} {'cards':>6} {'jobs':>5} {'seconds':>8} {'ms/card':>8} {'ms/design':>10}")
+    with tempfile.TemporaryDirectory(prefix="cardworks-render-") as tmp:
+        tmp_path = Path(tmp)
+        cases = [("expert", REPO / "cards", "expert", None)]
+        for size in (int(s) for s in args.sizes.split(",")):
+            cases.append((f"bench-{size}", make_database(tmp_path / f"db{size}", size, args.copies), "bench", size))
+        for label, cards_root, selection, size in cases:
+            from cardworks.loading import load_database
+            from cardworks.render.deck import build_deck
+
+            deck = build_deck(load_database(cards_root / "fallera"), selection)
+            for jobs in (1, 2):
+                seconds = timed_build(cards_root, tmp_path / f"out-{label}-{jobs}", selection, jobs)
+                print(f"{label:>12} {len(deck.cards):>8} {deck.physical_cards:>6} {jobs:>5} {seconds:>8.2f} "
+                      f"{seconds / deck.physical_cards * 1000:>8.1f} {seconds / len(deck.cards) * 1000:>10.1f}")
+        out = tmp_path / "out-expert-2"
+        relayout = timed_build(REPO / "cards", out, "expert", 2, SheetLayout(paper="letter", gutter=3))
+        print(f"sheet-layout change (letter, 3 mm gutters) on the expert deck: {relayout:.2f} s, no face re-rendered")
+        command = [sys.executable, "-m", "cardworks", "--cards", str(REPO / "cards"), "build", "--out", str(out),
+                   "--locale", "en", "--paper", "letter", "--gutter", "3"]
+        best = min(_wall(command) for _ in range(3))
+        print(f"no-op rebuild, whole command with process start: {best:.2f} s")
+
+
+def _wall(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    main()
