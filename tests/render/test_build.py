@@ -211,3 +211,20 @@ def test_failed_build_keeps_the_previous_pdf(tmp_path: Path) -> None:
 def test_unknown_selection_or_player_count_is_usage_error(tmp_path: Path) -> None:
     assert run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--set", "nope").exit_code == 2
     assert run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--set", "base", "--players", "6").exit_code == 2
+
+
+def test_two_jobs_give_the_same_cards(base_build, tmp_path: Path) -> None:
+    out, records = base_build
+    parallel = _build(tmp_path, "--set", "base", "--locale", "en", "--jobs", "2")
+    one = PdfReader(out / records["cards-print-shop:en"]["path"])
+    two = PdfReader(tmp_path / parallel["cards-print-shop:en"]["path"])
+    assert [p.extract_text() for p in one.pages] == [p.extract_text() for p in two.pages]
+    assert pikepdf.open(tmp_path / parallel["cards-print-shop:en"]["path"]).Root.Lang == "en"
+
+
+def test_locales_are_built_with_their_translations(tmp_path: Path) -> None:
+    records = _build(tmp_path, "--set", "base", "--locale", "es")
+    reader = PdfReader(tmp_path / records["cards-print-shop:es"]["path"])
+    text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    assert "Véndelo" in text or "mostrador" in text
+    assert pikepdf.open(tmp_path / records["cards-print-shop:es"]["path"]).Root.Lang == "es"

@@ -141,7 +141,7 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions, key: st
         raise DataError(f"the templates or data asked for files outside the allowed folders: {', '.join(result.refused)}")
     if options.strict and result.overflow:
         raise DataError(f"{game.id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
-    shop_bytes = save_pdf(assemble(result, order, BLEED_MM))
+    shop_bytes = save_pdf(assemble(result, order, BLEED_MM, locale))
     outputs = [("cards-print-shop", shop_path, shop_bytes, len(order))]
     if options.png:
         images = render_pngs(shop_bytes, order, Path(f"{base}/print-shop/png-{deck.label}"))

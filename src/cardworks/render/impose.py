@@ -122,12 +122,32 @@ def crop_marks(layout: SheetLayout, cells: list[tuple[float, float]]) -> list[tu
                 start = layout.visible_bleed + MARK_GAP
                 segments.append((cx, cy + out_y * start, cx, cy + out_y * (start + MARK_LENGTH)))
                 segments.append((cx + out_x * start, cy, cx + out_x * (start + MARK_LENGTH), cy))
-    def clear(seg: tuple[float, float, float, float]) -> bool:
-        x1, y1, x2, y2 = seg
-        lo_x, hi_x, lo_y, hi_y = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-        inside_page = 0 <= lo_x and hi_x <= width and 0 <= lo_y and hi_y <= height
-        return inside_page and not any(lo_x < b[2] and hi_x > b[0] and lo_y < b[3] and hi_y > b[1] for b in boxes)
-    return [s for s in segments if clear(s)]
+    page = (0.0, 0.0, width, height)
+    trimmed = (_trim(segment, boxes, page) for segment in segments)
+    return [segment for segment in trimmed if segment is not None]
+
+
+def _trim(segment: tuple[float, float, float, float], boxes: list[tuple[float, float, float, float]],
+          page: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
+    """Shorten a tick so it stops before any card (or the page edge); None when under 1 mm is left."""
+    x1, y1, x2, y2 = segment
+    vertical = x1 == x2
+    along, start, end = (x1, y1, y2) if vertical else (y1, x1, x2)
+    step = 1 if end > start else -1
+    limit = end
+    for bx0, by0, bx1, by1 in [*boxes, (-1e9, -1e9, 1e9, page[1]), (-1e9, page[3], 1e9, 1e9),
+                               (-1e9, -1e9, page[0], 1e9), (page[2], -1e9, 1e9, 1e9)]:
+        across_lo, across_hi, lo, hi = (bx0, bx1, by0, by1) if vertical else (by0, by1, bx0, bx1)
+        if not across_lo < along < across_hi:
+            continue
+        if lo < start < hi:
+            return None
+        edge = lo if step > 0 else hi
+        if (edge - start) * step > 0 and (edge - limit) * step < 0:
+            limit = edge
+    if abs(limit - start) < 1.0:
+        return None
+    return (x1, start, x2, limit) if vertical else (start, y1, limit, y2)
 
 
 def _marks_stream(segments: list[tuple[float, float, float, float]]) -> str:

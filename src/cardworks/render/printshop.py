@@ -12,10 +12,11 @@ from .faces import FaceResult
 from .impose import MM
 
 
-def assemble(result: FaceResult, order: list[str], bleed_mm: float) -> pikepdf.Pdf:
+def assemble(result: FaceResult, order: list[str], bleed_mm: float, lang: str) -> pikepdf.Pdf:
     """The faces in ``order`` as one PDF, each page with its TrimBox (the cut) and BleedBox (the page)."""
     sources = [pikepdf.open(io.BytesIO(data)) for data in result.pdfs]
     out = pikepdf.new()
+    out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
     for face_id in order:
         pdf_index, page_index = result.pages[face_id]
         out.pages.append(sources[pdf_index].pages[page_index])
