@@ -19,7 +19,7 @@ def test_written_translations_validate_and_keep_existing_entries(game: GameDir) 
     path, count = write_translations(db, "es", {"olla": {"name": "olla"}, "base": {"name": "Básico"}})
     assert count == 2
     entries = json.loads(path.read_text())["entries"]
-    assert entries["olla"]["name"] == {"text": "olla", "source_hash": source_hash("olla")}
+    assert entries["olla"]["name"] == {"text": "olla", "source_hash": source_hash("olla"), "source": "olla"}
     assert entries["capita"]["rules"]["text"] == "Roba un {treasure} a un rival."  # kept
     run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
     assert run.exit_code == 0 and run.problems == []

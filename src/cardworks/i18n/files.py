@@ -38,7 +38,8 @@ def write_translations(db: Database, locale: str, texts: dict[str, dict[str, str
         entries = json.loads(path.read_text(encoding="utf-8")).get("entries", {})
     for record_id, fields in texts.items():
         for field, text in fields.items():
-            entries.setdefault(record_id, {})[field] = {"text": text, "source_hash": source_hash(sources[(record_id, field)])}
+            source = sources[(record_id, field)]
+            entries.setdefault(record_id, {})[field] = {"text": text, "source_hash": source_hash(source), "source": source}
     document = {
         "$schema": "../../../schema/translations.schema.json",
         "game": db.game_doc.id,

@@ -18,6 +18,9 @@ class TranslatedString(Model):
     source_hash: SourceHash
     """First 16 hex digits of the SHA-256 of the source text; when the source changes
     the translation is reported stale."""
+    source: str | None = None
+    """The source text this translates, kept so that a stale translation can show
+    the translator what changed (``#|`` in PO files)."""
 
 
 class Translations(Document):
