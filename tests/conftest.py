@@ -100,6 +100,14 @@ def mini_files() -> dict[str, Any]:
     }
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_language_cache(tmp_path_factory) -> None:
+    """Language verdicts are cached per user; tests keep theirs in a temporary folder."""
+    import os
+
+    os.environ["CARDWORKS_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+
+
 @dataclass
 class GameDir:
     """A written game folder that tests mutate before validating."""

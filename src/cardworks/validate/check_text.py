@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..i18n.qa import VERDICTS, is_name_field, proper_names, translation_warnings, wrong_language
 from ..i18n.strings import SourceString, source_hash, source_index
 from ..loading.jsonfile import pointer_escape
 from ..markup import MarkupError, tokens
@@ -26,11 +27,18 @@ def check_text(index: Index, out: ProblemList) -> dict[str, dict[str, SourceStri
     """Check markup in source strings and every translation file; return the source index."""
     registered = index.ids_of("icon")
     strings = source_index(index)
+    game = index.game
+    candidates = tuple(game.locales)
+    names = proper_names(index.db, strings)
     for record in index.records:
         for string in strings.get(record.id, {}).values():
+            where = f"{record.pointer}{string.pointer}"
             if string.markup:
-                _tokens_or_report(string.text, registered, out, record.file.display, f"{record.pointer}{string.pointer}")
-    game = index.game
+                _tokens_or_report(string.text, registered, out, record.file.display, where)
+            if not is_name_field(string.field):
+                wrong = wrong_language(string.text, game.source_locale, candidates, names)
+                if wrong:
+                    out.warning(record.file.display, where, "wrong-language", wrong)
     for loaded, doc in index.db.docs("translations"):
         stem = loaded.path.stem
         if stem != doc.locale:
@@ -59,6 +67,12 @@ def check_text(index: Index, out: ProblemList) -> dict[str, dict[str, SourceStri
                 if translated.source_hash != source_hash(source.text):
                     out.warning(loaded.display, f"{here}/source_hash", "stale-translation",
                                 f"the source text of {record_id}/{field} changed since this was translated")
+                for code, message in translation_warnings(source.text, translated.text, doc.locale, field):
+                    out.warning(loaded.display, f"{here}/text", code, message)
+                if not is_name_field(field):
+                    wrong = wrong_language(translated.text, doc.locale, candidates, names)
+                    if wrong:
+                        out.warning(loaded.display, f"{here}/text", "wrong-language", wrong)
                 if not source.markup:
                     continue
                 found = _tokens_or_report(translated.text, registered, out, loaded.display, f"{here}/text")
@@ -68,6 +82,7 @@ def check_text(index: Index, out: ProblemList) -> dict[str, dict[str, SourceStri
                 if expected is not None and Counter(found) != Counter(expected):
                     out.error(loaded.display, f"{here}/text", "token-mismatch",
                               f"tokens {_show(found)} differ from the source's {_show(expected)}")
+    VERDICTS.flush()
     return strings
 
 

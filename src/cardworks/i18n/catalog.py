@@ -1,0 +1,112 @@
+"""The translation catalog of one game and locale: every source string with its translation state.
+
+Export formats (PO, XLIFF) and ``status`` are views of this catalog; import
+turns a translator's file back into catalog entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..loading.database import Database
+from ..loading.records import Index, Record
+from ..markup import MarkupError, tokens
+from .strings import source_hash, source_strings
+
+State = Literal["translated", "stale", "missing"]
+
+#: Where each field appears and the room it has, for translators' comments.
+PLACES = {
+    "name": "card name line, about 40 mm wide at 9.5 pt bold (shrinks no further)",
+    "rules": "card rules box, 57.8 × 27.5 mm; text shrinks from 8 pt down to 5.5 pt, then overflows",
+    "flavour": "italic saying at the bottom of the card, one or two lines of 58 mm at 6.4 pt",
+    "alt": "alternative text of an icon, read where the icon cannot be shown",
+    "question": "FAQ index: the question of a ruling",
+    "answer": "FAQ index: the answer of a ruling",
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One translatable string of the catalog."""
+
+    context: str
+    """Stable address ``game/group/id/field``; ``group`` is the card's set or the record's kind."""
+    record: str
+    field: str
+    source: str
+    translation: str | None
+    state: State
+    previous_source: str | None
+    """The source text the (stale) translation was made from, when known."""
+    markup: bool
+    comments: tuple[str, ...] = field(default_factory=tuple)
+    set_id: str | None = None
+
+
+def _group(record: Record) -> str:
+    return record.set_id if record.kind == "card" and record.set_id else record.kind
+
+
+def _comments(record: Record, path: str, text: str, markup: bool) -> tuple[str, ...]:
+    notes = []
+    model = record.model
+    if record.kind == "card":
+        notes.append(f"{' + '.join(model.types)} card of the set {record.set_id}: {model.name}")
+    elif record.kind == "ruling":
+        notes.append(f"ruling about: {', '.join(model.cards)}")
+    else:
+        notes.append(f"{record.kind} {record.id}")
+    leaf = path.rsplit("/", 1)[-1] if not path.split("/")[-1].isdigit() else path.split("/")[0]
+    if leaf in PLACES:
+        notes.append(f"appears in: {PLACES[leaf]}")
+    if record.kind == "card" and path == "name":
+        notes.append("card names keep their Valencian original unless the game gives a translation")
+    if markup:
+        try:
+            kept = sorted(set(tokens(text)))
+        except MarkupError:
+            kept = []
+        if kept:
+            notes.append("keep these tokens exactly: " + " ".join(f"{{{t}}}" for t in kept))
+    return tuple(notes)
+
+
+def build_catalog(db: Database, locale: str) -> list[Entry]:
+    """Every source string of the game with its translation into ``locale``, in record order."""
+    game = db.game_doc
+    stored: dict[str, dict] = {}
+    for _, doc in db.docs("translations"):
+        if doc.locale == locale:
+            for record_id, fields in doc.entries.items():
+                stored.setdefault(record_id, {}).update(fields)
+    entries = []
+    for record in Index(db).records:
+        if record.kind in {"pack", "assumption"}:
+            continue
+        for string in source_strings(record.model):
+            found = stored.get(record.id, {}).get(string.field)
+            if found is None:
+                state: State = "missing"
+            elif found.source_hash == source_hash(string.text):
+                state = "translated"
+            else:
+                state = "stale"
+            entries.append(Entry(
+                context=f"{game.id}/{_group(record)}/{record.id}/{string.field}",
+                record=record.id, field=string.field, source=string.text,
+                translation=found.text if found else None, state=state,
+                previous_source=found.source if found and state == "stale" else None,
+                markup=string.markup, comments=_comments(record, string.field, string.text, string.markup),
+                set_id=record.set_id,
+            ))
+    return entries
+
+
+def parse_context(context: str) -> tuple[str, str, str, str]:
+    """``game/group/id/field`` → its four parts (the field may itself contain ``/``)."""
+    parts = context.split("/", 3)
+    if len(parts) != 4 or not all(parts):
+        raise ValueError(f"not a cardworks context: {context!r}")
+    return parts[0], parts[1], parts[2], parts[3]

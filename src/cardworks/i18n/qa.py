@@ -1,0 +1,168 @@
+"""Translation QA: checks that catch a broken translation before it reaches a card.
+
+Token checks live with the validator (they are errors); these are warnings:
+a copy of the source, a sentence cut short, a text far shorter than its
+source, text in the wrong language, and the locale's typography.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+#: Languages the detector knows, by locale (its primary subtag).
+LANGUAGES = {"en": "ENGLISH", "ca": "CATALAN", "es": "SPANISH", "fr": "FRENCH", "nl": "DUTCH"}
+MIN_DETECT_CHARS = 30
+"""Texts with fewer letters (once names are removed) say too little for a reliable language guess."""
+DETECT_CONFIDENCE = 0.75
+
+_ENDS_SENTENCE = re.compile(r"[.!?…:;]['\"»”’)\]]*\s*$")
+_FRENCH_SPACE = re.compile(r"\S[:;!?](?:\s|$)")
+_BAD_MIDDLE_DOT = re.compile(r"l[.•∙⋅]l|ŀl|L[.•∙⋅]L", re.IGNORECASE)
+_PLACEHOLDER = re.compile(r"\{[a-z0-9-]+\}")
+_LETTERS = re.compile(r"[\W\d_]+")
+
+
+def is_name_field(field: str) -> bool:
+    """Names, alternative names and listed items are proper names: a copy of the source is fine."""
+    leaf = field.split("/")
+    return leaf[-1] == "name" or (len(leaf) > 1 and leaf[-2] in {"alt_names", "items"})
+
+
+@lru_cache(maxsize=16)
+def _detector(languages: tuple[str, ...], quick: bool):
+    from lingua import Language, LanguageDetectorBuilder
+
+    builder = LanguageDetectorBuilder.from_languages(*(getattr(Language, LANGUAGES[code]) for code in languages))
+    return (builder.with_low_accuracy_mode() if quick else builder).build()
+
+
+def strip_names(text: str, names: tuple[str, ...]) -> str:
+    """``text`` without the game's proper names (Valencian card names read as Catalan in any language)."""
+    lowered = text.lower()
+    for name in names:
+        if name.lower() in lowered:
+            lowered = lowered.replace(name.lower(), " ")
+    return lowered
+
+
+def detect_language(text: str, candidates: tuple[str, ...], names: tuple[str, ...] = ()) -> tuple[str, float] | None:
+    """The most likely locale of ``text`` among ``candidates`` and its confidence, or None if unsure."""
+    known = tuple(sorted({c.split("-")[0] for c in candidates if c.split("-")[0] in LANGUAGES}))
+    plain = strip_names(_PLACEHOLDER.sub(" ", text), names)
+    if len(known) < 2 or len(_LETTERS.sub("", plain)) < MIN_DETECT_CHARS:
+        return None
+    values = _detector(known, True).compute_language_confidence_values(plain)
+    if not values:
+        return None
+    guess = _code(values[0].language.name), values[0].value
+    expected = candidates[0].split("-")[0]
+    if guess[0] == expected or expected not in known:
+        return guess
+    # The quick model screens; the full models of the two languages in question confirm what it flags.
+    pair = tuple(sorted({expected, guess[0]}))
+    values = _detector(pair, False).compute_language_confidence_values(plain)
+    return (_code(values[0].language.name), values[0].value) if values else None
+
+
+def _code(language_name: str) -> str:
+    return next(code for code, name in LANGUAGES.items() if name == language_name)
+
+
+def cache_path() -> Path:
+    """Where language verdicts are remembered between runs (``$CARDWORKS_CACHE``, else the user's cache)."""
+    if os.environ.get("CARDWORKS_CACHE"):
+        return Path(os.environ["CARDWORKS_CACHE"]) / "language.json"
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "cardworks" / "language.json"
+
+
+class _Verdicts:
+    """Language guesses by hash of (text, candidates): the detector's models take half a second to load,
+    so a text already judged is not judged again."""
+
+    def __init__(self) -> None:
+        self.table: dict[str, list | None] | None = None
+        self.dirty = False
+
+    def _load(self) -> dict:
+        if self.table is None:
+            try:
+                self.table = json.loads(cache_path().read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self.table = {}
+        return self.table
+
+    def get(self, text: str, candidates: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, float] | None:
+        key = hashlib.sha256(repr((text, candidates, len(names))).encode()).hexdigest()[:24]
+        table = self._load()
+        if key not in table:
+            table[key] = list(detect_language(text, candidates, names) or []) or None
+            self.dirty = True
+        found = table[key]
+        return (found[0], found[1]) if found else None
+
+    def flush(self) -> None:
+        """Save new verdicts; a cache that cannot be written is simply not kept."""
+        if not self.dirty or self.table is None:
+            return
+        from ..fileio import write_text_atomic
+
+        try:
+            write_text_atomic(cache_path(), json.dumps(self.table))
+        except OSError:
+            pass
+        self.dirty = False
+
+
+VERDICTS = _Verdicts()
+
+
+def wrong_language(text: str, locale: str, candidates: tuple[str, ...], names: tuple[str, ...] = ()) -> str | None:
+    """A message when ``text`` is confidently in another of the game's languages than ``locale``.
+
+    ``names`` (longest first) are removed before guessing: proper names say nothing of the language.
+    """
+    expected = locale.split("-")[0]
+    found = VERDICTS.get(text, (expected, *candidates), names)
+    if found and found[0] != expected and expected in LANGUAGES and found[1] >= DETECT_CONFIDENCE:
+        return f"this reads as {found[0]} ({found[1]:.0%} sure), not {expected}"
+    return None
+
+
+def translation_warnings(source: str, text: str, locale: str, field: str) -> list[tuple[str, str]]:
+    """(code, message) warnings about one translation, wrong language aside."""
+    found = []
+    if text == source and not is_name_field(field):
+        found.append(("same-as-source", "the translation is identical to the source"))
+    if _ENDS_SENTENCE.search(source) and not _ENDS_SENTENCE.search(text):
+        found.append(("truncated", "the source ends a sentence but the translation stops short"))
+    if len(source) >= 40 and len(text) < 0.5 * len(source):
+        found.append(("too-short", f"the translation has {len(text)} characters against the source's {len(source)}"))
+    found += typography_warnings(text, locale)
+    return found
+
+
+def typography_warnings(text: str, locale: str) -> list[tuple[str, str]]:
+    """The locale's typography: French spaces, the Catalan middle dot, quotation marks."""
+    language = locale.split("-")[0]
+    found = []
+    if language == "fr" and _FRENCH_SPACE.search(text):
+        found.append(("typography", "French puts a (narrow) no-break space before : ; ! ?"))
+    if language == "ca" and _BAD_MIDDLE_DOT.search(text):
+        found.append(("typography", "write the geminated l with the middle dot: l·l"))
+    if language in {"ca", "es", "fr"} and '"' in text:
+        found.append(("typography", "use « » (or “ ”) quotation marks, not straight double quotes"))
+    return found
+
+
+def proper_names(db, strings: dict) -> tuple[str, ...]:
+    """Every name of the game in every locale, longest first: removed before guessing a language."""
+    names = {s.text for fields in strings.values() for s in fields.values() if is_name_field(s.field)}
+    for _, doc in db.docs("translations"):
+        names |= {t.text for fields in doc.entries.values() for f, t in fields.items() if is_name_field(f)}
+    return tuple(sorted((n for n in names if len(n) > 3), key=lambda n: (-len(n), n)))
