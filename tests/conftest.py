@@ -92,9 +92,10 @@ def mini_files() -> dict[str, Any]:
             "$schema": "../../../schema/translations.schema.json",
             "game": "mini", "locale": "es",
             "entries": {
-                "capita": {"name": {"text": "capità", "source_hash": source_hash("capità")},
-                           "rules": {"text": "Roba un {treasure} a un rival.", "source_hash": source_hash(rules)}},
-                "conill": {"alt_names/0": {"text": "conejo", "source_hash": source_hash("rabbit")}},
+                "capita": {"name": {"text": "capità", "source_hash": source_hash("capità"), "source": "capità"},
+                           "rules": {"text": "Roba un {treasure} a un rival.", "source_hash": source_hash(rules),
+                                     "source": rules}},
+                "conill": {"alt_names/0": {"text": "conejo", "source_hash": source_hash("rabbit"), "source": "rabbit"}},
             },
         },
     }

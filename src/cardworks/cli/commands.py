@@ -9,7 +9,7 @@ import click
 
 from ..catalog import list_cards, load_games
 from ..validate import validate as run_validation
-from .output import print_build_report, print_card_table, print_report, progress_bar
+from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Output format.")
@@ -119,4 +119,67 @@ def build(cards_root: Path, game: str | None, selection: str | None, locales: tu
     print_build_report(report)
 
 
-ALL = [validate, cards, schema, freeze, build]
+@click.group()
+def i18n() -> None:
+    """Translation workflow: export and import PO/XLIFF files, report status."""
+
+
+def _one_game(cards_root: Path, game: str | None):
+    databases = load_games(cards_root, game)
+    if len(databases) > 1:
+        raise click.UsageError("several games here; choose one with --game")
+    return databases[0]
+
+
+@i18n.command("export")
+@click.option("--locale", required=True, help="Target locale, e.g. ca or es.")
+@click.option("--game", help="Game id (needed when there are several).")
+@click.option("--format", "fmt", type=click.Choice(["po", "xliff"]), default="po", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="File to write (default: standard output).")
+@click.pass_obj
+def i18n_export(cards_root: Path, locale: str, game: str | None, fmt: str, out: Path | None) -> None:
+    """Export every translatable string for LOCALE, with context, comments and fuzzy stale entries."""
+    from ..fileio import write_bytes_atomic
+    from ..i18n.workflow import export_catalog
+
+    data = export_catalog(_one_game(cards_root, game), locale, fmt)
+    if out is None:
+        click.echo(data.decode("utf-8"), nl=False)
+    else:
+        write_bytes_atomic(out, data)
+        click.echo(f"{out}: written", err=True)
+
+
+@i18n.command("import")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--game", help="Game id (needed when there are several).")
+@click.option("--locale", help="Locale the file must be for (default: the file's own Language).")
+@click.pass_obj
+def i18n_import(cards_root: Path, file: Path, game: str | None, locale: str | None) -> None:
+    """Write the translations of a PO or XLIFF FILE back into the locale file, or refuse it whole."""
+    from ..i18n.workflow import import_catalog
+
+    result = import_catalog(_one_game(cards_root, game), file, locale)
+    click.echo(f"{result.path}: {result.changed} changed, {result.unchanged} unchanged, "
+               f"{result.skipped} untranslated or fuzzy skipped")
+
+
+@i18n.command("status")
+@click.option("--game", help="Game id (needed when there are several).")
+@click.option("--build", "build_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("build"),
+              show_default=True, help="Build folder whose manifest tells which cards overflow.")
+@FORMAT
+@click.pass_obj
+def i18n_status(cards_root: Path, game: str | None, build_dir: Path, fmt: str) -> None:
+    """Per locale and set: strings translated, stale, missing, and cards that overflow their box."""
+    from ..i18n.workflow import overflow_from_manifest, translation_status
+
+    db = _one_game(cards_root, game)
+    rows = translation_status(db, overflow_from_manifest(build_dir, db.game_doc.id))
+    if fmt == "json":
+        click.echo(json.dumps([{**row.__dict__, "total": row.total} for row in rows], indent=2))
+    else:
+        print_status(rows)
+
+
+ALL = [validate, cards, schema, freeze, build, i18n]

@@ -92,3 +92,12 @@ def print_build_report(report) -> None:
     for game, locale, card in report.overflow:
         click.echo(f"warning: [text-overflow] {game} {locale} {card}: rules text does not fit its box at the smallest size")
     click.echo(f"manifest: {report.manifest}")
+
+
+def print_status(rows) -> None:
+    """Translation status, one line per locale and group."""
+    click.echo(f"{'locale':<10}{'group':<14}{'translated':>11}{'stale':>7}{'missing':>9}{'done':>7}  overflowing cards")
+    for row in rows:
+        done = f"{row.translated / row.total:.0%}" if row.total else "-"
+        click.echo(f"{row.locale:<10}{row.group:<14}{row.translated:>11}{row.stale:>7}{row.missing:>9}{done:>7}  "
+                   f"{', '.join(row.overflow) or '-'}")

@@ -58,9 +58,9 @@ def _comments(record: Record, path: str, text: str, markup: bool) -> tuple[str, 
         notes.append(f"ruling about: {', '.join(model.cards)}")
     else:
         notes.append(f"{record.kind} {record.id}")
-    leaf = path.rsplit("/", 1)[-1] if not path.split("/")[-1].isdigit() else path.split("/")[0]
-    if leaf in PLACES:
-        notes.append(f"appears in: {PLACES[leaf]}")
+    place = {"card": ("name", "rules", "flavour"), "ruling": ("question", "answer"), "icon": ("alt",)}
+    if path in place.get(record.kind, ()):
+        notes.append(f"appears in: {PLACES[path]}")
     if record.kind == "card" and path == "name":
         notes.append("card names keep their Valencian original unless the game gives a translation")
     if markup:

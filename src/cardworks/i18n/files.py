@@ -14,10 +14,9 @@ from .strings import source_hash, source_index
 
 
 def write_translations(db: Database, locale: str, texts: dict[str, dict[str, str]]) -> tuple[Path, int]:
-    """Merge ``texts`` into the game's ``i18n/<locale>.json``; return the file and the strings written.
+    """Merge ``texts`` (translations of the current sources) into ``i18n/<locale>.json``.
 
-    Each text is stamped with the hash of the source it translates. Existing
-    translations not named in ``texts`` are kept. Raises :class:`DataError`
+    Returns the file and the number of strings written. Raises :class:`DataError`
     (writing nothing) when a record or field does not exist or a text is empty.
     """
     sources = {(s.record, s.field): s.text for fields in source_index(Index(db)).values() for s in fields.values()}
@@ -33,13 +32,22 @@ def write_translations(db: Database, locale: str, texts: dict[str, dict[str, str
                                         "the translation is empty"))
     if problems:
         raise DataError(f"{len(problems)} translation(s) refused; nothing written", problems)
+    items = [(record_id, field, text, sources[(record_id, field)]) for record_id, fields in texts.items()
+             for field, text in fields.items()]
+    return merge_translations(db, locale, items), len(items)
+
+
+def merge_translations(db: Database, locale: str, items: list[tuple[str, str, str, str]]) -> Path:
+    """Merge (record, field, text, source it translates) into the locale file; other entries are kept as they are."""
+    path = db.game.root / "i18n" / f"{locale}.json"
     entries: dict[str, dict[str, dict[str, str]]] = {}
     if path.exists():
         entries = json.loads(path.read_text(encoding="utf-8")).get("entries", {})
-    for record_id, fields in texts.items():
-        for field, text in fields.items():
-            source = sources[(record_id, field)]
-            entries.setdefault(record_id, {})[field] = {"text": text, "source_hash": source_hash(source), "source": source}
+    for record_id, field, text, source in items:
+        known = entries.get(record_id, {}).get(field)
+        if known and known.get("text") == text and known.get("source_hash") == source_hash(source):
+            continue  # unchanged: leave the entry exactly as it was
+        entries.setdefault(record_id, {})[field] = {"text": text, "source_hash": source_hash(source), "source": source}
     document = {
         "$schema": "../../../schema/translations.schema.json",
         "game": db.game_doc.id,
@@ -47,4 +55,4 @@ def write_translations(db: Database, locale: str, texts: dict[str, dict[str, str
         "entries": {k: dict(sorted(v.items())) for k, v in sorted(entries.items())},
     }
     write_text_atomic(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    return path, sum(len(v) for v in texts.values())
+    return path

@@ -4,6 +4,7 @@ with maintained libraries: polib for PO, translate-toolkit for XLIFF."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from .catalog import Entry
@@ -38,6 +39,9 @@ def to_po(entries: list[Entry], game: str, locale: str) -> str:
     po = polib.POFile(wrapwidth=0)
     po.metadata = {
         "Project-Id-Version": f"cardworks {game}",
+        "PO-Revision-Date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M+0000"),
+        "Last-Translator": "cardworks export <>",
+        "Language-Team": f"{game} {locale}",
         "Language": locale,
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
@@ -75,11 +79,10 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
     from translate.storage import xliff
 
     store = xliff.xlifffile(sourcelanguage=source_locale, targetlanguage=locale)
-    store.setfilename(f"{game}.{locale}")
+    name = f"{game}.{locale}"
     for entry in entries:
-        unit = store.addsourceunit(entry.source)
+        unit = store.addsourceunit(entry.source, filename=name, createifmissing=True)
         unit.setid(entry.context)
-        unit.setcontext(entry.context)
         if entry.translation is not None:
             unit.target = entry.translation
         for note in entry.comments:
@@ -88,7 +91,6 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
             unit.addnote(f"previous source: {entry.previous_source}", origin="developer")
         if entry.state == "stale":
             unit.markfuzzy(True)
-    store.body.getparent().set("original", f"{game}.{locale}")
     return bytes(store)
 
 
@@ -102,6 +104,10 @@ def from_xliff(path: Path) -> ImportedFile:
         raise ValueError(f"not a readable XLIFF file: {exc}") from None
     original = store.getfilenames()[0] if store.getfilenames() else ""
     game, _, locale = original.partition(".")
-    entries = [ImportedEntry(unit.getid(), unit.source, unit.target or "", unit.isfuzzy(), None, f"unit {unit.getid()}")
-               for unit in store.units if not unit.isheader()]
+    entries = []
+    for unit in store.units:
+        if unit.isheader():
+            continue
+        unit_id = unit.getid().rpartition("\x04")[2]  # the toolkit prefixes the file name
+        entries.append(ImportedEntry(unit_id, unit.source, unit.target or "", unit.isfuzzy(), None, f"unit {unit_id}"))
     return ImportedFile(game or None, store.gettargetlanguage() or locale or None, entries)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pikepdf
 
 from ..errors import DataError, UsageError
+from ..i18n.pseudo import PSEUDO_LOCALE
 from ..loading.database import Database, load_game
 from ..validate import validate
 from ..validate.runner import game_folders
@@ -202,7 +203,7 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
         db = Database(game=load_game(folder))
         game = db.game_doc
         locales = options.locales or list(game.locales)
-        unknown = [loc for loc in locales if loc not in game.locales]
+        unknown = [loc for loc in locales if loc not in game.locales and loc != PSEUDO_LOCALE]
         if unknown:
             raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
         deck = build_deck(db, options.selection, options.players)

@@ -1,0 +1,34 @@
+"""The pseudo-locale: accented text about 40% longer, to find overflowing cards before real translations exist.
+
+``qps-ploc`` builds like any locale: every string is the source, its letters
+accented and padded, its markup tokens untouched.
+"""
+
+from __future__ import annotations
+
+from ..markup import Text, Token, parse, render
+from ..markup import MarkupError
+
+PSEUDO_LOCALE = "qps-ploc"
+_ACCENTS = str.maketrans("aceinosuyACEINOSUYlL", "àçéîñöšüýÀÇÉÎÑÖŠÜÝłŁ")
+_PADDING = "ĕŵŧŗąſ"
+
+
+def pseudo_text(text: str, markup: bool = False) -> str:
+    """``text`` accented and lengthened by about 40%, tokens kept; wrapped in brackets to spot cut ends."""
+    try:
+        parts = parse(text) if markup else [Text(text)]
+    except MarkupError:
+        parts = [Text(text)]
+    out = []
+    for part in parts:
+        if isinstance(part, Token):
+            out.append(part)
+            continue
+        words = []
+        for word in part.value.split(" "):
+            extra = round(len(word) * 0.4)
+            words.append(word.translate(_ACCENTS) + (_PADDING * 4)[:extra] if word else word)
+        out.append(Text(" ".join(words)))
+    body = render(out) if markup else "".join(p.value for p in out if isinstance(p, Text))
+    return f"[{body}]"

@@ -1,0 +1,173 @@
+"""The translator's round trip: export a locale to PO or XLIFF, import it back, and report status."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import DataError, UsageError
+from ..loading.database import Database, display_path
+from ..markup import MarkupError, tokens
+from ..problems import Problem
+from .catalog import Entry, build_catalog, parse_context
+from .files import merge_translations
+from .formats import ImportedFile, from_po, from_xliff, to_po, to_xliff
+
+FORMATS = {"po": ".po", "xliff": ".xlf"}
+
+
+def _check_locale(db: Database, locale: str) -> None:
+    game = db.game_doc
+    if locale == game.source_locale:
+        raise UsageError(f"{locale!r} is the source locale of {game.id}; it has nothing to translate")
+    if locale not in game.locales:
+        raise UsageError(f"game {game.id!r} has no locale {locale!r}; it has {', '.join(game.locales)}")
+
+
+def export_catalog(db: Database, locale: str, fmt: str) -> bytes:
+    """Every translatable string of the game for ``locale``, as a PO or XLIFF file."""
+    _check_locale(db, locale)
+    entries = build_catalog(db, locale)
+    game = db.game_doc
+    if fmt == "po":
+        return to_po(entries, game.id, locale).encode("utf-8")
+    return to_xliff(entries, game.id, locale, game.source_locale)
+
+
+@dataclass
+class ImportResult:
+    path: Path
+    changed: int
+    unchanged: int
+    skipped: int
+    """Entries left untranslated or fuzzy without a known previous source."""
+
+
+def read_translator_file(path: Path) -> ImportedFile:
+    """Read a PO or XLIFF file (by its extension); DataError when unreadable."""
+    reader = from_xliff if path.suffix.lower() in {".xlf", ".xliff"} else from_po
+    try:
+        return reader(path)
+    except ValueError as exc:
+        raise DataError(str(exc), [Problem(display_path(path), "", "i18n-unreadable", str(exc))]) from None
+
+
+def import_catalog(db: Database, path: Path, locale: str | None = None) -> ImportResult:
+    """Write a translator's file back into the locale file; refuse it whole (nothing written) on any bad entry."""
+    imported = read_translator_file(path)
+    shown = display_path(path)
+    game = db.game_doc
+    problems: list[Problem] = []
+    if imported.game != game.id:
+        problems.append(Problem(shown, "", "wrong-game", f"the file is for game {imported.game!r}, not {game.id!r}"))
+    target = locale or imported.locale
+    if locale and imported.locale and imported.locale != locale:
+        problems.append(Problem(shown, "", "wrong-locale", f"the file is for locale {imported.locale!r}, not {locale!r}"))
+    if not target:
+        problems.append(Problem(shown, "", "wrong-locale", "the file names no language; give --locale"))
+    if problems:
+        raise DataError(f"{shown} refused; nothing written", problems)
+    _check_locale(db, target)
+    current = {e.context: e for e in build_catalog(db, target)}
+    registered = {icon for _, doc in db.docs("icons") for icon in (i.id for i in doc.icons)}
+    items: list[tuple[str, str, str, str]] = []
+    skipped = 0
+    for entry in imported.entries:
+        if not entry.text:
+            skipped += 1
+            continue
+        source = current.get(entry.context)
+        if source is None:
+            try:
+                parse_context(entry.context)
+                reason = f"no string {entry.context!r} in {game.id} (removed or renamed?)"
+            except ValueError as exc:
+                reason = str(exc)
+            problems.append(Problem(shown, entry.where, "dangling-ref", reason))
+            continue
+        translated_from = entry.source
+        if entry.fuzzy:
+            if not entry.previous_source:
+                skipped += 1
+                continue
+            translated_from = entry.previous_source
+        problems += _token_problems(shown, entry.where, entry.context, source, entry.text, translated_from, registered)
+        items.append((source.record, source.field, entry.text, translated_from))
+    if problems:
+        raise DataError(f"{shown} refused: {len(problems)} bad entr{'y' if len(problems) == 1 else 'ies'}; nothing written",
+                        problems)
+    before = {(e.record, e.field): (e.translation, e.state) for e in current.values()}
+    written = merge_translations(db, target, items)
+    changed = sum(1 for record, field_, text, _ in items if before.get((record, field_), (None,))[0] != text)
+    return ImportResult(written, changed, len(items) - changed, skipped)
+
+
+def _token_problems(file: str, where: str, context: str, source: Entry, text: str, translated_from: str,
+                    registered: set[str]) -> list[Problem]:
+    if not source.markup:
+        return []
+    try:
+        found = tokens(text)
+    except MarkupError as exc:
+        return [Problem(file, where, "markup-syntax", f"{context}: {exc}")]
+    problems = [Problem(file, where, "unknown-token", f"{context}: token {{{t}}} is not in the icon registry")
+                for t in sorted(set(found) - registered)]
+    try:
+        expected = tokens(translated_from)
+    except MarkupError:
+        expected = []
+    if Counter(found) != Counter(expected):
+        shown = " ".join(f"{{{t}}}" for t in sorted(found)) or "(none)"
+        wanted = " ".join(f"{{{t}}}" for t in sorted(expected)) or "(none)"
+        problems.append(Problem(file, where, "token-mismatch", f"{context}: tokens {shown} differ from the source's {wanted}"))
+    return problems
+
+
+@dataclass
+class StatusRow:
+    """Translation state of one locale and group (a set, or a kind of record)."""
+
+    locale: str
+    group: str
+    translated: int = 0
+    stale: int = 0
+    missing: int = 0
+    overflow: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return self.translated + self.stale + self.missing
+
+
+def translation_status(db: Database, overflow: dict[str, list[str]] | None = None) -> list[StatusRow]:
+    """Per locale and group: strings translated, stale and missing, and cards that overflow (from the last build)."""
+    game = db.game_doc
+    rows: dict[tuple[str, str], StatusRow] = {}
+    card_sets: dict[str, str] = {}
+    for locale in game.locales:
+        if locale == game.source_locale:
+            continue
+        for entry in build_catalog(db, locale):
+            group = entry.context.split("/")[1]
+            if entry.set_id:
+                card_sets[entry.record] = entry.set_id
+            row = rows.setdefault((locale, group), StatusRow(locale, group))
+            setattr(row, entry.state, getattr(row, entry.state) + 1)
+    for locale, cards in (overflow or {}).items():
+        for card in cards:
+            group = card_sets.get(card)
+            if group and (locale, group) in rows:
+                rows[(locale, group)].overflow.append(card)
+    return sorted(rows.values(), key=lambda r: (r.locale, r.group))
+
+
+def overflow_from_manifest(build_dir: Path, game: str) -> dict[str, list[str]]:
+    """Cards whose text overflowed in the last build, per locale (empty when there is no build)."""
+    from ..render.manifest import read_manifest
+
+    found: dict[str, set[str]] = {}
+    for record in read_manifest(build_dir):
+        if record.game == game and record.locale:
+            found.setdefault(record.locale, set()).update(record.overflow)
+    return {locale: sorted(cards) for locale, cards in found.items()}

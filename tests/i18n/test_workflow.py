@@ -1,0 +1,180 @@
+"""The translator's round trip with real tools: polib/translate-toolkit files, msgfmt, import, status."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import polib
+import pytest
+
+from conftest import REPO, GameDir, run_cli, snapshot
+
+
+def _entries(game: GameDir, locale: str = "es") -> dict:
+    return json.loads((game.root / f"i18n/{locale}.json").read_text())["entries"]
+
+
+def _export(game: GameDir, tmp_path: Path, fmt: str = "po", locale: str = "es") -> Path:
+    out = tmp_path / f"{locale}.{'po' if fmt == 'po' else 'xlf'}"
+    run = run_cli("--cards", str(game.cards_root), "i18n", "export", "--locale", locale, "--format", fmt,
+                  "--out", str(out))
+    assert run.exit_code == 0, run.output
+    return out
+
+
+@pytest.mark.parametrize("locale", ["ca", "es"])
+def test_shipped_exports_pass_msgfmt_check(tmp_path: Path, locale: str) -> None:
+    out = tmp_path / f"{locale}.po"
+    assert run_cli("--cards", str(REPO / "cards"), "i18n", "export", "--locale", locale, "--out", str(out)).exit_code == 0
+    done = subprocess.run(["msgfmt", "--check", "--statistics", "-o", str(tmp_path / "x.mo"), str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "569 translated messages" in done.stderr and "warning" not in done.stderr
+
+
+def test_po_entries_carry_context_comments_and_tokens(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    po = polib.pofile(str(_export(game, tmp_path)))
+    rules = po.find("Steal one {treasure} from a rival.", msgctxt="mini/base/capita/rules")
+    assert rules.msgstr == "Roba un {treasure} a un rival."
+    assert "keep these tokens exactly: {treasure}" in rules.comment
+    assert "battle card of the set base" in rules.comment and "rules box" in rules.comment
+    assert po.metadata["Language"] == "es" and po.metadata["X-Cardworks-Game"] == "mini"
+    missing = po.find("olla", msgctxt="mini/base/olla/name")
+    assert missing.msgstr == ""
+
+
+def test_round_trip_changes_exactly_the_edited_strings(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    before = _entries(game)
+    path = _export(game, tmp_path)
+    po = polib.pofile(str(path))
+    po.find("capità", msgctxt="mini/base/capita/name").msgstr = "capitán"
+    po.find("olla", msgctxt="mini/base/olla/name").msgstr = "olla"
+    po.save()
+    run = run_cli("--cards", str(game.cards_root), "i18n", "import", str(path))
+    assert run.exit_code == 0, run.output
+    assert "2 changed" in run.output
+    after = _entries(game)
+    changed = {(r, f) for r in after for f in after[r] if before.get(r, {}).get(f) != after[r][f]}
+    assert changed == {("capita", "name"), ("olla", "name")}
+    assert after["capita"]["name"]["text"] == "capitán"
+
+
+def test_changed_source_becomes_stale_then_fuzzy_with_previous_source(game: GameDir, tmp_path: Path) -> None:
+    game.data("sets/base.json")["cards"][1]["rules"] = "Steal two {treasure} from a rival."
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "i18n", "status", "--format", "json")
+    base = next(row for row in json.loads(run.output) if row["group"] == "base")
+    assert base["stale"] == 1
+    po = polib.pofile(str(_export(game, tmp_path)))
+    entry = po.find("Steal two {treasure} from a rival.", msgctxt="mini/base/capita/rules")
+    assert "fuzzy" in entry.flags
+    assert entry.previous_msgid == "Steal one {treasure} from a rival."
+    # the translator updates it and clears the flag: it is current again
+    entry.msgstr = "Roba dos {treasure} a un rival."
+    entry.flags.remove("fuzzy")
+    po.save()
+    assert run_cli("--cards", str(game.cards_root), "i18n", "import", str(tmp_path / "es.po")).exit_code == 0
+    run = run_cli("--cards", str(game.cards_root), "i18n", "status", "--format", "json")
+    assert next(row for row in json.loads(run.output) if row["group"] == "base")["stale"] == 0
+
+
+def test_import_with_broken_tokens_is_refused_whole(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    path = _export(game, tmp_path)
+    po = polib.pofile(str(path))
+    po.find("capità", msgctxt="mini/base/capita/name").msgstr = "capitán"  # a good edit …
+    po.find("Steal one {treasure} from a rival.", msgctxt="mini/base/capita/rules").msgstr = "Roba algo."
+    po.find("Yes, one {treasure}.", msgctxt="mini/ruling/ruling-steal/answer").msgstr = "Sí, un {tesoro}."
+    po.save()
+    before = snapshot(game.cards_root)
+    run = run_cli("--cards", str(game.cards_root), "i18n", "import", str(path))
+    assert run.exit_code == 1
+    assert "[token-mismatch]" in run.output and "mini/base/capita/rules" in run.output
+    assert "[unknown-token]" in run.output and "mini/ruling/ruling-steal/answer" in run.output
+    assert snapshot(game.cards_root) == before  # … is not written either
+
+
+@pytest.mark.parametrize("header, value, code", [
+    ("X-Cardworks-Game", "chess", "wrong-game"),
+    ("Language", "ca", "wrong-locale"),
+])
+def test_import_for_the_wrong_game_or_locale_is_refused(game: GameDir, tmp_path: Path, header, value, code) -> None:
+    game.write()
+    path = _export(game, tmp_path)
+    po = polib.pofile(str(path))
+    po.metadata[header] = value
+    po.save()
+    before = snapshot(game.cards_root)
+    run = run_cli("--cards", str(game.cards_root), "i18n", "import", str(path), "--locale", "es")
+    assert run.exit_code == 1 and f"[{code}]" in run.output
+    assert snapshot(game.cards_root) == before
+
+
+def test_import_of_a_string_that_no_longer_exists_is_refused(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    path = _export(game, tmp_path)
+    po = polib.pofile(str(path))
+    po.append(polib.POEntry(msgctxt="mini/base/ghost/name", msgid="ghost", msgstr="fantasma"))
+    po.save()
+    run = run_cli("--cards", str(game.cards_root), "i18n", "import", str(path))
+    assert run.exit_code == 1 and "[dangling-ref]" in run.output
+
+
+def test_unreadable_file_is_a_clear_error(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    bad = tmp_path / "bad.po"
+    bad.write_text('msgid "a"\nmsgstr "b"\nfoo bar\n')
+    run = run_cli("--cards", str(game.cards_root), "i18n", "import", str(bad))
+    assert run.exit_code == 1 and "i18n-unreadable" in run.output
+
+
+def test_xliff_round_trip(game: GameDir, tmp_path: Path) -> None:
+    from translate.storage import xliff
+
+    game.write()
+    path = _export(game, tmp_path, "xliff")
+    store = xliff.xlifffile.parsefile(str(path))
+    unit = next(u for u in store.units if u.getid().endswith("mini/base/olla/name"))
+    unit.target = "olla"
+    path.write_bytes(bytes(store))
+    run = run_cli("--cards", str(game.cards_root), "i18n", "import", str(path))
+    assert run.exit_code == 0, run.output
+    assert _entries(game)["olla"]["name"]["text"] == "olla"
+
+
+def test_source_locale_cannot_be_exported(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    assert run_cli("--cards", str(game.cards_root), "i18n", "export", "--locale", "en").exit_code == 2
+
+
+def test_status_reports_missing_and_overflow(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "manifest.json").write_text(json.dumps({"outputs": [{
+        "game": "mini", "locale": "es", "kind": "cards", "path": "x.pdf", "pages": 1, "sha256": "0", "input_hash": "0",
+        "overflow": ["capita"]}]}))
+    run = run_cli("--cards", str(game.cards_root), "i18n", "status", "--build", str(build), "--format", "json")
+    base = next(row for row in json.loads(run.output) if row["group"] == "base")
+    assert base["missing"] >= 2 and base["overflow"] == ["capita"]
+    text = run_cli("--cards", str(game.cards_root), "i18n", "status", "--build", str(build))
+    assert "capita" in text.output
+
+
+def test_pseudo_locale_lists_and_builds(tmp_path: Path) -> None:
+    run = run_cli("--cards", str(REPO / "cards"), "cards", "--locale", "qps-ploc", "--format", "json")
+    names = [row["name"] for row in json.loads(run.output)]
+    assert names[0].startswith("[") and "ñ" in "".join(names) or "à" in "".join(names)
+    out = tmp_path / "build"
+    built = run_cli("--cards", str(REPO / "cards"), "build", "--out", str(out), "--set", "base", "--locale", "qps-ploc")
+    assert built.exit_code == 0, built.output
+    assert (out / "fallera/qps-ploc/cards-base-a4.pdf").is_file()
+    from pypdf import PdfReader
+
+    text = PdfReader(out / "fallera/qps-ploc/print-shop/cards-base.pdf").pages[0].extract_text()
+    assert text.startswith("[") and "ñ" in text or "à" in text
