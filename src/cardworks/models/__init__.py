@@ -5,7 +5,7 @@ from .base import Source
 from .boards import Board, BoardSide, Edge, Space
 from .cards import CardDesign, CardSet, SetTotals
 from .components import Component, ComponentList, Face
-from .game import AttributeDef, CardType, Game, MarkerDef, Parameter, StatDef
+from .game import AttributeDef, CardType, Game, MarkerDef, Parameter, RuleSections, StatDef
 from .icons import Icon, IconRegistry
 from .ids import FrozenIds
 from .pack import Pack
@@ -33,6 +33,7 @@ __all__ = [
     "MarkerDef",
     "Pack",
     "Parameter",
+    "RuleSections",
     "Ruling",
     "RulingList",
     "Scenario",

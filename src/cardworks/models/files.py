@@ -15,7 +15,7 @@ from .base import Document
 from .boards import Board
 from .cards import CardSet
 from .components import ComponentList
-from .game import Game
+from .game import Game, RuleSections
 from .icons import IconRegistry
 from .ids import FrozenIds
 from .pack import Pack
@@ -50,6 +50,7 @@ FILE_KINDS: tuple[FileKind, ...] = (
     FileKind("rulings", RulingList, "rulings/*.json"),
     FileKind("translations", Translations, "i18n/*.json"),
     FileKind("scenarios", ScenarioFile, "scenarios/*.json"),
+    FileKind("rule-sections", RuleSections, "rules/sections.json"),
 )
 
 #: Fields of a document that hold whole records of their own (walked as records, not as parts).

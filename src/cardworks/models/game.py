@@ -141,4 +141,15 @@ class Game(Document):
     """Trim size of the game's cards unless a set says otherwise (default poker, 63 × 88 mm)."""
     selections: list[DeckSelection] = Field(default_factory=list)
     """Deck selections offered when building (the first is the default)."""
+    fallbacks: dict[Locale, list[Locale]] = Field(default_factory=dict)
+    """Where a missing translation may come from instead, per locale, in order
+    (used only when a build allows fallbacks); the source locale ends every chain."""
     sources: list[Source] = Field(default_factory=list)
+
+
+class RuleSections(Document):
+    """Which rulebook sections (Markdown files in ``rules/<locale>/``) need which sets."""
+
+    sections: dict[str, list[Ref]] = Field(default_factory=dict)
+    """Section file name without ``.md`` → sets that must all be in the deck for the section to print;
+    sections not listed always print."""

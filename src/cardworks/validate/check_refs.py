@@ -38,6 +38,11 @@ def _dangling(out: ProblemList, record: Record, pointer: str, what: str, value: 
 def check_references(index: Index, out: ProblemList) -> None:
     """Check every reference between records and to the game's declarations."""
     refs = _Refs(index)
+    for loaded, doc in index.db.docs("rule-sections"):
+        for name, sets in doc.sections.items():
+            for i, set_id in enumerate(sets):
+                if set_id not in refs.sets:
+                    out.error(loaded.display, f"/sections/{name}/{i}", "dangling-ref", f"unknown set {set_id!r}")
     for record in index.records:
         check = _CHECKS.get(record.kind)
         if check:
@@ -69,6 +74,11 @@ def _check_game(record: Record, refs: _Refs, out: ProblemList) -> None:
             _dangling(out, record, f"/selections/{i}/sets/{j}", "set", set_id, refs.sets)
     if game.players.min > game.players.max:
         out.error(record.file.display, "/players/min", "out-of-range", "min players is above max players")
+    for locale, chain in game.fallbacks.items():
+        for i, fallback in enumerate([locale, *chain]):
+            if fallback not in game.locales:
+                where = f"/fallbacks/{locale}" + (f"/{i - 1}" if i else "")
+                out.error(record.file.display, where, "dangling-ref", f"locale {fallback!r} is not one of the game's locales")
     if game.source_locale not in game.locales:
         out.error(record.file.display, "/source_locale", "dangling-ref",
                   f"source locale {game.source_locale!r} is not one of the game's locales")
