@@ -27,3 +27,6 @@ class DataError(CardworksError, ValueError):
     def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
         super().__init__(message)
         self.problems = problems or []
+
+    def __reduce__(self):  # keep the problems when raised in a worker process
+        return (type(self), (str(self), self.problems))

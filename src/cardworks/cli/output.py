@@ -87,6 +87,8 @@ def print_build_report(report) -> None:
     for o in report.outcomes:
         table.add_row(o.game, o.locale, o.deck, str(o.designs), str(o.cards), str(o.assumed_quantities),
                       str(len(o.records)), o.status)
+    for task, record, rendered in report.documents:
+        table.add_row(task.game, task.locale, task.kind, "", "", "", "1", "rendered" if rendered else "unchanged")
     console = Console() if Console().is_terminal else Console(width=160)
     console.print(table)
     for game, locale, card in report.overflow:

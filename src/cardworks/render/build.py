@@ -22,6 +22,7 @@ from ..loading.database import Database, load_game
 from ..validate import validate
 from ..validate.runner import game_folders
 from .deck import Deck, build_deck
+from .docs.build import DocTask, build_documents, doc_tasks
 from .faces import BLEED_MM, FaceJob, FaceResult, build_job, render_job
 from .fonts import font_files
 from .impose import SheetLayout, calibration, impose
@@ -47,6 +48,12 @@ class BuildOptions:
     jobs: int = 1
     png: bool = False
     strict: bool = False
+    documents: bool = True
+    """Also build each game's rulebook and FAQ index."""
+    allow_fallback: bool = False
+    """Let a missing translation come from the game's fallback chain instead of failing."""
+    proof: bool = False
+    """Mark every fallback text visibly (for translators)."""
 
 
 @dataclass
@@ -74,6 +81,8 @@ class DeckOutcome:
 @dataclass
 class BuildReport:
     outcomes: list[DeckOutcome] = field(default_factory=list)
+    documents: list[tuple[DocTask, OutputRecord, bool]] = field(default_factory=list)
+    """Rulebooks and FAQ indexes: task, record, and whether it was rendered (else reused)."""
     manifest: Path | None = None
 
     @property
@@ -199,6 +208,7 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
     result = BuildReport()
     plans = []
+    tasks: list[DocTask] = []
     for folder in renderable_games(cards_root, options.game):
         db = Database(game=load_game(folder))
         game = db.game_doc
@@ -208,6 +218,8 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
             raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
         deck = build_deck(db, options.selection, options.players)
         plans += [(db, deck, locale) for locale in locales]
+        if options.documents:
+            tasks += doc_tasks(db, locales, deck.selection, options.allow_fallback, options.proof)
     for step, (db, deck, locale) in enumerate(plans):
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
@@ -215,8 +227,14 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
         for record in outcome.records:
             kept[record.path] = record
         result.outcomes.append(outcome)
+    if tasks:
+        if progress:
+            progress(f"{len(tasks)} rulebooks and FAQ indexes", len(plans), len(plans) + 1)
+        result.documents = build_documents(tasks, options.out, kept, options.jobs)
+        for _, record, _ in result.documents:
+            kept[record.path] = record
     if progress:
-        progress("done", len(plans), len(plans))
+        progress("done", len(plans) + 1, len(plans) + 1)
     calibration_path = f"calibration-{options.layout.paper}.pdf"
     calibration_bytes = save_pdf(calibration(options.layout))
     kept[calibration_path] = OutputRecord(game="*", locale=None, kind="calibration", path=calibration_path, pages=2,

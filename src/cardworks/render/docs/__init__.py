@@ -1,0 +1,1 @@
+"""Rulebooks and FAQ indexes: Markdown sources, sections generated from the database, WeasyPrint."""

@@ -1,0 +1,150 @@
+"""Rulebook and FAQ index documents: HTML from templates, then PDF with bookmarks and page references."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from ...errors import DataError
+from ...i18n.collation import collation_key
+from ...loading.database import Database
+from ...loading.records import Index
+from ...problems import Problem
+from ..fetcher import safe_fetcher
+from ..fonts import font_face_css, font_folders
+from ..jinja import environment, templates_dir
+from .generated import Generator
+from .markdown import render_markdown
+from .texts import DocTexts
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    html: Markup
+    locale: str
+    headings: list[tuple[int, str, str]]
+
+
+def _icons(index: Index, texts: DocTexts) -> dict[str, tuple[str, str]]:
+    icons = {}
+    for record in index.of_kind("icon"):
+        url = (record.bundle.root / record.model.svg).resolve().as_uri()
+        icons[record.id] = (url, str(texts.text(record.id, "alt", record.model.alt)))
+    return icons
+
+
+def _check(texts: DocTexts, what: str) -> None:
+    if texts.missing:
+        problems = [Problem(what, "", "missing-translation", f"{item} has no {texts.locale} text") for item in texts.missing]
+        raise DataError(f"{what}: {len(texts.missing)} missing translation(s); build with --allow-fallback to use "
+                        f"{' → '.join(texts.chain[1:])} instead", problems)
+
+
+def _selection_sets(db: Database, selection: str) -> tuple[list[str], str]:
+    game = db.game_doc
+    for choice in game.selections:
+        if choice.id == selection:
+            return list(choice.sets), choice.name
+    sets = selection.split("+")
+    return sets, selection
+
+
+def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: bool = False, proof: bool = False) -> str:
+    """The rulebook of ``selection`` in ``locale``: cover, contents, sections (some generated)."""
+    index = Index(db)
+    game = db.game_doc
+    texts = DocTexts(db, locale, allow_fallback, proof)
+    set_ids, selection_name = _selection_sets(db, selection)
+    icons = _icons(index, texts)
+    generate = Generator(index, texts, set_ids, icons)
+    needs = {name: sets for _, doc in db.docs("rule-sections") for name, sets in doc.sections.items()}
+    names = sorted(p.stem for p in (db.game.root / "rules" / game.source_locale).glob("*.md"))
+    sections = []
+    for name in names:
+        if not set(needs.get(name, [])) <= set(set_ids):
+            continue
+        found = texts.section_file(name)
+        if found is None:
+            continue
+        path, used = found
+        html, headings = render_markdown(path.read_text(encoding="utf-8"), name, icons, generate)
+        title = next((text for level, _, text in headings if level == 1), name)
+        sections.append(Section(name, title, html, used, headings))
+    selection_label = texts.text(game.id, f"selections/{selection}/name", selection_name) \
+        if any(s.id == selection for s in game.selections) else selection_name
+    context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "selection": selection_label,
+               "t": generate.labels, "sections": sections, "proof": proof and bool(texts.fallbacks)}
+    html = _page(context, "docs/rulebook.html.j2")
+    _check(texts, f"{game.id} {locale} rulebook")
+    return html
+
+
+@dataclass
+class FaqCard:
+    id: str
+    name: str
+    alt_names: list[str]
+    rulings: list[dict[str, Any]]
+
+
+def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False) -> str:
+    """Every ruling under each card it concerns, cards in the locale's order, and an index of names."""
+    index = Index(db)
+    game = db.game_doc
+    texts = DocTexts(db, locale, allow_fallback, proof)
+    icons = _icons(index, texts)
+    documents = {d.id: d for d in game.documents}
+    pieces = {r.id: r for r in index.records if r.kind in {"card", "component", "board"}}
+    names = {pid: texts.text(pid, "name", r.model.name) for pid, r in pieces.items()}
+    from ..jinja import markup_html
+
+    by_card: dict[str, list[dict[str, Any]]] = {}
+    for record in index.of_kind("ruling"):
+        ruling = record.model
+        source = ruling.source
+        where = ", ".join(part for part in (documents[source.doc].title if source.doc in documents else source.doc,
+                                            source.section, f"{texts.label('line')} {source.lines}" if source.lines else None) if part)
+        for card_id in ruling.cards:
+            others = [other for other in ruling.cards if other != card_id and other in pieces]
+            by_card.setdefault(card_id, []).append({
+                "id": ruling.id,
+                "question": markup_html(str(texts.text(ruling.id, "question", ruling.question)), icons),
+                "answer": markup_html(str(texts.text(ruling.id, "answer", ruling.answer)), icons),
+                "source": where, "certainty": source.certainty, "scenarios": list(ruling.scenarios),
+                "see_also": [{"id": other, "name": names[other]} for other in others],
+            })
+    cards = [FaqCard(card_id, names[card_id],
+                     [str(texts.text(card_id, f"alt_names/{i}", alt)) for i, alt in enumerate(getattr(pieces[card_id].model, "alt_names", []))],
+                     rulings)
+             for card_id, rulings in by_card.items() if card_id in pieces]
+    cards.sort(key=lambda c: collation_key(str(c.name), locale))
+    entries = [(str(c.name), c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
+    entries.sort(key=lambda e: collation_key(e[0], locale))
+    context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Generator(index, texts, [], icons).labels,
+               "cards": cards, "index": entries, "proof": proof and bool(texts.fallbacks)}
+    html = _page(context, "docs/faq.html.j2")
+    _check(texts, f"{game.id} {locale} faq")
+    return html
+
+
+def _page(context: dict[str, Any], template: str) -> str:
+    css = (templates_dir() / "docs" / "docs.css").as_uri()
+    return environment().get_template(template).render(font_css=Markup(font_face_css()), css_url=css, **context)
+
+
+def render_pdf(html: str, game_root: Path) -> bytes:
+    """PDF bytes of a document; WeasyPrint reads only the templates, fonts and the game folder."""
+    from weasyprint import HTML
+
+    fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
+    out = io.BytesIO()
+    HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).write_pdf(out)
+    if fetcher.refused:
+        raise DataError(f"the document asked for files outside the allowed folders: {', '.join(fetcher.refused)}")
+    return out.getvalue()

@@ -1,0 +1,127 @@
+"""Sections of the rulebook generated from the database, never typed by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from markupsafe import Markup
+
+from ...i18n.collation import collation_key
+from ...loading.records import Index
+from ..jinja import environment
+from .mapsvg import map_svg
+from .texts import DocTexts
+
+NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
+
+
+class Generator:
+    """Builds the ``::: generated NAME`` sections of one locale and deck."""
+
+    def __init__(self, index: Index, texts: DocTexts, set_ids: list[str], icons: dict[str, tuple[str, str]]) -> None:
+        self.index = index
+        self.game = index.game
+        self.texts = texts
+        self.set_ids = set_ids
+        self.icons = icons
+        self.macros = environment().get_template("docs/generated.html.j2").module
+        self.labels = _Labels(texts)
+
+    def __call__(self, name: str) -> Markup:
+        builder = getattr(self, name.replace("-", "_"), None)
+        if builder is None:
+            raise KeyError(name)
+        return builder()
+
+    def _name(self, record: Any) -> str:
+        return self.texts.text(record.id, "name", record.model.name)
+
+    def _cards(self) -> list[Any]:
+        return [r for r in self.index.of_kind("card") if r.set_id in self.set_ids]
+
+    def components(self) -> Markup:
+        rows = []
+        for record in self.index.of_kind("set"):
+            if record.id in self.set_ids:
+                cards = record.model.totals.cards
+                rows.append({"name": self._name(record),
+                             "quantity": f"{cards} {self.labels.cards}" if cards is not None else self.labels.unknown})
+        for record in self.index.of_kind("component"):
+            if record.model.set in self.set_ids or record.model.set is None:
+                quantity = record.model.quantity
+                rows.append({"name": self._name(record), "quantity": quantity if quantity is not None else self.labels.unknown})
+        return Markup(self.macros.components(rows, self.labels))
+
+    def icon_legend(self) -> Markup:
+        rows = [{"url": url, "alt": alt} for url, alt in self.icons.values()]
+        return Markup(self.macros.icon_legend(rows, self.labels))
+
+    def rank_table(self) -> Markup:
+        stat = next(s for s in self.game.stats if s.id == "rank")
+        ranked = [r for r in self._cards() if (r.model.stats.get("rank") or 0) > (stat.default or 0)]
+        rows = [{"name": self._name(r), "rank": r.model.stats["rank"]}
+                for r in sorted(ranked, key=lambda r: -r.model.stats["rank"])]
+        if stat.default is not None:
+            rows.append({"name": self.labels.other_specials, "rank": stat.default})
+        return Markup(self.macros.rank_table(rows, self.labels))
+
+    def battle_table(self) -> Markup:
+        examples = next(p.value for p in self.game.parameters if p.id == "battle-examples")
+        rows = []
+        for numeral, example in zip(NUMERALS, examples):
+            attack, _, defence = example.partition(":")
+            undefended = defence == "-"
+            steals = undefended or int(attack) > int(defence)  # the battle rule: attack must beat defence
+            rows.append({"numeral": numeral, "attack": attack,
+                         "defence": self.labels.no_defence if undefended else defence,
+                         "result": self.labels.steals if steals else self.labels.keeps})
+        return Markup(self.macros.battle_table(rows, self.labels))
+
+    def player_variants(self) -> Markup:
+        params = {p.id: p.value for p in self.game.parameters}
+        selections = [s for s in self.game.selections if set(s.sets) <= set(self.set_ids)]
+        rows = []
+        for players in range(self.game.players.min, self.game.players.max + 1):
+            decks = [s for s in selections if s.players.min <= players <= s.players.max]
+            if not decks:
+                continue
+            removing = {m.id for m in self.game.markers if players in m.removed_at_players}
+            removed = sorted((self._name(r) for r in self._cards() if removing & set(r.model.markers)),
+                             key=lambda n: collation_key(str(n), self.texts.locale))
+            rows.append({
+                "players": players,
+                "decks": ", ".join(str(self.texts.text(self.game.id, f"selections/{s.id}/name", s.name)) for s in decks),
+                "deal": params.get(f"deal-size-{players}-players", params.get("deal-size", "")),
+                "removed": ", ".join(map(str, removed)) or self.labels.none,
+            })
+        return Markup(self.macros.player_variants(rows, self.labels))
+
+    def card_index(self) -> Markup:
+        types = {t.id: self.texts.text(self.game.id, f"card_types/{t.id}/name", t.name) for t in self.game.card_types}
+        sets = {r.id: self._name(r) for r in self.index.of_kind("set")}
+        rows = [{"name": self._name(r), "types": " + ".join(str(types[t]) for t in r.model.types), "set": sets[r.set_id]}
+                for r in self._cards()]
+        rows.sort(key=lambda row: collation_key(str(row["name"]), self.texts.locale))
+        return Markup(self.macros.card_index(rows, self.labels))
+
+    def map(self) -> Markup:
+        sides = []
+        for board in self.index.of_kind("board"):
+            if board.model.set and board.model.set not in self.set_ids:
+                continue
+            for side in board.model.sides:
+                names = {s.id: str(self.texts.text(board.id, f"sides/{side.id}/spaces/{s.id}/name", s.name))
+                         for s in side.spaces}
+                sides.append({"name": self.texts.text(board.id, f"sides/{side.id}/name", side.name),
+                              "svg": map_svg(side, names, str(self.labels.start))})
+        return Markup(self.macros.map(sides, self.labels))
+
+
+class _Labels:
+    """Attribute access to the documents' labels, for the templates."""
+
+    def __init__(self, texts: DocTexts) -> None:
+        self._texts = texts
+
+    def __getattr__(self, key: str):
+        return self._texts.label(key)

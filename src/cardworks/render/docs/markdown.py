@@ -1,0 +1,60 @@
+"""Rulebook Markdown to HTML: CommonMark without raw HTML, heading ids, icon tokens, generated sections."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from markupsafe import Markup, escape
+
+from ...ids import slugify
+
+DIRECTIVE = re.compile(r"^::: generated ([a-z-]+)\s*$", re.MULTILINE)
+TOKEN = re.compile(r"\{([a-z0-9]+(?:-[a-z0-9]+)*)\}")
+
+
+def _parser():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False, "typographer": False})
+
+
+def render_markdown(source: str, prefix: str, icons: dict[str, tuple[str, str]],
+                    generate: Callable[[str], Markup]) -> tuple[Markup, list[tuple[int, str, str]]]:
+    """HTML of one section and its headings as (level, id, text).
+
+    ``::: generated NAME`` lines are replaced by ``generate(NAME)``; ``{token}``
+    becomes the icon's image; heading ids are ``prefix`` plus the heading slug.
+    """
+    parser = _parser()
+    html: list[str] = []
+    headings: list[tuple[int, str, str]] = []
+    position = 0
+    pieces = []
+    for match in DIRECTIVE.finditer(source):
+        pieces.append(("md", source[position : match.start()]))
+        pieces.append(("generated", match.group(1)))
+        position = match.end()
+    pieces.append(("md", source[position:]))
+    for kind, content in pieces:
+        if kind == "generated":
+            html.append(str(generate(content)))
+            continue
+        tokens = parser.parse(content)
+        for i, token in enumerate(tokens):
+            if token.type == "heading_open":
+                text = tokens[i + 1].content
+                anchor = f"{prefix}-{slugify(text)}" if token.tag != "h1" else prefix
+                token.attrSet("id", anchor)
+                headings.append((int(token.tag[1]), anchor, text))
+        html.append(parser.renderer.render(tokens, parser.options, {}))
+    body = "".join(html)
+
+    def icon(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in icons:
+            return match.group(0)
+        url, alt = icons[name]
+        return f'<img class="icon" src="{escape(url)}" alt="{escape(alt)}">'
+
+    return Markup(TOKEN.sub(icon, body)), headings

@@ -1,0 +1,78 @@
+"""Text for documents in one locale, falling back along the game's declared chain when allowed.
+
+Without ``allow_fallback`` every missing string is collected and the build
+fails listing them; with it, the text comes from the next locale of the chain,
+and in proof mode it is marked visibly for translators.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from markupsafe import Markup, escape
+
+from ...i18n import Localizer
+from ...loading.database import Database
+from ..jinja import templates_dir
+
+
+class DocTexts:
+    """Strings, labels and rulebook sections of one locale."""
+
+    def __init__(self, db: Database, locale: str, allow_fallback: bool = False, proof: bool = False) -> None:
+        game = db.game_doc
+        chain = [locale, *game.fallbacks.get(locale, []), game.source_locale]
+        self.chain = list(dict.fromkeys(chain))
+        self.locale = locale
+        self.allow_fallback = allow_fallback
+        self.proof = proof
+        self.localizers = {code: Localizer(db, code) for code in self.chain}
+        self.missing: list[str] = []
+        self.fallbacks: list[str] = []
+        self.rules_root = db.game.root / "rules"
+
+    def _mark(self, text: str, used: str, what: str) -> str | Markup:
+        if used == self.locale:
+            return text
+        self.fallbacks.append(f"{what} ({used})")
+        if self.proof:
+            return Markup(f'<span class="fallback" data-locale="{escape(used)}">{escape(text)}</span>')
+        return text
+
+    def text(self, record_id: str, field: str, source: str) -> str | Markup:
+        """The record's string in this locale, or from the fallback chain."""
+        for code in self.chain if self.allow_fallback else self.chain[:1]:
+            found, status = self.localizers[code].text(record_id, field, source)
+            if status in {"source", "translated"}:
+                return self._mark(found, code, f"{record_id}/{field}")
+        self.missing.append(f"{record_id}/{field}")
+        return source
+
+    def label(self, key: str) -> str | Markup:
+        """A user-interface label of the documents (``templates/docs/labels/<locale>.json``)."""
+        for code in self.chain if self.allow_fallback else self.chain[:1]:
+            labels = _labels(code)
+            if key in labels:
+                return self._mark(labels[key], code, f"label {key}")
+        self.missing.append(f"label {key}")
+        return key
+
+    def section_file(self, name: str) -> tuple[Path, str] | None:
+        """The Markdown file of a rulebook section in this locale (or along the chain), and its locale."""
+        for code in self.chain if self.allow_fallback else self.chain[:1]:
+            path = self.rules_root / code / f"{name}.md"
+            if path.is_file():
+                if code != self.locale:
+                    self.fallbacks.append(f"rules/{name} ({code})")
+                return path, code
+        self.missing.append(f"rules/{self.locale}/{name}.md")
+        return None
+
+
+def _labels(locale: str) -> dict[str, str]:
+    path = templates_dir() / "docs" / "labels" / f"{locale}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
