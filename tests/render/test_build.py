@@ -21,7 +21,7 @@ A4 = (210 * MM, 297 * MM)
 
 
 def _build(out: Path, *args: str) -> dict:
-    run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--game", "fallera", *args)
+    run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--game", "fallera", "--no-docs", *args)
     assert run.exit_code == 0, run.output
     return {r["kind"] + ":" + (r["locale"] or ""): r for r in json.loads((out / "manifest.json").read_text())["outputs"]}
 
@@ -168,7 +168,7 @@ def test_two_builds_are_byte_identical_and_a_rebuild_is_a_no_op(base_build, tmp_
     for key in ("cards:en", "cards-print-shop:en"):
         assert again[key]["sha256"] == records[key]["sha256"]
     run = run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--game", "fallera", "--set", "base",
-                  "--locale", "en", "--png")
+                  "--locale", "en", "--png", "--no-docs")
     assert "unchanged" in run.output and "rendered" not in run.output
 
 
@@ -177,7 +177,7 @@ def test_layout_change_re_imposes_without_rendering_faces(tmp_path: Path) -> Non
     shop = tmp_path / first["cards-print-shop:en"]["path"]
     stamp = shop.stat().st_mtime_ns
     args = ["--set", "base", "--locale", "en", "--paper", "letter", "--gutter", "4", "--back-offset", "0.5,-1"]
-    run = run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--game", "fallera", *args)
+    run = run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--game", "fallera", "--no-docs", *args)
     assert "re-imposed" in run.output and "rendered" not in run.output
     assert shop.stat().st_mtime_ns == stamp  # the faces file was not written again
     second = {r["kind"] + ":" + (r["locale"] or ""): r for r in json.loads((tmp_path / "manifest.json").read_text())["outputs"]
@@ -196,13 +196,15 @@ def test_failed_build_keeps_the_previous_pdf(tmp_path: Path) -> None:
 
     cards = tmp_path / "cards"
     shutil.copytree(CARDS, cards)
-    run = run_cli("--cards", str(cards), "build", "--out", str(tmp_path / "out"), "--set", "base", "--locale", "en")
+    run = run_cli("--cards", str(cards), "build", "--out", str(tmp_path / "out"), "--set", "base", "--locale", "en",
+                  "--no-docs")
     assert run.exit_code == 0
     sheet = tmp_path / "out/fallera/en/cards-base-a4.pdf"
     before = sheet.read_bytes()
     broken = cards / "fallera/sets/base.json"
     broken.write_text(broken.read_text().replace('"name": "conill"', '"name": 7'))
-    run = run_cli("--cards", str(cards), "build", "--out", str(tmp_path / "out"), "--set", "base", "--locale", "en")
+    run = run_cli("--cards", str(cards), "build", "--out", str(tmp_path / "out"), "--set", "base", "--locale", "en",
+                  "--no-docs")
     assert run.exit_code == 1
     assert sheet.read_bytes() == before
     assert not [p for p in (tmp_path / "out").rglob("*.tmp")]

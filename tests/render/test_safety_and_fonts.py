@@ -56,7 +56,7 @@ def test_every_character_of_every_locale_has_a_glyph() -> None:
 def test_strict_build_fails_on_overflowing_text_and_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "out"
     run = run_cli("--cards", str(REPO / "cards"), "build", "--out", str(out), "--set", "base-2", "--locale", "en",
-                  "--strict")
+                  "--strict", "--no-docs")
     assert run.exit_code == 1
     assert "overflows" in run.output and "revolta-de-les-germanies" in run.output
     assert not (out / "fallera").exists()

@@ -102,13 +102,14 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--back-offset", default="0,0", show_default=True, help="Shift of back pages X,Y in mm.")
 @click.option("--png", is_flag=True, help="Also write 300 dpi PNG images of every card (print shops).")
 @click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box.")
-@click.option("--docs/--no-docs", default=True, show_default=True, help="Also build rulebooks and FAQ indexes.")
+@click.option("--cards/--no-cards", "card_sheets", default=True, show_default=True, help="Build card sheets.")
+@click.option("--docs/--no-docs", default=True, show_default=True, help="Build rulebooks and FAQ indexes.")
 @click.option("--allow-fallback", is_flag=True, help="Fill missing translations from the game's fallback chain.")
 @click.option("--proof", is_flag=True, help="Mark fallback texts visibly in the documents (for translators).")
 @click.pass_obj
 def build(cards_root: Path, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
           paper: str, out: Path, jobs: int, gutter: float, marks: str, duplex: str, back_offset: str,
-          png: bool, strict: bool, docs: bool, allow_fallback: bool, proof: bool) -> None:
+          png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool) -> None:
     """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json."""
     from ..render.build import BuildOptions, build as run_build
     from ..render.impose import SheetLayout
@@ -116,7 +117,7 @@ def build(cards_root: Path, game: str | None, selection: str | None, locales: tu
     offset_x, offset_y = _offset(back_offset)
     layout = SheetLayout(paper=paper, gutter=gutter, marks=marks, duplex=duplex, offset_x=offset_x, offset_y=offset_y)
     options = BuildOptions(out=out, game=game, selection=selection, locales=list(locales) or None, players=players,
-                           layout=layout, jobs=jobs, png=png, strict=strict, documents=docs,
+                           layout=layout, jobs=jobs, png=png, strict=strict, cards=card_sheets, documents=docs,
                            allow_fallback=allow_fallback or proof, proof=proof)
     with progress_bar() as progress:
         report = run_build(cards_root, options, progress)

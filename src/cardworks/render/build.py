@@ -48,8 +48,10 @@ class BuildOptions:
     jobs: int = 1
     png: bool = False
     strict: bool = False
+    cards: bool = True
+    """Build card sheets and print-shop files."""
     documents: bool = True
-    """Also build each game's rulebook and FAQ index."""
+    """Build each game's rulebook and FAQ index."""
     allow_fallback: bool = False
     """Let a missing translation come from the game's fallback chain instead of failing."""
     proof: bool = False
@@ -217,7 +219,8 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
         if unknown:
             raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
         deck = build_deck(db, options.selection, options.players)
-        plans += [(db, deck, locale) for locale in locales]
+        if options.cards:
+            plans += [(db, deck, locale) for locale in locales]
         if options.documents:
             tasks += doc_tasks(db, locales, deck.selection, options.allow_fallback, options.proof)
     for step, (db, deck, locale) in enumerate(plans):

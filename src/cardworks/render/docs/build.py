@@ -37,8 +37,10 @@ def doc_tasks(db: Database, locales: list[str], selection: str, allow_fallback: 
     if not (db.game.root / "rules").is_dir() or not (templates_dir() / "docs" / "rulebook.html.j2").is_file():
         return []
     root, game = str(db.game.root), db.game_doc.id
+    from ...i18n.pseudo import PSEUDO_LOCALE
+
     return [DocTask(root, game, locale, kind, selection, allow_fallback, proof)
-            for locale in locales for kind in ("rulebook", "faq")]
+            for locale in locales if locale != PSEUDO_LOCALE for kind in ("rulebook", "faq")]
 
 
 def task_hash(task: DocTask) -> str:
