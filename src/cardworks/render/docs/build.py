@@ -58,14 +58,15 @@ def render_task(task: DocTask) -> tuple[bytes, int]:
 
     import pikepdf
 
-    from .documents import faq_html, render_pdf, rulebook_html
+    from .documents import faq_pdf, render_pdf, rulebook_html
 
     db = Database(game=load_game(Path(task.game_root)))
     if task.kind == "rulebook":
         html = rulebook_html(db, task.locale, task.selection, task.allow_fallback, task.proof)
+        data = render_pdf(html, db.game.root)
     else:
-        html = faq_html(db, task.locale, task.allow_fallback, task.proof)
-    pdf = pikepdf.open(io.BytesIO(render_pdf(html, db.game.root)))
+        data = faq_pdf(db, task.locale, task.allow_fallback, task.proof)
+    pdf = pikepdf.open(io.BytesIO(data))
     return save_pdf(pdf), len(pdf.pages)
 
 

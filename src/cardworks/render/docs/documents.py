@@ -93,8 +93,13 @@ class FaqCard:
     rulings: list[dict[str, Any]]
 
 
-def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False) -> str:
-    """Every ruling under each card it concerns, cards in the locale's order, and an index of names."""
+def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False,
+             pages: dict[str, int] | None = None) -> str:
+    """Every ruling under each card it concerns, cards in the locale's order, and an index of names.
+
+    ``pages`` gives each card's page for the "see also" references and the index;
+    without it they show a placeholder of the same width (see :func:`faq_pdf`).
+    """
     index = Index(db)
     game = db.game_doc
     texts = DocTexts(db, locale, allow_fallback, proof)
@@ -127,7 +132,8 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     entries = [(str(c.name), c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
     entries.sort(key=lambda e: collation_key(e[0], locale))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Generator(index, texts, [], icons).labels,
-               "cards": cards, "index": entries, "proof": proof and bool(texts.fallbacks)}
+               "cards": cards, "index": entries, "proof": proof and bool(texts.fallbacks),
+               "pages": pages or {}}
     html = _page(context, "docs/faq.html.j2")
     _check(texts, f"{game.id} {locale} faq")
     return html
@@ -138,13 +144,48 @@ def _page(context: dict[str, Any], template: str) -> str:
     return environment().get_template(template).render(font_css=Markup(font_face_css()), css_url=css, **context)
 
 
-def render_pdf(html: str, game_root: Path) -> bytes:
-    """PDF bytes of a document; WeasyPrint reads only the templates, fonts and the game folder."""
+def _layout(html: str, game_root: Path) -> Any:
     from weasyprint import HTML
 
     fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
-    out = io.BytesIO()
-    HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).write_pdf(out)
+    document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render()
     if fetcher.refused:
         raise DataError(f"the document asked for files outside the allowed folders: {', '.join(fetcher.refused)}")
+    return document
+
+
+def render_pdf(html: str, game_root: Path) -> bytes:
+    """PDF bytes of a document; WeasyPrint reads only the templates, fonts and the game folder."""
+    out = io.BytesIO()
+    _layout(html, game_root).write_pdf(out)
+    return out.getvalue()
+
+
+def _anchor_pages(document: Any, prefix: str) -> dict[str, int]:
+    """Page number (from 1) where each element whose id starts with ``prefix`` begins."""
+    found: dict[str, int] = {}
+    for number, page in enumerate(document.pages, start=1):
+        for anchor in page.anchors:
+            if anchor.startswith(prefix):
+                found.setdefault(anchor.removeprefix(prefix), number)
+    return found
+
+
+def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False) -> bytes:
+    """The FAQ index with literal page numbers.
+
+    Forward page references (``target-counter``) make WeasyPrint lay pages out
+    again and again (7 of 11 s here). Instead: lay out once with placeholders,
+    read where each card landed, write the numbers in, and repeat until they
+    no longer move (one extra pass in practice).
+    """
+    pages: dict[str, int] | None = None
+    for _ in range(4):
+        document = _layout(faq_html(db, locale, allow_fallback, proof, pages), db.game.root)
+        found = _anchor_pages(document, "card-")
+        if found == pages:
+            break
+        pages = found
+    out = io.BytesIO()
+    document.write_pdf(out)
     return out.getvalue()
