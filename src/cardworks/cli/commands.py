@@ -93,7 +93,7 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--players", type=click.IntRange(1, 20), help="Remove the cards marked for this player count.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("build"), show_default=True)
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Render in N processes.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Render in N processes (default: one per processor, at most 4).")
 @click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space between cards, mm.")
 @click.option("--marks", type=click.Choice(["cards", "page-edge", "none"]), default="cards", show_default=True,
               help="Crop marks at every card edge, only at the page edges, or none.")
@@ -108,16 +108,16 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--proof", is_flag=True, help="Mark fallback texts visibly in the documents (for translators).")
 @click.pass_obj
 def build(cards_root: Path, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
-          paper: str, out: Path, jobs: int, gutter: float, marks: str, duplex: str, back_offset: str,
+          paper: str, out: Path, jobs: int | None, gutter: float, marks: str, duplex: str, back_offset: str,
           png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool) -> None:
     """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json."""
-    from ..render.build import BuildOptions, build as run_build
+    from ..render.build import BuildOptions, build as run_build, default_jobs
     from ..render.impose import SheetLayout
 
     offset_x, offset_y = _offset(back_offset)
     layout = SheetLayout(paper=paper, gutter=gutter, marks=marks, duplex=duplex, offset_x=offset_x, offset_y=offset_y)
     options = BuildOptions(out=out, game=game, selection=selection, locales=list(locales) or None, players=players,
-                           layout=layout, jobs=jobs, png=png, strict=strict, cards=card_sheets, documents=docs,
+                           layout=layout, jobs=jobs or default_jobs(), png=png, strict=strict, cards=card_sheets, documents=docs,
                            allow_fallback=allow_fallback or proof, proof=proof)
     with progress_bar() as progress:
         report = run_build(cards_root, options, progress)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -35,6 +36,11 @@ RENDERER_VERSION = "1"
 Progress = Callable[[str, int, int], None]
 
 
+def default_jobs() -> int:
+    """One job per processor, at most four."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 @dataclass
 class BuildOptions:
     """What to build and how; the command line fills it."""
@@ -45,7 +51,7 @@ class BuildOptions:
     locales: list[str] | None = None
     players: int | None = None
     layout: SheetLayout = field(default_factory=SheetLayout)
-    jobs: int = 1
+    jobs: int = field(default_factory=lambda: default_jobs())
     png: bool = False
     strict: bool = False
     cards: bool = True
@@ -114,20 +120,26 @@ def sheet_hash(faces_key: str, layout: SheetLayout) -> str:
     return hashlib.sha256(f"{faces_key} {layout!r}".encode()).hexdigest()
 
 
+FACES_PER_CHUNK = 32
+"""Faces laid out together. Chunks do not depend on ``--jobs``, so any number of jobs
+gives byte-identical files."""
+
+
 def _render_parallel(job: FaceJob, jobs: int) -> FaceResult:
-    if jobs <= 1 or len(job.faces) < 2 * jobs:
-        return render_job(job)
-    size = -(-len(job.faces) // jobs)
-    parts = [replace(job, faces=job.faces[i : i + size]) for i in range(0, len(job.faces), size)]
+    parts = [replace(job, faces=job.faces[i : i + FACES_PER_CHUNK]) for i in range(0, len(job.faces), FACES_PER_CHUNK)]
+    if jobs > 1 and len(parts) > 1:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
+            results = list(pool.map(render_job, parts))
+    else:
+        results = [render_job(part) for part in parts]
     merged = FaceResult()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(render_job, parts):
-            offset = len(merged.pdfs)
-            merged.pdfs += result.pdfs
-            merged.pages.update({k: (i + offset, p) for k, (i, p) in result.pages.items()})
-            merged.fits.update(result.fits)
-            merged.overflow += result.overflow
-            merged.refused += result.refused
+    for result in results:
+        offset = len(merged.pdfs)
+        merged.pdfs += result.pdfs
+        merged.pages.update({k: (i + offset, p) for k, (i, p) in result.pages.items()})
+        merged.fits.update(result.fits)
+        merged.overflow += result.overflow
+        merged.refused += result.refused
     return merged
 
 
