@@ -183,3 +183,42 @@ def test_pseudo_locale_lists_and_builds(tmp_path: Path) -> None:
 
     text = PdfReader(out / "fallera/qps-ploc/print-shop/cards-base.pdf").pages[0].extract_text()
     assert text.startswith("[") and "ñ" in text or "à" in text
+
+
+def _shipped_copy(tmp_path: Path) -> Path:
+    cards = tmp_path / "cards"
+    shutil.copytree(REPO / "cards", cards)
+    return cards
+
+
+def test_rulebook_blocks_round_trip(tmp_path: Path) -> None:
+    cards = _shipped_copy(tmp_path)
+    out = tmp_path / "es.po"
+    assert run_cli("--cards", str(cards), "i18n", "export", "--locale", "es", "--out", str(out)).exit_code == 0
+    po = polib.pofile(str(out))
+    block = po.find("fallera/rules/05-battles/3", by="msgctxt")
+    assert block.msgid == "## Battle cards" and block.msgstr.startswith("## ")
+    block.msgstr = "## Las cartas de batalla"
+    po.save()
+    before = {p: p.read_text() for p in (cards / "fallera/rules/es").glob("*.md")}
+    run = run_cli("--cards", str(cards), "i18n", "import", str(out))
+    assert run.exit_code == 0 and "1 changed" in run.output, run.output
+    after = {p: p.read_text() for p in (cards / "fallera/rules/es").glob("*.md")}
+    changed = [p.name for p in after if after[p] != before[p]]
+    assert changed == ["05-battles.md"]
+    assert "## Las cartas de batalla" in after[cards / "fallera/rules/es/05-battles.md"]
+    assert "::: generated battle-table" in after[cards / "fallera/rules/es/05-battles.md"]
+
+
+def test_rulebook_block_with_broken_token_is_refused(tmp_path: Path) -> None:
+    cards = _shipped_copy(tmp_path)
+    out = tmp_path / "ca.po"
+    run_cli("--cards", str(cards), "i18n", "export", "--locale", "ca", "--out", str(out))
+    po = polib.pofile(str(out))
+    block = po.find("fallera/rules/05-battles/4", by="msgctxt")
+    block.msgstr = block.msgstr.replace("{battle}", "")
+    po.save()
+    before = snapshot(cards)
+    run = run_cli("--cards", str(cards), "i18n", "import", str(out))
+    assert run.exit_code == 1 and "[token-mismatch]" in run.output and "fallera/rules/05-battles/4" in run.output
+    assert snapshot(cards) == before

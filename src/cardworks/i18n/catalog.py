@@ -12,6 +12,7 @@ from typing import Literal
 from ..loading.database import Database
 from ..loading.records import Index, Record
 from ..markup import MarkupError, tokens
+from .rules import source_blocks, split_blocks, translated_blocks
 from .strings import source_hash, source_strings
 
 State = Literal["translated", "stale", "missing"]
@@ -64,12 +65,7 @@ def _comments(record: Record, path: str, text: str, markup: bool) -> tuple[str, 
     if record.kind == "card" and path == "name":
         notes.append("card names keep their Valencian original unless the game gives a translation")
     if markup:
-        try:
-            kept = sorted(set(tokens(text)))
-        except MarkupError:
-            kept = []
-        if kept:
-            notes.append("keep these tokens exactly: " + " ".join(f"{{{t}}}" for t in kept))
+        notes += _comments_tokens(text)
     return tuple(notes)
 
 
@@ -101,7 +97,47 @@ def build_catalog(db: Database, locale: str) -> list[Entry]:
                 markup=string.markup, comments=_comments(record, string.field, string.text, string.markup),
                 set_id=record.set_id,
             ))
+    return entries + _rule_entries(db, locale)
+
+
+def _rule_entries(db: Database, locale: str) -> list[Entry]:
+    """Rulebook blocks, addressed ``game/rules/section/number``.
+
+    Rulebook files keep no source hashes, so a rulebook block is translated or
+    missing, never stale.
+    """
+    game = db.game_doc
+    root = db.game.root / "rules"
+    if not (root / game.source_locale).is_dir():
+        return []
+    entries = []
+    blocks = source_blocks(root, game.source_locale)
+    counts: dict[str, int] = {}
+    for block in blocks:
+        path = root / game.source_locale / f"{block.section}.md"
+        counts.setdefault(block.section, len(split_blocks(path.read_text(encoding="utf-8"))))
+    cache: dict[str, list[str] | None] = {}
+    for block in blocks:
+        if block.section not in cache:
+            cache[block.section] = translated_blocks(root, locale, block.section, counts[block.section])
+        translated = cache[block.section]
+        text = translated[block.number] if translated is not None else None
+        notes = [f"rulebook section {block.section}, block {block.number}",
+                 "Markdown: keep the heading marks (#), list marks (-, 1.), **bold** and *italic*"]
+        notes += list(_comments_tokens(block.text))
+        entries.append(Entry(context=f"{game.id}/rules/{block.section}/{block.number}", record=f"rules/{block.section}",
+                             field=str(block.number), source=block.text, translation=text,
+                             state="translated" if text is not None else "missing", previous_source=None,
+                             markup=True, comments=tuple(notes)))
     return entries
+
+
+def _comments_tokens(text: str) -> list[str]:
+    try:
+        kept = sorted(set(tokens(text)))
+    except MarkupError:
+        return []
+    return ["keep these tokens exactly: " + " ".join(f"{{{t}}}" for t in kept)] if kept else []
 
 
 def parse_context(context: str) -> tuple[str, str, str, str]:

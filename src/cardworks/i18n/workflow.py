@@ -13,6 +13,7 @@ from ..problems import Problem
 from .catalog import Entry, build_catalog, parse_context
 from .files import merge_translations
 from .formats import ImportedFile, from_po, from_xliff, to_po, to_xliff
+from .rules import split_blocks, translated_blocks, write_blocks
 
 FORMATS = {"po": ".po", "xliff": ".xlf"}
 
@@ -72,6 +73,7 @@ def import_catalog(db: Database, path: Path, locale: str | None = None) -> Impor
     current = {e.context: e for e in build_catalog(db, target)}
     registered = {icon for _, doc in db.docs("icons") for icon in (i.id for i in doc.icons)}
     items: list[tuple[str, str, str, str]] = []
+    rule_updates: dict[str, dict[int, str]] = {}
     skipped = 0
     for entry in imported.entries:
         if not entry.text:
@@ -93,14 +95,38 @@ def import_catalog(db: Database, path: Path, locale: str | None = None) -> Impor
                 continue
             translated_from = entry.previous_source
         problems += _token_problems(shown, entry.where, entry.context, source, entry.text, translated_from, registered)
-        items.append((source.record, source.field, entry.text, translated_from))
+        if source.record.startswith("rules/"):
+            rule_updates.setdefault(source.record.removeprefix("rules/"), {})[int(source.field)] = entry.text
+        else:
+            items.append((source.record, source.field, entry.text, translated_from))
+    problems += _rule_shape_problems(db, target, rule_updates, shown)
     if problems:
         raise DataError(f"{shown} refused: {len(problems)} bad entr{'y' if len(problems) == 1 else 'ies'}; nothing written",
                         problems)
-    before = {(e.record, e.field): (e.translation, e.state) for e in current.values()}
+    before = {(e.record, e.field): e.translation for e in current.values()}
     written = merge_translations(db, target, items)
-    changed = sum(1 for record, field_, text, _ in items if before.get((record, field_), (None,))[0] != text)
-    return ImportResult(written, changed, len(items) - changed, skipped)
+    rules_root = db.game.root / "rules"
+    for section, updates in rule_updates.items():
+        changed_blocks = {n: text for n, text in updates.items() if before.get((f"rules/{section}", str(n))) != text}
+        if changed_blocks:
+            write_blocks(rules_root, game.source_locale, target, section, changed_blocks)
+    imported = items + [(f"rules/{s}", str(n), t, "") for s, u in rule_updates.items() for n, t in u.items()]
+    changed = sum(1 for record, field_, text, _ in imported if before.get((record, field_)) != text)
+    return ImportResult(written, changed, len(imported) - changed, skipped)
+
+
+def _rule_shape_problems(db: Database, locale: str, updates: dict[str, dict[int, str]], shown: str) -> list[Problem]:
+    """Rulebook files that no longer line up block by block with their source cannot take imported blocks."""
+    root = db.game.root / "rules"
+    problems = []
+    for section in updates:
+        source = root / db.game_doc.source_locale / f"{section}.md"
+        count = len(split_blocks(source.read_text(encoding="utf-8")))
+        target = root / locale / f"{section}.md"
+        if target.exists() and translated_blocks(root, locale, section, count) is None:
+            problems.append(Problem(shown, "", "rules-shape", f"{display_path(target)} has not the {count} blocks of its "
+                                    "source; align it by hand, then import again"))
+    return problems
 
 
 def _token_problems(file: str, where: str, context: str, source: Entry, text: str, translated_from: str,
