@@ -187,4 +187,38 @@ def i18n_status(cards_root: Path, game: str | None, build_dir: Path, fmt: str) -
         print_status(rows)
 
 
-ALL = [validate, cards, schema, freeze, build, i18n]
+@click.command()
+@click.option("--game", default="fallera", show_default=True, help="Game id.")
+@click.option("--scenarios", "scenario_paths", multiple=True, type=click.Path(path_type=Path, exists=True),
+              help="More scenario files or folders (the game's own scenarios always run).")
+@click.option("--playouts", type=click.IntRange(0, 1_000_000), default=100, show_default=True,
+              help="Random games per configuration.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the playouts.")
+@FORMAT
+@click.pass_obj
+def check(cards_root: Path, game: str, scenario_paths: tuple[Path, ...], playouts: int, seed: int, fmt: str) -> None:
+    """Run the game's scenarios, then seeded random playouts checking invariants."""
+    from ..engine.check import check_game
+    from .output import print_check
+
+    report = check_game(cards_root, game, list(scenario_paths), playouts, seed)
+    if fmt == "json":
+        click.echo(json.dumps(check_json(report), indent=2))
+    else:
+        print_check(report)
+    raise SystemExit(1 if report.failed else 0)
+
+
+def check_json(report) -> dict:
+    return {
+        "game": report.game,
+        "scenarios": [{"id": s.id, "file": s.file, "passed": s.passed, "messages": s.messages} for s in report.scenarios],
+        "playouts": [{"configuration": p.configuration, "games": p.games, "lengths": p.lengths,
+                      "endings": dict(p.endings),
+                      "failures": [{"seed": f.seed, "message": f.message, "log": f.log} for f in p.failures]}
+                     for p in report.playouts],
+        "left_out": report.left_out, "not_played_yet": report.later,
+    }
+
+
+ALL = [validate, cards, schema, freeze, build, i18n, check]

@@ -103,3 +103,26 @@ def print_status(rows) -> None:
         done = f"{row.translated / row.total:.0%}" if row.total else "-"
         click.echo(f"{row.locale:<10}{row.group:<14}{row.translated:>11}{row.stale:>7}{row.missing:>9}{done:>7}  "
                    f"{', '.join(row.overflow) or '-'}")
+
+
+def print_check(report) -> None:
+    """Scenario results, a line per playout configuration, and what the engine left out."""
+    for result in report.scenarios:
+        mark = "ok  " if result.passed else "FAIL"
+        click.echo(f"{mark} {result.file}: {result.id}" + "".join(f"\n       {m}" for m in result.messages))
+    passed = sum(s.passed for s in report.scenarios)
+    click.echo(f"scenarios: {passed} passed, {len(report.scenarios) - passed} failed")
+    for stats in report.playouts:
+        lengths = sorted(stats.lengths) or [0]
+        endings = ", ".join(f"{k} {v}" for k, v in sorted(stats.endings.items()))
+        click.echo(f"playouts {stats.configuration:<10} {stats.games:>5} games, steps min {lengths[0]} "
+                   f"median {lengths[len(lengths) // 2]} max {lengths[-1]}; {endings}"
+                   + (f"; {len(stats.failures)} FAILED" if stats.failures else ""))
+        for failure in stats.failures[:3]:
+            click.echo(f"  seed {failure.seed}: {failure.message}\n  log: {' ; '.join(failure.log[-12:])}")
+    if report.left_out:
+        click.echo(f"left out of playouts ({len(report.left_out)} cards): " +
+                   ", ".join(f"{card} ({reason})" for card, reason in sorted(report.left_out.items())[:8]) +
+                   (" …" if len(report.left_out) > 8 else ""))
+    if report.later:
+        click.echo(f"not played yet: {', '.join(report.later)} (the map, the Queen and expert mode are not modelled)")

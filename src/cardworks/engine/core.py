@@ -1,0 +1,73 @@
+"""The game-agnostic engine core: what every game plugs into.
+
+A game provides an immutable state type and a rules object. The core never
+names a game: it drives legal actions, applies them, lets chance outcomes come
+from a seeded ``random.Random`` the caller injects (never global randomness),
+and checks invariants. ``CHANCE`` is the actor of coin tosses, shuffles and
+blind picks; scenarios script those outcomes, playouts draw them from the rng.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from ..errors import CardworksError
+
+CHANCE = -1
+"""The actor of chance outcomes."""
+
+
+class IllegalActionError(CardworksError, ValueError):
+    """An action the rules do not allow now; ``rule`` names the rule it breaks."""
+
+    def __init__(self, action: str, rule: str, reason: str) -> None:
+        super().__init__(f"{action}: {reason} [{rule}]")
+        self.action = action
+        self.rule = rule
+        self.reason = reason
+
+
+class Action(Protocol):
+    """A frozen action with a short text notation that parses back to an equal action."""
+
+    def notation(self) -> str: ...
+
+
+class Rules(Protocol):
+    """What a game plugs into the core."""
+
+    def actor(self, state: Any) -> int | None:
+        """Whose decision it is: a player index, ``CHANCE``, or None when the game is over."""
+
+    def legal_actions(self, state: Any) -> list[Any]:
+        """Every legal action, sorted by notation (pure: the state is not changed)."""
+
+    def apply(self, state: Any, action: Any, *, rng: random.Random | None = None) -> Any:
+        """The state after ``action``; raises IllegalActionError when it is not allowed."""
+
+    def parse(self, text: str) -> Any:
+        """The action written ``text`` (the inverse of ``notation``)."""
+
+    def observe(self, state: Any, player: int) -> dict[str, Any]:
+        """What ``player`` may see; hidden cards appear only as counts."""
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        """A JSON-ready form of the state."""
+
+    def load(self, data: dict[str, Any]) -> Any:
+        """The state ``dump`` wrote."""
+
+    def invariants(self, state: Any) -> list[str]:
+        """Broken invariants (empty when the state is sound)."""
+
+    def result(self, state: Any) -> tuple[int | None, str | None]:
+        """The winner (or None) and why the game ended (None while it goes on)."""
+
+
+def choose(rules: Rules, state: Any, *, rng: random.Random) -> Any:
+    """A uniformly random legal action, chance outcomes included (for playouts)."""
+    actions = rules.legal_actions(state)
+    if not actions:
+        raise RuntimeError("no legal action in a game that is not over")
+    return actions[rng.randrange(len(actions))]

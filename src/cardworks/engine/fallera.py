@@ -1,0 +1,425 @@
+"""La Fallera Calavera's rules: base game and the rules of expansion 2 ("discord").
+
+Covered: setup (deal 7, or 10 with two players; re-deal on 3+ ingredients;
+first player by fewest treasures, then fewest ingredients, then a chance
+tie-break), treasures placed automatically, one action per turn (sell, battle,
+almoina), battles (defend or not, attack must beat defence, both cards to the
+cemetery), victory at the instant of 5 valid ingredients (cabeça d'alls and
+other ``ingredient-value`` effects), deck exhaustion (reshuffle in the base
+game; with expansion 2 the game ends and the ``wins-at-deck-exhaustion`` card
+wins), xoriç blocking victory, seafood coin tosses (each tails lets the next
+player take a hand card; a turn that starts on a won position is only the
+tosses), the gamba's turn-start draw and the clòtxina's face-up battles.
+Not covered yet: special cards, expansion 3 (map, Queen, territorial foods)
+and expert mode; their cards are left out of decks with a reason.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .core import CHANCE, IllegalActionError
+from .fallera_actions import (Almoina, Attack, Card, Coin, Defend, FalleraAction, First, NoDefence, Sell, Take,
+                              parse_action, player)
+from .fallera_cards import CardDef
+
+MAX_REDEALS = 100
+
+
+@dataclass(frozen=True)
+class State:
+    """A position. Card instances are numbers; ``designs[n]`` is the design of instance ``n``."""
+
+    designs: tuple[str, ...]
+    hands: tuple[tuple[int, ...], ...]
+    counters: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    """Top of the deck first."""
+    cemetery: tuple[int, ...]
+    current: int
+    phase: str
+    """``turn``, ``defend``, ``toss``, ``turn-coin``, ``first`` or ``over``."""
+    discord: bool
+    """Expansion 2's rules are in play."""
+    battle: tuple[int, int, int, int] | None = None
+    """(attacker, target, treasure, attack card) while a battle waits for its defence."""
+    toss: tuple[int, int, bool, str] | None = None
+    """(player, tosses left, all heads so far, then): ``then`` is ``next`` (the turn passes after the
+    tosses) or ``continue`` (tosses met at the start of a turn, which goes on if they fail)."""
+    takes: tuple[int, int, int] | None = None
+    """(taker, victim, cards still to take) after tails."""
+    candidates: tuple[int, ...] = ()
+    """Players tied for first, while the tie-break is pending."""
+    winner: int | None = None
+    reason: str | None = None
+    turn: int = 0
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+
+@dataclass
+class FalleraRules:
+    """The rules, bound to the card definitions of one game configuration."""
+
+    defs: dict[str, CardDef]
+    players: int
+    discord: bool
+    reshuffles: int = field(default=0)
+
+    # --- helpers --------------------------------------------------------------------------
+    def card(self, state: State, instance: int) -> CardDef:
+        return self.defs[state.designs[instance]]
+
+    def _ref(self, state: State, instance: int) -> Card:
+        return Card(state.designs[instance], instance)
+
+    def _instance(self, state: State, card: Card, where: tuple[int, ...], action: FalleraAction, rule: str, place: str) -> int:
+        if not 0 <= card.number < len(state.designs) or state.designs[card.number] != card.design:
+            raise IllegalActionError(action.notation(), "no-such-card", f"there is no card {card} in this game")
+        if card.number not in where:
+            raise IllegalActionError(action.notation(), rule, f"{card} is not {place}")
+        return card.number
+
+    def ingredients(self, state: State, who: int) -> tuple[int, bool, int]:
+        """Valid ingredient count, whether a forbidden ingredient blocks, and seafood count, on a counter."""
+        counter = state.counters[who]
+        designs = {state.designs[i] for i in counter}
+        count, blocked, seafood = 0, False, 0
+        for instance in counter:
+            card = self.card(state, instance)
+            if card.kind != "ingredient":
+                continue
+            if card.category == "forbidden":
+                blocked = blocked or self.discord
+                continue
+            value = 1
+            for effect in card.effect("ingredient-value"):
+                if (not effect.players or state.players in effect.players) and \
+                        (effect.with_card is None or effect.with_card in designs):
+                    value = effect.value
+            count += value
+            seafood += card.category == "seafood"
+        return count, blocked, seafood
+
+    # --- setup --------------------------------------------------------------------------------
+    def new_game(self, *, rng: random.Random, deal: int, designs: tuple[str, ...] | None = None) -> State:
+        """Shuffle, deal, place treasures, re-deal on 3+ ingredients, choose the first player."""
+        if designs is None:
+            designs = tuple(d for card in sorted(self.defs.values(), key=lambda c: c.id) for d in [card.id] * card.copies)
+        instances = list(range(len(designs)))
+        for _ in range(MAX_REDEALS):
+            rng.shuffle(instances)
+            hands = [instances[p * deal : (p + 1) * deal] for p in range(self.players)]
+            deck = tuple(instances[self.players * deal :])
+            state = State(designs, tuple(() for _ in hands), tuple(() for _ in hands), deck, (), 0, "turn", self.discord)
+            for p, hand in enumerate(hands):
+                state = self._receive(state, p, hand)
+            if all(sum(self.card(state, i).kind == "ingredient" for i in c) < 3 for c in state.counters):
+                break
+        return self._choose_first(state)
+
+    def _choose_first(self, state: State) -> State:
+        def key(p: int) -> tuple[int, int]:
+            counter = state.counters[p]
+            return len(counter), sum(self.card(state, i).kind == "ingredient" for i in counter)
+        best = min(key(p) for p in range(state.players))
+        tied = tuple(p for p in range(state.players) if key(p) == best)
+        if len(tied) == 1:
+            return self._start_turn(replace(state, current=tied[0], turn=1))
+        return replace(state, phase="first", candidates=tied)
+
+    # --- the core protocol --------------------------------------------------------------------
+    def actor(self, state: State) -> int | None:
+        if state.phase == "over":
+            return None
+        if state.phase in {"toss", "turn-coin", "first"} or state.takes is not None:
+            return CHANCE
+        if state.phase == "defend":
+            return state.battle[1]
+        return state.current
+
+    def legal_actions(self, state: State) -> list[FalleraAction]:
+        actions: list[FalleraAction] = []
+        if state.phase == "over":
+            return []
+        if state.takes is not None:
+            taker, victim, _ = state.takes
+            actions = [Take(taker, victim, self._ref(state, i)) for i in state.hands[victim]]
+        elif state.phase in {"toss", "turn-coin"}:
+            actions = [Coin(True), Coin(False)]
+        elif state.phase == "first":
+            actions = [First(p) for p in state.candidates]
+        elif state.phase == "defend":
+            target = state.battle[1]
+            actions = [NoDefence(target)] + [Defend(target, self._ref(state, i)) for i in state.hands[target]
+                                             if self.card(state, i).battle]
+        else:
+            me = state.current
+            actions.append(Almoina(me))
+            actions += [Sell(me, self._ref(state, i)) for i in state.counters[me] if self.card(state, i).kind == "sellable"]
+            battles = [i for i in state.hands[me] if self.card(state, i).battle]
+            for target in range(state.players):
+                if target == me:
+                    continue
+                for treasure in state.counters[target]:
+                    actions += [Attack(me, target, self._ref(state, treasure), self._ref(state, b)) for b in battles]
+        return sorted(actions, key=lambda a: a.notation())
+
+    def parse(self, text: str) -> FalleraAction:
+        return parse_action(text)
+
+    def apply(self, state: State, action: FalleraAction, *, rng: random.Random | None = None) -> State:
+        """The state after ``action``; IllegalActionError names the rule it breaks."""
+        text = action.notation()
+        if state.phase == "over":
+            raise IllegalActionError(text, "game-over", "the game is over")
+        actor = self.actor(state)
+        if isinstance(action, (Coin, Take, First)):
+            if actor != CHANCE:
+                raise IllegalActionError(text, "not-chance", "no chance outcome is due now")
+        elif actor == CHANCE:
+            raise IllegalActionError(text, "chance-pending", "a chance outcome (coin, pick, tie-break) comes first")
+        elif getattr(action, "player", None) != actor:
+            raise IllegalActionError(text, "not-your-turn", f"it is {player(actor)}'s decision")
+        handler = getattr(self, f"_apply_{type(action).__name__.lower()}")
+        return handler(state, action, rng)
+
+    # --- actions ------------------------------------------------------------------------------
+    def _apply_first(self, state: State, action: First, rng: random.Random | None) -> State:
+        if state.phase != "first" or action.player not in state.candidates:
+            raise IllegalActionError(action.notation(), "first-player", "only a player tied for first can be chosen")
+        return self._start_turn(replace(state, current=action.player, candidates=(), turn=1))
+
+    def _apply_almoina(self, state: State, action: Almoina, rng: random.Random | None) -> State:
+        self._need_phase(state, action, "turn")
+        return self._after_action(self._draw(state, action.player, 1, rng), rng)
+
+    def _apply_sell(self, state: State, action: Sell, rng: random.Random | None) -> State:
+        self._need_phase(state, action, "turn")
+        instance = self._instance(state, action.card, state.counters[action.player], action, "sell-own-treasure",
+                                  "on your counter")
+        card = self.card(state, instance)
+        if card.kind != "sellable" or card.sell is None:
+            raise IllegalActionError(action.notation(), "sell-sellable", f"{action.card} is not a sellable treasure")
+        state = replace(state, counters=_without(state.counters, action.player, instance),
+                        cemetery=state.cemetery + (instance,))
+        return self._after_action(self._draw(state, action.player, card.sell, rng), rng)
+
+    def _apply_attack(self, state: State, action: Attack, rng: random.Random | None) -> State:
+        self._need_phase(state, action, "turn")
+        if action.target == action.player or not 0 <= action.target < state.players:
+            raise IllegalActionError(action.notation(), "battle-rival", "a battle is called against a rival")
+        attack = self._instance(state, action.card, state.hands[action.player], action, "battle-card-in-hand",
+                                "in your hand")
+        if not self.card(state, attack).battle:
+            raise IllegalActionError(action.notation(), "battle-card", f"{action.card} is not a battle card")
+        treasure = self._instance(state, action.treasure, state.counters[action.target], action, "battle-for-treasure",
+                                  f"on {player(action.target)}'s counter")
+        hands = _without(state.hands, action.player, attack)
+        return replace(state, hands=hands, phase="defend", battle=(action.player, action.target, treasure, attack))
+
+    def _apply_nodefence(self, state: State, action: NoDefence, rng: random.Random | None) -> State:
+        self._need_phase(state, action, "defend")
+        return self._resolve_battle(state, None, rng)
+
+    def _apply_defend(self, state: State, action: Defend, rng: random.Random | None) -> State:
+        self._need_phase(state, action, "defend")
+        defence = self._instance(state, action.card, state.hands[action.player], action, "defend-from-hand", "in your hand")
+        if not self.card(state, defence).battle:
+            raise IllegalActionError(action.notation(), "defend-with-battle-card", f"{action.card} is not a battle card")
+        state = replace(state, hands=_without(state.hands, action.player, defence))
+        return self._resolve_battle(state, defence, rng)
+
+    def _resolve_battle(self, state: State, defence: int | None, rng: random.Random | None) -> State:
+        attacker, target, treasure, attack = state.battle
+        steals = defence is None or self.card(state, attack).attack > self.card(state, defence).defence
+        used = (attack,) + ((defence,) if defence is not None else ())
+        state = replace(state, battle=None, phase="turn", cemetery=state.cemetery + used)
+        if steals:
+            state = self._receive(replace(state, counters=_without(state.counters, target, treasure)), attacker, [treasure])
+        return self._after_action(state, rng)
+
+    def _apply_coin(self, state: State, action: Coin, rng: random.Random | None) -> State:
+        if state.phase == "turn-coin":
+            me = state.current
+            draws = sum(e.draw for i in state.counters[me] for e in self.card(state, i).effect("turn-start-coin-draw"))
+            state = replace(state, phase="turn")
+            if action.heads:
+                state = self._draw(state, me, draws, rng)
+            return self._check_victory(state, rng, then="continue") if state.phase == "turn" else state
+        who, left, all_heads, then = state.toss
+        all_heads = all_heads and action.heads
+        state = replace(state, toss=(who, left - 1, all_heads, then))
+        if not action.heads and state.hands[who]:
+            state = replace(state, takes=(_next(state, who), who, 1))
+        return self._after_toss(state, rng)
+
+    def _apply_take(self, state: State, action: Take, rng: random.Random | None) -> State:
+        taker, victim, left = state.takes
+        if (action.taker, action.victim) != (taker, victim):
+            raise IllegalActionError(action.notation(), "tails-steal", f"{player(taker)} takes from {player(victim)}")
+        instance = self._instance(state, action.card, state.hands[victim], action, "take-from-hand",
+                                  f"in {player(victim)}'s hand")
+        state = replace(state, hands=_without(state.hands, victim, instance), takes=None)
+        state = self._receive(state, taker, [instance])
+        return self._after_toss(state, rng)
+
+    # --- flow ---------------------------------------------------------------------------------
+    def _need_phase(self, state: State, action: FalleraAction, phase: str) -> None:
+        if state.phase != phase:
+            raise IllegalActionError(action.notation(), "one-action-per-turn",
+                                     f"this is allowed in the {phase} phase, not during {state.phase}")
+
+    def _after_action(self, state: State, rng: random.Random | None) -> State:
+        if state.phase == "over":
+            return state
+        state = self._check_victory(state, rng)
+        if state.phase in {"over", "toss"}:
+            return state
+        return self._next_turn(state)
+
+    def _check_victory(self, state: State, rng: random.Random | None, then: str = "next",
+                       skip: int | None = None) -> State:
+        """Victory at the instant of 5 valid ingredients, on or off turn; seafood asks the coin first."""
+        order = [(state.current + k) % state.players for k in range(state.players)]
+        for who in order:
+            if who == skip:
+                continue
+            count, blocked, seafood = self.ingredients(state, who)
+            if count >= 5 and not blocked:
+                if self.discord and seafood:
+                    return replace(state, phase="toss", toss=(who, seafood, True, then))
+                return replace(state, phase="over", winner=who, reason="five-ingredients")
+        return state
+
+    def _after_toss(self, state: State, rng: random.Random | None) -> State:
+        if state.takes is not None:
+            return state
+        who, left, all_heads, then = state.toss
+        if left > 0:
+            return state
+        state = replace(state, toss=None, phase="turn")
+        if all_heads:
+            return replace(state, phase="over", winner=who, reason="five-ingredients-seafood")
+        # a card taken on tails may complete another player's paella (the tosser already tried)
+        state = self._check_victory(state, rng, then=then, skip=who)
+        if state.phase != "turn":
+            return state
+        return state if then == "continue" else self._next_turn(state)
+
+    def _next_turn(self, state: State) -> State:
+        return self._start_turn(replace(state, current=_next(state, state.current), turn=state.turn + 1, phase="turn"))
+
+    def _start_turn(self, state: State) -> State:
+        me = state.current
+        if self.discord:
+            count, blocked, seafood = self.ingredients(state, me)
+            if count >= 5 and not blocked and seafood:
+                return replace(state, phase="toss", toss=(me, seafood, True, "next"))
+            if any(self.card(state, i).effect("turn-start-coin-draw") for i in state.counters[me]):
+                return replace(state, phase="turn-coin")
+        return replace(state, phase="turn")
+
+    def _draw(self, state: State, who: int, count: int, rng: random.Random | None) -> State:
+        for _ in range(count):
+            if not state.deck:
+                if self.discord:
+                    return self._deck_exhausted(state)
+                if not state.cemetery:
+                    return state
+                if rng is None:
+                    raise RuntimeError("the deck must be reshuffled from the cemetery: pass rng=")
+                pile = list(state.cemetery)
+                rng.shuffle(pile)
+                state = replace(state, deck=tuple(pile), cemetery=())
+            top, rest = state.deck[0], state.deck[1:]
+            state = self._receive(replace(state, deck=rest), who, [top])
+            if self.discord and not state.deck:
+                return self._deck_exhausted(state)
+        return state
+
+    def _deck_exhausted(self, state: State) -> State:
+        for who in range(state.players):
+            if any(self.card(state, i).effect("wins-at-deck-exhaustion") for i in state.counters[who]):
+                return replace(state, phase="over", winner=who, reason="deck-exhausted-holder")
+        return replace(state, phase="over", winner=None, reason="deck-exhausted")
+
+    def _receive(self, state: State, who: int, instances: list[int]) -> State:
+        """Cards arrive in a hand; treasures go straight onto the counter."""
+        hands, counters = list(state.hands), list(state.counters)
+        for i in instances:
+            if self.card(state, i).treasure:
+                counters[who] = tuple(sorted(counters[who] + (i,)))
+            else:
+                hands[who] = tuple(sorted(hands[who] + (i,)))
+        return replace(state, hands=tuple(hands), counters=tuple(counters))
+
+    # --- views ------------------------------------------------------------------------------
+    def observe(self, state: State, who: int) -> dict[str, Any]:
+        """What ``who`` sees: their hand, every counter, hand sizes (public), the cemetery; the deck as a count."""
+        battle = None
+        if state.battle is not None:
+            attacker, target, treasure, attack = state.battle
+            face_up = any(self.card(state, i).effect("attacked-face-up") for i in state.counters[target])
+            battle = {"attacker": attacker, "target": target, "treasure": str(self._ref(state, treasure)),
+                      "attack": str(self._ref(state, attack)) if who == attacker or face_up else "hidden"}
+        return {
+            "you": who, "current": state.current, "phase": state.phase, "turn": state.turn,
+            "hand": [str(self._ref(state, i)) for i in state.hands[who]],
+            "hand_sizes": [len(h) for h in state.hands],
+            "counters": [[str(self._ref(state, i)) for i in c] for c in state.counters],
+            "deck_size": len(state.deck), "cemetery": [str(self._ref(state, i)) for i in state.cemetery],
+            "battle": battle, "winner": state.winner, "reason": state.reason,
+        }
+
+    def dump(self, state: State) -> dict[str, Any]:
+        data = {name: getattr(state, name) for name in State.__dataclass_fields__}
+        return _lists(data)
+
+    def load(self, data: dict[str, Any]) -> State:
+        return State(**{key: _tuples(value) if key not in {"phase", "reason"} else value for key, value in data.items()})
+
+    def result(self, state: State) -> tuple[int | None, str | None]:
+        return state.winner, state.reason
+
+    def invariants(self, state: State) -> list[str]:
+        broken = []
+        places = [i for h in state.hands for i in h] + [i for c in state.counters for i in c] + list(state.deck) \
+            + list(state.cemetery) + ([state.battle[3]] if state.battle else [])
+        if sorted(places) != list(range(len(state.designs))):
+            broken.append("conservation: every card instance must be in exactly one zone")
+        if any(self.card(state, i).treasure for h in state.hands for i in h):
+            broken.append("a treasure is in a hand instead of on its counter")
+        if any(not self.card(state, i).treasure for c in state.counters for i in c):
+            broken.append("a card that is not a treasure is on a counter")
+        if (state.phase == "over") != (state.reason is not None):
+            broken.append("a game is over exactly when it has a reason")
+        if (state.phase == "defend") != (state.battle is not None):
+            broken.append("a battle is pending exactly in the defend phase")
+        if (state.phase == "toss") != (state.toss is not None):
+            broken.append("coin tosses are pending exactly in the toss phase")
+        return broken
+
+
+def _next(state: State, who: int) -> int:
+    return (who + 1) % state.players
+
+
+def _without(groups: tuple[tuple[int, ...], ...], who: int, instance: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(i for i in g if i != instance) if p == who else g for p, g in enumerate(groups))
+
+
+def _lists(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    return value
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value

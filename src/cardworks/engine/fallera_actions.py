@@ -1,0 +1,142 @@
+"""La Fallera Calavera's actions: frozen, with a notation that parses back identically.
+
+Players are ``p1``…``pN``; a card instance is ``design#n`` (``conill#0``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+def player(index: int) -> str:
+    return f"p{index + 1}"
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A card instance: its design and its number in the game."""
+
+    design: str
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.design}#{self.number}"
+
+
+@dataclass(frozen=True)
+class Almoina:
+    """Do nothing else and draw one card."""
+
+    player: int
+
+    def notation(self) -> str:
+        return f"{player(self.player)} almoina"
+
+
+@dataclass(frozen=True)
+class Sell:
+    """Discard a sellable treasure from your counter and draw its value."""
+
+    player: int
+    card: Card
+
+    def notation(self) -> str:
+        return f"{player(self.player)} sell {self.card}"
+
+
+@dataclass(frozen=True)
+class Attack:
+    """Call a battle for a rival's treasure, one battle card face down."""
+
+    player: int
+    target: int
+    treasure: Card
+    card: Card
+
+    def notation(self) -> str:
+        return f"{player(self.player)} battle {player(self.target)} {self.treasure} with {self.card}"
+
+
+@dataclass(frozen=True)
+class Defend:
+    """Defend with a battle card."""
+
+    player: int
+    card: Card
+
+    def notation(self) -> str:
+        return f"{player(self.player)} defend {self.card}"
+
+
+@dataclass(frozen=True)
+class NoDefence:
+    """Let the attack through."""
+
+    player: int
+
+    def notation(self) -> str:
+        return f"{player(self.player)} no-defence"
+
+
+@dataclass(frozen=True)
+class Coin:
+    """A toss of the humour coin (chance)."""
+
+    heads: bool
+
+    def notation(self) -> str:
+        return f"coin {'heads' if self.heads else 'tails'}"
+
+
+@dataclass(frozen=True)
+class Take:
+    """A blind pick: ``taker`` takes a card from ``victim``'s hand (chance)."""
+
+    taker: int
+    victim: int
+    card: Card
+
+    def notation(self) -> str:
+        return f"{player(self.taker)} takes {self.card} from {player(self.victim)}"
+
+
+@dataclass(frozen=True)
+class First:
+    """The tie-break for the first player (chance; in the rulebook, the latest orange juice)."""
+
+    player: int
+
+    def notation(self) -> str:
+        return f"first {player(self.player)}"
+
+
+FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Coin | Take | First
+
+_P = r"p(\d+)"
+_C = r"([a-z0-9-]+)#(\d+)"
+_PATTERNS = [
+    (re.compile(rf"^{_P} almoina$"), lambda m: Almoina(_p(m[1]))),
+    (re.compile(rf"^{_P} sell {_C}$"), lambda m: Sell(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} battle {_P} {_C} with {_C}$"),
+     lambda m: Attack(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])), Card(m[5], int(m[6])))),
+    (re.compile(rf"^{_P} defend {_C}$"), lambda m: Defend(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} no-defence$"), lambda m: NoDefence(_p(m[1]))),
+    (re.compile(r"^coin (heads|tails)$"), lambda m: Coin(m[1] == "heads")),
+    (re.compile(rf"^{_P} takes {_C} from {_P}$"), lambda m: Take(_p(m[1]), _p(m[4]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^first {_P}$"), lambda m: First(_p(m[1]))),
+]
+
+
+def _p(text: str) -> int:
+    return int(text) - 1
+
+
+def parse_action(text: str) -> FalleraAction:
+    """The action written ``text``; ValueError naming the notation when it is not one."""
+    cleaned = " ".join(text.split())
+    for pattern, build in _PATTERNS:
+        match = pattern.match(cleaned)
+        if match:
+            return build(match)
+    raise ValueError(f"not an action: {text!r} (e.g. 'p1 almoina', 'p1 battle p2 conill#0 with el-capita-moro#5')")

@@ -1,0 +1,98 @@
+"""Building La Fallera Calavera games from the database: configurations, decks, scenario positions."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..loading.database import Database
+from .fallera import FalleraRules, State
+from .fallera_cards import CardDef, Catalogue, catalogue
+
+SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"]}
+"""Deck selections the engine plays; expansion 3 and expert mode need the map and the Queen."""
+
+
+@dataclass
+class Configuration:
+    """One playable configuration: a deck selection and a player count."""
+
+    selection: str
+    players: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.selection}/{self.players}p"
+
+
+def configurations(db: Database) -> tuple[list[Configuration], list[str]]:
+    """Every supported selection × player count, and the selections left for later."""
+    found, later = [], []
+    for selection in db.game_doc.selections:
+        if selection.id not in SUPPORTED:
+            later.append(selection.id)
+            continue
+        found += [Configuration(selection.id, n) for n in range(selection.players.min, selection.players.max + 1)]
+    return found, later
+
+
+def deal_size(db: Database, players: int) -> int:
+    values = {p.id: p.value for p in db.game_doc.parameters}
+    return values.get(f"deal-size-{players}-players", values["deal-size"])
+
+
+def rules_for(db: Database, config: Configuration) -> tuple[FalleraRules, Catalogue]:
+    """The rules of a configuration and the card catalogue they use (with cards left out and why)."""
+    sets = SUPPORTED[config.selection]
+    cards = catalogue(db, sets)
+    removing = {m.id for m in db.game_doc.markers if config.players in m.removed_at_players}
+    if removing:
+        from ..loading.records import Index
+
+        marked = {r.id for r in Index(db).of_kind("card") if removing & set(r.model.markers)}
+        for card_id in sorted(marked & set(cards.cards)):
+            cards.left_out[card_id] = f"removed at {config.players} players"
+            del cards.cards[card_id]
+    return FalleraRules(cards.cards, config.players, "discordia" in sets), cards
+
+
+def new_game(db: Database, config: Configuration, rng: random.Random) -> tuple[FalleraRules, State]:
+    rules, _ = rules_for(db, config)
+    return rules, rules.new_game(rng=rng, deal=deal_size(db, config.players))
+
+
+def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, State]:
+    """The explicit starting position of a scenario.
+
+    ``setup``: ``selection``, ``players``, ``hands`` and ``counters`` (one list of
+    design ids per player), ``deck`` (top first), ``cemetery``, ``current``
+    (``p1``…), and ``example_cards`` for a rulebook's abstract examples (a battle
+    card with A4, a defence of D5) that no real card matches. Instances are
+    numbered in that order: hands, counters, deck, cemetery.
+    """
+    config = Configuration(setup.get("selection", "base"), int(setup["players"]))
+    rules, cards = rules_for(db, config)
+    for extra in setup.get("example_cards", []):  # the rulebooks' abstract examples ("A4 against D5")
+        rules.defs[extra["id"]] = CardDef(extra["id"], tuple(extra["types"]), extra.get("kind"), extra.get("category"),
+                                          extra.get("attack"), extra.get("defence"), extra.get("sell"))
+    zones = {name: setup.get(name, [[] for _ in range(config.players)]) for name in ("hands", "counters")}
+    designs: list[str] = []
+
+    def number(ids: list[str]) -> tuple[int, ...]:
+        start = len(designs)
+        for design in ids:
+            if design not in rules.defs:
+                reason = cards.left_out.get(design, "not in this selection")
+                raise ValueError(f"card {design!r} cannot be played by the engine: {reason}")
+            designs.append(design)
+        return tuple(range(start, len(designs)))
+
+    hands = tuple(number(h) for h in zones["hands"])
+    counters = tuple(number(c) for c in zones["counters"])
+    deck = number(setup.get("deck", []))
+    cemetery = number(setup.get("cemetery", []))
+    current = int(str(setup.get("current", "p1")).removeprefix("p")) - 1
+    state = State(tuple(designs), tuple(tuple(sorted(h)) for h in hands), tuple(tuple(sorted(c)) for c in counters),
+                  deck, cemetery, current, "turn", rules.discord, turn=1)
+    return rules, rules._start_turn(state)

@@ -1,0 +1,150 @@
+"""The Fallera engine: notation, rules, the strict scenario runner, playouts and `cardworks check`."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardworks.engine.core import CHANCE, IllegalActionError
+from cardworks.engine.fallera_actions import Almoina, Attack, Card, Coin, Defend, First, NoDefence, Sell, Take, parse_action
+from cardworks.engine.fallera_game import Configuration, new_game, scenario_state
+from cardworks.engine.playouts import play_one
+from cardworks.engine.scenarios import run_scenario
+from cardworks.loading import load_database
+from cardworks.models import Scenario
+from conftest import REPO, run_cli
+
+DB = load_database(REPO / "cards" / "fallera")
+designs = st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True)
+cards = st.builds(Card, designs, st.integers(0, 500))
+players = st.integers(0, 5)
+actions = st.one_of(
+    st.builds(Almoina, players), st.builds(Sell, players, cards), st.builds(Attack, players, players, cards, cards),
+    st.builds(Defend, players, cards), st.builds(NoDefence, players), st.builds(Coin, st.booleans()),
+    st.builds(Take, players, players, cards), st.builds(First, players))
+
+
+@given(actions)
+def test_notation_parses_back_identically(action) -> None:
+    assert parse_action(action.notation()) == action
+    assert parse_action(action.notation()).notation() == action.notation()
+
+
+def test_bad_notation_is_refused() -> None:
+    with pytest.raises(ValueError):
+        parse_action("p1 dance")
+
+
+def _scenario(setup: dict, steps: list[str], expect: list[dict] | None = None) -> Scenario:
+    return Scenario(id="t", title="t", source={"doc": "fallera-base"}, setup=setup, steps=steps, expect=expect or [])
+
+
+BASIC = {"players": 2, "hands": [["el-capita-moro"], ["el-tio-sangonera"]], "counters": [[], ["garrofo"]],
+         "deck": ["carxofa", "bajoqueta"], "current": "p1"}
+
+
+def test_runner_fails_on_an_unscripted_chance_outcome() -> None:
+    setup = {**BASIC, "selection": "base-2", "counters": [["gamba-de-denia"], ["garrofo"]]}
+    rules, state = scenario_state(DB, setup)
+    assert rules.actor(state) == CHANCE
+    result = run_scenario(rules, state, _scenario(setup, []), "t", rng=random.Random(0))
+    assert not result.passed and "chance outcome is due" in result.messages[0]
+
+
+def test_runner_fails_on_a_step_left_unused() -> None:
+    setup = {**BASIC, "counters": [["bajoqueta", "carxofa", "cuixa-de-pollastre", "conill"], ["garrofo"]]}
+    rules, state = scenario_state(DB, setup)
+    steps = ["p1 battle p2 garrofo with el-capita-moro", "p2 no-defence", "p2 almoina"]
+    result = run_scenario(rules, state, _scenario(setup, steps), "t", rng=random.Random(0))
+    assert not result.passed and "left unused" in result.messages[0]
+
+
+def test_runner_reports_a_wrong_expectation() -> None:
+    rules, state = scenario_state(DB, BASIC)
+    steps = ["p1 battle p2 garrofo with el-capita-moro", "p2 defend el-tio-sangonera"]
+    scenario = _scenario(BASIC, steps, [{"counters": {"p1": []}}, {"counters": {"p1": ["garrofo"]}}])
+    result = run_scenario(rules, state, scenario, "t", rng=random.Random(0))
+    assert result.passed is False and result.messages == ["expected p1's counter [], got ['garrofo']"]  # A4 beats D1
+
+
+def test_illegal_actions_name_their_rule() -> None:
+    rules, state = scenario_state(DB, BASIC)
+    with pytest.raises(IllegalActionError) as info:
+        rules.apply(state, parse_action("p2 almoina"))
+    assert info.value.rule == "not-your-turn"
+    with pytest.raises(IllegalActionError) as info:
+        rules.apply(state, parse_action("p1 battle p2 garrofo#2 with el-tio-sangonera#1"))
+    assert info.value.rule == "battle-card-in-hand"
+
+
+def test_legal_actions_are_sorted_and_all_apply() -> None:
+    rules, state = scenario_state(DB, BASIC)
+    legal = rules.legal_actions(state)
+    assert [a.notation() for a in legal] == sorted(a.notation() for a in legal)
+    for action in legal:
+        rules.apply(state, action, rng=random.Random(0))
+
+
+def test_observe_hides_other_hands_and_the_face_down_attack() -> None:
+    rules, state = scenario_state(DB, BASIC)
+    state = rules.apply(state, parse_action("p1 battle p2 garrofo#2 with el-capita-moro#0"))
+    seen_by_defender = rules.observe(state, 1)
+    assert seen_by_defender["battle"]["attack"] == "hidden"
+    assert "el-capita-moro#0" in json.dumps(rules.observe(state, 0))
+    assert seen_by_defender["hand_sizes"] == [0, 1] and "el-tio-sangonera#1" not in json.dumps(rules.observe(state, 0))
+
+
+def test_the_clotxina_makes_attacks_face_up() -> None:
+    setup = {**BASIC, "selection": "base-2", "counters": [[], ["clotxina-espia"]]}
+    rules, state = scenario_state(DB, setup)
+    state = rules.apply(state, parse_action("p1 battle p2 clotxina-espia#2 with el-capita-moro#0"))
+    assert rules.observe(state, 1)["battle"]["attack"] == "el-capita-moro#0"
+
+
+def test_state_round_trips_through_json() -> None:
+    rules, state = new_game(DB, Configuration("base-2", 4), random.Random(5))
+    assert rules.load(json.loads(json.dumps(rules.dump(state)))) == state
+
+
+@pytest.mark.parametrize("selection, players", [("base", 2), ("base", 5), ("base-2", 3), ("base-2", 6)])
+def test_seeded_games_end_soundly_and_replay_identically(selection: str, players: int) -> None:
+    config = Configuration(selection, players)
+    rules, state = new_game(DB, config, random.Random(11))
+    final, log, failure = play_one(rules, state, 11, config.label)
+    assert failure is None, failure
+    assert rules.result(final)[1] is not None
+    rules2, state2 = new_game(DB, config, random.Random(11))
+    again, log2, _ = play_one(rules2, state2, 11, config.label, check=False)
+    assert log2 == log and again == final
+
+
+def test_setup_deals_and_places_treasures() -> None:
+    rules, state = new_game(DB, Configuration("base", 2), random.Random(2))
+    assert all(len(h) + len(c) == 10 for h, c in zip(state.hands, state.counters))  # ten each with two players
+    assert all(sum(rules.card(state, i).kind == "ingredient" for i in c) < 3 for c in state.counters)
+    assert not {"cabeca-d-alls", "el-butoni", "la-riua"} & set(state.designs)  # II cards are out at two players
+
+
+def test_check_command_passes_and_reports(tmp_path) -> None:
+    run = run_cli("--cards", str(REPO / "cards"), "check", "--playouts", "3", "--seed", "4", "--format", "json")
+    assert run.exit_code == 0, run.output
+    report = json.loads(run.output)
+    assert report["scenarios"] and all(s["passed"] for s in report["scenarios"])
+    assert {p["configuration"] for p in report["playouts"]} == {f"base/{n}p" for n in range(2, 6)} | {
+        f"base-2/{n}p" for n in range(2, 7)}
+    assert "paella-protectora" in report["left_out"] and "conill" not in report["left_out"]
+    assert set(report["not_played_yet"]) == {"expert", "base-3"}
+
+
+def test_check_fails_on_a_failing_scenario(tmp_path) -> None:
+    bad = {"$schema": "x/scenarios.schema.json", "game": "fallera", "scenarios": [
+        {"id": "bad", "title": "bad", "source": {"doc": "fallera-base"}, "setup": BASIC,
+         "steps": ["p1 almoina"], "expect": [{"winner": "p1"}]}]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    run = run_cli("--cards", str(REPO / "cards"), "check", "--playouts", "0", "--scenarios", str(path))
+    assert run.exit_code == 1 and "FAIL" in run.output and "expected winner p1" in run.output
