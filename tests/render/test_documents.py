@@ -154,3 +154,9 @@ def test_missing_translation_fails_unless_fallback_is_allowed(tmp_path: Path) ->
     assert proof.exit_code == 0, proof.output
     text = " ".join(_text(p) for p in PdfReader(out / "fallera/es/rulebook-base-2-proof.pdf").pages)
     assert "Tirisiti" in text and "Prueba:" in text
+
+
+def test_faq_shows_the_scenarios_that_check_a_ruling_and_whether_they_pass(docs) -> None:
+    text = " ".join(_text(p) for p in PdfReader(docs["faq:es"]).pages)
+    assert "scenario-base-situation-iv (pasa)" in text
+    assert "todavía sin escenario ejecutable" in text  # rulings no scenario checks yet say so

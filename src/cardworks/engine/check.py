@@ -46,6 +46,22 @@ def _scenario_files(db: Database, extra: list[Path]) -> list[tuple[str, Scenario
     return files
 
 
+def run_scenarios(db: Database, scenario_paths: list[Path] | None = None) -> list[ScenarioResult]:
+    """Every scenario of the game (and of ``scenario_paths``), each run on its own, failures included."""
+    plugin = GAMES[db.game_doc.id]
+    results = []
+    for file, doc in _scenario_files(db, scenario_paths or []):
+        for scenario in doc.scenarios:
+            try:
+                rules, state = plugin.scenario_state(db, scenario.setup)
+            except (ValueError, KeyError, TypeError) as exc:
+                results.append(ScenarioResult(scenario.id, file, False, [f"setup: {exc}"]))
+                continue
+            rng = random.Random(scenario.setup.get("seed", 0))
+            results.append(run_scenario(rules, state, scenario, file, rng=rng))
+    return results
+
+
 def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts: int, seed: int) -> CheckReport:
     """Scenarios first (every one, whatever fails), then ``playouts`` games per configuration."""
     if game not in GAMES:
@@ -55,15 +71,7 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     if db.game_doc is None or any(f.doc is None for f in db.game.files):
         raise DataError(f"game {game!r} has unusable files; run 'cardworks validate'")
     report = CheckReport(game)
-    for file, doc in _scenario_files(db, scenario_paths):
-        for scenario in doc.scenarios:
-            try:
-                rules, state = plugin.scenario_state(db, scenario.setup)
-            except (ValueError, KeyError, TypeError) as exc:
-                report.scenarios.append(ScenarioResult(scenario.id, file, False, [f"setup: {exc}"]))
-                continue
-            rng = random.Random(scenario.setup.get("seed", 0))
-            report.scenarios.append(run_scenario(rules, state, scenario, file, rng=rng))
+    report.scenarios = run_scenarios(db, scenario_paths)
     configs, report.later = plugin.configurations(db)
     for config in configs:
         rules, catalogue = plugin.rules_for(db, config)

@@ -107,8 +107,10 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     documents = {d.id: d for d in game.documents}
     pieces = {r.id: r for r in index.records if r.kind in {"card", "component", "board"}}
     names = {pid: texts.text(pid, "name", r.model.name) for pid, r in pieces.items()}
+    from ...engine.check import GAMES, run_scenarios
     from ..jinja import markup_html
 
+    verdicts = {r.id: r.passed for r in run_scenarios(db)} if game.id in GAMES else {}
     by_card: dict[str, list[dict[str, Any]]] = {}
     for record in index.of_kind("ruling"):
         ruling = record.model
@@ -121,7 +123,8 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
                 "id": ruling.id,
                 "question": markup_html(str(texts.text(ruling.id, "question", ruling.question)), icons),
                 "answer": markup_html(str(texts.text(ruling.id, "answer", ruling.answer)), icons),
-                "source": where, "certainty": source.certainty, "scenarios": list(ruling.scenarios),
+                "source": where, "certainty": source.certainty,
+                "scenarios": [{"id": s, "passed": verdicts.get(s)} for s in ruling.scenarios],
                 "see_also": [{"id": other, "name": names[other]} for other in others],
             })
     cards = [FaqCard(card_id, names[card_id],
