@@ -61,6 +61,9 @@ class Rules(Protocol):
     def invariants(self, state: Any) -> list[str]:
         """Broken invariants (empty when the state is sound)."""
 
+    def hidden_leak(self, state: Any) -> str | None:
+        """What some player's observation shows that should be hidden from them, or None."""
+
     def result(self, state: Any) -> tuple[int | None, str | None]:
         """The winner (or None) and why the game ended (None while it goes on)."""
 

@@ -9,20 +9,26 @@ other ``ingredient-value`` effects), deck exhaustion (reshuffle in the base
 game; with expansion 2 the game ends and the ``wins-at-deck-exhaustion`` card
 wins), xoriç blocking victory, seafood coin tosses (each tails lets the next
 player take a hand card; a turn that starts on a won position is only the
-tosses), the gamba's turn-start draw and the clòtxina's face-up battles.
-Not covered yet: special cards, expansion 3 (map, Queen, territorial foods)
-and expert mode; their cards are left out of decks with a reason.
+tosses), the gamba's turn-start draw and the clòtxina's face-up battles; with
+expansion 3, the Kingdom map (the first five cards, redrawn on two or more
+ingredients), moving the Calavera Queen along accesses and taking the card,
+refilling an emptied map at once, the Realm symbol's extra action, hidden
+territorial foods and the win with 4 ingredients while the Queen is in your
+terreta, on or off turn. Not covered yet: special cards, the player's free
+placement when refilling the map (cards go in setup order), and expert mode;
+cards that need them are left out of decks with a reason.
 """
 
 from __future__ import annotations
 
+import json
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .core import CHANCE, IllegalActionError
-from .fallera_actions import (Almoina, Attack, Card, Coin, Defend, FalleraAction, First, NoDefence, Sell, Take,
-                              parse_action, player)
+from .fallera_actions import (Almoina, Attack, Card, Coin, Defend, FalleraAction, First, Move, NoDefence, Sell,
+                              Take, parse_action, player)
 from .fallera_cards import CardDef
 
 MAX_REDEALS = 100
@@ -55,6 +61,15 @@ class State:
     winner: int | None = None
     reason: str | None = None
     turn: int = 0
+    spaces: tuple[str, ...] = ()
+    """Terretes of the Kingdom map in setup order (expansion 3); empty without the map."""
+    map: tuple[int, ...] = ()
+    """The card on each terreta, ``-1`` where it is empty."""
+    queen: str | None = None
+    """Where the Calavera Queen stands (``start`` before her first move)."""
+    foods: tuple[str, ...] = ()
+    """Each player's territorial food: the terreta it belongs to (hidden unless revealed)."""
+    revealed: tuple[bool, ...] = ()
 
     @property
     def players(self) -> int:
@@ -68,7 +83,8 @@ class FalleraRules:
     defs: dict[str, CardDef]
     players: int
     discord: bool
-    reshuffles: int = field(default=0)
+    board: dict[str, tuple[str, ...]] | None = None
+    """Accesses of the map side in play, terreta → neighbours (expansion 3), in setup order."""
 
     # --- helpers --------------------------------------------------------------------------
     def card(self, state: State, instance: int) -> CardDef:
@@ -107,15 +123,27 @@ class FalleraRules:
 
     # --- setup --------------------------------------------------------------------------------
     def new_game(self, *, rng: random.Random, deal: int, designs: tuple[str, ...] | None = None) -> State:
-        """Shuffle, deal, place treasures, re-deal on 3+ ingredients, choose the first player."""
+        """Shuffle, lay the map (expansion 3), deal, place treasures, re-deal on 3+ ingredients, choose who starts."""
         if designs is None:
             designs = tuple(d for card in sorted(self.defs.values(), key=lambda c: c.id) for d in [card.id] * card.copies)
         instances = list(range(len(designs)))
+        spaces = tuple(self.board) if self.board else ()
+        foods = tuple(rng.sample(spaces, self.players)) if spaces else ()
         for _ in range(MAX_REDEALS):
             rng.shuffle(instances)
-            hands = [instances[p * deal : (p + 1) * deal] for p in range(self.players)]
-            deck = tuple(instances[self.players * deal :])
-            state = State(designs, tuple(() for _ in hands), tuple(() for _ in hands), deck, (), 0, "turn", self.discord)
+            layout: tuple[int, ...] = ()
+            if spaces:
+                for _ in range(MAX_REDEALS):  # two or more ingredients on the map: shuffle back, draw again
+                    layout = tuple(instances[: len(spaces)])
+                    if sum(self.defs[designs[i]].kind == "ingredient" for i in layout) < 2:
+                        break
+                    rng.shuffle(instances)
+            rest = instances[len(layout):]
+            hands = [rest[p * deal : (p + 1) * deal] for p in range(self.players)]
+            deck = tuple(rest[self.players * deal :])
+            state = State(designs, tuple(() for _ in hands), tuple(() for _ in hands), deck, (), 0, "turn", self.discord,
+                          spaces=spaces, map=layout, queen="start" if spaces else None, foods=foods,
+                          revealed=tuple(False for _ in foods))
             for p, hand in enumerate(hands):
                 state = self._receive(state, p, hand)
             if all(sum(self.card(state, i).kind == "ingredient" for i in c) < 3 for c in state.counters):
@@ -161,6 +189,7 @@ class FalleraRules:
             me = state.current
             actions.append(Almoina(me))
             actions += [Sell(me, self._ref(state, i)) for i in state.counters[me] if self.card(state, i).kind == "sellable"]
+            actions += [Move(me, space) for space in self._reachable(state)]
             battles = [i for i in state.hands[me] if self.card(state, i).battle]
             for target in range(state.players):
                 if target == me:
@@ -168,6 +197,11 @@ class FalleraRules:
                 for treasure in state.counters[target]:
                     actions += [Attack(me, target, self._ref(state, treasure), self._ref(state, b)) for b in battles]
         return sorted(actions, key=lambda a: a.notation())
+
+    def _reachable(self, state: State) -> tuple[str, ...]:
+        if not state.spaces:
+            return ()
+        return state.spaces if state.queen == "start" else self.board[state.queen]
 
     def parse(self, text: str) -> FalleraAction:
         return parse_action(text)
@@ -221,6 +255,48 @@ class FalleraRules:
                                   f"on {player(action.target)}'s counter")
         hands = _without(state.hands, action.player, attack)
         return replace(state, hands=hands, phase="defend", battle=(action.player, action.target, treasure, attack))
+
+    def _apply_move(self, state: State, action: Move, rng: random.Random | None) -> State:
+        self._need_phase(state, action, "turn")
+        if not state.spaces:
+            raise IllegalActionError(action.notation(), "queen-needs-map", "there is no Kingdom map in this game")
+        if action.space not in self._reachable(state):
+            raise IllegalActionError(action.notation(), "queen-access",
+                                     f"the Queen cannot go from {state.queen} to {action.space}: no access joins them")
+        slot = state.spaces.index(action.space)
+        taken = state.map[slot]
+        state = replace(state, queen=action.space, map=state.map[:slot] + (-1,) + state.map[slot + 1 :])
+        if taken >= 0:
+            state = self._receive(state, action.player, [taken])
+        state = self._refill(state, rng)
+        if state.phase == "over":
+            return state
+        realm = taken >= 0 and "realm" in self.card(state, taken).icons
+        state = self._check_victory(state, rng)
+        if state.phase in {"over", "toss"} or realm:  # a Realm card taken by the last action grants another action
+            return state
+        return self._next_turn(state)
+
+    def _refill(self, state: State, rng: random.Random | None) -> State:
+        """An emptied map is filled at once with the top five cards, in setup order (the player's free
+        placement is not modelled yet)."""
+        if any(slot >= 0 for slot in state.map):
+            return state
+        layout = list(state.map)
+        for index in range(len(layout)):
+            if not state.deck:
+                if self.discord:
+                    return self._deck_exhausted(state)
+                if not state.cemetery:
+                    break
+                if rng is None:
+                    raise RuntimeError("the deck must be reshuffled from the cemetery: pass rng=")
+                pile = list(state.cemetery)
+                rng.shuffle(pile)
+                state = replace(state, deck=tuple(pile), cemetery=())
+            layout[index] = state.deck[0]
+            state = replace(state, deck=state.deck[1:])
+        return replace(state, map=tuple(layout))
 
     def _apply_nodefence(self, state: State, action: NoDefence, rng: random.Random | None) -> State:
         self._need_phase(state, action, "defend")
@@ -290,9 +366,14 @@ class FalleraRules:
             if who == skip:
                 continue
             count, blocked, seafood = self.ingredients(state, who)
-            if count >= 5 and not blocked:
+            territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
+            if (count >= 5 or territorial) and not blocked:
                 if self.discord and seafood:
                     return replace(state, phase="toss", toss=(who, seafood, True, then))
+                if count < 5:
+                    revealed = tuple(r or p == who for p, r in enumerate(state.revealed))
+                    return replace(state, phase="over", winner=who, reason="four-ingredients-territorial",
+                                   revealed=revealed)
                 return replace(state, phase="over", winner=who, reason="five-ingredients")
         return state
 
@@ -374,7 +455,29 @@ class FalleraRules:
             "counters": [[str(self._ref(state, i)) for i in c] for c in state.counters],
             "deck_size": len(state.deck), "cemetery": [str(self._ref(state, i)) for i in state.cemetery],
             "battle": battle, "winner": state.winner, "reason": state.reason,
+            "map": {space: (str(self._ref(state, i)) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
+            "queen": state.queen,
+            "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)],
         }
+
+    def hidden_leak(self, state: State) -> str | None:
+        """Another player's hand card, a face-down attack or an unrevealed territorial food in an observation."""
+        for viewer in range(state.players):
+            seen = self.observe(state, viewer)
+            shown = json.dumps(seen)
+            for other in range(state.players):
+                if other == viewer:
+                    continue
+                for instance in state.hands[other]:
+                    if f'"{self._ref(state, instance)}"' in shown:
+                        return f"{player(viewer)} sees {self._ref(state, instance)} in {player(other)}'s hand"
+                if state.foods and not state.revealed[other] and seen["foods"][other] != "hidden":
+                    return f"{player(viewer)} sees {player(other)}'s territorial food"
+            if state.battle and viewer not in (state.battle[0],) and seen["battle"]["attack"] != "hidden":
+                target = state.battle[1]
+                if not any(self.card(state, i).effect("attacked-face-up") for i in state.counters[target]):
+                    return f"{player(viewer)} sees the face-down attack"
+        return None
 
     def dump(self, state: State) -> dict[str, Any]:
         data = {name: getattr(state, name) for name in State.__dataclass_fields__}
@@ -389,7 +492,7 @@ class FalleraRules:
     def invariants(self, state: State) -> list[str]:
         broken = []
         places = [i for h in state.hands for i in h] + [i for c in state.counters for i in c] + list(state.deck) \
-            + list(state.cemetery) + ([state.battle[3]] if state.battle else [])
+            + list(state.cemetery) + ([state.battle[3]] if state.battle else []) + [i for i in state.map if i >= 0]
         if sorted(places) != list(range(len(state.designs))):
             broken.append("conservation: every card instance must be in exactly one zone")
         if any(self.card(state, i).treasure for h in state.hands for i in h):
@@ -402,6 +505,8 @@ class FalleraRules:
             broken.append("a battle is pending exactly in the defend phase")
         if (state.phase == "toss") != (state.toss is not None):
             broken.append("coin tosses are pending exactly in the toss phase")
+        if state.spaces and all(i < 0 for i in state.map) and (state.deck or state.cemetery) and state.phase != "over":
+            broken.append("the map is empty while cards remain to refill it")
         return broken
 
 

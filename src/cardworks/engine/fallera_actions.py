@@ -111,7 +111,18 @@ class First:
         return f"first {player(self.player)}"
 
 
-FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Coin | Take | First
+@dataclass(frozen=True)
+class Move:
+    """Move the Calavera Queen one terreta along an access and take the card there (expansion 3)."""
+
+    player: int
+    space: str
+
+    def notation(self) -> str:
+        return f"{player(self.player)} queen {self.space}"
+
+
+FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Coin | Take | First | Move
 
 _P = r"p(\d+)"
 _C = r"([a-z0-9-]+)#(\d+)"
@@ -125,6 +136,7 @@ _PATTERNS = [
     (re.compile(r"^coin (heads|tails)$"), lambda m: Coin(m[1] == "heads")),
     (re.compile(rf"^{_P} takes {_C} from {_P}$"), lambda m: Take(_p(m[1]), _p(m[4]), Card(m[2], int(m[3])))),
     (re.compile(rf"^first {_P}$"), lambda m: First(_p(m[1]))),
+    (re.compile(rf"^{_P} queen ([a-z0-9-]+)$"), lambda m: Move(_p(m[1]), m[2])),
 ]
 
 

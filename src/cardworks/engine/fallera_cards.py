@@ -29,6 +29,7 @@ class CardDef:
     sell: int | None = None
     effects: tuple[Any, ...] = ()
     copies: int = 1
+    icons: tuple[str, ...] = ()
 
     @property
     def treasure(self) -> bool:
@@ -88,5 +89,6 @@ def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
             continue
         copies = card.quantity if card.quantity is not None else assumed.get((card.id, "quantity"), 1)
         result.cards[card.id] = CardDef(card.id, tuple(card.types), kind, card.attributes.get("ingredient-category"),
-                                        values["attack"], values["defence"], values["sell"], tuple(card.effects), copies)
+                                        values["attack"], values["defence"], values["sell"], tuple(card.effects), copies,
+                                        tuple(card.icons))
     return result

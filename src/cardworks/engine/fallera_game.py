@@ -10,8 +10,27 @@ from ..loading.database import Database
 from .fallera import FalleraRules, State
 from .fallera_cards import CardDef, Catalogue, catalogue
 
-SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"]}
-"""Deck selections the engine plays; expansion 3 and expert mode need the map and the Queen."""
+SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"], "base-3": ["base", "mes-enlla"]}
+"""Deck selections the engine plays; expert mode (burning cards, terreta bonuses) is not modelled yet."""
+MAP_ORDER = ("nord", "xuquer-turia", "muntanyes-centrals", "sud", "interior")
+"""The order the rulebook lays the first five cards on the map."""
+
+
+def board_accesses(db: Database, side: str = "normal") -> dict[str, tuple[str, ...]]:
+    """Terreta → neighbours on a side of the Kingdom map: stated accesses, else the assumed ones."""
+    from ..loading.records import Index
+
+    index = Index(db)
+    board = next(r for r in index.of_kind("board"))
+    chosen = next(s for s in board.model.sides if s.id == side)
+    edges = [tuple(e.between) for e in chosen.edges]
+    assumed = next((a.model.value for a in index.of_kind("assumption")
+                    if a.model.target == board.id and a.model.field == f"sides/{side}/edges"), None)
+    if assumed and not chosen.edges_complete:
+        edges = [tuple(e) for e in assumed]
+    spaces = [s.id for s in chosen.spaces if not s.start]
+    order = [s for s in MAP_ORDER if s in spaces] + [s for s in spaces if s not in MAP_ORDER]
+    return {s: tuple(sorted({b for a, b in edges if a == s} | {a for a, b in edges if b == s})) for s in order}
 
 
 @dataclass
@@ -54,7 +73,8 @@ def rules_for(db: Database, config: Configuration) -> tuple[FalleraRules, Catalo
         for card_id in sorted(marked & set(cards.cards)):
             cards.left_out[card_id] = f"removed at {config.players} players"
             del cards.cards[card_id]
-    return FalleraRules(cards.cards, config.players, "discordia" in sets), cards
+    board = board_accesses(db) if "mes-enlla" in sets else None
+    return FalleraRules(cards.cards, config.players, "discordia" in sets, board), cards
 
 
 def new_game(db: Database, config: Configuration, rng: random.Random) -> tuple[FalleraRules, State]:
@@ -67,7 +87,8 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
 
     ``setup``: ``selection``, ``players``, ``hands`` and ``counters`` (one list of
     design ids per player), ``deck`` (top first), ``cemetery``, ``current``
-    (``p1``…), and ``example_cards`` for a rulebook's abstract examples (a battle
+    (``p1``…), with expansion 3 ``map`` (terreta → card id), ``queen`` and
+    ``foods`` (each player's terreta), and ``example_cards`` for a rulebook's abstract examples (a battle
     card with A4, a defence of D5) that no real card matches. Instances are
     numbered in that order: hands, counters, deck, cemetery.
     """
@@ -75,7 +96,8 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
     rules, cards = rules_for(db, config)
     for extra in setup.get("example_cards", []):  # the rulebooks' abstract examples ("A4 against D5")
         rules.defs[extra["id"]] = CardDef(extra["id"], tuple(extra["types"]), extra.get("kind"), extra.get("category"),
-                                          extra.get("attack"), extra.get("defence"), extra.get("sell"))
+                                          extra.get("attack"), extra.get("defence"), extra.get("sell"),
+                                          icons=tuple(extra.get("icons", [])))
     zones = {name: setup.get(name, [[] for _ in range(config.players)]) for name in ("hands", "counters")}
     designs: list[str] = []
 
@@ -93,6 +115,12 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
     deck = number(setup.get("deck", []))
     cemetery = number(setup.get("cemetery", []))
     current = int(str(setup.get("current", "p1")).removeprefix("p")) - 1
+    spaces = tuple(rules.board) if rules.board else ()
+    layout = setup.get("map", {})
+    slots = tuple(number([layout[s]])[0] if layout.get(s) else -1 for s in spaces)
+    foods = tuple(setup.get("foods", ())) if spaces else ()
     state = State(tuple(designs), tuple(tuple(sorted(h)) for h in hands), tuple(tuple(sorted(c)) for c in counters),
-                  deck, cemetery, current, "turn", rules.discord, turn=1)
+                  deck, cemetery, current, "turn", rules.discord, turn=1, spaces=spaces, map=slots,
+                  queen=setup.get("queen", "start") if spaces else None, foods=foods,
+                  revealed=tuple(False for _ in foods))
     return rules, rules._start_turn(state)

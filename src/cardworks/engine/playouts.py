@@ -42,18 +42,6 @@ class PlayoutStats:
     failures: list[PlayoutFailure] = field(default_factory=list)
 
 
-def _hidden_leak(rules: Any, state: Any) -> str | None:
-    for viewer in range(state.players):
-        seen = json.dumps(rules.observe(state, viewer))
-        for other in range(state.players):
-            if other == viewer:
-                continue
-            for instance in state.hands[other]:
-                if f'"{state.designs[instance]}#{instance}"' in seen:
-                    return f"p{viewer + 1} can see {state.designs[instance]}#{instance} in p{other + 1}'s hand"
-    return None
-
-
 def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = True) -> tuple[Any, list[str], str | None]:
     """One game from ``state``; returns the final state, the action log and a failure message (or None)."""
     rng = random.Random(seed)
@@ -69,7 +57,7 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
         broken = rules.invariants(state)
         if broken:
             return state, log, "; ".join(broken)
-        leak = _hidden_leak(rules, state)
+        leak = rules.hidden_leak(state)
         if leak:
             return state, log, f"hidden information: {leak}"
         if rules.load(json.loads(json.dumps(rules.dump(state)))) != state:

@@ -100,6 +100,13 @@ def check_expectation(rules: Any, state: Any, expect: dict[str, Any], rng: rando
             got = state.phase if key == "phase" else player(state.current)
             if got != expect[key]:
                 return f"expected {key} {expect[key]}, got {got}"
+    if "queen" in expect and state.queen != expect["queen"]:
+        return f"expected the Queen in {expect['queen']}, got {state.queen}"
+    for space, design in expect.get("map", {}).items():
+        slot = state.map[state.spaces.index(space)]
+        got = state.designs[slot] if slot >= 0 else None
+        if got != design:
+            return f"expected {design} on {space}, got {got}"
     for who, count in expect.get("valid_ingredients", {}).items():
         got = rules.ingredients(state, int(who.removeprefix("p")) - 1)[0]
         if got != count:
