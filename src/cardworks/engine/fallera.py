@@ -21,7 +21,6 @@ cards that need them are left out of decks with a reason.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, replace
 from typing import Any
@@ -442,49 +441,52 @@ class FalleraRules:
     # --- views ------------------------------------------------------------------------------
     def observe(self, state: State, who: int) -> dict[str, Any]:
         """What ``who`` sees: their hand, every counter, hand sizes (public), the cemetery; the deck as a count."""
+        names = state.designs
+
+        def shown(instances) -> list[str]:
+            return [f"{names[i]}#{i}" for i in instances]
+
         battle = None
         if state.battle is not None:
             attacker, target, treasure, attack = state.battle
             face_up = any(self.card(state, i).effect("attacked-face-up") for i in state.counters[target])
-            battle = {"attacker": attacker, "target": target, "treasure": str(self._ref(state, treasure)),
-                      "attack": str(self._ref(state, attack)) if who == attacker or face_up else "hidden"}
+            battle = {"attacker": attacker, "target": target, "treasure": f"{names[treasure]}#{treasure}",
+                      "attack": f"{names[attack]}#{attack}" if who == attacker or face_up else "hidden"}
         return {
             "you": who, "current": state.current, "phase": state.phase, "turn": state.turn,
-            "hand": [str(self._ref(state, i)) for i in state.hands[who]],
-            "hand_sizes": [len(h) for h in state.hands],
-            "counters": [[str(self._ref(state, i)) for i in c] for c in state.counters],
-            "deck_size": len(state.deck), "cemetery": [str(self._ref(state, i)) for i in state.cemetery],
+            "hand": shown(state.hands[who]), "hand_sizes": [len(h) for h in state.hands],
+            "counters": [shown(c) for c in state.counters],
+            "deck_size": len(state.deck), "cemetery": shown(state.cemetery),
             "battle": battle, "winner": state.winner, "reason": state.reason,
-            "map": {space: (str(self._ref(state, i)) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
+            "map": {space: (f"{names[i]}#{i}" if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
             "queen": state.queen,
             "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)],
         }
 
     def hidden_leak(self, state: State) -> str | None:
-        """Another player's hand card, a face-down attack or an unrevealed territorial food in an observation."""
+        """Another player's hand card, a face-down attack or an unrevealed territorial food in an observation.
+
+        Hands are the only hidden zone besides the attack and the foods, so each
+        observation's hand must be the viewer's own.
+        """
         for viewer in range(state.players):
             seen = self.observe(state, viewer)
-            shown = json.dumps(seen)
-            for other in range(state.players):
-                if other == viewer:
-                    continue
-                for instance in state.hands[other]:
-                    if f'"{self._ref(state, instance)}"' in shown:
-                        return f"{player(viewer)} sees {self._ref(state, instance)} in {player(other)}'s hand"
-                if state.foods and not state.revealed[other] and seen["foods"][other] != "hidden":
-                    return f"{player(viewer)} sees {player(other)}'s territorial food"
-            if state.battle and viewer not in (state.battle[0],) and seen["battle"]["attack"] != "hidden":
+            if seen["hand"] != [f"{state.designs[i]}#{i}" for i in state.hands[viewer]]:
+                return f"{player(viewer)}'s observation shows a hand that is not theirs"
+            if any(f != "hidden" for p, f in enumerate(seen["foods"]) if p != viewer and not state.revealed[p]):
+                return f"{player(viewer)} sees a territorial food that is not revealed"
+            if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden":
                 target = state.battle[1]
                 if not any(self.card(state, i).effect("attacked-face-up") for i in state.counters[target]):
                     return f"{player(viewer)} sees the face-down attack"
         return None
 
     def dump(self, state: State) -> dict[str, Any]:
-        data = {name: getattr(state, name) for name in State.__dataclass_fields__}
-        return _lists(data)
+        """JSON-ready: tuples become lists."""
+        return {name: _lists(getattr(state, name)) for name in _FIELDS}
 
     def load(self, data: dict[str, Any]) -> State:
-        return State(**{key: _tuples(value) if key not in {"phase", "reason"} else value for key, value in data.items()})
+        return State(**{key: _tuples(value) for key, value in data.items()})
 
     def result(self, state: State) -> tuple[int | None, str | None]:
         return state.winner, state.reason
@@ -518,13 +520,16 @@ def _without(groups: tuple[tuple[int, ...], ...], who: int, instance: int) -> tu
     return tuple(tuple(i for i in g if i != instance) if p == who else g for p, g in enumerate(groups))
 
 
+_FIELDS = tuple(State.__dataclass_fields__)
+
+
 def _lists(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_lists(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
+    if type(value) is tuple:
+        return [_lists(v) if type(v) is tuple else v for v in value]
     return value
 
 
 def _tuples(value: Any) -> Any:
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+    if type(value) is list:
+        return tuple(_tuples(v) if type(v) is list else v for v in value)
+    return value

@@ -15,7 +15,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .core import choose
 
 MAX_STEPS = 5000
 """A game still running after this many steps stops and counts as ``step-limit`` (random play can
@@ -46,30 +45,43 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
     """One game from ``state``; returns the final state, the action log and a failure message (or None)."""
     rng = random.Random(seed)
     log: list[str] = []
-    for _ in range(MAX_STEPS):
-        if rules.actor(state) is None:
+    legal = rules.legal_actions(state)
+    for step in range(MAX_STEPS):
+        if not legal:
+            if rules.actor(state) is not None:
+                return state, log, "no legal action in a game that is not over"
             return state, log, None
-        action = choose(rules, state, rng=rng)
+        action = legal[rng.randrange(len(legal))]
         log.append(action.notation())
         state = rules.apply(state, action, rng=rng)
+        legal = rules.legal_actions(state)
         if not check:
             continue
-        broken = rules.invariants(state)
-        if broken:
-            return state, log, "; ".join(broken)
-        leak = rules.hidden_leak(state)
-        if leak:
-            return state, log, f"hidden information: {leak}"
-        if rules.load(json.loads(json.dumps(rules.dump(state)))) != state:
-            return state, log, "the state does not survive a JSON round trip"
-        probe = random.Random(seed * 7919 + len(log))
-        legal = rules.legal_actions(state)
-        for candidate in probe.sample(legal, min(SAMPLED_ACTIONS, len(legal))):
-            try:
-                rules.apply(state, candidate, rng=random.Random(0))
-            except Exception as exc:  # a listed legal action must apply
-                return state, log, f"legal action {candidate.notation()} fails: {exc}"
+        failure = _step_failure(rules, state, legal, seed, step)
+        if failure:
+            return state, log, failure
     return state, log, None
+
+
+def _step_failure(rules: Any, state: Any, legal: list[Any], seed: int, step: int) -> str | None:
+    broken = rules.invariants(state)
+    if broken:
+        return "; ".join(broken)
+    leak = rules.hidden_leak(state)
+    if leak:
+        return f"hidden information: {leak}"
+    dumped = rules.dump(state)
+    if step % 25 == 0:
+        dumped = json.loads(json.dumps(dumped))  # proves the dump is plain JSON; cheaper checks between
+    if rules.load(dumped) != state:
+        return "the state does not survive a JSON round trip"
+    probe = random.Random(seed * 7919 + step)
+    for candidate in probe.sample(legal, min(SAMPLED_ACTIONS, len(legal))):
+        try:
+            rules.apply(state, candidate, rng=random.Random(0))
+        except Exception as exc:  # a listed legal action must apply
+            return f"legal action {candidate.notation()} fails: {exc}"
+    return None
 
 
 def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], games: int, seed: int) -> PlayoutStats:
