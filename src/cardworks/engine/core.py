@@ -66,11 +66,3 @@ class Rules(Protocol):
 
     def result(self, state: Any) -> tuple[int | None, str | None]:
         """The winner (or None) and why the game ended (None while it goes on)."""
-
-
-def choose(rules: Rules, state: Any, *, rng: random.Random) -> Any:
-    """A uniformly random legal action, chance outcomes included (for playouts)."""
-    actions = rules.legal_actions(state)
-    if not actions:
-        raise RuntimeError("no legal action in a game that is not over")
-    return actions[rng.randrange(len(actions))]
