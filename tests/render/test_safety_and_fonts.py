@@ -54,9 +54,22 @@ def test_every_character_of_every_locale_has_a_glyph() -> None:
 
 
 def test_strict_build_fails_on_overflowing_text_and_writes_nothing(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    cards = tmp_path / "cards"
+    shutil.copytree(REPO / "cards", cards)
+    path = cards / "fallera/sets/base.json"
+    data = json.loads(path.read_text())
+    garlic = next(c for c in data["cards"] if c["id"] == "cabeca-d-alls")
+    garlic["rules"] = " ".join(["A very long rules text that cannot possibly fit on a poker card."] * 30)
+    path.write_text(json.dumps(data, ensure_ascii=False))
     out = tmp_path / "out"
-    run = run_cli("--cards", str(REPO / "cards"), "build", "--out", str(out), "--set", "base-2", "--locale", "en",
-                  "--strict", "--no-docs")
-    assert run.exit_code == 1
-    assert "overflows" in run.output and "revolta-de-les-germanies" in run.output
+    args = ["--cards", str(cards), "build", "--out", str(out), "--set", "base", "--locale", "en", "--no-docs"]
+    lenient = run_cli(*args)
+    assert lenient.exit_code == 0 and "[text-overflow] fallera en cabeca-d-alls" in lenient.output
+    shutil.rmtree(out)
+    strict = run_cli(*args, "--strict")
+    assert strict.exit_code == 1
+    assert "overflows" in strict.output and "cabeca-d-alls" in strict.output
     assert not (out / "fallera").exists()
