@@ -14,9 +14,11 @@ expansion 3, the Kingdom map (the first five cards, redrawn on two or more
 ingredients), moving the Calavera Queen along accesses and taking the card,
 refilling an emptied map at once, the Realm symbol's extra action, hidden
 territorial foods and the win with 4 ingredients while the Queen is in your
-terreta, on or off turn. Not covered yet: special cards, the player's free
-placement when refilling the map (cards go in setup order), and expert mode;
-cards that need them are left out of decks with a reason.
+terreta, on or off turn; in expert mode, burning cards before each turn and
+the terreta bonuses (declared on the board's spaces). Not covered yet:
+special cards, most card abilities, and the player's free placement when
+refilling the map (cards go in setup order); cards that need them are left
+out of decks with a reason.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .core import CHANCE, IllegalActionError
-from .fallera_actions import (Almoina, Attack, Card, Coin, Defend, FalleraAction, First, Move, NoDefence, Sell,
-                              Take, parse_action, player)
+from .fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Move, NoDefence,
+                              Sell, Take, parse_action, player)
 from .fallera_cards import CardDef
 
 MAX_REDEALS = 100
@@ -84,6 +86,22 @@ class FalleraRules:
     discord: bool
     board: dict[str, tuple[str, ...]] | None = None
     """Accesses of the map side in play, terreta → neighbours (expansion 3), in setup order."""
+    bonuses: dict[str, tuple[Any, ...]] | None = None
+    """What each terreta does while the Queen is there (expert mode)."""
+    burning: bool = False
+    """Expert mode: draw one and discard one hand card before each turn."""
+
+    def bonus(self, state: State, op: str) -> list[Any]:
+        """Bonuses of the terreta where the Queen stands."""
+        if not self.bonuses or state.queen not in self.bonuses:
+            return []
+        return [b for b in self.bonuses[state.queen] if b.op == op]
+
+    def value(self, state: State, instance: int, stat: str) -> int:
+        """A battle card's attack or defence, with the terreta's bonus."""
+        card = self.card(state, instance)
+        extra = sum(getattr(b, stat) for b in self.bonus(state, "stat-bonus") if card.id in b.cards)
+        return getattr(card, stat) + extra
 
     # --- helpers --------------------------------------------------------------------------
     def card(self, state: State, instance: int) -> CardDef:
@@ -103,12 +121,13 @@ class FalleraRules:
         """Valid ingredient count, whether a forbidden ingredient blocks, and seafood count, on a counter."""
         counter = state.counters[who]
         designs = {state.designs[i] for i in counter}
+        made_valid = {c for b in self.bonus(state, "valid-ingredient") for c in b.cards}
         count, blocked, seafood = 0, False, 0
         for instance in counter:
             card = self.card(state, instance)
             if card.kind != "ingredient":
                 continue
-            if card.category == "forbidden":
+            if card.category == "forbidden" and card.id not in made_valid:
                 blocked = blocked or self.discord
                 continue
             value = 1
@@ -163,7 +182,7 @@ class FalleraRules:
     def actor(self, state: State) -> int | None:
         if state.phase == "over":
             return None
-        if state.phase in {"toss", "turn-coin", "first"} or state.takes is not None:
+        if state.phase in {"toss", "turn-coin", "interior-coin", "first"} or state.takes is not None:
             return CHANCE
         if state.phase == "defend":
             return state.battle[1]
@@ -176,8 +195,10 @@ class FalleraRules:
         if state.takes is not None:
             taker, victim, _ = state.takes
             actions = [Take(taker, victim, self._ref(state, i)) for i in state.hands[victim]]
-        elif state.phase in {"toss", "turn-coin"}:
+        elif state.phase in {"toss", "turn-coin", "interior-coin"}:
             actions = [Coin(True), Coin(False)]
+        elif state.phase == "burn":
+            actions = [Burn(state.current, self._ref(state, i)) for i in state.hands[state.current]]
         elif state.phase == "first":
             actions = [First(p) for p in state.candidates]
         elif state.phase == "defend":
@@ -274,7 +295,15 @@ class FalleraRules:
         state = self._check_victory(state, rng)
         if state.phase in {"over", "toss"} or realm:  # a Realm card taken by the last action grants another action
             return state
+        if self.bonus(state, "coin-extra-action"):
+            return replace(state, phase="interior-coin")
         return self._next_turn(state)
+
+    def _apply_burn(self, state: State, action: Burn, rng: random.Random | None) -> State:
+        self._need_phase(state, action, "burn")
+        instance = self._instance(state, action.card, state.hands[action.player], action, "burn-hand-card", "in your hand")
+        state = replace(state, hands=_without(state.hands, action.player, instance), cemetery=state.cemetery + (instance,))
+        return self._after_burn(state)
 
     def _refill(self, state: State, rng: random.Random | None) -> State:
         """An emptied map is filled at once with the top five cards, in setup order (the player's free
@@ -311,14 +340,21 @@ class FalleraRules:
 
     def _resolve_battle(self, state: State, defence: int | None, rng: random.Random | None) -> State:
         attacker, target, treasure, attack = state.battle
-        steals = defence is None or self.card(state, attack).attack > self.card(state, defence).defence
+        steals = defence is None or self.value(state, attack, "attack") > self.value(state, defence, "defence")
         used = (attack,) + ((defence,) if defence is not None else ())
+        draws = [(who, sum(b.draw for b in self.bonus(state, "draw-after-use") if state.designs[card] in b.cards))
+                 for who, card in ((attacker, attack), (target, defence)) if card is not None]
         state = replace(state, battle=None, phase="turn", cemetery=state.cemetery + used)
         if steals:
             state = self._receive(replace(state, counters=_without(state.counters, target, treasure)), attacker, [treasure])
+        for who, count in draws:  # a terreta bonus: draw after using certain cards, on or off turn
+            if count and state.phase != "over":
+                state = self._draw(state, who, count, rng)
         return self._after_action(state, rng)
 
     def _apply_coin(self, state: State, action: Coin, rng: random.Random | None) -> State:
+        if state.phase == "interior-coin":  # heads: another action; tails: the turn passes
+            return replace(state, phase="turn") if action.heads else self._next_turn(replace(state, phase="turn"))
         if state.phase == "turn-coin":
             me = state.current
             draws = sum(e.draw for i in state.counters[me] for e in self.card(state, i).effect("turn-start-coin-draw"))
@@ -398,10 +434,24 @@ class FalleraRules:
         me = state.current
         if self.discord:
             count, blocked, seafood = self.ingredients(state, me)
-            if count >= 5 and not blocked and seafood:
+            territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[me]
+            if (count >= 5 or territorial) and not blocked and seafood:
                 return replace(state, phase="toss", toss=(me, seafood, True, "next"))
-            if any(self.card(state, i).effect("turn-start-coin-draw") for i in state.counters[me]):
-                return replace(state, phase="turn-coin")
+        if self.burning:  # draw one, then discard a hand card (none to discard: nothing more)
+            state = self._draw(replace(state, phase="turn"), me, 1, None)
+            if state.phase == "over":
+                return state
+            state = self._check_victory(state, None, then="continue")
+            if state.phase != "turn":
+                return state
+            if state.hands[me]:
+                return replace(state, phase="burn")
+        return self._after_burn(state)
+
+    def _after_burn(self, state: State) -> State:
+        me = state.current
+        if self.discord and any(self.card(state, i).effect("turn-start-coin-draw") for i in state.counters[me]):
+            return replace(state, phase="turn-coin")
         return replace(state, phase="turn")
 
     def _draw(self, state: State, who: int, count: int, rng: random.Random | None) -> State:

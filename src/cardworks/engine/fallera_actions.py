@@ -122,7 +122,18 @@ class Move:
         return f"{player(self.player)} queen {self.space}"
 
 
-FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Coin | Take | First | Move
+@dataclass(frozen=True)
+class Burn:
+    """Expert mode: before the turn, discard a hand card (after drawing one)."""
+
+    player: int
+    card: Card
+
+    def notation(self) -> str:
+        return f"{player(self.player)} burn {self.card}"
+
+
+FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Coin | Take | First | Move | Burn
 
 _P = r"p(\d+)"
 _C = r"([a-z0-9-]+)#(\d+)"
@@ -137,6 +148,7 @@ _PATTERNS = [
     (re.compile(rf"^{_P} takes {_C} from {_P}$"), lambda m: Take(_p(m[1]), _p(m[4]), Card(m[2], int(m[3])))),
     (re.compile(rf"^first {_P}$"), lambda m: First(_p(m[1]))),
     (re.compile(rf"^{_P} queen ([a-z0-9-]+)$"), lambda m: Move(_p(m[1]), m[2])),
+    (re.compile(rf"^{_P} burn {_C}$"), lambda m: Burn(_p(m[1]), Card(m[2], int(m[3])))),
 ]
 
 

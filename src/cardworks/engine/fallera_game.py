@@ -10,10 +10,18 @@ from ..loading.database import Database
 from .fallera import FalleraRules, State
 from .fallera_cards import CardDef, Catalogue, catalogue
 
-SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"], "base-3": ["base", "mes-enlla"]}
-"""Deck selections the engine plays; expert mode (burning cards, terreta bonuses) is not modelled yet."""
+SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"], "base-3": ["base", "mes-enlla"],
+             "expert": ["base", "discordia", "mes-enlla"]}
+"""Deck selections the engine plays."""
 MAP_ORDER = ("nord", "xuquer-turia", "muntanyes-centrals", "sud", "interior")
 """The order the rulebook lays the first five cards on the map."""
+
+
+def board_side(db: Database, side: str) -> Any:
+    from ..loading.records import Index
+
+    board = next(r for r in Index(db).of_kind("board"))
+    return next(s for s in board.model.sides if s.id == side)
 
 
 def board_accesses(db: Database, side: str = "normal") -> dict[str, tuple[str, ...]]:
@@ -73,8 +81,11 @@ def rules_for(db: Database, config: Configuration) -> tuple[FalleraRules, Catalo
         for card_id in sorted(marked & set(cards.cards)):
             cards.left_out[card_id] = f"removed at {config.players} players"
             del cards.cards[card_id]
-    board = board_accesses(db) if "mes-enlla" in sets else None
-    return FalleraRules(cards.cards, config.players, "discordia" in sets, board), cards
+    expert = config.selection == "expert"
+    side = "expert" if expert else "normal"
+    board = board_accesses(db, side) if "mes-enlla" in sets else None
+    bonuses = {s.id: tuple(s.bonuses) for s in board_side(db, side).spaces} if expert else None
+    return FalleraRules(cards.cards, config.players, "discordia" in sets, board, bonuses, burning=expert), cards
 
 
 def new_game(db: Database, config: Configuration, rng: random.Random) -> tuple[FalleraRules, State]:

@@ -148,6 +148,9 @@ def _check_board(record: Record, refs: _Refs, out: ProblemList) -> None:
                 out.error(record.file.display, f"/sides/{s}/edges/{e}", "bad-value", "an access joins a space to itself")
             degree.update(end for end in edge.between if end in spaces)
         for p, space in enumerate(side.spaces):
+            for b, bonus in enumerate(space.bonuses):
+                for c, card_id in enumerate(getattr(bonus, "cards", [])):
+                    _dangling(out, record, f"/sides/{s}/spaces/{p}/bonuses/{b}/cards/{c}", "card", card_id, refs.cards)
             if space.accesses is None:
                 continue
             if degree[space.id] > space.accesses or (side.edges_complete and degree[space.id] != space.accesses):
