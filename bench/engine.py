@@ -36,7 +36,8 @@ def main() -> None:
             unfinished += rules.result(final)[1] is None
         seconds = time.perf_counter() - start
         print(f"{config.label:<14} {args.games / seconds:>8.0f} {statistics.mean(steps):>11.0f} {sum(steps) / seconds:>9.0f} {unfinished:>11}")
-    print(f"not measured (not modelled yet): {', '.join(later)}")
+    if later:
+        print(f"not measured (not modelled yet): {', '.join(later)}")
 
 
 if __name__ == "__main__":
