@@ -40,7 +40,7 @@ def make_database(folder: Path, designs: int, copies: int) -> Path:
 
 
 def timed_build(cards_root: Path, out: Path, selection: str, jobs: int, layout: SheetLayout | None = None) -> float:
-    options = BuildOptions(out=out, game="fallera", selection=selection, locales=["en"], jobs=jobs,
+    options = BuildOptions(out=out, game="fallera", selection=selection, locales=["en"], jobs=jobs, documents=False,
                            layout=layout or SheetLayout())
     start = time.perf_counter()
     report = build(cards_root, options)
