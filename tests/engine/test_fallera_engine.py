@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardworks.engine.core import CHANCE, IllegalActionError
@@ -148,3 +148,11 @@ def test_check_fails_on_a_failing_scenario(tmp_path) -> None:
     path.write_text(json.dumps(bad))
     run = run_cli("--cards", str(REPO / "cards"), "check", "--playouts", "0", "--scenarios", str(path))
     assert run.exit_code == 1 and "FAIL" in run.output and "expected winner p1" in run.output
+
+
+@given(st.integers(0, 10_000), st.sampled_from([("base", 3), ("base-2", 4), ("base-3", 2), ("expert", 5)]))
+@settings(max_examples=15, deadline=None)
+def test_any_seed_plays_soundly(seed: int, config: tuple[str, int]) -> None:
+    rules, state = new_game(DB, Configuration(*config), random.Random(seed))
+    final, log, failure = play_one(rules, state, seed, "property")
+    assert failure is None, (seed, failure, log[-5:])

@@ -88,3 +88,11 @@ def test_missing_pack_folder_is_a_usage_error(game: GameDir, tmp_path: Path) -> 
     game.write()
     run = run_cli("--cards", str(game.cards_root), "validate", str(tmp_path / "nowhere"))
     assert run.exit_code == 2
+
+
+def test_the_example_pack_validates_with_the_shipped_game() -> None:
+    from conftest import REPO
+
+    run = run_cli("--cards", str(REPO / "cards"), "validate", str(REPO / "examples/fallera-pack"), "--format", "json")
+    assert run.exit_code == 0, run.output
+    assert [p for p in run.problems if "examples" in p["file"]] == []
