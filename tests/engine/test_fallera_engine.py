@@ -156,3 +156,20 @@ def test_any_seed_plays_soundly(seed: int, config: tuple[str, int]) -> None:
     rules, state = new_game(DB, Configuration(*config), random.Random(seed))
     final, log, failure = play_one(rules, state, seed, "property")
     assert failure is None, (seed, failure, log[-5:])
+
+
+def test_a_failed_playout_replays_as_a_scenario() -> None:
+    from cardworks.engine.playouts import PlayoutFailure, failure_scenario
+
+    config = Configuration("base-3", 3)
+    rules, state = new_game(DB, config, random.Random(8))
+    start = rules.dump(state)
+    final, log, failure = play_one(rules, state, 8, config.label)
+    assert failure is None
+    # pretend the last step broke an invariant: the saved scenario must replay every step to the same end
+    saved = failure_scenario(PlayoutFailure(config.label, 8, "pretend", log, start), "base-3", 3)
+    scenario = Scenario(**{k: v for k, v in saved.items()})
+    rules2, state2 = scenario_state(DB, scenario.setup)
+    assert state2 == state
+    result = run_scenario(rules2, state2, scenario, "saved", rng=random.Random(scenario.setup["seed"]))
+    assert result.passed, result.messages

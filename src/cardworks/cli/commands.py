@@ -194,14 +194,17 @@ def i18n_status(cards_root: Path, game: str | None, build_dir: Path, fmt: str) -
 @click.option("--playouts", type=click.IntRange(0, 1_000_000), default=100, show_default=True,
               help="Random games per configuration.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the playouts.")
+@click.option("--save-failures", type=click.Path(path_type=Path, file_okay=False),
+              help="Write each failed playout here as a scenario that replays it.")
 @FORMAT
 @click.pass_obj
-def check(cards_root: Path, game: str, scenario_paths: tuple[Path, ...], playouts: int, seed: int, fmt: str) -> None:
+def check(cards_root: Path, game: str, scenario_paths: tuple[Path, ...], playouts: int, seed: int,
+          save_failures: Path | None, fmt: str) -> None:
     """Run the game's scenarios, then seeded random playouts checking invariants."""
     from ..engine.check import check_game
     from .output import print_check
 
-    report = check_game(cards_root, game, list(scenario_paths), playouts, seed)
+    report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures)
     if fmt == "json":
         click.echo(json.dumps(check_json(report), indent=2))
     else:

@@ -12,7 +12,7 @@ from ..loading.database import Database, display_path, load_game
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 from . import fallera_game
-from .playouts import PlayoutStats, run_playouts
+from .playouts import PlayoutStats, failure_scenario, run_playouts
 from .scenarios import ScenarioResult, run_scenario
 
 #: Games the engine plays, by id: each plugs in its positions, configurations and deals.
@@ -62,8 +62,13 @@ def run_scenarios(db: Database, scenario_paths: list[Path] | None = None) -> lis
     return results
 
 
-def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts: int, seed: int) -> CheckReport:
-    """Scenarios first (every one, whatever fails), then ``playouts`` games per configuration."""
+def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts: int, seed: int,
+               save_failures: Path | None = None) -> CheckReport:
+    """Scenarios first (every one, whatever fails), then ``playouts`` games per configuration.
+
+    With ``save_failures``, each failed playout is written there as a scenario file that
+    replays it from its exact starting state.
+    """
     if game not in GAMES:
         raise UsageError(f"the engine does not play {game!r} yet; it plays {', '.join(sorted(GAMES))}")
     plugin = GAMES[game]
@@ -81,5 +86,16 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
             return plugin.new_game(db, config, rng)
 
         if playouts:
-            report.playouts.append(run_playouts(config.label, start, playouts, seed))
+            stats = run_playouts(config.label, start, playouts, seed)
+            report.playouts.append(stats)
+            if save_failures is not None and stats.failures:
+                _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in stats.failures])
     return report
+
+
+def _save(folder: Path, game: str, scenarios: list[dict]) -> None:
+    from ..fileio import write_text_atomic
+
+    for scenario in scenarios:
+        document = {"$schema": "../../../schema/scenarios.schema.json", "game": game, "scenarios": [scenario]}
+        write_text_atomic(folder / f"{scenario['id']}.json", json.dumps(document, indent=2) + "\n")

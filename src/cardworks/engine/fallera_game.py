@@ -105,6 +105,8 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
     """
     config = Configuration(setup.get("selection", "base"), int(setup["players"]))
     rules, cards = rules_for(db, config)
+    if "state" in setup:  # an exact position, as a failed playout saved it
+        return rules, rules.load(setup["state"])
     for extra in setup.get("example_cards", []):  # the rulebooks' abstract examples ("A4 against D5")
         rules.defs[extra["id"]] = CardDef(extra["id"], tuple(extra["types"]), extra.get("kind"), extra.get("category"),
                                           extra.get("attack"), extra.get("defence"), extra.get("sell"),

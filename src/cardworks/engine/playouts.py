@@ -28,6 +28,20 @@ class PlayoutFailure:
     seed: int
     message: str
     log: list[str]
+    start: dict[str, Any] = field(default_factory=dict)
+    """The starting state (``rules.dump``), so the failure replays as a scenario."""
+
+
+def failure_scenario(failure: PlayoutFailure, selection: str, players: int) -> dict[str, Any]:
+    """A scenario that replays a failed playout step by step from its exact starting state."""
+    return {
+        "id": f"playout-{selection}-{players}p-seed-{failure.seed}",
+        "title": f"Playout {failure.configuration}, seed {failure.seed}: {failure.message}",
+        "source": {"doc": "playout", "note": f"cardworks check, seed {failure.seed}"},
+        "setup": {"selection": selection, "players": players, "state": failure.start, "seed": shuffle_seed(failure.seed)},
+        "steps": failure.log,
+        "expect": [],
+    }
 
 
 @dataclass
@@ -41,9 +55,15 @@ class PlayoutStats:
     failures: list[PlayoutFailure] = field(default_factory=list)
 
 
+def shuffle_seed(seed: int) -> int:
+    """The seed of the shuffles inside a playout (kept apart from its choices so a scenario can replay them)."""
+    return seed * 2 + 1
+
+
 def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = True) -> tuple[Any, list[str], str | None]:
     """One game from ``state``; returns the final state, the action log and a failure message (or None)."""
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # the players' choices
+    shuffles = random.Random(shuffle_seed(seed))  # the deck's chance, replayable on its own
     log: list[str] = []
     legal = rules.legal_actions(state)
     for step in range(MAX_STEPS):
@@ -53,7 +73,7 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
             return state, log, None
         action = legal[rng.randrange(len(legal))]
         log.append(action.notation())
-        state = rules.apply(state, action, rng=rng)
+        state = rules.apply(state, action, rng=shuffles)
         legal = rules.legal_actions(state)
         if not check:
             continue
@@ -90,6 +110,7 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
     for number in range(games):
         game_seed = seed * 100_003 + number
         rules, state = start(random.Random(game_seed))
+        initial = rules.dump(state)
         final, log, failure = play_one(rules, state, game_seed, label)
         stats.games += 1
         if failure is None and number == 0:
@@ -98,7 +119,7 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
             if replay_log != log or replay != final:
                 failure = "the same seed replayed differently"
         if failure:
-            stats.failures.append(PlayoutFailure(label, game_seed, failure, log))
+            stats.failures.append(PlayoutFailure(label, game_seed, failure, log, initial))
             continue
         stats.lengths.append(len(log))
         winner, reason = rules.result(final)
