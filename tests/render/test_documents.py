@@ -160,3 +160,13 @@ def test_faq_shows_the_scenarios_that_check_a_ruling_and_whether_they_pass(docs)
     text = " ".join(_text(p) for p in PdfReader(docs["faq:es"]).pages)
     assert "scenario-base-situation-iv (pasa)" in text
     assert "todavía sin escenario ejecutable" in text  # rulings no scenario checks yet say so
+
+
+def test_an_unknown_generated_section_is_a_clear_error(tmp_path: Path) -> None:
+    cards = tmp_path / "cards"
+    shutil.copytree(CARDS, cards)
+    page = cards / "fallera/rules/en/01-objective.md"
+    page.write_text(page.read_text() + "\n::: generated dragons\n")
+    run = run_cli("--cards", str(cards), "build", "--out", str(tmp_path / "out"), "--locale", "en", "--no-cards")
+    assert run.exit_code == 1
+    assert "[rules-directive]" in run.output and "dragons" in run.output and "01-objective.md" in run.output

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from ...errors import DataError
 from ...i18n.collation import collation_key
-from ...loading.database import Database
+from ...loading.database import Database, display_path
 from ...loading.records import Index
 from ...problems import Problem
 from ..fetcher import safe_fetcher
@@ -73,7 +73,11 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
         if found is None:
             continue
         path, used = found
-        html, headings = render_markdown(path.read_text(encoding="utf-8"), name, icons, generate)
+        try:
+            html, headings = render_markdown(path.read_text(encoding="utf-8"), name, icons, generate)
+        except DataError as exc:
+            raise DataError(f"{display_path(path)}: {exc}", [Problem(display_path(path), "", "rules-directive", str(exc))]) \
+                from None
         title = next((text for level, _, text in headings if level == 1), name)
         sections.append(Section(name, title, html, used, headings))
     selection_label = texts.text(game.id, f"selections/{selection}/name", selection_name) \

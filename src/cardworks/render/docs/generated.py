@@ -6,6 +6,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ...errors import DataError
+
 from ...i18n.collation import collation_key
 from ...loading.records import Index
 from ..jinja import environment
@@ -27,11 +29,15 @@ class Generator:
         self.macros = environment().get_template("docs/generated.html.j2").module
         self.labels = _Labels(texts)
 
+    NAMES = ("components", "icon-legend", "rank-table", "battle-table", "player-variants", "map", "card-index")
+
     def __call__(self, name: str) -> Markup:
-        builder = getattr(self, name.replace("-", "_"), None)
-        if builder is None:
-            raise KeyError(name)
-        return builder()
+        if name not in self.NAMES:
+            raise DataError(f"unknown generated section {name!r}; use one of {', '.join(self.NAMES)}")
+        try:
+            return getattr(self, name.replace("-", "_"))()
+        except (StopIteration, KeyError, ValueError) as exc:
+            raise DataError(f"the generated section {name!r} needs data the game does not have ({exc!r})") from None
 
     def _name(self, record: Any) -> str:
         return self.texts.text(record.id, "name", record.model.name)
