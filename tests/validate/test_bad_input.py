@@ -11,7 +11,6 @@ import os
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
