@@ -28,7 +28,7 @@ def _export(game: GameDir, tmp_path: Path, fmt: str = "po", locale: str = "es") 
 @pytest.mark.parametrize("locale", ["ca", "es"])
 def test_shipped_exports_pass_msgfmt_check(tmp_path: Path, locale: str) -> None:
     out = tmp_path / f"{locale}.po"
-    assert run_cli("--cards", str(REPO / "cards"), "i18n", "export", "--locale", locale, "--out", str(out)).exit_code == 0
+    assert run_cli("--cards", str(REPO / "cards"), "i18n", "export", "--game", "fallera", "--locale", locale, "--out", str(out)).exit_code == 0
     done = subprocess.run(["msgfmt", "--check", "--statistics", "-o", str(tmp_path / "x.mo"), str(out)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -194,14 +194,14 @@ def _shipped_copy(tmp_path: Path) -> Path:
 def test_rulebook_blocks_round_trip(tmp_path: Path) -> None:
     cards = _shipped_copy(tmp_path)
     out = tmp_path / "es.po"
-    assert run_cli("--cards", str(cards), "i18n", "export", "--locale", "es", "--out", str(out)).exit_code == 0
+    assert run_cli("--cards", str(cards), "i18n", "export", "--game", "fallera", "--locale", "es", "--out", str(out)).exit_code == 0
     po = polib.pofile(str(out))
     block = po.find("fallera/rules/05-battles/3", by="msgctxt")
     assert block.msgid == "## Battle cards" and block.msgstr.startswith("## ")
     block.msgstr = "## Las cartas de batalla"
     po.save()
     before = {p: p.read_text() for p in (cards / "fallera/rules/es").glob("*.md")}
-    run = run_cli("--cards", str(cards), "i18n", "import", str(out))
+    run = run_cli("--cards", str(cards), "i18n", "import", str(out), "--game", "fallera")
     assert run.exit_code == 0 and "1 changed" in run.output, run.output
     after = {p: p.read_text() for p in (cards / "fallera/rules/es").glob("*.md")}
     changed = [p.name for p in after if after[p] != before[p]]
@@ -213,12 +213,12 @@ def test_rulebook_blocks_round_trip(tmp_path: Path) -> None:
 def test_rulebook_block_with_broken_token_is_refused(tmp_path: Path) -> None:
     cards = _shipped_copy(tmp_path)
     out = tmp_path / "ca.po"
-    run_cli("--cards", str(cards), "i18n", "export", "--locale", "ca", "--out", str(out))
+    run_cli("--cards", str(cards), "i18n", "export", "--game", "fallera", "--locale", "ca", "--out", str(out))
     po = polib.pofile(str(out))
     block = po.find("fallera/rules/05-battles/4", by="msgctxt")
     block.msgstr = block.msgstr.replace("{battle}", "")
     po.save()
     before = snapshot(cards)
-    run = run_cli("--cards", str(cards), "i18n", "import", str(out))
+    run = run_cli("--cards", str(cards), "i18n", "import", str(out), "--game", "fallera")
     assert run.exit_code == 1 and "[token-mismatch]" in run.output and "fallera/rules/05-battles/4" in run.output
     assert snapshot(cards) == before

@@ -157,13 +157,15 @@ def i18n_export(cards_root: Path, locale: str, game: str | None, fmt: str, out: 
 
 @i18n.command("import")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
-@click.option("--game", help="Game id (needed when there are several).")
+@click.option("--game", help="Game id (default: the one the file names).")
 @click.option("--locale", help="Locale the file must be for (default: the file's own Language).")
 @click.pass_obj
 def i18n_import(cards_root: Path, file: Path, game: str | None, locale: str | None) -> None:
     """Write the translations of a PO or XLIFF FILE back into the locale file, or refuse it whole."""
-    from ..i18n.workflow import import_catalog
+    from ..i18n.workflow import import_catalog, read_translator_file
 
+    if game is None:  # the file says which game it belongs to
+        game = read_translator_file(file).game
     result = import_catalog(_one_game(cards_root, game), file, locale)
     click.echo(f"{result.path}: {result.changed} changed, {result.unchanged} unchanged, "
                f"{result.skipped} untranslated or fuzzy skipped")
