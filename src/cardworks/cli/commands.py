@@ -8,6 +8,9 @@ from pathlib import Path
 import click
 
 from ..catalog import list_cards, load_games
+from ..errors import DataError
+from ..problems import Problem
+from ..validate.runner import game_folders
 from ..validate import validate as run_validation
 from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
 
@@ -164,8 +167,12 @@ def i18n_import(cards_root: Path, file: Path, game: str | None, locale: str | No
     """Write the translations of a PO or XLIFF FILE back into the locale file, or refuse it whole."""
     from ..i18n.workflow import import_catalog, read_translator_file
 
-    if game is None:  # the file says which game it belongs to
+    games = {folder.name for folder in game_folders(cards_root)}
+    if game is None and len(games) > 1:  # the file says which game it belongs to
         game = read_translator_file(file).game
+        if game not in games:
+            raise DataError(f"{file} names game {game!r}, which is not here; give --game",
+                            [Problem(str(file), "", "wrong-game", f"no game {game!r} in {cards_root}")])
     result = import_catalog(_one_game(cards_root, game), file, locale)
     click.echo(f"{result.path}: {result.changed} changed, {result.unchanged} unchanged, "
                f"{result.skipped} untranslated or fuzzy skipped")
