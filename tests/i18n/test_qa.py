@@ -65,3 +65,21 @@ def test_short_texts_are_not_guessed() -> None:
 ])
 def test_typography(text: str, locale: str, flagged: bool) -> None:
     assert bool(typography_warnings(text, locale)) is flagged
+
+
+def test_the_dutch_paragraphs_of_the_calavera_rulebook_are_flagged() -> None:
+    """The French Calavera rulebook mixes in Dutch paragraphs: the language check finds exactly those."""
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parents[3] / "shared" / "rulebooks" / "calavera.fr.txt"
+    if not source.is_file():
+        pytest.skip("the shared rulebooks are not beside this checkout")
+    flagged, clean = [], []
+    for line in source.read_text(encoding="utf-8").splitlines():
+        text = line.strip("• ").strip()
+        if len(text) < 60:
+            continue
+        (flagged if wrong_language(text, "fr", ("fr", "nl")) else clean).append(text)
+    dutch = ("Calavera's opnieuw", "Minder kruisjes", "Verkeerde volgorde", "Jokers vergeten", "Berg het spelmateriaal")
+    assert sorted(next(d for d in dutch if t.startswith(d)) for t in flagged) == sorted(dutch)
+    assert len(clean) >= 7 and any(t.startswith("Le but de Calavera") for t in clean)
