@@ -1,7 +1,7 @@
 """Fonts, located by file path and embedded: never whatever fontconfig happens to find.
 
 The project uses DejaVu (Bitstream Vera licence, free to embed), from Debian's
-``fonts-dejavu-core``; its glyphs cover every locale of the shipped games.
+``fonts-dejavu-core`` and ``fonts-dejavu-extra`` (oblique, condensed and serif faces); its glyphs cover every locale of the shipped games.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def font_files() -> list[FontFile]:
         path = next((d / name for d in FONT_DIRS if (d / name).is_file()), None)
         if path is None:
             raise UsageError(f"font file {name} not found in {', '.join(map(str, FONT_DIRS))}; "
-                             "install Debian's fonts-dejavu-core (apt-get install fonts-dejavu-core)")
+                             "install Debian's DejaVu fonts (apt-get install fonts-dejavu-core fonts-dejavu-extra)")
         found.append(FontFile(family, weight, style, path))
     return found
 
