@@ -77,7 +77,7 @@ def list_cards(cards_root: Path, game: str | None = None, locale: str | None = N
         localizer = Localizer(db, wanted)
         index = Index(db)
         order = {r.id: (r.model.order, r.id) for r in index.of_kind("set")}
-        everywhere = [Localizer(db, other) for other in game_doc.locales]
+        everywhere = [Localizer(db, other) for other in game_doc.locales] if query else []
         for record in sorted(index.of_kind("card"), key=lambda r: order.get(r.set_id or "", (0, ""))):
             card = record.model
             if query and not _matches(query, card, everywhere):

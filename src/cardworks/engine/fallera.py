@@ -317,11 +317,7 @@ class FalleraRules:
                     return self._deck_exhausted(state)
                 if not state.cemetery:
                     break
-                if rng is None:
-                    raise RuntimeError("the deck must be reshuffled from the cemetery: pass rng=")
-                pile = list(state.cemetery)
-                rng.shuffle(pile)
-                state = _replace(state, deck=tuple(pile), cemetery=())
+                state = _reshuffle(state, rng)
             layout[index] = state.deck[0]
             state = _replace(state, deck=state.deck[1:])
         return _replace(state, map=tuple(layout))
@@ -461,11 +457,7 @@ class FalleraRules:
                     return self._deck_exhausted(state)
                 if not state.cemetery:
                     return state
-                if rng is None:
-                    raise RuntimeError("the deck must be reshuffled from the cemetery: pass rng=")
-                pile = list(state.cemetery)
-                rng.shuffle(pile)
-                state = _replace(state, deck=tuple(pile), cemetery=())
+                state = _reshuffle(state, rng)
             top, rest = state.deck[0], state.deck[1:]
             state = self._receive(_replace(state, deck=rest), who, [top])
             if self.discord and not state.deck:
@@ -568,6 +560,15 @@ def _replace(state: State, **changes: Any) -> State:
     new.__dict__.update(state.__dict__)
     new.__dict__.update(changes)
     return new
+
+
+def _reshuffle(state: State, rng: random.Random | None) -> State:
+    """The base game's deck exhaustion: the cemetery, shuffled, becomes the deck."""
+    if rng is None:
+        raise RuntimeError("the deck must be reshuffled from the cemetery: pass rng=")
+    pile = list(state.cemetery)
+    rng.shuffle(pile)
+    return _replace(state, deck=tuple(pile), cemetery=())
 
 
 def _next(state: State, who: int) -> int:

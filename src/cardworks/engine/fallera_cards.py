@@ -73,14 +73,13 @@ def unmodelled_reason(card: Any, kind: str | None, values: dict[str, Any]) -> st
 def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
     """Definitions of every card of ``set_ids`` the engine can play, facts first, then assumptions."""
     index = Index(db)
-    assumed: dict[tuple[str, str], Any] = {(a.model.target, a.model.field): a.model.value
-                                           for a in index.of_kind("assumption")}
+    assumed = index.assumed()
     result = Catalogue()
     for record in index.of_kind("card"):
         if record.set_id not in set_ids:
             continue
         card = record.model
-        values = {stat: card.stats.get(stat, assumed.get((card.id, f"stats/{stat}"))) for stat in ("attack", "defence", "sell")}
+        values = {stat: card.stats.get(stat) for stat in ("attack", "defence", "sell")}
         values = {k: v if v is not None else assumed.get((card.id, f"stats/{k}")) for k, v in values.items()}
         kind = card.attributes.get("treasure-kind")
         reason = unmodelled_reason(card, kind, values)

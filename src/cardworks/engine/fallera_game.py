@@ -30,10 +30,9 @@ def board_accesses(db: Database, side: str = "normal") -> dict[str, tuple[str, .
 
     index = Index(db)
     board = next(r for r in index.of_kind("board"))
-    chosen = next(s for s in board.model.sides if s.id == side)
+    chosen = board_side(db, side)
     edges = [tuple(e.between) for e in chosen.edges]
-    assumed = next((a.model.value for a in index.of_kind("assumption")
-                    if a.model.target == board.id and a.model.field == f"sides/{side}/edges"), None)
+    assumed = index.assumed().get((board.id, f"sides/{side}/edges"))
     if assumed and not chosen.edges_complete:
         edges = [tuple(e) for e in assumed]
     spaces = [s.id for s in chosen.spaces if not s.start]

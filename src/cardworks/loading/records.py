@@ -93,5 +93,9 @@ class Index:
     def of_kind(self, *kinds: str) -> list[Record]:
         return [r for r in self.records if r.kind in kinds]
 
+    def assumed(self) -> dict[tuple[str, str], Any]:
+        """Assumed values by (target record id, field path)."""
+        return {(r.model.target, r.model.field): r.model.value for r in self.of_kind("assumption")}
+
     def ids_of(self, *kinds: str) -> set[str]:
         return {r.id for r in self.records if r.kind in kinds}

@@ -98,7 +98,8 @@ class BuildReport:
         return [(o.game, o.locale, card) for o in self.outcomes for card in o.overflow]
 
 
-def _hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
+def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
+    """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order."""
     for path in sorted(paths):
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
 
@@ -107,8 +108,8 @@ def faces_hash(db: Database, deck: Deck, locale: str) -> str:
     """Hash of everything the faces of one deck × locale are made from (not the sheet layout)."""
     digest = hashlib.sha256(f"cardworks-renderer {RENDERER_VERSION}".encode())
     root = db.game.root
-    _hash_files(digest, [p for p in root.rglob("*") if p.is_file() and "scenarios" not in p.parts], root)
-    _hash_files(digest, [p for p in templates_dir().rglob("*") if p.is_file()], templates_dir())
+    hash_files(digest, [p for p in root.rglob("*") if p.is_file() and "scenarios" not in p.parts], root)
+    hash_files(digest, [p for p in templates_dir().rglob("*") if p.is_file()], templates_dir())
     for font in font_files():
         digest.update(font.path.name.encode() + str(font.path.stat().st_size).encode())
     digest.update(repr((deck.label, [(c.card.id, c.copies) for c in deck.cards], locale)).encode())

@@ -74,7 +74,7 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
     if players is not None and not low <= players <= high:
         raise UsageError(f"{name} is played by {low} to {high} players, not {players}")
     removing = {m.id for m in game.markers if players is not None and players in m.removed_at_players}
-    assumed = {a.model.target: a.model.value for a in index.of_kind("assumption") if a.model.field == "quantity"}
+    assumed = {target: value for (target, field), value in index.assumed().items() if field == "quantity"}
     order = {set_id: i for i, set_id in enumerate(set_ids)}
     cards, removed = [], []
     for record in sorted(index.of_kind("card"), key=lambda r: order.get(r.set_id, len(order))):

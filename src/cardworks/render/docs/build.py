@@ -45,10 +45,11 @@ def doc_tasks(db: Database, locales: list[str], selection: str, allow_fallback: 
 
 def task_hash(task: DocTask) -> str:
     """Hash of everything a document is made from."""
+    from ..build import hash_files
+
     digest = hashlib.sha256(repr(task).encode())
     for folder in (Path(task.game_root), templates_dir()):
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+        hash_files(digest, [p for p in folder.rglob("*") if p.is_file()], folder)
     return digest.hexdigest()
 
 
