@@ -11,12 +11,18 @@ from ..errors import DataError, UsageError
 from ..loading.database import Database, display_path, load_game
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
-from . import fallera_game
+import importlib
 from .playouts import PlayoutStats, failure_scenario, run_playouts
 from .scenarios import ScenarioResult, run_scenario
 
-#: Games the engine plays, by id: each plugs in its positions, configurations and deals.
-GAMES = {"fallera": fallera_game}
+#: Games the engine plays, by id: each is a module ``<game>_game`` beside this one that plugs in
+#: ``configurations``, ``rules_for``, ``new_game`` and ``scenario_state``.
+GAMES = tuple(sorted(p.stem.removesuffix("_game") for p in Path(__file__).parent.glob("*_game.py")))
+
+
+def plugin_for(game: str):
+    """The module that plugs ``game`` into the engine."""
+    return importlib.import_module(f".{game}_game", __package__)
 
 
 @dataclass
@@ -48,7 +54,7 @@ def _scenario_files(db: Database, extra: list[Path]) -> list[tuple[str, Scenario
 
 def run_scenarios(db: Database, scenario_paths: list[Path] | None = None) -> list[ScenarioResult]:
     """Every scenario of the game (and of ``scenario_paths``), each run on its own, failures included."""
-    plugin = GAMES[db.game_doc.id]
+    plugin = plugin_for(db.game_doc.id)
     results = []
     for file, doc in _scenario_files(db, scenario_paths or []):
         for scenario in doc.scenarios:
@@ -71,7 +77,7 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     """
     if game not in GAMES:
         raise UsageError(f"the engine does not play {game!r} yet; it plays {', '.join(sorted(GAMES))}")
-    plugin = GAMES[game]
+    plugin = plugin_for(game)
     db = Database(game=load_game(cards_root / game))
     if db.game_doc is None or any(f.doc is None for f in db.game.files):
         raise DataError(f"game {game!r} has unusable files; run 'cardworks validate'")

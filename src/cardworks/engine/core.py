@@ -64,5 +64,8 @@ class Rules(Protocol):
     def hidden_leak(self, state: Any) -> str | None:
         """What some player's observation shows that should be hidden from them, or None."""
 
+    def expectation(self, state: Any, expect: dict[str, Any]) -> str | None:
+        """None when a scenario's game-specific expectation holds, else what differs."""
+
     def result(self, state: Any) -> tuple[int | None, str | None]:
         """The winner (or None) and why the game ended (None while it goes on)."""

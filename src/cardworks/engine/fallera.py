@@ -24,6 +24,7 @@ out of decks with a reason.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -529,6 +530,39 @@ class FalleraRules:
 
     def load(self, data: dict[str, Any]) -> State:
         return State(**{key: _tuples(value) for key, value in data.items()})
+
+    def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
+        """None when a scenario's expectation holds, else what differs (see docs/scenarios.md)."""
+        if "winner" in expect:
+            wanted = expect["winner"]
+            got = player(state.winner) if state.winner is not None else None
+            if got != wanted or ("reason" in expect and state.reason != expect["reason"]):
+                return f"expected winner {wanted} ({expect.get('reason', 'any reason')}), got {got} ({state.reason})"
+        for zone in ("counters", "hands"):
+            for who, designs in expect.get(zone, {}).items():
+                p = int(who.removeprefix("p")) - 1
+                got = Counter(state.designs[i] for i in getattr(state, zone)[p])
+                if got != Counter(designs):
+                    return f"expected {who}'s {zone[:-1]} {sorted(designs)}, got {sorted(got.elements())}"
+        if "cemetery" in expect and Counter(state.designs[i] for i in state.cemetery) != Counter(expect["cemetery"]):
+            return f"expected cemetery {sorted(expect['cemetery'])}, got {sorted(state.designs[i] for i in state.cemetery)}"
+        for key in ("phase", "current"):
+            if key in expect:
+                got = state.phase if key == "phase" else player(state.current)
+                if got != expect[key]:
+                    return f"expected {key} {expect[key]}, got {got}"
+        if "queen" in expect and state.queen != expect["queen"]:
+            return f"expected the Queen in {expect['queen']}, got {state.queen}"
+        for space, design in expect.get("map", {}).items():
+            slot = state.map[state.spaces.index(space)]
+            got = state.designs[slot] if slot >= 0 else None
+            if got != design:
+                return f"expected {design} on {space}, got {got}"
+        for who, count in expect.get("valid_ingredients", {}).items():
+            got = self.ingredients(state, int(who.removeprefix("p")) - 1)[0]
+            if got != count:
+                return f"expected {who} to have {count} valid ingredients, got {got}"
+        return None
 
     def result(self, state: State) -> tuple[int | None, str | None]:
         return state.winner, state.reason

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from .core import CHANCE, IllegalActionError
-from .fallera_actions import player
 
 _NUMBER = re.compile(r"#\d+")
 
@@ -61,7 +59,7 @@ def run_scenario(rules: Any, state: Any, scenario: Any, file: str, *, rng: rando
 
     for number, step in enumerate(scenario.steps, start=1):
         if rules.actor(state) is None:
-            return fail(f"step {number} {step!r} is left unused: the game was already over ({state.reason})")
+            return fail(f"step {number} {step!r} is left unused: the game was already over ({rules.result(state)[1]})")
         try:
             action = resolve(rules, state, step)
             state = rules.apply(state, action, rng=rng)
@@ -81,44 +79,21 @@ def run_scenario(rules: Any, state: Any, scenario: Any, file: str, *, rng: rando
 
 
 def check_expectation(rules: Any, state: Any, expect: dict[str, Any], rng: random.Random) -> str | None:
-    """None when the expectation holds, else what differs."""
-    if "winner" in expect:
-        wanted = expect["winner"]
-        got = player(state.winner) if state.winner is not None else None
-        if got != wanted or ("reason" in expect and state.reason != expect["reason"]):
-            return f"expected winner {wanted} ({expect.get('reason', 'any reason')}), got {got} ({state.reason})"
-    for zone in ("counters", "hands"):
-        for who, designs in expect.get(zone, {}).items():
-            p = int(who.removeprefix("p")) - 1
-            got = Counter(state.designs[i] for i in getattr(state, zone)[p])
-            if got != Counter(designs):
-                return f"expected {who}'s {zone[:-1]} {sorted(designs)}, got {sorted(got.elements())}"
-    if "cemetery" in expect and Counter(state.designs[i] for i in state.cemetery) != Counter(expect["cemetery"]):
-        return f"expected cemetery {sorted(expect['cemetery'])}, got {sorted(state.designs[i] for i in state.cemetery)}"
-    for key in ("phase", "current"):
-        if key in expect:
-            got = state.phase if key == "phase" else player(state.current)
-            if got != expect[key]:
-                return f"expected {key} {expect[key]}, got {got}"
-    if "queen" in expect and state.queen != expect["queen"]:
-        return f"expected the Queen in {expect['queen']}, got {state.queen}"
-    for space, design in expect.get("map", {}).items():
-        slot = state.map[state.spaces.index(space)]
-        got = state.designs[slot] if slot >= 0 else None
-        if got != design:
-            return f"expected {design} on {space}, got {got}"
-    for who, count in expect.get("valid_ingredients", {}).items():
-        got = rules.ingredients(state, int(who.removeprefix("p")) - 1)[0]
-        if got != count:
-            return f"expected {who} to have {count} valid ingredients, got {got}"
-    if "illegal" in expect:
-        try:
-            rules.apply(state, resolve(rules, state, expect["illegal"]), rng=rng)
-        except IllegalActionError as exc:
-            if "rule" in expect and exc.rule != expect["rule"]:
-                return f"{expect['illegal']!r} was refused by rule {exc.rule!r}, expected {expect['rule']!r}"
-            return None
-        except ValueError as exc:
-            return f"{expect['illegal']!r} is not an action: {exc}"
-        return f"{expect['illegal']!r} was allowed; expected it refused ({expect.get('rule', 'any rule')})"
-    return None
+    """None when the expectation holds, else what differs.
+
+    ``illegal`` (an action that must be refused, optionally by ``rule``) is the
+    same for every game; every other key is read by the game's
+    ``rules.expectation``.
+    """
+    message = rules.expectation(state, {k: v for k, v in expect.items() if k not in ("illegal", "rule")})
+    if message or "illegal" not in expect:
+        return message
+    try:
+        rules.apply(state, resolve(rules, state, expect["illegal"]), rng=rng)
+    except IllegalActionError as exc:
+        if "rule" in expect and exc.rule != expect["rule"]:
+            return f"{expect['illegal']!r} was refused by rule {exc.rule!r}, expected {expect['rule']!r}"
+        return None
+    except ValueError as exc:
+        return f"{expect['illegal']!r} is not an action: {exc}"
+    return f"{expect['illegal']!r} was allowed; expected it refused ({expect.get('rule', 'any rule')})"
