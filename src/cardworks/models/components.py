@@ -8,6 +8,8 @@ from pydantic import Field
 
 from .game import CardSize
 from .base import MARKUP, TRANSLATABLE, Document, Id, Model, Ref, RelPath, Source
+from .scoring import Scoring
+from .score_sheet import SheetRow
 
 ComponentKind = Literal["coin", "pawn", "die", "tile", "card", "token", "score-sheet", "pencil", "board", "other"]
 
@@ -38,11 +40,15 @@ class Component(Model):
     items: list[str] = Field(default_factory=list, json_schema_extra=TRANSLATABLE)
     """Things listed on the component (e.g. the foods on a territorial food card)."""
     faces: list[Face] = Field(default_factory=list)
+    rows: list[SheetRow] = Field(default_factory=list)
+    """Rows of boxes printed on a score sheet, top to bottom (``score-sheet`` components)."""
     space: Ref | None = None
     """Board space this component belongs to (e.g. the terreta of a territorial food)."""
     art: RelPath | None = None
     card_size: CardSize | None = None
     """Printed size, for components printed like cards or tiles."""
+    scoring: Scoring | None = None
+    """How the tile scores, when it is a scoring tile (see ``models/scoring.py``)."""
     sources: list[Source] = Field(min_length=1)
     notes: str | None = None
 
