@@ -1,0 +1,178 @@
+"""Which rulings the engine checks: each behaviour ruling's passing scenarios, or why it has none yet.
+
+A ruling that states behaviour (``states_behaviour``) is *checked* when it names
+at least one scenario, every scenario it names exists and passes. Otherwise it
+is *blocked*, and the reason must be found, not assumed:
+
+- cards of the ruling that the game's engine leaves out of its decks
+  (unmodelled), each with the engine's own reason, read from the game plugin's
+  ``configurations`` and ``rules_for``;
+- a feature the engine or the scenario format lacks, declared in
+  :data:`MISSING_FEATURES` with the rulings that need it.
+
+A behaviour ruling with neither is *uncovered*: the coverage test fails on it.
+Rulings and scenarios are generic records; only the declared features are
+per game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..loading.database import Database
+from ..loading.records import Index
+
+#: Game id → feature id → (what is missing, rulings that need it). A ruling listed here states behaviour
+#: that no scenario can check yet although all its cards are modelled (or besides their being unmodelled).
+MISSING_FEATURES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
+    "fallera": {
+        "scenario-opening-deal": (
+            "scenarios start from an explicit position: the opening deal (deal size, cards removed by player "
+            "count, the re-deal on 3+ ingredients, the first five map cards and their redraw) cannot be scripted "
+            "or checked by a scenario",
+            ("base-redeal-three-ingredients", "base-two-player-setup", "mes-enlla-map-initial-deal")),
+        "scenario-observation": (
+            "scenario expectations cannot check what a player observes (hand sizes, a face-up attack); "
+            "the engine's observe() shows them but no expectation reads it",
+            ("discordia-clotxina-espia-face-up", "official-faq-hand-size-public", "mes-enlla-peatge-hand-count")),
+        "reveal-territorial-food": (
+            "no modelled card makes a player reveal their territorial food (only a territorial win reveals it), "
+            "and no scenario expectation reads which foods are revealed",
+            ("mes-enlla-territorial-food-stays-revealed",)),
+        "coin-symbol-cards": (
+            "no card in the data carries the humour-coin symbol; apart from the seafood ingredients and the "
+            "Interior bonus, coin tosses asked for by cards are not modelled",
+            ("discordia-humour-coin-symbol",)),
+    },
+}
+
+
+@dataclass(frozen=True)
+class RulingCoverage:
+    """How one behaviour ruling is checked, or why it is not."""
+
+    ruling: str
+    passing: tuple[str, ...] = ()
+    """Scenarios named by the ruling that exist and pass."""
+    failing: tuple[str, ...] = ()
+    """Scenarios named by the ruling that fail."""
+    missing: tuple[str, ...] = ()
+    """Scenario ids named by the ruling that no scenario file defines."""
+    left_out: dict[str, str] = field(default_factory=dict)
+    """Cards of the ruling the engine leaves out, with the engine's reason."""
+    features: dict[str, str] = field(default_factory=dict)
+    """Declared missing features the ruling needs, with what is missing."""
+
+    @property
+    def checked(self) -> bool:
+        return bool(self.passing) and not self.failing and not self.missing
+
+    @property
+    def blocked(self) -> bool:
+        return not self.checked and not self.failing and not self.missing and bool(self.left_out or self.features)
+
+    @property
+    def reason(self) -> str | None:
+        """None when the ruling is checked, else why it is not (blocked or broken)."""
+        if self.checked:
+            return None
+        if self.missing:
+            return f"names scenarios that do not exist: {', '.join(self.missing)}"
+        if self.failing:
+            return f"names scenarios that fail: {', '.join(self.failing)}"
+        parts = [f"{card} is left out ({why})" for card, why in sorted(self.left_out.items())]
+        parts += [f"needs {name}: {what}" for name, what in sorted(self.features.items())]
+        return "; ".join(parts) or "states behaviour but has no scenario and concerns no card the engine leaves out"
+
+
+def classify(rulings: Iterable[Any], scenario_ids: set[str], passed: set[str], left_out: dict[str, str],
+             features: dict[str, tuple[str, tuple[str, ...]]]) -> dict[str, RulingCoverage]:
+    """Coverage of every ruling that states behaviour (pure: everything is passed in).
+
+    ``rulings``: objects with ``id``, ``cards``, ``scenarios`` and ``states_behaviour``;
+    ``scenario_ids``: every scenario defined; ``passed``: those that pass; ``left_out``:
+    card id → why the engine leaves it out; ``features``: as one game's :data:`MISSING_FEATURES`.
+    """
+    needs: dict[str, dict[str, str]] = {}
+    for name, (what, ruling_ids) in features.items():
+        for ruling_id in ruling_ids:
+            needs.setdefault(ruling_id, {})[name] = what
+    result = {}
+    for ruling in rulings:
+        if not ruling.states_behaviour:
+            continue
+        named = list(dict.fromkeys(ruling.scenarios))
+        result[ruling.id] = RulingCoverage(
+            ruling.id,
+            passing=tuple(s for s in named if s in passed),
+            failing=tuple(s for s in named if s in scenario_ids and s not in passed),
+            missing=tuple(s for s in named if s not in scenario_ids),
+            left_out={card: left_out[card] for card in ruling.cards if card in left_out},
+            features=needs.get(ruling.id, {}))
+    return result
+
+
+def left_out_cards(db: Database) -> dict[str, str]:
+    """Cards the game's engine leaves out in every configuration it plays, with the reason.
+
+    Removals by player count (a card another configuration plays) are not reasons.
+    """
+    from .check import plugin_for
+
+    plugin = plugin_for(db.game_doc.id)
+    configs, _ = plugin.configurations(db)
+    seen: dict[str, str] = {}
+    played: set[str] = set()
+    for selection in dict.fromkeys(c.selection for c in configs):  # one player count per selection is enough
+        config = next(c for c in configs if c.selection == selection and c.players not in (2, 5))
+        _, catalogue = plugin.rules_for(db, config)
+        played |= set(catalogue.cards)
+        seen.update({card: why for card, why in catalogue.left_out.items() if not why.startswith("removed at")})
+    return {card: why for card, why in sorted(seen.items()) if card not in played}
+
+
+def ruling_coverage(db: Database, scenario_results: list[Any] | None = None) -> dict[str, RulingCoverage]:
+    """Coverage of every behaviour ruling of ``db``'s game; runs its scenarios unless results are given."""
+    from .check import run_scenarios
+
+    results = run_scenarios(db) if scenario_results is None else scenario_results
+    index = Index(db)
+    rulings = [record.model for record in index.of_kind("ruling")]
+    scenario_ids = {record.id for record in index.of_kind("scenario")}
+    passed = {r.id for r in results if r.passed}
+    return classify(rulings, scenario_ids, passed, left_out_cards(db), MISSING_FEATURES.get(db.game_doc.id, {}))
+
+
+def link_problems(db: Database) -> list[str]:
+    """Links between rulings and scenarios that do not go both ways, or that dangle."""
+    index = Index(db)
+    rulings = {record.id: record.model for record in index.of_kind("ruling")}
+    scenarios = {record.id: record.model for record in index.of_kind("scenario")}
+    problems = []
+    for ruling in rulings.values():
+        for scenario_id in ruling.scenarios:
+            if scenario_id not in scenarios:
+                problems.append(f"ruling {ruling.id} names scenario {scenario_id}, which does not exist")
+            elif ruling.id not in scenarios[scenario_id].rulings:
+                problems.append(f"ruling {ruling.id} names scenario {scenario_id}, which does not name it back")
+    for scenario in scenarios.values():
+        for ruling_id in scenario.rulings:
+            if ruling_id not in rulings:
+                problems.append(f"scenario {scenario.id} names ruling {ruling_id}, which does not exist")
+            elif scenario.id not in rulings[ruling_id].scenarios:
+                problems.append(f"scenario {scenario.id} names ruling {ruling_id}, which does not name it back")
+    return problems
+
+
+def feature_problems(db: Database, coverage: dict[str, RulingCoverage]) -> list[str]:
+    """Declared missing features that name unknown rulings, or rulings already checked by a scenario."""
+    features = MISSING_FEATURES.get(db.game_doc.id, {})
+    problems = []
+    for name, (_, ruling_ids) in features.items():
+        for ruling_id in ruling_ids:
+            if ruling_id not in coverage:
+                problems.append(f"feature {name} names {ruling_id}, which is not a ruling stating behaviour")
+            elif coverage[ruling_id].checked:
+                problems.append(f"feature {name} names {ruling_id}, which a scenario now checks: drop it")
+    return problems
