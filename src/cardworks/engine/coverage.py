@@ -128,8 +128,7 @@ def left_out_cards(db: Database) -> dict[str, str]:
     configs, _ = plugin.configurations(db)
     seen: dict[str, str] = {}
     played: set[str] = set()
-    for selection in dict.fromkeys(c.selection for c in configs):  # one player count per selection is enough
-        config = next(c for c in configs if c.selection == selection and c.players not in (2, 5))
+    for config in {c.selection: c for c in configs}.values():  # one per selection: player counts only remove
         _, catalogue = plugin.rules_for(db, config)
         played |= set(catalogue.cards)
         seen.update({card: why for card, why in catalogue.left_out.items() if not why.startswith("removed at")})
