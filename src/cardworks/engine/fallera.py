@@ -24,9 +24,11 @@ out of decks with a reason.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Iterator
 
 from .core import CHANCE, IllegalActionError
 from .fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Move, NoDefence,
@@ -34,6 +36,8 @@ from .fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, Fallera
 from .fallera_cards import CardDef
 
 MAX_REDEALS = 100
+MAX_KEPT_ACTIONS = 200_000
+"""Actions a deck's ``Facts`` keeps for reuse before starting afresh."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,84 @@ class State:
         return len(self.hands)
 
 
+class Facts:
+    """What the hot paths ask of each card instance of one deck, by instance number.
+
+    Built once per deck (the rules keep it): a step indexes tuples instead of resolving a
+    design, its definition and its effects each time. Actions are built once too, and
+    reused, since a game keeps offering the same ones.
+    """
+
+    def __init__(self, rules: FalleraRules, designs: tuple[str, ...]) -> None:
+        defs = tuple(rules.defs[d] for d in designs)
+        self.defs = defs
+        self.labels = tuple(f"{d}#{i}" for i, d in enumerate(designs))
+        """Each instance as the notation and observations write it."""
+        self.refs = tuple(Card(d, i) for i, d in enumerate(designs))
+        rank = [0] * len(designs)
+        for position, instance in enumerate(sorted(range(len(designs)), key=self.labels.__getitem__)):
+            rank[instance] = position
+        self.rank = tuple(rank)
+        """Position of each instance's label in notation order (zones are kept in number order)."""
+        self.in_number_order = rank == list(range(len(designs)))
+        self.treasure = tuple(c.treasure for c in defs)
+        self.battle = tuple(c.battle for c in defs)
+        self.sellable = tuple(c.kind == "sellable" for c in defs)
+        self.ingredient = tuple(c.kind == "ingredient" for c in defs)
+        self.weight = tuple(_most_valid(c, rules) for c in defs)
+        """The most an instance can add to a valid ingredient count: a quick bound before counting."""
+        self.face_up = tuple(bool(c.effect("attacked-face-up")) for c in defs)
+        self.coin_draw = tuple(bool(c.effect("turn-start-coin-draw")) for c in defs)
+        self._actions: dict[tuple[Any, ...], FalleraAction] = {}
+
+    def _built(self, key: tuple[Any, ...], build: Any, *args: Any) -> FalleraAction:
+        if len(self._actions) >= MAX_KEPT_ACTIONS:  # many long games: start afresh rather than grow
+            self._actions.clear()
+        action = self._actions[key] = build(*args)
+        return action
+
+    def in_order(self, instances: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
+        """``instances`` (in number order) in notation order."""
+        return instances if self.in_number_order else sorted(instances, key=self.rank.__getitem__)
+
+    def plain(self, kind: type, *args: Any) -> FalleraAction:
+        """``kind(*args)`` for an action that names no card (``Almoina(p)``, ``Move(p, space)``…), built once."""
+        key = (kind, *args)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._built(key, kind, *args)
+        return action
+
+    def with_card(self, kind: type, who: int, instance: int) -> FalleraAction:
+        """``kind(who, card)`` (``Sell``, ``Defend``, ``Burn``) for an instance number, built once."""
+        key = (kind, who, instance)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._built(key, kind, who, self.refs[instance])
+        return action
+
+    def attack(self, me: int, target: int, treasure: int, card: int) -> FalleraAction:
+        key = (Attack, me, target, treasure, card)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._built(key, Attack, me, target, self.refs[treasure], self.refs[card])
+        return action
+
+    def take(self, taker: int, victim: int, instance: int) -> FalleraAction:
+        key = (Take, taker, victim, instance)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._built(key, Take, taker, victim, self.refs[instance])
+        return action
+
+
+def _most_valid(card: CardDef, rules: FalleraRules) -> int:
+    """An upper bound of what ``card`` adds to a valid ingredient count at this player count."""
+    if card.kind != "ingredient":
+        return 0
+    return max([1] + [e.value for e in card.effect("ingredient-value") if not e.players or rules.players in e.players])
+
+
 @dataclass
 class FalleraRules:
     """The rules, bound to the card definitions of one game configuration."""
@@ -91,6 +173,21 @@ class FalleraRules:
     """What each terreta does while the Queen is there (expert mode)."""
     burning: bool = False
     """Expert mode: draw one and discard one hand card before each turn."""
+    _facts: dict[tuple[str, ...], Facts] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _last: tuple[tuple[str, ...], Facts] | None = field(default=None, init=False, repr=False, compare=False)
+    _moves: dict[tuple[str | None, tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _deck: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def facts(self, state: State) -> Facts:
+        """The per-instance facts of ``state``'s deck (built on first use; the last one is at hand)."""
+        last = self._last
+        if last is not None and last[0] is state.designs:
+            return last[1]
+        facts = self._facts.get(state.designs)
+        if facts is None:
+            facts = self._facts[state.designs] = Facts(self, state.designs)
+        self._last = (state.designs, facts)
+        return facts
 
     def bonus(self, state: State, op: str) -> list[Any]:
         """Bonuses of the terreta where the Queen stands."""
@@ -100,7 +197,9 @@ class FalleraRules:
 
     def value(self, state: State, instance: int, stat: str) -> int:
         """A battle card's attack or defence, with the terreta's bonus."""
-        card = self.card(state, instance)
+        card = self.facts(state).defs[instance]
+        if not self.bonuses:
+            return getattr(card, stat)
         extra = sum(getattr(b, stat) for b in self.bonus(state, "stat-bonus") if card.id in b.cards)
         return getattr(card, stat) + extra
 
@@ -108,24 +207,23 @@ class FalleraRules:
     def card(self, state: State, instance: int) -> CardDef:
         return self.defs[state.designs[instance]]
 
-    def _ref(self, state: State, instance: int) -> Card:
-        return Card(state.designs[instance], instance)
-
     def _instance(self, state: State, card: Card, where: tuple[int, ...], action: FalleraAction, rule: str, place: str) -> int:
-        if not 0 <= card.number < len(state.designs) or state.designs[card.number] != card.design:
+        number = card.number
+        if not 0 <= number < len(state.designs) or state.designs[number] != card.design:
             raise IllegalActionError(action.notation(), "no-such-card", f"there is no card {card} in this game")
-        if card.number not in where:
+        if number not in where:
             raise IllegalActionError(action.notation(), rule, f"{card} is not {place}")
-        return card.number
+        return number
 
     def ingredients(self, state: State, who: int) -> tuple[int, bool, int]:
         """Valid ingredient count, whether a forbidden ingredient blocks, and seafood count, on a counter."""
         counter = state.counters[who]
+        defs = self.facts(state).defs
         designs = {state.designs[i] for i in counter}
         made_valid = {c for b in self.bonus(state, "valid-ingredient") for c in b.cards}
         count, blocked, seafood = 0, False, 0
         for instance in counter:
-            card = self.card(state, instance)
+            card = defs[instance]
             if card.kind != "ingredient":
                 continue
             if card.category == "forbidden" and card.id not in made_valid:
@@ -140,11 +238,19 @@ class FalleraRules:
             seafood += card.category == "seafood"
         return count, blocked, seafood
 
+    def _may_win(self, state: State, facts: Facts, who: int) -> bool:
+        """Whether ``who`` could have enough valid ingredients to win now: a quick bound that spares
+        counting them on most counters."""
+        need = 4 if state.foods and state.queen == state.foods[who] else 5
+        return sum(map(facts.weight.__getitem__, state.counters[who])) >= need
+
     # --- setup --------------------------------------------------------------------------------
     def new_game(self, *, rng: random.Random, deal: int, designs: tuple[str, ...] | None = None) -> State:
         """Shuffle, lay the map (expansion 3), deal, place treasures, re-deal on 3+ ingredients, choose who starts."""
         if designs is None:
-            designs = tuple(d for card in sorted(self.defs.values(), key=lambda c: c.id) for d in [card.id] * card.copies)
+            if self._deck is None:
+                self._deck = tuple(d for card in sorted(self.defs.values(), key=lambda c: c.id) for d in [card.id] * card.copies)
+            designs = self._deck
         instances = list(range(len(designs)))
         spaces = tuple(self.board) if self.board else ()
         foods = tuple(rng.sample(spaces, self.players)) if spaces else ()
@@ -181,43 +287,58 @@ class FalleraRules:
 
     # --- the core protocol --------------------------------------------------------------------
     def actor(self, state: State) -> int | None:
-        if state.phase == "over":
+        phase = state.phase
+        if phase == "over":
             return None
-        if state.phase in {"toss", "turn-coin", "interior-coin", "first"} or state.takes is not None:
+        if state.takes is not None or phase in _CHANCE_PHASES:
             return CHANCE
-        if state.phase == "defend":
+        if phase == "defend":
             return state.battle[1]
         return state.current
 
     def legal_actions(self, state: State) -> list[FalleraAction]:
-        actions: list[FalleraAction] = []
-        if state.phase == "over":
-            return []
+        return list(self.choices(state))
+
+    def choices(self, state: State) -> Sequence[FalleraAction]:
+        """The legal actions, sorted by notation, as a sequence that builds an action only when it is
+        looked at (a random playout looks at one; ``legal_actions`` lists them all)."""
+        phase = state.phase
+        if phase == "over":
+            return ()
+        facts = self.facts(state)
         if state.takes is not None:
             taker, victim, _ = state.takes
-            actions = [Take(taker, victim, self._ref(state, i)) for i in state.hands[victim]]
-        elif state.phase in {"toss", "turn-coin", "interior-coin"}:
-            actions = [Coin(True), Coin(False)]
-        elif state.phase == "burn":
-            actions = [Burn(state.current, self._ref(state, i)) for i in state.hands[state.current]]
-        elif state.phase == "first":
-            actions = [First(p) for p in state.candidates]
-        elif state.phase == "defend":
-            target = state.battle[1]
-            actions = [NoDefence(target)] + [Defend(target, self._ref(state, i)) for i in state.hands[target]
-                                             if self.card(state, i).battle]
-        else:
+            return [facts.take(taker, victim, i) for i in facts.in_order(state.hands[victim])]
+        if phase == "turn":
             me = state.current
-            actions.append(Almoina(me))
-            actions += [Sell(me, self._ref(state, i)) for i in state.counters[me] if self.card(state, i).kind == "sellable"]
-            actions += [Move(me, space) for space in self._reachable(state)]
-            battles = [i for i in state.hands[me] if self.card(state, i).battle]
-            for target in range(state.players):
-                if target == me:
-                    continue
-                for treasure in state.counters[target]:
-                    actions += [Attack(me, target, self._ref(state, treasure), self._ref(state, b)) for b in battles]
-        return sorted(actions, key=lambda a: a.notation())
+            hand, counters = state.hands[me], state.counters
+            battle, sellable = facts.battle, facts.sellable
+            return TurnChoices(facts, me, tuple((t, counters[t]) for t in _rivals(state.players, me)),
+                               [i for i in hand if battle[i]], self._queen_moves(state, facts, me),
+                               [i for i in counters[me] if sellable[i]])
+        if phase == "defend":
+            target = state.battle[1]
+            battle = facts.battle
+            actions = [facts.with_card(Defend, target, i) for i in facts.in_order(state.hands[target]) if battle[i]]
+            actions.append(facts.plain(NoDefence, target))  # "pN defend …" sorts before "pN no-defence"
+            return actions
+        if phase in _COIN_PHASES:
+            return _COINS
+        if phase == "burn":
+            return [facts.with_card(Burn, state.current, i) for i in facts.in_order(state.hands[state.current])]
+        if phase == "first":
+            return [facts.plain(First, p) for p in sorted(state.candidates, key=player)]
+        return ()
+
+    def _queen_moves(self, state: State, facts: Facts, me: int) -> tuple[FalleraAction, ...]:
+        """The Queen's moves from where she stands, in notation order."""
+        if not state.spaces:
+            return ()
+        key = (state.queen, state.spaces)
+        spaces = self._moves.get(key)
+        if spaces is None:
+            spaces = self._moves[key] = tuple(sorted(self._reachable(state)))
+        return tuple(facts.plain(Move, me, space) for space in spaces)
 
     def _reachable(self, state: State) -> tuple[str, ...]:
         if not state.spaces:
@@ -229,19 +350,19 @@ class FalleraRules:
 
     def apply(self, state: State, action: FalleraAction, *, rng: random.Random | None = None) -> State:
         """The state after ``action``; IllegalActionError names the rule it breaks."""
-        text = action.notation()
         if state.phase == "over":
-            raise IllegalActionError(text, "game-over", "the game is over")
+            raise IllegalActionError(action.notation(), "game-over", "the game is over")
         actor = self.actor(state)
-        if isinstance(action, (Coin, Take, First)):
+        kind = type(action)
+        if kind in _CHANCE_ACTIONS:
             if actor != CHANCE:
-                raise IllegalActionError(text, "not-chance", "no chance outcome is due now")
+                raise IllegalActionError(action.notation(), "not-chance", "no chance outcome is due now")
         elif actor == CHANCE:
-            raise IllegalActionError(text, "chance-pending", "a chance outcome (coin, pick, tie-break) comes first")
+            raise IllegalActionError(action.notation(), "chance-pending",
+                                     "a chance outcome (coin, pick, tie-break) comes first")
         elif getattr(action, "player", None) != actor:
-            raise IllegalActionError(text, "not-your-turn", f"it is {player(actor)}'s decision")
-        handler = getattr(self, f"_apply_{type(action).__name__.lower()}")
-        return handler(state, action, rng)
+            raise IllegalActionError(action.notation(), "not-your-turn", f"it is {player(actor)}'s decision")
+        return _HANDLERS[kind](self, state, action, rng)
 
     # --- actions ------------------------------------------------------------------------------
     def _apply_first(self, state: State, action: First, rng: random.Random | None) -> State:
@@ -257,7 +378,7 @@ class FalleraRules:
         self._need_phase(state, action, "turn")
         instance = self._instance(state, action.card, state.counters[action.player], action, "sell-own-treasure",
                                   "on your counter")
-        card = self.card(state, instance)
+        card = self.facts(state).defs[instance]
         if card.kind != "sellable" or card.sell is None:
             raise IllegalActionError(action.notation(), "sell-sellable", f"{action.card} is not a sellable treasure")
         state = _replace(state, counters=_without(state.counters, action.player, instance),
@@ -270,7 +391,7 @@ class FalleraRules:
             raise IllegalActionError(action.notation(), "battle-rival", "a battle is called against a rival")
         attack = self._instance(state, action.card, state.hands[action.player], action, "battle-card-in-hand",
                                 "in your hand")
-        if not self.card(state, attack).battle:
+        if not self.facts(state).battle[attack]:
             raise IllegalActionError(action.notation(), "battle-card", f"{action.card} is not a battle card")
         treasure = self._instance(state, action.treasure, state.counters[action.target], action, "battle-for-treasure",
                                   f"on {player(action.target)}'s counter")
@@ -330,7 +451,7 @@ class FalleraRules:
     def _apply_defend(self, state: State, action: Defend, rng: random.Random | None) -> State:
         self._need_phase(state, action, "defend")
         defence = self._instance(state, action.card, state.hands[action.player], action, "defend-from-hand", "in your hand")
-        if not self.card(state, defence).battle:
+        if not self.facts(state).battle[defence]:
             raise IllegalActionError(action.notation(), "defend-with-battle-card", f"{action.card} is not a battle card")
         state = _replace(state, hands=_without(state.hands, action.player, defence))
         return self._resolve_battle(state, defence, rng)
@@ -338,12 +459,14 @@ class FalleraRules:
     def _resolve_battle(self, state: State, defence: int | None, rng: random.Random | None) -> State:
         attacker, target, treasure, attack = state.battle
         steals = defence is None or self.value(state, attack, "attack") > self.value(state, defence, "defence")
-        used = (attack,) + ((defence,) if defence is not None else ())
+        used = (attack,) if defence is None else (attack, defence)
         draws = [(who, sum(b.draw for b in self.bonus(state, "draw-after-use") if state.designs[card] in b.cards))
-                 for who, card in ((attacker, attack), (target, defence)) if card is not None]
-        state = _replace(state, battle=None, phase="turn", cemetery=state.cemetery + used)
+                 for who, card in ((attacker, attack), (target, defence)) if card is not None] if self.bonuses else ()
+        hands, counters = state.hands, state.counters
         if steals:
-            state = self._receive(_replace(state, counters=_without(state.counters, target, treasure)), attacker, [treasure])
+            hands, counters = self._placed(state, hands, _without(counters, target, treasure), attacker, treasure)
+        state = _replace(state, battle=None, phase="turn", cemetery=state.cemetery + used, hands=hands,
+                         counters=counters)
         for who, count in draws:  # a terreta bonus: draw after using certain cards, on or off turn
             if count and state.phase != "over":
                 state = self._draw(state, who, count, rng)
@@ -393,9 +516,11 @@ class FalleraRules:
     def _check_victory(self, state: State, rng: random.Random | None, then: str = "next",
                        skip: int | None = None) -> State:
         """Victory at the instant of 5 valid ingredients, on or off turn; seafood asks the coin first."""
-        order = [(state.current + k) % state.players for k in range(state.players)]
-        for who in order:
-            if who == skip:
+        facts = self.facts(state)
+        players = len(state.hands)
+        for k in range(players):
+            who = (state.current + k) % players
+            if who == skip or not self._may_win(state, facts, who):
                 continue
             count, blocked, seafood = self.ingredients(state, who)
             territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
@@ -429,7 +554,7 @@ class FalleraRules:
 
     def _start_turn(self, state: State) -> State:
         me = state.current
-        if self.discord:
+        if self.discord and self._may_win(state, self.facts(state), me):
             count, blocked, seafood = self.ingredients(state, me)
             territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[me]
             if (count >= 5 or territorial) and not blocked and seafood:
@@ -446,10 +571,9 @@ class FalleraRules:
         return self._after_burn(state)
 
     def _after_burn(self, state: State) -> State:
-        me = state.current
-        if self.discord and any(self.card(state, i).effect("turn-start-coin-draw") for i in state.counters[me]):
+        if self.discord and any(map(self.facts(state).coin_draw.__getitem__, state.counters[state.current])):
             return _replace(state, phase="turn-coin")
-        return _replace(state, phase="turn")
+        return state if state.phase == "turn" else _replace(state, phase="turn")
 
     def _draw(self, state: State, who: int, count: int, rng: random.Random | None) -> State:
         for _ in range(count):
@@ -459,8 +583,8 @@ class FalleraRules:
                 if not state.cemetery:
                     return state
                 state = _reshuffle(state, rng)
-            top, rest = state.deck[0], state.deck[1:]
-            state = self._receive(_replace(state, deck=rest), who, [top])
+            hands, counters = self._placed(state, state.hands, state.counters, who, state.deck[0])
+            state = _replace(state, deck=state.deck[1:], hands=hands, counters=counters)
             if self.discord and not state.deck:
                 return self._deck_exhausted(state)
         return state
@@ -471,15 +595,19 @@ class FalleraRules:
                 return _replace(state, phase="over", winner=who, reason="deck-exhausted-holder")
         return _replace(state, phase="over", winner=None, reason="deck-exhausted")
 
-    def _receive(self, state: State, who: int, instances: list[int]) -> State:
+    def _receive(self, state: State, who: int, instances: list[int] | tuple[int, ...]) -> State:
         """Cards arrive in a hand; treasures go straight onto the counter."""
-        hands, counters = list(state.hands), list(state.counters)
+        hands, counters = state.hands, state.counters
         for i in instances:
-            if self.card(state, i).treasure:
-                counters[who] = tuple(sorted(counters[who] + (i,)))
-            else:
-                hands[who] = tuple(sorted(hands[who] + (i,)))
-        return _replace(state, hands=tuple(hands), counters=tuple(counters))
+            hands, counters = self._placed(state, hands, counters, who, i)
+        return _replace(state, hands=hands, counters=counters)
+
+    def _placed(self, state: State, hands: tuple[tuple[int, ...], ...], counters: tuple[tuple[int, ...], ...],
+                who: int, instance: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """Hands and counters once ``instance`` reaches ``who``: a treasure onto the counter, else into the hand."""
+        if self.facts(state).treasure[instance]:
+            return hands, _with(counters, who, instance)
+        return _with(hands, who, instance), counters
 
     # --- views ------------------------------------------------------------------------------
     def observe(self, state: State, who: int) -> dict[str, Any]:
@@ -610,7 +738,92 @@ def _next(state: State, who: int) -> int:
 
 
 def _without(groups: tuple[tuple[int, ...], ...], who: int, instance: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(i for i in g if i != instance) if p == who else g for p, g in enumerate(groups))
+    """``groups`` with ``instance`` taken out of ``groups[who]``."""
+    group = groups[who]
+    if instance not in group:
+        return groups
+    at = group.index(instance)
+    return groups[:who] + (group[:at] + group[at + 1:],) + groups[who + 1:]
+
+
+def _with(groups: tuple[tuple[int, ...], ...], who: int, instance: int) -> tuple[tuple[int, ...], ...]:
+    """``groups`` with ``instance`` put into ``groups[who]``, kept in number order."""
+    group = groups[who]
+    at = bisect(group, instance)
+    return groups[:who] + (group[:at] + (instance,) + group[at:],) + groups[who + 1:]
+
+
+def _rivals(players: int, me: int) -> tuple[int, ...]:
+    """Everyone but ``me``, in the notation's order of player names."""
+    order = _RIVALS.get((players, me))
+    if order is None:
+        order = _RIVALS[(players, me)] = tuple(sorted((p for p in range(players) if p != me), key=player))
+    return order
+
+
+_RIVALS: dict[tuple[int, int], tuple[int, ...]] = {}
+_COINS = (Coin(True), Coin(False))
+"""The humour coin's outcomes in notation order ("coin heads" < "coin tails")."""
+_COIN_PHASES = frozenset({"toss", "turn-coin", "interior-coin"})
+_CHANCE_PHASES = _COIN_PHASES | {"first"}
+_CHANCE_ACTIONS = frozenset({Coin, Take, First})
+_HANDLERS = {kind: getattr(FalleraRules, f"_apply_{kind.__name__.lower()}")
+             for kind in (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn)}
+"""Each action type's handler (looked up once, not by name at each step)."""
+
+
+class TurnChoices(Sequence):
+    """A turn's legal actions in notation order: almoina, battles, Queen moves, sales.
+
+    Battles are the many: one per rival treasure and battle card in hand. They are
+    built only when looked at, so a random playout that looks at one action pays for one.
+    """
+
+    __slots__ = ("_facts", "_me", "_rivals", "_weapons", "_moves", "_sales", "_battles", "_size")
+
+    def __init__(self, facts: Facts, me: int, rivals: tuple[tuple[int, tuple[int, ...]], ...], weapons: list[int],
+                 moves: tuple[FalleraAction, ...], sales: list[int]) -> None:
+        self._facts, self._me, self._rivals, self._weapons, self._moves, self._sales = facts, me, rivals, weapons, moves, sales
+        self._battles = sum(len(counter) for _, counter in rivals) * len(weapons)
+        self._size = 1 + self._battles + len(moves) + len(sales)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._size))]
+        if index < 0:
+            index += self._size
+        if not 0 <= index < self._size:
+            raise IndexError(index)
+        facts = self._facts
+        if index == 0:
+            return facts.plain(Almoina, self._me)
+        index -= 1
+        if index < self._battles:
+            loot, weapon = divmod(index, len(self._weapons))
+            for target, counter in self._rivals:
+                if loot < len(counter):
+                    break
+                loot -= len(counter)
+            return facts.attack(self._me, target, facts.in_order(counter)[loot], facts.in_order(self._weapons)[weapon])
+        index -= self._battles
+        if index < len(self._moves):
+            return self._moves[index]
+        return facts.with_card(Sell, self._me, facts.in_order(self._sales)[index - len(self._moves)])
+
+    def __iter__(self) -> Iterator[FalleraAction]:
+        facts, me = self._facts, self._me
+        yield facts.plain(Almoina, me)
+        weapons = facts.in_order(self._weapons)
+        for target, counter in self._rivals:
+            for treasure in facts.in_order(counter):
+                for weapon in weapons:
+                    yield facts.attack(me, target, treasure, weapon)
+        yield from self._moves
+        for sale in facts.in_order(self._sales):
+            yield facts.with_card(Sell, me, sale)
 
 
 _FIELDS = tuple(State.__dataclass_fields__)

@@ -6,7 +6,7 @@ Players are ``p1``…``pN``; a card instance is ``design#n`` (``conill#0``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 def player(index: int) -> str:
@@ -25,28 +25,45 @@ class Card:
 
 
 @dataclass(frozen=True)
-class Almoina:
+class _Notated:
+    """Keeps an action's notation, written once: playouts log every action they take, so writing it
+    at each call was a large share of a step."""
+
+    _notation: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_notation", self._write())
+
+    def notation(self) -> str:
+        return self._notation
+
+    def _write(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Almoina(_Notated):
     """Do nothing else and draw one card."""
 
     player: int
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"{player(self.player)} almoina"
 
 
 @dataclass(frozen=True)
-class Sell:
+class Sell(_Notated):
     """Discard a sellable treasure from your counter and draw its value."""
 
     player: int
     card: Card
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"{player(self.player)} sell {self.card}"
 
 
 @dataclass(frozen=True)
-class Attack:
+class Attack(_Notated):
     """Call a battle for a rival's treasure, one battle card face down."""
 
     player: int
@@ -54,82 +71,82 @@ class Attack:
     treasure: Card
     card: Card
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"{player(self.player)} battle {player(self.target)} {self.treasure} with {self.card}"
 
 
 @dataclass(frozen=True)
-class Defend:
+class Defend(_Notated):
     """Defend with a battle card."""
 
     player: int
     card: Card
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"{player(self.player)} defend {self.card}"
 
 
 @dataclass(frozen=True)
-class NoDefence:
+class NoDefence(_Notated):
     """Let the attack through."""
 
     player: int
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"{player(self.player)} no-defence"
 
 
 @dataclass(frozen=True)
-class Coin:
+class Coin(_Notated):
     """A toss of the humour coin (chance)."""
 
     heads: bool
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"coin {'heads' if self.heads else 'tails'}"
 
 
 @dataclass(frozen=True)
-class Take:
+class Take(_Notated):
     """A blind pick: ``taker`` takes a card from ``victim``'s hand (chance)."""
 
     taker: int
     victim: int
     card: Card
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"{player(self.taker)} takes {self.card} from {player(self.victim)}"
 
 
 @dataclass(frozen=True)
-class First:
+class First(_Notated):
     """The tie-break for the first player (chance; in the rulebook, the latest orange juice)."""
 
     player: int
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"first {player(self.player)}"
 
 
 @dataclass(frozen=True)
-class Move:
+class Move(_Notated):
     """Move the Calavera Queen one terreta along an access and take the card there (expansion 3)."""
 
     player: int
     space: str
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"{player(self.player)} queen {self.space}"
 
 
 @dataclass(frozen=True)
-class Burn:
+class Burn(_Notated):
     """Expert mode: before the turn, discard a hand card (after drawing one)."""
 
     player: int
     card: Card
 
-    def notation(self) -> str:
+    def _write(self) -> str:
         return f"{player(self.player)} burn {self.card}"
 
 

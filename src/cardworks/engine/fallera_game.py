@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..loading.database import Database
@@ -68,8 +68,29 @@ def deal_size(db: Database, players: int) -> int:
     return values.get(f"deal-size-{players}-players", values["deal-size"])
 
 
+_RULES: dict[tuple[int, str, int], tuple[Database, FalleraRules, Catalogue]] = {}
+"""Rules already built, by database and configuration (building them reads the whole database)."""
+KEPT_RULES = 64
+
+
 def rules_for(db: Database, config: Configuration) -> tuple[FalleraRules, Catalogue]:
-    """The rules of a configuration and the card catalogue they use (with cards left out and why)."""
+    """The rules of a configuration and the card catalogue they use (with cards left out and why).
+
+    Built once per database and configuration: every game of a configuration shares them (rules
+    hold no game's state), so their per-deck facts are worked out once. Neither may be changed.
+    """
+    key = (id(db), config.selection, config.players)
+    kept = _RULES.get(key)
+    if kept is not None and kept[0] is db:
+        return kept[1], kept[2]
+    if len(_RULES) >= KEPT_RULES:
+        _RULES.clear()
+    rules, cards = _build_rules(db, config)
+    _RULES[key] = (db, rules, cards)
+    return rules, cards
+
+
+def _build_rules(db: Database, config: Configuration) -> tuple[FalleraRules, Catalogue]:
     sets = SUPPORTED[config.selection]
     cards = catalogue(db, sets)
     removing = {m.id for m in db.game_doc.markers if config.players in m.removed_at_players}
@@ -106,10 +127,12 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
     rules, cards = rules_for(db, config)
     if "state" in setup:  # an exact position, as a failed playout saved it
         return rules, rules.load(setup["state"])
-    for extra in setup.get("example_cards", []):  # the rulebooks' abstract examples ("A4 against D5")
-        rules.defs[extra["id"]] = CardDef(extra["id"], tuple(extra["types"]), extra.get("kind"), extra.get("category"),
-                                          extra.get("attack"), extra.get("defence"), extra.get("sell"),
-                                          icons=tuple(extra.get("icons", [])))
+    if setup.get("example_cards"):  # the rulebooks' abstract examples ("A4 against D5"), on rules of their own
+        extras = {extra["id"]: CardDef(extra["id"], tuple(extra["types"]), extra.get("kind"), extra.get("category"),
+                                       extra.get("attack"), extra.get("defence"), extra.get("sell"),
+                                       icons=tuple(extra.get("icons", [])))
+                  for extra in setup["example_cards"]}
+        rules = replace(rules, defs={**rules.defs, **extras})
     zones = {name: setup.get(name, [[] for _ in range(config.players)]) for name in ("hands", "counters")}
     designs: list[str] = []
 
