@@ -91,6 +91,8 @@ def print_build_report(report) -> None:
         table.add_row(task.game, task.locale, task.kind, "", "", "", "1", "rendered" if rendered else "unchanged")
     console = Console() if Console().is_terminal else Console(width=160)
     console.print(table)
+    for skipped in report.skipped:
+        click.echo(f"note: {skipped}; that game was left out of this build")
     for game, locale, card in report.overflow:
         click.echo(f"warning: [text-overflow] {game} {locale} {card}: rules text does not fit its box at the smallest size")
     click.echo(f"manifest: {report.manifest}")

@@ -118,6 +118,16 @@ class DeckSelection(Model):
     """Player counts this selection supports."""
 
 
+class RoundPhase(Model):
+    """One phase of a game round, in play order: what the player aid prints."""
+
+    id: Id
+    name: str = Field(min_length=1, json_schema_extra=TRANSLATABLE)
+    text: str = Field(min_length=1, json_schema_extra=MARKUP)
+    """What happens in the phase, in the project's own words."""
+    sources: list[Source] = Field(min_length=1)
+
+
 class Game(Document):
     """A game: its name, locales, players, the vocabulary its cards use, and its sources."""
 
@@ -137,6 +147,8 @@ class Game(Document):
     markers: list[MarkerDef] = Field(default_factory=list)
     parameters: list[Parameter] = Field(default_factory=list)
     """Rule facts with their sources."""
+    phases: list[RoundPhase] = Field(default_factory=list)
+    """The phases of a round, in order (printed as a player aid)."""
     card_size: CardSize = Field(default_factory=lambda: CardSize(width_mm=63, height_mm=88))
     """Trim size of the game's cards unless a set says otherwise (default poker, 63 × 88 mm)."""
     selections: list[DeckSelection] = Field(default_factory=list)

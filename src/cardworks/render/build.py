@@ -28,6 +28,7 @@ from .faces import BLEED_MM, FaceJob, FaceResult, build_job, render_job
 from .fonts import font_files
 from .impose import SheetLayout, calibration, impose
 from .jinja import templates_dir
+from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
 
@@ -89,9 +90,11 @@ class DeckOutcome:
 @dataclass
 class BuildReport:
     outcomes: list[DeckOutcome] = field(default_factory=list)
-    documents: list[tuple[DocTask, OutputRecord, bool]] = field(default_factory=list)
-    """Rulebooks and FAQ indexes: task, record, and whether it was rendered (else reused)."""
+    documents: list[tuple[DocTask | PieceTask, OutputRecord, bool]] = field(default_factory=list)
+    """Rulebooks, FAQ indexes and pieces: task, record, and whether it was rendered (else reused)."""
     manifest: Path | None = None
+    skipped: list[str] = field(default_factory=list)
+    """Games left out of a build of every game because the chosen deck or player count is not theirs."""
 
     @property
     def overflow(self) -> list[tuple[str, str, str]]:
@@ -201,17 +204,19 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
     return _outcome(db, deck, locale, [*records, record], overflow, rendered)
 
 
-def renderable_games(cards_root: Path, wanted: str | None) -> list[Path]:
-    """Game folders that have card templates (``templates/<game>/cards.html.j2``)."""
+def selected_games(cards_root: Path, wanted: str | None) -> list[Path]:
+    """The game folders to build: every game, or the one asked for."""
     folders = game_folders(cards_root)
     if wanted is not None:
         folders = [f for f in folders if f.name == wanted]
         if not folders:
             raise UsageError(f"unknown game {wanted!r}")
-    with_templates = [f for f in folders if (templates_dir() / f.name / "cards.html.j2").is_file()]
-    if wanted is not None and not with_templates:
-        raise UsageError(f"game {wanted!r} has no card templates yet (templates/{wanted}/cards.html.j2)")
-    return with_templates
+    return folders
+
+
+def has_card_template(game: str) -> bool:
+    """Deck cards are printed for games with a card stylesheet (``templates/<game>/cards.css``)."""
+    return (templates_dir() / game / "cards.css").is_file()
 
 
 def build(cards_root: Path, options: BuildOptions, progress: Progress | None = None) -> BuildReport:
@@ -223,17 +228,27 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
     result = BuildReport()
     plans = []
-    tasks: list[DocTask] = []
-    for folder in renderable_games(cards_root, options.game):
+    tasks: list[DocTask | PieceTask] = []
+    for folder in selected_games(cards_root, options.game):
         db = Database(game=load_game(folder))
         game = db.game_doc
         locales = options.locales or list(game.locales)
+        if options.game is None and options.locales:
+            locales = [loc for loc in locales if loc in game.locales or loc == PSEUDO_LOCALE]
         unknown = [loc for loc in locales if loc not in game.locales and loc != PSEUDO_LOCALE]
         if unknown:
             raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
-        deck = build_deck(db, options.selection, options.players)
-        if options.cards:
+        try:
+            deck = build_deck(db, options.selection, options.players)
+        except UsageError as exc:
+            if options.game is not None:
+                raise
+            result.skipped.append(f"{game.id}: {exc}")
+            continue
+        if options.cards and deck.cards and has_card_template(game.id):
             plans += [(db, deck, locale) for locale in locales]
+        if options.cards:
+            tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof)
         if options.documents:
             tasks += doc_tasks(db, locales, deck.selection, options.allow_fallback, options.proof)
     for step, (db, deck, locale) in enumerate(plans):
@@ -243,9 +258,11 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
         for record in outcome.records:
             kept[record.path] = record
         result.outcomes.append(outcome)
+    if result.skipped and not plans and not tasks:
+        raise UsageError("nothing to build: " + "; ".join(result.skipped))
     if tasks:
         if progress:
-            progress(f"{len(tasks)} rulebooks and FAQ indexes", len(plans), len(plans) + 1)
+            progress(f"{len(tasks)} rulebooks, FAQ indexes and printable pieces", len(plans), len(plans) + 1)
         result.documents = build_documents(tasks, options.out, kept, options.jobs)
         for _, record, _ in result.documents:
             kept[record.path] = record

@@ -48,6 +48,7 @@ class Face:
     rules: str | None
     flavour: str | None
     unverified: str
+    set_id: str = ""
     fit: int = 0
     is_back: bool = False
 
@@ -141,6 +142,7 @@ def build_job(db: Database, deck: Deck, locale: str) -> FaceJob:
             marks=[m for m in marks if m],
             rules=localizer.text(card.id, "rules", card.rules)[0] if card.rules else None,
             flavour=localizer.text(card.id, "flavour", card.flavour)[0] if card.flavour else None,
+            set_id=entry.set_id,
             unverified="?" if unverified & {"types", "stats", "attributes", "markers", "rules", "icons"} else "",
         ))
     back_icon = icon(game.card_types[0].icon) if game.card_types else None
@@ -171,11 +173,12 @@ def _overflowing(document: Any) -> list[str]:
 def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, list[str]]:
     from weasyprint import HTML
 
-    template = environment().get_template(f"{job.game_id}/cards.html.j2")
+    template = environment().get_template("cards/cards.html.j2")
     doc = {
         "lang": job.lang, "title": job.title, "font_css": font_face_css(),
         "page_w": job.trim_w + 2 * BLEED_MM, "page_h": job.trim_h + 2 * BLEED_MM, "bleed": BLEED_MM,
         "trim_w": job.trim_w, "trim_h": job.trim_h, "rules_h": RULES_HEIGHT_MM,
+        "base_css_url": (templates_dir() / "cards" / "cards.css").as_uri(),
         "css_url": (templates_dir() / job.game_id / "cards.css").as_uri(),
     }
     html = template.render(doc=doc, faces=faces, icons=job.icons)

@@ -1,0 +1,307 @@
+"""Printable components other than deck cards: tiles, dice nets, score sheets, player aids.
+
+Which pieces a game gets follows its data, never a list per game: tiles that
+carry text become tile sheets (each tile a page at trim + bleed, imposed with
+crop marks like cards); a die whose faces are listed becomes a cut-and-fold
+net; a score sheet whose rows the game's engine lays out becomes score
+sheets; round phases in ``game.json`` become a player aid. Each piece is one
+PDF per game × locale × paper, written, cached and listed like the rulebooks.
+
+Facts the rulebooks do not give are never printed as if they were: a value
+that is only assumed leaves its cell blank, and a layout that follows an
+assumption (how many boxes a row has, how many faces of each kind a die
+has) says so in a footnote.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pikepdf
+
+from ..errors import DataError
+from ..loading.database import Database, load_game
+from ..loading.records import Index
+from .docs.texts import DocTexts
+from .fetcher import safe_fetcher
+from .fonts import font_face_css, font_folders
+from .impose import SheetLayout, impose
+from .jinja import environment, markup_html, templates_dir
+
+TILE_MM = (60.0, 60.0)
+"""Print size of a tile whose data gives none: our layout choice, not a fact about the game."""
+TILE_BLEED_MM = 3.0
+DIE_EDGE_MM = 20.0
+"""Edge of a printed paper die."""
+SHEET_COLOURS = ("#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98", "#ca6f1e")
+"""Ink for the n-th colour of a game's dice and score rows. The rulebooks do not say which colours they are;
+rows and dice share this palette so that they match each other."""
+
+
+@dataclass(frozen=True)
+class PieceTask:
+    """One piece PDF to build (picklable, for worker processes)."""
+
+    game_root: str
+    game: str
+    locale: str
+    kind: str
+    """``tiles``, ``dice-net``, ``score-sheet`` or ``player-aid``."""
+    layout: SheetLayout
+    allow_fallback: bool = False
+    proof: bool = False
+
+    @property
+    def path(self) -> str:
+        return f"{self.game}/{self.locale}/{self.kind}-{self.layout.paper}{'-proof' if self.proof else ''}.pdf"
+
+    @property
+    def record_selection(self) -> None:
+        return None
+
+    @property
+    def paper(self) -> str:
+        return self.layout.paper
+
+    def render(self) -> tuple[bytes, int]:
+        db = Database(game=load_game(Path(self.game_root)))
+        texts = DocTexts(db, self.locale, self.allow_fallback, self.proof)
+        data = PIECES[self.kind].render(db, texts, self.layout)
+        if texts.missing:
+            raise DataError(f"{self.game} {self.locale} {self.kind}: {len(texts.missing)} missing translation(s): "
+                            f"{', '.join(texts.missing[:5])}; build with --allow-fallback")
+        pdf = pikepdf.open(io.BytesIO(data))
+        from .printshop import save_pdf
+
+        return save_pdf(pdf), len(pdf.pages)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A kind of printable piece: when a game has it, and how it is drawn."""
+
+    present: Callable[[Database], bool]
+    render: Callable[[Database, DocTexts, SheetLayout], bytes]
+
+
+def piece_tasks(db: Database, locales: list[str], layout: SheetLayout, allow_fallback: bool,
+                proof: bool) -> list[PieceTask]:
+    """Every piece the game's data calls for, in every locale."""
+    from ..i18n.pseudo import PSEUDO_LOCALE
+
+    kinds = [kind for kind, piece in PIECES.items() if piece.present(db)]
+    return [PieceTask(str(db.game.root), db.game_doc.id, locale, kind, layout, allow_fallback, proof)
+            for locale in locales if locale != PSEUDO_LOCALE for kind in kinds]
+
+
+# Drawing -------------------------------------------------------------------------------------------
+
+
+def _html(template: str, texts: DocTexts, **context: Any) -> str:
+    css = (templates_dir() / "pieces" / "pieces.css").as_uri()
+    return environment().get_template(f"pieces/{template}").render(
+        lang=texts.locale, font_css=font_face_css(), css_url=css, t=_Labels(texts), **context)
+
+
+class _Labels:
+    """``t.key`` in templates: a label of the locale (``templates/docs/labels``)."""
+
+    def __init__(self, texts: DocTexts) -> None:
+        self._texts = texts
+
+    def __getattr__(self, key: str) -> Any:
+        return self._texts.label(key)
+
+
+def _pdf(html: str, game_root: Path) -> bytes:
+    from weasyprint import HTML
+
+    fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
+    out = io.BytesIO()
+    HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).write_pdf(out)
+    if fetcher.refused:
+        raise DataError(f"a piece asked for files outside the allowed folders: {', '.join(fetcher.refused)}")
+    return out.getvalue()
+
+
+def _icons(db: Database, texts: DocTexts) -> dict[str, tuple[str, str]]:
+    return {r.id: ((r.bundle.root / r.model.svg).resolve().as_uri(), str(texts.text(r.id, "alt", r.model.alt)))
+            for r in Index(db).of_kind("icon")}
+
+
+def _copies(index: Index, component: Any) -> int:
+    if component.quantity is not None:
+        return component.quantity
+    assumed = index.assumed().get((component.id, "quantity"))
+    return assumed if isinstance(assumed, int) and assumed > 0 else 1
+
+
+# Tiles ---------------------------------------------------------------------------------------------
+
+
+def _tiles(db: Database) -> list[Any]:
+    return [r.model for r in Index(db).of_kind("component") if r.model.kind == "tile" and r.model.text]
+
+
+def _render_tiles(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
+    """Each tile once at trim + bleed, then imposed per size with crop marks, as many copies as the box has."""
+    index = Index(db)
+    icons = _icons(db, texts)
+    groups: dict[tuple[float, float], list[Any]] = {}
+    for tile in _tiles(db):
+        size = (tile.card_size.width_mm, tile.card_size.height_mm) if tile.card_size else TILE_MM
+        groups.setdefault(size, []).append(tile)
+    out = pikepdf.new()
+    for (width, height), tiles in sorted(groups.items()):
+        faces = [{"id": t.id, "name": texts.text(t.id, "name", t.name),
+                  "text": markup_html(str(texts.text(t.id, "text", t.text)), icons),
+                  "lines": [texts.text(t.id, f"items/{i}", item) for i, item in enumerate(t.items)]} for t in tiles]
+        html = _html("tiles.html.j2", texts, tiles=faces, trim_w=width, trim_h=height, bleed=TILE_BLEED_MM,
+                     game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+        pages = pikepdf.open(io.BytesIO(_pdf(html, db.game.root)))
+        copies = [i for i, tile in enumerate(tiles) for _ in range(_copies(index, tile))]
+        sheet_layout = replace(layout, trim_w=width, trim_h=height, bleed=TILE_BLEED_MM, duplex="none")
+        out.pages.extend(impose(pages, copies, None, sheet_layout).pages)
+    data = io.BytesIO()
+    out.save(data)
+    return data.getvalue()
+
+
+# Dice ----------------------------------------------------------------------------------------------
+
+
+def _dice(db: Database) -> list[Any]:
+    return [r.model for r in Index(db).of_kind("component") if r.model.kind == "die" and r.model.faces]
+
+
+def die_faces(index: Index, die: Any) -> tuple[list[Any], bool]:
+    """The faces of one die in order, each repeated by its count, and whether any count is assumed."""
+    assumed = index.assumed()
+    faces, guessed = [], False
+    for face in die.faces:
+        count = face.count
+        if count is None:
+            count = assumed.get((die.id, f"faces/{face.id}/count"))
+            guessed = True
+        if not isinstance(count, int):
+            raise DataError(f"{die.id}: face {face.id!r} has no count, stated or assumed; the die cannot be drawn")
+        faces += [face] * count
+    return faces, guessed
+
+
+def _render_dice(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
+    index = Index(db)
+    nets, assumed = [], False
+    for die in _dice(db):
+        faces, guessed = die_faces(index, die)
+        if len(faces) != 6:
+            raise DataError(f"{die.id}: {len(faces)} faces; a paper net is drawn only for six-faced dice")
+        assumed |= guessed
+        colours = _colour_of(die)
+        cells, _ = net_geometry(DIE_EDGE_MM)
+        drawn = [{"id": f.id, "name": texts.text(die.id, f"faces/{f.id}/name", f.name), "x": x, "y": y,
+                  "colour": colours.get(f.id), "symbol": _symbol(f.id)} for f, (x, y) in zip(faces, cells)]
+        nets += [drawn] * _copies(index, die)
+    html = _html("dice-net.html.j2", texts, nets=nets, edge=DIE_EDGE_MM, tabs=net_geometry(DIE_EDGE_MM)[1],
+                 paper=layout.paper, assumed=assumed,
+                 game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+    return _pdf(html, db.game.root)
+
+
+NET_CELLS = ((1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2))
+"""Column and row of each face in the cross-shaped net."""
+NET_TABS = ((0, 1, "top"), (2, 1, "top"), (3, 1, "top"), (0, 1, "bottom"), (2, 1, "bottom"), (3, 1, "bottom"),
+            (3, 1, "right"))
+"""Glue tabs: one on each of the seven edges that meet another face when the cross is folded."""
+
+
+def net_geometry(edge: float) -> tuple[list[tuple[float, float]], list[tuple[float, float, float, float]]]:
+    """Top-left corners of the six faces and (left, top, width, height) of the tabs, in mm inside a net."""
+    tab = edge * 0.3
+    cells = [(tab + col * edge, tab + row * edge) for col, row in NET_CELLS]
+    tabs = []
+    for col, row, side in NET_TABS:
+        left, top = tab + col * edge, tab + row * edge
+        if side == "right":
+            tabs.append((left + edge, top + 0.15 * edge, tab, 0.7 * edge))
+        else:
+            tabs.append((left + 0.15 * edge, top - tab if side == "top" else top + edge, 0.7 * edge, tab))
+    return cells, tabs
+
+
+def _colour_of(die: Any) -> dict[str, str]:
+    """Palette ink for each colour face (ids ``colour-1`` … in order)."""
+    colour_faces = [f.id for f in die.faces if f.id.startswith("colour-")]
+    return {face: SHEET_COLOURS[i % len(SHEET_COLOURS)] for i, face in enumerate(colour_faces)}
+
+
+def _symbol(face_id: str) -> str:
+    if face_id.startswith("colour-"):
+        return face_id.removeprefix("colour-")
+    return {"joker": "★", "calavera": "☠"}.get(face_id, "")
+
+
+# Score sheets --------------------------------------------------------------------------------------
+
+
+def _sheet_layout(db: Database) -> list[Any] | None:
+    """The engine's layout of the game's score sheet rows, or None when the game has none."""
+    if not any(r.model.kind == "score-sheet" for r in Index(db).of_kind("component")):
+        return None
+    try:
+        plugin = importlib.import_module(f"..engine.{db.game_doc.id}_game", __package__)
+    except ModuleNotFoundError:
+        return None
+    layout = getattr(plugin, "sheet_layout", None)
+    return layout(db) if layout else None
+
+
+def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
+    """Two score sheets per page; cells whose value is only assumed are left blank to fill in."""
+    index = Index(db)
+    sheet = next(r.model for r in index.of_kind("component") if r.model.kind == "score-sheet")
+    rows = _sheet_layout(db) or []
+    die = next(iter(_dice(db)), None)
+    colours = _colour_of(die) if die else {}
+    faces = {f.id: f for f in die.faces} if die else {}
+    drawn, assumed = [], False
+    for row in rows:
+        shown = "values" not in row.assumed
+        boxes = [{"value": row.values[n] if shown else None, "zone": row.zones[n]} for n in range(row.boxes)]
+        assumed |= bool(row.assumed)
+        face = faces.get(row.colour)
+        name = texts.text(die.id, f"faces/{row.colour}/name", face.name) if face else row.colour
+        drawn.append({"colour": colours.get(row.colour, "#555555"), "name": name,
+                      "symbol": _symbol(row.colour), "boxes": boxes})
+    html = _html("score-sheet.html.j2", texts, rows=drawn, paper=layout.paper, assumed=assumed,
+                 title=texts.text(sheet.id, "name", sheet.name),
+                 game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+    return _pdf(html, db.game.root)
+
+
+# Player aid ----------------------------------------------------------------------------------------
+
+
+def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
+    game = db.game_doc
+    icons = _icons(db, texts)
+    phases = [{"name": texts.text(game.id, f"phases/{p.id}/name", p.name),
+               "text": markup_html(str(texts.text(game.id, f"phases/{p.id}/text", p.text)), icons)}
+              for p in game.phases]
+    html = _html("player-aid.html.j2", texts, phases=phases, paper=layout.paper,
+                 game=texts.text(game.id, "name", game.name))
+    return _pdf(html, db.game.root)
+
+
+PIECES: dict[str, Piece] = {
+    "tiles": Piece(lambda db: bool(_tiles(db)), _render_tiles),
+    "dice-net": Piece(lambda db: bool(_dice(db)), _render_dice),
+    "score-sheet": Piece(lambda db: bool(_sheet_layout(db)), _render_sheets),
+    "player-aid": Piece(lambda db: bool(db.game_doc.phases), _render_aid),
+}
+"""Every kind of piece, in build order."""
