@@ -9,7 +9,6 @@ from pydantic import Field
 from .game import CardSize
 from .base import MARKUP, TRANSLATABLE, Document, Id, Model, Ref, RelPath, Source
 from .scoring import Scoring
-from .scoring import Scoring
 from .score_sheet import SheetRow
 
 ComponentKind = Literal["coin", "pawn", "die", "tile", "card", "token", "score-sheet", "pencil", "board", "other"]
@@ -48,8 +47,6 @@ class Component(Model):
     art: RelPath | None = None
     card_size: CardSize | None = None
     """Printed size, for components printed like cards or tiles."""
-    scoring: Scoring | None = None
-    """How the tile scores, when it is a scoring tile (see ``models/scoring.py``)."""
     scoring: Scoring | None = None
     """How the tile scores, when it is a scoring tile (see ``models/scoring.py``)."""
     sources: list[Source] = Field(min_length=1)
