@@ -136,3 +136,13 @@ def test_score_sheets_come_two_per_page_in_every_locale_with_assumed_points_left
             assert text.count(title) == 2 and text.count(row_name) == 2
         assert set(re.findall(r"\d+", text)) <= {str(n) for n in range(1, len(rows) + 1)}, \
             "only the row numbers are printed: every point value is blank"
+
+
+def test_player_aid_lists_the_round_phases_in_order(diables) -> None:
+    out, records = diables
+    game = load_database(CARDS / "diables").game_doc
+    assert len(game.phases) == next(p.value for p in game.parameters if p.id == "phases-per-round")
+    text = _text(out / "diables/en/player-aid-a4.pdf")[0]
+    positions = [text.find(f"{number}. {phase.name}") for number, phase in enumerate(game.phases, start=1)]
+    assert -1 not in positions and positions == sorted(positions)
+    assert records["diables/en/player-aid-a4.pdf"]["pages"] == 1

@@ -127,4 +127,4 @@ def print_check(report) -> None:
                    ", ".join(f"{card} ({reason})" for card, reason in sorted(report.left_out.items())[:8]) +
                    (" …" if len(report.left_out) > 8 else ""))
     if report.later:
-        click.echo(f"not played yet: {', '.join(report.later)} (expert mode: burning cards and terreta bonuses are not modelled)")
+        click.echo(f"not played yet: {'; '.join(report.later)}")
