@@ -95,11 +95,6 @@ class State:
     def players(self) -> int:
         return len(self.sheets)
 
-    @property
-    def designs(self) -> tuple[str, ...]:
-        """No card instances in Calavera (the scenario runner numbers cards through this)."""
-        return ()
-
 
 @dataclass
 class CalaveraRules:

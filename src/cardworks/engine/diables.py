@@ -80,11 +80,6 @@ class State:
     """Where the Firebot's chosen token is."""
     winner: int | None = None
 
-    @property
-    def designs(self) -> tuple[str, ...]:
-        """Card instances named in steps: none, scoring names figures by their space."""
-        return ()
-
 
 class DiablesRules:
     """The scoring rules, with the game's parameters, the tiles' conditions and the shows' layouts."""

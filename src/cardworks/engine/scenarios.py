@@ -40,9 +40,12 @@ def resolve(rules: Any, state: Any, step: str) -> Any:
 
 
 def _number_designs(state: Any, text: str) -> str:
-    """Give each bare design id in ``text`` the number of its first instance (for refused actions)."""
+    """Give each bare design id in ``text`` the number of its first instance (for refused actions).
+
+    Games without card instances (dice, boards) have no ``designs`` and the text stays as it is.
+    """
     first: dict[str, int] = {}
-    for number, design in enumerate(state.designs):
+    for number, design in enumerate(getattr(state, "designs", ())):
         first.setdefault(design, number)
     words = [f"{w}#{first[w]}" if w in first else w for w in text.split()]
     return " ".join(words)
