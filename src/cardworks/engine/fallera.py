@@ -105,9 +105,15 @@ class Facts:
         self.treasure = tuple(c.treasure for c in defs)
         self.battle = tuple(c.battle for c in defs)
         self.sellable = tuple(c.kind == "sellable" for c in defs)
+        self.hands_all_battle = all(c.treasure or c.battle for c in defs)
+        """Every card that goes to a hand is a battle card: a hand is its own list of weapons."""
         self.ingredient = tuple(c.kind == "ingredient" for c in defs)
-        self.weight = tuple(_most_valid(c, rules) for c in defs)
+        present = set(designs)
+        self.weight = tuple(_most_valid(c, rules.players, present) for c in defs)
         """The most an instance can add to a valid ingredient count: a quick bound before counting."""
+        self.heaviest = max(self.weight, default=0)
+        self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
+        """A battle card's printed attack and defence."""
         self.face_up = tuple(bool(c.effect("attacked-face-up")) for c in defs)
         self.coin_draw = tuple(bool(c.effect("turn-start-coin-draw")) for c in defs)
         self._actions: dict[tuple[Any, ...], FalleraAction] = {}
@@ -153,11 +159,13 @@ class Facts:
         return action
 
 
-def _most_valid(card: CardDef, rules: FalleraRules) -> int:
-    """An upper bound of what ``card`` adds to a valid ingredient count at this player count."""
+def _most_valid(card: CardDef, players: int, present: set[str]) -> int:
+    """An upper bound of what ``card`` adds to a valid ingredient count with ``players`` players and a
+    deck of the ``present`` designs."""
     if card.kind != "ingredient":
         return 0
-    return max([1] + [e.value for e in card.effect("ingredient-value") if not e.players or rules.players in e.players])
+    return max([1] + [e.value for e in card.effect("ingredient-value")
+                      if (not e.players or players in e.players) and (e.with_card is None or e.with_card in present)])
 
 
 @dataclass
@@ -197,9 +205,9 @@ class FalleraRules:
 
     def value(self, state: State, instance: int, stat: str) -> int:
         """A battle card's attack or defence, with the terreta's bonus."""
-        card = self.facts(state).defs[instance]
         if not self.bonuses:
-            return getattr(card, stat)
+            return self.facts(state).points[stat][instance]
+        card = self.facts(state).defs[instance]
         extra = sum(getattr(b, stat) for b in self.bonus(state, "stat-bonus") if card.id in b.cards)
         return getattr(card, stat) + extra
 
@@ -207,12 +215,15 @@ class FalleraRules:
     def card(self, state: State, instance: int) -> CardDef:
         return self.defs[state.designs[instance]]
 
-    def _instance(self, state: State, card: Card, where: tuple[int, ...], action: FalleraAction, rule: str, place: str) -> int:
+    def _instance(self, state: State, card: Card, where: tuple[int, ...], action: FalleraAction, rule: str, place: str,
+                  whose: int | None = None) -> int:
+        """The instance number of ``card``, which must be ``where``; else the error says it is not
+        ``place`` (with ``whose`` player name in its ``{}``)."""
         number = card.number
         if not 0 <= number < len(state.designs) or state.designs[number] != card.design:
             raise IllegalActionError(action.notation(), "no-such-card", f"there is no card {card} in this game")
         if number not in where:
-            raise IllegalActionError(action.notation(), rule, f"{card} is not {place}")
+            raise IllegalActionError(action.notation(), rule, f"{card} is not {place.format(player(whose or 0))}")
         return number
 
     def ingredients(self, state: State, who: int) -> tuple[int, bool, int]:
@@ -242,7 +253,8 @@ class FalleraRules:
         """Whether ``who`` could have enough valid ingredients to win now: a quick bound that spares
         counting them on most counters."""
         need = 4 if state.foods and state.queen == state.foods[who] else 5
-        return sum(map(facts.weight.__getitem__, state.counters[who])) >= need
+        counter = state.counters[who]
+        return len(counter) * facts.heaviest >= need and sum(map(facts.weight.__getitem__, counter)) >= need
 
     # --- setup --------------------------------------------------------------------------------
     def new_game(self, *, rng: random.Random, deal: int, designs: tuple[str, ...] | None = None) -> State:
@@ -303,19 +315,14 @@ class FalleraRules:
         """The legal actions, sorted by notation, as a sequence that builds an action only when it is
         looked at (a random playout looks at one; ``legal_actions`` lists them all)."""
         phase = state.phase
-        if phase == "over":
-            return ()
         facts = self.facts(state)
         if state.takes is not None:
+            if phase == "over":
+                return ()
             taker, victim, _ = state.takes
             return [facts.take(taker, victim, i) for i in facts.in_order(state.hands[victim])]
         if phase == "turn":
-            me = state.current
-            hand, counters = state.hands[me], state.counters
-            battle, sellable = facts.battle, facts.sellable
-            return TurnChoices(facts, me, tuple((t, counters[t]) for t in _rivals(state.players, me)),
-                               [i for i in hand if battle[i]], self._queen_moves(state, facts, me),
-                               [i for i in counters[me] if sellable[i]])
+            return TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
         if phase == "defend":
             target = state.battle[1]
             battle = facts.battle
@@ -324,6 +331,8 @@ class FalleraRules:
             return actions
         if phase in _COIN_PHASES:
             return _COINS
+        if phase == "over":
+            return ()
         if phase == "burn":
             return [facts.with_card(Burn, state.current, i) for i in facts.in_order(state.hands[state.current])]
         if phase == "first":
@@ -394,7 +403,7 @@ class FalleraRules:
         if not self.facts(state).battle[attack]:
             raise IllegalActionError(action.notation(), "battle-card", f"{action.card} is not a battle card")
         treasure = self._instance(state, action.treasure, state.counters[action.target], action, "battle-for-treasure",
-                                  f"on {player(action.target)}'s counter")
+                                  "on {}'s counter", action.target)
         hands = _without(state.hands, action.player, attack)
         return _replace(state, hands=hands, phase="defend", battle=(action.player, action.target, treasure, attack))
 
@@ -494,7 +503,7 @@ class FalleraRules:
         if (action.taker, action.victim) != (taker, victim):
             raise IllegalActionError(action.notation(), "tails-steal", f"{player(taker)} takes from {player(victim)}")
         instance = self._instance(state, action.card, state.hands[victim], action, "take-from-hand",
-                                  f"in {player(victim)}'s hand")
+                                  "in {}'s hand", victim)
         state = _replace(state, hands=_without(state.hands, victim, instance), takes=None)
         state = self._receive(state, taker, [instance])
         return self._after_toss(state, rng)
@@ -517,11 +526,12 @@ class FalleraRules:
                        skip: int | None = None) -> State:
         """Victory at the instant of 5 valid ingredients, on or off turn; seafood asks the coin first."""
         facts = self.facts(state)
-        players = len(state.hands)
+        counters = state.counters
+        players, fewest = len(counters), (4 if state.foods else 5) / (facts.heaviest or 1)
         for k in range(players):
             who = (state.current + k) % players
-            if who == skip or not self._may_win(state, facts, who):
-                continue
+            if len(counters[who]) < fewest or who == skip or not self._may_win(state, facts, who):
+                continue  # the first test alone spares most counters: too few treasures to win
             count, blocked, seafood = self.ingredients(state, who)
             territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
             if (count >= 5 or territorial) and not blocked:
@@ -550,7 +560,10 @@ class FalleraRules:
         return state if then == "continue" else self._next_turn(state)
 
     def _next_turn(self, state: State) -> State:
-        return self._start_turn(_replace(state, current=_next(state, state.current), turn=state.turn + 1, phase="turn"))
+        state = _replace(state, current=(state.current + 1) % len(state.hands), turn=state.turn + 1, phase="turn")
+        if not self.discord and not self.burning:  # nothing happens at the start of a turn
+            return state
+        return self._start_turn(state)
 
     def _start_turn(self, state: State) -> State:
         me = state.current
@@ -718,9 +731,10 @@ class FalleraRules:
 
 def _replace(state: State, **changes: Any) -> State:
     """``dataclasses.replace`` without re-running ``__init__`` (41% of a playout's time went there)."""
+    fields = state.__dict__.copy()
+    fields.update(changes)
     new = object.__new__(State)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
+    object.__setattr__(new, "__dict__", fields)  # a frozen dataclass: set its fields all at once
     return new
 
 
@@ -779,13 +793,16 @@ class TurnChoices(Sequence):
     built only when looked at, so a random playout that looks at one action pays for one.
     """
 
-    __slots__ = ("_facts", "_me", "_rivals", "_weapons", "_moves", "_sales", "_battles", "_size")
+    __slots__ = ("_facts", "_me", "_counters", "_weapons", "_moves", "_sales", "_battles", "_size")
 
-    def __init__(self, facts: Facts, me: int, rivals: tuple[tuple[int, tuple[int, ...]], ...], weapons: list[int],
-                 moves: tuple[FalleraAction, ...], sales: list[int]) -> None:
-        self._facts, self._me, self._rivals, self._weapons, self._moves, self._sales = facts, me, rivals, weapons, moves, sales
-        self._battles = sum(len(counter) for _, counter in rivals) * len(weapons)
-        self._size = 1 + self._battles + len(moves) + len(sales)
+    def __init__(self, facts: Facts, state: State, moves: tuple[FalleraAction, ...]) -> None:
+        me, counters, hand = state.current, state.counters, state.hands[state.current]
+        self._facts, self._me, self._counters, self._moves = facts, me, counters, moves
+        self._weapons = hand if facts.hands_all_battle else [i for i in hand if facts.battle[i]]
+        sellable = facts.sellable
+        self._sales = [i for i in counters[me] if sellable[i]]
+        self._battles = (sum(map(len, counters)) - len(counters[me])) * len(self._weapons)
+        self._size = 1 + self._battles + len(moves) + len(self._sales)
 
     def __len__(self) -> int:
         return self._size
@@ -803,7 +820,8 @@ class TurnChoices(Sequence):
         index -= 1
         if index < self._battles:
             loot, weapon = divmod(index, len(self._weapons))
-            for target, counter in self._rivals:
+            for target in _rivals(len(self._counters), self._me):
+                counter = self._counters[target]
                 if loot < len(counter):
                     break
                 loot -= len(counter)
@@ -817,8 +835,8 @@ class TurnChoices(Sequence):
         facts, me = self._facts, self._me
         yield facts.plain(Almoina, me)
         weapons = facts.in_order(self._weapons)
-        for target, counter in self._rivals:
-            for treasure in facts.in_order(counter):
+        for target in _rivals(len(self._counters), me):
+            for treasure in facts.in_order(self._counters[target]):
                 for weapon in weapons:
                     yield facts.attack(me, target, treasure, weapon)
         yield from self._moves

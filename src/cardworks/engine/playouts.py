@@ -65,7 +65,9 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
     rng = random.Random(seed)  # the players' choices
     shuffles = random.Random(shuffle_seed(seed))  # the deck's chance, replayable on its own
     log: list[str] = []
-    legal = rules.legal_actions(state)
+    # a game may offer its legal actions as a sequence that builds only the ones looked at
+    choices = getattr(rules, "choices", rules.legal_actions)
+    legal = choices(state)
     for step in range(MAX_STEPS):
         if not legal:
             if rules.actor(state) is not None:
@@ -74,7 +76,7 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
         action = legal[rng.randrange(len(legal))]
         log.append(action.notation())
         state = rules.apply(state, action, rng=shuffles)
-        legal = rules.legal_actions(state)
+        legal = choices(state)
         if not check:
             continue
         failure = _step_failure(rules, state, legal, seed, step)
