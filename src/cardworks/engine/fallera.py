@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from collections import Counter
+from itertools import chain
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -37,7 +38,7 @@ from .fallera_cards import CardDef
 
 MAX_REDEALS = 100
 MAX_KEPT_ACTIONS = 200_000
-"""Actions a deck's ``Facts`` keeps for reuse before starting afresh."""
+"""Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ class Facts:
         self.labels = tuple(f"{d}#{i}" for i, d in enumerate(designs))
         """Each instance as the notation and observations write it."""
         self.refs = tuple(Card(d, i) for i, d in enumerate(designs))
+        self.instances = frozenset(range(len(designs)))
         rank = [0] * len(designs)
         for position, instance in enumerate(sorted(range(len(designs)), key=self.labels.__getitem__)):
             rank[instance] = position
@@ -116,46 +118,36 @@ class Facts:
         """A battle card's printed attack and defence."""
         self.face_up = tuple(bool(c.effect("attacked-face-up")) for c in defs)
         self.coin_draw = tuple(bool(c.effect("turn-start-coin-draw")) for c in defs)
-        self._actions: dict[tuple[Any, ...], FalleraAction] = {}
-
-    def _built(self, key: tuple[Any, ...], build: Any, *args: Any) -> FalleraAction:
-        if len(self._actions) >= MAX_KEPT_ACTIONS:  # many long games: start afresh rather than grow
-            self._actions.clear()
-        action = self._actions[key] = build(*args)
-        return action
+        self._rows: dict[tuple[Any, ...], tuple[FalleraAction, ...]] = {}
+        self._attacks: dict[tuple[int, int, int, int], FalleraAction] = {}
 
     def in_order(self, instances: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
         """``instances`` (in number order) in notation order."""
         return instances if self.in_number_order else sorted(instances, key=self.rank.__getitem__)
 
+    def row(self, kind: type, *players: int) -> tuple[FalleraAction, ...]:
+        """``kind(*players, card)`` (``Sell``, ``Defend``, ``Burn``, ``Take``) for every instance, by
+        instance number: built once, then a step only indexes it."""
+        row = self._rows.get((kind, *players))
+        if row is None:
+            row = self._rows[(kind, *players)] = tuple(kind(*players, ref) for ref in self.refs)
+        return row
+
     def plain(self, kind: type, *args: Any) -> FalleraAction:
         """``kind(*args)`` for an action that names no card (``Almoina(p)``, ``Move(p, space)``…), built once."""
-        key = (kind, *args)
-        action = self._actions.get(key)
+        action = self._rows.get((kind, *args))
         if action is None:
-            action = self._built(key, kind, *args)
-        return action
-
-    def with_card(self, kind: type, who: int, instance: int) -> FalleraAction:
-        """``kind(who, card)`` (``Sell``, ``Defend``, ``Burn``) for an instance number, built once."""
-        key = (kind, who, instance)
-        action = self._actions.get(key)
-        if action is None:
-            action = self._built(key, kind, who, self.refs[instance])
+            action = self._rows[(kind, *args)] = kind(*args)
         return action
 
     def attack(self, me: int, target: int, treasure: int, card: int) -> FalleraAction:
-        key = (Attack, me, target, treasure, card)
-        action = self._actions.get(key)
+        """``Attack`` for instance numbers, built once (while fewer than ``MAX_KEPT_ACTIONS`` are kept)."""
+        key = (me, target, treasure, card)
+        action = self._attacks.get(key)
         if action is None:
-            action = self._built(key, Attack, me, target, self.refs[treasure], self.refs[card])
-        return action
-
-    def take(self, taker: int, victim: int, instance: int) -> FalleraAction:
-        key = (Take, taker, victim, instance)
-        action = self._actions.get(key)
-        if action is None:
-            action = self._built(key, Take, taker, victim, self.refs[instance])
+            if len(self._attacks) >= MAX_KEPT_ACTIONS:  # many long games: start afresh rather than grow
+                self._attacks.clear()
+            action = self._attacks[key] = Attack(me, target, self.refs[treasure], self.refs[card])
         return action
 
 
@@ -320,13 +312,15 @@ class FalleraRules:
             if phase == "over":
                 return ()
             taker, victim, _ = state.takes
-            return [facts.take(taker, victim, i) for i in facts.in_order(state.hands[victim])]
+            takes = facts.row(Take, taker, victim)
+            return [takes[i] for i in facts.in_order(state.hands[victim])]
         if phase == "turn":
             return TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
         if phase == "defend":
             target = state.battle[1]
             battle = facts.battle
-            actions = [facts.with_card(Defend, target, i) for i in facts.in_order(state.hands[target]) if battle[i]]
+            defends = facts.row(Defend, target)
+            actions = [defends[i] for i in facts.in_order(state.hands[target]) if battle[i]]
             actions.append(facts.plain(NoDefence, target))  # "pN defend …" sorts before "pN no-defence"
             return actions
         if phase in _COIN_PHASES:
@@ -334,7 +328,8 @@ class FalleraRules:
         if phase == "over":
             return ()
         if phase == "burn":
-            return [facts.with_card(Burn, state.current, i) for i in facts.in_order(state.hands[state.current])]
+            burns = facts.row(Burn, state.current)
+            return [burns[i] for i in facts.in_order(state.hands[state.current])]
         if phase == "first":
             return [facts.plain(First, p) for p in sorted(state.candidates, key=player)]
         return ()
@@ -359,9 +354,10 @@ class FalleraRules:
 
     def apply(self, state: State, action: FalleraAction, *, rng: random.Random | None = None) -> State:
         """The state after ``action``; IllegalActionError names the rule it breaks."""
-        if state.phase == "over":
+        phase = state.phase
+        if phase == "over":
             raise IllegalActionError(action.notation(), "game-over", "the game is over")
-        actor = self.actor(state)
+        actor = state.current if phase == "turn" and state.takes is None else self.actor(state)
         kind = type(action)
         if kind in _CHANCE_ACTIONS:
             if actor != CHANCE:
@@ -467,8 +463,10 @@ class FalleraRules:
 
     def _resolve_battle(self, state: State, defence: int | None, rng: random.Random | None) -> State:
         attacker, target, treasure, attack = state.battle
-        steals = defence is None or self.value(state, attack, "attack") > self.value(state, defence, "defence")
-        used = (attack,) if defence is None else (attack, defence)
+        if defence is None:
+            steals, used = True, (attack,)
+        else:
+            steals, used = self.value(state, attack, "attack") > self.value(state, defence, "defence"), (attack, defence)
         draws = [(who, sum(b.draw for b in self.bonus(state, "draw-after-use") if state.designs[card] in b.cards))
                  for who, card in ((attacker, attack), (target, defence)) if card is not None] if self.bonuses else ()
         hands, counters = state.hands, state.counters
@@ -528,6 +526,8 @@ class FalleraRules:
         facts = self.facts(state)
         counters = state.counters
         players, fewest = len(counters), (4 if state.foods else 5) / (facts.heaviest or 1)
+        if max(map(len, counters)) < fewest:  # no counter holds enough treasures to win: most of the time
+            return state
         for k in range(players):
             who = (state.current + k) % players
             if len(counters[who]) < fewest or who == skip or not self._may_win(state, facts, who):
@@ -589,6 +589,8 @@ class FalleraRules:
         return state if state.phase == "turn" else _replace(state, phase="turn")
 
     def _draw(self, state: State, who: int, count: int, rng: random.Random | None) -> State:
+        """``who`` draws ``count`` cards: the cemetery is reshuffled into an empty deck (base game), or the
+        game ends when the deck runs out (expansion 2)."""
         for _ in range(count):
             if not state.deck:
                 if self.discord:
@@ -625,52 +627,71 @@ class FalleraRules:
     # --- views ------------------------------------------------------------------------------
     def observe(self, state: State, who: int) -> dict[str, Any]:
         """What ``who`` sees: their hand, every counter, hand sizes (public), the cemetery; the deck as a count."""
-        names = state.designs
+        seen = self._private_view(state, who)
+        seen.update(self._public_view(state))
+        return seen
 
-        def shown(instances) -> list[str]:
-            return [f"{names[i]}#{i}" for i in instances]
-
+    def _private_view(self, state: State, who: int) -> dict[str, Any]:
+        """The part of ``who``'s observation that differs between players: all that may hide something."""
+        label = self.facts(state).labels.__getitem__  # "design#n"
         battle = None
         if state.battle is not None:
             attacker, target, treasure, attack = state.battle
-            face_up = any(self.card(state, i).effect("attacked-face-up") for i in state.counters[target])
-            battle = {"attacker": attacker, "target": target, "treasure": f"{names[treasure]}#{treasure}",
-                      "attack": f"{names[attack]}#{attack}" if who == attacker or face_up else "hidden"}
+            face_up = any(map(self.facts(state).face_up.__getitem__, state.counters[target]))
+            battle = {"attacker": attacker, "target": target, "treasure": label(treasure),
+                      "attack": label(attack) if who == attacker or face_up else "hidden"}
+        return {"you": who, "hand": list(map(label, state.hands[who])), "battle": battle,
+                "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)]}
+
+    def _public_view(self, state: State) -> dict[str, Any]:
+        """The part of every observation that is the same for all players."""
+        label = self.facts(state).labels.__getitem__
         return {
-            "you": who, "current": state.current, "phase": state.phase, "turn": state.turn,
-            "hand": shown(state.hands[who]), "hand_sizes": [len(h) for h in state.hands],
-            "counters": [shown(c) for c in state.counters],
-            "deck_size": len(state.deck), "cemetery": shown(state.cemetery),
-            "battle": battle, "winner": state.winner, "reason": state.reason,
-            "map": {space: (f"{names[i]}#{i}" if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
+            "current": state.current, "phase": state.phase, "turn": state.turn,
+            "hand_sizes": list(map(len, state.hands)), "counters": [list(map(label, c)) for c in state.counters],
+            "deck_size": len(state.deck), "cemetery": list(map(label, state.cemetery)),
+            "winner": state.winner, "reason": state.reason,
+            "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
             "queen": state.queen,
-            "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)],
         }
 
     def hidden_leak(self, state: State) -> str | None:
         """Another player's hand card, a face-down attack or an unrevealed territorial food in an observation.
 
         Hands are the only hidden zone besides the attack and the foods, so each
-        observation's hand must be the viewer's own.
+        observation's hand must be the viewer's own. An observation is its viewer's
+        private part and a public part that holds no hand, attack or food: only the
+        private parts need checking, one per player.
         """
         for viewer in range(state.players):
-            seen = self.observe(state, viewer)
-            if seen["hand"] != [f"{state.designs[i]}#{i}" for i in state.hands[viewer]]:
+            seen = self._private_view(state, viewer)
+            if seen["hand"] != [f"{state.designs[i]}#{i}" for i in state.hands[viewer]]:  # written apart from observe
                 return f"{player(viewer)}'s observation shows a hand that is not theirs"
             if any(f != "hidden" for p, f in enumerate(seen["foods"]) if p != viewer and not state.revealed[p]):
                 return f"{player(viewer)} sees a territorial food that is not revealed"
             if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden":
                 target = state.battle[1]
-                if not any(self.card(state, i).effect("attacked-face-up") for i in state.counters[target]):
+                if not any(self.card(state, i).effect("attacked-face-up") for i in state.counters[target]):  # apart too
                     return f"{player(viewer)} sees the face-down attack"
         return None
 
     def dump(self, state: State) -> dict[str, Any]:
-        """JSON-ready: tuples become lists."""
-        return {name: _lists(getattr(state, name)) for name in _FIELDS}
+        """JSON-ready: tuples become lists (hands and counters are the only tuples of tuples)."""
+        data = dict(state.__dict__)  # every field, in order (states are built whole)
+        for name, value in data.items():
+            if type(value) is tuple:
+                data[name] = [list(group) for group in value] if name in _NESTED else list(value)
+        return data
 
     def load(self, data: dict[str, Any]) -> State:
-        return State(**{key: _tuples(value) for key, value in data.items()})
+        """The state ``dump`` wrote (fields it leaves out take their defaults)."""
+        fields = dict(data)
+        for name, value in fields.items():
+            if type(value) is list:
+                fields[name] = tuple(map(tuple, value)) if name in _NESTED else tuple(value)
+        if fields.keys() - _DEFAULTS.keys() or len(fields.keys() | _DEFAULTS.keys()) < len(_FIELDS):
+            return State(**fields)  # unknown or missing fields: let the dataclass say which
+        return _replace(_BLANK, **fields)
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
         """None when a scenario's expectation holds, else what differs (see docs/scenarios.md)."""
@@ -710,13 +731,16 @@ class FalleraRules:
 
     def invariants(self, state: State) -> list[str]:
         broken = []
-        places = [i for h in state.hands for i in h] + [i for c in state.counters for i in c] + list(state.deck) \
-            + list(state.cemetery) + ([state.battle[3]] if state.battle else []) + [i for i in state.map if i >= 0]
-        if sorted(places) != list(range(len(state.designs))):
+        in_hands, on_counters = list(chain.from_iterable(state.hands)), list(chain.from_iterable(state.counters))
+        places = in_hands + on_counters + list(state.deck) + list(state.cemetery) \
+            + ([state.battle[3]] if state.battle else []) + [i for i in state.map if i >= 0]
+        facts = self.facts(state)
+        if len(places) != len(state.designs) or set(places) != facts.instances:
             broken.append("conservation: every card instance must be in exactly one zone")
-        if any(self.card(state, i).treasure for h in state.hands for i in h):
+        treasure = facts.treasure
+        if any(map(treasure.__getitem__, in_hands)):
             broken.append("a treasure is in a hand instead of on its counter")
-        if any(not self.card(state, i).treasure for c in state.counters for i in c):
+        if not all(map(treasure.__getitem__, on_counters)):
             broken.append("a card that is not a treasure is on a counter")
         if (state.phase == "over") != (state.reason is not None):
             broken.append("a game is over exactly when it has a reason")
@@ -829,7 +853,7 @@ class TurnChoices(Sequence):
         index -= self._battles
         if index < len(self._moves):
             return self._moves[index]
-        return facts.with_card(Sell, self._me, facts.in_order(self._sales)[index - len(self._moves)])
+        return facts.row(Sell, self._me)[facts.in_order(self._sales)[index - len(self._moves)]]
 
     def __iter__(self) -> Iterator[FalleraAction]:
         facts, me = self._facts, self._me
@@ -840,20 +864,15 @@ class TurnChoices(Sequence):
                 for weapon in weapons:
                     yield facts.attack(me, target, treasure, weapon)
         yield from self._moves
+        sells = facts.row(Sell, me)
         for sale in facts.in_order(self._sales):
-            yield facts.with_card(Sell, me, sale)
+            yield sells[sale]
 
 
 _FIELDS = tuple(State.__dataclass_fields__)
-
-
-def _lists(value: Any) -> Any:
-    if type(value) is tuple:
-        return [_lists(v) if type(v) is tuple else v for v in value]
-    return value
-
-
-def _tuples(value: Any) -> Any:
-    if type(value) is list:
-        return tuple(_tuples(v) if type(v) is list else v for v in value)
-    return value
+_NESTED = frozenset({"hands", "counters"})
+"""The state's tuples of tuples."""
+_DEFAULTS = {name: f.default for name, f in State.__dataclass_fields__.items()}
+"""Each field's default (``MISSING`` for a field without one)."""
+_BLANK = State(**{name: None for name in _FIELDS})
+"""A state to build loaded states from, every field to be replaced."""

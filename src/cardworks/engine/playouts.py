@@ -13,7 +13,7 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 
 MAX_STEPS = 5000
@@ -64,6 +64,8 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
     """One game from ``state``; returns the final state, the action log and a failure message (or None)."""
     rng = random.Random(seed)  # the players' choices
     shuffles = random.Random(shuffle_seed(seed))  # the deck's chance, replayable on its own
+    probe = random.Random(seed * 7919)  # which legal actions each step tries
+    scratch = random.Random(0)  # chance for the tried actions, whose outcome is dropped
     log: list[str] = []
     # a game may offer its legal actions as a sequence that builds only the ones looked at
     choices = getattr(rules, "choices", rules.legal_actions)
@@ -79,13 +81,14 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
         legal = choices(state)
         if not check:
             continue
-        failure = _step_failure(rules, state, legal, seed, step)
+        failure = _step_failure(rules, state, legal, probe, scratch, step)
         if failure:
             return state, log, failure
     return state, log, None
 
 
-def _step_failure(rules: Any, state: Any, legal: list[Any], seed: int, step: int) -> str | None:
+def _step_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Random, scratch: random.Random,
+                  step: int) -> str | None:
     broken = rules.invariants(state)
     if broken:
         return "; ".join(broken)
@@ -97,10 +100,10 @@ def _step_failure(rules: Any, state: Any, legal: list[Any], seed: int, step: int
         dumped = json.loads(json.dumps(dumped))  # proves the dump is plain JSON; cheaper checks between
     if rules.load(dumped) != state:
         return "the state does not survive a JSON round trip"
-    probe = random.Random(seed * 7919 + step)
-    for candidate in probe.sample(legal, min(SAMPLED_ACTIONS, len(legal))):
+    for index in probe.sample(range(len(legal)), min(SAMPLED_ACTIONS, len(legal))):
+        candidate = legal[index]
         try:
-            rules.apply(state, candidate, rng=random.Random(0))
+            rules.apply(state, candidate, rng=scratch)
         except Exception as exc:  # a listed legal action must apply
             return f"legal action {candidate.notation()} fails: {exc}"
     return None
