@@ -173,3 +173,27 @@ def test_a_failed_playout_replays_as_a_scenario() -> None:
     assert state2 == state
     result = run_scenario(rules2, state2, scenario, "saved", rng=random.Random(scenario.setup["seed"]))
     assert result.passed, result.messages
+
+
+def test_playout_stats_do_not_depend_on_processes_or_runs() -> None:
+    from cardworks.engine.check import all_playouts
+
+    one = all_playouts(DB, "fallera", 3, 4, jobs=1)
+    assert [s.games for s in one] == [3] * len(one)
+    assert all_playouts(DB, "fallera", 3, 4, jobs=1, run=2) == one
+    assert all_playouts(DB, "fallera", 3, 4, jobs=2, run=1) == one
+
+
+def test_lazy_choices_list_the_legal_actions_in_notation_order() -> None:
+    for selection, players in [("base", 4), ("base-2", 3), ("base-3", 5), ("expert", 2)]:
+        rules, state = new_game(DB, Configuration(selection, players), random.Random(3))
+        rng = random.Random(3)
+        for _ in range(60):
+            choices = rules.choices(state)
+            if not choices:
+                break
+            legal = rules.legal_actions(state)
+            assert [a.notation() for a in legal] == sorted(a.notation() for a in legal)
+            assert [choices[i] for i in range(len(choices))] == legal == list(choices)
+            assert choices[-1] == legal[-1] and list(choices[1:3]) == legal[1:3]
+            state = rules.apply(state, legal[rng.randrange(len(legal))], rng=rng)

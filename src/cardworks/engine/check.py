@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import random
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import DataError, UsageError
 from ..loading.database import Database, display_path, load_game
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 import importlib
-from .playouts import PlayoutStats, failure_scenario, run_playouts
+from .playouts import PlayoutStats, failure_scenario, merged, run_playouts
 from .scenarios import ScenarioResult, run_scenario
 
 #: Games the engine plays, by id: each is a module ``<game>_game`` beside this one that plugs in
@@ -87,16 +91,69 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     for config in configs:
         rules, catalogue = plugin.rules_for(db, config)
         report.left_out.update({k: v for k, v in catalogue.left_out.items() if not v.startswith("removed at")})
-
-        def start(rng: random.Random, config=config):
-            return plugin.new_game(db, config, rng)
-
-        if playouts:
-            stats = run_playouts(config.label, start, playouts, seed)
-            report.playouts.append(stats)
+    if playouts:
+        report.playouts = all_playouts(db, game, playouts, seed)
+        for config, stats in zip(configs, report.playouts):
             if save_failures is not None and stats.failures:
                 _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in stats.failures])
     return report
+
+
+RUN = 25
+"""Games of one configuration that one worker plays in a row."""
+PARALLEL_FROM = 200
+"""Fewer games than this in all are played in this process (starting workers would cost more)."""
+
+
+def all_playouts(db: Database, game: str, playouts: int, seed: int, *, jobs: int | None = None,
+                 run: int = RUN) -> list[PlayoutStats]:
+    """``playouts`` games of every configuration, in runs of ``run`` games spread over ``jobs`` processes
+    (default: one per usable core, when there are ``PARALLEL_FROM`` games or more). The stats depend on
+    neither: each game's seed is fixed, and runs are merged in order."""
+    plugin = plugin_for(game)
+    configs, _ = plugin.configurations(db)
+    runs = [(index, first, min(run, playouts - first), seed) for index in range(len(configs))
+            for first in range(0, playouts, run)]
+    if jobs is None:
+        jobs = _usable_cores() if len(configs) * playouts >= PARALLEL_FROM else 1
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        results = [_play_run(db, plugin, configs, run) for run in runs]
+    else:  # forked workers share the loaded database; pool.map gives the runs back in order
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                                 initargs=(db, plugin, configs)) as pool:
+            results = list(pool.map(_play_run_in_worker, runs))
+    return [merged([stats for run, stats in zip(runs, results) if run[0] == index]) for index in range(len(configs))]
+
+
+def _play_run(db: Database, plugin: Any, configs: list[Any], run: tuple[int, int, int, int]) -> PlayoutStats:
+    """One run of games of one configuration: (configuration index, first game number, games, seed)."""
+    index, first, games, seed = run
+    config = configs[index]
+
+    def start(rng: random.Random):
+        return plugin.new_game(db, config, rng)
+
+    return run_playouts(config.label, start, games, seed, first=first)
+
+
+_WORKER: dict[str, Any] = {}
+"""What a worker process plays with (set once as it starts)."""
+
+
+def _start_worker(db: Database, plugin: Any, configs: list[Any]) -> None:
+    _WORKER.update(db=db, plugin=plugin, configs=configs)
+
+
+def _play_run_in_worker(run: tuple[int, int, int, int]) -> PlayoutStats:
+    return _play_run(_WORKER["db"], _WORKER["plugin"], _WORKER["configs"], run)
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _save(folder: Path, game: str, scenarios: list[dict]) -> None:

@@ -685,13 +685,9 @@ class FalleraRules:
 
     def load(self, data: dict[str, Any]) -> State:
         """The state ``dump`` wrote (fields it leaves out take their defaults)."""
-        fields = dict(data)
-        for name, value in fields.items():
-            if type(value) is list:
-                fields[name] = tuple(map(tuple, value)) if name in _NESTED else tuple(value)
-        if fields.keys() - _DEFAULTS.keys() or len(fields.keys() | _DEFAULTS.keys()) < len(_FIELDS):
-            return State(**fields)  # unknown or missing fields: let the dataclass say which
-        return _replace(_BLANK, **fields)
+        if data.keys() != _FIELD_SET:  # fields missing or unknown: the dataclass fills in or says which
+            return State(**{name: _tupled(name, value) for name, value in data.items()})
+        return _built({name: _tupled(name, data[name]) for name in _FIELDS})
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
         """None when a scenario's expectation holds, else what differs (see docs/scenarios.md)."""
@@ -757,9 +753,21 @@ def _replace(state: State, **changes: Any) -> State:
     """``dataclasses.replace`` without re-running ``__init__`` (41% of a playout's time went there)."""
     fields = state.__dict__.copy()
     fields.update(changes)
-    new = object.__new__(State)
-    object.__setattr__(new, "__dict__", fields)  # a frozen dataclass: set its fields all at once
-    return new
+    return _built(fields)
+
+
+def _built(fields: dict[str, Any]) -> State:
+    """The state with every one of ``fields`` (a frozen dataclass: they are set all at once)."""
+    state = object.__new__(State)
+    object.__setattr__(state, "__dict__", fields)
+    return state
+
+
+def _tupled(name: str, value: Any) -> Any:
+    """A state field read back from JSON: lists become tuples (of tuples for hands and counters)."""
+    if type(value) is not list:
+        return value
+    return tuple(map(tuple, value)) if name in _NESTED else tuple(value)
 
 
 def _reshuffle(state: State, rng: random.Random | None) -> State:
@@ -872,7 +880,4 @@ class TurnChoices(Sequence):
 _FIELDS = tuple(State.__dataclass_fields__)
 _NESTED = frozenset({"hands", "counters"})
 """The state's tuples of tuples."""
-_DEFAULTS = {name: f.default for name, f in State.__dataclass_fields__.items()}
-"""Each field's default (``MISSING`` for a field without one)."""
-_BLANK = State(**{name: None for name in _FIELDS})
-"""A state to build loaded states from, every field to be replaced."""
+_FIELD_SET = frozenset(_FIELDS)

@@ -109,10 +109,15 @@ def _step_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Ra
     return None
 
 
-def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], games: int, seed: int) -> PlayoutStats:
-    """``games`` seeded games of one configuration; ``start(rng)`` deals a new game."""
+def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], games: int, seed: int, *,
+                 first: int = 0) -> PlayoutStats:
+    """``games`` seeded games of one configuration, numbered from ``first``; ``start(rng)`` deals a new game.
+
+    A game's seed depends only on ``seed`` and its number, so games can be split into
+    runs (``first``) and their stats ``merged`` in order: the same as one run.
+    """
     stats = PlayoutStats(label)
-    for number in range(games):
+    for number in range(first, first + games):
         game_seed = seed * 100_003 + number
         rules, state = start(random.Random(game_seed))
         initial = rules.dump(state)
@@ -129,4 +134,15 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
         stats.lengths.append(len(log))
         winner, reason = rules.result(final)
         stats.endings[reason or "step-limit"] += 1
+    return stats
+
+
+def merged(parts: list[PlayoutStats]) -> PlayoutStats:
+    """The stats of consecutive runs of one configuration, as if played in one run."""
+    stats = PlayoutStats(parts[0].configuration)
+    for part in parts:
+        stats.games += part.games
+        stats.lengths += part.lengths
+        stats.endings.update(part.endings)
+        stats.failures += part.failures
     return stats
