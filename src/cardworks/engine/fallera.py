@@ -26,9 +26,9 @@ from __future__ import annotations
 import random
 from bisect import bisect
 from collections import Counter
-from itertools import chain
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Iterator
 
 from .core import CHANCE, IllegalActionError
@@ -109,7 +109,6 @@ class Facts:
         self.sellable = tuple(c.kind == "sellable" for c in defs)
         self.hands_all_battle = all(c.treasure or c.battle for c in defs)
         """Every card that goes to a hand is a battle card: a hand is its own list of weapons."""
-        self.ingredient = tuple(c.kind == "ingredient" for c in defs)
         present = set(designs)
         self.weight = tuple(_most_valid(c, rules.players, present) for c in defs)
         """The most an instance can add to a valid ingredient count: a quick bound before counting."""
@@ -215,7 +214,8 @@ class FalleraRules:
         if not 0 <= number < len(state.designs) or state.designs[number] != card.design:
             raise IllegalActionError(action.notation(), "no-such-card", f"there is no card {card} in this game")
         if number not in where:
-            raise IllegalActionError(action.notation(), rule, f"{card} is not {place.format(player(whose or 0))}")
+            where_text = place if whose is None else place.format(player(whose))
+            raise IllegalActionError(action.notation(), rule, f"{card} is not {where_text}")
         return number
 
     def ingredients(self, state: State, who: int) -> tuple[int, bool, int]:
@@ -307,15 +307,15 @@ class FalleraRules:
         """The legal actions, sorted by notation, as a sequence that builds an action only when it is
         looked at (a random playout looks at one; ``legal_actions`` lists them all)."""
         phase = state.phase
+        if phase == "over":
+            return ()
         facts = self.facts(state)
         if state.takes is not None:
-            if phase == "over":
-                return ()
             taker, victim, _ = state.takes
             takes = facts.row(Take, taker, victim)
             return [takes[i] for i in facts.in_order(state.hands[victim])]
         if phase == "turn":
-            return TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
+            return TurnChoices(facts, state, self._queen_moves(state, facts, state.current))
         if phase == "defend":
             target = state.battle[1]
             battle = facts.battle
@@ -325,8 +325,6 @@ class FalleraRules:
             return actions
         if phase in _COIN_PHASES:
             return _COINS
-        if phase == "over":
-            return ()
         if phase == "burn":
             burns = facts.row(Burn, state.current)
             return [burns[i] for i in facts.in_order(state.hands[state.current])]
@@ -636,11 +634,12 @@ class FalleraRules:
 
     def _private_view(self, state: State, who: int) -> dict[str, Any]:
         """The part of ``who``'s observation that differs between players: all that may hide something."""
-        label = self.facts(state).labels.__getitem__  # "design#n"
+        facts = self.facts(state)
+        label = facts.labels.__getitem__  # "design#n"
         battle = None
         if state.battle is not None:
             attacker, target, treasure, attack = state.battle
-            face_up = any(map(self.facts(state).face_up.__getitem__, state.counters[target]))
+            face_up = any(map(facts.face_up.__getitem__, state.counters[target]))
             battle = {"attacker": attacker, "target": target, "treasure": label(treasure),
                       "attack": label(attack) if who == attacker or face_up else "hidden"}
         return {"you": who, "hand": list(map(label, state.hands[who])), "battle": battle,
@@ -690,7 +689,8 @@ class FalleraRules:
         """The state ``dump`` wrote (fields it leaves out take their defaults)."""
         if data.keys() != _FIELD_SET:  # fields missing or unknown: the dataclass fills in or says which
             return State(**{name: _tupled(name, value) for name, value in data.items()})
-        return _built({name: _tupled(name, data[name]) for name in _FIELDS})
+        return _built({name: _tupled(name, value) if type(value) is list else value
+                       for name, value in zip(_FIELDS, map(data.__getitem__, _FIELDS))})
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
         """None when a scenario's expectation holds, else what differs (see docs/scenarios.md)."""
