@@ -37,7 +37,7 @@ from .fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, Fallera
 from .fallera_cards import CardDef
 
 MAX_REDEALS = 100
-MAX_KEPT_ACTIONS = 200_000
+MAX_KEPT_ACTIONS = 50_000
 """Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
 
 
