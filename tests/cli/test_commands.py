@@ -131,3 +131,13 @@ def test_cards_query_finds_alternative_names_in_any_locale(game: GameDir) -> Non
         ids = [row["id"] for row in json.loads(run.output)]
         assert ids == (["capita"] if query == "capita" else ["conill"]), query
     assert json.loads(run_cli("--cards", str(game.cards_root), "cards", "nothing", "--format", "json").output) == []
+
+
+def test_check_reports_how_each_behaviour_ruling_is_checked() -> None:
+    run = run_cli("--cards", str(REPO / "cards"), "check", "--game", "fallera", "--playouts", "0", "--format", "json")
+    assert run.exit_code == 0, run.output
+    rulings = json.loads(run.output)["rulings"]
+    assert rulings and all(r["checked"] == (r["reason"] is None) for r in rulings.values())
+    assert all(r["scenarios"] for r in rulings.values() if r["checked"])
+    waiting = [r["reason"] for r in rulings.values() if not r["checked"]]
+    assert waiting and all("is left out" in reason or "needs " in reason for reason in waiting)

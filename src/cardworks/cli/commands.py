@@ -230,6 +230,8 @@ def check_json(report) -> dict:
                       "failures": [{"seed": f.seed, "message": f.message, "log": f.log} for f in p.failures]}
                      for p in report.playouts],
         "left_out": report.left_out, "not_played_yet": report.later,
+        "rulings": {ruling: {"checked": c.checked, "scenarios": list(c.passing), "reason": c.reason}
+                    for ruling, c in sorted(report.rulings.items())},
     }
 
 

@@ -128,3 +128,12 @@ def print_check(report) -> None:
                    (" …" if len(report.left_out) > 8 else ""))
     if report.later:
         click.echo(f"not played yet: {'; '.join(report.later)}")
+    if report.rulings:
+        coverage = report.rulings.values()
+        cards = sum(1 for c in coverage if c.blocked and c.left_out)
+        features = sum(1 for c in coverage if c.blocked and not c.left_out)
+        click.echo(f"rulings stating behaviour: {sum(c.checked for c in coverage)} checked by passing scenarios, "
+                   f"{cards} waiting on cards the engine leaves out, {features} on missing engine features, "
+                   f"{len(report.unchecked_rulings)} unchecked")
+        for c in report.unchecked_rulings:
+            click.echo(f"  UNCHECKED {c.ruling}: {c.reason}")

@@ -37,10 +37,18 @@ class CheckReport:
     left_out: dict[str, str] = field(default_factory=dict)
     later: list[str] = field(default_factory=list)
     """Deck selections the engine does not play yet."""
+    rulings: dict[str, Any] = field(default_factory=dict)
+    """Each ruling that states behaviour: how it is checked, or why it cannot be yet (``coverage``)."""
+
+    @property
+    def unchecked_rulings(self) -> list[Any]:
+        """Behaviour rulings with no passing scenario and no reason (left-out card, missing feature)."""
+        return [c for c in self.rulings.values() if not c.checked and not c.blocked]
 
     @property
     def failed(self) -> bool:
-        return any(not s.passed for s in self.scenarios) or any(p.failures for p in self.playouts)
+        return (any(not s.passed for s in self.scenarios) or any(p.failures for p in self.playouts)
+                or bool(self.unchecked_rulings))
 
 
 def _scenario_files(db: Database, extra: list[Path]) -> list[tuple[str, ScenarioFile]]:
@@ -87,6 +95,10 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
         raise DataError(f"game {game!r} has unusable files; run 'cardworks validate'")
     report = CheckReport(game)
     report.scenarios = run_scenarios(db, scenario_paths)
+    if any(doc.rulings for _, doc in db.docs("rulings")):
+        from .coverage import ruling_coverage
+
+        report.rulings = ruling_coverage(db, report.scenarios)
     configs, report.later = plugin.configurations(db)
     for config in configs:
         rules, catalogue = plugin.rules_for(db, config)
