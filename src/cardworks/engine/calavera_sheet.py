@@ -100,9 +100,7 @@ def face_weights(db: Database) -> tuple[tuple[str, int], ...]:
 
 def parameter(db: Database, name: str) -> Any:
     """A rule parameter of the game: its stated value, else the assumed one."""
-    value = next(p.value for p in db.game_doc.parameters if p.id == name)
-    if value is None:
-        value = Index(db).assumed().get((db.game_doc.id, f"parameters/{name}/value"))
+    value = Index(db).parameters()[name]
     if value is None:
         raise ValueError(f"parameter {name!r} is neither stated nor assumed")
     return value

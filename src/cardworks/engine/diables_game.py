@@ -28,11 +28,7 @@ def parameters(db: Database) -> dict[str, Any]:
     """The game's parameters by id, assumed values filling the unknown ones."""
     from ..loading.records import Index
 
-    assumed = Index(db).assumed()
-    values = {}
-    for p in db.game_doc.parameters:
-        values[p.id] = p.value if p.value is not None else assumed.get((db.game_doc.id, f"parameters/{p.id}/value"))
-    return values
+    return Index(db).parameters()
 
 
 def tile_conditions(db: Database) -> dict[str, Any]:

@@ -97,5 +97,12 @@ class Index:
         """Assumed values by (target record id, field path)."""
         return {(r.model.target, r.model.field): r.model.value for r in self.of_kind("assumption")}
 
+    def parameters(self) -> dict[str, Any]:
+        """The game's rule parameters by id: the stated value, else the assumed one (else None)."""
+        assumed = self.assumed()
+        game = self.game.id if self.game else ""
+        return {p.id: p.value if p.value is not None else assumed.get((game, f"parameters/{p.id}/value"))
+                for p in (self.game.parameters if self.game else [])}
+
     def ids_of(self, *kinds: str) -> set[str]:
         return {r.id for r in self.records if r.kind in kinds}
