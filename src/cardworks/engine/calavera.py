@@ -49,7 +49,7 @@ from itertools import combinations
 from typing import Any
 
 from .calavera_actions import CalaveraAction, Die, First, Mark, Pass, Reroll, Roll, parse_action, player
-from .core import CHANCE, IllegalActionError
+from .core import CHANCE, IllegalActionError, player_index
 
 SKULL = "calavera"
 JOKER = "joker"
@@ -432,13 +432,13 @@ class CalaveraRules:
             if got != expect["aside"]:
                 return f"expected dice {expect['aside']} set aside, got {got}"
         for who, rows in expect.get("sheets", {}).items():
-            p = _index(who)
+            p = player_index(who)
             for colour, count in rows.items():
                 got = state.sheets[p][self.colours.index(colour)]
                 if got != count:
                     return f"expected {who} to have {count} boxes ticked on {colour}, got {got}"
         for who, total in expect.get("scores", {}).items():
-            got = self.score(state, _index(who))
+            got = self.score(state, player_index(who))
             if got != total:
                 return f"expected {who} to score {total}, got {got}"
         if "winners" in expect:
@@ -448,8 +448,6 @@ class CalaveraRules:
         return None
 
 
-def _index(who: str) -> int:
-    return int(who.removeprefix("p")) - 1
 
 
 def _replace(state: State, **changes: Any) -> State:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..loading.database import Database
+from .core import player_index
 from .calavera import CalaveraRules, State
 from .calavera_sheet import RowLayout, face_weights, parameter, sheet_layout
 
@@ -91,7 +92,7 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[CalaveraRules, 
 
 
 def _player(name: str, players: int) -> int:
-    index = int(str(name).removeprefix("p")) - 1
+    index = player_index(name)
     if not 0 <= index < players:
         raise ValueError(f"no player {name!r} in a {players}-player game")
     return index

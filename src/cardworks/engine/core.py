@@ -18,6 +18,16 @@ CHANCE = -1
 """The actor of chance outcomes."""
 
 
+def player(index: int) -> str:
+    """A player's name in every game's notation and scenarios: ``p1`` for index 0."""
+    return f"p{index + 1}"
+
+
+def player_index(name: str) -> int:
+    """The index of the player named ``p1``, ``p2``…"""
+    return int(str(name).removeprefix("p")) - 1
+
+
 class IllegalActionError(CardworksError, ValueError):
     """An action the rules do not allow now; ``rule`` names the rule it breaks."""
 

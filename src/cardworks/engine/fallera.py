@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Iterator
 
-from .core import CHANCE, IllegalActionError
+from .core import CHANCE, IllegalActionError, player_index
 from .fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Move, NoDefence,
                               Sell, Take, parse_action, player)
 from .fallera_cards import CardDef
@@ -701,7 +701,7 @@ class FalleraRules:
                 return f"expected winner {wanted} ({expect.get('reason', 'any reason')}), got {got} ({state.reason})"
         for zone in ("counters", "hands"):
             for who, designs in expect.get(zone, {}).items():
-                p = int(who.removeprefix("p")) - 1
+                p = player_index(who)
                 got = Counter(state.designs[i] for i in getattr(state, zone)[p])
                 if got != Counter(designs):
                     return f"expected {who}'s {zone[:-1]} {sorted(designs)}, got {sorted(got.elements())}"
@@ -720,7 +720,7 @@ class FalleraRules:
             if got != design:
                 return f"expected {design} on {space}, got {got}"
         for who, count in expect.get("valid_ingredients", {}).items():
-            got = self.ingredients(state, int(who.removeprefix("p")) - 1)[0]
+            got = self.ingredients(state, player_index(who))[0]
             if got != count:
                 return f"expected {who} to have {count} valid ingredients, got {got}"
         return None

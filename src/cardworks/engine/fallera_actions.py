@@ -8,9 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-
-def player(index: int) -> str:
-    return f"p{index + 1}"
+from .core import player
 
 
 @dataclass(frozen=True, order=True)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..loading.database import Database
+from .core import player_index
 from .fallera import FalleraRules, State
 from .fallera_cards import CardDef, Catalogue, catalogue
 
@@ -149,7 +150,7 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
     counters = tuple(number(c) for c in zones["counters"])
     deck = number(setup.get("deck", []))
     cemetery = number(setup.get("cemetery", []))
-    current = int(str(setup.get("current", "p1")).removeprefix("p")) - 1
+    current = player_index(setup.get("current", "p1"))
     spaces = tuple(rules.board) if rules.board else ()
     layout = setup.get("map", {})
     slots = tuple(number([layout[s]])[0] if layout.get(s) else -1 for s in spaces)
