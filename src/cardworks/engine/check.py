@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import multiprocessing
 import os
@@ -15,7 +16,6 @@ from ..errors import DataError, UsageError
 from ..loading.database import Database, display_path, load_game
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
-import importlib
 from .playouts import PlayoutStats, failure_scenario, merged, run_playouts
 from .scenarios import ScenarioResult, run_scenario
 
@@ -104,7 +104,7 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
         rules, catalogue = plugin.rules_for(db, config)
         report.left_out.update({k: v for k, v in catalogue.left_out.items() if not v.startswith("removed at")})
     if playouts:
-        report.playouts = all_playouts(db, game, playouts, seed)
+        report.playouts = all_playouts(db, game, playouts, seed, configs=configs)
         for config, stats in zip(configs, report.playouts):
             if save_failures is not None and stats.failures:
                 _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in stats.failures])
@@ -118,12 +118,13 @@ PARALLEL_FROM = 200
 
 
 def all_playouts(db: Database, game: str, playouts: int, seed: int, *, jobs: int | None = None,
-                 run: int = RUN) -> list[PlayoutStats]:
+                 run: int = RUN, configs: list[Any] | None = None) -> list[PlayoutStats]:
     """``playouts`` games of every configuration, in runs of ``run`` games spread over ``jobs`` processes
     (default: one per usable core, when there are ``PARALLEL_FROM`` games or more). The stats depend on
     neither: each game's seed is fixed, and runs are merged in order."""
     plugin = plugin_for(game)
-    configs, _ = plugin.configurations(db)
+    if configs is None:
+        configs, _ = plugin.configurations(db)
     runs = [(index, first, min(run, playouts - first), seed) for index in range(len(configs))
             for first in range(0, playouts, run)]
     if jobs is None:

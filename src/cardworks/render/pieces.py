@@ -27,7 +27,7 @@ import pikepdf
 from ..errors import DataError
 from ..loading.database import Database, load_game
 from ..loading.records import Index
-from .docs.texts import DocTexts
+from .docs.texts import DocTexts, Labels, icon_urls
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders
 from .impose import SheetLayout, impose
@@ -105,17 +105,7 @@ def piece_tasks(db: Database, locales: list[str], layout: SheetLayout, allow_fal
 def _html(template: str, texts: DocTexts, **context: Any) -> str:
     css = (templates_dir() / "pieces" / "pieces.css").as_uri()
     return environment().get_template(f"pieces/{template}").render(
-        lang=texts.locale, font_css=font_face_css(), css_url=css, t=_Labels(texts), **context)
-
-
-class _Labels:
-    """``t.key`` in templates: a label of the locale (``templates/docs/labels``)."""
-
-    def __init__(self, texts: DocTexts) -> None:
-        self._texts = texts
-
-    def __getattr__(self, key: str) -> Any:
-        return self._texts.label(key)
+        lang=texts.locale, font_css=font_face_css(), css_url=css, t=Labels(texts), **context)
 
 
 def _pdf(html: str, game_root: Path) -> bytes:
@@ -129,11 +119,6 @@ def _pdf(html: str, game_root: Path) -> bytes:
     return out.getvalue()
 
 
-def _icons(db: Database, texts: DocTexts) -> dict[str, tuple[str, str]]:
-    return {r.id: ((r.bundle.root / r.model.svg).resolve().as_uri(), str(texts.text(r.id, "alt", r.model.alt)))
-            for r in Index(db).of_kind("icon")}
-
-
 def _copies(index: Index, component: Any) -> int:
     if component.quantity is not None:
         return component.quantity
@@ -144,16 +129,16 @@ def _copies(index: Index, component: Any) -> int:
 # Tiles ---------------------------------------------------------------------------------------------
 
 
-def _tiles(db: Database) -> list[Any]:
-    return [r.model for r in Index(db).of_kind("component") if r.model.kind == "tile" and r.model.text]
+def _tiles(index: Index) -> list[Any]:
+    return [r.model for r in index.of_kind("component") if r.model.kind == "tile" and r.model.text]
 
 
 def _render_tiles(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
     """Each tile once at trim + bleed, then imposed per size with crop marks, as many copies as the box has."""
     index = Index(db)
-    icons = _icons(db, texts)
+    icons = icon_urls(index, texts)
     groups: dict[tuple[float, float], list[Any]] = {}
-    for tile in _tiles(db):
+    for tile in _tiles(index):
         size = (tile.card_size.width_mm, tile.card_size.height_mm) if tile.card_size else TILE_MM
         groups.setdefault(size, []).append(tile)
     out = pikepdf.new()
@@ -175,8 +160,8 @@ def _render_tiles(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
 # Dice ----------------------------------------------------------------------------------------------
 
 
-def _dice(db: Database) -> list[Any]:
-    return [r.model for r in Index(db).of_kind("component") if r.model.kind == "die" and r.model.faces]
+def _dice(index: Index) -> list[Any]:
+    return [r.model for r in index.of_kind("component") if r.model.kind == "die" and r.model.faces]
 
 
 def die_faces(index: Index, die: Any) -> tuple[list[Any], bool]:
@@ -197,7 +182,7 @@ def die_faces(index: Index, die: Any) -> tuple[list[Any], bool]:
 def _render_dice(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
     index = Index(db)
     nets, assumed = [], False
-    for die in _dice(db):
+    for die in _dice(index):
         faces, guessed = die_faces(index, die)
         if len(faces) != 6:
             raise DataError(f"{die.id}: {len(faces)} faces; a paper net is drawn only for six-faced dice")
@@ -266,7 +251,7 @@ def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
     index = Index(db)
     sheet = next(r.model for r in index.of_kind("component") if r.model.kind == "score-sheet")
     rows = _sheet_layout(db) or []
-    die = next(iter(_dice(db)), None)
+    die = next(iter(_dice(index)), None)
     colours = _colour_of(die) if die else {}
     faces = {f.id: f for f in die.faces} if die else {}
     drawn, assumed = [], False
@@ -289,7 +274,7 @@ def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
 
 def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
     game = db.game_doc
-    icons = _icons(db, texts)
+    icons = icon_urls(Index(db), texts)
     phases = [{"name": texts.text(game.id, f"phases/{p.id}/name", p.name),
                "text": markup_html(str(texts.text(game.id, f"phases/{p.id}/text", p.text)), icons)}
               for p in game.phases]
@@ -299,8 +284,8 @@ def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
 
 
 PIECES: dict[str, Piece] = {
-    "tiles": Piece(lambda db: bool(_tiles(db)), _render_tiles),
-    "dice-net": Piece(lambda db: bool(_dice(db)), _render_dice),
+    "tiles": Piece(lambda db: bool(_tiles(Index(db))), _render_tiles),
+    "dice-net": Piece(lambda db: bool(_dice(Index(db))), _render_dice),
     "score-sheet": Piece(lambda db: bool(_sheet_layout(db)), _render_sheets),
     "player-aid": Piece(lambda db: bool(db.game_doc.phases), _render_aid),
 }

@@ -19,7 +19,7 @@ from ..fonts import font_face_css, font_folders
 from ..jinja import environment, templates_dir
 from .generated import Generator
 from .markdown import render_markdown
-from .texts import DocTexts
+from .texts import DocTexts, Labels, icon_urls
 
 
 @dataclass
@@ -29,14 +29,6 @@ class Section:
     html: Markup
     locale: str
     headings: list[tuple[int, str, str]]
-
-
-def _icons(index: Index, texts: DocTexts) -> dict[str, tuple[str, str]]:
-    icons = {}
-    for record in index.of_kind("icon"):
-        url = (record.bundle.root / record.model.svg).resolve().as_uri()
-        icons[record.id] = (url, str(texts.text(record.id, "alt", record.model.alt)))
-    return icons
 
 
 def _check(texts: DocTexts, what: str) -> None:
@@ -61,7 +53,7 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
     game = db.game_doc
     texts = DocTexts(db, locale, allow_fallback, proof)
     set_ids, selection_name = _selection_sets(db, selection)
-    icons = _icons(index, texts)
+    icons = icon_urls(index, texts)
     generate = Generator(index, texts, set_ids, icons)
     needs = {name: sets for _, doc in db.docs("rule-sections") for name, sets in doc.sections.items()}
     names = sorted(p.stem for p in (db.game.root / "rules" / game.source_locale).glob("*.md"))
@@ -107,7 +99,7 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     index = Index(db)
     game = db.game_doc
     texts = DocTexts(db, locale, allow_fallback, proof)
-    icons = _icons(index, texts)
+    icons = icon_urls(index, texts)
     documents = {d.id: d for d in game.documents}
     pieces = {r.id: r for r in index.records if r.kind in {"card", "component", "board"}}
     names = {pid: texts.text(pid, "name", r.model.name) for pid, r in pieces.items()}
@@ -138,7 +130,7 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     cards.sort(key=lambda c: collation_key(str(c.name), locale))
     entries = [(str(c.name), c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
     entries.sort(key=lambda e: collation_key(e[0], locale))
-    context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Generator(index, texts, [], icons).labels,
+    context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Labels(texts),
                "cards": cards, "index": entries, "proof": proof and bool(texts.fallbacks),
                "pages": pages or {}}
     html = _page(context, "docs/faq.html.j2")

@@ -12,7 +12,7 @@ from ...i18n.collation import collation_key
 from ...loading.records import Index
 from ..jinja import environment
 from .mapsvg import map_svg
-from .texts import DocTexts
+from .texts import DocTexts, Labels
 
 NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
 
@@ -27,7 +27,7 @@ class Generator:
         self.set_ids = set_ids
         self.icons = icons
         self.macros = environment().get_template("docs/generated.html.j2").module
-        self.labels = _Labels(texts)
+        self.labels = Labels(texts)
 
     NAMES = ("components", "icon-legend", "rank-table", "battle-table", "player-variants", "map", "card-index")
 
@@ -123,11 +123,3 @@ class Generator:
         return Markup(self.macros.map(sides, self.labels))
 
 
-class _Labels:
-    """Attribute access to the documents' labels, for the templates."""
-
-    def __init__(self, texts: DocTexts) -> None:
-        self._texts = texts
-
-    def __getattr__(self, key: str):
-        return self._texts.label(key)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup, escape
 
@@ -68,6 +69,22 @@ class DocTexts:
                 return path, code
         self.missing.append(f"rules/{self.locale}/{name}.md")
         return None
+
+
+def icon_urls(index: Any, texts: DocTexts) -> dict[str, tuple[str, str]]:
+    """Each icon's file URL and its alt text in the locale, for ``markup_html``."""
+    return {r.id: ((r.bundle.root / r.model.svg).resolve().as_uri(), str(texts.text(r.id, "alt", r.model.alt)))
+            for r in index.of_kind("icon")}
+
+
+class Labels:
+    """Attribute access to the labels of a locale, for templates: ``t.contents``."""
+
+    def __init__(self, texts: DocTexts) -> None:
+        self._texts = texts
+
+    def __getattr__(self, key: str) -> str | Markup:
+        return self._texts.label(key)
 
 
 def _labels(locale: str) -> dict[str, str]:
