@@ -141,3 +141,12 @@ def test_check_reports_how_each_behaviour_ruling_is_checked() -> None:
     assert all(r["scenarios"] for r in rulings.values() if r["checked"])
     waiting = [r["reason"] for r in rulings.values() if not r["checked"]]
     assert waiting and all("is left out" in reason or "needs " in reason for reason in waiting)
+
+
+def test_a_scenario_that_does_not_name_its_ruling_back_is_a_one_way_link(game: GameDir) -> None:
+    game.data("scenarios/base.json")["scenarios"][0]["rulings"] = []
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    assert run.exit_code == 0
+    assert [(p["code"], p["pointer"]) for p in run.problems if p["code"] == "one-way-link"] == \
+        [("one-way-link", "/rulings/0/scenarios/0")]

@@ -148,24 +148,15 @@ def ruling_coverage(db: Database, scenario_results: list[Any] | None = None) -> 
 
 
 def link_problems(db: Database) -> list[str]:
-    """Links between rulings and scenarios that do not go both ways, or that dangle."""
-    index = Index(db)
-    rulings = {record.id: record.model for record in index.of_kind("ruling")}
-    scenarios = {record.id: record.model for record in index.of_kind("scenario")}
-    problems = []
-    for ruling in rulings.values():
-        for scenario_id in ruling.scenarios:
-            if scenario_id not in scenarios:
-                problems.append(f"ruling {ruling.id} names scenario {scenario_id}, which does not exist")
-            elif ruling.id not in scenarios[scenario_id].rulings:
-                problems.append(f"ruling {ruling.id} names scenario {scenario_id}, which does not name it back")
-    for scenario in scenarios.values():
-        for ruling_id in scenario.rulings:
-            if ruling_id not in rulings:
-                problems.append(f"scenario {scenario.id} names ruling {ruling_id}, which does not exist")
-            elif scenario.id not in rulings[ruling_id].scenarios:
-                problems.append(f"scenario {scenario.id} names ruling {ruling_id}, which does not name it back")
-    return problems
+    """Links between rulings and scenarios that dangle or go one way only, as ``validate`` reports them."""
+    from ..problems import ProblemList
+    from ..validate.check_refs import check_references
+
+    out = ProblemList()
+    check_references(Index(db), out)
+    links = [p for p in out.items if p.code in {"one-way-link", "dangling-ref"}
+             and p.location.rsplit("/", 2)[-2] in {"scenarios", "rulings"}]
+    return [f"{p.file}:{p.location}: {p.message}" for p in links]
 
 
 def feature_problems(db: Database, coverage: dict[str, RulingCoverage]) -> list[str]:

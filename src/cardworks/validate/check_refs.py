@@ -27,12 +27,22 @@ class _Refs:
         self.pieces = self.cards | index.ids_of("component", "board")
         self.rulings = index.ids_of("ruling")
         self.scenarios = index.ids_of("scenario")
+        self.named_by = {r.id: set(r.model.scenarios) for r in index.of_kind("ruling")} | \
+            {r.id: set(r.model.rulings) for r in index.of_kind("scenario")}
+        """Ruling → the scenarios it names, and scenario → the rulings it names."""
         self.spaces = {space.id for board in index.of_kind("board") for side in board.model.sides for space in side.spaces}
 
 
 def _dangling(out: ProblemList, record: Record, pointer: str, what: str, value: str, known: set[str]) -> None:
     if value not in known:
         out.error(record.file.display, f"{record.pointer}{pointer}", "dangling-ref", f"unknown {what} {value!r}")
+
+
+def _one_way(out: ProblemList, record: Record, pointer: str, what: str, value: str, refs: _Refs) -> None:
+    """A ruling and a scenario name each other, or the link is one-sided."""
+    if value in refs.named_by and record.id not in refs.named_by[value]:
+        out.warning(record.file.display, f"{record.pointer}{pointer}", "one-way-link",
+                    f"{what} {value!r} does not name {record.id!r} back")
 
 
 def check_references(index: Index, out: ProblemList) -> None:
@@ -163,6 +173,7 @@ def _check_ruling(record: Record, refs: _Refs, out: ProblemList) -> None:
         _dangling(out, record, f"/cards/{i}", "card, component or board", card_id, refs.pieces)
     for i, scenario_id in enumerate(record.model.scenarios):
         _dangling(out, record, f"/scenarios/{i}", "scenario", scenario_id, refs.scenarios)
+        _one_way(out, record, f"/scenarios/{i}", "scenario", scenario_id, refs)
 
 
 def _check_scenario(record: Record, refs: _Refs, out: ProblemList) -> None:
@@ -170,6 +181,7 @@ def _check_scenario(record: Record, refs: _Refs, out: ProblemList) -> None:
         _dangling(out, record, f"/cards/{i}", "card, component or board", card_id, refs.pieces)
     for i, ruling_id in enumerate(record.model.rulings):
         _dangling(out, record, f"/rulings/{i}", "ruling", ruling_id, refs.rulings)
+        _one_way(out, record, f"/rulings/{i}", "ruling", ruling_id, refs)
 
 
 _CHECKS = {
