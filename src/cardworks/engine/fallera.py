@@ -8,8 +8,9 @@ cemetery), victory at the instant of 5 valid ingredients (cabeça d'alls and
 other ``ingredient-value`` effects), deck exhaustion (reshuffle in the base
 game; with expansion 2 the game ends and the ``wins-at-deck-exhaustion`` card
 wins), xoriç blocking victory, seafood coin tosses (each tails lets the next
-player take a hand card; a turn that starts on a won position is only the
-tosses), the gamba's turn-start draw and the clòtxina's face-up battles; with
+player take a hand card; a refused paella is offered again only when its
+holder's turn starts, and such a turn is only the tosses), the gamba's
+turn-start draw and the clòtxina's face-up battles; with
 expansion 3, the Kingdom map (the first five cards, redrawn on two or more
 ingredients), moving the Calavera Queen along accesses and taking the card,
 refilling an emptied map at once, the Realm symbol's extra action, hidden
@@ -77,6 +78,9 @@ class State:
     foods: tuple[str, ...] = ()
     """Each player's territorial food: the terreta it belongs to (hidden unless revealed)."""
     revealed: tuple[bool, ...] = ()
+    refused: tuple[tuple[int, ...], ...] = ()
+    """Per player (empty until a paella is refused), the counter whose paella the coin refused: the
+    same paella is offered again only at the start of its holder's next turn (rulebook 2, lines 18-19)."""
 
     @property
     def players(self) -> int:
@@ -534,6 +538,8 @@ class FalleraRules:
             territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
             if (count >= 5 or territorial) and not blocked:
                 if self.discord and seafood:
+                    if state.refused and state.refused[who] == counters[who]:
+                        continue  # this very paella was refused: it is offered again on its holder's turn
                     return _replace(state, phase="toss", toss=(who, seafood, True, then))
                 if count < 5:
                     revealed = tuple(r or p == who for p, r in enumerate(state.revealed))
@@ -551,6 +557,9 @@ class FalleraRules:
         state = _replace(state, toss=None, phase="turn")
         if all_heads:
             return _replace(state, phase="over", winner=who, reason="five-ingredients-seafood")
+        refused = list(state.refused or [()] * len(state.counters))
+        refused[who] = state.counters[who]
+        state = _replace(state, refused=tuple(refused))
         # a card taken on tails may complete another player's paella (the tosser already tried)
         state = self._check_victory(state, rng, then=then, skip=who)
         if state.phase != "turn":
@@ -745,6 +754,8 @@ class FalleraRules:
             broken.append("a game is over exactly when it has a reason")
         if (state.phase == "defend") != (state.battle is not None):
             broken.append("a battle is pending exactly in the defend phase")
+        if state.refused and len(state.refused) != len(state.counters):
+            broken.append("a refused paella is recorded for each player or for none")
         if (state.phase == "toss") != (state.toss is not None):
             broken.append("coin tosses are pending exactly in the toss phase")
         if state.spaces and all(i < 0 for i in state.map) and (state.deck or state.cemetery) and state.phase != "over":
@@ -883,6 +894,6 @@ class TurnChoices(Sequence):
 
 
 _FIELDS = tuple(State.__dataclass_fields__)
-_NESTED = frozenset({"hands", "counters"})
+_NESTED = frozenset({"hands", "counters", "refused"})
 """The state's tuples of tuples."""
 _FIELD_SET = frozenset(_FIELDS)
