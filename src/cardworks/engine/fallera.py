@@ -198,6 +198,10 @@ class FalleraRules:
             return []
         return [b for b in self.bonuses[state.queen] if b.op == op]
 
+    def _use_draws(self, state: State, instance: int) -> int:
+        """Cards the terreta's bonus draws for using ``instance`` (in a battle, or selling it)."""
+        return sum(b.draw for b in self.bonus(state, "draw-after-use") if state.designs[instance] in b.cards)
+
     def value(self, state: State, instance: int, stat: str) -> int:
         """A battle card's attack or defence, with the terreta's bonus."""
         if not self.bonuses:
@@ -390,7 +394,8 @@ class FalleraRules:
             raise IllegalActionError(action.notation(), "sell-sellable", f"{action.card} is not a sellable treasure")
         state = _replace(state, counters=_without(state.counters, action.player, instance),
                         cemetery=state.cemetery + (instance,))
-        return self._after_action(self._draw(state, action.player, card.sell, rng), rng)
+        draws = card.sell + (self._use_draws(state, instance) if self.bonuses else 0)  # selling is using it
+        return self._after_action(self._draw(state, action.player, draws, rng), rng)
 
     def _apply_attack(self, state: State, action: Attack, rng: random.Random | None) -> State:
         self._need_phase(state, action, "turn")
@@ -469,7 +474,7 @@ class FalleraRules:
             steals, used = True, (attack,)
         else:
             steals, used = self.value(state, attack, "attack") > self.value(state, defence, "defence"), (attack, defence)
-        draws = [(who, sum(b.draw for b in self.bonus(state, "draw-after-use") if state.designs[card] in b.cards))
+        draws = [(who, self._use_draws(state, card))
                  for who, card in ((attacker, attack), (target, defence)) if card is not None] if self.bonuses else ()
         hands, counters = state.hands, state.counters
         if steals:
