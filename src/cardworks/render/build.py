@@ -24,7 +24,7 @@ from ..validate import validate
 from ..validate.runner import game_folders
 from .deck import Deck, build_deck
 from .docs.build import DocTask, build_documents, doc_tasks
-from .faces import BLEED_MM, FaceJob, FaceResult, build_job, render_job
+from .faces import BLEED_MM, FACES_PER_CHUNK, FaceJob, FaceResult, build_job, render_faces
 from .fonts import font_files
 from .impose import SheetLayout, calibration, impose
 from .jinja import templates_dir
@@ -124,27 +124,11 @@ def sheet_hash(faces_key: str, layout: SheetLayout) -> str:
     return hashlib.sha256(f"{faces_key} {layout!r}".encode()).hexdigest()
 
 
-FACES_PER_CHUNK = 32
-"""Faces laid out together. Chunks do not depend on ``--jobs``, so any number of jobs
-gives byte-identical files."""
-
-
 def _render_parallel(job: FaceJob, jobs: int) -> FaceResult:
-    parts = [replace(job, faces=job.faces[i : i + FACES_PER_CHUNK]) for i in range(0, len(job.faces), FACES_PER_CHUNK)]
-    if jobs > 1 and len(parts) > 1:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
-            results = list(pool.map(render_job, parts))
-    else:
-        results = [render_job(part) for part in parts]
-    merged = FaceResult()
-    for result in results:
-        offset = len(merged.pdfs)
-        merged.pdfs += result.pdfs
-        merged.pages.update({k: (i + offset, p) for k, (i, p) in result.pages.items()})
-        merged.fits.update(result.fits)
-        merged.overflow += result.overflow
-        merged.refused += result.refused
-    return merged
+    if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return render_faces(job, pool.map)
+    return render_faces(job)
 
 
 def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord], overflow: list[str],

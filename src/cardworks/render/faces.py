@@ -10,7 +10,8 @@ overflows is reported.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..i18n import Localizer
@@ -188,26 +189,66 @@ def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes
     return out.getvalue(), _overflowing(document)
 
 
-def render_job(job: FaceJob) -> FaceResult:
-    """Render every face of ``job``, shrinking overflowing rules text step by step."""
+FACES_PER_CHUNK = 16
+"""Faces laid out together in one document. Chunks depend only on the faces, never on ``--jobs``,
+so any number of jobs gives byte-identical files."""
+
+
+@dataclass
+class PassResult:
+    """One document of faces: its PDF, the faces whose rules text overflowed, and refused fetches."""
+
+    pdf: bytes
+    overflow: list[str]
+    refused: list[str]
+
+
+def render_pass(job: FaceJob) -> PassResult:
+    """Lay out the faces of ``job`` at their current fit step, in one document (runs in a worker)."""
     from pathlib import Path
 
     fetcher = safe_fetcher([templates_dir(), Path(job.game_root), *font_folders()])
+    pdf, overflow = _render(job, job.faces, fetcher)
+    return PassResult(pdf, overflow, sorted(set(fetcher.refused)))
+
+
+def chunks(items: list[Any], size: int = FACES_PER_CHUNK) -> list[list[Any]]:
+    """``items`` cut into the fewest chunks of at most ``size``, of near-equal length (so workers share evenly)."""
+    if not items:
+        return []
+    count = -(-len(items) // size)
+    base, extra = divmod(len(items), count)
+    bounds = [0]
+    for i in range(count):
+        bounds.append(bounds[-1] + base + (i < extra))
+    return [items[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
+def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] = map) -> FaceResult:
+    """Every face of ``job``, shrinking overflowing rules text one step per pass.
+
+    Each pass lays out its chunks through ``map_passes`` (``map``, or a process pool's); the faces that
+    overflowed in any chunk are gathered and re-laid out together one step smaller, so a pass costs
+    one document per chunk however the overflowing faces were spread.
+    """
     result = FaceResult()
-    pending: list[Face | Back] = list(job.faces)
+    pending = chunks(list(job.faces))
     while pending:
-        pdf, overflow = _render(job, pending, fetcher)
-        result.pdfs.append(pdf)
-        retry = []
-        for page, face in enumerate(pending):
-            result.pages[face.id] = (len(result.pdfs) - 1, page)
-            result.fits[face.id] = getattr(face, "fit", 0)
-            if face.id in overflow:
+        done = list(map_passes(render_pass, [replace(job, faces=part) for part in pending]))
+        retry: list[Face | Back] = []
+        for part, outcome in zip(pending, done):
+            result.pdfs.append(outcome.pdf)
+            result.refused += outcome.refused
+            for page, face in enumerate(part):
+                result.pages[face.id] = (len(result.pdfs) - 1, page)
+                result.fits[face.id] = getattr(face, "fit", 0)
+                if face.id not in outcome.overflow:
+                    continue
                 if face.fit + 1 < FIT_STEPS:
                     face.fit += 1
                     retry.append(face)
                 else:
                     result.overflow.append(face.id)
-        pending = retry
-    result.refused = sorted(set(fetcher.refused))
+        pending = chunks(retry)
+    result.refused = sorted(set(result.refused))
     return result
