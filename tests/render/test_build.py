@@ -137,6 +137,27 @@ def test_pngs_are_300_dpi(base_build) -> None:
         assert image.size == (815, 1110)
 
 
+def test_placeholder_art_fills_only_the_art_box(base_build) -> None:
+    """The art is painted after layout: many tints inside the art box, one picture per card, paper beside it."""
+    from PIL import Image
+
+    out, _ = base_build
+    panel = 3 + 2.6 + 0.35  # bleed, panel inset, panel border: the panel's paper starts here (mm)
+    art_left, art_top = panel + 1.6 + 0.25, panel + 9.4 + 0.25  # inside the art box's border
+
+    def region(card: str, left: float, top: float, right: float, bottom: float) -> Image.Image:
+        with Image.open(out / f"fallera/en/print-shop/png-base/{card}.png") as image:
+            return image.convert("RGB").crop(tuple(round(v * 300 / 25.4) for v in (left, top, right, bottom)))
+
+    arts = [region(card, art_left + 0.5, art_top + 0.5, 69 - art_left - 0.5, art_top + 30.5)
+            for card in ("aeroport-fantasma", "aigua-de-valencia")]
+    for art in arts:
+        assert len(set(art.getdata())) > 20, "the art box is empty"
+    assert arts[0].tobytes() != arts[1].tobytes(), "two cards drew the same picture"
+    beside = region("aeroport-fantasma", panel + 0.3, art_top, art_left - 0.6, art_top + 30)
+    assert set(beside.getdata()) == {(0xFB, 0xF7, 0xEE)}, "the art spilled out of its box"
+
+
 def test_rules_text_and_no_assumed_value_on_faces(base_build) -> None:
     out, records = base_build
     reader = PdfReader(out / records["cards-print-shop:en"]["path"])

@@ -17,6 +17,7 @@ from typing import Any
 from ..i18n import Localizer
 from ..loading.database import Database
 from ..loading.records import Index
+from .art import ArtBox
 from .deck import Deck
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders
@@ -89,6 +90,8 @@ class FaceResult:
     fits: dict[str, int] = field(default_factory=dict)
     overflow: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    arts: dict[str, ArtBox] = field(default_factory=dict)
+    """Face id → where its placeholder art is painted (after layout, see ``art``)."""
 
 
 def _unverified_fields(card: Any) -> set[str]:
@@ -153,9 +156,14 @@ def build_job(db: Database, deck: Deck, locale: str) -> FaceJob:
     return FaceJob(locale, name, size.width_mm, size.height_mm, str(root), faces, icons, game.id)
 
 
-def _overflowing(document: Any) -> list[str]:
-    """Ids of faces whose rules text overflows its box, read from WeasyPrint's layout."""
-    found = []
+PX = 0.75
+"""PDF points per CSS pixel."""
+
+
+def _measure(document: Any, faces: list[Face | Back]) -> tuple[list[str], dict[str, ArtBox]]:
+    """Read WeasyPrint's layout: faces whose rules text overflows its box, and where each face's art goes."""
+    colours = {face.id: face.colour for face in faces if isinstance(face, Face)}
+    overflow, arts = [], {}
     for page in document.pages:
         stack = [page._page_box]
         while stack:
@@ -165,13 +173,19 @@ def _overflowing(document: Any) -> list[str]:
                 limit = box.content_box_y() + box.height + 0.5
                 bottom = max((c.position_y + c.margin_height() for c in box.children), default=0)
                 if bottom > limit:
-                    found.append(element_id.removeprefix("rules-"))
+                    overflow.append(element_id.removeprefix("rules-"))
+                continue
+            if element_id and element_id.startswith("art-") and box.element_tag == "div":
+                face_id = element_id.removeprefix("art-")
+                radius = max(0.0, box.border_top_left_radius[0] - box.border_left_width)
+                arts[face_id] = ArtBox(box.padding_box_x() * PX, (page.height - box.padding_box_y() - box.padding_height()) * PX,
+                                       box.padding_width() * PX, box.padding_height() * PX, radius * PX, colours[face_id])
                 continue
             stack.extend(getattr(box, "children", []))
-    return found
+    return overflow, arts
 
 
-def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, list[str]]:
+def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, list[str], dict[str, ArtBox]]:
     from weasyprint import HTML
 
     template = environment().get_template("cards/cards.html.j2")
@@ -186,7 +200,7 @@ def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes
     document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render()
     out = io.BytesIO()
     document.write_pdf(out)
-    return out.getvalue(), _overflowing(document)
+    return (out.getvalue(), *_measure(document, faces))
 
 
 FACES_PER_CHUNK = 16
@@ -200,6 +214,7 @@ class PassResult:
 
     pdf: bytes
     overflow: list[str]
+    arts: dict[str, ArtBox]
     refused: list[str]
 
 
@@ -208,8 +223,8 @@ def render_pass(job: FaceJob) -> PassResult:
     from pathlib import Path
 
     fetcher = safe_fetcher([templates_dir(), Path(job.game_root), *font_folders()])
-    pdf, overflow = _render(job, job.faces, fetcher)
-    return PassResult(pdf, overflow, sorted(set(fetcher.refused)))
+    pdf, overflow, arts = _render(job, job.faces, fetcher)
+    return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)))
 
 
 def chunks(items: list[Any], size: int = FACES_PER_CHUNK) -> list[list[Any]]:
@@ -239,6 +254,7 @@ def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] =
         for part, outcome in zip(pending, done):
             result.pdfs.append(outcome.pdf)
             result.refused += outcome.refused
+            result.arts.update(outcome.arts)
             for page, face in enumerate(part):
                 result.pages[face.id] = (len(result.pdfs) - 1, page)
                 result.fits[face.id] = getattr(face, "fit", 0)

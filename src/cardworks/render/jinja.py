@@ -9,7 +9,6 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup, escape
 
 from ..markup import Text, parse
-from .art import placeholder_url
 
 
 def templates_dir() -> Path:
@@ -46,5 +45,4 @@ def environment() -> Environment:
     )
     env.filters["markup_html"] = markup_html
     env.filters["mm"] = mm
-    env.filters["placeholder_art"] = placeholder_url
     return env

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pikepdf
 
+from .art import placeholder_ops
 from .determinism import stabilise
 from .faces import FaceResult
 from .impose import MM
 
 
 def assemble(result: FaceResult, order: list[str], bleed_mm: float, lang: str) -> pikepdf.Pdf:
-    """The faces in ``order`` as one PDF, each page with its TrimBox (the cut) and BleedBox (the page)."""
+    """The faces in ``order`` as one PDF, each page with its TrimBox (the cut), BleedBox (the page) and art."""
     sources = [pikepdf.open(io.BytesIO(data)) for data in result.pdfs]
     out = pikepdf.new()
     out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
@@ -25,6 +26,9 @@ def assemble(result: FaceResult, order: list[str], bleed_mm: float, lang: str) -
         inset = bleed_mm * MM
         page.obj.TrimBox = pikepdf.Array([round(x0 + inset, 4), round(y0 + inset, 4), round(x1 - inset, 4), round(y1 - inset, 4)])
         page.obj.BleedBox = pikepdf.Array([x0, y0, x1, y1])
+        if face_id in result.arts:  # the art box was left empty by the template
+            page.contents_add(b"q\n", prepend=True)
+            page.contents_add(b"Q\n" + placeholder_ops(face_id, result.arts[face_id]))
     return out
 
 
