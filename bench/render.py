@@ -17,10 +17,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from cardworks.loading import load_database
 from cardworks.render.build import BuildOptions, build
+from cardworks.render.deck import build_deck
 from cardworks.render.impose import SheetLayout
 
 REPO = Path(__file__).resolve().parents[1]
+GOAL_MS = 3
+"""Milliseconds per physical card with two jobs on the expert deck (issue 5)."""
 
 
 def make_database(folder: Path, designs: int, copies: int) -> Path:
@@ -61,9 +65,6 @@ def main() -> None:
         for size in (int(s) for s in args.sizes.split(",")):
             cases.append((f"bench-{size}", make_database(tmp_path / f"db{size}", size, args.copies), "bench", size))
         for label, cards_root, selection, size in cases:
-            from cardworks.loading import load_database
-            from cardworks.render.deck import build_deck
-
             deck = build_deck(load_database(cards_root / "fallera"), selection)
             for jobs in (1, 2):
                 seconds = timed_build(cards_root, tmp_path / f"out-{label}-{jobs}", selection, jobs)
@@ -76,6 +77,26 @@ def main() -> None:
                    "--locale", "en", "--paper", "letter", "--gutter", "3"]
         best = min(_wall(command) for _ in range(3))
         print(f"no-op rebuild, whole command with process start: {best:.2f} s")
+    expert = build_deck(load_database(REPO / "cards" / "fallera"), "expert")
+    budget = GOAL_MS * expert.physical_cards * 2 / (len(expert.cards) + 1)  # two cores; the back is a face too
+    print(f"WeasyPrint floor, one process: {weasyprint_floor():.1f} ms for a page with a title and a paragraph; "
+          f"the goal of {GOAL_MS} ms per card leaves at most {budget:.1f} ms of CPU per face of the expert deck")
+
+
+def weasyprint_floor(pages: int = 32) -> float:
+    """Milliseconds per page for the simplest face WeasyPrint can lay out: a title and a paragraph, no images."""
+    import io
+
+    from weasyprint import HTML
+
+    paragraph = "<p>" + "Rules text that wraps over several lines of the card's text box. " * 4 + "</p>"
+    body = "".join(f"<section><h1>Card {i}</h1>{paragraph}</section>" for i in range(pages))
+    html = (f"<html><head><style>@page {{ size: 69mm 94mm; margin: 0 }} section {{ break-after: page }} "
+            f"h1, p {{ font: 8pt 'DejaVu Sans' }}</style></head><body>{body}</body></html>")
+    HTML(string=html).write_pdf(io.BytesIO())  # warm up fonts and caches
+    start = time.perf_counter()
+    HTML(string=html).write_pdf(io.BytesIO())
+    return (time.perf_counter() - start) / pages * 1000
 
 
 def _wall(command: list[str]) -> float:
