@@ -32,10 +32,6 @@ MISSING_FEATURES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
             "count, the re-deal on 3+ ingredients, the first five map cards and their redraw) cannot be scripted "
             "or checked by a scenario",
             ("base-redeal-three-ingredients", "base-two-player-setup", "mes-enlla-map-initial-deal")),
-        "scenario-observation": (
-            "scenario expectations cannot check what a player observes (hand sizes, a face-up attack); "
-            "the engine's observe() shows them but no expectation reads it",
-            ("discordia-clotxina-espia-face-up", "official-faq-hand-size-public", "mes-enlla-peatge-hand-count")),
         "reveal-territorial-food": (
             "no modelled card makes a player reveal their territorial food (only a territorial win reveals it), "
             "and no scenario expectation reads which foods are revealed",

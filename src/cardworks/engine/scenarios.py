@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .core import CHANCE, IllegalActionError
+from .core import CHANCE, IllegalActionError, player_index
 
 _NUMBER = re.compile(r"#\d+")
 
@@ -60,6 +60,9 @@ def run_scenario(rules: Any, state: Any, scenario: Any, file: str, *, rng: rando
         result.messages.append(message)
         return result
 
+    broken = rules.invariants(state)
+    if broken:
+        return fail(f"the starting position: {'; '.join(broken)}")
     for number, step in enumerate(scenario.steps, start=1):
         if rules.actor(state) is None:
             return fail(f"step {number} {step!r} is left unused: the game was already over ({rules.result(state)[1]})")
@@ -81,14 +84,49 @@ def run_scenario(rules: Any, state: Any, scenario: Any, file: str, *, rng: rando
     return result
 
 
+GENERIC_KEYS = ("illegal", "rule", "observe", "sees")
+"""Expectation keys the runner reads itself, for every game."""
+
+
+def check_observation(rules: Any, state: Any, who: str, sees: dict[str, Any]) -> str | None:
+    """None when player ``who``'s observation holds each of ``sees``, else the first difference.
+
+    Keys are dotted paths into ``rules.observe`` (``battle.attack``, ``hand_sizes.2``);
+    a card written without ``#n`` matches any instance of its design.
+    """
+    seen = rules.observe(state, player_index(who))
+    for path, wanted in sees.items():
+        got: Any = seen
+        for part in path.split("."):
+            if isinstance(got, list) and part.isdigit() and int(part) < len(got):
+                got = got[int(part)]
+            elif isinstance(got, dict) and part in got:
+                got = got[part]
+            else:
+                return f"{who}'s observation has no {path!r}"
+        if not _same(got, wanted):
+            return f"expected {who} to see {path} = {wanted!r}, got {got!r}"
+    return None
+
+
+def _same(got: Any, wanted: Any) -> bool:
+    if isinstance(got, list) and isinstance(wanted, list):
+        return len(got) == len(wanted) and all(map(_same, got, wanted))
+    if isinstance(got, str) and isinstance(wanted, str) and "#" not in wanted:
+        return _NUMBER.sub("", got) == wanted
+    return bool(got == wanted)
+
+
 def check_expectation(rules: Any, state: Any, expect: dict[str, Any], rng: random.Random) -> str | None:
     """None when the expectation holds, else what differs.
 
-    ``illegal`` (an action that must be refused, optionally by ``rule``) is the
-    same for every game; every other key is read by the game's
-    ``rules.expectation``.
+    ``illegal`` (an action that must be refused, optionally by ``rule``) and
+    ``observe`` (what one player sees, ``sees``) are the same for every game;
+    every other key is read by the game's ``rules.expectation``.
     """
-    message = rules.expectation(state, {k: v for k, v in expect.items() if k not in ("illegal", "rule")})
+    message = rules.expectation(state, {k: v for k, v in expect.items() if k not in GENERIC_KEYS})
+    if message is None and "observe" in expect:
+        message = check_observation(rules, state, expect["observe"], expect.get("sees", {}))
     if message or "illegal" not in expect:
         return message
     try:
