@@ -1,0 +1,119 @@
+"""La Fallera Calavera's positions: the immutable ``State`` the engine's contract shows, and the
+mutable ``Draft`` its rules change in place.
+
+The rules are written once, on drafts. ``apply`` thaws a state into a draft, plays
+the action on it and freezes the result, so callers only ever see states that do
+not change. A playout without checks keeps one draft for a whole game: copying a
+state at every step was most of a step's cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class State:
+    """A position. Card instances are numbers; ``designs[n]`` is the design of instance ``n``."""
+
+    designs: tuple[str, ...]
+    hands: tuple[tuple[int, ...], ...]
+    counters: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    """Top of the deck first."""
+    cemetery: tuple[int, ...]
+    current: int
+    phase: str
+    """``turn``, ``defend``, ``toss``, ``turn-coin``, ``first`` or ``over``."""
+    discord: bool
+    """Expansion 2's rules are in play."""
+    battle: tuple[int, int, int, int] | None = None
+    """(attacker, target, treasure, attack card) while a battle waits for its defence."""
+    toss: tuple[int, int, bool, str] | None = None
+    """(player, tosses left, all heads so far, then): ``then`` is ``next`` (the turn passes after the
+    tosses) or ``continue`` (tosses met at the start of a turn, which goes on if they fail)."""
+    takes: tuple[int, int, int] | None = None
+    """(taker, victim, cards still to take) after tails."""
+    candidates: tuple[int, ...] = ()
+    """Players tied for first, while the tie-break is pending."""
+    winner: int | None = None
+    reason: str | None = None
+    turn: int = 0
+    spaces: tuple[str, ...] = ()
+    """Terretes of the Kingdom map in setup order (expansion 3); empty without the map."""
+    map: tuple[int, ...] = ()
+    """The card on each terreta, ``-1`` where it is empty."""
+    queen: str | None = None
+    """Where the Calavera Queen stands (``start`` before her first move)."""
+    foods: tuple[str, ...] = ()
+    """Each player's territorial food: the terreta it belongs to (hidden unless revealed)."""
+    revealed: tuple[bool, ...] = ()
+    refused: tuple[tuple[int, ...], ...] = ()
+    """Per player (empty until a paella is refused), the counter whose paella the coin refused: the
+    same paella is offered again only at the start of its holder's next turn (rulebook 2, lines 18-19)."""
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+
+FIELDS = tuple(State.__dataclass_fields__)
+"""The state's fields, in order (``dump`` writes them in this order)."""
+NESTED = frozenset({"hands", "counters", "refused"})
+"""The state's tuples of tuples."""
+FIELD_SET = frozenset(FIELDS)
+LISTED = ("deck", "cemetery", "map")
+"""Besides hands and counters (lists of lists), the zones a draft keeps as lists, changed in place."""
+
+
+class Draft:
+    """A position being played: the fields of ``State``, with hands and counters as lists of lists
+    (each kept in number order) and ``LISTED`` zones as lists; every other field holds the same
+    immutable value a state would, replaced whole when it changes.
+
+    Only the rules change a draft, and only its owner sees it: ``apply``'s own copy, or a
+    playout's. Read-only helpers (legal actions, ingredient counts) take a state or a draft.
+    """
+
+    __slots__ = FIELDS
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+
+def thawed(state: State) -> Draft:
+    """A draft of ``state``, sharing nothing mutable with it."""
+    draft = object.__new__(Draft)
+    for name, value in state.__dict__.items():
+        setattr(draft, name, value)
+    draft.hands = [list(hand) for hand in state.hands]
+    draft.counters = [list(counter) for counter in state.counters]
+    draft.deck, draft.cemetery, draft.map = list(state.deck), list(state.cemetery), list(state.map)
+    return draft
+
+
+def frozen(draft: Draft) -> State:
+    """The state ``draft`` stands at (later changes to the draft do not reach it)."""
+    fields = {name: getattr(draft, name) for name in FIELDS}
+    fields["hands"] = tuple(map(tuple, draft.hands))
+    fields["counters"] = tuple(map(tuple, draft.counters))
+    for name in LISTED:
+        fields[name] = tuple(fields[name])
+    return built(fields)
+
+
+def built(fields: dict[str, Any]) -> State:
+    """The state with every one of ``fields``, in ``FIELDS`` order (a frozen dataclass: they are set
+    all at once, without re-running ``__init__``)."""
+    state = object.__new__(State)
+    object.__setattr__(state, "__dict__", fields)
+    return state
+
+
+def tupled(name: str, value: Any) -> Any:
+    """A state field read back from JSON: lists become tuples (of tuples for hands and counters)."""
+    if type(value) is not list:
+        return value
+    return tuple(map(tuple, value)) if name in NESTED else tuple(value)
