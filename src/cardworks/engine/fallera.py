@@ -31,93 +31,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain
-from typing import Any, Iterator
+from typing import Any
 
 from .core import CHANCE, IllegalActionError, Playout, player_index
 from .fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Move, NoDefence,
                               Sell, Take, parse_action, player)
 from .fallera_cards import CardDef
+from .fallera_facts import Facts, TurnChoices
 from .fallera_state import FIELD_SET, FIELDS, NESTED, Draft, State, built, frozen, thawed, tupled
 
 MAX_REDEALS = 100
-MAX_KEPT_ACTIONS = 50_000
-"""Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
-
-
-class Facts:
-    """What the hot paths ask of each card instance of one deck, by instance number.
-
-    Built once per deck (the rules keep it): a step indexes tuples instead of resolving a
-    design, its definition and its effects each time. Actions are built once too, and
-    reused, since a game keeps offering the same ones.
-    """
-
-    def __init__(self, rules: FalleraRules, designs: tuple[str, ...]) -> None:
-        defs = tuple(rules.defs[d] for d in designs)
-        self.defs = defs
-        self.labels = tuple(f"{d}#{i}" for i, d in enumerate(designs))
-        """Each instance as the notation and observations write it."""
-        self.refs = tuple(Card(d, i) for i, d in enumerate(designs))
-        self.instances = frozenset(range(len(designs)))
-        rank = [0] * len(designs)
-        for position, instance in enumerate(sorted(range(len(designs)), key=self.labels.__getitem__)):
-            rank[instance] = position
-        self.rank = tuple(rank)
-        """Position of each instance's label in notation order (zones are kept in number order)."""
-        self.in_number_order = rank == list(range(len(designs)))
-        self.treasure = tuple(c.treasure for c in defs)
-        self.battle = tuple(c.battle for c in defs)
-        self.sellable = tuple(c.kind == "sellable" for c in defs)
-        self.hands_all_battle = all(c.treasure or c.battle for c in defs)
-        """Every card that goes to a hand is a battle card: a hand is its own list of weapons."""
-        present = set(designs)
-        self.weight = tuple(_most_valid(c, rules.players, present) for c in defs)
-        """The most an instance can add to a valid ingredient count: a quick bound before counting."""
-        self.heaviest = max(self.weight, default=0)
-        self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
-        """A battle card's printed attack and defence."""
-        self.face_up = tuple(bool(c.effect("attacked-face-up")) for c in defs)
-        self.coin_draw = tuple(bool(c.effect("turn-start-coin-draw")) for c in defs)
-        self._rows: dict[tuple[Any, ...], tuple[FalleraAction, ...]] = {}
-        self._attacks: dict[tuple[int, int, int, int], FalleraAction] = {}
-
-    def in_order(self, instances: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
-        """``instances`` (in number order) in notation order."""
-        return instances if self.in_number_order else sorted(instances, key=self.rank.__getitem__)
-
-    def row(self, kind: type, *players: int) -> tuple[FalleraAction, ...]:
-        """``kind(*players, card)`` (``Sell``, ``Defend``, ``Burn``, ``Take``) for every instance, by
-        instance number: built once, then a step only indexes it."""
-        row = self._rows.get((kind, *players))
-        if row is None:
-            row = self._rows[(kind, *players)] = tuple(kind(*players, ref) for ref in self.refs)
-        return row
-
-    def plain(self, kind: type, *args: Any) -> FalleraAction:
-        """``kind(*args)`` for an action that names no card (``Almoina(p)``, ``Move(p, space)``…), built once."""
-        action = self._rows.get((kind, *args))
-        if action is None:
-            action = self._rows[(kind, *args)] = kind(*args)
-        return action
-
-    def attack(self, me: int, target: int, treasure: int, card: int) -> FalleraAction:
-        """``Attack`` for instance numbers, built once (while fewer than ``MAX_KEPT_ACTIONS`` are kept)."""
-        key = (me, target, treasure, card)
-        action = self._attacks.get(key)
-        if action is None:
-            if len(self._attacks) >= MAX_KEPT_ACTIONS:  # many long games: start afresh rather than grow
-                self._attacks.clear()
-            action = self._attacks[key] = Attack(me, target, self.refs[treasure], self.refs[card])
-        return action
-
-
-def _most_valid(card: CardDef, players: int, present: set[str]) -> int:
-    """An upper bound of what ``card`` adds to a valid ingredient count with ``players`` players and a
-    deck of the ``present`` designs."""
-    if card.kind != "ingredient":
-        return 0
-    return max([1] + [e.value for e in card.effect("ingredient-value")
-                      if (not e.players or players in e.players) and (e.with_card is None or e.with_card in present)])
 
 
 @dataclass
@@ -145,7 +68,7 @@ class FalleraRules:
             return last[1]
         facts = self._facts.get(state.designs)
         if facts is None:
-            facts = self._facts[state.designs] = Facts(self, state.designs)
+            facts = self._facts[state.designs] = Facts(self.defs, self.players, state.designs)
         self._last = (state.designs, facts)
         return facts
 
@@ -235,9 +158,10 @@ class FalleraRules:
             rest = instances[len(layout):]
             hands = [rest[p * deal : (p + 1) * deal] for p in range(self.players)]
             deck = tuple(rest[self.players * deal :])
-            draft = thawed(State(designs, tuple(() for _ in hands), tuple(() for _ in hands), deck, (), 0, "turn",
-                                 self.discord, spaces=spaces, map=layout, queen="start" if spaces else None,
-                                 foods=foods, revealed=tuple(False for _ in foods)))
+            state = State(designs, tuple(() for _ in hands), tuple(() for _ in hands), deck, (), 0, "turn", self.discord,
+                          spaces=spaces, map=layout, queen="start" if spaces else None, foods=foods,
+                          revealed=tuple(False for _ in foods))
+            draft = thawed(state, self.facts(state))
             for p, hand in enumerate(hands):
                 for instance in hand:
                     self._place(draft, p, instance)
@@ -260,7 +184,7 @@ class FalleraRules:
 
     def started(self, state: State) -> State:
         """``state`` once its current player's turn has started (a scenario's explicit position)."""
-        draft = thawed(state)
+        draft = thawed(state, self.facts(state))
         self._start_turn(draft)
         return frozen(draft)
 
@@ -282,6 +206,9 @@ class FalleraRules:
         """The legal actions, sorted by notation, as a sequence that builds an action only when it is
         looked at (a random playout looks at one; ``legal_actions`` lists them all)."""
         phase = state.phase
+        if phase == "turn" and state.takes is None:  # by far the most common
+            facts = self.facts(state)
+            return TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
         if phase == "over":
             return ()
         facts = self.facts(state)
@@ -289,14 +216,12 @@ class FalleraRules:
             taker, victim, _ = state.takes
             takes = facts.row(Take, taker, victim)
             return [takes[i] for i in facts.in_order(state.hands[victim])]
-        if phase == "turn":
-            return TurnChoices(facts, state, self._queen_moves(state, facts, state.current))
         if phase == "defend":
             target = state.battle[1]
             battle = facts.battle
-            defends = facts.row(Defend, target)
+            defends = facts.defends[target]
             actions = [defends[i] for i in facts.in_order(state.hands[target]) if battle[i]]
-            actions.append(facts.plain(NoDefence, target))  # "pN defend …" sorts before "pN no-defence"
+            actions.append(facts.no_defence[target])  # "pN defend …" sorts before "pN no-defence"
             return actions
         if phase in _COIN_PHASES:
             return _COINS
@@ -308,9 +233,7 @@ class FalleraRules:
         return ()
 
     def _queen_moves(self, state: State, facts: Facts, me: int) -> tuple[FalleraAction, ...]:
-        """The Queen's moves from where she stands, in notation order."""
-        if not state.spaces:
-            return ()
+        """The Queen's moves from where she stands, in notation order (there is a map)."""
         key = (state.queen, state.spaces)
         spaces = self._moves.get(key)
         if spaces is None:
@@ -327,7 +250,7 @@ class FalleraRules:
 
     def apply(self, state: State, action: FalleraAction, *, rng: random.Random | None = None) -> State:
         """The state after ``action``; IllegalActionError names the rule it breaks."""
-        draft = thawed(state)
+        draft = thawed(state, self.facts(state))
         self.play(draft, action, rng)
         return frozen(draft)
 
@@ -336,7 +259,10 @@ class FalleraRules:
         phase = draft.phase
         if phase == "over":
             raise IllegalActionError(action.notation(), "game-over", "the game is over")
-        actor = draft.current if phase == "turn" and draft.takes is None else self.actor(draft)
+        if draft.takes is None and (phase == "turn" or phase == "defend"):  # most steps: as ``actor`` says
+            actor = draft.current if phase == "turn" else draft.battle[1]
+        else:
+            actor = self.actor(draft)
         kind = type(action)
         if kind in _CHANCE_ACTIONS:
             if actor != CHANCE:
@@ -350,7 +276,7 @@ class FalleraRules:
 
     def playout(self, state: State) -> Playout:
         """``state`` played in place on a draft of its own: a playout without checks takes no copy per step."""
-        draft = thawed(state)
+        draft = thawed(state, self.facts(state))
         return Playout(partial(self.choices, draft), partial(self.play, draft), partial(frozen, draft))
 
     # --- actions (each checks everything before it changes the draft) ---------------------------
@@ -371,7 +297,7 @@ class FalleraRules:
             self._wrong_phase(draft, action, "turn")
         counter = draft.counters[action.player]
         instance = self._instance(draft, action.card, counter, action, "sell-own-treasure", "on your counter")
-        card = self.facts(draft).defs[instance]
+        card = draft.facts.defs[instance]
         if card.kind != "sellable" or card.sell is None:
             raise IllegalActionError(action.notation(), "sell-sellable", f"{action.card} is not a sellable treasure")
         counter.remove(instance)
@@ -388,7 +314,7 @@ class FalleraRules:
             raise IllegalActionError(action.notation(), "battle-rival", "a battle is called against a rival")
         hand = draft.hands[me]
         attack = self._instance(draft, action.card, hand, action, "battle-card-in-hand", "in your hand")
-        if not self.facts(draft).battle[attack]:
+        if not draft.facts.battle[attack]:
             raise IllegalActionError(action.notation(), "battle-card", f"{action.card} is not a battle card")
         treasure = self._instance(draft, action.treasure, draft.counters[target], action, "battle-for-treasure",
                                   "on {}'s counter", target)
@@ -456,7 +382,7 @@ class FalleraRules:
             self._wrong_phase(draft, action, "defend")
         hand = draft.hands[action.player]
         defence = self._instance(draft, action.card, hand, action, "defend-from-hand", "in your hand")
-        if not self.facts(draft).battle[defence]:
+        if not draft.facts.battle[defence]:
             raise IllegalActionError(action.notation(), "defend-with-battle-card", f"{action.card} is not a battle card")
         hand.remove(defence)
         self._resolve_battle(draft, defence, rng)
@@ -529,11 +455,12 @@ class FalleraRules:
     def _check_victory(self, draft: Draft, rng: random.Random | None, then: str = "next",
                        skip: int | None = None) -> None:
         """Victory at the instant of 5 valid ingredients, on or off turn; seafood asks the coin first."""
-        facts = self.facts(draft)
+        facts = draft.facts
         counters = draft.counters
-        players, fewest = len(counters), (4 if draft.foods else 5) / (facts.heaviest or 1)
+        fewest = facts.fewest[4 if draft.foods else 5]
         if max(map(len, counters)) < fewest:  # no counter holds enough treasures to win: most of the time
             return
+        players = len(counters)
         for k in range(players):
             who = (draft.current + k) % players
             if len(counters[who]) < fewest or who == skip or not self._may_win(draft, facts, who):
@@ -580,7 +507,7 @@ class FalleraRules:
 
     def _start_turn(self, draft: Draft) -> None:
         me = draft.current
-        if self.discord and self._may_win(draft, self.facts(draft), me):
+        if self.discord and self._may_win(draft, draft.facts, me):
             count, blocked, seafood = self.ingredients(draft, me)
             territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[me]
             if (count >= 5 or territorial) and not blocked and seafood:
@@ -600,7 +527,7 @@ class FalleraRules:
         self._after_burn(draft)
 
     def _after_burn(self, draft: Draft) -> None:
-        if self.discord and any(map(self.facts(draft).coin_draw.__getitem__, draft.counters[draft.current])):
+        if self.discord and any(map(draft.facts.coin_draw.__getitem__, draft.counters[draft.current])):
             draft.phase = "turn-coin"
         else:
             draft.phase = "turn"
@@ -619,8 +546,9 @@ class FalleraRules:
                 _reshuffle(draft, rng)
                 deck = draft.deck
             drawn, count = min(count, len(deck)), count - len(deck)  # all the deck can give at once
+            treasure, counter, hand = draft.facts.treasure, draft.counters[who], draft.hands[who]
             for instance in deck[:drawn]:
-                self._place(draft, who, instance)
+                insort(counter if treasure[instance] else hand, instance)  # as ``_place`` does
             del deck[:drawn]
             if self.discord and not deck:
                 self._deck_exhausted(draft)
@@ -636,7 +564,7 @@ class FalleraRules:
     def _place(self, draft: Draft, who: int, instance: int) -> None:
         """``instance`` reaches ``who``: a treasure goes onto the counter, any other card into the hand
         (both kept in number order)."""
-        insort((draft.counters if self.facts(draft).treasure[instance] else draft.hands)[who], instance)
+        insort((draft.counters if draft.facts.treasure[instance] else draft.hands)[who], instance)
 
     # --- views ------------------------------------------------------------------------------
     def observe(self, state: State, who: int) -> dict[str, Any]:
@@ -779,15 +707,6 @@ def _next(draft: Draft, who: int) -> int:
     return (who + 1) % draft.players
 
 
-def _rivals(players: int, me: int) -> tuple[int, ...]:
-    """Everyone but ``me``, in the notation's order of player names."""
-    order = _RIVALS.get((players, me))
-    if order is None:
-        order = _RIVALS[(players, me)] = tuple(sorted((p for p in range(players) if p != me), key=player))
-    return order
-
-
-_RIVALS: dict[tuple[int, int], tuple[int, ...]] = {}
 _COINS = (Coin(True), Coin(False))
 """The humour coin's outcomes in notation order ("coin heads" < "coin tails")."""
 _COIN_PHASES = frozenset({"toss", "turn-coin", "interior-coin"})
@@ -796,62 +715,3 @@ _CHANCE_ACTIONS = frozenset({Coin, Take, First})
 _HANDLERS = {kind: getattr(FalleraRules, f"_apply_{kind.__name__.lower()}")
              for kind in (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn)}
 """Each action type's handler (looked up once, not by name at each step)."""
-
-
-class TurnChoices(Sequence):
-    """A turn's legal actions in notation order: almoina, battles, Queen moves, sales.
-
-    Battles are the many: one per rival treasure and battle card in hand. They are
-    built only when looked at, so a random playout that looks at one action pays for one.
-    """
-
-    __slots__ = ("_facts", "_me", "_counters", "_weapons", "_moves", "_sales", "_battles", "_size")
-
-    def __init__(self, facts: Facts, state: State, moves: tuple[FalleraAction, ...]) -> None:
-        me, counters, hand = state.current, state.counters, state.hands[state.current]
-        self._facts, self._me, self._counters, self._moves = facts, me, counters, moves
-        self._weapons = hand if facts.hands_all_battle else [i for i in hand if facts.battle[i]]
-        sellable = facts.sellable
-        self._sales = [i for i in counters[me] if sellable[i]]
-        self._battles = (sum(map(len, counters)) - len(counters[me])) * len(self._weapons)
-        self._size = 1 + self._battles + len(moves) + len(self._sales)
-
-    def __len__(self) -> int:
-        return self._size
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._size))]
-        if index < 0:
-            index += self._size
-        if not 0 <= index < self._size:
-            raise IndexError(index)
-        facts = self._facts
-        if index == 0:
-            return facts.plain(Almoina, self._me)
-        index -= 1
-        if index < self._battles:
-            loot, weapon = divmod(index, len(self._weapons))
-            for target in _rivals(len(self._counters), self._me):
-                counter = self._counters[target]
-                if loot < len(counter):
-                    break
-                loot -= len(counter)
-            return facts.attack(self._me, target, facts.in_order(counter)[loot], facts.in_order(self._weapons)[weapon])
-        index -= self._battles
-        if index < len(self._moves):
-            return self._moves[index]
-        return facts.row(Sell, self._me)[facts.in_order(self._sales)[index - len(self._moves)]]
-
-    def __iter__(self) -> Iterator[FalleraAction]:
-        facts, me = self._facts, self._me
-        yield facts.plain(Almoina, me)
-        weapons = facts.in_order(self._weapons)
-        for target in _rivals(len(self._counters), me):
-            for treasure in facts.in_order(self._counters[target]):
-                for weapon in weapons:
-                    yield facts.attack(me, target, treasure, weapon)
-        yield from self._moves
-        sells = facts.row(Sell, me)
-        for sale in facts.in_order(self._sales):
-            yield sells[sale]

@@ -74,18 +74,20 @@ class Draft:
 
     Only the rules change a draft, and only its owner sees it: ``apply``'s own copy, or a
     playout's. Read-only helpers (legal actions, ingredient counts) take a state or a draft.
+    ``facts`` (not a field of the position) keeps the deck's ``Facts`` at hand for the rules.
     """
 
-    __slots__ = FIELDS
+    __slots__ = FIELDS + ("facts",)
 
     @property
     def players(self) -> int:
         return len(self.hands)
 
 
-def thawed(state: State) -> Draft:
-    """A draft of ``state``, sharing nothing mutable with it."""
+def thawed(state: State, facts: Any) -> Draft:
+    """A draft of ``state`` (whose deck's facts are ``facts``), sharing nothing mutable with it."""
     draft = object.__new__(Draft)
+    draft.facts = facts
     for name, value in state.__dict__.items():
         setattr(draft, name, value)
     draft.hands = [list(hand) for hand in state.hands]
