@@ -225,3 +225,23 @@ def test_apply_leaves_the_state_it_was_given_unchanged() -> None:
         after = rules.apply(state, legal[rng.randrange(len(legal))], rng=rng)
         assert json.dumps(rules.dump(state)) == before and after is not state
         state = after
+
+
+def test_a_drafts_tallies_follow_its_counters() -> None:
+    """Drafts keep counts of what is on the counters as cards move; at every step of in-place play they
+    must equal the counts taken afresh."""
+    from cardworks.engine.fallera_game import configurations
+    from cardworks.engine.fallera_state import TALLIES, tallies, thawed
+
+    for config in configurations(DB)[0]:
+        for seed in range(3):
+            rules, state = new_game(DB, config, random.Random(seed))
+            draft = thawed(state, rules.facts(state))
+            rng, shuffles = random.Random(seed), random.Random(seed + 1)
+            for _ in range(400):
+                legal = rules.choices(draft)
+                if not len(legal):
+                    break
+                rules.play(draft, legal[rng.randrange(len(legal))], shuffles)
+                kept = tuple(getattr(draft, name) for name in TALLIES)
+                assert kept == tallies(draft.facts, draft.counters), (config.label, seed)

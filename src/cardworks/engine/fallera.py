@@ -129,12 +129,10 @@ class FalleraRules:
             seafood += card.category == "seafood"
         return count, blocked, seafood
 
-    def _may_win(self, state: State, facts: Facts, who: int) -> bool:
-        """Whether ``who`` could have enough valid ingredients to win now: a quick bound that spares
-        counting them on most counters."""
-        need = 4 if state.foods and state.queen == state.foods[who] else 5
-        counter = state.counters[who]
-        return len(counter) * facts.heaviest >= need and sum(map(facts.weight.__getitem__, counter)) >= need
+    def _may_win(self, draft: Draft, who: int) -> bool:
+        """Whether ``who`` could have enough valid ingredients to win now: a quick bound (the most each
+        counter's cards can add, kept up to date) that spares counting them on most counters."""
+        return draft.weights[who] >= (4 if draft.foods and draft.queen == draft.foods[who] else 5)
 
     # --- setup --------------------------------------------------------------------------------
     def new_game(self, *, rng: random.Random, deal: int, designs: tuple[str, ...] | None = None) -> State:
@@ -206,9 +204,20 @@ class FalleraRules:
         """The legal actions, sorted by notation, as a sequence that builds an action only when it is
         looked at (a random playout looks at one; ``legal_actions`` lists them all)."""
         phase = state.phase
-        if phase == "turn" and state.takes is None:  # by far the most common
-            facts = self.facts(state)
-            return TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
+        if state.takes is None:
+            if phase == "turn":  # by far the most common, then defend
+                facts = self.facts(state)
+                return TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
+            if phase == "defend":
+                facts = self.facts(state)
+                target = state.battle[1]
+                weapons = state.hands[target]
+                if not facts.hands_all_battle:
+                    battle = facts.battle
+                    weapons = [i for i in weapons if battle[i]]
+                actions = list(map(facts.defends[target].__getitem__, facts.in_order(weapons)))
+                actions.append(facts.no_defence[target])  # "pN defend …" sorts before "pN no-defence"
+                return actions
         if phase == "over":
             return ()
         facts = self.facts(state)
@@ -216,13 +225,6 @@ class FalleraRules:
             taker, victim, _ = state.takes
             takes = facts.row(Take, taker, victim)
             return [takes[i] for i in facts.in_order(state.hands[victim])]
-        if phase == "defend":
-            target = state.battle[1]
-            battle = facts.battle
-            defends = facts.defends[target]
-            actions = [defends[i] for i in facts.in_order(state.hands[target]) if battle[i]]
-            actions.append(facts.no_defence[target])  # "pN defend …" sorts before "pN no-defence"
-            return actions
         if phase in _COIN_PHASES:
             return _COINS
         if phase == "burn":
@@ -277,7 +279,12 @@ class FalleraRules:
     def playout(self, state: State) -> Playout:
         """``state`` played in place on a draft of its own: a playout without checks takes no copy per step."""
         draft = thawed(state, self.facts(state))
-        return Playout(partial(self.choices, draft), partial(self.play, draft), partial(frozen, draft))
+        return Playout(partial(self.choices, draft), partial(self._play_listed, draft), partial(frozen, draft))
+
+    def _play_listed(self, draft: Draft, action: FalleraAction, rng: random.Random | None) -> None:
+        """``play`` for an action ``choices`` listed for ``draft``: it is the actor's, so only its own
+        handler's checks are left (checked playouts go through ``apply``, which makes them all)."""
+        _HANDLERS[type(action)](self, draft, action, rng)
 
     # --- actions (each checks everything before it changes the draft) ---------------------------
     def _apply_first(self, draft: Draft, action: First, rng: random.Random | None) -> None:
@@ -300,7 +307,7 @@ class FalleraRules:
         card = draft.facts.defs[instance]
         if card.kind != "sellable" or card.sell is None:
             raise IllegalActionError(action.notation(), "sell-sellable", f"{action.card} is not a sellable treasure")
-        counter.remove(instance)
+        self._unplace(draft, action.player, instance)
         draft.cemetery.append(instance)
         draws = card.sell + (self._use_draws(draft, instance) if self.bonuses else 0)  # selling is using it
         self._draw(draft, action.player, draws, rng)
@@ -396,9 +403,8 @@ class FalleraRules:
         draws = [(who, self._use_draws(draft, card))
                  for who, card in ((attacker, attack), (target, defence)) if card is not None] if self.bonuses else ()
         if steals:
-            loser = draft.counters[target]
-            if treasure in loser:
-                loser.remove(treasure)
+            if treasure in draft.counters[target]:
+                self._unplace(draft, target, treasure)
             self._place(draft, attacker, treasure)
         draft.battle, draft.phase = None, "turn"
         draft.cemetery += used
@@ -455,16 +461,14 @@ class FalleraRules:
     def _check_victory(self, draft: Draft, rng: random.Random | None, then: str = "next",
                        skip: int | None = None) -> None:
         """Victory at the instant of 5 valid ingredients, on or off turn; seafood asks the coin first."""
-        facts = draft.facts
-        counters = draft.counters
-        fewest = facts.fewest[4 if draft.foods else 5]
-        if max(map(len, counters)) < fewest:  # no counter holds enough treasures to win: most of the time
+        if max(draft.weights) < (4 if draft.foods else 5):  # no counter can make enough: most of the time
             return
+        counters = draft.counters
         players = len(counters)
         for k in range(players):
             who = (draft.current + k) % players
-            if len(counters[who]) < fewest or who == skip or not self._may_win(draft, facts, who):
-                continue  # the first test alone spares most counters: too few treasures to win
+            if who == skip or not self._may_win(draft, who):
+                continue
             count, blocked, seafood = self.ingredients(draft, who)
             territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[who]
             if (count >= 5 or territorial) and not blocked:
@@ -507,7 +511,7 @@ class FalleraRules:
 
     def _start_turn(self, draft: Draft) -> None:
         me = draft.current
-        if self.discord and self._may_win(draft, draft.facts, me):
+        if self.discord and self._may_win(draft, me):
             count, blocked, seafood = self.ingredients(draft, me)
             territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[me]
             if (count >= 5 or territorial) and not blocked and seafood:
@@ -535,8 +539,8 @@ class FalleraRules:
     def _draw(self, draft: Draft, who: int, count: int, rng: random.Random | None) -> None:
         """``who`` draws ``count`` cards: the cemetery is reshuffled into an empty deck (base game), or the
         game ends when the deck runs out (expansion 2)."""
+        deck = draft.deck
         while count > 0:
-            deck = draft.deck
             if not deck:
                 if self.discord:
                     self._deck_exhausted(draft)
@@ -545,11 +549,11 @@ class FalleraRules:
                     return
                 _reshuffle(draft, rng)
                 deck = draft.deck
-            drawn, count = min(count, len(deck)), count - len(deck)  # all the deck can give at once
-            treasure, counter, hand = draft.facts.treasure, draft.counters[who], draft.hands[who]
-            for instance in deck[:drawn]:
-                insort(counter if treasure[instance] else hand, instance)  # as ``_place`` does
-            del deck[:drawn]
+            drawn = deck[:count]  # all the deck can give at once
+            del deck[:count]
+            count -= len(drawn)
+            for instance in drawn:
+                self._place(draft, who, instance)
             if self.discord and not deck:
                 self._deck_exhausted(draft)
                 return
@@ -564,7 +568,22 @@ class FalleraRules:
     def _place(self, draft: Draft, who: int, instance: int) -> None:
         """``instance`` reaches ``who``: a treasure goes onto the counter, any other card into the hand
         (both kept in number order)."""
-        insort((draft.counters if draft.facts.treasure[instance] else draft.hands)[who], instance)
+        facts = draft.facts
+        if facts.treasure[instance]:
+            insort(draft.counters[who], instance)
+            draft.weights[who] += facts.weight[instance]
+            draft.sellables[who] += facts.sellable[instance]
+            draft.on_counters += 1
+        else:
+            insort(draft.hands[who], instance)
+
+    def _unplace(self, draft: Draft, who: int, instance: int) -> None:
+        """``instance`` leaves ``who``'s counter (the only way a counter loses a card)."""
+        facts = draft.facts
+        draft.counters[who].remove(instance)
+        draft.weights[who] -= facts.weight[instance]
+        draft.sellables[who] -= facts.sellable[instance]
+        draft.on_counters -= 1
 
     # --- views ------------------------------------------------------------------------------
     def observe(self, state: State, who: int) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Any, Iterator
 
 from .fallera_actions import Almoina, Attack, Card, Defend, FalleraAction, NoDefence, Sell, player
 from .fallera_cards import CardDef
+from .fallera_state import Draft
 
 MAX_KEPT_ACTIONS = 50_000
 """Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
@@ -42,9 +43,6 @@ class Facts:
         present = set(designs)
         self.weight = tuple(_most_valid(c, players, present) for c in defs)
         """The most an instance can add to a valid ingredient count: a quick bound before counting."""
-        self.heaviest = max(self.weight, default=0)
-        self.fewest = {need: need / (self.heaviest or 1) for need in (4, 5)}
-        """Treasures a counter needs to reach ``need`` valid ingredients (a quick bound before looking)."""
         self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
         """A battle card's printed attack and defence."""
         self.face_up = tuple(bool(c.effect("attacked-face-up")) for c in defs)
@@ -113,14 +111,19 @@ class TurnChoices(Sequence):
         """``state`` is a state or a draft; on a draft, valid until the draft changes (it reads the
         draft's hands and counters)."""
         me, counters = state.current, state.counters
-        hand, own = state.hands[me], counters[me]
-        weapons = hand if facts.hands_all_battle else [i for i in hand if facts.battle[i]]
-        sellable = facts.sellable
-        sales = [i for i in own if sellable[i]]
-        battles = (sum(map(len, counters)) - len(own)) * len(weapons)
-        self._facts, self._me, self._counters, self._moves = facts, me, counters, moves
-        self._weapons, self._sales, self._battles = weapons, sales, battles
-        self._size = 1 + battles + len(moves) + len(sales)
+        own, weapons = counters[me], state.hands[me]
+        if not facts.hands_all_battle:
+            battle = facts.battle
+            weapons = [i for i in weapons if battle[i]]
+        if type(state) is Draft:  # a draft keeps count of what is on the counters
+            on_counters, sales = state.on_counters, state.sellables[me]
+        else:
+            on_counters, sales = sum(map(len, counters)), sum(map(facts.sellable.__getitem__, own))
+        battles = (on_counters - len(own)) * len(weapons)
+        self._facts, self._me, self._counters, self._weapons, self._moves = facts, me, counters, weapons, moves
+        self._battles = battles
+        self._sales = None  # listed only when a sale is looked at: counting them is enough for the length
+        self._size = 1 + battles + len(moves) + sales
 
     def __len__(self) -> int:
         return self._size
@@ -146,7 +149,14 @@ class TurnChoices(Sequence):
         index -= self._battles
         if index < len(self._moves):
             return self._moves[index]
-        return facts.sells[me][facts.in_order(self._sales)[index - len(self._moves)]]
+        return facts.sells[me][self._listed_sales()[index - len(self._moves)]]
+
+    def _listed_sales(self) -> list[int]:
+        """The sellable treasures on the player's counter, in notation order."""
+        if self._sales is None:
+            sellable = self._facts.sellable
+            self._sales = self._facts.in_order([i for i in self._counters[self._me] if sellable[i]])
+        return self._sales
 
     def _unusual(self, index: Any) -> Any:
         """A slice, a negative index or one out of range (playouts never ask for these)."""
@@ -166,5 +176,5 @@ class TurnChoices(Sequence):
                     yield facts.attack(me, target, treasure, weapon)
         yield from self._moves
         sells = facts.sells[me]
-        for sale in facts.in_order(self._sales):
+        for sale in self._listed_sales():
             yield sells[sale]

@@ -67,6 +67,17 @@ LISTED = ("deck", "cemetery", "map")
 """Besides hands and counters (lists of lists), the zones a draft keeps as lists, changed in place."""
 
 
+TALLIES = ("weights", "sellables", "on_counters")
+"""A draft's counts of what is on the counters: per counter, its bound of valid ingredients
+(``Facts.weight`` summed) and its sellable treasures; and all the cards on counters."""
+
+
+def tallies(facts: Any, counters: Any) -> tuple[list[int], list[int], int]:
+    """``TALLIES`` counted afresh."""
+    return ([sum(map(facts.weight.__getitem__, counter)) for counter in counters],
+            [sum(map(facts.sellable.__getitem__, counter)) for counter in counters], sum(map(len, counters)))
+
+
 class Draft:
     """A position being played: the fields of ``State``, with hands and counters as lists of lists
     (each kept in number order) and ``LISTED`` zones as lists; every other field holds the same
@@ -74,10 +85,13 @@ class Draft:
 
     Only the rules change a draft, and only its owner sees it: ``apply``'s own copy, or a
     playout's. Read-only helpers (legal actions, ingredient counts) take a state or a draft.
-    ``facts`` (not a field of the position) keeps the deck's ``Facts`` at hand for the rules.
+    Other slots are not fields of the position: ``facts`` keeps the deck's ``Facts`` at hand for the
+    rules, and ``TALLIES`` count what is on the counters, kept up to date as cards reach and leave
+    them (the rules' ``_place`` and ``_unplace``): looking for a winner is then mostly one ``max``,
+    and a turn's number of legal actions needs no counting.
     """
 
-    __slots__ = FIELDS + ("facts",)
+    __slots__ = FIELDS + ("facts",) + TALLIES
 
     @property
     def players(self) -> int:
@@ -92,6 +106,7 @@ def thawed(state: State, facts: Any) -> Draft:
         setattr(draft, name, value)
     draft.hands = [list(hand) for hand in state.hands]
     draft.counters = [list(counter) for counter in state.counters]
+    draft.weights, draft.sellables, draft.on_counters = tallies(facts, state.counters)
     draft.deck, draft.cemetery, draft.map = list(state.deck), list(state.cemetery), list(state.map)
     return draft
 
