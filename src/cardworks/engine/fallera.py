@@ -204,20 +204,20 @@ class FalleraRules:
         """The legal actions, sorted by notation, as a sequence that builds an action only when it is
         looked at (a random playout looks at one; ``legal_actions`` lists them all)."""
         phase = state.phase
-        if state.takes is None:
-            if phase == "turn":  # by far the most common, then defend
-                facts = self.facts(state)
+        if state.takes is None and (phase == "turn" or phase == "defend"):  # by far the most common
+            facts = state.facts if type(state) is Draft else self.facts(state)
+            if phase == "turn":
                 return TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
-            if phase == "defend":
-                facts = self.facts(state)
-                target = state.battle[1]
-                weapons = state.hands[target]
-                if not facts.hands_all_battle:
-                    battle = facts.battle
-                    weapons = [i for i in weapons if battle[i]]
-                actions = list(map(facts.defends[target].__getitem__, facts.in_order(weapons)))
-                actions.append(facts.no_defence[target])  # "pN defend …" sorts before "pN no-defence"
-                return actions
+            target = state.battle[1]  # defend
+            weapons = state.hands[target]
+            if not facts.hands_all_battle:
+                battle = facts.battle
+                weapons = [i for i in weapons if battle[i]]
+            if not facts.in_number_order:
+                weapons = facts.in_order(weapons)
+            actions = list(map(facts.defends[target].__getitem__, weapons))
+            actions.append(facts.no_defence[target])  # "pN defend …" sorts before "pN no-defence"
+            return actions
         if phase == "over":
             return ()
         facts = self.facts(state)
@@ -274,7 +274,8 @@ class FalleraRules:
                                      "a chance outcome (coin, pick, tie-break) comes first")
         elif getattr(action, "player", None) != actor:
             raise IllegalActionError(action.notation(), "not-your-turn", f"it is {player(actor)}'s decision")
-        _HANDLERS[kind](self, draft, action, rng)
+        _CHECKS[kind](self, draft, action)
+        _EFFECTS[kind](self, draft, action, rng)
 
     def playout(self, state: State) -> Playout:
         """``state`` played in place on a draft of its own: a playout without checks takes no copy per step."""
@@ -282,60 +283,97 @@ class FalleraRules:
         return Playout(partial(self.choices, draft), partial(self._play_listed, draft), partial(frozen, draft))
 
     def _play_listed(self, draft: Draft, action: FalleraAction, rng: random.Random | None) -> None:
-        """``play`` for an action ``choices`` listed for ``draft``: it is the actor's, so only its own
-        handler's checks are left (checked playouts go through ``apply``, which makes them all)."""
-        _HANDLERS[type(action)](self, draft, action, rng)
+        """``play`` for an action ``choices`` listed for ``draft``: legal by construction, so only its
+        effect is left to play (checked playouts go through ``apply``, whose checks lead to the same
+        effects, and try listed actions there at every step)."""
+        _EFFECTS[type(action)](self, draft, action, rng)
 
-    # --- actions (each checks everything before it changes the draft) ---------------------------
-    def _apply_first(self, draft: Draft, action: First, rng: random.Random | None) -> None:
+    # --- checks: each refuses an action the rules do not allow now, before anything changes -----
+    def _check_first(self, draft: Draft, action: First) -> None:
         if draft.phase != "first" or action.player not in draft.candidates:
             raise IllegalActionError(action.notation(), "first-player", "only a player tied for first can be chosen")
-        draft.current, draft.candidates, draft.turn = action.player, (), 1
-        self._start_turn(draft)
 
-    def _apply_almoina(self, draft: Draft, action: Almoina, rng: random.Random | None) -> None:
-        if draft.phase != "turn":
-            self._wrong_phase(draft, action, "turn")
-        self._draw(draft, action.player, 1, rng)
-        self._after_action(draft, rng)
+    def _check_almoina(self, draft: Draft, action: Almoina) -> None:
+        self._need_phase(draft, action, "turn")
 
-    def _apply_sell(self, draft: Draft, action: Sell, rng: random.Random | None) -> None:
-        if draft.phase != "turn":
-            self._wrong_phase(draft, action, "turn")
-        counter = draft.counters[action.player]
-        instance = self._instance(draft, action.card, counter, action, "sell-own-treasure", "on your counter")
+    def _check_sell(self, draft: Draft, action: Sell) -> None:
+        self._need_phase(draft, action, "turn")
+        instance = self._instance(draft, action.card, draft.counters[action.player], action, "sell-own-treasure",
+                                  "on your counter")
         card = draft.facts.defs[instance]
         if card.kind != "sellable" or card.sell is None:
             raise IllegalActionError(action.notation(), "sell-sellable", f"{action.card} is not a sellable treasure")
-        self._unplace(draft, action.player, instance)
-        draft.cemetery.append(instance)
-        draws = card.sell + (self._use_draws(draft, instance) if self.bonuses else 0)  # selling is using it
-        self._draw(draft, action.player, draws, rng)
-        self._after_action(draft, rng)
 
-    def _apply_attack(self, draft: Draft, action: Attack, rng: random.Random | None) -> None:
-        if draft.phase != "turn":
-            self._wrong_phase(draft, action, "turn")
-        me, target = action.player, action.target
-        if target == me or not 0 <= target < len(draft.hands):
+    def _check_attack(self, draft: Draft, action: Attack) -> None:
+        self._need_phase(draft, action, "turn")
+        if action.target == action.player or not 0 <= action.target < len(draft.hands):
             raise IllegalActionError(action.notation(), "battle-rival", "a battle is called against a rival")
-        hand = draft.hands[me]
-        attack = self._instance(draft, action.card, hand, action, "battle-card-in-hand", "in your hand")
+        attack = self._instance(draft, action.card, draft.hands[action.player], action, "battle-card-in-hand",
+                                "in your hand")
         if not draft.facts.battle[attack]:
             raise IllegalActionError(action.notation(), "battle-card", f"{action.card} is not a battle card")
-        treasure = self._instance(draft, action.treasure, draft.counters[target], action, "battle-for-treasure",
-                                  "on {}'s counter", target)
-        hand.remove(attack)
-        draft.phase, draft.battle = "defend", (me, target, treasure, attack)
+        self._instance(draft, action.treasure, draft.counters[action.target], action, "battle-for-treasure",
+                       "on {}'s counter", action.target)
 
-    def _apply_move(self, draft: Draft, action: Move, rng: random.Random | None) -> None:
-        if draft.phase != "turn":
-            self._wrong_phase(draft, action, "turn")
+    def _check_move(self, draft: Draft, action: Move) -> None:
+        self._need_phase(draft, action, "turn")
         if not draft.spaces:
             raise IllegalActionError(action.notation(), "queen-needs-map", "there is no Kingdom map in this game")
         if action.space not in self._reachable(draft):
             raise IllegalActionError(action.notation(), "queen-access",
                                      f"the Queen cannot go from {draft.queen} to {action.space}: no access joins them")
+
+    def _check_burn(self, draft: Draft, action: Burn) -> None:
+        self._need_phase(draft, action, "burn")
+        self._instance(draft, action.card, draft.hands[action.player], action, "burn-hand-card", "in your hand")
+
+    def _check_nodefence(self, draft: Draft, action: NoDefence) -> None:
+        self._need_phase(draft, action, "defend")
+
+    def _check_defend(self, draft: Draft, action: Defend) -> None:
+        self._need_phase(draft, action, "defend")
+        defence = self._instance(draft, action.card, draft.hands[action.player], action, "defend-from-hand",
+                                 "in your hand")
+        if not draft.facts.battle[defence]:
+            raise IllegalActionError(action.notation(), "defend-with-battle-card", f"{action.card} is not a battle card")
+
+    def _check_coin(self, draft: Draft, action: Coin) -> None:
+        """Nothing beyond ``play``'s own check: a chance outcome must be due."""
+
+    def _check_take(self, draft: Draft, action: Take) -> None:
+        taker, victim, left = draft.takes
+        if (action.taker, action.victim) != (taker, victim):
+            raise IllegalActionError(action.notation(), "tails-steal", f"{player(taker)} takes from {player(victim)}")
+        self._instance(draft, action.card, draft.hands[victim], action, "take-from-hand", "in {}'s hand", victim)
+
+    def _need_phase(self, draft: Draft, action: FalleraAction, phase: str) -> None:
+        if draft.phase != phase:
+            raise IllegalActionError(action.notation(), "one-action-per-turn",
+                                     f"this is allowed in the {phase} phase, not during {draft.phase}")
+
+    # --- effects: each plays an action its check allows --------------------------------------------
+    def _play_first(self, draft: Draft, action: First, rng: random.Random | None) -> None:
+        draft.current, draft.candidates, draft.turn = action.player, (), 1
+        self._start_turn(draft)
+
+    def _play_almoina(self, draft: Draft, action: Almoina, rng: random.Random | None) -> None:
+        self._draw(draft, action.player, 1, rng)
+        self._after_action(draft, rng)
+
+    def _play_sell(self, draft: Draft, action: Sell, rng: random.Random | None) -> None:
+        instance = action.card.number
+        self._unplace(draft, action.player, instance)
+        draft.cemetery.append(instance)
+        draws = draft.facts.defs[instance].sell + (self._use_draws(draft, instance) if self.bonuses else 0)  # selling is using it
+        self._draw(draft, action.player, draws, rng)
+        self._after_action(draft, rng)
+
+    def _play_attack(self, draft: Draft, action: Attack, rng: random.Random | None) -> None:
+        attack = action.card.number
+        draft.hands[action.player].remove(attack)
+        draft.phase, draft.battle = "defend", (action.player, action.target, action.treasure.number, attack)
+
+    def _play_move(self, draft: Draft, action: Move, rng: random.Random | None) -> None:
         slot = draft.spaces.index(action.space)
         taken = draft.map[slot]
         draft.queen, draft.map[slot] = action.space, -1
@@ -353,12 +391,9 @@ class FalleraRules:
             return
         self._next_turn(draft)
 
-    def _apply_burn(self, draft: Draft, action: Burn, rng: random.Random | None) -> None:
-        if draft.phase != "burn":
-            self._wrong_phase(draft, action, "burn")
-        hand = draft.hands[action.player]
-        instance = self._instance(draft, action.card, hand, action, "burn-hand-card", "in your hand")
-        hand.remove(instance)
+    def _play_burn(self, draft: Draft, action: Burn, rng: random.Random | None) -> None:
+        instance = action.card.number
+        draft.hands[action.player].remove(instance)
         draft.cemetery.append(instance)
         self._after_burn(draft)
 
@@ -379,19 +414,12 @@ class FalleraRules:
             layout[index] = draft.deck.pop(0)
         draft.map = layout
 
-    def _apply_nodefence(self, draft: Draft, action: NoDefence, rng: random.Random | None) -> None:
-        if draft.phase != "defend":
-            self._wrong_phase(draft, action, "defend")
+    def _play_nodefence(self, draft: Draft, action: NoDefence, rng: random.Random | None) -> None:
         self._resolve_battle(draft, None, rng)
 
-    def _apply_defend(self, draft: Draft, action: Defend, rng: random.Random | None) -> None:
-        if draft.phase != "defend":
-            self._wrong_phase(draft, action, "defend")
-        hand = draft.hands[action.player]
-        defence = self._instance(draft, action.card, hand, action, "defend-from-hand", "in your hand")
-        if not draft.facts.battle[defence]:
-            raise IllegalActionError(action.notation(), "defend-with-battle-card", f"{action.card} is not a battle card")
-        hand.remove(defence)
+    def _play_defend(self, draft: Draft, action: Defend, rng: random.Random | None) -> None:
+        defence = action.card.number
+        draft.hands[action.player].remove(defence)
         self._resolve_battle(draft, defence, rng)
 
     def _resolve_battle(self, draft: Draft, defence: int | None, rng: random.Random | None) -> None:
@@ -413,7 +441,7 @@ class FalleraRules:
                 self._draw(draft, who, count, rng)
         self._after_action(draft, rng)
 
-    def _apply_coin(self, draft: Draft, action: Coin, rng: random.Random | None) -> None:
+    def _play_coin(self, draft: Draft, action: Coin, rng: random.Random | None) -> None:
         if draft.phase == "interior-coin":  # heads: another action; tails: the turn passes
             draft.phase = "turn"
             if not action.heads:
@@ -434,22 +462,14 @@ class FalleraRules:
             draft.takes = (_next(draft, who), who, 1)
         self._after_toss(draft, rng)
 
-    def _apply_take(self, draft: Draft, action: Take, rng: random.Random | None) -> None:
-        taker, victim, left = draft.takes
-        if (action.taker, action.victim) != (taker, victim):
-            raise IllegalActionError(action.notation(), "tails-steal", f"{player(taker)} takes from {player(victim)}")
-        hand = draft.hands[victim]
-        instance = self._instance(draft, action.card, hand, action, "take-from-hand", "in {}'s hand", victim)
-        hand.remove(instance)
+    def _play_take(self, draft: Draft, action: Take, rng: random.Random | None) -> None:
+        instance = action.card.number
+        draft.hands[action.victim].remove(instance)
         draft.takes = None
-        self._place(draft, taker, instance)
+        self._place(draft, action.taker, instance)
         self._after_toss(draft, rng)
 
     # --- flow ---------------------------------------------------------------------------------
-    def _wrong_phase(self, draft: Draft, action: FalleraAction, phase: str) -> None:
-        raise IllegalActionError(action.notation(), "one-action-per-turn",
-                                 f"this is allowed in the {phase} phase, not during {draft.phase}")
-
     def _after_action(self, draft: Draft, rng: random.Random | None) -> None:
         if draft.phase == "over":
             return
@@ -540,7 +560,7 @@ class FalleraRules:
         """``who`` draws ``count`` cards: the cemetery is reshuffled into an empty deck (base game), or the
         game ends when the deck runs out (expansion 2)."""
         deck = draft.deck
-        while count > 0:
+        for _ in range(count):  # one card at a time, from the top
             if not deck:
                 if self.discord:
                     self._deck_exhausted(draft)
@@ -549,11 +569,7 @@ class FalleraRules:
                     return
                 _reshuffle(draft, rng)
                 deck = draft.deck
-            drawn = deck[:count]  # all the deck can give at once
-            del deck[:count]
-            count -= len(drawn)
-            for instance in drawn:
-                self._place(draft, who, instance)
+            self._place(draft, who, deck.pop(0))
             if self.discord and not deck:
                 self._deck_exhausted(draft)
                 return
@@ -731,6 +747,7 @@ _COINS = (Coin(True), Coin(False))
 _COIN_PHASES = frozenset({"toss", "turn-coin", "interior-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
-_HANDLERS = {kind: getattr(FalleraRules, f"_apply_{kind.__name__.lower()}")
-             for kind in (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn)}
-"""Each action type's handler (looked up once, not by name at each step)."""
+_KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn)
+_CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
+_EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS}
+"""Each action type's check and effect (looked up once, not by name at each step)."""

@@ -105,7 +105,7 @@ class TurnChoices(Sequence):
     built only when looked at, so a random playout that looks at one action pays for one.
     """
 
-    __slots__ = ("_facts", "_me", "_counters", "_weapons", "_moves", "_sales", "_battles", "_size")
+    __slots__ = ("_facts", "_me", "_counters", "_weapons", "_moves", "_battles", "_size")
 
     def __init__(self, facts: Facts, state: Any, moves: tuple[FalleraAction, ...]) -> None:
         """``state`` is a state or a draft; on a draft, valid until the draft changes (it reads the
@@ -121,8 +121,7 @@ class TurnChoices(Sequence):
             on_counters, sales = sum(map(len, counters)), sum(map(facts.sellable.__getitem__, own))
         battles = (on_counters - len(own)) * len(weapons)
         self._facts, self._me, self._counters, self._weapons, self._moves = facts, me, counters, weapons, moves
-        self._battles = battles
-        self._sales = None  # listed only when a sale is looked at: counting them is enough for the length
+        self._battles = battles  # sales are listed only when one is looked at: their count is enough here
         self._size = 1 + battles + len(moves) + sales
 
     def __len__(self) -> int:
@@ -153,10 +152,8 @@ class TurnChoices(Sequence):
 
     def _listed_sales(self) -> list[int]:
         """The sellable treasures on the player's counter, in notation order."""
-        if self._sales is None:
-            sellable = self._facts.sellable
-            self._sales = self._facts.in_order([i for i in self._counters[self._me] if sellable[i]])
-        return self._sales
+        sellable = self._facts.sellable
+        return self._facts.in_order([i for i in self._counters[self._me] if sellable[i]])
 
     def _unusual(self, index: Any) -> Any:
         """A slice, a negative index or one out of range (playouts never ask for these)."""
