@@ -414,19 +414,14 @@ class FalleraRules:
             layout[index] = draft.deck.pop(0)
         draft.map = layout
 
-    def _play_nodefence(self, draft: Draft, action: NoDefence, rng: random.Random | None) -> None:
-        self._resolve_battle(draft, None, rng)
-
-    def _play_defend(self, draft: Draft, action: Defend, rng: random.Random | None) -> None:
-        defence = action.card.number
-        draft.hands[action.player].remove(defence)
-        self._resolve_battle(draft, defence, rng)
-
-    def _resolve_battle(self, draft: Draft, defence: int | None, rng: random.Random | None) -> None:
+    def _play_defence(self, draft: Draft, action: Defend | NoDefence, rng: random.Random | None) -> None:
+        """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both."""
         attacker, target, treasure, attack = draft.battle
-        if defence is None:
-            steals, used = True, (attack,)
+        if type(action) is NoDefence:
+            steals, used, defence = True, (attack,), None
         else:
+            defence = action.card.number
+            draft.hands[action.player].remove(defence)
             steals, used = self.value(draft, attack, "attack") > self.value(draft, defence, "defence"), (attack, defence)
         draws = [(who, self._use_draws(draft, card))
                  for who, card in ((attacker, attack), (target, defence)) if card is not None] if self.bonuses else ()
@@ -471,11 +466,13 @@ class FalleraRules:
 
     # --- flow ---------------------------------------------------------------------------------
     def _after_action(self, draft: Draft, rng: random.Random | None) -> None:
+        """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
         if draft.phase == "over":
             return
-        self._check_victory(draft, rng)
-        if draft.phase == "over" or draft.phase == "toss":
-            return
+        if max(draft.weights) >= (4 if draft.foods else 5):  # as _check_victory starts: spares the call
+            self._check_victory(draft, rng)
+            if draft.phase == "over" or draft.phase == "toss":
+                return
         self._next_turn(draft)
 
     def _check_victory(self, draft: Draft, rng: random.Random | None, then: str = "next",
@@ -748,6 +745,8 @@ _COIN_PHASES = frozenset({"toss", "turn-coin", "interior-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
 _KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn)
+_DEFENCES = (Defend, NoDefence)
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
-_EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS}
+_EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}
+_EFFECTS.update(dict.fromkeys(_DEFENCES, FalleraRules._play_defence))
 """Each action type's check and effect (looked up once, not by name at each step)."""
