@@ -215,6 +215,8 @@ def test_playing_in_place_matches_the_immutable_contract() -> None:
 
 
 def test_apply_leaves_the_state_it_was_given_unchanged() -> None:
+    from cardworks.engine.fallera_state import FIELDS
+
     rules, state = new_game(DB, Configuration("expert", 3), random.Random(4))
     rng = random.Random(4)
     for _ in range(40):
@@ -224,6 +226,7 @@ def test_apply_leaves_the_state_it_was_given_unchanged() -> None:
         before = json.dumps(rules.dump(state))
         after = rules.apply(state, legal[rng.randrange(len(legal))], rng=rng)
         assert json.dumps(rules.dump(state)) == before and after is not state
+        assert list(after.__dict__) == list(FIELDS)  # every field, in order (dump writes them so)
         state = after
 
 

@@ -8,10 +8,12 @@ from typing import Any, Iterator
 
 from .fallera_actions import Almoina, Attack, Card, Defend, FalleraAction, NoDefence, Sell, player
 from .fallera_cards import CardDef
-from .fallera_state import Draft
+from .fallera_state import Draft, tallies
 
 MAX_KEPT_ACTIONS = 50_000
 """Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
+MAX_KEPT_TALLIES = 20_000
+"""Counters' tallies a deck's ``Facts`` keeps for reuse before starting afresh."""
 
 
 class Facts:
@@ -57,6 +59,18 @@ class Facts:
         """Each player's actions of these kinds (for ``Sell`` and ``Defend``, one per instance)."""
         self._attacks: list[list[dict[int, FalleraAction]]] = [[{} for _ in range(players)] for _ in range(players)]
         self._kept = max(1, MAX_KEPT_ACTIONS // (players * players or 1))
+        self._tallies: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+
+    def tallies(self, counters: tuple[tuple[int, ...], ...]) -> tuple[list[int], list[int], int]:
+        """A draft's ``TALLIES`` for a state's ``counters``, kept for reuse: a checked playout thaws the
+        same counters for every action it tries, and counters change seldom."""
+        kept = self._tallies.get(counters)
+        if kept is None:
+            if len(self._tallies) >= MAX_KEPT_TALLIES:
+                self._tallies.clear()
+            weights, sellables, on_counters = tallies(self, counters)
+            kept = self._tallies[counters] = (tuple(weights), tuple(sellables), on_counters)
+        return list(kept[0]), list(kept[1]), kept[2]
 
     def in_order(self, instances: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
         """``instances`` (in number order) in notation order."""

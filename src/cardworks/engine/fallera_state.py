@@ -63,8 +63,6 @@ FIELDS = tuple(State.__dataclass_fields__)
 NESTED = frozenset({"hands", "counters", "refused"})
 """The state's tuples of tuples."""
 FIELD_SET = frozenset(FIELDS)
-LISTED = ("deck", "cemetery", "map")
-"""Besides hands and counters (lists of lists), the zones a draft keeps as lists, changed in place."""
 
 
 TALLIES = ("weights", "sellables", "on_counters")
@@ -73,14 +71,14 @@ TALLIES = ("weights", "sellables", "on_counters")
 
 
 def tallies(facts: Any, counters: Any) -> tuple[list[int], list[int], int]:
-    """``TALLIES`` counted afresh."""
+    """``TALLIES`` counted afresh (``Facts.tallies`` keeps them for a state's counters)."""
     return ([sum(map(facts.weight.__getitem__, counter)) for counter in counters],
             [sum(map(facts.sellable.__getitem__, counter)) for counter in counters], sum(map(len, counters)))
 
 
 class Draft:
     """A position being played: the fields of ``State``, with hands and counters as lists of lists
-    (each kept in number order) and ``LISTED`` zones as lists; every other field holds the same
+    (each kept in number order) and the deck, cemetery and map as lists; every other field holds the same
     immutable value a state would, replaced whole when it changes.
 
     Only the rules change a draft, and only its owner sees it: ``apply``'s own copy, or a
@@ -99,26 +97,34 @@ class Draft:
 
 
 def thawed(state: State, facts: Any) -> Draft:
-    """A draft of ``state`` (whose deck's facts are ``facts``), sharing nothing mutable with it."""
+    """A draft of ``state`` (whose deck's facts are ``facts``), sharing nothing mutable with it.
+
+    Field by field, as ``frozen`` (a loop of ``setattr`` took twice as long, and checked playouts
+    thaw a state for every action they try)."""
     draft = object.__new__(Draft)
     draft.facts = facts
-    for name, value in state.__dict__.items():
-        setattr(draft, name, value)
+    draft.designs = state.designs
     draft.hands = [list(hand) for hand in state.hands]
     draft.counters = [list(counter) for counter in state.counters]
-    draft.weights, draft.sellables, draft.on_counters = tallies(facts, state.counters)
-    draft.deck, draft.cemetery, draft.map = list(state.deck), list(state.cemetery), list(state.map)
+    draft.deck, draft.cemetery = list(state.deck), list(state.cemetery)
+    draft.current, draft.phase, draft.discord = state.current, state.phase, state.discord
+    draft.battle, draft.toss, draft.takes, draft.candidates = state.battle, state.toss, state.takes, state.candidates
+    draft.winner, draft.reason, draft.turn = state.winner, state.reason, state.turn
+    draft.spaces, draft.map, draft.queen = state.spaces, list(state.map), state.queen
+    draft.foods, draft.revealed, draft.refused = state.foods, state.revealed, state.refused
+    draft.weights, draft.sellables, draft.on_counters = facts.tallies(state.counters)
     return draft
 
 
 def frozen(draft: Draft) -> State:
     """The state ``draft`` stands at (later changes to the draft do not reach it)."""
-    fields = {name: getattr(draft, name) for name in FIELDS}
-    fields["hands"] = tuple(map(tuple, draft.hands))
-    fields["counters"] = tuple(map(tuple, draft.counters))
-    for name in LISTED:
-        fields[name] = tuple(fields[name])
-    return built(fields)
+    return built({  # every field, in ``FIELDS`` order
+        "designs": draft.designs, "hands": tuple(map(tuple, draft.hands)),
+        "counters": tuple(map(tuple, draft.counters)), "deck": tuple(draft.deck), "cemetery": tuple(draft.cemetery),
+        "current": draft.current, "phase": draft.phase, "discord": draft.discord, "battle": draft.battle,
+        "toss": draft.toss, "takes": draft.takes, "candidates": draft.candidates, "winner": draft.winner,
+        "reason": draft.reason, "turn": draft.turn, "spaces": draft.spaces, "map": tuple(draft.map),
+        "queen": draft.queen, "foods": draft.foods, "revealed": draft.revealed, "refused": draft.refused})
 
 
 def built(fields: dict[str, Any]) -> State:
