@@ -51,7 +51,8 @@ class Playout(NamedTuple):
     choices: Callable[[], Sequence[Any]]
     """The legal actions now, sorted by notation (valid until the next ``play``)."""
     play: Callable[[Any, random.Random], None]
-    """Play a legal action in place, its chance drawn from the rng."""
+    """Play an action ``choices`` listed, in place, its chance drawn from the rng (listed actions are
+    legal: a game need not check them again)."""
     state: Callable[[], Any]
     """The position reached, as an immutable state."""
 

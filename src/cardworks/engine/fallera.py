@@ -20,6 +20,14 @@ the terreta bonuses (declared on the board's spaces). Not covered yet:
 special cards, most card abilities, and the player's free placement when
 refilling the map (cards go in setup order); cards that need them are left
 out of decks with a reason.
+
+The rules are written once, on mutable drafts (``fallera_state``): ``apply``
+thaws a state, plays the action and freezes the result; a playout without
+checks keeps one draft for a whole game. Each action kind has a check (the
+rule it would break, before anything changes) and an effect; actions that
+``choices`` listed are legal by construction, so in-place playouts play their
+effects alone. Per-deck tables and the lazily built turn choices are in
+``fallera_facts``.
 """
 
 from __future__ import annotations
@@ -364,7 +372,8 @@ class FalleraRules:
         instance = action.card.number
         self._unplace(draft, action.player, instance)
         draft.cemetery.append(instance)
-        draws = draft.facts.defs[instance].sell + (self._use_draws(draft, instance) if self.bonuses else 0)  # selling is using it
+        bonus = self._use_draws(draft, instance) if self.bonuses else 0  # selling is using it
+        draws = draft.facts.defs[instance].sell + bonus
         self._draw(draft, action.player, draws, rng)
         self._after_action(draft, rng)
 

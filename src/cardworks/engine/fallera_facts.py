@@ -30,6 +30,7 @@ class Facts:
         self.labels = tuple(f"{d}#{i}" for i, d in enumerate(designs))
         """Each instance as the notation and observations write it."""
         self.refs = tuple(Card(d, i) for i, d in enumerate(designs))
+        self.size = len(designs)
         self.instances = frozenset(range(len(designs)))
         rank = [0] * len(designs)
         for position, instance in enumerate(sorted(range(len(designs)), key=self.labels.__getitem__)):
@@ -94,7 +95,7 @@ class Facts:
     def attack(self, me: int, target: int, treasure: int, card: int) -> FalleraAction:
         """``Attack`` for instance numbers, built once (each pair of players keeps a bounded number)."""
         kept = self._attacks[me][target]
-        key = treasure * len(self.refs) + card
+        key = treasure * self.size + card
         action = kept.get(key)
         if action is None:
             if len(kept) >= self._kept:  # many long games: start afresh rather than grow

@@ -73,8 +73,8 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
     probe = random.Random(seed * 7919)  # which legal actions each step tries
     scratch = random.Random(0)  # chance for the tried actions, whose outcome is dropped
     log: list[str] = []
-    game = contract_playout(rules, state) if check or not hasattr(rules, "playout") else rules.playout(state)
-    choices, play, now = game
+    choices, play, now = contract_playout(rules, state) if check or not hasattr(rules, "playout") \
+        else rules.playout(state)
     legal = choices()
     for step in range(MAX_STEPS):
         count = len(legal)
