@@ -70,8 +70,9 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
     """
     rng = random.Random(seed)  # the players' choices
     shuffles = random.Random(shuffle_seed(seed))  # the deck's chance, replayable on its own
-    probe = random.Random(seed * 7919)  # which legal actions each step tries
-    scratch = random.Random(0)  # chance for the tried actions, whose outcome is dropped
+    if check:  # seeding a Random costs a few steps: only checked playouts need these two
+        probe = random.Random(seed * 7919)  # which legal actions each step tries
+        scratch = random.Random(0)  # chance for the tried actions, whose outcome is dropped
     log: list[str] = []
     choices, play, now = contract_playout(rules, state) if check or not hasattr(rules, "playout") \
         else rules.playout(state)
