@@ -197,3 +197,54 @@ def test_lazy_choices_list_the_legal_actions_in_notation_order() -> None:
             assert [choices[i] for i in range(len(choices))] == legal == list(choices)
             assert choices[-1] == legal[-1] and list(choices[1:3]) == legal[1:3]
             state = rules.apply(state, legal[rng.randrange(len(legal))], rng=rng)
+
+
+def test_playing_in_place_matches_the_immutable_contract() -> None:
+    """Unchecked playouts play on one draft in place; checked ones go through ``apply`` (a new state per
+    step): every configuration must give the same log and final state both ways."""
+    from cardworks.engine.fallera_game import configurations
+
+    configs, _ = configurations(DB)
+    for config in configs:
+        for seed in range(12):
+            rules, state = new_game(DB, config, random.Random(seed))
+            in_place, in_place_log, _ = play_one(rules, state, seed, config.label, check=False)
+            checked, checked_log, failure = play_one(rules, state, seed, config.label, check=True)
+            assert failure is None, (config.label, seed, failure)
+            assert in_place_log == checked_log and in_place == checked, (config.label, seed)
+
+
+def test_apply_leaves_the_state_it_was_given_unchanged() -> None:
+    from cardworks.engine.fallera_state import FIELDS
+
+    rules, state = new_game(DB, Configuration("expert", 3), random.Random(4))
+    rng = random.Random(4)
+    for _ in range(40):
+        legal = rules.legal_actions(state)
+        if not legal:
+            break
+        before = json.dumps(rules.dump(state))
+        after = rules.apply(state, legal[rng.randrange(len(legal))], rng=rng)
+        assert json.dumps(rules.dump(state)) == before and after is not state
+        assert list(after.__dict__) == list(FIELDS)  # every field, in order (dump writes them so)
+        state = after
+
+
+def test_a_drafts_tallies_follow_its_counters() -> None:
+    """Drafts keep counts of what is on the counters as cards move; at every step of in-place play they
+    must equal the counts taken afresh."""
+    from cardworks.engine.fallera_game import configurations
+    from cardworks.engine.fallera_state import TALLIES, tallies, thawed
+
+    for config in configurations(DB)[0]:
+        for seed in range(3):
+            rules, state = new_game(DB, config, random.Random(seed))
+            draft = thawed(state, rules.facts(state))
+            rng, shuffles = random.Random(seed), random.Random(seed + 1)
+            for _ in range(400):
+                legal = rules.choices(draft)
+                if not len(legal):
+                    break
+                rules.play(draft, legal[rng.randrange(len(legal))], shuffles)
+                kept = tuple(getattr(draft, name) for name in TALLIES)
+                assert kept == tallies(draft.facts, draft.counters), (config.label, seed)

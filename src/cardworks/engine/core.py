@@ -10,7 +10,7 @@ blind picks; scenarios script those outcomes, playouts draw them from the rng.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Any, Callable, NamedTuple, Protocol, Sequence
 
 from ..errors import CardworksError
 
@@ -42,6 +42,19 @@ class Action(Protocol):
     """A frozen action with a short text notation that parses back to an equal action."""
 
     def notation(self) -> str: ...
+
+
+class Playout(NamedTuple):
+    """A game played in place, which a game may offer for playouts without checks (``rules.playout(state)``):
+    no state is copied per step. Checked playouts keep to the contract (``apply`` returns a new state)."""
+
+    choices: Callable[[], Sequence[Any]]
+    """The legal actions now, sorted by notation (valid until the next ``play``)."""
+    play: Callable[[Any, random.Random], None]
+    """Play an action ``choices`` listed, in place, its chance drawn from the rng (listed actions are
+    legal: a game need not check them again)."""
+    state: Callable[[], Any]
+    """The position reached, as an immutable state."""
 
 
 class Rules(Protocol):

@@ -20,147 +20,35 @@ the terreta bonuses (declared on the board's spaces). Not covered yet:
 special cards, most card abilities, and the player's free placement when
 refilling the map (cards go in setup order); cards that need them are left
 out of decks with a reason.
+
+The rules are written once, on mutable drafts (``fallera_state``): ``apply``
+thaws a state, plays the action and freezes the result; a playout without
+checks keeps one draft for a whole game. Each action kind has a check (the
+rule it would break, before anything changes) and an effect; actions that
+``choices`` listed are legal by construction, so in-place playouts play their
+effects alone. Per-deck tables and the lazily built turn choices are in
+``fallera_facts``.
 """
 
 from __future__ import annotations
 
 import random
-from bisect import bisect
+from bisect import insort
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import chain
-from typing import Any, Iterator
+from typing import Any
 
-from .core import CHANCE, IllegalActionError, player_index
+from .core import CHANCE, IllegalActionError, Playout, player_index
 from .fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Move, NoDefence,
                               Sell, Take, parse_action, player)
 from .fallera_cards import CardDef
+from .fallera_facts import Facts, TurnChoices
+from .fallera_state import FIELD_SET, FIELDS, NESTED, Draft, State, built, frozen, thawed, tupled
 
 MAX_REDEALS = 100
-MAX_KEPT_ACTIONS = 50_000
-"""Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
-
-
-@dataclass(frozen=True)
-class State:
-    """A position. Card instances are numbers; ``designs[n]`` is the design of instance ``n``."""
-
-    designs: tuple[str, ...]
-    hands: tuple[tuple[int, ...], ...]
-    counters: tuple[tuple[int, ...], ...]
-    deck: tuple[int, ...]
-    """Top of the deck first."""
-    cemetery: tuple[int, ...]
-    current: int
-    phase: str
-    """``turn``, ``defend``, ``toss``, ``turn-coin``, ``first`` or ``over``."""
-    discord: bool
-    """Expansion 2's rules are in play."""
-    battle: tuple[int, int, int, int] | None = None
-    """(attacker, target, treasure, attack card) while a battle waits for its defence."""
-    toss: tuple[int, int, bool, str] | None = None
-    """(player, tosses left, all heads so far, then): ``then`` is ``next`` (the turn passes after the
-    tosses) or ``continue`` (tosses met at the start of a turn, which goes on if they fail)."""
-    takes: tuple[int, int, int] | None = None
-    """(taker, victim, cards still to take) after tails."""
-    candidates: tuple[int, ...] = ()
-    """Players tied for first, while the tie-break is pending."""
-    winner: int | None = None
-    reason: str | None = None
-    turn: int = 0
-    spaces: tuple[str, ...] = ()
-    """Terretes of the Kingdom map in setup order (expansion 3); empty without the map."""
-    map: tuple[int, ...] = ()
-    """The card on each terreta, ``-1`` where it is empty."""
-    queen: str | None = None
-    """Where the Calavera Queen stands (``start`` before her first move)."""
-    foods: tuple[str, ...] = ()
-    """Each player's territorial food: the terreta it belongs to (hidden unless revealed)."""
-    revealed: tuple[bool, ...] = ()
-    refused: tuple[tuple[int, ...], ...] = ()
-    """Per player (empty until a paella is refused), the counter whose paella the coin refused: the
-    same paella is offered again only at the start of its holder's next turn (rulebook 2, lines 18-19)."""
-
-    @property
-    def players(self) -> int:
-        return len(self.hands)
-
-
-class Facts:
-    """What the hot paths ask of each card instance of one deck, by instance number.
-
-    Built once per deck (the rules keep it): a step indexes tuples instead of resolving a
-    design, its definition and its effects each time. Actions are built once too, and
-    reused, since a game keeps offering the same ones.
-    """
-
-    def __init__(self, rules: FalleraRules, designs: tuple[str, ...]) -> None:
-        defs = tuple(rules.defs[d] for d in designs)
-        self.defs = defs
-        self.labels = tuple(f"{d}#{i}" for i, d in enumerate(designs))
-        """Each instance as the notation and observations write it."""
-        self.refs = tuple(Card(d, i) for i, d in enumerate(designs))
-        self.instances = frozenset(range(len(designs)))
-        rank = [0] * len(designs)
-        for position, instance in enumerate(sorted(range(len(designs)), key=self.labels.__getitem__)):
-            rank[instance] = position
-        self.rank = tuple(rank)
-        """Position of each instance's label in notation order (zones are kept in number order)."""
-        self.in_number_order = rank == list(range(len(designs)))
-        self.treasure = tuple(c.treasure for c in defs)
-        self.battle = tuple(c.battle for c in defs)
-        self.sellable = tuple(c.kind == "sellable" for c in defs)
-        self.hands_all_battle = all(c.treasure or c.battle for c in defs)
-        """Every card that goes to a hand is a battle card: a hand is its own list of weapons."""
-        present = set(designs)
-        self.weight = tuple(_most_valid(c, rules.players, present) for c in defs)
-        """The most an instance can add to a valid ingredient count: a quick bound before counting."""
-        self.heaviest = max(self.weight, default=0)
-        self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
-        """A battle card's printed attack and defence."""
-        self.face_up = tuple(bool(c.effect("attacked-face-up")) for c in defs)
-        self.coin_draw = tuple(bool(c.effect("turn-start-coin-draw")) for c in defs)
-        self._rows: dict[tuple[Any, ...], tuple[FalleraAction, ...]] = {}
-        self._attacks: dict[tuple[int, int, int, int], FalleraAction] = {}
-
-    def in_order(self, instances: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
-        """``instances`` (in number order) in notation order."""
-        return instances if self.in_number_order else sorted(instances, key=self.rank.__getitem__)
-
-    def row(self, kind: type, *players: int) -> tuple[FalleraAction, ...]:
-        """``kind(*players, card)`` (``Sell``, ``Defend``, ``Burn``, ``Take``) for every instance, by
-        instance number: built once, then a step only indexes it."""
-        row = self._rows.get((kind, *players))
-        if row is None:
-            row = self._rows[(kind, *players)] = tuple(kind(*players, ref) for ref in self.refs)
-        return row
-
-    def plain(self, kind: type, *args: Any) -> FalleraAction:
-        """``kind(*args)`` for an action that names no card (``Almoina(p)``, ``Move(p, space)``…), built once."""
-        action = self._rows.get((kind, *args))
-        if action is None:
-            action = self._rows[(kind, *args)] = kind(*args)
-        return action
-
-    def attack(self, me: int, target: int, treasure: int, card: int) -> FalleraAction:
-        """``Attack`` for instance numbers, built once (while fewer than ``MAX_KEPT_ACTIONS`` are kept)."""
-        key = (me, target, treasure, card)
-        action = self._attacks.get(key)
-        if action is None:
-            if len(self._attacks) >= MAX_KEPT_ACTIONS:  # many long games: start afresh rather than grow
-                self._attacks.clear()
-            action = self._attacks[key] = Attack(me, target, self.refs[treasure], self.refs[card])
-        return action
-
-
-def _most_valid(card: CardDef, players: int, present: set[str]) -> int:
-    """An upper bound of what ``card`` adds to a valid ingredient count with ``players`` players and a
-    deck of the ``present`` designs."""
-    if card.kind != "ingredient":
-        return 0
-    return max([1] + [e.value for e in card.effect("ingredient-value")
-                      if (not e.players or players in e.players) and (e.with_card is None or e.with_card in present)])
 
 
 @dataclass
@@ -188,7 +76,7 @@ class FalleraRules:
             return last[1]
         facts = self._facts.get(state.designs)
         if facts is None:
-            facts = self._facts[state.designs] = Facts(self, state.designs)
+            facts = self._facts[state.designs] = Facts(self.defs, self.players, state.designs)
         self._last = (state.designs, facts)
         return facts
 
@@ -249,12 +137,10 @@ class FalleraRules:
             seafood += card.category == "seafood"
         return count, blocked, seafood
 
-    def _may_win(self, state: State, facts: Facts, who: int) -> bool:
-        """Whether ``who`` could have enough valid ingredients to win now: a quick bound that spares
-        counting them on most counters."""
-        need = 4 if state.foods and state.queen == state.foods[who] else 5
-        counter = state.counters[who]
-        return len(counter) * facts.heaviest >= need and sum(map(facts.weight.__getitem__, counter)) >= need
+    def _may_win(self, draft: Draft, who: int) -> bool:
+        """Whether ``who`` could have enough valid ingredients to win now: a quick bound (the most each
+        counter's cards can add, kept up to date) that spares counting them on most counters."""
+        return draft.weights[who] >= (4 if draft.foods and draft.queen == draft.foods[who] else 5)
 
     # --- setup --------------------------------------------------------------------------------
     def new_game(self, *, rng: random.Random, deal: int, designs: tuple[str, ...] | None = None) -> State:
@@ -281,21 +167,32 @@ class FalleraRules:
             state = State(designs, tuple(() for _ in hands), tuple(() for _ in hands), deck, (), 0, "turn", self.discord,
                           spaces=spaces, map=layout, queen="start" if spaces else None, foods=foods,
                           revealed=tuple(False for _ in foods))
+            draft = thawed(state, self.facts(state))
             for p, hand in enumerate(hands):
-                state = self._receive(state, p, hand)
-            if all(sum(self.card(state, i).kind == "ingredient" for i in c) < 3 for c in state.counters):
+                for instance in hand:
+                    self._place(draft, p, instance)
+            if all(sum(self.card(draft, i).kind == "ingredient" for i in c) < 3 for c in draft.counters):
                 break
-        return self._choose_first(state)
+        self._choose_first(draft)
+        return frozen(draft)
 
-    def _choose_first(self, state: State) -> State:
+    def _choose_first(self, draft: Draft) -> None:
         def key(p: int) -> tuple[int, int]:
-            counter = state.counters[p]
-            return len(counter), sum(self.card(state, i).kind == "ingredient" for i in counter)
-        best = min(key(p) for p in range(state.players))
-        tied = tuple(p for p in range(state.players) if key(p) == best)
+            counter = draft.counters[p]
+            return len(counter), sum(self.card(draft, i).kind == "ingredient" for i in counter)
+        best = min(key(p) for p in range(draft.players))
+        tied = tuple(p for p in range(draft.players) if key(p) == best)
         if len(tied) == 1:
-            return self._start_turn(_replace(state, current=tied[0], turn=1))
-        return _replace(state, phase="first", candidates=tied)
+            draft.current, draft.turn = tied[0], 1
+            self._start_turn(draft)
+        else:
+            draft.phase, draft.candidates = "first", tied
+
+    def started(self, state: State) -> State:
+        """``state`` once its current player's turn has started (a scenario's explicit position)."""
+        draft = thawed(state, self.facts(state))
+        self._start_turn(draft)
+        return frozen(draft)
 
     # --- the core protocol --------------------------------------------------------------------
     def actor(self, state: State) -> int | None:
@@ -315,6 +212,20 @@ class FalleraRules:
         """The legal actions, sorted by notation, as a sequence that builds an action only when it is
         looked at (a random playout looks at one; ``legal_actions`` lists them all)."""
         phase = state.phase
+        if state.takes is None and (phase == "turn" or phase == "defend"):  # by far the most common
+            facts = state.facts if type(state) is Draft else self.facts(state)
+            if phase == "turn":
+                return TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
+            target = state.battle[1]  # defend
+            weapons = state.hands[target]
+            if not facts.hands_all_battle:
+                battle = facts.battle
+                weapons = [i for i in weapons if battle[i]]
+            if not facts.in_number_order:
+                weapons = facts.in_order(weapons)
+            actions = list(map(facts.defends[target].__getitem__, weapons))
+            actions.append(facts.no_defence[target])  # "pN defend …" sorts before "pN no-defence"
+            return actions
         if phase == "over":
             return ()
         facts = self.facts(state)
@@ -322,15 +233,6 @@ class FalleraRules:
             taker, victim, _ = state.takes
             takes = facts.row(Take, taker, victim)
             return [takes[i] for i in facts.in_order(state.hands[victim])]
-        if phase == "turn":
-            return TurnChoices(facts, state, self._queen_moves(state, facts, state.current))
-        if phase == "defend":
-            target = state.battle[1]
-            battle = facts.battle
-            defends = facts.row(Defend, target)
-            actions = [defends[i] for i in facts.in_order(state.hands[target]) if battle[i]]
-            actions.append(facts.plain(NoDefence, target))  # "pN defend …" sorts before "pN no-defence"
-            return actions
         if phase in _COIN_PHASES:
             return _COINS
         if phase == "burn":
@@ -341,9 +243,7 @@ class FalleraRules:
         return ()
 
     def _queen_moves(self, state: State, facts: Facts, me: int) -> tuple[FalleraAction, ...]:
-        """The Queen's moves from where she stands, in notation order."""
-        if not state.spaces:
-            return ()
+        """The Queen's moves from where she stands, in notation order (there is a map)."""
         key = (state.queen, state.spaces)
         spaces = self._moves.get(key)
         if spaces is None:
@@ -360,10 +260,19 @@ class FalleraRules:
 
     def apply(self, state: State, action: FalleraAction, *, rng: random.Random | None = None) -> State:
         """The state after ``action``; IllegalActionError names the rule it breaks."""
-        phase = state.phase
+        draft = thawed(state, self.facts(state))
+        self.play(draft, action, rng)
+        return frozen(draft)
+
+    def play(self, draft: Draft, action: FalleraAction, rng: random.Random | None = None) -> None:
+        """``apply`` in place: ``action`` changes ``draft``, or is refused before anything changes."""
+        phase = draft.phase
         if phase == "over":
             raise IllegalActionError(action.notation(), "game-over", "the game is over")
-        actor = state.current if phase == "turn" and state.takes is None else self.actor(state)
+        if draft.takes is None and (phase == "turn" or phase == "defend"):  # most steps: as ``actor`` says
+            actor = draft.current if phase == "turn" else draft.battle[1]
+        else:
+            actor = self.actor(draft)
         kind = type(action)
         if kind in _CHANCE_ACTIONS:
             if actor != CHANCE:
@@ -373,271 +282,330 @@ class FalleraRules:
                                      "a chance outcome (coin, pick, tie-break) comes first")
         elif getattr(action, "player", None) != actor:
             raise IllegalActionError(action.notation(), "not-your-turn", f"it is {player(actor)}'s decision")
-        return _HANDLERS[kind](self, state, action, rng)
+        _CHECKS[kind](self, draft, action)
+        _EFFECTS[kind](self, draft, action, rng)
 
-    # --- actions ------------------------------------------------------------------------------
-    def _apply_first(self, state: State, action: First, rng: random.Random | None) -> State:
-        if state.phase != "first" or action.player not in state.candidates:
+    def playout(self, state: State) -> Playout:
+        """``state`` played in place on a draft of its own: a playout without checks takes no copy per step."""
+        draft = thawed(state, self.facts(state))
+        return Playout(partial(self.choices, draft), partial(self._play_listed, draft), partial(frozen, draft))
+
+    def _play_listed(self, draft: Draft, action: FalleraAction, rng: random.Random | None) -> None:
+        """``play`` for an action ``choices`` listed for ``draft``: legal by construction, so only its
+        effect is left to play (checked playouts go through ``apply``, whose checks lead to the same
+        effects, and try listed actions there at every step)."""
+        _EFFECTS[type(action)](self, draft, action, rng)
+
+    # --- checks: each refuses an action the rules do not allow now, before anything changes -----
+    def _check_first(self, draft: Draft, action: First) -> None:
+        if draft.phase != "first" or action.player not in draft.candidates:
             raise IllegalActionError(action.notation(), "first-player", "only a player tied for first can be chosen")
-        return self._start_turn(_replace(state, current=action.player, candidates=(), turn=1))
 
-    def _apply_almoina(self, state: State, action: Almoina, rng: random.Random | None) -> State:
-        self._need_phase(state, action, "turn")
-        return self._after_action(self._draw(state, action.player, 1, rng), rng)
+    def _check_almoina(self, draft: Draft, action: Almoina) -> None:
+        self._need_phase(draft, action, "turn")
 
-    def _apply_sell(self, state: State, action: Sell, rng: random.Random | None) -> State:
-        self._need_phase(state, action, "turn")
-        instance = self._instance(state, action.card, state.counters[action.player], action, "sell-own-treasure",
+    def _check_sell(self, draft: Draft, action: Sell) -> None:
+        self._need_phase(draft, action, "turn")
+        instance = self._instance(draft, action.card, draft.counters[action.player], action, "sell-own-treasure",
                                   "on your counter")
-        card = self.facts(state).defs[instance]
+        card = draft.facts.defs[instance]
         if card.kind != "sellable" or card.sell is None:
             raise IllegalActionError(action.notation(), "sell-sellable", f"{action.card} is not a sellable treasure")
-        state = _replace(state, counters=_without(state.counters, action.player, instance),
-                        cemetery=state.cemetery + (instance,))
-        draws = card.sell + (self._use_draws(state, instance) if self.bonuses else 0)  # selling is using it
-        return self._after_action(self._draw(state, action.player, draws, rng), rng)
 
-    def _apply_attack(self, state: State, action: Attack, rng: random.Random | None) -> State:
-        self._need_phase(state, action, "turn")
-        if action.target == action.player or not 0 <= action.target < state.players:
+    def _check_attack(self, draft: Draft, action: Attack) -> None:
+        self._need_phase(draft, action, "turn")
+        if action.target == action.player or not 0 <= action.target < len(draft.hands):
             raise IllegalActionError(action.notation(), "battle-rival", "a battle is called against a rival")
-        attack = self._instance(state, action.card, state.hands[action.player], action, "battle-card-in-hand",
+        attack = self._instance(draft, action.card, draft.hands[action.player], action, "battle-card-in-hand",
                                 "in your hand")
-        if not self.facts(state).battle[attack]:
+        if not draft.facts.battle[attack]:
             raise IllegalActionError(action.notation(), "battle-card", f"{action.card} is not a battle card")
-        treasure = self._instance(state, action.treasure, state.counters[action.target], action, "battle-for-treasure",
-                                  "on {}'s counter", action.target)
-        hands = _without(state.hands, action.player, attack)
-        return _replace(state, hands=hands, phase="defend", battle=(action.player, action.target, treasure, attack))
+        self._instance(draft, action.treasure, draft.counters[action.target], action, "battle-for-treasure",
+                       "on {}'s counter", action.target)
 
-    def _apply_move(self, state: State, action: Move, rng: random.Random | None) -> State:
-        self._need_phase(state, action, "turn")
-        if not state.spaces:
+    def _check_move(self, draft: Draft, action: Move) -> None:
+        self._need_phase(draft, action, "turn")
+        if not draft.spaces:
             raise IllegalActionError(action.notation(), "queen-needs-map", "there is no Kingdom map in this game")
-        if action.space not in self._reachable(state):
+        if action.space not in self._reachable(draft):
             raise IllegalActionError(action.notation(), "queen-access",
-                                     f"the Queen cannot go from {state.queen} to {action.space}: no access joins them")
-        slot = state.spaces.index(action.space)
-        taken = state.map[slot]
-        state = _replace(state, queen=action.space, map=state.map[:slot] + (-1,) + state.map[slot + 1 :])
-        if taken >= 0:
-            state = self._receive(state, action.player, [taken])
-        state = self._refill(state, rng)
-        if state.phase == "over":
-            return state
-        realm = taken >= 0 and "realm" in self.card(state, taken).icons
-        state = self._check_victory(state, rng)
-        if state.phase in {"over", "toss"} or realm:  # a Realm card taken by the last action grants another action
-            return state
-        if self.bonus(state, "coin-extra-action"):
-            return _replace(state, phase="interior-coin")
-        return self._next_turn(state)
+                                     f"the Queen cannot go from {draft.queen} to {action.space}: no access joins them")
 
-    def _apply_burn(self, state: State, action: Burn, rng: random.Random | None) -> State:
-        self._need_phase(state, action, "burn")
-        instance = self._instance(state, action.card, state.hands[action.player], action, "burn-hand-card", "in your hand")
-        state = _replace(state, hands=_without(state.hands, action.player, instance), cemetery=state.cemetery + (instance,))
-        return self._after_burn(state)
+    def _check_burn(self, draft: Draft, action: Burn) -> None:
+        self._need_phase(draft, action, "burn")
+        self._instance(draft, action.card, draft.hands[action.player], action, "burn-hand-card", "in your hand")
 
-    def _refill(self, state: State, rng: random.Random | None) -> State:
-        """An emptied map is filled at once with the top five cards, in setup order (the player's free
-        placement is not modelled yet)."""
-        if any(slot >= 0 for slot in state.map):
-            return state
-        layout = list(state.map)
-        for index in range(len(layout)):
-            if not state.deck:
-                if self.discord:
-                    return self._deck_exhausted(state)
-                if not state.cemetery:
-                    break
-                state = _reshuffle(state, rng)
-            layout[index] = state.deck[0]
-            state = _replace(state, deck=state.deck[1:])
-        return _replace(state, map=tuple(layout))
+    def _check_nodefence(self, draft: Draft, action: NoDefence) -> None:
+        self._need_phase(draft, action, "defend")
 
-    def _apply_nodefence(self, state: State, action: NoDefence, rng: random.Random | None) -> State:
-        self._need_phase(state, action, "defend")
-        return self._resolve_battle(state, None, rng)
-
-    def _apply_defend(self, state: State, action: Defend, rng: random.Random | None) -> State:
-        self._need_phase(state, action, "defend")
-        defence = self._instance(state, action.card, state.hands[action.player], action, "defend-from-hand", "in your hand")
-        if not self.facts(state).battle[defence]:
+    def _check_defend(self, draft: Draft, action: Defend) -> None:
+        self._need_phase(draft, action, "defend")
+        defence = self._instance(draft, action.card, draft.hands[action.player], action, "defend-from-hand",
+                                 "in your hand")
+        if not draft.facts.battle[defence]:
             raise IllegalActionError(action.notation(), "defend-with-battle-card", f"{action.card} is not a battle card")
-        state = _replace(state, hands=_without(state.hands, action.player, defence))
-        return self._resolve_battle(state, defence, rng)
 
-    def _resolve_battle(self, state: State, defence: int | None, rng: random.Random | None) -> State:
-        attacker, target, treasure, attack = state.battle
-        if defence is None:
-            steals, used = True, (attack,)
-        else:
-            steals, used = self.value(state, attack, "attack") > self.value(state, defence, "defence"), (attack, defence)
-        draws = [(who, self._use_draws(state, card))
-                 for who, card in ((attacker, attack), (target, defence)) if card is not None] if self.bonuses else ()
-        hands, counters = state.hands, state.counters
-        if steals:
-            hands, counters = self._placed(state, hands, _without(counters, target, treasure), attacker, treasure)
-        state = _replace(state, battle=None, phase="turn", cemetery=state.cemetery + used, hands=hands,
-                         counters=counters)
-        for who, count in draws:  # a terreta bonus: draw after using certain cards, on or off turn
-            if count and state.phase != "over":
-                state = self._draw(state, who, count, rng)
-        return self._after_action(state, rng)
+    def _check_coin(self, draft: Draft, action: Coin) -> None:
+        """Nothing beyond ``play``'s own check: a chance outcome must be due."""
 
-    def _apply_coin(self, state: State, action: Coin, rng: random.Random | None) -> State:
-        if state.phase == "interior-coin":  # heads: another action; tails: the turn passes
-            return _replace(state, phase="turn") if action.heads else self._next_turn(_replace(state, phase="turn"))
-        if state.phase == "turn-coin":
-            me = state.current
-            draws = sum(e.draw for i in state.counters[me] for e in self.card(state, i).effect("turn-start-coin-draw"))
-            state = _replace(state, phase="turn")
-            if action.heads:
-                state = self._draw(state, me, draws, rng)
-            return self._check_victory(state, rng, then="continue") if state.phase == "turn" else state
-        who, left, all_heads, then = state.toss
-        all_heads = all_heads and action.heads
-        state = _replace(state, toss=(who, left - 1, all_heads, then))
-        if not action.heads and state.hands[who]:
-            state = _replace(state, takes=(_next(state, who), who, 1))
-        return self._after_toss(state, rng)
-
-    def _apply_take(self, state: State, action: Take, rng: random.Random | None) -> State:
-        taker, victim, left = state.takes
+    def _check_take(self, draft: Draft, action: Take) -> None:
+        taker, victim, left = draft.takes
         if (action.taker, action.victim) != (taker, victim):
             raise IllegalActionError(action.notation(), "tails-steal", f"{player(taker)} takes from {player(victim)}")
-        instance = self._instance(state, action.card, state.hands[victim], action, "take-from-hand",
-                                  "in {}'s hand", victim)
-        state = _replace(state, hands=_without(state.hands, victim, instance), takes=None)
-        state = self._receive(state, taker, [instance])
-        return self._after_toss(state, rng)
+        self._instance(draft, action.card, draft.hands[victim], action, "take-from-hand", "in {}'s hand", victim)
+
+    def _need_phase(self, draft: Draft, action: FalleraAction, phase: str) -> None:
+        if draft.phase != phase:
+            raise IllegalActionError(action.notation(), "one-action-per-turn",
+                                     f"this is allowed in the {phase} phase, not during {draft.phase}")
+
+    # --- effects: each plays an action its check allows --------------------------------------------
+    def _play_first(self, draft: Draft, action: First, rng: random.Random | None) -> None:
+        draft.current, draft.candidates, draft.turn = action.player, (), 1
+        self._start_turn(draft)
+
+    def _play_almoina(self, draft: Draft, action: Almoina, rng: random.Random | None) -> None:
+        self._draw(draft, action.player, 1, rng)
+        self._after_action(draft, rng)
+
+    def _play_sell(self, draft: Draft, action: Sell, rng: random.Random | None) -> None:
+        instance = action.card.number
+        self._unplace(draft, action.player, instance)
+        draft.cemetery.append(instance)
+        bonus = self._use_draws(draft, instance) if self.bonuses else 0  # selling is using it
+        draws = draft.facts.defs[instance].sell + bonus
+        self._draw(draft, action.player, draws, rng)
+        self._after_action(draft, rng)
+
+    def _play_attack(self, draft: Draft, action: Attack, rng: random.Random | None) -> None:
+        attack = action.card.number
+        draft.hands[action.player].remove(attack)
+        draft.phase, draft.battle = "defend", (action.player, action.target, action.treasure.number, attack)
+
+    def _play_move(self, draft: Draft, action: Move, rng: random.Random | None) -> None:
+        slot = draft.spaces.index(action.space)
+        taken = draft.map[slot]
+        draft.queen, draft.map[slot] = action.space, -1
+        if taken >= 0:
+            self._place(draft, action.player, taken)
+        self._refill(draft, rng)
+        if draft.phase == "over":
+            return
+        realm = taken >= 0 and "realm" in self.card(draft, taken).icons
+        self._check_victory(draft, rng)
+        if draft.phase in {"over", "toss"} or realm:  # a Realm card taken by the last action grants another action
+            return
+        if self.bonus(draft, "coin-extra-action"):
+            draft.phase = "interior-coin"
+            return
+        self._next_turn(draft)
+
+    def _play_burn(self, draft: Draft, action: Burn, rng: random.Random | None) -> None:
+        instance = action.card.number
+        draft.hands[action.player].remove(instance)
+        draft.cemetery.append(instance)
+        self._after_burn(draft)
+
+    def _refill(self, draft: Draft, rng: random.Random | None) -> None:
+        """An emptied map is filled at once with the top five cards, in setup order (the player's free
+        placement is not modelled yet)."""
+        if any(slot >= 0 for slot in draft.map):
+            return
+        layout = list(draft.map)
+        for index in range(len(layout)):
+            if not draft.deck:
+                if self.discord:  # the game ends; the cards laid so far stay off the map
+                    self._deck_exhausted(draft)
+                    return
+                if not draft.cemetery:
+                    break
+                _reshuffle(draft, rng)
+            layout[index] = draft.deck.pop(0)
+        draft.map = layout
+
+    def _play_defence(self, draft: Draft, action: Defend | NoDefence, rng: random.Random | None) -> None:
+        """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both."""
+        attacker, target, treasure, attack = draft.battle
+        if type(action) is NoDefence:
+            steals, used, defence = True, (attack,), None
+        else:
+            defence = action.card.number
+            draft.hands[action.player].remove(defence)
+            steals, used = self.value(draft, attack, "attack") > self.value(draft, defence, "defence"), (attack, defence)
+        draws = [(who, self._use_draws(draft, card))
+                 for who, card in ((attacker, attack), (target, defence)) if card is not None] if self.bonuses else ()
+        if steals:
+            if treasure in draft.counters[target]:
+                self._unplace(draft, target, treasure)
+            self._place(draft, attacker, treasure)
+        draft.battle, draft.phase = None, "turn"
+        draft.cemetery += used
+        for who, count in draws:  # a terreta bonus: draw after using certain cards, on or off turn
+            if count and draft.phase != "over":
+                self._draw(draft, who, count, rng)
+        self._after_action(draft, rng)
+
+    def _play_coin(self, draft: Draft, action: Coin, rng: random.Random | None) -> None:
+        if draft.phase == "interior-coin":  # heads: another action; tails: the turn passes
+            draft.phase = "turn"
+            if not action.heads:
+                self._next_turn(draft)
+            return
+        if draft.phase == "turn-coin":
+            me = draft.current
+            draws = sum(e.draw for i in draft.counters[me] for e in self.card(draft, i).effect("turn-start-coin-draw"))
+            draft.phase = "turn"
+            if action.heads:
+                self._draw(draft, me, draws, rng)
+            if draft.phase == "turn":
+                self._check_victory(draft, rng, then="continue")
+            return
+        who, left, all_heads, then = draft.toss
+        draft.toss = (who, left - 1, all_heads and action.heads, then)
+        if not action.heads and draft.hands[who]:
+            draft.takes = (_next(draft, who), who, 1)
+        self._after_toss(draft, rng)
+
+    def _play_take(self, draft: Draft, action: Take, rng: random.Random | None) -> None:
+        instance = action.card.number
+        draft.hands[action.victim].remove(instance)
+        draft.takes = None
+        self._place(draft, action.taker, instance)
+        self._after_toss(draft, rng)
 
     # --- flow ---------------------------------------------------------------------------------
-    def _need_phase(self, state: State, action: FalleraAction, phase: str) -> None:
-        if state.phase != phase:
-            raise IllegalActionError(action.notation(), "one-action-per-turn",
-                                     f"this is allowed in the {phase} phase, not during {state.phase}")
+    def _after_action(self, draft: Draft, rng: random.Random | None) -> None:
+        """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
+        if draft.phase == "over":
+            return
+        if max(draft.weights) >= (4 if draft.foods else 5):  # as _check_victory starts: spares the call
+            self._check_victory(draft, rng)
+            if draft.phase == "over" or draft.phase == "toss":
+                return
+        self._next_turn(draft)
 
-    def _after_action(self, state: State, rng: random.Random | None) -> State:
-        if state.phase == "over":
-            return state
-        state = self._check_victory(state, rng)
-        if state.phase in {"over", "toss"}:
-            return state
-        return self._next_turn(state)
-
-    def _check_victory(self, state: State, rng: random.Random | None, then: str = "next",
-                       skip: int | None = None) -> State:
+    def _check_victory(self, draft: Draft, rng: random.Random | None, then: str = "next",
+                       skip: int | None = None) -> None:
         """Victory at the instant of 5 valid ingredients, on or off turn; seafood asks the coin first."""
-        facts = self.facts(state)
-        counters = state.counters
-        players, fewest = len(counters), (4 if state.foods else 5) / (facts.heaviest or 1)
-        if max(map(len, counters)) < fewest:  # no counter holds enough treasures to win: most of the time
-            return state
+        if max(draft.weights) < (4 if draft.foods else 5):  # no counter can make enough: most of the time
+            return
+        counters = draft.counters
+        players = len(counters)
         for k in range(players):
-            who = (state.current + k) % players
-            if len(counters[who]) < fewest or who == skip or not self._may_win(state, facts, who):
-                continue  # the first test alone spares most counters: too few treasures to win
-            count, blocked, seafood = self.ingredients(state, who)
-            territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
+            who = (draft.current + k) % players
+            if who == skip or not self._may_win(draft, who):
+                continue
+            count, blocked, seafood = self.ingredients(draft, who)
+            territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[who]
             if (count >= 5 or territorial) and not blocked:
                 if self.discord and seafood:
-                    if state.refused and state.refused[who] == counters[who]:
+                    if draft.refused and draft.refused[who] == tuple(counters[who]):
                         continue  # this very paella was refused: it is offered again on its holder's turn
-                    return _replace(state, phase="toss", toss=(who, seafood, True, then))
+                    draft.phase, draft.toss = "toss", (who, seafood, True, then)
+                    return
                 if count < 5:
-                    revealed = tuple(r or p == who for p, r in enumerate(state.revealed))
-                    return _replace(state, phase="over", winner=who, reason="four-ingredients-territorial",
-                                   revealed=revealed)
-                return _replace(state, phase="over", winner=who, reason="five-ingredients")
-        return state
+                    draft.revealed = tuple(r or p == who for p, r in enumerate(draft.revealed))
+                    draft.phase, draft.winner, draft.reason = "over", who, "four-ingredients-territorial"
+                    return
+                draft.phase, draft.winner, draft.reason = "over", who, "five-ingredients"
+                return
 
-    def _after_toss(self, state: State, rng: random.Random | None) -> State:
-        if state.takes is not None:
-            return state
-        who, left, all_heads, then = state.toss
+    def _after_toss(self, draft: Draft, rng: random.Random | None) -> None:
+        if draft.takes is not None:
+            return
+        who, left, all_heads, then = draft.toss
         if left > 0:
-            return state
-        state = _replace(state, toss=None, phase="turn")
+            return
+        draft.toss, draft.phase = None, "turn"
         if all_heads:
-            return _replace(state, phase="over", winner=who, reason="five-ingredients-seafood")
-        refused = list(state.refused or [()] * len(state.counters))
-        refused[who] = state.counters[who]
-        state = _replace(state, refused=tuple(refused))
+            draft.phase, draft.winner, draft.reason = "over", who, "five-ingredients-seafood"
+            return
+        refused = list(draft.refused or [()] * len(draft.counters))
+        refused[who] = tuple(draft.counters[who])
+        draft.refused = tuple(refused)
         # a card taken on tails may complete another player's paella (the tosser already tried)
-        state = self._check_victory(state, rng, then=then, skip=who)
-        if state.phase != "turn":
-            return state
-        return state if then == "continue" else self._next_turn(state)
+        self._check_victory(draft, rng, then=then, skip=who)
+        if draft.phase == "turn" and then != "continue":
+            self._next_turn(draft)
 
-    def _next_turn(self, state: State) -> State:
-        state = _replace(state, current=(state.current + 1) % len(state.hands), turn=state.turn + 1, phase="turn")
-        if not self.discord and not self.burning:  # nothing happens at the start of a turn
-            return state
-        return self._start_turn(state)
+    def _next_turn(self, draft: Draft) -> None:
+        draft.current = (draft.current + 1) % len(draft.hands)
+        draft.turn += 1
+        draft.phase = "turn"
+        if self.discord or self.burning:  # else nothing happens at the start of a turn
+            self._start_turn(draft)
 
-    def _start_turn(self, state: State) -> State:
-        me = state.current
-        if self.discord and self._may_win(state, self.facts(state), me):
-            count, blocked, seafood = self.ingredients(state, me)
-            territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[me]
+    def _start_turn(self, draft: Draft) -> None:
+        me = draft.current
+        if self.discord and self._may_win(draft, me):
+            count, blocked, seafood = self.ingredients(draft, me)
+            territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[me]
             if (count >= 5 or territorial) and not blocked and seafood:
-                return _replace(state, phase="toss", toss=(me, seafood, True, "next"))
+                draft.phase, draft.toss = "toss", (me, seafood, True, "next")
+                return
         if self.burning:  # draw one, then discard a hand card (none to discard: nothing more)
-            state = self._draw(_replace(state, phase="turn"), me, 1, None)
-            if state.phase == "over":
-                return state
-            state = self._check_victory(state, None, then="continue")
-            if state.phase != "turn":
-                return state
-            if state.hands[me]:
-                return _replace(state, phase="burn")
-        return self._after_burn(state)
+            draft.phase = "turn"
+            self._draw(draft, me, 1, None)
+            if draft.phase == "over":
+                return
+            self._check_victory(draft, None, then="continue")
+            if draft.phase != "turn":
+                return
+            if draft.hands[me]:
+                draft.phase = "burn"
+                return
+        self._after_burn(draft)
 
-    def _after_burn(self, state: State) -> State:
-        if self.discord and any(map(self.facts(state).coin_draw.__getitem__, state.counters[state.current])):
-            return _replace(state, phase="turn-coin")
-        return state if state.phase == "turn" else _replace(state, phase="turn")
+    def _after_burn(self, draft: Draft) -> None:
+        if self.discord and any(map(draft.facts.coin_draw.__getitem__, draft.counters[draft.current])):
+            draft.phase = "turn-coin"
+        else:
+            draft.phase = "turn"
 
-    def _draw(self, state: State, who: int, count: int, rng: random.Random | None) -> State:
+    def _draw(self, draft: Draft, who: int, count: int, rng: random.Random | None) -> None:
         """``who`` draws ``count`` cards: the cemetery is reshuffled into an empty deck (base game), or the
         game ends when the deck runs out (expansion 2)."""
-        while count > 0:
-            if not state.deck:
+        deck = draft.deck
+        for _ in range(count):  # one card at a time, from the top
+            if not deck:
                 if self.discord:
-                    return self._deck_exhausted(state)
-                if not state.cemetery:
-                    return state
-                state = _reshuffle(state, rng)
-            drawn, count = min(count, len(state.deck)), count - len(state.deck)  # all the deck can give at once
-            hands, counters = state.hands, state.counters
-            for instance in state.deck[:drawn]:
-                hands, counters = self._placed(state, hands, counters, who, instance)
-            state = _replace(state, deck=state.deck[drawn:], hands=hands, counters=counters)
-            if self.discord and not state.deck:
-                return self._deck_exhausted(state)
-        return state
+                    self._deck_exhausted(draft)
+                    return
+                if not draft.cemetery:
+                    return
+                _reshuffle(draft, rng)
+                deck = draft.deck
+            self._place(draft, who, deck.pop(0))
+            if self.discord and not deck:
+                self._deck_exhausted(draft)
+                return
 
-    def _deck_exhausted(self, state: State) -> State:
-        for who in range(state.players):
-            if any(self.card(state, i).effect("wins-at-deck-exhaustion") for i in state.counters[who]):
-                return _replace(state, phase="over", winner=who, reason="deck-exhausted-holder")
-        return _replace(state, phase="over", winner=None, reason="deck-exhausted")
+    def _deck_exhausted(self, draft: Draft) -> None:
+        for who in range(draft.players):
+            if any(self.card(draft, i).effect("wins-at-deck-exhaustion") for i in draft.counters[who]):
+                draft.phase, draft.winner, draft.reason = "over", who, "deck-exhausted-holder"
+                return
+        draft.phase, draft.winner, draft.reason = "over", None, "deck-exhausted"
 
-    def _receive(self, state: State, who: int, instances: list[int] | tuple[int, ...]) -> State:
-        """Cards arrive in a hand; treasures go straight onto the counter."""
-        hands, counters = state.hands, state.counters
-        for i in instances:
-            hands, counters = self._placed(state, hands, counters, who, i)
-        return _replace(state, hands=hands, counters=counters)
+    def _place(self, draft: Draft, who: int, instance: int) -> None:
+        """``instance`` reaches ``who``: a treasure goes onto the counter, any other card into the hand
+        (both kept in number order)."""
+        facts = draft.facts
+        if facts.treasure[instance]:
+            insort(draft.counters[who], instance)
+            draft.weights[who] += facts.weight[instance]
+            draft.sellables[who] += facts.sellable[instance]
+            draft.on_counters += 1
+        else:
+            insort(draft.hands[who], instance)
 
-    def _placed(self, state: State, hands: tuple[tuple[int, ...], ...], counters: tuple[tuple[int, ...], ...],
-                who: int, instance: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-        """Hands and counters once ``instance`` reaches ``who``: a treasure onto the counter, else into the hand."""
-        if self.facts(state).treasure[instance]:
-            return hands, _with(counters, who, instance)
-        return _with(hands, who, instance), counters
+    def _unplace(self, draft: Draft, who: int, instance: int) -> None:
+        """``instance`` leaves ``who``'s counter (the only way a counter loses a card)."""
+        facts = draft.facts
+        draft.counters[who].remove(instance)
+        draft.weights[who] -= facts.weight[instance]
+        draft.sellables[who] -= facts.sellable[instance]
+        draft.on_counters -= 1
 
     # --- views ------------------------------------------------------------------------------
     def observe(self, state: State, who: int) -> dict[str, Any]:
@@ -696,15 +664,15 @@ class FalleraRules:
         data = dict(state.__dict__)  # every field, in order (states are built whole)
         for name, value in data.items():
             if type(value) is tuple:
-                data[name] = [list(group) for group in value] if name in _NESTED else list(value)
+                data[name] = [list(group) for group in value] if name in NESTED else list(value)
         return data
 
     def load(self, data: dict[str, Any]) -> State:
         """The state ``dump`` wrote (fields it leaves out take their defaults)."""
-        if data.keys() != _FIELD_SET:  # fields missing or unknown: the dataclass fills in or says which
-            return State(**{name: _tupled(name, value) for name, value in data.items()})
-        return _built({name: _tupled(name, value) if type(value) is list else value
-                       for name, value in zip(_FIELDS, map(data.__getitem__, _FIELDS))})
+        if data.keys() != FIELD_SET:  # fields missing or unknown: the dataclass fills in or says which
+            return State(**{name: tupled(name, value) for name, value in data.items()})
+        return built({name: tupled(name, value) if type(value) is list else value
+                       for name, value in zip(FIELDS, map(data.__getitem__, FIELDS))})
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
         """None when a scenario's expectation holds, else what differs (see docs/scenarios.md)."""
@@ -768,137 +736,26 @@ class FalleraRules:
         return broken
 
 
-def _replace(state: State, **changes: Any) -> State:
-    """``dataclasses.replace`` without re-running ``__init__`` (41% of a playout's time went there)."""
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    new = object.__new__(State)
-    object.__setattr__(new, "__dict__", fields)  # as _built does (spared a call: this is the hottest copy)
-    return new
-
-
-def _built(fields: dict[str, Any]) -> State:
-    """The state with every one of ``fields`` (a frozen dataclass: they are set all at once)."""
-    state = object.__new__(State)
-    object.__setattr__(state, "__dict__", fields)
-    return state
-
-
-def _tupled(name: str, value: Any) -> Any:
-    """A state field read back from JSON: lists become tuples (of tuples for hands and counters)."""
-    if type(value) is not list:
-        return value
-    return tuple(map(tuple, value)) if name in _NESTED else tuple(value)
-
-
-def _reshuffle(state: State, rng: random.Random | None) -> State:
+def _reshuffle(draft: Draft, rng: random.Random | None) -> None:
     """The base game's deck exhaustion: the cemetery, shuffled, becomes the deck."""
     if rng is None:
         raise RuntimeError("the deck must be reshuffled from the cemetery: pass rng=")
-    pile = list(state.cemetery)
-    rng.shuffle(pile)
-    return _replace(state, deck=tuple(pile), cemetery=())
+    rng.shuffle(draft.cemetery)
+    draft.deck, draft.cemetery = draft.cemetery, []
 
 
-def _next(state: State, who: int) -> int:
-    return (who + 1) % state.players
+def _next(draft: Draft, who: int) -> int:
+    return (who + 1) % draft.players
 
 
-def _without(groups: tuple[tuple[int, ...], ...], who: int, instance: int) -> tuple[tuple[int, ...], ...]:
-    """``groups`` with ``instance`` taken out of ``groups[who]``."""
-    group = groups[who]
-    if instance not in group:
-        return groups
-    at = group.index(instance)
-    return groups[:who] + (group[:at] + group[at + 1:],) + groups[who + 1:]
-
-
-def _with(groups: tuple[tuple[int, ...], ...], who: int, instance: int) -> tuple[tuple[int, ...], ...]:
-    """``groups`` with ``instance`` put into ``groups[who]``, kept in number order."""
-    group = groups[who]
-    at = bisect(group, instance)
-    return groups[:who] + (group[:at] + (instance,) + group[at:],) + groups[who + 1:]
-
-
-def _rivals(players: int, me: int) -> tuple[int, ...]:
-    """Everyone but ``me``, in the notation's order of player names."""
-    order = _RIVALS.get((players, me))
-    if order is None:
-        order = _RIVALS[(players, me)] = tuple(sorted((p for p in range(players) if p != me), key=player))
-    return order
-
-
-_RIVALS: dict[tuple[int, int], tuple[int, ...]] = {}
 _COINS = (Coin(True), Coin(False))
 """The humour coin's outcomes in notation order ("coin heads" < "coin tails")."""
 _COIN_PHASES = frozenset({"toss", "turn-coin", "interior-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
-_HANDLERS = {kind: getattr(FalleraRules, f"_apply_{kind.__name__.lower()}")
-             for kind in (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn)}
-"""Each action type's handler (looked up once, not by name at each step)."""
-
-
-class TurnChoices(Sequence):
-    """A turn's legal actions in notation order: almoina, battles, Queen moves, sales.
-
-    Battles are the many: one per rival treasure and battle card in hand. They are
-    built only when looked at, so a random playout that looks at one action pays for one.
-    """
-
-    __slots__ = ("_facts", "_me", "_counters", "_weapons", "_moves", "_sales", "_battles", "_size")
-
-    def __init__(self, facts: Facts, state: State, moves: tuple[FalleraAction, ...]) -> None:
-        me, counters, hand = state.current, state.counters, state.hands[state.current]
-        self._facts, self._me, self._counters, self._moves = facts, me, counters, moves
-        self._weapons = hand if facts.hands_all_battle else [i for i in hand if facts.battle[i]]
-        sellable = facts.sellable
-        self._sales = [i for i in counters[me] if sellable[i]]
-        self._battles = (sum(map(len, counters)) - len(counters[me])) * len(self._weapons)
-        self._size = 1 + self._battles + len(moves) + len(self._sales)
-
-    def __len__(self) -> int:
-        return self._size
-
-    def __getitem__(self, index):  # type: ignore[override]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._size))]
-        if index < 0:
-            index += self._size
-        if not 0 <= index < self._size:
-            raise IndexError(index)
-        facts = self._facts
-        if index == 0:
-            return facts.plain(Almoina, self._me)
-        index -= 1
-        if index < self._battles:
-            loot, weapon = divmod(index, len(self._weapons))
-            for target in _rivals(len(self._counters), self._me):
-                counter = self._counters[target]
-                if loot < len(counter):
-                    break
-                loot -= len(counter)
-            return facts.attack(self._me, target, facts.in_order(counter)[loot], facts.in_order(self._weapons)[weapon])
-        index -= self._battles
-        if index < len(self._moves):
-            return self._moves[index]
-        return facts.row(Sell, self._me)[facts.in_order(self._sales)[index - len(self._moves)]]
-
-    def __iter__(self) -> Iterator[FalleraAction]:
-        facts, me = self._facts, self._me
-        yield facts.plain(Almoina, me)
-        weapons = facts.in_order(self._weapons)
-        for target in _rivals(len(self._counters), me):
-            for treasure in facts.in_order(self._counters[target]):
-                for weapon in weapons:
-                    yield facts.attack(me, target, treasure, weapon)
-        yield from self._moves
-        sells = facts.row(Sell, me)
-        for sale in facts.in_order(self._sales):
-            yield sells[sale]
-
-
-_FIELDS = tuple(State.__dataclass_fields__)
-_NESTED = frozenset({"hands", "counters", "refused"})
-"""The state's tuples of tuples."""
-_FIELD_SET = frozenset(_FIELDS)
+_KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn)
+_DEFENCES = (Defend, NoDefence)
+_CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
+_EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}
+_EFFECTS.update(dict.fromkeys(_DEFENCES, FalleraRules._play_defence))
+"""Each action type's check and effect (looked up once, not by name at each step)."""

@@ -159,4 +159,4 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
                   deck, cemetery, current, "turn", rules.discord, turn=1, spaces=spaces, map=slots,
                   queen=setup.get("queen", "start") if spaces else None, foods=foods,
                   revealed=tuple(False for _ in foods))
-    return rules, rules._start_turn(state)
+    return rules, rules.started(state)

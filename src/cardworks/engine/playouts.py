@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from .core import Playout
+
 
 MAX_STEPS = 5000
 """A game still running after this many steps stops and counts as ``step-limit`` (random play can
@@ -61,30 +63,49 @@ def shuffle_seed(seed: int) -> int:
 
 
 def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = True) -> tuple[Any, list[str], str | None]:
-    """One game from ``state``; returns the final state, the action log and a failure message (or None)."""
+    """One game from ``state``; returns the final state, the action log and a failure message (or None).
+
+    Checked, it keeps to the public contract (``apply`` returns a new state, checked at every
+    step); unchecked, it plays in place when the game offers ``playout`` (the same rules, no copies).
+    """
     rng = random.Random(seed)  # the players' choices
     shuffles = random.Random(shuffle_seed(seed))  # the deck's chance, replayable on its own
-    probe = random.Random(seed * 7919)  # which legal actions each step tries
-    scratch = random.Random(0)  # chance for the tried actions, whose outcome is dropped
+    if check:  # seeding a Random costs a few steps: only checked playouts need these two
+        probe = random.Random(seed * 7919)  # which legal actions each step tries
+        scratch = random.Random(0)  # chance for the tried actions, whose outcome is dropped
     log: list[str] = []
-    # a game may offer its legal actions as a sequence that builds only the ones looked at
-    choices = getattr(rules, "choices", rules.legal_actions)
-    legal = choices(state)
+    choices, play, now = contract_playout(rules, state) if check or not hasattr(rules, "playout") \
+        else rules.playout(state)
+    legal = choices()
     for step in range(MAX_STEPS):
-        if not legal:
+        count = len(legal)
+        if not count:
+            state = now()
             if rules.actor(state) is not None:
                 return state, log, "no legal action in a game that is not over"
             return state, log, None
-        action = legal[rng.randrange(len(legal))]
+        action = legal[rng.randrange(count)]
         log.append(action.notation())
-        state = rules.apply(state, action, rng=shuffles)
-        legal = choices(state)
+        play(action, shuffles)
+        legal = choices()
         if not check:
             continue
-        failure = _step_failure(rules, state, legal, probe, scratch, step)
+        failure = _step_failure(rules, now(), legal, probe, scratch, step)
         if failure:
-            return state, log, failure
-    return state, log, None
+            return now(), log, failure
+    return now(), log, None
+
+
+def contract_playout(rules: Any, state: Any) -> Playout:
+    """A game stepped through the public contract: each ``apply`` returns a new state."""
+    position = [state]
+    # a game may offer its legal actions as a sequence that builds only the ones looked at
+    choices = getattr(rules, "choices", rules.legal_actions)
+
+    def play(action: Any, rng: random.Random) -> None:
+        position[0] = rules.apply(position[0], action, rng=rng)
+
+    return Playout(lambda: choices(position[0]), play, lambda: position[0])
 
 
 def _step_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Random, scratch: random.Random,
