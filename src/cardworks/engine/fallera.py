@@ -411,17 +411,16 @@ class FalleraRules:
         placement is not modelled yet)."""
         if any(slot >= 0 for slot in draft.map):
             return
-        layout = list(draft.map)
+        layout = draft.map  # filled in place: a card laid is on the map at once
         for index in range(len(layout)):
-            if not draft.deck:
-                if self.discord:  # the game ends; the cards laid so far stay off the map
-                    self._deck_exhausted(draft)
-                    return
+            if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
                 if not draft.cemetery:
                     break
                 _reshuffle(draft, rng)
             layout[index] = draft.deck.pop(0)
-        draft.map = layout
+            if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
+                self._deck_exhausted(draft)
+                return
 
     def _play_defence(self, draft: Draft, action: Defend | NoDefence, rng: random.Random | None) -> None:
         """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both."""
