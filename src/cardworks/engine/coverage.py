@@ -27,11 +27,6 @@ from ..loading.records import Index
 #: that no scenario can check yet although all its cards are modelled (or besides their being unmodelled).
 MISSING_FEATURES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "fallera": {
-        "scenario-opening-deal": (
-            "scenarios start from an explicit position: the opening deal (deal size, cards removed by player "
-            "count, the re-deal on 3+ ingredients, the first five map cards and their redraw) cannot be scripted "
-            "or checked by a scenario",
-            ("base-redeal-three-ingredients", "base-two-player-setup", "mes-enlla-map-initial-deal")),
         "reveal-territorial-food": (
             "no modelled card makes a player reveal their territorial food (only a territorial win reveals it), "
             "and no scenario expectation reads which foods are revealed",

@@ -146,9 +146,7 @@ class FalleraRules:
     def new_game(self, *, rng: random.Random, deal: int, designs: tuple[str, ...] | None = None) -> State:
         """Shuffle, lay the map (expansion 3), deal, place treasures, re-deal on 3+ ingredients, choose who starts."""
         if designs is None:
-            if self._deck is None:
-                self._deck = tuple(d for card in sorted(self.defs.values(), key=lambda c: c.id) for d in [card.id] * card.copies)
-            designs = self._deck
+            designs = self.deck_designs()
         instances = list(range(len(designs)))
         spaces = tuple(self.board) if self.board else ()
         foods = tuple(rng.sample(spaces, self.players)) if spaces else ()
@@ -175,6 +173,12 @@ class FalleraRules:
                 break
         self._choose_first(draft)
         return frozen(draft)
+
+    def deck_designs(self) -> tuple[str, ...]:
+        """The design of each card instance of a new game, in catalogue order (by id) before any shuffle."""
+        if self._deck is None:
+            self._deck = tuple(d for card in sorted(self.defs.values(), key=lambda c: c.id) for d in [card.id] * card.copies)
+        return self._deck
 
     def _choose_first(self, draft: Draft) -> None:
         def key(p: int) -> tuple[int, int]:
@@ -680,6 +684,9 @@ class FalleraRules:
             got = player(state.winner) if state.winner is not None else None
             if got != wanted or ("reason" in expect and state.reason != expect["reason"]):
                 return f"expected winner {wanted} ({expect.get('reason', 'any reason')}), got {got} ({state.reason})"
+        present = sorted(set(expect.get("absent", ())) & set(state.designs))
+        if present:
+            return f"expected no card of {', '.join(present)} in the game, found one"
         for zone in ("counters", "hands"):
             for who, designs in expect.get(zone, {}).items():
                 p = player_index(who)

@@ -10,6 +10,7 @@ from ..loading.database import Database
 from .core import player_index
 from .fallera import FalleraRules, State
 from .fallera_cards import CardDef, Catalogue, catalogue
+from .scripted import ScriptedChance, ScriptError
 
 SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"], "base-3": ["base", "mes-enlla"],
              "expert": ["base", "discordia", "mes-enlla"]}
@@ -114,10 +115,22 @@ def new_game(db: Database, config: Configuration, rng: random.Random) -> tuple[F
     return rules, rules.new_game(rng=rng, deal=deal_size(db, config.players))
 
 
+def _scripted_deal(db: Database, rules: FalleraRules, config: Configuration, deal: dict[str, Any]) -> State:
+    """A new game whose chance is the scenario's script: ``shuffles`` (the designs each shuffle puts on
+    top, top first) and ``foods`` (the terretes dealt as territorial foods, player by player)."""
+    chance = ScriptedChance(rules.deck_designs(), deal.get("shuffles", []), [deal["foods"]] if "foods" in deal else [])
+    state = rules.new_game(rng=chance, deal=deal_size(db, config.players))  # type: ignore[arg-type]
+    left = chance.unused()
+    if left:
+        raise ScriptError(f"the opening deal never used {' and '.join(left)} of its script")
+    return state
+
+
 def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, State]:
     """The explicit starting position of a scenario.
 
-    ``setup``: ``selection``, ``players``, ``hands`` and ``counters`` (one list of
+    ``setup``: ``selection``, ``players``, then either ``deal`` (the opening deal played by the
+    rules, its chance scripted: see ``_scripted_deal``) or ``hands`` and ``counters`` (one list of
     design ids per player), ``deck`` (top first), ``cemetery``, ``current``
     (``p1``…), with expansion 3 ``map`` (terreta → card id), ``queen`` and
     ``foods`` (each player's terreta), and ``example_cards`` for a rulebook's abstract examples (a battle
@@ -128,6 +141,8 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
     rules, cards = rules_for(db, config)
     if "state" in setup:  # an exact position, as a failed playout saved it
         return rules, rules.load(setup["state"])
+    if "deal" in setup:  # the opening deal itself, each shuffle and pick scripted
+        return rules, _scripted_deal(db, rules, config, setup["deal"])
     if setup.get("example_cards"):  # the rulebooks' abstract examples ("A4 against D5"), on rules of their own
         extras = {extra["id"]: CardDef(extra["id"], tuple(extra["types"]), extra.get("kind"), extra.get("category"),
                                        extra.get("attack"), extra.get("defence"), extra.get("sell"),
