@@ -52,22 +52,27 @@ class Catalogue:
 
 
 def unmodelled_reason(card: Any, kind: str | None, values: dict[str, Any]) -> str | None:
-    """Why the engine cannot play ``card`` yet, or None when it can."""
+    """Why the engine cannot play ``card`` yet, or None when it can.
+
+    Facts the sources do not give come first (no effect could make up for them), then
+    behaviour the effects cannot express yet; every reason that applies is given.
+    """
     if card.optional:
         return "optional card played only by agreement"
-    if card.rules and not card.effects:
-        return "its text states behaviour that no effect expresses yet"
-    if "special" in card.types:
-        return "special cards need effects the engine does not have yet"
-    if "battle" in card.types and (values.get("attack") is None or values.get("defence") is None):
-        return "attack or defence unknown and not assumed"
+    missing = []
+    if "battle" in card.types:
+        missing += [f"{stat} not given by the sources (nor assumed)" for stat in ("attack", "defence") if values.get(stat) is None]
     if "treasure" in card.types and kind is None:
-        return "treasure kind unknown"
+        missing.append("treasure kind not given by the sources")
     if kind == "sellable" and values.get("sell") is None:
-        return "sell value unknown and not assumed"
-    if kind == "other" and not card.effects:
-        return "an other-treasure does something only its effects can say"
-    return None
+        missing.append("sell value not given by the sources (nor assumed)")
+    if card.rules and not card.effects:
+        missing.append("its text states behaviour that no effect expresses yet")
+    elif "special" in card.types and not card.effects:
+        missing.append("a special card whose behaviour the sources do not give")
+    elif kind == "other" and not card.effects:
+        missing.append("an other-treasure does something only its effects can say")
+    return "; ".join(missing) or None
 
 
 def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
