@@ -58,6 +58,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="50,200,800")
     parser.add_argument("--copies", type=int, default=3)
     args = parser.parse_args()
+    weasyprint_floor(1)  # warm up: imports and font loading are not part of the first build's time
     print(f"{'deck':>12} {'designs':>8} {'cards':>6} {'jobs':>5} {'seconds':>8} {'ms/card':>8} {'ms/design':>10}")
     with tempfile.TemporaryDirectory(prefix="cardworks-render-") as tmp:
         tmp_path = Path(tmp)
