@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardworks.engine.core import CHANCE, IllegalActionError
-from cardworks.engine.fallera_actions import Almoina, Attack, Card, Coin, Defend, First, NoDefence, Sell, Take, parse_action
+from cardworks.engine.fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, First, Lay, Move, NoDefence, Sell,
+                                              Take, parse_action)
 from cardworks.engine.fallera_game import Configuration, new_game, scenario_state
 from cardworks.engine.playouts import play_one
 from cardworks.engine.scenarios import run_scenario
@@ -25,7 +26,8 @@ players = st.integers(0, 5)
 actions = st.one_of(
     st.builds(Almoina, players), st.builds(Sell, players, cards), st.builds(Attack, players, players, cards, cards),
     st.builds(Defend, players, cards), st.builds(NoDefence, players), st.builds(Coin, st.booleans()),
-    st.builds(Take, players, players, cards), st.builds(First, players))
+    st.builds(Take, players, players, cards), st.builds(First, players), st.builds(Move, players, designs),
+    st.builds(Burn, players, cards), st.builds(Lay, players, cards, designs))
 
 
 @given(actions)

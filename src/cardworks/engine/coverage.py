@@ -29,16 +29,12 @@ MISSING_FEATURES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
     "fallera": {
         "reveal-territorial-food": (
             "no modelled card makes a player reveal their territorial food (only a territorial win reveals it), "
-            "and no scenario expectation reads which foods are revealed",
+            "so no scenario can reveal one and then see that it stays revealed",
             ("mes-enlla-territorial-food-stays-revealed",)),
         "coin-symbol-cards": (
             "no card in the data carries the humour-coin symbol; apart from the seafood ingredients and the "
             "Interior bonus, coin tosses asked for by cards are not modelled",
             ("discordia-humour-coin-symbol",)),
-        "map-refill-placement": (
-            "an emptied map is refilled in setup order; the player's free placement of the five cards is not "
-            "modelled (the engine lists it as not covered)",
-            ("mes-enlla-cavall-refill-mid-move",)),
     },
 }
 

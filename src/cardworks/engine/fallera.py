@@ -13,13 +13,13 @@ holder's turn starts, and such a turn is only the tosses), the gamba's
 turn-start draw and the clòtxina's face-up battles; with
 expansion 3, the Kingdom map (the first five cards, redrawn on two or more
 ingredients), moving the Calavera Queen along accesses and taking the card,
-refilling an emptied map at once, the Realm symbol's extra action, hidden
+refilling an emptied map at once (the player lays the five cards drawn where
+they wish), the Realm symbol's extra action, hidden
 territorial foods and the win with 4 ingredients while the Queen is in your
 terreta, on or off turn; in expert mode, burning cards before each turn and
 the terreta bonuses (declared on the board's spaces). Not covered yet:
-special cards, most card abilities, and the player's free placement when
-refilling the map (cards go in setup order); cards that need them are left
-out of decks with a reason.
+special cards and most card abilities; cards that need them are left out of
+decks with a reason.
 
 The rules are written once, on mutable drafts (``fallera_state``): ``apply``
 thaws a state, plays the action and freezes the result; a playout without
@@ -42,8 +42,8 @@ from itertools import chain
 from typing import Any
 
 from .core import CHANCE, IllegalActionError, Playout, player_index
-from .fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Move, NoDefence,
-                              Sell, Take, parse_action, player)
+from .fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Lay, Move,
+                              NoDefence, Sell, Take, parse_action, player)
 from .fallera_cards import CardDef
 from .fallera_facts import Facts, TurnChoices
 from .fallera_state import FIELD_SET, FIELDS, NESTED, Draft, State, built, frozen, thawed, tupled
@@ -244,6 +244,10 @@ class FalleraRules:
             return [burns[i] for i in facts.in_order(state.hands[state.current])]
         if phase == "first":
             return [facts.plain(First, p) for p in sorted(state.candidates, key=player)]
+        if phase == "lay":
+            empty = [space for space, slot in zip(state.spaces, state.map) if slot < 0]
+            lays = (Lay(state.current, facts.refs[i], space) for i in state.laying for space in empty)
+            return sorted(lays, key=Lay.notation)
         return ()
 
     def _queen_moves(self, state: State, facts: Facts, me: int) -> tuple[FalleraAction, ...]:
@@ -335,6 +339,12 @@ class FalleraRules:
             raise IllegalActionError(action.notation(), "queen-access",
                                      f"the Queen cannot go from {draft.queen} to {action.space}: no access joins them")
 
+    def _check_lay(self, draft: Draft, action: Lay) -> None:
+        self._need_phase(draft, action, "lay")
+        self._instance(draft, action.card, draft.laying, action, "lay-drawn-card", "among the cards drawn for the map")
+        if action.space not in draft.spaces or draft.map[draft.spaces.index(action.space)] >= 0:
+            raise IllegalActionError(action.notation(), "lay-on-empty-terreta", f"{action.space} is not an empty terreta")
+
     def _check_burn(self, draft: Draft, action: Burn) -> None:
         self._need_phase(draft, action, "burn")
         self._instance(draft, action.card, draft.hands[action.player], action, "burn-hand-card", "in your hand")
@@ -392,10 +402,16 @@ class FalleraRules:
         draft.queen, draft.map[slot] = action.space, -1
         if taken >= 0:
             self._place(draft, action.player, taken)
-        self._refill(draft, rng)
-        if draft.phase == "over":
-            return
         realm = taken >= 0 and "realm" in self.card(draft, taken).icons
+        if self._refill(draft, rng):  # the move goes on once the player has laid the new map cards
+            draft.realm = realm
+            return
+        if draft.phase != "over":
+            self._end_move(draft, realm, rng)
+
+    def _end_move(self, draft: Draft, realm: bool, rng: random.Random | None) -> None:
+        """The rest of a move, once the map holds cards: a win, the Realm's extra action, the Interior's coin
+        (expert mode), or the next turn."""
         self._check_victory(draft, rng)
         if draft.phase in {"over", "toss"} or realm:  # a Realm card taken by the last action grants another action
             return
@@ -410,21 +426,35 @@ class FalleraRules:
         draft.cemetery.append(instance)
         self._after_burn(draft)
 
-    def _refill(self, draft: Draft, rng: random.Random | None) -> None:
-        """An emptied map is filled at once with the top five cards, in setup order (the player's free
-        placement is not modelled yet)."""
+    def _refill(self, draft: Draft, rng: random.Random | None) -> bool:
+        """An emptied map is refilled at once: a card is drawn for each terreta, and the player lays them as
+        they wish (phase ``lay``; rulebook 3, lines 106-108). True when there are cards to lay."""
         if any(slot >= 0 for slot in draft.map):
-            return
-        layout = draft.map  # filled in place: a card laid is on the map at once
-        for index in range(len(layout)):
+            return False
+        drawn: list[int] = []
+        for _ in draft.spaces:
             if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
                 if not draft.cemetery:
                     break
                 _reshuffle(draft, rng)
-            layout[index] = draft.deck.pop(0)
+            drawn.append(draft.deck.pop(0))
             if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
+                draft.laying = tuple(drawn)  # drawn, and never laid
                 self._deck_exhausted(draft)
-                return
+                return False
+        if not drawn:
+            return False
+        draft.laying, draft.phase = tuple(drawn), "lay"
+        return True
+
+    def _play_lay(self, draft: Draft, action: Lay, rng: random.Random | None) -> None:
+        instance = action.card.number
+        draft.map[draft.spaces.index(action.space)] = instance
+        draft.laying = tuple(i for i in draft.laying if i != instance)
+        if draft.laying:
+            return
+        draft.phase, realm, draft.realm = "turn", draft.realm, False  # every card laid: the move goes on
+        self._end_move(draft, realm, rng)
 
     def _play_defence(self, draft: Draft, action: Defend | NoDefence, rng: random.Random | None) -> None:
         """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both."""
@@ -639,7 +669,7 @@ class FalleraRules:
             "deck_size": len(state.deck), "cemetery": list(map(label, state.cemetery)),
             "winner": state.winner, "reason": state.reason,
             "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
-            "queen": state.queen,
+            "queen": state.queen, "laying": list(map(label, state.laying)),
         }
 
     def hidden_leak(self, state: State) -> str | None:
@@ -720,7 +750,7 @@ class FalleraRules:
         broken = []
         in_hands, on_counters = list(chain.from_iterable(state.hands)), list(chain.from_iterable(state.counters))
         places = in_hands + on_counters + list(state.deck) + list(state.cemetery) \
-            + ([state.battle[3]] if state.battle else []) + [i for i in state.map if i >= 0]
+            + ([state.battle[3]] if state.battle else []) + [i for i in state.map if i >= 0] + list(state.laying)
         facts = self.facts(state)
         if len(places) != len(state.designs) or set(places) != facts.instances:
             broken.append("conservation: every card instance must be in exactly one zone")
@@ -735,9 +765,12 @@ class FalleraRules:
             broken.append("a battle is pending exactly in the defend phase")
         if state.refused and len(state.refused) != len(state.counters):
             broken.append("a refused paella is recorded for each player or for none")
+        if (state.phase == "lay") != bool(state.laying) and state.phase != "over":
+            broken.append("cards wait to be laid on the map exactly in the lay phase")
         if (state.phase == "toss") != (state.toss is not None):
             broken.append("coin tosses are pending exactly in the toss phase")
-        if state.spaces and all(i < 0 for i in state.map) and (state.deck or state.cemetery) and state.phase != "over":
+        if state.spaces and all(i < 0 for i in state.map) and (state.deck or state.cemetery) \
+                and state.phase not in ("over", "lay"):
             broken.append("the map is empty while cards remain to refill it")
         return broken
 
@@ -759,7 +792,7 @@ _COINS = (Coin(True), Coin(False))
 _COIN_PHASES = frozenset({"toss", "turn-coin", "interior-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
-_KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn)
+_KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn, Lay)
 _DEFENCES = (Defend, NoDefence)
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}

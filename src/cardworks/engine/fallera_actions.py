@@ -148,7 +148,19 @@ class Burn(_Notated):
         return f"{player(self.player)} burn {self.card}"
 
 
-FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Coin | Take | First | Move | Burn
+@dataclass(frozen=True)
+class Lay(_Notated):
+    """Expansion 3: lay one of the cards drawn to refill the emptied map on an empty terreta, as the player wishes."""
+
+    player: int
+    card: Card
+    space: str
+
+    def _write(self) -> str:
+        return f"{player(self.player)} lay {self.card} {self.space}"
+
+
+FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Coin | Take | First | Move | Burn | Lay
 
 _P = r"p(\d+)"
 _C = r"([a-z0-9-]+)#(\d+)"
@@ -164,6 +176,7 @@ _PATTERNS = [
     (re.compile(rf"^first {_P}$"), lambda m: First(_p(m[1]))),
     (re.compile(rf"^{_P} queen ([a-z0-9-]+)$"), lambda m: Move(_p(m[1]), m[2])),
     (re.compile(rf"^{_P} burn {_C}$"), lambda m: Burn(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} lay {_C} ([a-z0-9-]+)$"), lambda m: Lay(_p(m[1]), Card(m[2], int(m[3])), m[4])),
 ]
 
 

@@ -25,7 +25,7 @@ class State:
     cemetery: tuple[int, ...]
     current: int
     phase: str
-    """``turn``, ``defend``, ``toss``, ``turn-coin``, ``first`` or ``over``."""
+    """``turn``, ``defend``, ``toss``, ``turn-coin``, ``interior-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
     discord: bool
     """Expansion 2's rules are in play."""
     battle: tuple[int, int, int, int] | None = None
@@ -46,6 +46,10 @@ class State:
     """The card on each terreta, ``-1`` where it is empty."""
     queen: str | None = None
     """Where the Calavera Queen stands (``start`` before her first move)."""
+    laying: tuple[int, ...] = ()
+    """Cards drawn to refill the emptied map, waiting for the player to lay them (phase ``lay``)."""
+    realm: bool = False
+    """The move that emptied the map took a Realm card: once the map is laid, another action follows."""
     foods: tuple[str, ...] = ()
     """Each player's territorial food: the terreta it belongs to (hidden unless revealed)."""
     revealed: tuple[bool, ...] = ()
@@ -111,6 +115,7 @@ def thawed(state: State, facts: Any) -> Draft:
     draft.battle, draft.toss, draft.takes, draft.candidates = state.battle, state.toss, state.takes, state.candidates
     draft.winner, draft.reason, draft.turn = state.winner, state.reason, state.turn
     draft.spaces, draft.map, draft.queen = state.spaces, list(state.map), state.queen
+    draft.laying, draft.realm = state.laying, state.realm
     draft.foods, draft.revealed, draft.refused = state.foods, state.revealed, state.refused
     draft.weights, draft.sellables, draft.on_counters = facts.tallies(state.counters)
     return draft
@@ -124,7 +129,8 @@ def frozen(draft: Draft) -> State:
         "current": draft.current, "phase": draft.phase, "discord": draft.discord, "battle": draft.battle,
         "toss": draft.toss, "takes": draft.takes, "candidates": draft.candidates, "winner": draft.winner,
         "reason": draft.reason, "turn": draft.turn, "spaces": draft.spaces, "map": tuple(draft.map),
-        "queen": draft.queen, "foods": draft.foods, "revealed": draft.revealed, "refused": draft.refused})
+        "queen": draft.queen, "laying": draft.laying, "realm": draft.realm, "foods": draft.foods,
+        "revealed": draft.revealed, "refused": draft.refused})
 
 
 def built(fields: dict[str, Any]) -> State:
