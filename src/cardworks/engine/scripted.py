@@ -22,7 +22,7 @@ class ScriptedChance:
     """Stands in for ``random.Random`` during a setup.
 
     ``shuffles``: for each shuffle in turn, the designs that end on top, top first; the
-    rest of the pile keeps its order (the deck's catalogue order after the first shuffle).
+    rest of the pile keeps the order it had (at the first shuffle, the deck's catalogue order).
     ``samples``: for each random pick in turn, the items picked.
     ``designs``: the design of each card instance, to read the numbers being shuffled.
     """

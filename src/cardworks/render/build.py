@@ -32,7 +32,7 @@ from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
 
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"
 
 Progress = Callable[[str, int, int], None]
 
