@@ -47,8 +47,16 @@ class AttackedFaceUp(Model):
     op: Literal["attacked-face-up"]
 
 
-Effect = Annotated[TypeRules | IngredientValue | WinsAtDeckExhaustion | TurnStartCoinDraw | AttackedFaceUp,
-                   Field(discriminator="op")]
+class TerretaBonus(Model):
+    """The card's text only restates a bonus of the terreta ``space`` on the board's expert side: that bonus
+    names the card, and the engine plays it from the board; the card does nothing else."""
+
+    op: Literal["terreta-bonus"]
+    space: Ref
+
+
+Effect = Annotated[TypeRules | IngredientValue | WinsAtDeckExhaustion | TurnStartCoinDraw | AttackedFaceUp
+                   | TerretaBonus, Field(discriminator="op")]
 
 
 class CardDesign(Model):

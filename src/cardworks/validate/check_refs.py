@@ -31,6 +31,13 @@ class _Refs:
             {r.id: set(r.model.rulings) for r in index.of_kind("scenario")}
         """Ruling → the scenarios it names, and scenario → the rulings it names."""
         self.spaces = {space.id for board in index.of_kind("board") for side in board.model.sides for space in side.spaces}
+        self.bonus_cards: dict[str, set[str]] = {}
+        """Terreta → the cards its bonuses name (on any side of any board)."""
+        for board in index.of_kind("board"):
+            for side in board.model.sides:
+                for space in side.spaces:
+                    named = self.bonus_cards.setdefault(space.id, set())
+                    named.update(card for bonus in space.bonuses for card in getattr(bonus, "cards", []))
 
 
 def _dangling(out: ProblemList, record: Record, pointer: str, what: str, value: str, known: set[str]) -> None:
@@ -134,6 +141,13 @@ def _check_card(record: Record, refs: _Refs, out: ProblemList) -> None:
         _dangling(out, record, f"/markers/{i}", "player-count marker", marker, refs.markers)
     for i, icon in enumerate(card.icons):
         _dangling(out, record, f"/icons/{i}", "icon", icon, refs.icons)
+    for i, effect in enumerate(card.effects):
+        if effect.op != "terreta-bonus":
+            continue
+        _dangling(out, record, f"/effects/{i}/space", "board space", effect.space, refs.spaces)
+        if effect.space in refs.spaces and card.id not in refs.bonus_cards[effect.space]:
+            out.error(record.file.display, f"{record.pointer}/effects/{i}/space", "bonus-mismatch",
+                      f"no bonus of terreta {effect.space!r} names {card.id!r}")
 
 
 def _check_component(record: Record, refs: _Refs, out: ProblemList) -> None:
