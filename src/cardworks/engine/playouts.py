@@ -77,6 +77,7 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
     choices, play, now = contract_playout(rules, state) if check or not hasattr(rules, "playout") \
         else rules.playout(state)
     legal = choices()
+    pick = rng.random  # a uniform choice: int(random() * n) (one C call) rather than randrange (a few in Python)
     for step in range(MAX_STEPS):
         count = len(legal)
         if not count:
@@ -84,7 +85,7 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
             if rules.actor(state) is not None:
                 return state, log, "no legal action in a game that is not over"
             return state, log, None
-        action = legal[rng.randrange(count)]
+        action = legal[int(pick() * count)]
         log.append(action.notation())
         play(action, shuffles)
         legal = choices()
