@@ -8,10 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from cardworks.engine.calavera_actions import Die, First, Mark, Pass, Reroll, Roll, parse_action
 from cardworks.engine.calavera_game import Configuration, new_game, rules_for, scenario_state, sheet_layout
 from cardworks.engine.check import run_scenarios
 from cardworks.engine.core import CHANCE, IllegalActionError
@@ -23,24 +20,10 @@ from conftest import REPO, run_cli
 
 GAME = REPO / "cards" / "calavera"
 DB = load_database(GAME)
-ids = st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True)
-players = st.integers(0, 5)
-dice = st.sets(st.integers(0, 5), min_size=1).map(lambda s: tuple(sorted(s)))
-actions = st.one_of(st.builds(First, players), st.builds(Roll, players), st.builds(Die, st.integers(0, 5), ids),
-                    st.builds(Reroll, players, dice), st.builds(Mark, players, ids, st.integers(0, 12)),
-                    st.builds(Pass, players))
 
 
-@given(actions)
-def test_notation_parses_back_identically(action) -> None:
-    assert parse_action(action.notation()) == action
-    assert parse_action(action.notation()).notation() == action.notation()
 
 
-@pytest.mark.parametrize("text", ["p1 dance", "p1 reroll", "p1 reroll 3 1", "p1 reroll 2 2", "die 0 joker", "p0 roll"])
-def test_bad_notation_is_refused(text: str) -> None:
-    with pytest.raises(ValueError):
-        parse_action(text)
 
 
 def play(setup: dict, steps: list[str]):

@@ -10,8 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardworks.engine.core import CHANCE, IllegalActionError
-from cardworks.engine.fallera_actions import (Almoina, Attack, Burn, Card, Coin, Defend, First, Lay, Move, NoDefence, Sell,
-                                              Take, parse_action)
+from cardworks.engine.fallera_actions import parse_action
 from cardworks.engine.fallera_game import Configuration, new_game, scenario_state
 from cardworks.engine.playouts import play_one
 from cardworks.engine.scenarios import run_scenario
@@ -20,25 +19,7 @@ from cardworks.models import Scenario
 from conftest import REPO, run_cli
 
 DB = load_database(REPO / "cards" / "fallera")
-designs = st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True)
-cards = st.builds(Card, designs, st.integers(0, 500))
-players = st.integers(0, 5)
-actions = st.one_of(
-    st.builds(Almoina, players), st.builds(Sell, players, cards), st.builds(Attack, players, players, cards, cards),
-    st.builds(Defend, players, cards), st.builds(NoDefence, players), st.builds(Coin, st.booleans()),
-    st.builds(Take, players, players, cards), st.builds(First, players), st.builds(Move, players, designs),
-    st.builds(Burn, players, cards), st.builds(Lay, players, cards, designs))
 
-
-@given(actions)
-def test_notation_parses_back_identically(action) -> None:
-    assert parse_action(action.notation()) == action
-    assert parse_action(action.notation()).notation() == action.notation()
-
-
-def test_bad_notation_is_refused() -> None:
-    with pytest.raises(ValueError):
-        parse_action("p1 dance")
 
 
 def _scenario(setup: dict, steps: list[str], expect: list[dict] | None = None) -> Scenario:
