@@ -30,14 +30,14 @@ class _Refs:
         self.named_by = {r.id: set(r.model.scenarios) for r in index.of_kind("ruling")} | \
             {r.id: set(r.model.rulings) for r in index.of_kind("scenario")}
         """Ruling → the scenarios it names, and scenario → the rulings it names."""
-        self.spaces = {space.id for board in index.of_kind("board") for side in board.model.sides for space in side.spaces}
         self.bonus_cards: dict[str, set[str]] = {}
-        """Terreta → the cards its bonuses name (on any side of any board)."""
+        """Board space → the cards its bonuses name (on any side of any board)."""
         for board in index.of_kind("board"):
             for side in board.model.sides:
                 for space in side.spaces:
                     named = self.bonus_cards.setdefault(space.id, set())
                     named.update(card for bonus in space.bonuses for card in getattr(bonus, "cards", []))
+        self.spaces = set(self.bonus_cards)
 
 
 def _dangling(out: ProblemList, record: Record, pointer: str, what: str, value: str, known: set[str]) -> None:
