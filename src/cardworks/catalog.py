@@ -62,14 +62,21 @@ def _matches(query: str, card, localizers: list[Localizer]) -> bool:
 
 
 def list_cards(cards_root: Path, game: str | None = None, locale: str | None = None,
-               query: str | None = None) -> list[CardRow]:
+               query: str | None = None, packs: list[Path] | None = None) -> list[CardRow]:
     """Every card design of the selected games, in set order, named in ``locale``.
 
     ``query`` keeps the cards whose id, name or alternative name in any locale
     contains it, ignoring case, accents and punctuation (``garlic`` finds cabeça d'alls).
+    With ``packs``, the packs' own cards (named with their games' translations and theirs).
     """
     rows = []
-    for db in load_games(cards_root, game):
+    if packs:
+        from .loading.packs import open_packs
+
+        databases = open_packs(cards_root, packs)
+    else:
+        databases = load_games(cards_root, game)
+    for db in databases:
         game_doc = db.game_doc
         wanted = locale or game_doc.source_locale
         if wanted not in game_doc.locales and wanted != PSEUDO_LOCALE:
@@ -80,6 +87,8 @@ def list_cards(cards_root: Path, game: str | None = None, locale: str | None = N
         everywhere = [Localizer(db, other) for other in game_doc.locales] if query else []
         for record in sorted(index.of_kind("card"), key=lambda r: order.get(r.set_id or "", (0, ""))):
             card = record.model
+            if db.packs and not record.bundle.is_pack:
+                continue
             if query and not _matches(query, card, everywhere):
                 continue
             name, status = localizer.text(card.id, "name", card.name)

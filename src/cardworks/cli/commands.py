@@ -14,13 +14,16 @@ from ..validate.runner import game_folders
 from ..validate import validate as run_validation
 from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
 
+PACKS = click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False))
+"""Expansion packs, each taken with the game it extends (as ``validate`` takes them)."""
+
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
                       help="Output format.")
 
 
 @click.command()
-@click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False))
-@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@PACKS
+@click.option("--strict", is_flag=True, help="Treat warnings as errors (for packs: the packs' own warnings).")
 @FORMAT
 @click.pass_obj
 def validate(cards_root: Path, packs: tuple[Path, ...], strict: bool, fmt: str) -> None:
@@ -34,17 +37,23 @@ def validate(cards_root: Path, packs: tuple[Path, ...], strict: bool, fmt: str) 
 
 
 @click.command()
-@click.argument("query", required=False)
+@click.argument("words", nargs=-1, metavar="[QUERY] [PACK ...]")
 @click.option("--game", help="Game id (default: every game).")
 @click.option("--locale", help="Locale of the names (default: the game's source locale).")
 @FORMAT
 @click.pass_obj
-def cards(cards_root: Path, query: str | None, game: str | None, locale: str | None, fmt: str) -> None:
+def cards(cards_root: Path, words: tuple[str, ...], game: str | None, locale: str | None, fmt: str) -> None:
     """List card designs: id, set, types, quantity, name in the locale.
 
-    QUERY keeps cards whose id, name or alternative name (in any locale) contains it.
+    QUERY keeps cards whose id, name or alternative name (in any locale) contains it;
+    a folder holding a pack.json is a PACK, whose cards are listed instead of the game's.
     """
-    rows = list_cards(cards_root, game, locale, query)
+    packs = [Path(word) for word in words if (Path(word) / "pack.json").is_file()]
+    queries = [word for word in words if not (Path(word) / "pack.json").is_file()]
+    if len(queries) > 1:
+        raise click.UsageError(f"one QUERY at most (got {', '.join(map(repr, queries))}); "
+                               "a PACK is a folder holding a pack.json")
+    rows = list_cards(cards_root, game, locale, queries[0] if queries else None, packs)
     if fmt == "json":
         click.echo(json.dumps([row.as_dict() for row in rows], indent=2, ensure_ascii=False))
     else:
@@ -90,6 +99,7 @@ def _offset(value: str) -> tuple[float, float]:
 
 
 @click.command()
+@PACKS
 @click.option("--game", help="Game id (default: every game with card templates).")
 @click.option("--set", "selection", help="Deck selection (e.g. base, base-2, base-3, expert) or sets joined by '+'.")
 @click.option("--locale", "locales", multiple=True, help="Locale to build (repeatable; default: every locale).")
@@ -109,11 +119,15 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--docs/--no-docs", default=True, show_default=True, help="Build rulebooks and FAQ indexes.")
 @click.option("--allow-fallback", is_flag=True, help="Fill missing translations from the game's fallback chain.")
 @click.option("--proof", is_flag=True, help="Mark fallback texts visibly in the documents (for translators).")
+@click.option("--with-game", "merge", is_flag=True, help="For PACKS: shuffle the pack's cards into the game's deck.")
 @click.pass_obj
-def build(cards_root: Path, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
+def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
           paper: str, out: Path, jobs: int | None, gutter: float, marks: str, duplex: str, back_offset: str,
           png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool) -> None:
-    """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json."""
+    """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json.
+
+    With PACKS, build each pack's cards (alone, or with --with-game in the game's deck) under OUT/<pack id>/.
+    """
     from ..render.build import BuildOptions, build as run_build, default_jobs
     from ..render.impose import SheetLayout
 
@@ -121,7 +135,7 @@ def build(cards_root: Path, game: str | None, selection: str | None, locales: tu
     layout = SheetLayout(paper=paper, gutter=gutter, marks=marks, duplex=duplex, offset_x=offset_x, offset_y=offset_y)
     options = BuildOptions(out=out, game=game, selection=selection, locales=list(locales) or None, players=players,
                            layout=layout, jobs=jobs or default_jobs(), png=png, strict=strict, cards=card_sheets, documents=docs,
-                           allow_fallback=allow_fallback or proof, proof=proof)
+                           allow_fallback=allow_fallback or proof, proof=proof, packs=list(packs), merge=merge)
     with progress_bar() as progress:
         report = run_build(cards_root, options, progress)
     print_build_report(report)
@@ -132,7 +146,14 @@ def i18n() -> None:
     """Translation workflow: export and import PO/XLIFF files, report status."""
 
 
-def _one_game(cards_root: Path, game: str | None):
+def _one_game(cards_root: Path, game: str | None, packs: tuple[Path, ...] = ()):
+    """The one game (or pack, with the game it extends) a translation command works on."""
+    if packs:
+        from ..loading.packs import open_packs
+
+        if len(packs) > 1:
+            raise click.UsageError("one PACK at a time")
+        return open_packs(cards_root, list(packs))[0]
     databases = load_games(cards_root, game)
     if len(databases) > 1:
         raise click.UsageError("several games here; choose one with --game")
@@ -140,17 +161,19 @@ def _one_game(cards_root: Path, game: str | None):
 
 
 @i18n.command("export")
+@PACKS
 @click.option("--locale", required=True, help="Target locale, e.g. ca or es.")
 @click.option("--game", help="Game id (needed when there are several).")
 @click.option("--format", "fmt", type=click.Choice(["po", "xliff"]), default="po", show_default=True)
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="File to write (default: standard output).")
 @click.pass_obj
-def i18n_export(cards_root: Path, locale: str, game: str | None, fmt: str, out: Path | None) -> None:
-    """Export every translatable string for LOCALE, with context, comments and fuzzy stale entries."""
+def i18n_export(cards_root: Path, packs: tuple[Path, ...], locale: str, game: str | None, fmt: str,
+                out: Path | None) -> None:
+    """Export every translatable string for LOCALE (of a PACK: the pack's own), with context, comments and fuzzy stale entries."""
     from ..fileio import write_bytes_atomic
     from ..i18n.workflow import export_catalog
 
-    data = export_catalog(_one_game(cards_root, game), locale, fmt)
+    data = export_catalog(_one_game(cards_root, game, packs), locale, fmt)
     if out is None:
         click.echo(data.decode("utf-8"), nl=False)
     else:
@@ -160,36 +183,38 @@ def i18n_export(cards_root: Path, locale: str, game: str | None, fmt: str, out: 
 
 @i18n.command("import")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@PACKS
 @click.option("--game", help="Game id (default: the one the file names).")
 @click.option("--locale", help="Locale the file must be for (default: the file's own Language).")
 @click.pass_obj
-def i18n_import(cards_root: Path, file: Path, game: str | None, locale: str | None) -> None:
-    """Write the translations of a PO or XLIFF FILE back into the locale file, or refuse it whole."""
+def i18n_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: str | None, locale: str | None) -> None:
+    """Write the translations of a PO or XLIFF FILE back into the locale file (of a PACK: the pack's), or refuse it whole."""
     from ..i18n.workflow import import_catalog, read_translator_file
 
     games = {folder.name for folder in game_folders(cards_root)}
-    if game is None and len(games) > 1:  # the file says which game it belongs to
+    if game is None and len(games) > 1 and not packs:  # the file says which game it belongs to
         game = read_translator_file(file).game
         if game not in games:
             raise DataError(f"{file} names game {game!r}, which is not here; give --game",
                             [Problem(str(file), "", "wrong-game", f"no game {game!r} in {cards_root}")])
-    result = import_catalog(_one_game(cards_root, game), file, locale)
+    result = import_catalog(_one_game(cards_root, game, packs), file, locale)
     click.echo(f"{result.path}: {result.changed} changed, {result.unchanged} unchanged, "
                f"{result.skipped} untranslated or fuzzy skipped")
 
 
 @i18n.command("status")
+@PACKS
 @click.option("--game", help="Game id (needed when there are several).")
 @click.option("--build", "build_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("build"),
               show_default=True, help="Build folder whose manifest tells which cards overflow.")
 @FORMAT
 @click.pass_obj
-def i18n_status(cards_root: Path, game: str | None, build_dir: Path, fmt: str) -> None:
+def i18n_status(cards_root: Path, packs: tuple[Path, ...], game: str | None, build_dir: Path, fmt: str) -> None:
     """Per locale and set: strings translated, stale, missing, and cards that overflow their box."""
     from ..i18n.workflow import overflow_from_manifest, translation_status
 
-    db = _one_game(cards_root, game)
-    rows = translation_status(db, overflow_from_manifest(build_dir, db.game_doc.id))
+    db = _one_game(cards_root, game, packs)
+    rows = translation_status(db, overflow_from_manifest(build_dir, db.output_id))
     if fmt == "json":
         click.echo(json.dumps([{**row.__dict__, "total": row.total} for row in rows], indent=2))
     else:
@@ -197,7 +222,8 @@ def i18n_status(cards_root: Path, game: str | None, build_dir: Path, fmt: str) -
 
 
 @click.command()
-@click.option("--game", default="fallera", show_default=True, help="Game id.")
+@PACKS
+@click.option("--game", default="fallera", show_default=True, help="Game id (with PACKS: the game they extend).")
 @click.option("--scenarios", "scenario_paths", multiple=True, type=click.Path(path_type=Path, exists=True),
               help="More scenario files or folders (the game's own scenarios always run).")
 @click.option("--playouts", type=click.IntRange(0, 1_000_000), default=100, show_default=True,
@@ -207,13 +233,20 @@ def i18n_status(cards_root: Path, game: str | None, build_dir: Path, fmt: str) -
               help="Write each failed playout here as a scenario that replays it.")
 @FORMAT
 @click.pass_obj
-def check(cards_root: Path, game: str, scenario_paths: tuple[Path, ...], playouts: int, seed: int,
+def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: tuple[Path, ...], playouts: int, seed: int,
           save_failures: Path | None, fmt: str) -> None:
     """Run the game's scenarios, then seeded random playouts checking invariants."""
     from ..engine.check import check_game
     from .output import print_check
 
-    report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures)
+    if packs:
+        from ..loading.packs import open_packs
+
+        databases = open_packs(cards_root, list(packs))
+        if len({db.game_doc.id for db in databases}) > 1:
+            raise click.UsageError("these packs extend different games; check one game at a time")
+        game = databases[0].game_doc.id
+    report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures, list(packs))
     if fmt == "json":
         click.echo(json.dumps(check_json(report), indent=2))
     else:

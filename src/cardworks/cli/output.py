@@ -30,6 +30,8 @@ def print_report(report: Report, strict: bool) -> None:
     errors, warnings = len(report.errors), len(report.warnings)
     verdict = "FAILED" if report.failed(strict) else "OK"
     suffix = " (--strict: warnings count as errors)" if strict and warnings else ""
+    if strict and report.pack_roots:
+        suffix = f" (--strict: the packs' {len(report.judged_warnings)} warning(s) count as errors; the game's are shown)"
     click.echo(f"\n{verdict}: {errors} error(s), {warnings} warning(s) in {report.files} file(s){suffix}")
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, UsageError
-from ..loading.database import Database, display_path, load_game
+from ..loading.database import Database, display_path, load_game, load_pack
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 from .playouts import PlayoutStats, failure_scenario, merged, run_playouts
@@ -81,7 +81,7 @@ def run_scenarios(db: Database, scenario_paths: list[Path] | None = None) -> lis
 
 
 def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts: int, seed: int,
-               save_failures: Path | None = None) -> CheckReport:
+               save_failures: Path | None = None, packs: list[Path] | None = None) -> CheckReport:
     """Scenarios first (every one, whatever fails), then ``playouts`` games per configuration.
 
     With ``save_failures``, each failed playout is written there as a scenario file that
@@ -90,8 +90,8 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     if game not in GAMES:
         raise UsageError(f"the engine does not play {game!r} yet; it plays {', '.join(sorted(GAMES))}")
     plugin = plugin_for(game)
-    db = Database(game=load_game(cards_root / game))
-    if db.game_doc is None or any(f.doc is None for f in db.game.files):
+    db = Database(game=load_game(cards_root / game), packs=[load_pack(p) for p in packs or []])
+    if db.game_doc is None or any(f.doc is None for b in db.bundles for f in b.files):
         raise DataError(f"game {game!r} has unusable files; run 'cardworks validate'")
     report = CheckReport(game)
     report.scenarios = run_scenarios(db, scenario_paths)

@@ -79,8 +79,8 @@ def build_catalog(db: Database, locale: str) -> list[Entry]:
                 stored.setdefault(record_id, {}).update(fields)
     entries = []
     for record in Index(db).records:
-        if record.kind in {"pack", "assumption"}:
-            continue
+        if record.kind in {"pack", "assumption"} or (db.packs and not record.bundle.is_pack):
+            continue  # a pack's catalog holds the pack's own strings only
         for string in source_strings(record.model):
             found = stored.get(record.id, {}).get(string.field)
             if found is None:
@@ -97,7 +97,7 @@ def build_catalog(db: Database, locale: str) -> list[Entry]:
                 markup=string.markup, comments=_comments(record, string.field, string.text, string.markup),
                 set_id=record.set_id,
             ))
-    return entries + _rule_entries(db, locale)
+    return entries + ([] if db.packs else _rule_entries(db, locale))
 
 
 def _rule_entries(db: Database, locale: str) -> list[Entry]:

@@ -20,7 +20,7 @@ def write_translations(db: Database, locale: str, texts: dict[str, dict[str, str
     (writing nothing) when a record or field does not exist or a text is empty.
     """
     sources = {(s.record, s.field): s.text for fields in source_index(Index(db)).values() for s in fields.values()}
-    path = db.game.root / "i18n" / f"{locale}.json"
+    path = db.roots[-1] / "i18n" / f"{locale}.json"  # a pack's translations live in the pack
     problems = []
     for record_id, fields in texts.items():
         for field, text in fields.items():
@@ -39,7 +39,7 @@ def write_translations(db: Database, locale: str, texts: dict[str, dict[str, str
 
 def merge_translations(db: Database, locale: str, items: list[tuple[str, str, str, str]]) -> Path:
     """Merge (record, field, text, source it translates) into the locale file; other entries are kept as they are."""
-    path = db.game.root / "i18n" / f"{locale}.json"
+    path = db.roots[-1] / "i18n" / f"{locale}.json"  # a pack's translations live in the pack
     entries: dict[str, dict[str, dict[str, str]]] = {}
     if path.exists():
         entries = json.loads(path.read_text(encoding="utf-8")).get("entries", {})

@@ -84,6 +84,23 @@ class Database:
         found = self.game.docs("game")
         return found[0][1] if found else None
 
+    @property
+    def pack_doc(self) -> Any:
+        """The ``pack.json`` of the first pack (the subject of a pack command), or None."""
+        found = self.packs[0].docs("pack") if self.packs else []
+        return found[0][1] if found else None
+
+    @property
+    def output_id(self) -> str:
+        """Folder name of this database's outputs: the pack's id for a pack, else the game's."""
+        pack = self.pack_doc
+        return pack.id if pack is not None else self.game_doc.id
+
+    @property
+    def roots(self) -> list[Path]:
+        """The game folder and every pack folder: where its data, art and templates may be read."""
+        return [bundle.root for bundle in self.bundles]
+
 
 def _parse(loaded: LoadedFile, problems: list[Problem]) -> None:
     data, found = read_json(loaded.path, loaded.display)

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .game import CardSize
+from .game import CardBack, CardSize
 from .base import MARKUP, TRANSLATABLE, Certainty, Document, Id, Model, Ref, RelPath, Source
 
 
@@ -89,7 +89,13 @@ class CardDesign(Model):
     flavour: str | None = Field(default=None, json_schema_extra=TRANSLATABLE)
     """The italic saying printed on the card, if a source gives it."""
     art: RelPath | None = None
-    """Illustration file inside the game folder or pack."""
+    """Illustration file (PNG, JPEG, WebP or SVG) inside the game folder or pack, drawn to cover the art box."""
+    art_focus: tuple[Annotated[float, Field(ge=0, le=1)], Annotated[float, Field(ge=0, le=1)]] | None = None
+    """Point of the art kept in view when it is cropped to cover its box: x, y from 0 (left, top) to 1."""
+    layout: Literal["framed", "full-bleed"] = "framed"
+    """``full-bleed``: the art covers trim and bleed, and the frame is drawn over it."""
+    artist: str | None = None
+    """Who drew the art; printed small on the face."""
     effects: list[Effect] = Field(default_factory=list)
     """What the card does, as operations the engine runs. A card with rules text and no
     effects is unmodelled: the engine leaves it out and says so."""
@@ -122,5 +128,7 @@ class CardSet(Document):
     totals: SetTotals = Field(default_factory=SetTotals)
     card_size: CardSize | None = None
     """Trim size of this set's cards when it differs from the game's."""
+    back: CardBack | None = None
+    """Back of this set's cards, before any back per type."""
     sources: list[Source] = Field(default_factory=list)
     cards: list[CardDesign] = Field(default_factory=list)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
-from .base import MARKUP, TRANSLATABLE, Document, Id, Locale, Model, Ref, Source
+from .base import MARKUP, TRANSLATABLE, Document, Id, Locale, Model, Ref, RelPath, Source
 
 ParameterValue = int | str | bool | list[int] | list[str] | None
 
@@ -107,6 +107,15 @@ class CardSize(Model):
     height_mm: Annotated[float, Field(gt=10, le=300)]
 
 
+class CardBack(Model):
+    """The back printed behind some cards: an image covering trim and bleed, or a back template."""
+
+    art: RelPath | None = None
+    """Image file (PNG, JPEG, WebP or SVG) inside the game folder or pack, drawn over the whole back."""
+    template: RelPath | None = None
+    """Template in the folder's ``templates/`` (e.g. ``cards/back-night.html.j2``) drawing the back instead."""
+
+
 class DeckSelection(Model):
     """A named choice of sets played together (e.g. base game plus expansion 2)."""
 
@@ -153,6 +162,8 @@ class Game(Document):
     """Trim size of the game's cards unless a set says otherwise (default poker, 63 × 88 mm)."""
     selections: list[DeckSelection] = Field(default_factory=list)
     """Deck selections offered when building (the first is the default)."""
+    backs: dict[Ref, CardBack] = Field(default_factory=dict)
+    """Backs per card type (by the card's first type) instead of the common back."""
     fallbacks: dict[Locale, list[Locale]] = Field(default_factory=dict)
     """Where a missing translation may come from instead, per locale, in order
     (used only when a build allows fallbacks); the source locale ends every chain."""

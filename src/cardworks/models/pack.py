@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from .base import TRANSLATABLE, Document, Id, Ref
+from .game import CardBack, CardSize, SourceDocument
 
 
 class Pack(Document):
@@ -16,3 +17,9 @@ class Pack(Document):
     name: str = Field(json_schema_extra=TRANSLATABLE)
     version: str | None = None
     description: str | None = None
+    documents: list[SourceDocument] = Field(default_factory=list)
+    """Documents the pack's ``sources`` may cite besides the game's (an original design cites its own notes)."""
+    card_size: CardSize | None = None
+    """Trim size of the pack's cards unless a set says otherwise (default: the game's)."""
+    backs: dict[Ref, CardBack] = Field(default_factory=dict)
+    """Backs of the pack's cards per card type, before the game's."""

@@ -19,20 +19,23 @@ import pikepdf
 
 from ..errors import DataError, UsageError
 from ..i18n.pseudo import PSEUDO_LOCALE
-from ..loading.database import Database, load_game
+from ..loading.database import Database, display_path, load_game
+from ..loading.packs import open_packs
+from ..problems import Problem
 from ..validate import validate
 from ..validate.runner import game_folders
 from .deck import Deck, build_deck
 from .docs.build import DocTask, build_documents, doc_tasks
-from .faces import BLEED_MM, FACES_PER_CHUNK, FaceJob, FaceResult, build_job, render_faces
-from .fonts import font_files
+from .facecache import DeckFaces, FaceCache, deck_faces, face_keys
+from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from .impose import SheetLayout, calibration, impose
 from .jinja import templates_dir
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
 
-RENDERER_VERSION = "2"
+FACE_CACHE = ".cache/faces"
+"""The face cache, inside the build folder (see ``facecache``)."""
 
 Progress = Callable[[str, int, int], None]
 
@@ -63,6 +66,10 @@ class BuildOptions:
     """Let a missing translation come from the game's fallback chain instead of failing."""
     proof: bool = False
     """Mark every fallback text visibly (for translators)."""
+    packs: list[Path] = field(default_factory=list)
+    """Packs to build (each with the game it extends) instead of the games."""
+    merge: bool = False
+    """For packs: the pack's cards in the game's deck instead of alone."""
 
 
 @dataclass
@@ -78,13 +85,17 @@ class DeckOutcome:
     records: list[OutputRecord]
     overflow: list[str]
     rendered: bool
-    """True when faces were rendered; False when the print-shop file was reused."""
+    """True when the print-shop file was assembled again; False when it was reused."""
     imposed: bool = True
     """True when the sheets were laid out again."""
+    faces: list[str] = field(default_factory=list)
+    """Faces laid out in this build (the rest came from the face cache)."""
 
     @property
     def status(self) -> str:
-        return "rendered" if self.rendered else ("re-imposed" if self.imposed else "unchanged")
+        if self.faces:
+            return f"{len(self.faces)} face(s) rendered"
+        return "re-assembled" if self.rendered else ("re-imposed" if self.imposed else "unchanged")
 
 
 @dataclass
@@ -107,15 +118,11 @@ def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
 
 
-def faces_hash(db: Database, deck: Deck, locale: str) -> str:
-    """Hash of everything the faces of one deck × locale are made from (not the sheet layout)."""
-    digest = hashlib.sha256(f"cardworks-renderer {RENDERER_VERSION}".encode())
-    root = db.game.root
-    hash_files(digest, [p for p in root.rglob("*") if p.is_file() and "scenarios" not in p.parts], root)
-    hash_files(digest, [p for p in templates_dir().rglob("*") if p.is_file()], templates_dir())
-    for font in font_files():
-        digest.update(font.path.name.encode() + str(font.path.stat().st_size).encode())
-    digest.update(repr((deck.label, [(c.card.id, c.copies) for c in deck.cards], locale)).encode())
+def faces_hash(keys: dict[str, str], deck: Deck, order: list[str], locale: str) -> str:
+    """Hash of the print-shop file of one deck × locale: its faces' keys, in order, and the copies."""
+    digest = hashlib.sha256(f"cardworks-deck {locale} {deck.label}".encode())
+    digest.update(repr([(face_id, keys[face_id]) for face_id in order]).encode())
+    digest.update(repr([(c.card.id, c.copies) for c in deck.cards]).encode())
     return digest.hexdigest()
 
 
@@ -124,68 +131,106 @@ def sheet_hash(faces_key: str, layout: SheetLayout) -> str:
     return hashlib.sha256(f"{faces_key} {layout!r}".encode()).hexdigest()
 
 
-def _render_parallel(job: FaceJob, jobs: int) -> FaceResult:
-    if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            return render_faces(job, pool.map)
-    return render_faces(job)
+def _render_parallel(jobs: int) -> Callable[[FaceJob], FaceResult]:
+    def render(job: FaceJob) -> FaceResult:
+        if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                return render_faces(job, pool.map)
+        return render_faces(job)
+    return render
 
 
 def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord], overflow: list[str],
-             rendered: bool, imposed: bool = True) -> DeckOutcome:
-    return DeckOutcome(db.game_doc.id, locale, deck.label, len(deck.cards), deck.physical_cards,
-                       sum(1 for c in deck.cards if c.quantity_source != "stated"), records, overflow, rendered, imposed)
+             rendered: bool, imposed: bool = True, faces: list[str] | None = None) -> DeckOutcome:
+    return DeckOutcome(db.output_id, locale, deck.label, len(deck.cards), deck.physical_cards,
+                       sum(1 for c in deck.cards if c.quantity_source != "stated"), records, overflow, rendered, imposed,
+                       faces or [])
 
 
-def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions, key: str,
-           kept: dict[str, OutputRecord]) -> tuple[bytes, list[str], list[OutputRecord], bool]:
-    """The print-shop PDF of a deck × locale: reused when its inputs are unchanged, else rendered and written."""
-    game = db.game_doc
-    base = f"{game.id}/{locale}"
+def _refused(result: DeckFaces, db: Database) -> DataError:
+    problems = [Problem(display_path(db.roots[-1] / "templates"), "", "resource-outside",
+                        f"a template or stylesheet asked for {url}, outside the pack, the game, the templates and the fonts")
+                for url in result.refused]
+    return DataError("the templates or data asked for files outside the allowed folders; nothing written", problems)
+
+
+def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
+           kept: dict[str, OutputRecord]) -> tuple[bytes, FaceJob, str, list[str], list[OutputRecord], list[str] | None]:
+    """The print-shop PDF of a deck × locale: reused when its faces are unchanged, else assembled from the
+    face cache (laying out only the faces whose key is new) and written. Returns the PDF, the job, its key,
+    the overflowing faces, the records and the faces laid out now (None: the print-shop file was reused)."""
+    base = f"{db.output_id}/{locale}"
     shop_path = f"{base}/print-shop/cards-{deck.label}.pdf"
-    order = [c.card.id for c in deck.cards] + ["back"]
+    job = build_job(db, deck, locale, options.allow_fallback)
+    order = [face.id for face in job.faces]
     png_paths = [f"{base}/print-shop/png-{deck.label}/{face_id}.png" for face_id in order] if options.png else []
+    keys = face_keys(job)
+    key = faces_hash(keys, deck, order, locale)
     previous = [kept.get(path) for path in [shop_path, *png_paths]]
     if all(r is not None and r.input_hash == key and still_valid(options.out, r) for r in previous):
-        return (options.out / shop_path).read_bytes(), list(previous[0].overflow), previous, False  # type: ignore[union-attr]
-    result = _render_parallel(build_job(db, deck, locale), options.jobs)
+        return (options.out / shop_path).read_bytes(), job, key, list(previous[0].overflow), previous, None  # type: ignore[union-attr]
+    result = deck_faces(job, FaceCache(options.out / FACE_CACHE), _render_parallel(options.jobs))
     if result.refused:
-        raise DataError(f"the templates or data asked for files outside the allowed folders: {', '.join(result.refused)}")
+        raise _refused(result, db)
     if options.strict and result.overflow:
-        raise DataError(f"{game.id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
-    shop_bytes = save_pdf(assemble(result, order, BLEED_MM, locale))
+        raise DataError(f"{db.output_id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
+    shop_bytes = save_pdf(assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale))
     outputs = [("cards-print-shop", shop_path, shop_bytes, len(order))]
     if options.png:
         images = render_pngs(shop_bytes, order, Path(f"{base}/print-shop/png-{deck.label}"))
         outputs += [("card-png", path, data, 1) for path, data in images.items()]
-    common = {"game": game.id, "locale": locale, "input_hash": key, "selection": deck.selection,
+    common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
               "players": deck.players, "overflow": list(result.overflow)}
     records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(options.out, path, data), **common)
                for kind, path, data, pages in outputs]
-    return shop_bytes, list(result.overflow), records, True
+    return shop_bytes, job, key, list(result.overflow), records, result.rendered
+
+
+def size_groups(job: FaceJob, deck: Deck, game_size: tuple[float, float]) -> dict[tuple[float, float], list[int]]:
+    """Deck entries by the trim size of their cards (the game's size first): each size is imposed on its own sheets."""
+    faces = {face.id: face for face in job.faces}
+    groups: dict[tuple[float, float], list[int]] = {game_size: []}
+    for i, entry in enumerate(deck.cards):
+        face = faces[entry.card.id]
+        groups.setdefault((face.trim_w, face.trim_h), []).append(i)
+    return {size: entries for size, entries in groups.items() if entries}
 
 
 def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
                 kept: dict[str, OutputRecord]) -> DeckOutcome:
-    """Faces (rendered or reused), then sheets (imposed or reused) for one deck × locale."""
+    """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size."""
     game = db.game_doc
-    layout = replace(options.layout, trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm, bleed=BLEED_MM)
-    faces_key = faces_hash(db, deck, locale)
-    shop_bytes, overflow, records, rendered = _faces(db, deck, locale, options, faces_key, kept)
+    shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, options, kept)
     if options.strict and overflow:
-        raise DataError(f"{game.id} {locale}: rules text overflows on {', '.join(overflow)} (--strict)")
-    sheet_key = sheet_hash(faces_key, layout)
-    sheet_path = f"{game.id}/{locale}/cards-{deck.label}-{layout.paper}.pdf"
-    previous = kept.get(sheet_path)
-    if previous is not None and previous.input_hash == sheet_key and still_valid(options.out, previous):
-        return _outcome(db, deck, locale, [*records, previous], overflow, rendered, imposed=False)
-    copies = [i for i, entry in enumerate(deck.cards) for _ in range(entry.copies)]
-    sheets = impose(pikepdf.open(io.BytesIO(shop_bytes)), copies, len(deck.cards), layout)
-    sheet_bytes = save_pdf(sheets)
-    record = OutputRecord(game=game.id, locale=locale, kind="cards", path=sheet_path, pages=len(sheets.pages),
-                          sha256=write_output(options.out, sheet_path, sheet_bytes), input_hash=sheet_key,
-                          selection=deck.selection, players=deck.players, paper=layout.paper, overflow=overflow)
-    return _outcome(db, deck, locale, [*records, record], overflow, rendered)
+        raise DataError(f"{db.output_id} {locale}: rules text overflows on {', '.join(overflow)} (--strict)")
+    page_of = {face.id: i for i, face in enumerate(job.faces)}
+    back_of = {face.id: face.back for face in job.faces if isinstance(face, Face)}
+    game_size = (game.card_size.width_mm, game.card_size.height_mm)
+    groups = size_groups(job, deck, game_size)
+    imposed = False
+    shop = None
+    for (width, height), entries in groups.items():
+        layout = replace(options.layout, trim_w=width, trim_h=height, bleed=BLEED_MM)
+        sheet_key = sheet_hash(faces_key, layout)
+        suffix = "" if len(groups) == 1 or (width, height) == game_size else f"-{width:g}x{height:g}"
+        sheet_path = f"{db.output_id}/{locale}/cards-{deck.label}{suffix}-{layout.paper}.pdf"
+        previous = kept.get(sheet_path)
+        if previous is not None and previous.input_hash == sheet_key and still_valid(options.out, previous):
+            records.append(previous)
+            continue
+        try:
+            layout.grid
+        except ValueError as exc:
+            raise UsageError(f"{db.output_id}: {exc}") from None
+        shop = shop or pikepdf.open(io.BytesIO(shop_bytes))
+        cards = [deck.cards[i].card.id for i in entries for _ in range(deck.cards[i].copies)]
+        sheets = impose(shop, [page_of[c] for c in cards], [page_of[back_of[c]] for c in cards], layout)
+        sheet_bytes = save_pdf(sheets)
+        records.append(OutputRecord(game=db.output_id, locale=locale, kind="cards", path=sheet_path, pages=len(sheets.pages),
+                                    sha256=write_output(options.out, sheet_path, sheet_bytes), input_hash=sheet_key,
+                                    selection=deck.selection, players=deck.players, paper=layout.paper, overflow=overflow))
+        imposed = True
+    return _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
 
 
 def selected_games(cards_root: Path, wanted: str | None) -> list[Path]:
@@ -203,25 +248,53 @@ def has_card_template(game: str) -> bool:
     return (templates_dir() / game / "cards.css").is_file()
 
 
+def _locales(db: Database, options: BuildOptions, every_game: bool) -> list[str]:
+    """The locales to build: those asked for, else every locale of the game (of a pack: the game's source
+    locale and the locales the pack translates)."""
+    game = db.game_doc
+    if options.locales:
+        locales = options.locales
+        if every_game:
+            locales = [loc for loc in locales if loc in game.locales or loc == PSEUDO_LOCALE]
+    elif db.packs:
+        translated = {doc.locale for b in db.packs for _, doc in b.docs("translations")}
+        locales = [loc for loc in game.locales if loc == game.source_locale or loc in translated]
+    else:
+        locales = list(game.locales)
+    unknown = [loc for loc in locales if loc not in game.locales and loc != PSEUDO_LOCALE]
+    if unknown:
+        raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
+    return locales
+
+
+def _pack_plans(cards_root: Path, options: BuildOptions) -> list[tuple[Database, Deck, str]]:
+    """Each pack's deck (alone, or merged into the game's) in each of its locales."""
+    plans = []
+    for db in open_packs(cards_root, options.packs):
+        deck = build_deck(db, options.selection, options.players, with_game=options.merge)
+        if not deck.cards:
+            raise UsageError(f"pack {db.output_id!r} has no cards to print in {deck.label!r}")
+        plans += [(db, deck, locale) for locale in _locales(db, options, every_game=False)]
+    return plans
+
+
 def build(cards_root: Path, options: BuildOptions, progress: Progress | None = None) -> BuildReport:
-    """Validate, then build every selected deck × locale; reuse outputs whose inputs did not change."""
-    report = validate(cards_root)
+    """Validate, then build every selected deck × locale; reuse outputs whose inputs did not change.
+
+    With ``options.packs``, only the packs' decks, written under ``<out>/<pack id>/``.
+    """
+    report = validate(cards_root, options.packs or None)
     if report.errors:
         raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
     previous = {r.path: r for r in read_manifest(options.out)}
     kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
     result = BuildReport()
-    plans = []
+    plans = _pack_plans(cards_root, options) if options.packs else []
     tasks: list[DocTask | PieceTask] = []
-    for folder in selected_games(cards_root, options.game):
+    for folder in [] if options.packs else selected_games(cards_root, options.game):
         db = Database(game=load_game(folder))
         game = db.game_doc
-        locales = options.locales or list(game.locales)
-        if options.game is None and options.locales:
-            locales = [loc for loc in locales if loc in game.locales or loc == PSEUDO_LOCALE]
-        unknown = [loc for loc in locales if loc not in game.locales and loc != PSEUDO_LOCALE]
-        if unknown:
-            raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
+        locales = _locales(db, options, every_game=options.game is None)
         try:
             deck = build_deck(db, options.selection, options.players)
         except UsageError as exc:

@@ -48,11 +48,13 @@ class Deck:
         return self.selection + (f"-{self.players}p" if self.players else "")
 
 
-def _selection(game: Any, wanted: str | None, set_ids: list[str]) -> tuple[str, list[str], tuple[int, int]]:
-    if wanted is None and game.selections:
-        chosen = game.selections[0]
+def _selection(game: Any, wanted: str | None, set_ids: list[str],
+               selections: list[Any] | None = None) -> tuple[str, list[str], tuple[int, int]]:
+    selections = game.selections if selections is None else selections
+    if wanted is None and selections:
+        chosen = selections[0]
         return chosen.id, list(chosen.sets), (chosen.players.min, chosen.players.max)
-    for selection in game.selections:
+    for selection in selections:
         if selection.id == wanted:
             return selection.id, list(selection.sets), (selection.players.min, selection.players.max)
     if wanted is None:
@@ -60,17 +62,32 @@ def _selection(game: Any, wanted: str | None, set_ids: list[str]) -> tuple[str, 
     parts = [p for p in wanted.replace(",", "+").split("+") if p]
     unknown = [p for p in parts if p not in set_ids]
     if unknown:
-        choices = [s.id for s in game.selections] + set_ids
+        choices = [s.id for s in selections] + set_ids
         raise UsageError(f"unknown set or selection {wanted!r} for {game.id}; choose from {', '.join(choices)}")
     return "+".join(parts), parts, (game.players.min, game.players.max)
 
 
-def build_deck(db: Database, selection: str | None = None, players: int | None = None) -> Deck:
-    """The deck for a selection (a selection id or set ids joined by ``+``) and player count."""
+def build_deck(db: Database, selection: str | None = None, players: int | None = None,
+               with_game: bool = False) -> Deck:
+    """The deck for a selection (a selection id or set ids joined by ``+``) and player count.
+
+    For a database with a pack, the pack's sets alone (``selection`` picks among them), or with
+    ``with_game`` the game's selection with every set of the pack shuffled in.
+    """
     index = Index(db)
     game = db.game_doc
     sets = sorted(index.of_kind("set"), key=lambda r: (r.model.order, r.id))
-    name, set_ids, (low, high) = _selection(game, selection, [r.id for r in sets])
+    if db.packs:
+        pack_sets = [r.id for r in sets if r.bundle.is_pack]
+        if with_game:
+            name, set_ids, (low, high) = _selection(game, selection, [r.id for r in sets if not r.bundle.is_pack])
+            name, set_ids = f"{name}+{db.output_id}", set_ids + pack_sets
+        else:
+            name, set_ids, (low, high) = _selection(game, selection, pack_sets, selections=[])
+            if selection is None:
+                name = db.output_id
+    else:
+        name, set_ids, (low, high) = _selection(game, selection, [r.id for r in sets])
     if players is not None and not low <= players <= high:
         raise UsageError(f"{name} is played by {low} to {high} players, not {players}")
     removing = {m.id for m in game.markers if players is not None and players in m.removed_at_players}

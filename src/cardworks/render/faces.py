@@ -14,14 +14,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..i18n import Localizer
-from ..loading.database import Database
+from ..errors import DataError
+from ..loading.database import Bundle, Database, display_path
+from ..loading.paths import resolve_inside
 from ..loading.records import Index
+from ..problems import Problem
 from .art import ArtBox
 from .deck import Deck
+from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders
-from .jinja import environment, templates_dir
+from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 
 FIT_STEPS = 6
 """Rules-text sizes: ``fit-0`` (8 pt) down to ``fit-5`` (5.5 pt)."""
@@ -33,6 +36,22 @@ RULES_HEIGHT_MM = 27.5
 class Icon:
     url: str
     alt: str
+
+
+@dataclass(frozen=True)
+class Art:
+    """A card's illustration: its file URL and the CSS position that keeps its focus point in view."""
+
+    url: str
+    position: str = "50% 50%"
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a group of faces is drawn: the template folders searched before the shipped one, and the stylesheets."""
+
+    overrides: tuple[str, ...]
+    stylesheets: tuple[str, ...]
 
 
 @dataclass
@@ -51,19 +70,34 @@ class Face:
     flavour: str | None
     unverified: str
     set_id: str = ""
+    type: str = ""
     fit: int = 0
     is_back: bool = False
+    art: Art | None = None
+    layout: str = "framed"
+    artist: str | None = None
+    look: str = ""
+    trim_w: float = 63.0
+    trim_h: float = 88.0
+    back: str = "back"
+    """Id of the back printed behind this face."""
 
 
 @dataclass
 class Back:
-    """The common back of a deck."""
+    """A back: the deck's common one, or a set's or card type's (an image or a template)."""
 
     title: str
     emblem_url: str
     emblem_alt: str
     id: str = "back"
     is_back: bool = True
+    art_url: str = ""
+    template: str = ""
+    look: str = ""
+    trim_w: float = 63.0
+    trim_h: float = 88.0
+    fit: int = 0
 
 
 @dataclass
@@ -72,12 +106,12 @@ class FaceJob:
 
     lang: str
     title: str
-    trim_w: float
-    trim_h: float
-    game_root: str
-    faces: list[Face]
+    roots: list[str]
+    """Folders the fetcher may read besides the templates and fonts: the game's and the packs'."""
+    faces: list[Face | Back]
     icons: dict[str, tuple[str, str]]
     game_id: str
+    looks: dict[str, Look] = field(default_factory=dict)
 
 
 @dataclass
@@ -91,7 +125,7 @@ class FaceResult:
     overflow: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     arts: dict[str, ArtBox] = field(default_factory=dict)
-    """Face id → where its placeholder art is painted (after layout, see ``art``)."""
+    """Face id → where its placeholder art is painted (after layout, see ``art``); faces with art have none."""
 
 
 def _unverified_fields(card: Any) -> set[str]:
@@ -102,17 +136,36 @@ def _unverified_fields(card: Any) -> set[str]:
     return {name for name, levels in supported.items() if levels == {"unverified"}}
 
 
-def build_job(db: Database, deck: Deck, locale: str) -> FaceJob:
-    """The faces of ``deck`` in ``locale``, plus its back."""
+def _look(db: Database, bundle: Bundle, looks: dict[str, Look]) -> str:
+    """The key of the look of records in ``bundle``: its templates, then the game's, then the shipped ones."""
+    folders = [bundle.root / "templates"] + ([db.game.root / "templates"] if bundle is not db.game else [])
+    overrides = tuple(str(folder.resolve()) for folder in folders if folder.is_dir())
+    key = "|".join(overrides) or "shipped"
+    if key not in looks:
+        game_id = db.game_doc.id
+        sheets = (template_file("cards/cards.css", overrides), template_file(f"{game_id}/cards.css", overrides))
+        looks[key] = Look(overrides, tuple(sheet.as_uri() for sheet in sheets if sheet.is_file()))
+    return key
+
+
+def _size_suffix(size: Any, game_size: Any) -> str:
+    return "" if size == game_size else f"-{size.width_mm:g}x{size.height_mm:g}"
+
+
+def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = False) -> FaceJob:
+    """The faces of ``deck`` in ``locale``, plus their backs.
+
+    Raises :class:`DataError` naming every card string missing in ``locale`` unless ``allow_fallback``
+    (then the game's declared chain fills them).
+    """
     index = Index(db)
     game = db.game_doc
-    localizer = Localizer(db, locale)
-    root = db.game.root
+    texts = DocTexts(db, locale, allow_fallback)
     icons: dict[str, tuple[str, str]] = {}
     for record in index.of_kind("icon"):
         icon = record.model
         base = record.bundle.root
-        icons[icon.id] = ((base / icon.svg).resolve().as_uri(), localizer.text(icon.id, "alt", icon.alt)[0])
+        icons[icon.id] = ((base / icon.svg).resolve().as_uri(), str(texts.text(icon.id, "alt", icon.alt)))
 
     def icon(token: str | None) -> Icon | None:
         return Icon(*icons[token]) if token and token in icons else None
@@ -121,10 +174,36 @@ def build_job(db: Database, deck: Deck, locale: str) -> FaceJob:
     kinds = {v.id: v for a in game.attributes if a.id == "treasure-kind" for v in a.values}
     stats = {s.id: s for s in game.stats}
     markers = {m.id: m for m in game.markers}
-    set_marks = {r.id: r.model.mark for r in index.of_kind("set")}
-    faces = []
+    sets = {r.id: r for r in index.of_kind("set")}
+    packs = {id(b): doc for b in db.packs for _, doc in b.docs("pack")}
+    looks: dict[str, Look] = {}
+    name = str(texts.text(game.id, "name", game.name))
+    back_icon = icon(game.card_types[0].icon) if game.card_types else None
+    backs: dict[str, Back] = {}
+
+    def back_for(card: Any, set_record: Any, bundle: Bundle, size: Any) -> str:
+        """The back of a card: its set's, else its type's (the pack's, then the game's), else the common one."""
+        declared, owner, label = set_record.model.back, set_record.bundle, f"set-{set_record.id}"
+        for holder, backs_by_type in ((bundle, packs[id(bundle)].backs if id(bundle) in packs else {}),
+                                      (db.game, game.backs)):
+            if declared is None and card.types[0] in backs_by_type:
+                declared, owner, label = backs_by_type[card.types[0]], holder, f"type-{card.types[0]}"
+        back_id = ("back" if declared is None else f"back-{label}") + _size_suffix(size, game.card_size)
+        if back_id not in backs:
+            art = resolve_inside(owner.root, declared.art).as_uri() if declared is not None and declared.art else ""
+            template = declared.template if declared is not None and declared.template else ""
+            backs[back_id] = Back(title=name, emblem_url=back_icon.url if back_icon else "",
+                                  emblem_alt=back_icon.alt if back_icon else "", id=back_id, art_url=art, template=template,
+                                  look=_look(db, owner, looks), trim_w=size.width_mm, trim_h=size.height_mm)
+        return back_id
+
+    faces: list[Face | Back] = []
     for entry in deck.cards:
         card = entry.card
+        set_record = sets[entry.set_id]
+        bundle = set_record.bundle
+        pack = packs.get(id(bundle))
+        size = set_record.model.card_size or (pack.card_size if pack is not None else None) or game.card_size
         unverified = _unverified_fields(card)
         colour = types[card.types[0]].colour or "#cccccc"
         kind = card.attributes.get("treasure-kind")
@@ -134,26 +213,39 @@ def build_job(db: Database, deck: Deck, locale: str) -> FaceJob:
                        if value is not None and s != "sell" and stats[s].icon in icons]
         marks = [icon(markers[m].icon) for m in card.markers if m in markers]
         marks += [icon(token) for token in card.icons]
-        marks.append(icon(set_marks.get(entry.set_id)))
+        marks.append(icon(set_record.model.mark))
+        art = None
+        if card.art:
+            focus = card.art_focus or (0.5, 0.5)
+            art = Art(resolve_inside(bundle.root, card.art).as_uri(), f"{focus[0] * 100:g}% {focus[1] * 100:g}%")
         faces.append(Face(
             id=card.id,
-            name=localizer.text(card.id, "name", card.name)[0],
+            name=str(texts.text(card.id, "name", card.name)),
             colour=colour,
             type_icons=[i for i in (icon(types[t].icon) for t in card.types) if i],
             kind_icon=icon(kinds[kind].icon) if kind in kinds else None,
             sell=card.stats.get("sell"),
             stats=shown_stats,
             marks=[m for m in marks if m],
-            rules=localizer.text(card.id, "rules", card.rules)[0] if card.rules else None,
-            flavour=localizer.text(card.id, "flavour", card.flavour)[0] if card.flavour else None,
+            rules=str(texts.text(card.id, "rules", card.rules)) if card.rules else None,
+            flavour=str(texts.text(card.id, "flavour", card.flavour)) if card.flavour else None,
             set_id=entry.set_id,
+            type=card.types[0],
             unverified="?" if unverified & {"types", "stats", "attributes", "markers", "rules", "icons"} else "",
+            art=art, layout=card.layout, artist=card.artist, look=_look(db, bundle, looks),
+            trim_w=size.width_mm, trim_h=size.height_mm, back=back_for(card, set_record, bundle, size),
         ))
-    back_icon = icon(game.card_types[0].icon) if game.card_types else None
-    name = localizer.text(game.id, "name", game.name)[0]
-    faces.append(Back(title=name, emblem_url=back_icon.url if back_icon else "", emblem_alt=back_icon.alt if back_icon else ""))
-    size = game.card_size
-    return FaceJob(locale, name, size.width_mm, size.height_mm, str(root), faces, icons, game.id)
+    if texts.missing:
+        shown = display_path(db.roots[-1] / "i18n" / f"{locale}.json")
+        problems = [Problem(shown, "/entries/" + missing, "translation-missing",
+                            f"no {locale} text; give it, or build with --allow-fallback") for missing in texts.missing]
+        raise DataError(f"{len(problems)} card string(s) missing in {locale}; nothing built", problems)
+    if not backs:
+        backs["back"] = Back(title=name, emblem_url=back_icon.url if back_icon else "",
+                             emblem_alt=back_icon.alt if back_icon else "", look=_look(db, db.bundles[-1], looks),
+                             trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm)
+    faces += list(backs.values())
+    return FaceJob(locale, name, [str(root) for root in db.roots], faces, icons, game.id, looks)
 
 
 PX = 0.75
@@ -162,7 +254,7 @@ PX = 0.75
 
 def _measure(document: Any, faces: list[Face | Back]) -> tuple[list[str], dict[str, ArtBox]]:
     """Read WeasyPrint's layout: faces whose rules text overflows its box, and where each face's art goes."""
-    colours = {face.id: face.colour for face in faces if isinstance(face, Face)}
+    colours = {face.id: face.colour for face in faces if isinstance(face, Face) and face.art is None}
     overflow, arts = [], {}
     for page in document.pages:
         stack = [page._page_box]
@@ -175,7 +267,8 @@ def _measure(document: Any, faces: list[Face | Back]) -> tuple[list[str], dict[s
                 if bottom > limit:
                     overflow.append(element_id.removeprefix("rules-"))
                 continue
-            if element_id and element_id.startswith("art-") and box.element_tag == "div":
+            if element_id and element_id.startswith("art-") and box.element_tag == "div" \
+                    and element_id.removeprefix("art-") in colours:  # no art of its own: the placeholder goes here
                 face_id = element_id.removeprefix("art-")
                 radius = max(0.0, box.border_top_left_radius[0] - box.border_left_width)
                 arts[face_id] = ArtBox(box.padding_box_x() * PX, (page.height - box.padding_box_y() - box.padding_height()) * PX,
@@ -186,17 +279,23 @@ def _measure(document: Any, faces: list[Face | Back]) -> tuple[list[str], dict[s
 
 
 def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, list[str], dict[str, ArtBox]]:
+    """One document of faces that share a look and a size (see ``chunks``)."""
     from weasyprint import HTML
 
-    template = environment().get_template("cards/cards.html.j2")
+    first = faces[0]
+    look = job.looks.get(first.look) or Look((), (
+        (templates_dir() / "cards" / "cards.css").as_uri(), (templates_dir() / job.game_id / "cards.css").as_uri()))
     doc = {
         "lang": job.lang, "title": job.title, "font_css": font_face_css(),
-        "page_w": job.trim_w + 2 * BLEED_MM, "page_h": job.trim_h + 2 * BLEED_MM, "bleed": BLEED_MM,
-        "trim_w": job.trim_w, "trim_h": job.trim_h, "rules_h": RULES_HEIGHT_MM,
-        "base_css_url": (templates_dir() / "cards" / "cards.css").as_uri(),
-        "css_url": (templates_dir() / job.game_id / "cards.css").as_uri(),
+        "page_w": first.trim_w + 2 * BLEED_MM, "page_h": first.trim_h + 2 * BLEED_MM, "bleed": BLEED_MM,
+        "trim_w": first.trim_w, "trim_h": first.trim_h, "rules_h": max(8.0, RULES_HEIGHT_MM + first.trim_h - 88.0),
+        "stylesheets": list(look.stylesheets),
     }
-    html = template.render(doc=doc, faces=faces, icons=job.icons)
+    try:
+        html = environment(look.overrides).get_template("cards/cards.html.j2").render(doc=doc, faces=faces, icons=job.icons)
+    except TEMPLATE_FAILURES as exc:
+        problem = template_problem(exc)
+        raise DataError(f"a card template failed: {problem.text()}", [problem]) from None
     document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render()
     out = io.BytesIO()
     document.write_pdf(out)
@@ -222,13 +321,21 @@ def render_pass(job: FaceJob) -> PassResult:
     """Lay out the faces of ``job`` at their current fit step, in one document (runs in a worker)."""
     from pathlib import Path
 
-    fetcher = safe_fetcher([templates_dir(), Path(job.game_root), *font_folders()])
+    fetcher = safe_fetcher([templates_dir(), *map(Path, job.roots), *font_folders()])
     pdf, overflow, arts = _render(job, job.faces, fetcher)
     return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)))
 
 
 def chunks(items: list[Any], size: int = FACES_PER_CHUNK) -> list[list[Any]]:
-    """``items`` cut into the fewest chunks of at most ``size``, of near-equal length (so workers share evenly)."""
+    """``items`` cut into the fewest chunks of at most ``size``, of near-equal length (so workers share evenly).
+
+    Faces of different looks or sizes never share a chunk (one document has one stylesheet and one page size).
+    """
+    groups: dict[tuple, list[Any]] = {}
+    for item in items:
+        groups.setdefault((getattr(item, "look", ""), getattr(item, "trim_w", 0), getattr(item, "trim_h", 0)), []).append(item)
+    if len(groups) > 1:
+        return [chunk for group in groups.values() for chunk in chunks(group, size)]
     if not items:
         return []
     count = -(-len(items) // size)

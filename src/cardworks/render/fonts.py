@@ -1,17 +1,20 @@
 """Fonts, located by file path and embedded: never whatever fontconfig happens to find.
 
-The project uses DejaVu (Bitstream Vera licence, free to embed), from Debian's
-``fonts-dejavu-core`` and ``fonts-dejavu-extra`` (oblique, condensed and serif faces); its glyphs cover every locale of the shipped games.
+The project uses DejaVu (Bitstream Vera licence, free to redistribute and embed),
+bundled with the package (``cardworks/fonts/``, licence beside them), so Linux,
+macOS and Windows render the same; its glyphs cover every locale of the shipped games.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..errors import UsageError
+from ..resources import fonts_dir
 
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
+FONT_DIRS = (fonts_dir(),)
 
 FACES = {
     ("CardSans", "normal", "normal"): "DejaVuSans.ttf",
@@ -32,6 +35,7 @@ class FontFile:
     path: Path
 
 
+@lru_cache(maxsize=1)
 def font_files() -> list[FontFile]:
     """The font files the templates use; raises UsageError naming the package when one is missing."""
     found = []
@@ -39,7 +43,7 @@ def font_files() -> list[FontFile]:
         path = next((d / name for d in FONT_DIRS if (d / name).is_file()), None)
         if path is None:
             raise UsageError(f"font file {name} not found in {', '.join(map(str, FONT_DIRS))}; "
-                             "install Debian's DejaVu fonts (apt-get install fonts-dejavu-core fonts-dejavu-extra)")
+                             "the cardworks installation is incomplete (reinstall it)")
         found.append(FontFile(family, weight, style, path))
     return found
 

@@ -171,11 +171,15 @@ def _sheet(out: pikepdf.Pdf, layout: SheetLayout, placements: list[tuple[str, fl
     out.pages.append(pikepdf.Page(page))
 
 
-def impose(faces: pikepdf.Pdf, copies: list[int], back_page: int | None, layout: SheetLayout) -> pikepdf.Pdf:
-    """Sheets for the face pages listed in ``copies`` (one entry per physical card), backs after each front."""
+def impose(faces: pikepdf.Pdf, copies: list[int], back_page: int | list[int] | None, layout: SheetLayout) -> pikepdf.Pdf:
+    """Sheets for the face pages listed in ``copies`` (one entry per physical card), backs after each front.
+
+    ``back_page`` is the page of the common back, or a list giving each copy's back page (backs per set or type).
+    """
     out = pikepdf.new()
     forms: dict[str, pikepdf.Object] = {}
-    needed = sorted(set(copies) | ({back_page} if back_page is not None else set()))
+    backs = back_page if isinstance(back_page, list) else None if back_page is None else [back_page] * len(copies)
+    needed = sorted(set(copies) | set(backs or []))
     for index in needed:
         form = faces.pages[index].as_form_xobject()
         forms[f"F{index}"] = out.copy_foreign(form)
@@ -185,9 +189,10 @@ def impose(faces: pikepdf.Pdf, copies: list[int], back_page: int | None, layout:
         chunk = copies[start : start + per_sheet]
         used = cells[: len(chunk)]
         _sheet(out, layout, [(f"F{p}", x, y) for p, (x, y) in zip(chunk, used)], forms, crop_marks(layout, used))
-        if back_page is not None and layout.duplex != "none":
-            backs = [layout.back_cell(i) for i in range(len(chunk))]
-            _sheet(out, layout, [(f"F{back_page}", x, y) for x, y in backs], forms, [])
+        if backs is not None and layout.duplex != "none":
+            cells_behind = [layout.back_cell(i) for i in range(len(chunk))]
+            _sheet(out, layout, [(f"F{p}", x, y) for p, (x, y) in zip(backs[start : start + per_sheet], cells_behind)],
+                   forms, [])
     return out
 
 

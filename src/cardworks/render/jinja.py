@@ -1,19 +1,32 @@
-"""The one Jinja environment: autoescape on, StrictUndefined, filters registered here."""
+"""The one Jinja environment: sandboxed, autoescape on, StrictUndefined, filters registered here.
+
+A game or pack may bring its own ``templates/`` folder; its files override the
+shipped ones of the same path (``cards/face.html.j2``, ``cards/face-<type>.html.j2``,
+``cards/back.html.j2``, ``cards/cards.css``, ``<game>/cards.css``). Its templates run
+in the same sandbox, may read only inside their own folder and the shipped
+templates, and a template that fails is reported by file and line.
+"""
 
 from __future__ import annotations
 
+import traceback
 from functools import lru_cache
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError, select_autoescape
+from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
+from ..loading.database import display_path
+from ..loading.paths import is_inside
 from ..markup import Text, parse
+from ..problems import Problem
+from ..resources import data_dir
 
 
 def templates_dir() -> Path:
-    """The project's ``templates/`` folder (beside ``src/``)."""
-    return Path(__file__).resolve().parents[3] / "templates"
+    """The shipped ``templates/`` folder (package data in an install, the checkout's in development)."""
+    return data_dir("templates")
 
 
 def markup_html(text: str, icons: dict[str, tuple[str, str]]) -> Markup:
@@ -33,11 +46,24 @@ def mm(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
-    """The shared environment; a missing variable fails the build instead of printing a blank card."""
-    env = Environment(
-        loader=FileSystemLoader(templates_dir()),
+class InsideLoader(FileSystemLoader):
+    """A file loader that refuses any template whose real path (symlinks followed) leaves its folder."""
+
+    def get_source(self, environment, template):  # type: ignore[override]
+        source, filename, uptodate = super().get_source(environment, template)
+        if not any(is_inside(Path(root), Path(filename)) for root in self.searchpath):
+            raise TemplateNotFound(f"{template} (it leads outside its templates folder)")
+        return source, filename, uptodate
+
+
+@lru_cache(maxsize=8)
+def environment(overrides: tuple[str, ...] = ()) -> SandboxedEnvironment:
+    """The environment; ``overrides`` are a game's or pack's template folders, searched before the shipped one.
+
+    A missing variable fails the build instead of printing a blank card.
+    """
+    env = SandboxedEnvironment(
+        loader=InsideLoader([*overrides, str(templates_dir())]),
         autoescape=select_autoescape(["html", "j2", "svg"], default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -46,3 +72,28 @@ def environment() -> Environment:
     env.filters["markup_html"] = markup_html
     env.filters["mm"] = mm
     return env
+
+
+def template_file(relative: str, overrides: tuple[str, ...] = ()) -> Path:
+    """The file a template path resolves to: the first override folder that has it, else the shipped one."""
+    for root in overrides:
+        candidate = Path(root) / relative
+        if candidate.is_file() and is_inside(Path(root), candidate):
+            return candidate
+    return templates_dir() / relative
+
+
+def template_problem(exc: Exception) -> Problem:
+    """``file:line: [template-error] message`` for a template that failed to load, compile or render."""
+    if isinstance(exc, TemplateSyntaxError) and exc.filename:
+        return Problem(display_path(Path(exc.filename)), str(exc.lineno), "template-error", exc.message or str(exc))
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith((".j2", ".html", ".css"))]
+    if frames:
+        frame = frames[-1]
+        return Problem(display_path(Path(frame.filename)), str(frame.lineno), "template-error",
+                       f"{type(exc).__name__}: {exc}")
+    return Problem("templates", "", "template-error", f"{type(exc).__name__}: {exc}")
+
+
+TEMPLATE_FAILURES = (TemplateError, TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError)
+"""What a template may raise while rendering (the sandbox raises SecurityError, a TemplateError)."""

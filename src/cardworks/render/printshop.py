@@ -2,34 +2,46 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 from pathlib import Path
 
 import pikepdf
 
-from .art import placeholder_ops
 from .determinism import stabilise
-from .faces import FaceResult
 from .impose import MM
 
 
-def assemble(result: FaceResult, order: list[str], bleed_mm: float, lang: str) -> pikepdf.Pdf:
-    """The faces in ``order`` as one PDF, each page with its TrimBox (the cut), BleedBox (the page) and art."""
-    sources = [pikepdf.open(io.BytesIO(data)) for data in result.pdfs]
+def assemble(pages: dict[str, bytes], order: list[str], bleed_mm: float, lang: str) -> pikepdf.Pdf:
+    """The one-page face PDFs in ``order`` as one PDF, each page with its TrimBox (the cut) and BleedBox (the page).
+
+    Faces laid out in one document share their font subsets; each subset is kept once.
+    """
     out = pikepdf.new()
     out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
+    sources = {face_id: pikepdf.open(io.BytesIO(pages[face_id])) for face_id in order}  # kept open until saved
+    out.sources = sources  # type: ignore[attr-defined]
     for face_id in order:
-        pdf_index, page_index = result.pages[face_id]
-        out.pages.append(sources[pdf_index].pages[page_index])
+        out.pages.append(sources[face_id].pages[0])
         page = out.pages[-1]
         x0, y0, x1, y1 = (float(v) for v in page.mediabox)
         inset = bleed_mm * MM
         page.obj.TrimBox = pikepdf.Array([round(x0 + inset, 4), round(y0 + inset, 4), round(x1 - inset, 4), round(y1 - inset, 4)])
         page.obj.BleedBox = pikepdf.Array([x0, y0, x1, y1])
-        if face_id in result.arts:  # the art box was left empty by the template
-            page.contents_add(b"q\n", prepend=True)
-            page.contents_add(b"Q\n" + placeholder_ops(face_id, result.arts[face_id]))
+    _share_fonts(out)
     return out
+
+
+def _share_fonts(pdf: pikepdf.Pdf) -> None:
+    """Point every font descriptor at one copy of each identical embedded font file."""
+    seen: dict[bytes, pikepdf.Object] = {}
+    for obj in list(pdf.objects):
+        if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor" and "/FontFile2" in obj:
+            key = hashlib.sha256(obj.FontFile2.read_raw_bytes()).digest()
+            if key in seen:
+                obj.FontFile2 = seen[key]
+            else:
+                seen[key] = obj.FontFile2
 
 
 def save_pdf(pdf: pikepdf.Pdf) -> bytes:

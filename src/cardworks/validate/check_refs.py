@@ -20,7 +20,7 @@ class _Refs:
         self.attributes = {a.id: a for a in game.attributes}
         self.stats = {s.id: s for s in game.stats}
         self.markers = {m.id for m in game.markers}
-        self.documents = {d.id for d in game.documents}
+        self.documents = {d.id for d in game.documents} | {d.id for r in index.of_kind("pack") for d in r.model.documents}
         self.icons = index.ids_of("icon")
         self.sets = index.ids_of("set")
         self.cards = index.ids_of("card")

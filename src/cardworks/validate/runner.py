@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..loading.database import Database, display_path, load_game, load_pack
-from ..loading.jsonfile import read_json
+from ..loading.packs import group_packs
 from ..problems import ProblemList
 from .check_ids import check_frozen, check_ids
 from .check_refs import check_references
@@ -26,9 +26,20 @@ class Report(ProblemList):
     """Per game id: number of assumed values."""
     files: int = 0
 
+    pack_roots: list[Path] = field(default_factory=list)
+    """The packs asked about: under ``strict`` only their own warnings fail (the game's are shown)."""
+
+    @property
+    def judged_warnings(self) -> list:
+        """Warnings that ``strict`` turns into errors: a pack's own, or every warning without packs."""
+        if not self.pack_roots:
+            return self.warnings
+        return [p for p in self.warnings if any(root == Path(p.file).resolve() or root in Path(p.file).resolve().parents
+                                                for root in self.pack_roots)]
+
     def failed(self, strict: bool = False) -> bool:
-        """True when there are errors, or warnings under ``strict``."""
-        return bool(self.errors or (strict and self.warnings))
+        """True when there are errors, or (under ``strict``) warnings about what was asked for."""
+        return bool(self.errors or (strict and self.judged_warnings))
 
 
 def game_folders(cards_root: Path) -> list[Path]:
@@ -68,39 +79,15 @@ def check_database(db: Database, out: ProblemList) -> tuple[list[SetCompleteness
     return check_totals(index, out), len(index.of_kind("assumption"))
 
 
-def _pack_game(pack: Path, out: ProblemList) -> str | None:
-    manifest = pack / "pack.json"
-    display = display_path(manifest)
-    if not manifest.is_file():
-        out.error(display, "", "pack-missing-manifest",
-                  "a pack folder needs a pack.json naming the game it extends (\"extends\": \"<game id>\")")
-        return None
-    data, problems = read_json(manifest, display)
-    if data is None or not isinstance(data, dict) or not isinstance(data.get("extends"), str):
-        if not problems:
-            out.error(display, "/extends", "missing-field", "pack.json must name the game it extends")
-        out.extend(problems)
-        return None
-    return data["extends"]
-
-
 def validate(cards_root: Path, packs: list[Path] | None = None) -> Report:
     """Validate every game under ``cards_root``, or only the games that ``packs`` extend, with them."""
     report = out = Report()
     games = {folder.name: folder for folder in game_folders(cards_root)}
     selected: dict[str, list[Path]] = {}
     if packs:
-        for pack in packs:
-            if not pack.is_dir():
-                raise UsageError(f"pack folder {display_path(pack)!r} does not exist")
-            game_id = _pack_game(pack, out)
-            if game_id is None:
-                continue
-            if game_id not in games:
-                out.error(display_path(pack / "pack.json"), "/extends", "pack-unknown-game",
-                          f"no game {game_id!r} in {display_path(cards_root)} (games: {', '.join(sorted(games)) or 'none'})")
-                continue
-            selected.setdefault(game_id, []).append(pack)
+        selected, problems = group_packs(games, packs, cards_root)
+        out.extend(problems)
+        report.pack_roots = [pack.resolve() for pack in packs]
     else:
         if not games:
             raise UsageError(f"no game folder (with a game.json) in {display_path(cards_root)!r}")

@@ -1,0 +1,172 @@
+"""The face cache: one PDF page per card face, kept by a hash of exactly what that face shows.
+
+A face's key covers its own data and translation (the ``Face`` record, which
+holds nothing else), the bytes of every file it draws (icons, art, back art),
+its look (the shipped and overriding templates and stylesheets), the fonts and
+the renderer version. Editing one card's text changes one key per locale, so
+one face is laid out again and the deck is only re-assembled and re-imposed.
+
+``deck_faces`` is the entry point for the build and for a preview server:
+"these faces, in this locale, using the cache".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pikepdf
+
+from ..fileio import write_bytes_atomic
+from .art import placeholder_ops
+from .faces import Back, Face, FaceJob, FaceResult, Look, render_faces
+from .fonts import font_files
+from .jinja import templates_dir
+
+RENDERER_VERSION = "3"
+"""Bump when the renderer draws the same inputs differently: every cached face is then laid out again."""
+
+Renderer = Callable[[FaceJob], FaceResult]
+
+
+def _file_digest(url: str, memo: dict[str, str]) -> str:
+    if url not in memo:
+        parsed = urlparse(url)
+        path = Path(unquote(parsed.path)) if parsed.scheme == "file" else None
+        memo[url] = hashlib.sha256(path.read_bytes()).hexdigest() if path is not None and path.is_file() else url
+    return memo[url]
+
+
+def _folder_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def look_digest(look: Look, game_id: str) -> str:
+    """The templates and stylesheets a look draws with: the shipped card templates, the game's and every override."""
+    digest = hashlib.sha256()
+    for folder in (templates_dir() / "cards", templates_dir() / game_id, *map(Path, look.overrides)):
+        if folder.is_dir():
+            digest.update(_folder_digest(folder).encode())
+    for sheet in look.stylesheets:
+        digest.update(sheet.encode())
+    return digest.hexdigest()
+
+
+def _urls(face: Face | Back) -> list[str]:
+    if isinstance(face, Back):
+        return [face.emblem_url, face.art_url]
+    urls = [icon.url for icon in (*face.type_icons, *face.marks)] + [stat["url"] for stat in face.stats]
+    if face.kind_icon:
+        urls.append(face.kind_icon.url)
+    if face.art:
+        urls.append(face.art.url)
+    return urls
+
+
+def face_keys(job: FaceJob) -> dict[str, str]:
+    """Face id → hash of exactly what that face shows (computed before fitting: every face starts at fit 0)."""
+    fonts = "".join(f"{f.path.name}:{f.path.stat().st_size}" for f in font_files())
+    looks = {key: look_digest(look, job.game_id) for key, look in job.looks.items()}
+    memo: dict[str, str] = {}
+    keys = {}
+    for face in job.faces:
+        digest = hashlib.sha256(f"cardworks-face {RENDERER_VERSION} {fonts} {job.lang}".encode())
+        digest.update(json.dumps(asdict(replace(face, fit=0)), sort_keys=True, default=str).encode())
+        if isinstance(face, Face) and face.rules:  # inline icons of the rules text are drawn too
+            digest.update(json.dumps(sorted(job.icons.items())).encode())
+        if isinstance(face, Back):
+            digest.update(job.title.encode())
+        digest.update(looks.get(face.look, "shipped").encode())
+        for url in _urls(face):
+            digest.update(_file_digest(url, memo).encode())
+        keys[face.id] = digest.hexdigest()
+    return keys
+
+
+@dataclass
+class CachedFace:
+    """One face page (a one-page PDF) and what fitting its text found."""
+
+    pdf: bytes
+    fit: int = 0
+    overflow: bool = False
+
+
+@dataclass
+class DeckFaces:
+    """Every face of a job: its page, whether its text still overflows, and which faces were laid out now."""
+
+    faces: dict[str, CachedFace] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+    rendered: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+    @property
+    def overflow(self) -> list[str]:
+        return [face_id for face_id, face in self.faces.items() if face.overflow]
+
+
+class FaceCache:
+    """A folder of face pages by key: ``<key>.pdf`` and ``<key>.json`` (fit step, overflow)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def get(self, key: str) -> CachedFace | None:
+        try:
+            meta = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
+            return CachedFace((self.folder / f"{key}.pdf").read_bytes(), meta["fit"], meta["overflow"])
+        except (OSError, ValueError, KeyError):
+            return None
+
+    def put(self, key: str, face: CachedFace) -> None:
+        write_bytes_atomic(self.folder / f"{key}.pdf", face.pdf)  # the page first: metadata names a page that exists
+        write_bytes_atomic(self.folder / f"{key}.json", json.dumps({"fit": face.fit, "overflow": face.overflow}).encode())
+
+
+def split_pages(result: FaceResult) -> dict[str, CachedFace]:
+    """Each rendered face as its own one-page PDF, with its placeholder art painted (faces without art)."""
+    sources = [pikepdf.open(io.BytesIO(data)) for data in result.pdfs]
+    pages = {}
+    for face_id, (pdf_index, page_index) in result.pages.items():
+        single = pikepdf.new()
+        single.pages.append(sources[pdf_index].pages[page_index])
+        if face_id in result.arts:  # the art box was left empty by the template
+            page = single.pages[0]
+            page.contents_add(b"q\n", prepend=True)
+            page.contents_add(b"Q\n" + placeholder_ops(face_id, result.arts[face_id]))
+        buffer = io.BytesIO()
+        single.save(buffer, deterministic_id=True, compress_streams=True)
+        pages[face_id] = CachedFace(buffer.getvalue(), result.fits.get(face_id, 0), face_id in result.overflow)
+    return pages
+
+
+def deck_faces(job: FaceJob, cache: FaceCache | None, render: Renderer = render_faces) -> DeckFaces:
+    """Every face of ``job``: from the cache where its key is there, the rest laid out by ``render`` (then cached)."""
+    out = DeckFaces(keys=face_keys(job))
+    missing = []
+    for face in job.faces:
+        found = cache.get(out.keys[face.id]) if cache is not None else None
+        if found is None:
+            missing.append(face)
+        else:
+            out.faces[face.id] = found
+    if missing:
+        result = render(replace(job, faces=missing))
+        out.refused = result.refused
+        if result.refused:
+            return out
+        for face_id, page in split_pages(result).items():
+            out.faces[face_id] = page
+            out.rendered.append(face_id)
+            if cache is not None:
+                cache.put(out.keys[face_id], page)
+    return out
