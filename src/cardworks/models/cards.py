@@ -90,7 +90,7 @@ class CardDesign(Model):
     """The italic saying printed on the card, if a source gives it."""
     art: RelPath | None = None
     """Illustration file (PNG, JPEG, WebP or SVG) inside the game folder or pack, drawn to cover the art box."""
-    art_focus: tuple[Annotated[float, Field(ge=0, le=1)], Annotated[float, Field(ge=0, le=1)]] | None = None
+    art_focus: Annotated[list[Annotated[float, Field(ge=0, le=1)]], Field(min_length=2, max_length=2)] | None = None
     """Point of the art kept in view when it is cropped to cover its box: x, y from 0 (left, top) to 1."""
     layout: Literal["framed", "full-bleed"] = "framed"
     """``full-bleed``: the art covers trim and bleed, and the frame is drawn over it."""

@@ -96,3 +96,20 @@ def placeholder_ops(card_id: str, box: ArtBox) -> bytes:
                        f"{y - x * sin - y * cos:.4f} cm {x - r} {y - r} {2 * r} {2 * r} re f Q")
     ops.append("Q")
     return ("\n".join(ops) + "\n").encode("ascii")
+
+
+FRAME_INSET_MM = 9.6
+"""Trim width less the art box width in the shipped face (frame, panel border, margins, box border)."""
+FRAMED_ART_HEIGHT_MM = 30.5
+
+
+def art_box_mm(trim_w: float, trim_h: float, layout: str) -> tuple[float, float]:
+    """Size of the area a card's art covers, in mm: the shipped face's art box, or trim + bleed for ``full-bleed``."""
+    if layout == "full-bleed":
+        return trim_w + 6.0, trim_h + 6.0
+    return trim_w - FRAME_INSET_MM, FRAMED_ART_HEIGHT_MM
+
+
+def effective_dpi(pixels: tuple[int, int], box_mm: tuple[float, float]) -> float:
+    """Resolution of an image scaled to cover a box: the smaller of its two axis resolutions."""
+    return 25.4 * min(pixels[0] / box_mm[0], pixels[1] / box_mm[1])

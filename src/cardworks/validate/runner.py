@@ -9,6 +9,7 @@ from ..errors import UsageError
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..loading.packs import group_packs
 from ..problems import ProblemList
+from .check_art import check_art
 from .check_ids import check_frozen, check_ids
 from .check_refs import check_references
 from .check_text import check_text
@@ -75,6 +76,7 @@ def check_database(db: Database, out: ProblemList) -> tuple[list[SetCompleteness
     check_frozen(index, out)
     check_references(index, out)
     check_text(index, out)
+    check_art(index, out)
     check_assumptions(index, out)
     return check_totals(index, out), len(index.of_kind("assumption"))
 

@@ -1,0 +1,180 @@
+"""A designer's own deck: a copied example pack with art, its own look and card size, built end to end.
+
+PDFs and 300 dpi PNGs are read back: art pixels in the art box and at the bleed
+edge, trim boxes of a smaller card size, cards per sheet, a pack stylesheet that
+changes only the pack's cards.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zlib
+from pathlib import Path
+
+import pikepdf
+import pytest
+from PIL import Image
+
+from cardworks.render.impose import MM
+from conftest import REPO, run_cli, snapshot
+
+CARDS = REPO / "cards"
+GREEN = (20, 190, 40)
+BLUE = (30, 50, 220)
+PX_PER_MM = 300 / 25.4
+
+
+def _png(path: Path, size: tuple[int, int], colour: tuple[int, int, int]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, colour).save(path)
+
+
+def _card(card_id: str, name: str, **extra) -> dict:
+    return {"id": card_id, "quantity": 1, "types": ["battle"], "stats": {"attack": 2, "defence": 2}, "name": name,
+            "sources": [{"doc": "designer-notes", "certainty": "stated"}], **extra}
+
+
+def make_pack(folder: Path, cards: list[dict], **set_fields) -> Path:
+    """The example pack copied to ``folder``, citing its own notes, with a set ``art-set`` of ``cards``."""
+    shutil.copytree(REPO / "examples/fallera-pack", folder)
+    manifest = json.loads((folder / "pack.json").read_text(encoding="utf-8"))
+    manifest["documents"] = [{"id": "designer-notes", "title": "The designer's own notes"}]
+    (folder / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
+    document = {"$schema": "../../../schema/set.schema.json", "id": "art-set", "name": "Art set", "order": 11,
+                "cards": cards, **set_fields}
+    (folder / "sets/art.json").write_text(json.dumps(document), encoding="utf-8")
+    return folder
+
+
+def _build(pack: Path, out: Path, *args: str):
+    return run_cli("--cards", str(CARDS), "build", str(pack), "--out", str(out), "--locale", "en", "--jobs", "1", *args)
+
+
+def _pixel(path: Path, x_mm: float, y_mm: float) -> tuple[int, int, int]:
+    with Image.open(path) as image:
+        return image.convert("RGB").getpixel((round(x_mm * PX_PER_MM), round(y_mm * PX_PER_MM)))
+
+
+@pytest.mark.slow
+def test_pack_with_art_builds_and_shows_it(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path / "pack", [
+        _card("framed-art", "framed art", art="art/green.png", artist="A. Designer", art_focus=[0.5, 0.3]),
+        _card("bleed-art", "bleed art", art="art/blue.png", layout="full-bleed"),
+    ])
+    _png(pack / "art/green.png", (800, 480), GREEN)
+    _png(pack / "art/blue.png", (900, 1200), BLUE)
+    run = _build(pack, tmp_path / "build", "--png")
+    assert run.exit_code == 0, run.output
+    outputs = {r["path"]: r for r in json.loads((tmp_path / "build/manifest.json").read_text())["outputs"]}
+    shop = "example-pack/en/print-shop/cards-example-pack.pdf"
+    assert shop in outputs and "example-pack/en/cards-example-pack-a4.pdf" in outputs
+    pngs = tmp_path / "build/example-pack/en/print-shop/png-example-pack"
+    # the framed card: the art fills its box (trim at 3 mm, art box from 3 + 2.95 + 1.85 mm across, 12.6 mm down)
+    assert _pixel(pngs / "framed-art.png", 34.5, 28) == GREEN
+    assert _pixel(pngs / "framed-art.png", 1, 1) != GREEN  # the frame is the type colour, not art
+    # the full-bleed card: art under the bleed edge and the frame, the panel drawn over it
+    assert _pixel(pngs / "bleed-art.png", 0.5, 0.5) == BLUE
+    assert _pixel(pngs / "bleed-art.png", 68.5, 93.5) == BLUE
+    # a card without art keeps the placeholder (many tints in its art box)
+    with Image.open(pngs / "example-cavaller.png") as image:
+        box = image.convert("RGB").crop(tuple(round(v * PX_PER_MM) for v in (10, 14, 58, 40)))
+        assert len(box.getcolors(100_000)) > 20
+    text = "".join(page.extract_text() for page in __import__("pypdf").PdfReader(tmp_path / "build" / shop).pages)
+    assert "A. Designer" in text  # the artist's credit is printed
+
+
+def test_low_resolution_art_is_reported_with_its_dpi(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path / "pack", [_card("tiny-art", "tiny art", art="art/tiny.png"),
+                                         _card("fair-art", "fair art", art="art/fair.png")])
+    _png(pack / "art/tiny.png", (75, 45), GREEN)
+    _png(pack / "art/fair.png", (400, 240), GREEN)  # 190 dpi over a 53.4 mm box: a warning only
+    run = run_cli("--cards", str(CARDS), "validate", str(pack), "--format", "json")
+    found = {p["message"].split("'")[1]: p for p in run.problems if p["code"] == "art-low-resolution"}
+    assert found["art/tiny.png"]["severity"] == "error" and "75×45 px: 36 dpi" in found["art/tiny.png"]["message"]
+    assert found["art/fair.png"]["severity"] == "warning" and "190 dpi" in found["art/fair.png"]["message"]
+    assert found["art/tiny.png"]["pointer"] == "/cards/0/art"
+    before = snapshot(tmp_path)
+    build = _build(pack, tmp_path / "build")
+    assert build.exit_code == 1 and "[art-low-resolution]" in build.output
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("content, code", [
+    (b"just some text, not a picture\n", "art-not-image"),
+    (b"\x89PNG\r\n\x1a\n" + b"\0\0\0\rIHDR" + (IHDR := (100_000).to_bytes(4, "big") * 2 + b"\x08\x02\0\0\0")
+     + zlib.crc32(b"IHDR" + IHDR).to_bytes(4, "big"), "art-too-many-pixels"),  # a 10-gigapixel header in 33 bytes
+])
+def test_bad_art_files_are_refused_and_nothing_is_written(tmp_path: Path, content: bytes, code: str) -> None:
+    pack = make_pack(tmp_path / "pack", [_card("bad-art", "bad art", art="art/picture.png")])
+    (pack / "art").mkdir()
+    (pack / "art/picture.png").write_bytes(content)
+    before = snapshot(tmp_path)
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1
+    assert f"sets/art.json:/cards/0/art: [{code}]" in run.output, run.output
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("art, code", [("../outside.png", "path-escape"), ("art/none.png", "missing-file")])
+def test_art_path_leaving_the_pack_or_missing_is_refused(tmp_path: Path, art: str, code: str) -> None:
+    _png(tmp_path / "outside.png", (800, 480), GREEN)
+    pack = make_pack(tmp_path / "pack", [_card("lost-art", "lost art", art=art)])
+    before = snapshot(tmp_path)
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1 and f"sets/art.json:/cards/0/art: [{code}]" in run.output, run.output
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.slow
+def test_pack_stylesheet_changes_its_own_cards_only(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path / "pack", [_card("styled", "styled card")])
+    css = (REPO / "templates/fallera/cards.css").read_text(encoding="utf-8")
+    (pack / "templates/fallera").mkdir(parents=True)
+    (pack / "templates/fallera/cards.css").write_text(css + "\n.face .inner { background: #ff00ff; }\n", encoding="utf-8")
+    run = _build(pack, tmp_path / "build", "--with-game", "--set", "base", "--png")
+    assert run.exit_code == 0, run.output
+    pngs = tmp_path / "build/example-pack/en/print-shop/png-base+example-pack"
+    assert _pixel(pngs / "styled.png", 6.8, 60) == (255, 0, 255)  # the pack's cards: its own panel colour
+    assert _pixel(pngs / "example-cavaller.png", 6.8, 60) == (255, 0, 255)
+    assert _pixel(pngs / "el-capita-moro.png", 6.8, 60) == (0xFB, 0xF7, 0xEE)  # the game's cards keep the shipped look
+
+
+@pytest.mark.slow
+def test_set_card_size_prints_at_that_size_with_more_cards_per_sheet(tmp_path: Path) -> None:
+    cards = [_card(f"mini-{i}", f"mini card {i}") for i in range(20)]
+    pack = make_pack(tmp_path / "pack", cards, card_size={"width_mm": 44, "height_mm": 68})
+    (pack / "sets/example.json").unlink()
+    (pack / "i18n/es.json").unlink()
+    (pack / "rulings/example.json").unlink()
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 0, run.output
+    shop = pikepdf.open(tmp_path / "build/example-pack/en/print-shop/cards-example-pack.pdf")
+    for page in shop.pages:
+        x0, y0, x1, y1 = (float(v) for v in page.obj.TrimBox)
+        assert ((x1 - x0) / MM, (y1 - y0) / MM) == pytest.approx((44, 68), abs=0.01)
+    sheets = pikepdf.open(tmp_path / "build/example-pack/en/cards-example-pack-a4.pdf")
+    placed = [str(op) for page in sheets.pages[:1] for _, op in pikepdf.parse_content_stream(page) if str(op) == "Do"]
+    assert len(placed) == 16  # 4 × 4 on A4 instead of 3 × 3 poker cards
+    assert len(sheets.pages) == 4  # 20 cards: two sheets, each with its back page
+
+
+@pytest.mark.slow
+def test_missing_translation_fails_naming_it_unless_fallback(tmp_path: Path) -> None:
+    cards_root = tmp_path / "cards"
+    shutil.copytree(CARDS, cards_root)
+    path = cards_root / "fallera/i18n/ca.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["entries"]["conill"]["rules"]
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    args = ("--cards", str(cards_root), "build", "--out", str(tmp_path / "build"), "--game", "fallera", "--no-docs",
+            "--locale", "ca", "--set", "base", "--jobs", "1")
+    run = run_cli(*args)
+    assert run.exit_code == 1
+    assert "/entries/conill/rules: [translation-missing]" in run.output, run.output
+    assert not (tmp_path / "build/fallera").exists()
+    allowed = run_cli(*args, "--allow-fallback")
+    assert allowed.exit_code == 0, allowed.output
+    shop = tmp_path / "build/fallera/ca/print-shop/cards-base.pdf"
+    text = " ".join(" ".join(page.extract_text().split()) for page in __import__("pypdf").PdfReader(shop).pages)
+    assert "Cuenta como dos ingredientes" in text  # the declared chain (ca, es, en) fills the gap from Spanish
