@@ -178,3 +178,62 @@ def test_missing_translation_fails_naming_it_unless_fallback(tmp_path: Path) -> 
     shop = tmp_path / "build/fallera/ca/print-shop/cards-base.pdf"
     text = " ".join(" ".join(page.extract_text().split()) for page in __import__("pypdf").PdfReader(shop).pages)
     assert "Cuenta como dos ingredientes" in text  # the declared chain (ca, es, en) fills the gap from Spanish
+
+
+@pytest.mark.parametrize("template, expected", [
+    ("<section>\n{% if face.name %}\n{{ face.name }\n</section>\n", "face.html.j2:3: [template-error]"),
+    ("<section>\n\n{{ face.no_such_field }}\n</section>\n", "face.html.j2:3: [template-error] UndefinedError"),
+    ("<section>\n{% include '../../../outside.html' %}\n</section>\n", "face.html.j2:2: [template-error] TemplateNotFound"),
+])
+def test_failing_pack_template_names_file_and_line_and_writes_nothing(tmp_path: Path, template: str, expected: str) -> None:
+    (tmp_path / "outside.html").write_text("secret", encoding="utf-8")
+    pack = make_pack(tmp_path / "pack", [_card("templated", "templated card")])
+    (pack / "templates/cards").mkdir(parents=True)
+    (pack / "templates/cards/face.html.j2").write_text(template, encoding="utf-8")
+    before = snapshot(tmp_path)
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1 and "Traceback" not in run.output
+    assert expected in run.output, run.output
+    assert snapshot(tmp_path) == before
+
+
+def test_template_symlinked_outside_its_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "outside.html.j2").write_text("<section>secret</section>", encoding="utf-8")
+    pack = make_pack(tmp_path / "pack", [_card("templated", "templated card")])
+    (pack / "templates/cards").mkdir(parents=True)
+    (pack / "templates/cards/face.html.j2").symlink_to(tmp_path / "outside.html.j2")
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1 and "[template-error] TemplateEscape" in run.output and "outside" in run.output, run.output
+    assert not (tmp_path / "build").exists()
+
+
+def test_stylesheet_reading_outside_the_pack_is_refused(tmp_path: Path) -> None:
+    _png(tmp_path / "outside.png", (10, 10), GREEN)
+    pack = make_pack(tmp_path / "pack", [_card("styled", "styled card")])
+    (pack / "templates/cards").mkdir(parents=True)
+    css = (REPO / "templates/cards/cards.css").read_text(encoding="utf-8")
+    (pack / "templates/cards/cards.css").write_text(
+        css + f'\n.inner {{ background-image: url("{(tmp_path / "outside.png").as_uri()}"); }}\n', encoding="utf-8")
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1 and "[resource-outside]" in run.output and "outside.png" in run.output, run.output
+    assert not (tmp_path / "build/example-pack").exists()
+
+
+@pytest.mark.slow
+def test_backs_per_set_and_per_type(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path / "pack", [_card("red-backed", "red backed")], back={"art": "art/red.png"})
+    _png(pack / "art/red.png", (830, 1130), (200, 20, 20))
+    _png(pack / "art/gold.png", (830, 1130), (230, 180, 20))
+    manifest = json.loads((pack / "pack.json").read_text(encoding="utf-8"))
+    manifest["backs"] = {"treasure": {"art": "art/gold.png"}}
+    (pack / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
+    run = _build(pack, tmp_path / "build", "--png")
+    assert run.exit_code == 0, run.output
+    pngs = tmp_path / "build/example-pack/en/print-shop/png-example-pack"
+    assert _pixel(pngs / "back-set-art-set.png", 34.5, 47) == (200, 20, 20)
+    assert _pixel(pngs / "back-type-treasure.png", 34.5, 47) == (230, 180, 20)
+    assert _pixel(pngs / "back.png", 34.5, 10) != (200, 20, 20)  # the battle card of the example set: the common back
+    sheets = pikepdf.open(tmp_path / "build/example-pack/en/cards-example-pack-a4.pdf")
+    fronts, backs = ([str(operands[0]) for operands, op in pikepdf.parse_content_stream(page) if str(op) == "Do"]
+                     for page in sheets.pages[:2])
+    assert len(fronts) == len(backs) == 4 and len(set(backs)) == 3  # three different backs behind four cards

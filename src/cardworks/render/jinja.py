@@ -13,7 +13,7 @@ import traceback
 from functools import lru_cache
 from pathlib import Path
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError, select_autoescape
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError, select_autoescape
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
@@ -46,13 +46,17 @@ def mm(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
 
 
+class TemplateEscape(TemplateError):
+    """A template file whose real path (through a symbolic link) lies outside its templates folder."""
+
+
 class InsideLoader(FileSystemLoader):
     """A file loader that refuses any template whose real path (symlinks followed) leaves its folder."""
 
     def get_source(self, environment, template):  # type: ignore[override]
         source, filename, uptodate = super().get_source(environment, template)
         if not any(is_inside(Path(root), Path(filename)) for root in self.searchpath):
-            raise TemplateNotFound(f"{template} (it leads outside its templates folder)")
+            raise TemplateEscape(f"{filename} leads outside its templates folder (symbolic link); it is not read")
         return source, filename, uptodate
 
 
