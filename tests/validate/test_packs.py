@@ -96,3 +96,87 @@ def test_the_example_pack_validates_with_the_shipped_game() -> None:
     run = run_cli("--cards", str(REPO / "cards"), "validate", str(REPO / "examples/fallera-pack"), "--format", "json")
     assert run.exit_code == 0, run.output
     assert [p for p in run.problems if "examples" in p["file"]] == []
+
+
+def _complete_pack(extends: str = "mini") -> dict:
+    files = _pack_files(extends)
+    files["sets/seafood.json"]["totals"] = {"designs": 1}
+    return files
+
+
+def test_strict_judges_the_packs_own_warnings(game: GameDir, tmp_path: Path) -> None:
+    game.data("sets/base.json")["totals"]["designs"] = 4  # the game's own set is incomplete: a warning of the game
+    game.write()
+    pack = _write_pack(tmp_path / "pack", _complete_pack())
+    run = run_cli("--cards", str(game.cards_root), "validate", str(pack), "--strict", "--format", "json")
+    assert run.exit_code == 0, run.output
+    assert [p["code"] for p in run.problems] == ["set-incomplete"]  # shown, but not the pack's
+    assert run.problems[0]["file"].endswith("base.json")
+    text = run_cli("--cards", str(game.cards_root), "validate", str(pack), "--strict")
+    assert text.exit_code == 0 and "the packs' 0 warning(s) count as errors" in text.output
+    own = _write_pack(tmp_path / "own", _pack_files())  # short of its own declared designs
+    assert run_cli("--cards", str(game.cards_root), "validate", str(own), "--strict").exit_code == 1
+
+
+def test_pack_cites_its_own_documents(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    files = _complete_pack()
+    files["sets/seafood.json"]["cards"][0]["sources"] = [{"doc": "my-notes"}]
+    unknown = run_cli("--cards", str(game.cards_root), "validate", str(_write_pack(tmp_path / "a", files)), "--format", "json")
+    assert ("dangling-ref", "/cards/0/sources/0/doc") in [(p["code"], p["pointer"]) for p in unknown.problems]
+    files["pack.json"]["documents"] = [{"id": "my-notes", "title": "My design notes"}]
+    run = run_cli("--cards", str(game.cards_root), "validate", str(_write_pack(tmp_path / "b", files)), "--format", "json")
+    assert run.exit_code == 0 and run.problems == [], run.output
+
+
+def test_cards_lists_a_packs_own_cards(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    pack = _write_pack(tmp_path / "pack", _complete_pack())
+    run = run_cli("--cards", str(game.cards_root), "cards", str(pack), "--format", "json")
+    assert run.exit_code == 0, run.output
+    assert [row["id"] for row in json.loads(run.output)] == ["gamba"]
+    found = run_cli("--cards", str(game.cards_root), "cards", "gamb", str(pack), "--format", "json")
+    assert [row["id"] for row in json.loads(found.output)] == ["gamba"]
+    none = run_cli("--cards", str(game.cards_root), "cards", "conill", str(pack), "--format", "json")
+    assert json.loads(none.output) == []  # the game's cards are not the pack's
+
+
+def test_i18n_round_trip_of_a_pack_writes_into_the_pack(game: GameDir, tmp_path: Path) -> None:
+    import polib
+
+    game.write()
+    pack = _write_pack(tmp_path / "pack", _complete_pack())
+    po = tmp_path / "pack-es.po"
+    run = run_cli("--cards", str(game.cards_root), "i18n", "export", str(pack), "--locale", "es", "--out", str(po))
+    assert run.exit_code == 0, run.output
+    catalog = polib.pofile(str(po))
+    assert {entry.msgctxt.split("/")[2] for entry in catalog} == {"gamba", "seafood-set"}  # the pack's strings only
+    for entry in catalog:
+        entry.msgstr = {"Worth one {treasure}.": "Vale un {treasure}."}.get(entry.msgid, entry.msgid + " (es)")
+    catalog.save()
+    before = snapshot(game.root)
+    imported = run_cli("--cards", str(game.cards_root), "i18n", "import", str(po), str(pack))
+    assert imported.exit_code == 0, imported.output
+    written = json.loads((pack / "i18n/es.json").read_text(encoding="utf-8"))
+    assert written["entries"]["gamba"]["rules"]["text"] == "Vale un {treasure}."
+    assert snapshot(game.root) == before  # the game's own translations are untouched
+    status = run_cli("--cards", str(game.cards_root), "i18n", "status", str(pack), "--format", "json")
+    rows = {row["group"]: row for row in json.loads(status.output) if row["locale"] == "es"}
+    assert rows["seafood-set"]["missing"] == 0 and "base" not in rows
+
+
+def test_check_runs_a_packs_rulings_with_its_game(tmp_path: Path) -> None:
+    import shutil
+
+    from conftest import REPO
+
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "examples/fallera-pack", pack)
+    (pack / "rulings/mine.json").write_text(json.dumps({"$schema": "../../../schema/rulings.schema.json", "rulings": [
+        {"id": "my-unchecked-ruling", "cards": ["example-cavaller"], "question": "Does it tie?", "answer": "Never.",
+         "source": {"doc": "fallera-base", "section": "Battle Cards", "lines": "28", "certainty": "inferred"},
+         "states_behaviour": True}]}), encoding="utf-8")
+    run = run_cli("--cards", str(REPO / "cards"), "check", str(pack), "--playouts", "0")
+    assert "scenarios: 66 passed" in run.output or "passed, 0 failed" in run.output, run.output
+    assert "UNCHECKED my-unchecked-ruling" in run.output  # the pack's ruling is judged with the game's engine
+    assert run.exit_code == 1
