@@ -12,15 +12,16 @@ from pathlib import Path
 import click
 
 from ..errors import DataError, UsageError
+from ..resources import data_dir
 from . import commands
 
 
 def default_cards_root() -> Path:
-    """``./cards`` when it exists, else the database shipped beside the package source."""
+    """``./cards`` when it exists, else the database shipped with the package."""
     local = Path("cards")
     if local.is_dir():
         return local
-    shipped = Path(__file__).resolve().parents[3] / "cards"
+    shipped = data_dir("cards")
     return shipped if shipped.is_dir() else local
 
 

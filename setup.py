@@ -1,0 +1,34 @@
+"""Packaging hook: a wheel carries the shipped templates and card database as package data.
+
+They live at the top of the checkout (``templates/``, ``cards/``) where designers
+and translators edit them; building a wheel copies them into
+``cardworks/data/``, where :mod:`cardworks.resources` finds them through
+``importlib.resources``. Everything else is declared in ``pyproject.toml``.
+"""
+
+import shutil
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+SHIPPED = ("templates", "cards")
+
+
+class build_py_with_data(build_py):
+    """``build_py`` plus the shipped folders, copied into the built package."""
+
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode:  # an editable install reads the checkout's folders directly
+            return
+        for name in SHIPPED:
+            source = HERE / name
+            if source.is_dir():
+                target = Path(self.build_lib) / "cardworks" / "data" / name
+                shutil.rmtree(target, ignore_errors=True)
+                shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
+setup(cmdclass={"build_py": build_py_with_data})
