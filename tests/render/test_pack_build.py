@@ -237,3 +237,36 @@ def test_backs_per_set_and_per_type(tmp_path: Path) -> None:
     fronts, backs = ([str(operands[0]) for operands, op in pikepdf.parse_content_stream(page) if str(op) == "Do"]
                      for page in sheets.pages[:2])
     assert len(fronts) == len(backs) == 4 and len(set(backs)) == 3  # three different backs behind four cards
+
+
+@pytest.mark.slow
+def test_editing_one_card_lays_out_one_face_per_affected_locale(tmp_path: Path) -> None:
+    from cardworks.i18n import source_hash
+    from cardworks.render.build import BuildOptions, build
+
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "examples/fallera-pack", pack)
+    out = tmp_path / "build"
+
+    def rebuild(*locales: str) -> dict[str, list[str]]:
+        report = build(CARDS, BuildOptions(out=out, packs=[pack], locales=list(locales), jobs=1))
+        return {o.locale: o.faces for o in report.outcomes}
+
+    assert {locale: len(faces) for locale, faces in rebuild("en", "es").items()} == {"en": 3, "es": 3}
+    assert rebuild("en", "es") == {"en": [], "es": []}  # nothing changed: nothing laid out
+    sheet = out / "example-pack/en/cards-example-pack-a4.pdf"
+    before = sheet.read_bytes()
+    sets = pack / "sets/example.json"
+    sets.write_text(sets.read_text(encoding="utf-8").replace('"name": "cavaller d\'exemple"', '"name": "cavaller nou"'),
+                    encoding="utf-8")
+    assert rebuild("en") == {"en": ["example-cavaller"]}  # one face laid out again, the deck re-imposed
+    assert sheet.read_bytes() != before
+    translations = pack / "i18n/es.json"
+    data = json.loads(translations.read_text(encoding="utf-8"))
+    data["entries"]["example-cavaller"]["name"] = {"text": "cavaller nou", "source": "cavaller nou",
+                                                   "source_hash": source_hash("cavaller nou")}
+    translations.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert rebuild("en", "es") == {"en": [], "es": ["example-cavaller"]}  # the renamed card, in Spanish now
+    data["entries"]["example-orxata"]["rules"]["text"] = "Un ingrediente de ejemplo: cuenta para tu paella de cinco {ingredient}."
+    translations.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert rebuild("en", "es") == {"en": [], "es": ["example-orxata"]}  # a one-string import: one Spanish face

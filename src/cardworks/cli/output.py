@@ -93,6 +93,13 @@ def print_build_report(report) -> None:
         table.add_row(task.game, task.locale, task.kind, "", "", "", "1", "rendered" if rendered else "unchanged")
     console = Console() if Console().is_terminal else Console(width=160)
     console.print(table)
+    for o in report.outcomes:
+        if o.faces:
+            shown = ", ".join(o.faces[:8]) + (f" and {len(o.faces) - 8} more" if len(o.faces) > 8 else "")
+            click.echo(f"rebuilt {o.game} {o.locale} {o.deck}: faces {shown}")
+    rebuilt = [record.path for _, record, rendered in report.documents if rendered]
+    if rebuilt:
+        click.echo(f"rebuilt documents: {', '.join(rebuilt)}")
     for skipped in report.skipped:
         click.echo(f"note: {skipped}; that game was left out of this build")
     for game, locale, card in report.overflow:

@@ -65,14 +65,35 @@ def doc_tasks(db: Database, locales: list[str], selection: str, allow_fallback: 
     return tasks
 
 
+def _shown_by(task: Any, root: Path, path: Path, source_locale: str) -> bool:
+    """False for files a document of ``task.locale`` cannot show: other locales' translations and rulebook text
+    (unless fallbacks are allowed; the source locale's always counts), the card-face templates."""
+    parts = path.relative_to(root).parts
+    if parts[:1] == ("cards",) and root == templates_dir():
+        return False
+    if getattr(task, "allow_fallback", False) or len(parts) < 2:
+        return True
+    if parts[0] == "i18n":
+        return parts[1] == f"{task.locale}.json"
+    if parts[0] == "rules" and len(parts) > 2:
+        return parts[1] in (task.locale, source_locale)
+    return True
+
+
 def task_hash(task: Any) -> str:
-    """Hash of everything a document is made from."""
+    """Hash of everything a document is made from: the game's data in its locale, the templates, the engine."""
     from ..build import hash_files
+
+    import json
 
     digest = hashlib.sha256(repr(task).encode())
     engine = Path(__file__).resolve().parents[2] / "engine"  # FAQ verdicts and score sheets come from the engine
+    try:
+        source = json.loads((Path(task.game_root) / "game.json").read_text(encoding="utf-8")).get("source_locale", "")
+    except (OSError, ValueError):
+        source = ""
     for folder in (Path(task.game_root), templates_dir(), engine):
-        hash_files(digest, [p for p in folder.rglob("*") if p.is_file()], folder)
+        hash_files(digest, [p for p in folder.rglob("*") if p.is_file() and _shown_by(task, folder, p, source)], folder)
     return digest.hexdigest()
 
 
