@@ -1,6 +1,6 @@
 """Measure rendering: milliseconds per physical card, with one and two jobs, and rebuild times.
 
-Run: python bench/render.py [--sizes 50,200,800] [--copies 3]
+Run: python bench/render.py [--sizes 50,200,800] [--copies 3] [--edit-loop]
 Decks of generated designs (real card texts, real templates, fitted text) with
 3 copies each give about 150, 600 and 2,400 physical cards; the shipped expert
 deck is measured too. Times are wall-clock for the whole build of one locale.
@@ -43,22 +43,63 @@ def make_database(folder: Path, designs: int, copies: int) -> Path:
     return cards_root
 
 
-def timed_build(cards_root: Path, out: Path, selection: str, jobs: int, layout: SheetLayout | None = None) -> float:
-    options = BuildOptions(out=out, game="fallera", selection=selection, locales=["en"], jobs=jobs, documents=False,
+def timed_build(cards_root: Path, out: Path, selection: str, jobs: int, layout: SheetLayout | None = None,
+                locales: tuple[str, ...] = ("en",), report: list | None = None) -> float:
+    options = BuildOptions(out=out, game="fallera", selection=selection, locales=list(locales), jobs=jobs, documents=False,
                            layout=layout or SheetLayout())
     start = time.perf_counter()
-    report = build(cards_root, options)
+    result = build(cards_root, options)
     elapsed = time.perf_counter() - start
-    assert report.outcomes, "nothing built"
+    assert result.outcomes, "nothing built"
+    if report is not None:
+        report.extend(result.outcomes)
     return elapsed
+
+
+def edit_loop(folder: Path, jobs: int = 2) -> None:
+    """The designer's edit loop on the expert deck, against a cold build of the same in this run.
+
+    One card's rules text edited: the English outputs are rebuilt from the face cache (one face laid out).
+    One string of the Valencian translation changed (as ``i18n import`` would): only Valencian faces.
+    """
+    cards_root = folder / "cards-edit"
+    shutil.copytree(REPO / "cards", cards_root)
+    translation = cards_root / "fallera/i18n/ca.json"
+    outcomes: list = []
+    timed_build(cards_root, folder / "out-i18n", "expert", jobs, locales=("en", "ca"))
+    data = json.loads(translation.read_text(encoding="utf-8"))
+    card_id = next(k for k, v in data["entries"].items() if "rules" in v)
+    data["entries"][card_id]["rules"]["text"] += " "
+    data["entries"][card_id]["rules"]["text"] = data["entries"][card_id]["rules"]["text"].strip() + "!"
+    translation.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    seconds = timed_build(cards_root, folder / "out-i18n", "expert", jobs, locales=("en", "ca"), report=outcomes)
+    faces = {o.locale: len(o.faces) for o in outcomes}
+    print(f"one-string translation change (ca, card {card_id}): rebuilt in {seconds:.2f} s; faces laid out: "
+          f"en {faces.get('en', 0)}, ca {faces.get('ca', 0)}")
+    cold = timed_build(cards_root, folder / "out-edit", "expert", jobs)
+    sets = cards_root / "fallera/sets/base.json"
+    data = json.loads(sets.read_text(encoding="utf-8"))
+    card = next(c for c in data["cards"] if c.get("rules"))
+    card["rules"] += " Edited."
+    sets.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    outcomes.clear()
+    edited = timed_build(cards_root, folder / "out-edit", "expert", jobs, report=outcomes)
+    print(f"edit one card's rules text ({card['id']}), expert deck, English, {jobs} jobs: cold build {cold:.2f} s, "
+          f"rebuild {edited:.2f} s ({sum(len(o.faces) for o in outcomes)} face laid out): "
+          f"{edited / cold:.0%} of the cold build (goal: at most 15%)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="50,200,800")
     parser.add_argument("--copies", type=int, default=3)
+    parser.add_argument("--edit-loop", action="store_true", help="Only measure the edit loop (edit one card, one string).")
     args = parser.parse_args()
     weasyprint_floor(1)  # warm up: imports and font loading are not part of the first build's time
+    if args.edit_loop:
+        with tempfile.TemporaryDirectory(prefix="cardworks-edit-") as tmp:
+            edit_loop(Path(tmp))
+        return
     print(f"{'deck':>12} {'designs':>8} {'cards':>6} {'jobs':>5} {'seconds':>8} {'ms/card':>8} {'ms/design':>10}")
     with tempfile.TemporaryDirectory(prefix="cardworks-render-") as tmp:
         tmp_path = Path(tmp)
@@ -71,6 +112,7 @@ def main() -> None:
                 seconds = timed_build(cards_root, tmp_path / f"out-{label}-{jobs}", selection, jobs)
                 print(f"{label:>12} {len(deck.cards):>8} {deck.physical_cards:>6} {jobs:>5} {seconds:>8.2f} "
                       f"{seconds / deck.physical_cards * 1000:>8.1f} {seconds / len(deck.cards) * 1000:>10.1f}")
+        edit_loop(tmp_path)
         out = tmp_path / "out-expert-2"
         relayout = timed_build(REPO / "cards", out, "expert", 2, SheetLayout(paper="letter", gutter=3))
         print(f"sheet-layout change (letter, 3 mm gutters) on the expert deck: {relayout:.2f} s, no face re-rendered")

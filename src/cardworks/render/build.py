@@ -283,7 +283,7 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
 
     With ``options.packs``, only the packs' decks, written under ``<out>/<pack id>/``.
     """
-    report = validate(cards_root, options.packs or None)
+    report = validate(cards_root, options.packs or None, None if options.packs else options.game)
     if report.errors:
         raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
     previous = {r.path: r for r in read_manifest(options.out)}

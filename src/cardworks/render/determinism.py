@@ -39,9 +39,13 @@ def stable_truetype(font: bytes) -> bytes:
 
 def stabilise(pdf: pikepdf.Pdf) -> None:
     """Normalise every embedded TrueType font of ``pdf`` in place."""
+    done: set[tuple[int, int]] = set()
     for obj in pdf.objects:
         if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor" and "/FontFile2" in obj:
             stream = obj.FontFile2
+            if stream.objgen in done:  # a font file shared by several descriptors: fixed once
+                continue
+            done.add(stream.objgen)
             original = stream.read_bytes()
             fixed = stable_truetype(original)
             if fixed != original:

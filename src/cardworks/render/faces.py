@@ -10,6 +10,7 @@ overflows is reported.
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -278,6 +279,14 @@ def _measure(document: Any, faces: list[Face | Back]) -> tuple[list[str], dict[s
     return overflow, arts
 
 
+@lru_cache(maxsize=1)
+def _font_config() -> Any:
+    """One font configuration per process: the bundled fonts are loaded once, not once per document of faces."""
+    from weasyprint.text.fonts import FontConfiguration
+
+    return FontConfiguration()
+
+
 def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, list[str], dict[str, ArtBox]]:
     """One document of faces that share a look and a size (see ``chunks``)."""
     from weasyprint import HTML
@@ -296,7 +305,8 @@ def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes
     except TEMPLATE_FAILURES as exc:
         problem = template_problem(exc)
         raise DataError(f"a card template failed: {problem.text()}", [problem]) from None
-    document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render()
+    document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
+        font_config=_font_config())
     out = io.BytesIO()
     document.write_pdf(out)
     return (out.getvalue(), *_measure(document, faces))

@@ -81,8 +81,8 @@ def check_database(db: Database, out: ProblemList) -> tuple[list[SetCompleteness
     return check_totals(index, out), len(index.of_kind("assumption"))
 
 
-def validate(cards_root: Path, packs: list[Path] | None = None) -> Report:
-    """Validate every game under ``cards_root``, or only the games that ``packs`` extend, with them."""
+def validate(cards_root: Path, packs: list[Path] | None = None, game: str | None = None) -> Report:
+    """Validate every game under ``cards_root`` (or only ``game``), or only the games that ``packs`` extend, with them."""
     report = out = Report()
     games = {folder.name: folder for folder in game_folders(cards_root)}
     selected: dict[str, list[Path]] = {}
@@ -93,7 +93,7 @@ def validate(cards_root: Path, packs: list[Path] | None = None) -> Report:
     else:
         if not games:
             raise UsageError(f"no game folder (with a game.json) in {display_path(cards_root)!r}")
-        selected = {game_id: [] for game_id in games}
+        selected = {game_id: [] for game_id in games if game is None or game_id == game}
     for game_id, pack_folders in selected.items():
         db = Database(game=load_game(games[game_id]), packs=[load_pack(p) for p in pack_folders])
         completeness, assumed = check_database(db, out)
