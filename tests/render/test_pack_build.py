@@ -270,3 +270,22 @@ def test_editing_one_card_lays_out_one_face_per_affected_locale(tmp_path: Path) 
     data["entries"]["example-orxata"]["rules"]["text"] = "Un ingrediente de ejemplo: cuenta para tu paella de cinco {ingredient}."
     translations.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     assert rebuild("en", "es") == {"en": [], "es": ["example-orxata"]}  # a one-string import: one Spanish face
+
+
+@pytest.mark.slow
+def test_proof_contact_sheet_marks_what_a_reviewer_must_see(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path / "pack", [_card("fair-art", "fair art", art="art/fair.png")])
+    _png(pack / "art/fair.png", (400, 240), GREEN)  # 190 dpi: a warning, the build goes on
+    run = run_cli("--cards", str(CARDS), "build", str(pack), "--out", str(tmp_path / "build"), "--locale", "ca",
+                  "--jobs", "1", "--proof")
+    assert run.exit_code == 0, run.output
+    proof = tmp_path / "build/example-pack/ca/proof-example-pack.pdf"
+    reader = __import__("pypdf").PdfReader(proof)
+    text = " ".join(page.extract_text() for page in reader.pages)
+    for face_id in ("example-orxata", "example-cavaller", "fair-art", "back"):
+        assert face_id in text
+    assert "LOW RESOLUTION: 190 dpi" in text and "PLACEHOLDER ART" in text
+    assert "FALLBACK name (es)" in text  # the pack has no Valencian: its Spanish names are marked
+    with pikepdf.open(proof) as pdf:
+        strokes = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0]) if str(op) in {"re", "S"}]
+        assert strokes.count("S") >= 3 * 4  # bleed, trim and safe-area lines around each face

@@ -118,7 +118,8 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--cards/--no-cards", "card_sheets", default=True, show_default=True, help="Build card sheets.")
 @click.option("--docs/--no-docs", default=True, show_default=True, help="Build rulebooks and FAQ indexes.")
 @click.option("--allow-fallback", is_flag=True, help="Fill missing translations from the game's fallback chain.")
-@click.option("--proof", is_flag=True, help="Mark fallback texts visibly in the documents (for translators).")
+@click.option("--proof", is_flag=True, help="Mark fallback texts visibly in the documents (for translators) and add a "
+              "contact sheet per deck: ids, trim, bleed and safe-area lines, warnings on the cards.")
 @click.option("--with-game", "merge", is_flag=True, help="For PACKS: shuffle the pack's cards into the game's deck.")
 @click.pass_obj
 def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
@@ -139,6 +140,10 @@ def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | No
     with progress_bar() as progress:
         report = run_build(cards_root, options, progress)
     print_build_report(report)
+    from ..render.fonts import SUBSETTER_WARNING, fast_subsetter
+
+    if not fast_subsetter():  # once per build, after the report, where it is seen
+        click.echo(SUBSETTER_WARNING, err=True)
 
 
 @click.group()

@@ -33,6 +33,7 @@ from .jinja import templates_dir
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
+from .proof import ProofNotes, contact_sheet
 
 FACE_CACHE = ".cache/faces"
 """The face cache, inside the build folder (see ``facecache``)."""
@@ -230,7 +231,53 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
                                     sha256=write_output(options.out, sheet_path, sheet_bytes), input_hash=sheet_key,
                                     selection=deck.selection, players=deck.players, paper=layout.paper, overflow=overflow))
         imposed = True
+    if options.proof:
+        records.append(_proof(db, deck, locale, options, kept, job, faces_key, overflow, shop_bytes))
     return _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
+
+
+def proof_notes(job: FaceJob, overflow: list[str]) -> ProofNotes:
+    """What a reviewer must look at on each face: overflow, art under 300 dpi, placeholder art, fallback strings."""
+    from urllib.parse import unquote, urlparse
+
+    from ..validate.check_art import PRINT_DPI, image_problem
+    from .art import art_box_mm, effective_dpi
+
+    notes = ProofNotes()
+    for face in job.faces:
+        if face.id in overflow:
+            notes.add(face.id, "OVERFLOW: rules text does not fit")
+        if not isinstance(face, Face):
+            continue
+        if face.art is None:
+            notes.add(face.id, "PLACEHOLDER ART")
+            continue
+        found = image_problem(Path(unquote(urlparse(face.art.url).path)))
+        if found is not None and not found[0]:
+            dpi = effective_dpi(found[2], art_box_mm(face.trim_w, face.trim_h, face.layout))
+            if dpi < PRINT_DPI:
+                notes.add(face.id, f"LOW RESOLUTION: {dpi:.0f} dpi")
+    for fallback in job.fallbacks:
+        face_id = fallback.split("/", 1)[0]
+        if any(face.id == face_id for face in job.faces):
+            notes.add(face_id, "FALLBACK " + fallback.split("/", 1)[1])
+    return notes
+
+
+def _proof(db: Database, deck: Deck, locale: str, options: BuildOptions, kept: dict[str, OutputRecord], job: FaceJob,
+           faces_key: str, overflow: list[str], shop_bytes: bytes) -> OutputRecord:
+    """The contact sheet of a deck × locale (``--proof``), reused while its faces are unchanged."""
+    path = f"{db.output_id}/{locale}/proof-{deck.label}.pdf"
+    key = hashlib.sha256(f"proof {faces_key} {options.layout.paper}".encode()).hexdigest()
+    previous = kept.get(path)
+    if previous is not None and previous.input_hash == key and still_valid(options.out, previous):
+        return previous
+    sheet = contact_sheet(pikepdf.open(io.BytesIO(shop_bytes)), [face.id for face in job.faces],
+                          proof_notes(job, overflow), BLEED_MM, options.layout.paper)
+    data = save_pdf(sheet)
+    return OutputRecord(game=db.output_id, locale=locale, kind="cards-proof", path=path, pages=len(sheet.pages),
+                        sha256=write_output(options.out, path, data), input_hash=key, selection=deck.selection,
+                        players=deck.players, paper=options.layout.paper, overflow=overflow)
 
 
 def selected_games(cards_root: Path, wanted: str | None) -> list[Path]:

@@ -113,6 +113,8 @@ class FaceJob:
     icons: dict[str, tuple[str, str]]
     game_id: str
     looks: dict[str, Look] = field(default_factory=dict)
+    fallbacks: list[str] = field(default_factory=list)
+    """Strings taken from another locale (``card/field (locale)``), for proofs."""
 
 
 @dataclass
@@ -246,7 +248,7 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
                              emblem_alt=back_icon.alt if back_icon else "", look=_look(db, db.bundles[-1], looks),
                              trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm)
     faces += list(backs.values())
-    return FaceJob(locale, name, [str(root) for root in db.roots], faces, icons, game.id, looks)
+    return FaceJob(locale, name, [str(root) for root in db.roots], faces, icons, game.id, looks, list(texts.fallbacks))
 
 
 PX = 0.75

@@ -60,3 +60,17 @@ def font_face_css() -> str:
 def font_folders() -> list[Path]:
     """Folders the fetcher must allow so the fonts load."""
     return sorted({font.path.parent for font in font_files()})
+
+
+SUBSETTER_WARNING = ("warning: [slow-font-subsetting] HarfBuzz-Subset (libharfbuzz-subset0, version 4.1 or later) "
+                     "is not installed: WeasyPrint subsets fonts with fontTools instead, about 200 ms more per PDF; "
+                     "install it (Debian/Ubuntu: apt-get install libharfbuzz-subset0)")
+
+
+def fast_subsetter() -> bool:
+    """True when WeasyPrint can subset fonts with HarfBuzz-Subset (else it falls back to the slower fontTools)."""
+    try:
+        from weasyprint.text.ffi import harfbuzz, harfbuzz_subset
+    except (ImportError, OSError, AttributeError):
+        return False
+    return bool(harfbuzz_subset) and bool(harfbuzz.hb_version_atleast(4, 1, 0))
