@@ -289,3 +289,18 @@ def test_proof_contact_sheet_marks_what_a_reviewer_must_see(tmp_path: Path) -> N
     with pikepdf.open(proof) as pdf:
         strokes = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0]) if str(op) in {"re", "S"}]
         assert strokes.count("S") >= 3 * 4  # bleed, trim and safe-area lines around each face
+
+
+@pytest.mark.slow
+def test_one_face_on_demand_comes_from_the_cache_the_second_time(tmp_path: Path) -> None:
+    from cardworks.loading import load_database
+    from cardworks.render.preview import face_pdf, face_png
+
+    db = load_database(CARDS / "fallera")
+    first = face_pdf(db, "el-capita-moro", "es", tmp_path)
+    cached = sorted(tmp_path.glob("*.pdf"))
+    assert len(cached) == 1 and cached[0].read_bytes() == first
+    cached[0].write_bytes(first + b"\n%cached\n")  # a second call must read this page, not lay the face out again
+    assert face_pdf(db, "el-capita-moro", "es", tmp_path).endswith(b"%cached\n")
+    with Image.open(__import__("io").BytesIO(face_png(db, "el-capita-moro", "es", tmp_path, dpi=100))) as image:
+        assert image.size == (round(69 / 25.4 * 100), round(94 / 25.4 * 100))
