@@ -290,9 +290,11 @@ def selected_games(cards_root: Path, wanted: str | None) -> list[Path]:
     return folders
 
 
-def has_card_template(game: str) -> bool:
-    """Deck cards are printed for games with a card stylesheet (``templates/<game>/cards.css``)."""
-    return (templates_dir() / game / "cards.css").is_file()
+def has_card_template(game: str, game_root: Path | None = None) -> bool:
+    """Deck cards are printed for games with a card stylesheet (``templates/<game>/cards.css``, shipped or in
+    the game folder's own ``templates/``)."""
+    own = game_root is not None and (game_root / "templates" / game / "cards.css").is_file()
+    return own or (templates_dir() / game / "cards.css").is_file()
 
 
 def _locales(db: Database, options: BuildOptions, every_game: bool) -> list[str]:
@@ -349,7 +351,7 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
                 raise
             result.skipped.append(f"{game.id}: {exc}")
             continue
-        if options.cards and deck.cards and has_card_template(game.id):
+        if options.cards and deck.cards and has_card_template(game.id, db.game.root):
             plans += [(db, deck, locale) for locale in locales]
         if options.cards:
             tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof)
