@@ -82,17 +82,17 @@ def _shown_by(task: Any, root: Path, path: Path, source_locale: str) -> bool:
 
 def task_hash(task: Any) -> str:
     """Hash of everything a document is made from: the game's data in its locale, the templates, the engine."""
-    from ..build import hash_files
-
     import json
 
+    from ..build import hash_files
+
     digest = hashlib.sha256(repr(task).encode())
-    engine = Path(__file__).resolve().parents[2] / "engine"  # FAQ verdicts and score sheets come from the engine
+    package = Path(__file__).resolve().parents[2]  # FAQ verdicts and score sheets come from the engine and games
     try:
         source = json.loads((Path(task.game_root) / "game.json").read_text(encoding="utf-8")).get("source_locale", "")
     except (OSError, ValueError):
         source = ""
-    for folder in (Path(task.game_root), templates_dir(), engine):
+    for folder in (Path(task.game_root), templates_dir(), package / "engine", package / "games"):
         hash_files(digest, [p for p in folder.rglob("*") if p.is_file() and _shown_by(task, folder, p, source)], folder)
     return digest.hexdigest()
 
