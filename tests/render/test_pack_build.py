@@ -227,16 +227,25 @@ def test_backs_per_set_and_per_type(tmp_path: Path) -> None:
     manifest = json.loads((pack / "pack.json").read_text(encoding="utf-8"))
     manifest["backs"] = {"treasure": {"art": "art/gold.png"}}
     (pack / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (pack / "sets/night.json").write_text(json.dumps({
+        "$schema": "../../../schema/set.schema.json", "id": "night-set", "name": "Night", "order": 12,
+        "back": {"template": "cards/back-night.html.j2"},
+        "cards": [_card("night-card", "night card")]}), encoding="utf-8")
+    (pack / "templates/cards").mkdir(parents=True)
+    (pack / "templates/cards/back-night.html.j2").write_text(
+        '<section class="page back" id="{{ face.id }}"><div class="bleed" style="background: #102030"></div></section>\n',
+        encoding="utf-8")
     run = _build(pack, tmp_path / "build", "--png")
     assert run.exit_code == 0, run.output
     pngs = tmp_path / "build/example-pack/en/print-shop/png-example-pack"
     assert _pixel(pngs / "back-set-art-set.png", 34.5, 47) == (200, 20, 20)
     assert _pixel(pngs / "back-type-treasure.png", 34.5, 47) == (230, 180, 20)
     assert _pixel(pngs / "back.png", 34.5, 10) != (200, 20, 20)  # the battle card of the example set: the common back
+    assert _pixel(pngs / "back-set-night-set.png", 34.5, 47) == (0x10, 0x20, 0x30)  # drawn by the pack's template
     sheets = pikepdf.open(tmp_path / "build/example-pack/en/cards-example-pack-a4.pdf")
     fronts, backs = ([str(operands[0]) for operands, op in pikepdf.parse_content_stream(page) if str(op) == "Do"]
                      for page in sheets.pages[:2])
-    assert len(fronts) == len(backs) == 4 and len(set(backs)) == 3  # three different backs behind four cards
+    assert len(fronts) == len(backs) == 5 and len(set(backs)) == 4  # four different backs behind five cards
 
 
 @pytest.mark.slow
