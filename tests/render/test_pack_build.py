@@ -313,3 +313,15 @@ def test_one_face_on_demand_comes_from_the_cache_the_second_time(tmp_path: Path)
     assert face_pdf(db, "el-capita-moro", "es", tmp_path).endswith(b"%cached\n")
     with Image.open(__import__("io").BytesIO(face_png(db, "el-capita-moro", "es", tmp_path, dpi=100))) as image:
         assert image.size == (round(69 / 25.4 * 100), round(94 / 25.4 * 100))
+
+
+@pytest.mark.parametrize("art, code", [("../outside.png", "path-escape"), ("art/none.png", "missing-file"),
+                                       ("notes.png", "art-not-image")])
+def test_bad_back_art_is_refused(tmp_path: Path, art: str, code: str) -> None:
+    _png(tmp_path / "outside.png", (830, 1130), GREEN)
+    pack = make_pack(tmp_path / "pack", [_card("backed", "backed card")], back={"art": art})
+    (pack / "notes.png").write_text("not a picture", encoding="utf-8")
+    before = snapshot(tmp_path)
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1 and f"sets/art.json:/back/art: [{code}]" in run.output, run.output
+    assert snapshot(tmp_path) == before

@@ -239,8 +239,11 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
             trim_w=size.width_mm, trim_h=size.height_mm, back=back_for(card, set_record, bundle, size),
         ))
     if texts.missing:
-        shown = display_path(db.roots[-1] / "i18n" / f"{locale}.json")
-        problems = [Problem(shown, "/entries/" + missing, "translation-missing",
+        def where(missing: str) -> str:  # the translation file of the bundle that holds the record
+            record = index.by_id.get(missing.split("/", 1)[0])
+            return display_path((record.bundle.root if record else db.roots[-1]) / "i18n" / f"{locale}.json")
+
+        problems = [Problem(where(missing), "/entries/" + missing, "translation-missing",
                             f"no {locale} text; give it, or build with --allow-fallback") for missing in texts.missing]
         raise DataError(f"{len(problems)} card string(s) missing in {locale}; nothing built", problems)
     if not backs:
