@@ -28,20 +28,61 @@ def assemble(pages: dict[str, bytes], order: list[str], bleed_mm: float, lang: s
         inset = bleed_mm * MM
         page.obj.TrimBox = pikepdf.Array([round(x0 + inset, 4), round(y0 + inset, 4), round(x1 - inset, 4), round(y1 - inset, 4)])
         page.obj.BleedBox = pikepdf.Array([x0, y0, x1, y1])
-    _share_fonts(out)
+    _share_resources(out)
     return out
 
 
-def _share_fonts(pdf: pikepdf.Pdf) -> None:
-    """Point every font descriptor at one copy of each identical embedded font file."""
-    seen: dict[bytes, pikepdf.Object] = {}
-    for obj in list(pdf.objects):
-        if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor" and "/FontFile2" in obj:
-            key = hashlib.sha256(obj.FontFile2.read_raw_bytes()).digest()
-            if key in seen:
-                obj.FontFile2 = seen[key]
+def _canonical(obj: pikepdf.Object, memo: dict[tuple[int, int], bytes]) -> bytes:
+    """A digest of what an object holds (streams by their bytes, references followed), not where it sits."""
+    if not isinstance(obj, pikepdf.Object):  # numbers, booleans and strings come back as Python values
+        return hashlib.sha256(b"V" + repr(obj).encode()).digest()
+    if obj.is_indirect and obj.objgen in memo:
+        return memo[obj.objgen]
+    if isinstance(obj, pikepdf.Stream):
+        entries = {k: v for k, v in obj.items() if k not in ("/Length", "/Filter", "/DecodeParms")}
+        body = b"S" + hashlib.sha256(obj.read_bytes()).digest() + _canonical(pikepdf.Dictionary(entries), memo)
+    elif isinstance(obj, pikepdf.Dictionary):
+        body = b"D" + b"".join(k.encode() + _canonical(v, memo) for k, v in sorted(obj.items()))
+    elif isinstance(obj, pikepdf.Array):
+        body = b"A" + b"".join(_canonical(v, memo) for v in obj)
+    else:
+        body = b"V" + repr(obj).encode()
+    digest = hashlib.sha256(body).digest()
+    if obj.is_indirect:
+        memo[obj.objgen] = digest
+    return digest
+
+
+def _share_resources(pdf: pikepdf.Pdf) -> None:
+    """Keep one copy of each identical font (dictionary, widths, ToUnicode map, embedded file) and of each
+    identical drawn object (icons are form XObjects).
+
+    Each cached face is its own one-page PDF, so faces laid out in one document bring copies of the same
+    fonts and icons; pointing every page at one copy keeps the file as small as one document of faces.
+    """
+    memo: dict[tuple[int, int], bytes] = {}
+    shared: dict[bytes, pikepdf.Object] = {}
+
+    def share(group: pikepdf.Object) -> None:
+        for name in list(group.keys()):
+            inner = group[name].get("/Resources") if isinstance(group[name], pikepdf.Dictionary) else None
+            if isinstance(inner, pikepdf.Dictionary):
+                walk(inner)  # nested objects first, so equal parents point at the same children
+            key = _canonical(group[name], memo)
+            if key in shared:
+                group[name] = shared[key]
             else:
-                seen[key] = obj.FontFile2
+                shared[key] = group[name]
+
+    def walk(resources: pikepdf.Object) -> None:
+        for kind in ("/Font", "/XObject"):
+            group = resources.get(kind)
+            if isinstance(group, pikepdf.Dictionary):
+                share(group)
+
+    for page in pdf.pages:
+        if "/Resources" in page.obj:
+            walk(page.obj.Resources)
 
 
 def save_pdf(pdf: pikepdf.Pdf) -> bytes:
