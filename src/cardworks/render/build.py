@@ -175,7 +175,8 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
         raise _refused(result, db)
     if options.strict and result.overflow:
         raise DataError(f"{db.output_id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
-    shop_bytes = save_pdf(assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale))
+    shop_bytes = save_pdf(assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,
+                                   {i: f.group for i, f in result.faces.items()}))
     outputs = [("cards-print-shop", shop_path, shop_bytes, len(order))]
     if options.png:
         images = render_pngs(shop_bytes, order, Path(f"{base}/print-shop/png-{deck.label}"))

@@ -98,6 +98,8 @@ class CachedFace:
     pdf: bytes
     fit: int = 0
     overflow: bool = False
+    group: str = ""
+    """The document the face was laid out in (faces of one document share fonts and icons)."""
 
 
 @dataclass
@@ -123,18 +125,21 @@ class FaceCache:
     def get(self, key: str) -> CachedFace | None:
         try:
             meta = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
-            return CachedFace((self.folder / f"{key}.pdf").read_bytes(), meta["fit"], meta["overflow"])
+            return CachedFace((self.folder / f"{key}.pdf").read_bytes(), meta["fit"], meta["overflow"],
+                              meta.get("group", key))
         except (OSError, ValueError, KeyError):
             return None
 
     def put(self, key: str, face: CachedFace) -> None:
         write_bytes_atomic(self.folder / f"{key}.pdf", face.pdf)  # the page first: metadata names a page that exists
-        write_bytes_atomic(self.folder / f"{key}.json", json.dumps({"fit": face.fit, "overflow": face.overflow}).encode())
+        write_bytes_atomic(self.folder / f"{key}.json",
+                           json.dumps({"fit": face.fit, "overflow": face.overflow, "group": face.group}).encode())
 
 
 def split_pages(result: FaceResult) -> dict[str, CachedFace]:
     """Each rendered face as its own one-page PDF, with its placeholder art painted (faces without art)."""
     sources = [pikepdf.open(io.BytesIO(data)) for data in result.pdfs]
+    groups = [hashlib.sha256(data).hexdigest()[:24] for data in result.pdfs]
     pages = {}
     for face_id, (pdf_index, page_index) in result.pages.items():
         single = pikepdf.new()
@@ -145,7 +150,8 @@ def split_pages(result: FaceResult) -> dict[str, CachedFace]:
             page.contents_add(b"Q\n" + placeholder_ops(face_id, result.arts[face_id]))
         buffer = io.BytesIO()
         single.save(buffer, deterministic_id=True, compress_streams=True)
-        pages[face_id] = CachedFace(buffer.getvalue(), result.fits.get(face_id, 0), face_id in result.overflow)
+        pages[face_id] = CachedFace(buffer.getvalue(), result.fits.get(face_id, 0), face_id in result.overflow,
+                                    groups[pdf_index])
     return pages
 
 

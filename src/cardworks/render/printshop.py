@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 from pathlib import Path
 
@@ -12,10 +11,11 @@ from .determinism import stabilise
 from .impose import MM
 
 
-def assemble(pages: dict[str, bytes], order: list[str], bleed_mm: float, lang: str) -> pikepdf.Pdf:
+def assemble(pages: dict[str, bytes], order: list[str], bleed_mm: float, lang: str,
+             groups: dict[str, str] | None = None) -> pikepdf.Pdf:
     """The one-page face PDFs in ``order`` as one PDF, each page with its TrimBox (the cut) and BleedBox (the page).
 
-    Faces laid out in one document share their font subsets; each subset is kept once.
+    ``groups`` names the document each face was laid out in: faces of one document share its fonts and icons.
     """
     out = pikepdf.new()
     out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
@@ -28,61 +28,33 @@ def assemble(pages: dict[str, bytes], order: list[str], bleed_mm: float, lang: s
         inset = bleed_mm * MM
         page.obj.TrimBox = pikepdf.Array([round(x0 + inset, 4), round(y0 + inset, 4), round(x1 - inset, 4), round(y1 - inset, 4)])
         page.obj.BleedBox = pikepdf.Array([x0, y0, x1, y1])
-    _share_resources(out)
+    _share_resources(out, [(groups or {}).get(face_id, face_id) for face_id in order])
     return out
 
 
-def _canonical(obj: pikepdf.Object, memo: dict[tuple[int, int], bytes]) -> bytes:
-    """A digest of what an object holds (streams by their bytes, references followed), not where it sits."""
-    if not isinstance(obj, pikepdf.Object):  # numbers, booleans and strings come back as Python values
-        return hashlib.sha256(b"V" + repr(obj).encode()).digest()
-    if obj.is_indirect and obj.objgen in memo:
-        return memo[obj.objgen]
-    if isinstance(obj, pikepdf.Stream):
-        entries = {k: v for k, v in obj.items() if k not in ("/Length", "/Filter", "/DecodeParms")}
-        body = b"S" + hashlib.sha256(obj.read_bytes()).digest() + _canonical(pikepdf.Dictionary(entries), memo)
-    elif isinstance(obj, pikepdf.Dictionary):
-        body = b"D" + b"".join(k.encode() + _canonical(v, memo) for k, v in sorted(obj.items()))
-    elif isinstance(obj, pikepdf.Array):
-        body = b"A" + b"".join(_canonical(v, memo) for v in obj)
-    else:
-        body = b"V" + repr(obj).encode()
-    digest = hashlib.sha256(body).digest()
-    if obj.is_indirect:
-        memo[obj.objgen] = digest
-    return digest
+def _share_resources(pdf: pikepdf.Pdf, groups: list[str]) -> None:
+    """Point the pages of faces laid out in one document (``groups[i]`` names page i's document) at one copy
+    of each font and drawn object (icons, images) that document gave them.
 
-
-def _share_resources(pdf: pikepdf.Pdf) -> None:
-    """Keep one copy of each identical font (dictionary, widths, ToUnicode map, embedded file) and of each
-    identical drawn object (icons are form XObjects).
-
-    Each cached face is its own one-page PDF, so faces laid out in one document bring copies of the same
-    fonts and icons; pointing every page at one copy keeps the file as small as one document of faces.
+    Each cached face is its own one-page PDF, so faces laid out together bring copies of the same fonts and
+    icons; within one document a resource name always means the same object, so sharing by name keeps the
+    file as small as one document of faces.
     """
-    memo: dict[tuple[int, int], bytes] = {}
-    shared: dict[bytes, pikepdf.Object] = {}
-
-    def share(group: pikepdf.Object) -> None:
-        for name in list(group.keys()):
-            inner = group[name].get("/Resources") if isinstance(group[name], pikepdf.Dictionary) else None
-            if isinstance(inner, pikepdf.Dictionary):
-                walk(inner)  # nested objects first, so equal parents point at the same children
-            key = _canonical(group[name], memo)
-            if key in shared:
-                group[name] = shared[key]
-            else:
-                shared[key] = group[name]
-
-    def walk(resources: pikepdf.Object) -> None:
+    shared: dict[tuple[str, str, str], pikepdf.Object] = {}
+    for page, group in zip(pdf.pages, groups):
+        resources = page.obj.get("/Resources")
+        if not isinstance(resources, pikepdf.Dictionary):
+            continue
         for kind in ("/Font", "/XObject"):
-            group = resources.get(kind)
-            if isinstance(group, pikepdf.Dictionary):
-                share(group)
-
-    for page in pdf.pages:
-        if "/Resources" in page.obj:
-            walk(page.obj.Resources)
+            named = resources.get(kind)
+            if not isinstance(named, pikepdf.Dictionary):
+                continue
+            for name in list(named.keys()):
+                key = (group, kind, name)
+                if key in shared:
+                    named[name] = shared[key]
+                else:
+                    shared[key] = named[name]
 
 
 def save_pdf(pdf: pikepdf.Pdf) -> bytes:
