@@ -116,3 +116,19 @@ def test_components_beasts_phases_and_firebot_tables_come_from_the_data(built, i
                         for name, level in (("Easy", "easy"), ("Average", "average"), ("Hard", "hard"),
                                             ("Very hard", "very-hard"), ("Devilish", "devilish")))
     assert rows == expected
+
+
+def test_faq_lists_every_ruling_under_its_pieces_with_passing_scenarios(built, index) -> None:
+    out, records = built
+    assert records["diables/en/faq.pdf"]["kind"] == "faq"
+    text = " ".join(_pages(out / "diables/en/faq.pdf"))
+    rulings = [r.model for r in index.of_kind("ruling")]
+    assert len(rulings) >= 20
+    names = {r.id: r.model.name for r in index.of_kind("component", "card")}
+    for ruling in rulings:
+        assert text.count(ruling.question) == len(ruling.cards), ruling.id
+        assert ruling.source.lines and f"line {ruling.source.lines}" in text
+        for scenario in ruling.scenarios:
+            assert f"{scenario} (passes)" in text, scenario
+        for card in ruling.cards:
+            assert names[card] in text
