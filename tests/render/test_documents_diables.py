@@ -9,6 +9,11 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from cardworks.i18n import Localizer
+from cardworks.i18n.qa import proper_names, translation_warnings, wrong_language
+from cardworks.i18n.rules import is_text, split_blocks
+from cardworks.i18n.strings import source_index
+from cardworks.i18n.workflow import translation_status
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
 from conftest import REPO, run_cli
@@ -66,33 +71,46 @@ def _fp(scoring: dict) -> str:
     return " / ".join(str(n) for n in figures if isinstance(n, int))
 
 
-def test_rulebook_contents_and_bookmarks_follow_the_sections(built) -> None:
+@pytest.mark.parametrize("locale", ["en", "ca", "es"])
+def test_rulebook_contents_and_bookmarks_follow_the_sections(built, locale) -> None:
     out, records = built
-    path = out / "diables/en/rulebook-all.pdf"
-    assert records["diables/en/rulebook-all.pdf"]["kind"] == "rulebook"
+    path = out / f"diables/{locale}/rulebook-all.pdf"
+    assert records[f"diables/{locale}/rulebook-all.pdf"]["kind"] == "rulebook"
     reader = PdfReader(path)
     chapters = [(title, page) for depth, title, page in _outline(reader) if depth == 0]
-    assert [title for title, _ in chapters] == _titles("en")
+    assert [title for title, _ in chapters] == _titles(locale)
+    assert len(chapters) == len(_titles("en"))
     pages = _pages(path)
     contents = reader.pages[1].extract_text()
     for title, page in chapters:
         assert re.search(re.escape(title) + r"\s*\.{3,}\s*" + str(page) + r"\b", contents), title
         assert pages[page - 1].find(title) < 80, (title, page)
-    assert records["diables/en/rulebook-all.pdf"]["pages"] == len(pages)
+    assert records[f"diables/{locale}/rulebook-all.pdf"]["pages"] == len(pages)
 
 
-def test_scoring_tiles_table_matches_the_scoring_data(built, index) -> None:
+LABELS = {"en": ("Tile Condition FP", "Difficulty Round 1 Round 2 Round 3"),
+          "ca": ("Rajola Condició PF", "Dificultat Ronda 1 Ronda 2 Ronda 3"),
+          "es": ("Loseta Condición PF", "Dificultad Ronda 1 Ronda 2 Ronda 3")}
+
+
+@pytest.mark.parametrize("locale", ["en", "ca", "es"])
+def test_scoring_tiles_table_matches_the_scoring_data_in_every_locale(built, index, locale) -> None:
     out, _ = built
-    text = " ".join(_pages(out / "diables/en/rulebook-all.pdf"))
+    text = " ".join(_pages(out / f"diables/{locale}/rulebook-all.pdf"))
+    for label in LABELS[locale]:
+        assert label in text, label
+    words = Localizer(index.db, locale)
     raw = {c["id"]: c for c in json.loads((CARDS / "diables/components.json").read_text())["components"]}
     tiles = [r.model for r in index.of_kind("component") if r.model.scoring is not None]
     assert len(tiles) == 22
     for tile in tiles:
-        row = f"{tile.name} {tile.text} "
+        name, name_state = words.text(tile.id, "name", tile.name)
+        condition, text_state = words.text(tile.id, "text", tile.text)
+        assert {name_state, text_state} <= {"source", "translated"}, tile.id
+        row = f"{name} {condition} "
         start = text.find(row)
         assert start >= 0, tile.id
-        after = text[start + len(row):]
-        assert after.startswith(_fp(raw[tile.id]["scoring"])), (tile.id, after[:30])
+        assert text[start + len(row):].startswith(_fp(raw[tile.id]["scoring"])), tile.id
 
 
 def test_components_beasts_phases_and_firebot_tables_come_from_the_data(built, index) -> None:
@@ -118,17 +136,45 @@ def test_components_beasts_phases_and_firebot_tables_come_from_the_data(built, i
     assert rows == expected
 
 
-def test_faq_lists_every_ruling_under_its_pieces_with_passing_scenarios(built, index) -> None:
+@pytest.mark.parametrize("locale", ["en", "ca", "es"])
+def test_faq_lists_every_ruling_under_its_pieces_with_passing_scenarios(built, index, locale) -> None:
     out, records = built
-    assert records["diables/en/faq.pdf"]["kind"] == "faq"
-    text = " ".join(_pages(out / "diables/en/faq.pdf"))
+    assert records[f"diables/{locale}/faq.pdf"]["kind"] == "faq"
+    text = " ".join(_pages(out / f"diables/{locale}/faq.pdf"))
+    words = Localizer(index.db, locale)
     rulings = [r.model for r in index.of_kind("ruling")]
     assert len(rulings) >= 20
-    names = {r.id: r.model.name for r in index.of_kind("component", "card")}
+    passes = {"en": "passes", "ca": "passa", "es": "pasa"}[locale]
     for ruling in rulings:
-        assert text.count(ruling.question) == len(ruling.cards), ruling.id
-        assert ruling.source.lines and f"line {ruling.source.lines}" in text
+        question, state = words.text(ruling.id, "question", ruling.question)
+        assert state in {"source", "translated"}
+        assert text.count(question) == len(ruling.cards), ruling.id
+        assert ruling.source.lines and f" {ruling.source.lines} " in text
         for scenario in ruling.scenarios:
-            assert f"{scenario} (passes)" in text, scenario
+            assert f"{scenario} ({passes})" in text, scenario
         for card in ruling.cards:
-            assert names[card] in text
+            name, _ = words.text(card, "name", index.by_id[card].model.name)
+            assert name in text, card
+
+
+def test_every_string_is_translated_and_the_translation_qa_is_clean() -> None:
+    """``i18n status`` has nothing missing or stale; validation and the same QA over rulebook blocks say nothing."""
+    db = load_database(CARDS / "diables")
+    rows = translation_status(db)
+    assert {row.locale for row in rows} == {"ca", "es"}
+    assert all(row.missing == 0 and row.stale == 0 for row in rows), [(r.locale, r.group) for r in rows if r.missing]
+    assert {row.group for row in rows} >= {"rules", "ruling", "component", "game", "base"}
+    run = run_cli("--cards", str(CARDS), "validate", "--format", "json")
+    found = [p for p in json.loads(run.output) if p["file"].startswith("cards/diables/")
+             and p["code"] in {"wrong-language", "same-as-source", "truncated", "too-short", "typography"}]
+    assert found == []
+    names = proper_names(db, source_index(Index(db)))
+    for locale in ("ca", "es"):
+        for source in sorted((RULES / "en").glob("*.md")):
+            pairs = zip(split_blocks(source.read_text(encoding="utf-8")),
+                        split_blocks((RULES / locale / source.name).read_text(encoding="utf-8")))
+            for original, translated in pairs:
+                if not is_text(original) or original.startswith("# "):
+                    continue  # chapter titles may equal the source ("Components", a name)
+                assert translation_warnings(original, translated, locale, "block") == [], translated[:60]
+                assert wrong_language(translated, locale, ("en", "ca", "es"), names) is None, translated[:60]
