@@ -178,3 +178,43 @@ def test_every_string_is_translated_and_the_translation_qa_is_clean() -> None:
                     continue  # chapter titles may equal the source ("Components", a name)
                 assert translation_warnings(original, translated, locale, "block") == [], translated[:60]
                 assert wrong_language(translated, locale, ("en", "ca", "es"), names) is None, translated[:60]
+
+
+CALAVERA_RULES = CARDS / "calavera" / "rules"
+
+
+@pytest.fixture(scope="module")
+def calavera(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("calavera-docs")
+    run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--game", "calavera", "--no-cards",
+                  "--locale", "en", "--locale", "ca", "--locale", "es", "--jobs", "2")
+    assert run.exit_code == 0, run.output
+    return out
+
+
+@pytest.mark.parametrize("locale", ["en", "ca", "es"])
+def test_calavera_rulebook_is_translated_from_the_french_with_the_dutch_paragraphs_in_place(calavera, locale) -> None:
+    """Each section of the French rulebook (which already carries the source's Dutch paragraphs, translated, in
+    their own sections) comes out in the locale, block for block, with the components table from the data."""
+    path = calavera / f"calavera/{locale}/rulebook-all.pdf"
+    reader = PdfReader(path)
+    titles = [title for depth, title, _ in _outline(reader) if depth == 0]
+    french = sorted(p.name for p in (CALAVERA_RULES / "fr").glob("*.md"))
+    assert sorted(p.name for p in (CALAVERA_RULES / locale).glob("*.md")) == french
+    assert titles == [next(line[2:] for line in (CALAVERA_RULES / locale / name).read_text(encoding="utf-8").splitlines()
+                           if line.startswith("# ")) for name in french]
+    text = " ".join(_pages(path))
+    for name in french:
+        source = split_blocks((CALAVERA_RULES / "fr" / name).read_text(encoding="utf-8"))
+        blocks = split_blocks((CALAVERA_RULES / locale / name).read_text(encoding="utf-8"))
+        assert len(blocks) == len(source) and [is_text(b) for b in blocks] == [is_text(b) for b in source]
+    mistakes = split_blocks((CALAVERA_RULES / locale / "06-erreurs-frequentes.md").read_text(encoding="utf-8"))[-1]
+    assert mistakes.count("\n- ") == 3, "the four common mistakes of the Dutch list are all there"
+    for label in re.findall(r"\*\*(.+?)\*\*", mistakes):
+        assert label in text
+    words = Localizer(load_database(CARDS / "calavera"), locale)
+    index = Index(load_database(CARDS / "calavera"))
+    for component in (r.model for r in index.of_kind("component")):
+        name, state = words.text(component.id, "name", component.name)
+        assert state == "translated" and f"{name} {component.quantity}" in text, component.id
+    assert "dobbelstenen" not in text and "Règles" not in text
