@@ -218,3 +218,29 @@ def test_calavera_rulebook_is_translated_from_the_french_with_the_dutch_paragrap
         name, state = words.text(component.id, "name", component.name)
         assert state == "translated" and f"{name} {component.quantity}" in text, component.id
     assert "dobbelstenen" not in text and "Règles" not in text
+
+
+def _readme_rows() -> dict[str, tuple[set[str], str]]:
+    """The README's build summary: game name → (locales, outputs cell)."""
+    rows = {}
+    for line in (REPO / "README.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and "outputs in" not in cells[2] and cells[1] and set(cells[1]) <= set("abcdefghijklmnopqrstuvwxyz, "):
+            rows[cells[0]] = ({c.strip() for c in cells[1].split(",")}, cells[2])
+    return rows
+
+
+def test_readme_build_summary_lists_every_output_and_locale(built, calavera) -> None:
+    rows = _readme_rows()
+    for game in ("fallera", "calavera", "diables"):
+        doc = load_database(CARDS / game).game_doc
+        assert rows[doc.name][0] == set(doc.locales), game
+    for out, game in ((built[0], "Diables"), (calavera, "Calavera")):
+        for record in json.loads((out / "manifest.json").read_text())["outputs"]:
+            if not record["path"].startswith(f"{game.lower()}/"):
+                continue  # build-wide files (calibration sheets) are described elsewhere
+            name = record["path"].split("/", 2)[2]
+            if record.get("paper"):
+                name = name.replace(f"-{record['paper']}.pdf", "-<paper>.pdf")
+            assert f"`{name}`" in rows[game][1], (game, name)
+            assert record["locale"] in rows[game][0]
