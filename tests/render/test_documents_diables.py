@@ -86,6 +86,8 @@ def test_rulebook_contents_and_bookmarks_follow_the_sections(built, locale) -> N
         assert re.search(re.escape(title) + r"\s*\.{3,}\s*" + str(page) + r"\b", contents), title
         assert pages[page - 1].find(title) < 80, (title, page)
     assert records[f"diables/{locale}/rulebook-all.pdf"]["pages"] == len(pages)
+    cover = {"en": "Rulebook: Base game", "ca": "Reglament: Joc base", "es": "Reglamento: Juego base"}[locale]
+    assert cover in pages[0], "the cover names the deck in the locale"
 
 
 LABELS = {"en": ("Tile Condition FP", "Difficulty Round 1 Round 2 Round 3"),

@@ -41,13 +41,6 @@ def reward_figures(scoring: BaseModel) -> list[int]:
     return figures
 
 
-def _deck_cards(gen: Any) -> list[Any]:
-    """The cards of the rulebook's deck. A game without declared selections builds the deck ``all``
-    (every set, see ``render/deck.py``), which the generator receives as the one set id ``all``."""
-    every = gen.set_ids == ["all"] and "all" not in gen.index.ids_of("set")
-    return [r for r in gen.index.of_kind("card") if every or r.set_id in gen.set_ids]
-
-
 def _tile_row(gen: Any, record: Any) -> dict[str, Any]:
     tile = record.model
     return {"id": tile.id, "name": gen.texts.text(tile.id, "name", tile.name),
@@ -79,7 +72,7 @@ def components(gen: Any) -> Markup:
     tiles counted together as lluïment tiles and show scoring tiles."""
     game, texts, labels = gen.game, gen.texts, gen.labels
     rows: list[dict[str, Any]] = []
-    cards = _deck_cards(gen)
+    cards = gen._cards()
     for record in gen.index.of_kind("set"):
         by_type = record.model.totals.by_type if record.model.totals else {}
         for card_type in game.card_types:
@@ -114,7 +107,7 @@ def beast_cards(gen: Any) -> Markup:
     game, texts = gen.game, gen.texts
     groups = []
     for card_type in game.card_types:
-        cards = [r for r in _deck_cards(gen) if card_type.id in r.model.types]
+        cards = [r for r in gen._cards() if card_type.id in r.model.types]
         if not cards:
             continue
         attribute = next((a for a in game.attributes if card_type.id in a.applies_to), None)
