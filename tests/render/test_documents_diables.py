@@ -17,6 +17,7 @@ from cardworks.i18n.workflow import translation_status
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
 from conftest import REPO, run_cli
+from test_documents import _outline  # (depth, title, page) of every bookmark
 
 CARDS = REPO / "cards"
 RULES = CARDS / "diables" / "rules"
@@ -45,20 +46,6 @@ def _pages(path: Path) -> list[str]:
 def _titles(locale: str) -> list[str]:
     return [next(line[2:].strip() for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("# "))
             for path in sorted((RULES / locale).glob("*.md"))]
-
-
-def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
-    found = []
-
-    def walk(items, depth):
-        for item in items:
-            if isinstance(item, list):
-                walk(item, depth + 1)
-            else:
-                found.append((depth, item.title, reader.get_destination_page_number(item) + 1))
-
-    walk(reader.outline, 0)
-    return found
 
 
 def _fp(scoring: dict) -> str:
