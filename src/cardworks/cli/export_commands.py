@@ -1,0 +1,76 @@
+"""Commands for exports: ``export print-shop``, ``export tts``, ``preflight``, ``sheet export|import``.
+
+Each parses its options and hands off to a function of ``cardworks.export``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import DataError
+from ..problems import Problem
+
+GAME = click.option("--game", help="Game id (needed when several games have cards).")
+SELECTION = click.option("--set", "selection", help="Deck selection (e.g. base, expert) or set ids joined by '+'.")
+PLAYERS = click.option("--players", type=click.IntRange(1, 20), help="Remove the cards marked for this player count.")
+LOCALE = click.option("--locale", help="Locale of the card texts (default: the game's source locale).")
+JOBS = click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Lay faces out in N processes.")
+
+
+def print_reports(reports) -> int:
+    """One block per file: each check with ok/FAIL; returns the number of failed files."""
+    failed = 0
+    for report in reports:
+        click.echo(f"{report.path}: {'ok' if report.ok else 'FAILED'}")
+        for check in report.checks:
+            click.echo(f"  {'ok  ' if check.ok else 'FAIL'} {check.name}: {check.message}")
+        failed += not report.ok
+    return failed
+
+
+@click.group("export")
+def export() -> None:
+    """Write a deck for a print shop or for Tabletop Simulator."""
+
+
+@export.command("print-shop")
+@click.option("--profile", "profile_name", default="pdf", show_default=True,
+              help="Print-shop profile: drivethrucards, makeplayingcards, pdf, thegamecrafter.")
+@GAME
+@SELECTION
+@PLAYERS
+@LOCALE
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False),
+              help="Folder to write (replaced whole; default build/export/PROFILE-GAME-DECK-LOCALE).")
+@JOBS
+@click.pass_obj
+def export_print_shop(cards_root: Path, profile_name: str, game: str | None, selection: str | None,
+                      players: int | None, locale: str | None, out: Path | None, jobs: int) -> None:
+    """Write the deck as the shop takes it, with quantities.csv, and preflight it."""
+    from ..export.printshop import export_print_shop as run
+
+    result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out, jobs=jobs)
+    click.echo(f"{result.folder}: {len(result.files)} file(s) for {result.profile.name}, "
+               f"{result.designs} designs, {result.cards} cards; preflight passed")
+    for name, note in result.profile.unverified().items():
+        click.echo(f"  unverified {name}: {note}")
+    if result.overflow:
+        click.echo(f"  rules text overflows on: {', '.join(result.overflow)}")
+
+
+@click.command()
+@click.argument("target", type=click.Path(path_type=Path, exists=True))
+@click.option("--profile", "profile_name", help="Profile to check against (default: the one export.json names, else pdf).")
+def preflight(target: Path, profile_name: str | None) -> None:
+    """Check a PDF, a PNG or an export folder as a print shop would; exit 1 when a check fails."""
+    from ..export.preflight import preflight as run
+
+    failed = print_reports(run(target, profile_name))
+    if failed:
+        raise DataError(f"{failed} file(s) failed preflight",
+                        [Problem(str(target), "", "preflight", "see the report above")])
+
+
+ALL = [export, preflight]
