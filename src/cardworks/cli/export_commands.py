@@ -60,6 +60,26 @@ def export_print_shop(cards_root: Path, profile_name: str, game: str | None, sel
         click.echo(f"  rules text overflows on: {', '.join(result.overflow)}")
 
 
+@export.command("tts")
+@GAME
+@SELECTION
+@PLAYERS
+@LOCALE
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False),
+              help="Folder to write (replaced whole; default build/export/tts-GAME-DECK-LOCALE).")
+@click.option("--base-url", help="Where the images will be hosted (default: file:// URLs of OUT).")
+@JOBS
+@click.pass_obj
+def export_tts(cards_root: Path, game: str | None, selection: str | None, players: int | None, locale: str | None,
+               out: Path | None, base_url: str | None, jobs: int) -> None:
+    """Write Tabletop Simulator deck sheets, a back image and a saved object (copy OUT into TTS's Saved Objects)."""
+    from ..export.tts import export_tts as run
+
+    result = run(cards_root, game=game, selection=selection, players=players, locale=locale, out=out,
+                 base_url=base_url, jobs=jobs)
+    click.echo(f"{result.saved_object}: {result.designs} designs, {result.cards} cards on {len(result.sheets)} sheet(s)")
+
+
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path, exists=True))
 @click.option("--profile", "profile_name", help="Profile to check against (default: the one export.json names, else pdf).")
