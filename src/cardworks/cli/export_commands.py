@@ -93,4 +93,47 @@ def preflight(target: Path, profile_name: str | None) -> None:
                         [Problem(str(target), "", "preflight", "see the report above")])
 
 
-ALL = [export, preflight]
+@click.group("sheet")
+def sheet() -> None:
+    """Card data as a spreadsheet (CSV or XLSX) and back."""
+
+
+@sheet.command("export")
+@GAME
+@SELECTION
+@click.option("--locale", "locales", multiple=True, help="Add a column per translated field in LOCALE (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "xlsx"]), default=None,
+              help="File format (default: from the --out suffix).")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), required=True, help="File to write.")
+@click.pass_obj
+def sheet_export(cards_root: Path, game: str | None, selection: str | None, locales: tuple[str, ...], fmt: str | None,
+                 out: Path) -> None:
+    """Write one row per card, one column per field and per translation."""
+    from ..catalog import load_games
+    from ..export.sheet import export_sheet
+    from ..fileio import write_bytes_atomic
+
+    fmt = fmt or ("xlsx" if out.suffix.lower() == ".xlsx" else "csv")
+    databases = load_games(cards_root, game)
+    if len(databases) > 1:
+        raise click.UsageError("several games here; choose one with --game")
+    write_bytes_atomic(out, export_sheet(databases[0], selection, list(locales), fmt))
+    click.echo(f"{out}: written")
+
+
+@sheet.command("import")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@GAME
+@click.pass_obj
+def sheet_import(cards_root: Path, file: Path, game: str | None) -> None:
+    """Write the edited cells of FILE back into the card files, or refuse the whole file."""
+    from ..export.sheet_import import import_sheet
+
+    result = import_sheet(cards_root, file, game)
+    click.echo(f"{file}: {result.cards_changed} card(s) and {result.translations_changed} translation(s) changed; "
+               f"{len(result.files_written)} file(s) written")
+    for path in result.files_written:
+        click.echo(f"  {path}")
+
+
+ALL = [export, preflight, sheet]
