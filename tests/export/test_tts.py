@@ -117,3 +117,14 @@ def test_hidden_slot_is_the_back_and_base_url_is_used(tts, reference_faces, tmp_
     hosted = json.loads((tmp_path / "hosted" / "fallera-discordia-en.json").read_text())
     assert hosted["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"] == "https://example.org/decks/sheet-1.png"
     assert run_cli("--cards", str(CARDS), "export", "tts", *DECK, "--base-url", "ftp://x").exit_code == 2
+
+
+def test_a_pack_exports_its_own_cards(tmp_path: Path) -> None:
+    pack = REPO / "examples" / "fallera-pack"
+    designs = json.loads((pack / "sets" / "example.json").read_text())["cards"]
+    run = run_cli("--cards", str(CARDS), "export", "tts", str(pack), "--out", str(tmp_path / "pack"))
+    assert run.exit_code == 0, run.output
+    (saved,) = (tmp_path / "pack").glob("fallera-*.json")
+    state = json.loads(saved.read_text())["ObjectStates"][0]
+    assert sorted({card["GMNotes"] for card in state["ContainedObjects"]}) == sorted(d["id"] for d in designs)
+    assert len(state["DeckIDs"]) == sum(d.get("quantity") or 1 for d in designs)

@@ -16,6 +16,7 @@ GAME = click.option("--game", help="Game id (needed when several games have card
 SELECTION = click.option("--set", "selection", help="Deck selection (e.g. base, expert) or set ids joined by '+'.")
 PLAYERS = click.option("--players", type=click.IntRange(1, 20), help="Remove the cards marked for this player count.")
 LOCALE = click.option("--locale", help="Locale of the card texts (default: the game's source locale).")
+PACKS = click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False, exists=True))
 JOBS = click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Lay faces out in N processes.")
 
 
@@ -36,6 +37,7 @@ def export() -> None:
 
 
 @export.command("print-shop")
+@PACKS
 @click.option("--profile", "profile_name", default="pdf", show_default=True,
               help="Print-shop profile: drivethrucards, makeplayingcards, pdf, thegamecrafter.")
 @GAME
@@ -46,12 +48,13 @@ def export() -> None:
               help="Folder to write (replaced whole; default build/export/PROFILE-GAME-DECK-LOCALE).")
 @JOBS
 @click.pass_obj
-def export_print_shop(cards_root: Path, profile_name: str, game: str | None, selection: str | None,
+def export_print_shop(cards_root: Path, packs: tuple[Path, ...], profile_name: str, game: str | None, selection: str | None,
                       players: int | None, locale: str | None, out: Path | None, jobs: int) -> None:
-    """Write the deck as the shop takes it, with quantities.csv, and preflight it."""
+    """Write the deck (or the PACKS' cards) as the shop takes it, with quantities.csv, and preflight it."""
     from ..export.printshop import export_print_shop as run
 
-    result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out, jobs=jobs)
+    result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out, jobs=jobs,
+                 packs=list(packs))
     click.echo(f"{result.folder}: {len(result.files)} file(s) for {result.profile.name}, "
                f"{result.designs} designs, {result.cards} cards; preflight passed")
     for name, note in result.profile.unverified().items():
@@ -61,6 +64,7 @@ def export_print_shop(cards_root: Path, profile_name: str, game: str | None, sel
 
 
 @export.command("tts")
+@PACKS
 @GAME
 @SELECTION
 @PLAYERS
@@ -70,13 +74,13 @@ def export_print_shop(cards_root: Path, profile_name: str, game: str | None, sel
 @click.option("--base-url", help="Where the images will be hosted (default: file:// URLs of OUT).")
 @JOBS
 @click.pass_obj
-def export_tts(cards_root: Path, game: str | None, selection: str | None, players: int | None, locale: str | None,
+def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, players: int | None, locale: str | None,
                out: Path | None, base_url: str | None, jobs: int) -> None:
-    """Write Tabletop Simulator deck sheets, a back image and a saved object (copy OUT into TTS's Saved Objects)."""
+    """Write Tabletop Simulator deck sheets (the deck, or the PACKS' cards), a back image and a saved object (copy OUT into TTS's Saved Objects)."""
     from ..export.tts import export_tts as run
 
     result = run(cards_root, game=game, selection=selection, players=players, locale=locale, out=out,
-                 base_url=base_url, jobs=jobs)
+                 base_url=base_url, jobs=jobs, packs=list(packs))
     click.echo(f"{result.saved_object}: {result.designs} designs, {result.cards} cards on {len(result.sheets)} sheet(s)")
 
 

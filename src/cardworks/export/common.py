@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import tempfile
@@ -14,7 +15,8 @@ import pikepdf
 
 from ..errors import DataError, UsageError
 from ..i18n import Localizer
-from ..loading.database import Database, load_game
+from ..loading.database import Database, load_database
+from ..loading.records import Index
 from ..render.build import has_card_template, selected_games
 from ..render.deck import Deck, build_deck
 from ..render.faces import BLEED_MM, FACES_PER_CHUNK, FaceResult, build_job, render_faces
@@ -48,10 +50,29 @@ class DeckFaces:
         return {c.card.id: localizer.text(c.card.id, "name", c.card.name)[0] for c in self.deck.cards}
 
 
+def _pack_games(packs: list[Path]) -> set[str]:
+    games = set()
+    for pack in packs:
+        try:
+            games.add(json.loads((pack / "pack.json").read_text(encoding="utf-8"))["extends"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise UsageError(f"{pack}: not a pack folder (it needs a pack.json naming the game it extends)") from None
+    return games
+
+
 def load_deck(cards_root: Path, game: str | None, selection: str | None, players: int | None,
-              locale: str | None) -> tuple[Database, Deck, str]:
-    """Validate the database, then the chosen game's deck and locale; UsageError/DataError name what is wrong."""
-    report = validate(cards_root)
+              locale: str | None, packs: list[Path] | None = None) -> tuple[Database, Deck, str]:
+    """Validate the database (with ``packs``), then the chosen game's deck and locale.
+
+    With packs and no ``selection``, the deck is the packs' own sets. UsageError/DataError name what is wrong.
+    """
+    packs = list(packs or [])
+    if packs:
+        extended = _pack_games(packs)
+        if len(extended) > 1 or (game is not None and game not in extended):
+            raise UsageError(f"the packs extend {', '.join(sorted(extended))}; export one game at a time")
+        game = extended.pop()
+    report = validate(cards_root, packs or None)
     if report.errors:
         raise DataError(f"the database has {len(report.errors)} error(s); nothing was exported", report.errors)
     folders = [f for f in selected_games(cards_root, game) if has_card_template(f.name)]
@@ -59,7 +80,9 @@ def load_deck(cards_root: Path, game: str | None, selection: str | None, players
         raise UsageError(f"game {game!r} has no cards to export")
     if len(folders) > 1:
         raise UsageError(f"several games have cards ({', '.join(f.name for f in folders)}); choose one with --game")
-    db = Database(game=load_game(folders[0]))
+    db = load_database(folders[0], packs)
+    if packs and selection is None:
+        selection = "+".join(r.id for r in Index(db).of_kind("set") if r.bundle is not db.game)
     locale = locale or db.game_doc.source_locale
     if locale not in db.game_doc.locales:
         raise UsageError(f"game {db.game_doc.id!r} has no locale {locale}; it has {', '.join(db.game_doc.locales)}")

@@ -79,12 +79,12 @@ def write_quantities(path: Path, rows: list[dict[str, str | int]]) -> None:
 
 def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None = None, selection: str | None = None,
                       players: int | None = None, locale: str | None = None, out: Path | None = None,
-                      jobs: int = 1) -> ExportResult:
+                      jobs: int = 1, packs: list[Path] | None = None) -> ExportResult:
     """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails."""
     profile = load_profile(profile_name)
     if profile.output == "pdf-x1a":
         ghostscript()  # before any work: a missing Ghostscript must not leave half an export
-    db, deck, locale = load_deck(cards_root, game, selection, players, locale)
+    db, deck, locale = load_deck(cards_root, game, selection, players, locale, packs)
     trim = (db.game_doc.card_size.width_mm, db.game_doc.card_size.height_mm)
     if not profile.takes(*trim):
         size = profile.card.value

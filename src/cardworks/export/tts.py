@@ -113,13 +113,14 @@ def saved_object(faces: DeckFaces, sheets: list[tuple[SheetGrid, list[str]]], ur
 
 
 def export_tts(cards_root: Path, *, game: str | None = None, selection: str | None = None, players: int | None = None,
-               locale: str | None = None, out: Path | None = None, base_url: str | None = None, jobs: int = 1) -> TtsResult:
+               locale: str | None = None, out: Path | None = None, base_url: str | None = None, jobs: int = 1,
+               packs: list[Path] | None = None) -> TtsResult:
     """Write sheets, the back image and the saved object into ``out`` (replaced whole)."""
     from PIL import Image
 
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise UsageError(f"--base-url must start with http:// or https://, not {base_url!r}")
-    db, deck, locale = load_deck(cards_root, game, selection, players, locale)
+    db, deck, locale = load_deck(cards_root, game, selection, players, locale, packs)
     label = f"{db.game_doc.id}-{deck.label}-{locale}"
     out = out or Path("build") / "export" / f"tts-{label}"
     staging = staging_folder(out)
