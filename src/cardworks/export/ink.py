@@ -42,6 +42,8 @@ def limited(values: list[float], limit: float) -> list[float]:
     c, m, y, k = values
     if c + m + y + k <= limit + 1e-9:
         return values
+    if c + m + y == 0:  # black alone over the limit cannot be lowered without changing the colour
+        return values
     room = max(0.0, limit - k)
     factor = room / (c + m + y)
     return [math.floor(v * factor * 1000) / 1000 for v in (c, m, y)] + [k]

@@ -1,0 +1,69 @@
+"""Measure the exports on the expert deck: each whole export against laying the faces out, in one run.
+
+Run: python bench/export.py [--jobs 2] [--locale en]
+Every export lays the deck's faces out first (the same work ``cardworks build``
+does for its print-shop file), so each export is reported as a ratio to that
+baseline measured in the same run; preflight is also timed on its own, and
+the spreadsheet round trip (export, then import of the unchanged file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from cardworks.export.common import load_deck, render_deck
+from cardworks.export.preflight import preflight
+from cardworks.export.printshop import export_print_shop
+from cardworks.export.sheet import export_sheet
+from cardworks.export.sheet_import import import_sheet
+from cardworks.export.tts import export_tts
+from cardworks.loading import load_database
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def timed(call):
+    start = time.perf_counter()
+    value = call()
+    return time.perf_counter() - start, value
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--locale", default="en")
+    args = parser.parse_args()
+    cards = REPO / "cards"
+    with tempfile.TemporaryDirectory(prefix="cardworks-bench-") as tmp:
+        out = Path(tmp)
+        db, deck, locale = load_deck(cards, "fallera", None, None, args.locale)
+        print(f"expert deck, {locale}: {len(deck.cards)} designs, {deck.physical_cards} cards; jobs {args.jobs}")
+        base, _ = timed(lambda: render_deck(db, deck, locale, args.jobs))
+        print(f"{'faces laid out (baseline)':<34}{base:8.2f} s   1.00×")
+        for name in ("pdf", "drivethrucards", "thegamecrafter", "makeplayingcards"):
+            seconds, result = timed(lambda: export_print_shop(cards, name, game="fallera", locale=locale,
+                                                              out=out / name, jobs=args.jobs))
+            check, _ = timed(lambda: preflight(result.folder))
+            print(f"{'export print-shop ' + name:<34}{seconds:8.2f} s  {seconds / base:5.2f}×   "
+                  f"(preflight alone {check:.2f} s; {len(result.files)} file(s))")
+        seconds, result = timed(lambda: export_tts(cards, game="fallera", locale=locale, out=out / "tts", jobs=args.jobs))
+        print(f"{'export tts':<34}{seconds:8.2f} s  {seconds / base:5.2f}×   ({len(result.sheets)} sheet(s))")
+        copy = out / "cards"
+        shutil.copytree(cards, copy)
+        game = load_database(copy / "fallera")
+        for fmt in ("csv", "xlsx"):
+            sheet = out / f"cards.{fmt}"
+            written, data = timed(lambda: export_sheet(game, None, ["ca", "es"], fmt))
+            sheet.write_bytes(data)
+            read, result = timed(lambda: import_sheet(copy, sheet, "fallera"))
+            assert not result.files_written
+            print(f"{'sheet export + import ' + fmt:<34}{written + read:8.2f} s          "
+                  f"(export {written:.2f} s, unchanged import {read:.2f} s)")
+
+
+if __name__ == "__main__":
+    main()
