@@ -168,6 +168,9 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
         cell.font = Font(bold=True)
     for line in table:
         sheet.append(line)
+        for cell in sheet[sheet.max_row]:
+            if isinstance(cell.value, str) and cell.value.startswith("="):
+                cell.data_type = "s"  # text that begins with '=' stays text, never a formula
     sheet.freeze_panes = "C2"
     buffer = io.BytesIO()
     book.save(buffer)

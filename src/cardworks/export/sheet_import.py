@@ -187,21 +187,17 @@ def _which_game(cards_root: Path, table: Table, game: str | None) -> Database:
     if len(databases) == 1:
         return databases[0]
     used = {row[0] for row in table.rows if row and row[0] is not None}
-    fitting = [db for db in databases if used and used <= set(_set_ids(db))]
+    fitting = [db for db in databases if used and used <= set(selected_sets(db, None))]
     if len(fitting) != 1:
         raise UsageError("cannot tell which game the sheet is for; give --game")
     return fitting[0]
-
-
-def _set_ids(db: Database) -> list[str]:
-    return selected_sets(db, None)
 
 
 def import_sheet(cards_root: Path, path: Path, game: str | None = None) -> ImportResult:
     """Apply the sheet at ``path`` to the game's JSON files; DataError (nothing written) on any bad cell."""
     table = read_table(path)
     db = _which_game(cards_root, table, game)
-    rows = card_rows(db, _set_ids(db))
+    rows = card_rows(db, selected_sets(db, None))
     by_id = {row.card["id"]: row for row in rows}
     locales = [loc for loc in db.game_doc.locales if loc != db.game_doc.source_locale]
     known = {c.name: c for c in columns_for(db, rows, locales)}
