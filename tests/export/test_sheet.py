@@ -68,15 +68,20 @@ def test_an_edited_cell_reaches_the_card_its_translation_and_only_those_bytes(ca
     assert json.loads(after["fallera/i18n/es.json"])["entries"]["conill"]["name"]["text"] == "conejo"
 
 
-@pytest.mark.slow
-def test_an_edited_rules_text_is_printed_on_the_card(cards: Path, tmp_path: Path) -> None:
+def _xlsx(cards: Path, tmp_path: Path):
+    """The exported workbook, its ``cards`` sheet, and each column's number by name."""
     sheet = tmp_path / "cards.xlsx"
     _export(cards, sheet)
     book = load_workbook(sheet)
     table = book["cards"]
-    header = [c.value for c in table[1]]
+    return sheet, book, table, {c.value: i + 1 for i, c in enumerate(table[1])}
+
+
+@pytest.mark.slow
+def test_an_edited_rules_text_is_printed_on_the_card(cards: Path, tmp_path: Path) -> None:
+    sheet, book, table, col = _xlsx(cards, tmp_path)
     row = next(r for r in table.iter_rows(min_row=2) if r[1].value == "xoric")
-    row[header.index("rules")].value = "Nobody wins while this sausage sits on the counter."
+    row[col["rules"] - 1].value = "Nobody wins while this sausage sits on the counter."
     book.save(sheet)
     assert run_cli("--cards", str(cards), "sheet", "import", str(sheet)).exit_code == 0
     out = tmp_path / "pdf"
@@ -87,17 +92,12 @@ def test_an_edited_rules_text_is_printed_on_the_card(cards: Path, tmp_path: Path
 
 
 def test_bad_cells_are_refused_with_sheet_row_and_column(cards: Path, tmp_path: Path) -> None:
-    sheet = tmp_path / "cards.xlsx"
-    _export(cards, sheet)
-    book = load_workbook(sheet)
-    table = book["cards"]
-    header = [c.value for c in table[1]]
-    col = {name: i + 1 for i, name in enumerate(header)}
+    sheet, book, table, col = _xlsx(cards, tmp_path)
     table.cell(row=2, column=col["quantity"]).value = "=1+2"
     table.cell(row=3, column=col["name"]).value = datetime.date(2026, 3, 19)
     table.cell(row=4, column=col["quantity"]).value = "three"
     table.cell(row=5, column=col["id"]).value = "no-such-card"
-    table.cell(row=1, column=len(header) + 1).value = "colour"
+    table.cell(row=1, column=len(col) + 1).value = "colour"
     table.merge_cells(start_row=6, start_column=col["rules"], end_row=7, end_column=col["rules"])
     book.save(sheet)
     before = snapshot(cards)

@@ -20,6 +20,13 @@ PACKS = click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_o
 JOBS = click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Lay faces out in N processes.")
 
 
+def deck_options(command):
+    """PACK arguments and the options choosing a deck and its locale, shared by the export commands."""
+    for option in reversed([PACKS, GAME, SELECTION, PLAYERS, LOCALE, JOBS]):
+        command = option(command)
+    return command
+
+
 def print_reports(reports) -> int:
     """One block per file: each check with ok/FAIL; returns the number of failed files."""
     failed = 0
@@ -37,19 +44,14 @@ def export() -> None:
 
 
 @export.command("print-shop")
-@PACKS
+@deck_options
 @click.option("--profile", "profile_name", default="pdf", show_default=True,
               help="Print-shop profile: drivethrucards, makeplayingcards, pdf, thegamecrafter.")
-@GAME
-@SELECTION
-@PLAYERS
-@LOCALE
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Folder to write (replaced whole; default build/export/PROFILE-GAME-DECK-LOCALE).")
-@JOBS
 @click.pass_obj
-def export_print_shop(cards_root: Path, packs: tuple[Path, ...], profile_name: str, game: str | None, selection: str | None,
-                      players: int | None, locale: str | None, out: Path | None, jobs: int) -> None:
+def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None,
+                      players: int | None, locale: str | None, jobs: int, profile_name: str, out: Path | None) -> None:
     """Write the deck (or the PACKS' cards) as the shop takes it, with quantities.csv, and preflight it."""
     from ..export.printshop import export_print_shop as run
 
@@ -64,19 +66,17 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], profile_name: s
 
 
 @export.command("tts")
-@PACKS
-@GAME
-@SELECTION
-@PLAYERS
-@LOCALE
+@deck_options
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Folder to write (replaced whole; default build/export/tts-GAME-DECK-LOCALE).")
 @click.option("--base-url", help="Where the images will be hosted (default: file:// URLs of OUT).")
-@JOBS
 @click.pass_obj
-def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, players: int | None, locale: str | None,
-               out: Path | None, base_url: str | None, jobs: int) -> None:
-    """Write Tabletop Simulator deck sheets (the deck, or the PACKS' cards), a back image and a saved object (copy OUT into TTS's Saved Objects)."""
+def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, players: int | None,
+               locale: str | None, jobs: int, out: Path | None, base_url: str | None) -> None:
+    """Write Tabletop Simulator deck sheets (the deck, or the PACKS' cards), a back image and a saved object.
+
+    Copy OUT into Tabletop Simulator's Saved Objects folder.
+    """
     from ..export.tts import export_tts as run
 
     result = run(cards_root, game=game, selection=selection, players=players, locale=locale, out=out,

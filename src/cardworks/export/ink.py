@@ -49,8 +49,9 @@ def limited(values: list[float], limit: float) -> list[float]:
     return [math.floor(v * factor * 1000) / 1000 for v in (c, m, y)] + [k]
 
 
-def _parse(obj: pikepdf.Object) -> list:
-    if isinstance(obj, pikepdf.Page) or "/Contents" in obj:
+def parse_content(obj: pikepdf.Object) -> list:
+    """The instructions of a page (all its content streams) or of a Form XObject or pattern."""
+    if obj.get("/Type") == "/Page":
         return pikepdf.parse_content_stream(pikepdf.Page(obj))
     return pikepdf.parse_content_stream(obj)
 
@@ -59,7 +60,7 @@ def colour_ink(pdf: pikepdf.Pdf) -> float:
     """The highest total ink (0–4) of any four-component colour set in a content stream."""
     highest = 0.0
     for obj in content_streams(pdf):
-        for operands, operator in _parse(obj):
+        for operands, operator in parse_content(obj):
             if str(operator) in CMYK_OPERATORS:
                 values = _cmyk(list(operands))
                 if values is not None:
@@ -71,7 +72,7 @@ def limit_ink(pdf: pikepdf.Pdf, limit: float) -> int:
     """Rewrite every CMYK colour above ``limit`` (e.g. 2.4 for 240%); returns how many operators changed."""
     changed = 0
     for obj in content_streams(pdf):
-        instructions = _parse(obj)
+        instructions = parse_content(obj)
         rewritten = []
         touched = False
         for operands, operator in instructions:
@@ -84,7 +85,7 @@ def limit_ink(pdf: pikepdf.Pdf, limit: float) -> int:
         if not touched:
             continue
         data = pikepdf.unparse_content_stream(rewritten)
-        if "/Contents" in obj and obj.get("/Type") == "/Page":
+        if obj.get("/Type") == "/Page":
             obj.Contents = pdf.make_stream(data)
         else:
             obj.write(data)

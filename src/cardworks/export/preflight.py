@@ -23,7 +23,8 @@ import pikepdf
 
 from ..errors import UsageError
 from ..render.impose import MM
-from .ink import colour_ink
+from ..render.subset_tags import font_program
+from .ink import colour_ink, content_streams, parse_content
 from .pdfx import GS_TIMEOUT, ghostscript
 from .profiles import Profile, load_profile
 
@@ -65,18 +66,6 @@ class Expected:
 # PDF checks -----------------------------------------------------------------------------------------
 
 
-def _font_program(font: pikepdf.Dictionary) -> bytes | None:
-    descriptor = font.get("/FontDescriptor")
-    if descriptor is None and "/DescendantFonts" in font:
-        descriptor = font.DescendantFonts[0].get("/FontDescriptor")
-    if descriptor is None:
-        return None
-    for key in ("/FontFile2", "/FontFile3", "/FontFile"):
-        if key in descriptor:
-            return descriptor[key].read_bytes()
-    return None
-
-
 def check_fonts(pdf: pikepdf.Pdf, report: FileReport) -> None:
     """Every font embedded (Type 3 fonts are drawings); a subset tag never names two different programs."""
     missing, by_tag, count = [], {}, 0
@@ -87,11 +76,11 @@ def check_fonts(pdf: pikepdf.Pdf, report: FileReport) -> None:
             continue
         count += 1
         name = str(obj.get("/BaseFont", "/?"))[1:]
-        program = _font_program(obj)
+        program = font_program(obj)
         if program is None:
             missing.append(name)
         elif len(name) > 7 and name[6] == "+":
-            by_tag.setdefault(name[:6], set()).add(program)
+            by_tag.setdefault(name[:6], set()).add(program.read_bytes())
     report.add("fonts embedded", not missing, f"{count} font(s), all embedded" if not missing
                else f"not embedded: {', '.join(sorted(set(missing)))}")
     reused = sorted(tag for tag, programs in by_tag.items() if len(programs) > 1)
@@ -143,8 +132,7 @@ def _images(container: pikepdf.Object, ctm: list[float], found: list[tuple[str, 
     resources = container.get("/Resources", pikepdf.Dictionary())
     xobjects = resources.get("/XObject", pikepdf.Dictionary())
     stack, current = [], ctm
-    source = pikepdf.Page(container) if container.get("/Type") == "/Page" else container
-    for operands, operator in pikepdf.parse_content_stream(source):
+    for operands, operator in parse_content(container):
         op = str(operator)
         if op == "q":
             stack.append(current)
@@ -184,12 +172,9 @@ RGB_OPERATORS = {"rg", "RG"}
 
 
 def _uses_rgb(pdf: pikepdf.Pdf) -> list[str]:
-    from .ink import content_streams
-
     found = set()
     for obj in content_streams(pdf):
-        source = pikepdf.Page(obj) if obj.get("/Type") == "/Page" else obj
-        for operands, operator in pikepdf.parse_content_stream(source):
+        for operands, operator in parse_content(obj):
             if str(operator) in RGB_OPERATORS:
                 found.add(f"{operator} operator")
             elif str(operator) in ("cs", "CS") and str(operands[0]) == "/DeviceRGB":

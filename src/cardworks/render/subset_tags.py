@@ -31,13 +31,20 @@ def tag_for(program: bytes, name: str) -> str:
     return "".join(letters)
 
 
-def _descriptor(font: pikepdf.Dictionary) -> pikepdf.Dictionary | None:
+def descriptor(font: pikepdf.Dictionary) -> pikepdf.Dictionary | None:
+    """The font descriptor of a simple font, or of a Type 0 font's descendant."""
     if "/FontDescriptor" in font:
         return font.FontDescriptor
     descendants = font.get("/DescendantFonts")
     if descendants is not None and len(descendants) and "/FontDescriptor" in descendants[0]:
         return descendants[0].FontDescriptor
     return None
+
+
+def font_program(font: pikepdf.Dictionary) -> pikepdf.Stream | None:
+    """The embedded font file of ``font``, or None when the font is not embedded."""
+    found = descriptor(font)
+    return next((found[key] for key in FONT_FILES if found is not None and key in found), None)
 
 
 def retag_subsets(pdf: pikepdf.Pdf) -> int:
@@ -49,8 +56,7 @@ def retag_subsets(pdf: pikepdf.Pdf) -> int:
         base = str(obj.get("/BaseFont", ""))[1:] if "/BaseFont" in obj else ""
         if not TAG.match(base):
             continue
-        descriptor = _descriptor(obj)
-        program = next((descriptor[key] for key in FONT_FILES if descriptor is not None and key in descriptor), None)
+        program = font_program(obj)
         if program is None:
             continue
         name = base[7:]
@@ -60,6 +66,6 @@ def retag_subsets(pdf: pikepdf.Pdf) -> int:
         obj.BaseFont = pikepdf.Name("/" + new)
         for descendant in obj.get("/DescendantFonts", []):
             descendant.BaseFont = pikepdf.Name("/" + new)
-        descriptor.FontName = pikepdf.Name("/" + new)
+        descriptor(obj).FontName = pikepdf.Name("/" + new)
         changed += 1
     return changed
