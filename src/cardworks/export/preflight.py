@@ -305,6 +305,8 @@ def preflight(target: Path, profile_name: str | None = None) -> list[FileReport]
     if not target.exists():
         raise UsageError(f"{target}: no such file or folder")
     record = _export_record(target) if target.is_dir() else None
+    if record is not None and record.get("export", "print-shop") != "print-shop":
+        raise UsageError(f"{target} holds a {record['export']} export; preflight checks print-shop files")
     name = profile_name or (record or {}).get("profile") or "pdf"
     profile = load_profile(name)
     if target.is_dir():

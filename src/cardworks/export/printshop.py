@@ -106,7 +106,7 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
             (staging / relative).parent.mkdir(parents=True, exist_ok=True)
             (staging / relative).write_bytes(data)
         write_quantities(staging / "quantities.csv", quantities_rows(faces, files, profile.output == "png"))
-        record = {"profile": profile.id, "game": db.game_doc.id, "deck": deck.label, "locale": locale,
+        record = {"export": "print-shop", "profile": profile.id, "game": db.game_doc.id, "deck": deck.label, "locale": locale,
                   "trim_mm": list(trim), "designs": len(deck.cards), "cards": deck.physical_cards,
                   "pages": pages, "files": files, "unverified": profile.unverified(),
                   "overflow": list(faces.result.overflow)}
