@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 
 import pikepdf
 import pytest
@@ -81,3 +82,20 @@ def test_cells_convert_to_field_values(kind, cell, expected) -> None:
 def test_cells_of_the_wrong_type_are_errors(kind, cell) -> None:
     value, error = convert(Column("c", kind, "c"), cell)
     assert error and value is None
+
+
+def test_preflight_measures_image_resolution_at_print_size() -> None:
+    from cardworks.export.preflight import FileReport, check_images
+
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page(page_size=(144, 144))
+    image = pikepdf.Stream(pdf, b"\x80" * 300 * 300 * 3, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
+                           Width=300, Height=300, ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8)
+    page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=image))
+    profile = load_profile("drivethrucards")
+    for inches, ok in ((1, True), (2, False)):  # 300 px over 1 in is 300 ppi; over 2 in, 150 ppi
+        page.obj.Contents = pdf.make_stream(f"q {72 * inches} 0 0 {72 * inches} 0 0 cm /Im0 Do Q".encode())
+        report = FileReport(Path("x.pdf"))
+        check_images(pdf, profile, report)
+        assert report.checks[0].ok is ok, report.checks[0].message
+    assert "150 ppi" in report.checks[0].message
