@@ -118,10 +118,19 @@ class Snapshot:
 
 
 class LineFinder:
-    """Line numbers of JSON pointers, from each file's text (read once per snapshot)."""
+    """Line numbers of JSON pointers, from each file's text (read once per snapshot), and short file names."""
 
-    def __init__(self) -> None:
+    def __init__(self, roots: list[Path]) -> None:
         self._maps: dict[str, dict[str, Any] | None] = {}
+        self._roots = [root.resolve() for root in roots]
+
+    def short(self, file: str) -> str:
+        """``file`` relative to the database root or a pack's parent: ``fallera/sets/base.json``."""
+        path = Path(file).resolve()
+        for root in self._roots:
+            if path.is_relative_to(root):
+                return path.relative_to(root).as_posix()
+        return file
 
     def line(self, file: str, location: str) -> int | None:
         if location.count(":") == 1 and location.replace(":", "").isdigit():
@@ -141,7 +150,7 @@ class LineFinder:
         return entry.value_start.line + 1 if entry else None
 
     def shown(self, problem: Problem) -> ShownProblem:
-        return ShownProblem(problem.severity, problem.file, self.line(problem.file, problem.location),
+        return ShownProblem(problem.severity, self.short(problem.file), self.line(problem.file, problem.location),
                             problem.location, problem.code, problem.message)
 
 
@@ -178,7 +187,7 @@ def choose_game(options: ServeOptions) -> Path:
     return folders[game]
 
 
-def _owner(problem: Problem, cards: dict[tuple[str, str], CardInfo], ids: dict[str, CardInfo]) -> CardInfo | None:
+def _owner(problem: ShownProblem, cards: dict[tuple[str, str], CardInfo], ids: dict[str, CardInfo]) -> CardInfo | None:
     """The card a problem is about: by its place in a set file, or by the card id a translation is keyed by."""
     parts = problem.location.split("/")
     if len(parts) >= 3 and parts[1] == "cards":
@@ -204,7 +213,7 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
     db = Database(game=load_game(game_folder), packs=[load_pack(p) for p in options.packs])
     report = Report()
     check_database(db, report)
-    lines = LineFinder()
+    lines = LineFinder([options.cards_root, *(pack.parent for pack in options.packs)])
     shown = [lines.shown(p) for p in report.items]
     game = db.game_doc
     title = game.name if game else game_folder.name
@@ -218,7 +227,7 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
             ShownProblem("error", display_path(game_folder / "game.json"), None, "", "missing-file", "no game.json")]
         snapshot.problems = shown
         return snapshot
-    broken_files = {f.display for b in db.bundles for f in b.files if f.doc is None}
+    broken_files = {lines.short(f.display) for b in db.bundles for f in b.files if f.doc is None}
     try:
         snapshot.deck = adapter.build_deck(db, _deck_selection(options, db, previous))
     except UsageError as exc:
@@ -232,13 +241,13 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
     for entry in snapshot.deck.cards if snapshot.deck else ():
         record = places[entry.card.id]
         snapshot.cards.append(CardInfo(entry.card.id, entry.card.name, entry.set_id, tuple(entry.card.types),
-                                       entry.copies, entry.quantity_source, record.file.display,
+                                       entry.copies, entry.quantity_source, lines.short(record.file.display),
                                        lines.line(record.file.display, record.pointer), model=entry.card,
                                        art=record.bundle.root / entry.card.art if entry.card.art else None))
-    by_place = {(places[c.id].file.display, places[c.id].pointer): c for c in snapshot.cards}
+    by_place = {(lines.short(places[c.id].file.display), places[c.id].pointer): c for c in snapshot.cards}
     by_id = {c.id: c for c in snapshot.cards}
     for problem, seen in zip(report.items, shown):
-        owner = _owner(problem, by_place, by_id)
+        owner = _owner(seen, by_place, by_id)
         if owner is not None:
             owner.problems.append(seen)
         elif problem.code != "cross-checks-skipped":
