@@ -78,7 +78,8 @@ class Preview:
     def __init__(self, options: ServeOptions) -> None:
         self.options = options
         self.game_folder = choose_game(options)
-        self.snapshot = load_snapshot(options, self.game_folder, 1)
+        self._source_maps: dict = {}
+        self.snapshot = load_snapshot(options, self.game_folder, 1, source_maps=self._source_maps)
         self._lock = threading.RLock()
         self._images: OrderedDict[str, adapter.FaceImage] = OrderedDict()
         self._face_sets: dict[str, adapter.FaceSet] = {}
@@ -146,7 +147,8 @@ class Preview:
     def refresh(self) -> int:
         """Read the database again and re-render the faces that changed in every locale shown; the new version."""
         with self._lock:
-            self.snapshot = load_snapshot(self.options, self.game_folder, self.snapshot.version + 1, self.snapshot)
+            self.snapshot = load_snapshot(self.options, self.game_folder, self.snapshot.version + 1, self.snapshot,
+                                          self._source_maps)
             self._face_sets = {}
             self._scenarios = None
             for locale in sorted(self.locales_in_use):

@@ -10,12 +10,11 @@ shown as errors, never as their last good picture.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import json_source_map
-from json_source_map.errors import BaseError as SourceMapError
 
 from ..errors import UsageError
 from ..i18n import Localizer
@@ -26,6 +25,7 @@ from ..markup import MarkupError, parse, plain_text as markup_plain_text
 from ..problems import Problem
 from ..validate.runner import Report, check_database, game_folders
 from . import adapter
+from .pointer_lines import pointer_lines
 
 
 @dataclass(frozen=True)
@@ -120,9 +120,12 @@ class Snapshot:
 class LineFinder:
     """Line numbers of JSON pointers, from each file's text (read once per snapshot), and short file names."""
 
-    def __init__(self, roots: list[Path]) -> None:
-        self._maps: dict[str, dict[str, Any] | None] = {}
+    def __init__(self, roots: list[Path], kept: dict[str, tuple[tuple[int, int], Any]] | None = None) -> None:
+        self._maps: dict[str, dict[str, int] | None] = {}
         self._roots = [root.resolve() for root in roots]
+        self._kept = {} if kept is None else kept
+        """Line maps of earlier snapshots by file, with the (mtime, size) they were made for: an edit
+        maps again only the file that changed."""
 
     def short(self, file: str) -> str:
         """``file`` relative to the database root or a pack's parent: ``fallera/sets/base.json``."""
@@ -136,18 +139,27 @@ class LineFinder:
         if location.count(":") == 1 and location.replace(":", "").isdigit():
             return int(location.split(":")[0])
         if file not in self._maps:
-            try:
-                self._maps[file] = json_source_map.calculate(Path(file).read_text(encoding="utf-8"))
-            except (OSError, ValueError, SourceMapError):  # unreadable or not JSON: no line to give
-                self._maps[file] = None
+            self._maps[file] = self._source_map(file)
         entries = self._maps[file]
         if not entries:
             return None
         pointer = location
-        while pointer not in entries and pointer:
+        while pointer not in entries and pointer:  # a pointer to a missing member: its parent's line
             pointer = pointer.rsplit("/", 1)[0]
-        entry = entries.get(pointer)
-        return entry.value_start.line + 1 if entry else None
+        return entries.get(pointer)
+
+    def _source_map(self, file: str) -> dict[str, int] | None:
+        try:
+            status = Path(file).stat()
+            stamp = (status.st_mtime_ns, status.st_size)
+            if file in self._kept and self._kept[file][0] == stamp:
+                return self._kept[file][1]
+            text = Path(file).read_text(encoding="utf-8")
+            json.loads(text)  # only well-formed JSON is mapped; a syntax error already has its line:column
+        except (OSError, ValueError):
+            return None
+        self._kept[file] = (stamp, pointer_lines(text))
+        return self._kept[file][1]
 
     def shown(self, problem: Problem) -> ShownProblem:
         return ShownProblem(problem.severity, self.short(problem.file), self.line(problem.file, problem.location),
@@ -208,12 +220,16 @@ def _deck_selection(options: ServeOptions, db: Database, previous: Snapshot | No
     return "+".join(pack_sets) or None
 
 
-def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previous: Snapshot | None = None) -> Snapshot:
-    """Read the game and packs, validate them, and describe the deck; never raises for bad data."""
+def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previous: Snapshot | None = None,
+                  source_maps: dict[str, Any] | None = None) -> Snapshot:
+    """Read the game and packs, validate them, and describe the deck; never raises for bad data.
+
+    ``source_maps`` keeps the files' line maps from one snapshot to the next.
+    """
     db = Database(game=load_game(game_folder), packs=[load_pack(p) for p in options.packs])
     report = Report()
     check_database(db, report)
-    lines = LineFinder([options.cards_root, *(pack.parent for pack in options.packs)])
+    lines = LineFinder([options.cards_root, *(pack.parent for pack in options.packs)], source_maps)
     shown = [lines.shown(p) for p in report.items]
     game = db.game_doc
     title = game.name if game else game_folder.name
