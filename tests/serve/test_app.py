@@ -141,3 +141,21 @@ def test_the_server_never_writes_into_the_database(workspace: Workspace) -> None
         assert client.get("/card/example-orxata?locale=es").status_code == 200
         preview.refresh()
     assert [snapshot(folder) for folder in folders] == before
+
+
+@pytest.mark.slow
+def test_overflow_and_low_resolution_art_are_warned_next_to_the_card(workspace: Workspace) -> None:
+    (workspace.pack / "art").mkdir()
+    Image.new("RGB", (120, 80), "#c04020").save(workspace.pack / "art" / "small.png")
+    data = workspace.read(workspace.pack_set)
+    data["cards"][0]["art"] = "art/small.png"
+    data["cards"][1]["rules"] = " ".join(["Attack twice, then attack again and again."] * 30)
+    workspace.write(workspace.pack_set, data)
+    preview = Preview(ServeOptions(workspace.cards_root, (workspace.pack,)))
+    html = TestClient(create_app(preview, watching=False), base_url=LOCAL).get("/deck?problems=1").text
+    orxata = html[html.index('id="tile-example-orxata"'):html.index('id="tile-example-cavaller"')]
+    dpi = re.search(r"art small\.png is 120×80 px: (\d+) dpi at its printed size, 300 needed", orxata)
+    assert dpi and 20 < int(dpi.group(1)) < 300
+    cavaller = html[html.index('id="tile-example-cavaller"'):]
+    assert "rules text overflows its box even at the smallest size" in cavaller
+    assert "overflows" not in orxata and "small.png" not in cavaller
