@@ -55,6 +55,7 @@ def main() -> None:
         shutil.copytree(REPO / "cards" / "fallera", cards_root / "fallera")
         set_files = sorted((cards_root / "fallera" / "sets").glob("*.json"))
         times = []
+        parts: list[tuple[float, float]] = []
         with server(cards_root, "--game", "fallera") as url, chromium(work / "profile") as driver:
             start = time.perf_counter()
             driver.get(url + "/deck")
@@ -77,7 +78,11 @@ def main() -> None:
                     time.sleep(0.01)
                 elapsed = time.perf_counter() - start
                 times.append(elapsed)
-                print(f"round {number + 1}: {card_id} ({set_file.name}) rules edited → new face in the page: {elapsed:.2f} s")
+                server_side = driver.execute_script("return Object.assign({}, document.getElementById('refresh-timing').dataset)")
+                parts.append((float(server_side["read"]), float(server_side["faces"])))
+                print(f"round {number + 1}: {card_id} ({set_file.name}) rules edited → new face in the page: {elapsed:.2f} s "
+                      f"(server: data read and validated {parts[-1][0]:.2f} s, {server_side['count']} face drawn "
+                      f"{parts[-1][1]:.2f} s)")
                 time.sleep(0.3)  # let the page settle before the next save
         options = BuildOptions(out=work / "build", game="fallera", selection="expert", locales=["en"], documents=False)
         build(cards_root, options)  # the last good build, as a designer would have it
@@ -88,6 +93,9 @@ def main() -> None:
     median = statistics.median(times)
     print(f"edit to screen: median {median:.2f} s, worst {max(times):.2f} s over {len(times)} edits (goal < {GOAL_S:.0f} s: "
           f"{'met' if max(times) < GOAL_S else 'NOT met'})")
+    read, faces = (statistics.median(p[i] for p in parts) for i in (0, 1))
+    print(f"median split: reading and validating the data {read:.2f} s, drawing the face {faces:.2f} s, "
+          f"the rest (noticing the save, the page fetching itself and the image) {median - read - faces:.2f} s")
     print(f"baseline, same run: rebuilding the deck's PDF after the edit takes {rebuild:.2f} s "
           f"({rebuild / median:.1f}× the preview's median)")
 

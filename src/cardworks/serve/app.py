@@ -78,7 +78,8 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
                  if (not chosen["set"] or t.card.set_id == chosen["set"])
                  and (not chosen["type"] or chosen["type"] in t.card.types)
                  and (not chosen["problems"] or t.has_problems)]
-        return _page("deck", snapshot=preview.snapshot, tiles=shown, total=len(tiles), locale=locale, chosen=chosen)
+        return _page("deck", snapshot=preview.snapshot, tiles=shown, total=len(tiles), locale=locale, chosen=chosen,
+                     timing=preview.last_refresh)
 
     async def card(request: Request) -> Response:
         card_id = request.path_params["card_id"]

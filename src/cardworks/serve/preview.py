@@ -9,6 +9,7 @@ never lay out the same faces twice.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,15 @@ class Tile:
     @property
     def has_problems(self) -> bool:
         return bool(self.card.problems or self.warnings or self.card.broken)
+
+
+@dataclass(frozen=True)
+class RefreshTiming:
+    """How long the last reload took: reading and validating the data, then rendering the faces that changed."""
+
+    read_s: float
+    faces_s: float
+    faces: int
 
 
 @dataclass
@@ -87,6 +97,8 @@ class Preview:
         self._scenarios: tuple[int, list] | None = None
         self.failed: dict[str, str] = {}
         """Face hash → why the renderer could not draw it."""
+        self.faces_rendered = 0
+        self.last_refresh: RefreshTiming | None = None
 
     # -- paths -------------------------------------------------------------------------------------------------
     def watched(self) -> list[Path]:
@@ -139,6 +151,7 @@ class Preview:
             return
         for face_id, image in images.items():
             self._images[faces.keys[face_id]] = image
+        self.faces_rendered += len(images)
 
     def image(self, key: str) -> adapter.FaceImage | None:
         with self._lock:
@@ -147,12 +160,16 @@ class Preview:
     def refresh(self) -> int:
         """Read the database again and re-render the faces that changed in every locale shown; the new version."""
         with self._lock:
+            start = time.perf_counter()
             self.snapshot = load_snapshot(self.options, self.game_folder, self.snapshot.version + 1, self.snapshot,
                                           self._source_maps)
             self._face_sets = {}
             self._scenarios = None
+            read = time.perf_counter()
+            before = self.faces_rendered
             for locale in sorted(self.locales_in_use):
                 self.ensure(locale)
+            self.last_refresh = RefreshTiming(read - start, time.perf_counter() - read, self.faces_rendered - before)
             return self.snapshot.version
 
     # -- what pages show ---------------------------------------------------------------------------------------
@@ -261,4 +278,4 @@ class Preview:
         return self.snapshot.default_locale
 
 
-__all__ = ["LocaleView", "Preview", "ShownProblem", "Tile", "low_resolution"]
+__all__ = ["LocaleView", "Preview", "RefreshTiming", "ShownProblem", "Tile", "low_resolution"]
