@@ -111,11 +111,11 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tasks = []
+        stop = asyncio.Event()
         if watching:
             async def changed() -> None:
                 broadcaster.publish(await run_in_threadpool(preview.refresh))
 
-            stop = asyncio.Event()
             tasks.append(asyncio.create_task(watch(preview.watched(), changed, stop)))
         tasks.append(asyncio.create_task(run_in_threadpool(preview.ensure, preview.snapshot.default_locale)))
         try:
@@ -124,8 +124,7 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
             broadcaster.closed.set()
             for queue in list(broadcaster.queues):
                 queue.put_nowait(preview.snapshot.version)
-            if watching:
-                stop.set()
+            stop.set()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

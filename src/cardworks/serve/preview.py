@@ -16,11 +16,12 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
+from ..errors import UsageError
 from ..i18n import Localizer
 from ..i18n.pseudo import PSEUDO_LOCALE
 from ..loading.records import Index
 from . import adapter
-from .project import CardInfo, ServeOptions, ShownProblem, Snapshot, choose_game, load_snapshot, plain_text, tile_key
+from .project import CardInfo, ServeOptions, ShownProblem, choose_game, load_snapshot, plain_text, tile_key
 
 PRINT_DPI = 300
 """Art below this resolution at its printed size looks soft in print."""
@@ -90,6 +91,9 @@ class Preview:
         self.game_folder = choose_game(options)
         self._source_maps: dict = {}
         self.snapshot = load_snapshot(options, self.game_folder, 1, source_maps=self._source_maps)
+        locales = self.snapshot.locales
+        if options.locale and locales and options.locale not in locales and options.locale != PSEUDO_LOCALE:
+            raise UsageError(f"game {self.snapshot.game_id!r} has no locale {options.locale!r}; it has {', '.join(locales)}")
         self._lock = threading.RLock()
         self._images: OrderedDict[str, adapter.FaceImage] = OrderedDict()
         self._face_sets: dict[str, adapter.FaceSet] = {}

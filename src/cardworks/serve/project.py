@@ -18,7 +18,6 @@ from typing import Any
 
 from ..errors import UsageError
 from ..i18n import Localizer
-from ..i18n.pseudo import PSEUDO_LOCALE
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..loading.records import Index
 from ..markup import MarkupError, parse, plain_text as markup_plain_text
@@ -236,8 +235,6 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
     locales = list(game.locales) if game else ([options.locale] if options.locale else [])
     snapshot = Snapshot(version, game.id if game else game_folder.name, title, locales,
                         options.locale or (game.source_locale if game else ""), db, None, [], [], [])
-    if options.locale and game and options.locale not in game.locales and options.locale != PSEUDO_LOCALE:
-        raise UsageError(f"game {game.id!r} has no locale {options.locale!r}; it has {', '.join(game.locales)}")
     if game is None:
         snapshot.blocking = [p for p in shown if p.severity == "error"] or [
             ShownProblem("error", display_path(game_folder / "game.json"), None, "", "missing-file", "no game.json")]
