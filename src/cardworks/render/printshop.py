@@ -9,6 +9,7 @@ import pikepdf
 
 from .determinism import stabilise
 from .impose import MM
+from .subset_tags import retag_subsets
 
 
 def assemble(pages: dict[str, bytes], order: list[str], bleed_mm: float, lang: str,
@@ -58,8 +59,9 @@ def _share_resources(pdf: pikepdf.Pdf, groups: list[str]) -> None:
 
 
 def save_pdf(pdf: pikepdf.Pdf) -> bytes:
-    """Serialise deterministically: the same input always gives the same bytes."""
+    """Serialise deterministically (the same input always gives the same bytes), one tag per font subset."""
     stabilise(pdf)
+    retag_subsets(pdf)
     if "/Info" in pdf.trailer:
         for key in ("/CreationDate", "/ModDate"):
             if key in pdf.trailer.Info:
