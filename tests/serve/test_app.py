@@ -146,7 +146,7 @@ def test_the_server_never_writes_into_the_database(workspace: Workspace) -> None
 @pytest.mark.slow
 def test_overflow_and_low_resolution_art_are_warned_next_to_the_card(workspace: Workspace) -> None:
     (workspace.pack / "art").mkdir()
-    Image.new("RGB", (120, 80), "#c04020").save(workspace.pack / "art" / "small.png")
+    Image.new("RGB", (400, 240), "#c04020").save(workspace.pack / "art" / "small.png")  # 190 dpi: under 150 validation refuses it
     data = workspace.read(workspace.pack_set)
     data["cards"][0]["art"] = "art/small.png"
     data["cards"][1]["rules"] = " ".join(["Attack twice, then attack again and again."] * 30)
@@ -154,7 +154,7 @@ def test_overflow_and_low_resolution_art_are_warned_next_to_the_card(workspace: 
     preview = Preview(ServeOptions(workspace.cards_root, (workspace.pack,)))
     html = TestClient(create_app(preview, watching=False), base_url=LOCAL).get("/deck?problems=1").text
     orxata = html[html.index('id="tile-example-orxata"'):html.index('id="tile-example-cavaller"')]
-    dpi = re.search(r"art small\.png is 120×80 px: (\d+) dpi at its printed size, 300 needed", orxata)
+    dpi = re.search(r"art small\.png is 400×240 px: (\d+) dpi at its printed size, 300 needed", orxata)
     assert dpi and 20 < int(dpi.group(1)) < 300
     cavaller = html[html.index('id="tile-example-cavaller"'):]
     assert "rules text overflows its box even at the smallest size" in cavaller

@@ -71,8 +71,8 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
                with_game: bool = False) -> Deck:
     """The deck for a selection (a selection id or set ids joined by ``+``) and player count.
 
-    For a database with a pack, the pack's sets alone (``selection`` picks among them), or with
-    ``with_game`` the game's selection with every set of the pack shuffled in.
+    For a database with a pack: the pack's sets alone, or the sets ``selection`` names (the pack's and the
+    game's), or with ``with_game`` the game's selection with every set of the pack shuffled in.
     """
     index = Index(db)
     game = db.game_doc
@@ -82,10 +82,11 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
         if with_game:
             name, set_ids, (low, high) = _selection(game, selection, [r.id for r in sets if not r.bundle.is_pack])
             name, set_ids = f"{name}+{db.output_id}", set_ids + pack_sets
-        else:
-            name, set_ids, (low, high) = _selection(game, selection, pack_sets, selections=[])
-            if selection is None:
-                name = db.output_id
+        elif selection is None:
+            name, set_ids, (low, high) = _selection(game, "+".join(pack_sets), pack_sets, selections=[])
+            name = db.output_id
+        else:  # sets named explicitly: the pack's and the game's (``base+my-set``)
+            name, set_ids, (low, high) = _selection(game, selection, [r.id for r in sets], selections=[])
     else:
         name, set_ids, (low, high) = _selection(game, selection, [r.id for r in sets])
     if players is not None and not low <= players <= high:

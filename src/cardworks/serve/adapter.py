@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlparse
 from ..loading.database import Database
 from ..render.build import has_card_template
 from ..render.deck import Deck, build_deck
+from ..render.art import art_box_mm
 from ..render.facecache import RENDERER_VERSION, assemble_faces
 from ..render.faces import BLEED_MM, FaceJob, build_job, render_faces
 from ..render.fonts import font_files
@@ -76,7 +77,7 @@ def _context_digest(job: FaceJob) -> bytes:
 
 def face_set(db: Database, deck: Deck, locale: str) -> FaceSet:
     """What each face of ``deck`` shows in ``locale``, and its hash (the cache key)."""
-    job = build_job(db, deck, locale)
+    job = build_job(db, deck, locale, allow_fallback=True)  # a preview shows the fallback; missing strings are problems elsewhere
     context = _context_digest(job)
     keys = {face.id: hashlib.sha256(context + repr(asdict(face)).encode()).hexdigest() for face in job.faces}
     return FaceSet(job, keys)
@@ -96,8 +97,10 @@ def render_face_images(faces: FaceSet, ids: Iterable[str], dpi: int = PREVIEW_DP
     refused = tuple(result.refused)
     images = {}
     for face_id in order:
-        art = result.arts.get(face_id)
-        box = (art.width / 72 * 25.4, art.height / 72 * 25.4) if art else None
+        art = result.arts.get(face_id)  # the placeholder's box, measured after layout
+        face = next(f for f in chosen if f.id == face_id)
+        box = ((art.width / 72 * 25.4, art.height / 72 * 25.4) if art else
+               art_box_mm(face.trim_w, face.trim_h, face.layout) if getattr(face, "art", None) else None)
         images[face_id] = FaceImage(pngs[str(Path(".") / f"{face_id}.png")], face_id in result.overflow, box, refused)
     return images
 
