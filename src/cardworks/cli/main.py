@@ -11,7 +11,14 @@ from pathlib import Path
 
 import click
 
+import errno
+
 from ..errors import DataError, UsageError
+from ..fileio import UnsafeFile
+
+#: OS errors that say something about the machine, reported as ``file: [code] reason`` (exit 1).
+ENVIRONMENT_ERRORS = {errno.ENOSPC: "disk-full", errno.EDQUOT: "disk-full", errno.EROFS: "read-only",
+                      errno.EACCES: "permission-denied", errno.EPERM: "permission-denied"}
 from . import commands
 
 
@@ -37,6 +44,15 @@ class Group(click.Group):
             for problem in exc.problems:
                 click.echo(problem.text(), err=True)
             click.echo(f"cardworks: {exc}", err=True)
+            ctx.exit(1)
+        except UnsafeFile as exc:  # a file refused while reading, found after validation
+            click.echo(f"{exc.path or '?'}: [{exc.code}] {exc}", err=True)
+            ctx.exit(1)
+        except OSError as exc:  # a full disk, a read-only folder: the environment, not a bug
+            if exc.errno not in ENVIRONMENT_ERRORS:
+                raise
+            click.echo(f"{exc.filename or '?'}: [{ENVIRONMENT_ERRORS[exc.errno]}] {exc.strerror}; nothing was changed "
+                       "there", err=True)
             ctx.exit(1)
 
 

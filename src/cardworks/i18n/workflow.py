@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DataError, UsageError
+from ..fileio import read_text_limited
 from ..loading.database import Database, display_path
 from ..markup import MarkupError, tokens
 from ..problems import Problem
@@ -121,7 +122,7 @@ def _rule_shape_problems(db: Database, locale: str, updates: dict[str, dict[int,
     problems = []
     for section in updates:
         source = root / db.game_doc.source_locale / f"{section}.md"
-        count = len(split_blocks(source.read_text(encoding="utf-8")))
+        count = len(split_blocks(read_text_limited(source)))
         target = root / locale / f"{section}.md"
         if target.exists() and translated_blocks(root, locale, section, count) is None:
             problems.append(Problem(shown, "", "rules-shape", f"{display_path(target)} has not the {count} blocks of its "

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..fileio import UnsafeFile, read_limited
 from ..problems import Problem
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -19,6 +20,7 @@ MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted; real data needs under 10."""
 
 _NON_FINITE = re.compile(r"-?\b(?:NaN|Infinity)\b")
+_LONG_NUMBER = re.compile(r"\d{4301,}")
 
 
 class _NonFinite(ValueError):
@@ -83,16 +85,9 @@ def read_json(path: Path, display: str) -> tuple[Any, list[Problem]]:
     """Parse ``path``; return ``(data, problems)``, data None when unusable."""
     problems: list[Problem] = []
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        return None, [Problem(display, "", "file-unreadable", f"cannot read the file: {exc.strerror}")]
-    if size > MAX_FILE_BYTES:
-        return None, [Problem(display, "", "file-too-large",
-                              f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes")]
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [Problem(display, "", "file-unreadable", f"cannot read the file: {exc.strerror}")]
+        raw = read_limited(path, MAX_FILE_BYTES)
+    except UnsafeFile as exc:
+        return None, [Problem(display, "", exc.code, str(exc))]
     if raw.startswith(b"\xef\xbb\xbf"):
         problems.append(Problem(display, "1:1", "json-bom",
                                 "file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM"))
@@ -120,6 +115,15 @@ def read_json(path: Path, display: str) -> tuple[Any, list[Problem]]:
         return None, problems
     except RecursionError:
         problems.append(Problem(display, "", "json-too-deep", f"nesting deeper than {MAX_DEPTH} levels"))
+        return None, problems
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        match = _LONG_NUMBER.search(text)
+        where = _line_col(text, match.start()) if match else ""
+        problems.append(Problem(display, where, "json-number-too-long",
+                                f"a number has more than 4,300 digits and cannot be read ({str(exc).split(':')[0]})"))
+        return None, problems
+    if data is None:
+        problems.append(Problem(display, "1:1", "wrong-type", "the file holds JSON null; expected a JSON object"))
         return None, problems
     if isinstance(data, (dict, list)) and not _check_tree(data, display, problems):
         return None, problems

@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ...errors import DataError
+from ...fileio import read_text_limited
 from ...i18n.collation import collation_key
 from ...loading.database import Database, display_path
 from ...loading.records import Index
@@ -66,7 +67,7 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
             continue
         path, used = found
         try:
-            html, headings = render_markdown(path.read_text(encoding="utf-8"), name, icons, generate)
+            html, headings = render_markdown(read_text_limited(path), name, icons, generate)
         except DataError as exc:
             raise DataError(f"{display_path(path)}: {exc}", [Problem(display_path(path), "", "rules-directive", str(exc))]) \
                 from None
