@@ -134,6 +134,11 @@ def judge(case: str, family: str, result: Result, *, refuse: bool, names: str | 
     return outcome
 
 
+def judge_files(case: str, family: str, changed: list[str]) -> Outcome:
+    """Judge a fault case by its files alone (the process was killed): nothing that must stay may change."""
+    return judge(case, family, Result(0, "", "", 0.0, False), refuse=False, changed=changed)
+
+
 @dataclass
 class Summary:
     cases: int = 0
@@ -194,3 +199,49 @@ def terminal_summary(terminalreporter) -> None:
     for outcome in OUTCOMES:
         if outcome.verdict not in GOOD:
             terminalreporter.write_line(f"  {outcome.verdict}: {outcome.case}: {outcome.detail[:300]}")
+
+
+class Tmpfs:
+    """A small tmpfs mounted for one test (the corpus runs as root in CI; a failed mount fails the test,
+    it is never skipped). ``fill`` leaves only ``free`` bytes; ``read_only`` remounts it read-only."""
+
+    def __init__(self, where: Path, size: str) -> None:
+        import subprocess as sp
+
+        where.mkdir(parents=True, exist_ok=True)
+        done = sp.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True, text=True)
+        assert done.returncode == 0, f"cannot mount a tmpfs (the corpus needs root): {done.stderr}"
+        self.where = where
+
+    def fill(self, free: int) -> Path:
+        filler = self.where / "filler.bin"
+        stats = os.statvfs(self.where)
+        size = stats.f_bavail * stats.f_frsize - free
+        with open(filler, "wb") as handle:
+            handle.write(b"\0" * max(0, size))
+        return filler
+
+    def read_only(self, flag: bool = True) -> None:
+        import subprocess as sp
+
+        option = "remount,ro" if flag else "remount,rw"
+        done = sp.run(["mount", "-o", option, str(self.where)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+    def close(self) -> None:
+        import subprocess as sp
+
+        sp.run(["umount", "-l", str(self.where)], capture_output=True)
+
+
+@pytest.fixture
+def tmpfs(tmp_path: Path):
+    mounts: list[Tmpfs] = []
+
+    def mount(name: str = "disk", size: str = "1m") -> Tmpfs:
+        mounts.append(Tmpfs(tmp_path / name, size))
+        return mounts[-1]
+
+    yield mount
+    for mounted in mounts:
+        mounted.close()
