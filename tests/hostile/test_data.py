@@ -40,3 +40,20 @@ def test_svg_symlink_loop_is_refused(mini) -> None:
     os.symlink("treasure.svg", mini.root / "icons/treasure.svg")
     result = cardworks("--cards", str(mini.cards_root), "validate", timeout=30)
     judge("svg symlink loop", FAMILY, result, refuse=True, names="treasure.svg", code="symlink-loop")
+
+
+@pytest.mark.parametrize("field", ["name", "rules", "flavour"])
+def test_megabyte_card_text_is_refused_quickly(mini, tmp_path: Path, field: str) -> None:
+    data = mini.data("sets/base.json")
+    data["cards"][1][field] = "Roba " * 200_000
+    (mini.root / "sets/base.json").write_text(json.dumps(data))
+    result = cardworks("--cards", str(mini.cards_root), "build", "--out", str(tmp_path / "out"), timeout=30)
+    judge(f"1 MB card {field}", FAMILY, result, refuse=True, names="sets/base.json", code="text-too-long")
+
+
+def test_megabyte_translated_name_is_refused(mini) -> None:
+    data = mini.data("i18n/es.json")
+    data["entries"]["capita"]["name"]["text"] = "x" * 1_000_000
+    (mini.root / "i18n/es.json").write_text(json.dumps(data))
+    result = cardworks("--cards", str(mini.cards_root), "validate", timeout=30)
+    judge("1 MB translated name", FAMILY, result, refuse=True, names="i18n/es.json", code="text-too-long")

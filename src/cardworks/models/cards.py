@@ -10,6 +10,16 @@ from .game import CardSize
 from .base import MARKUP, TRANSLATABLE, Certainty, Document, Id, Model, Ref, RelPath, Source
 
 
+MAX_NAME_CHARS = 80
+"""Longest card name: the name line of a poker card holds about 30 characters at full size, 80 shrunk."""
+MAX_RULES_CHARS = 1200
+"""Longest rules text: the rules box holds about 900 characters at 5.5 pt; the longest today has 525."""
+MAX_FLAVOUR_CHARS = 300
+"""Longest flavour line."""
+CARD_TEXT_LIMITS = {"name": MAX_NAME_CHARS, "rules": MAX_RULES_CHARS, "flavour": MAX_FLAVOUR_CHARS}
+"""Field (or alt_names item) → longest text, for translations of card fields too."""
+
+
 class TypeRules(Model):
     """The card's text only restates what its type and kind do (sell for its value, battle with its A/D,
     count as its ingredient category); it does nothing else."""
@@ -80,14 +90,16 @@ class CardDesign(Model):
     """Player-count markers printed on the card (e.g. ``ii``)."""
     icons: list[Ref] = Field(default_factory=list)
     """Icon tokens printed on the card beyond its type (e.g. ``realm``, ``coin``)."""
-    name: str = Field(min_length=1, json_schema_extra=TRANSLATABLE)
-    """Name printed on the card, in the original language of the game."""
-    alt_names: list[str] = Field(default_factory=list, json_schema_extra=TRANSLATABLE)
+    name: str = Field(min_length=1, max_length=MAX_NAME_CHARS, json_schema_extra=TRANSLATABLE)
+    """Name printed on the card, in the original language of the game (at most 80 characters: the name line)."""
+    alt_names: list[Annotated[str, Field(max_length=MAX_NAME_CHARS)]] = Field(default_factory=list,
+                                                                              json_schema_extra=TRANSLATABLE)
     """Other names the card is known by (translations given in passing, spelling variants)."""
-    rules: str | None = Field(default=None, json_schema_extra=MARKUP)
-    """What the card does, in card-text markup; ``null`` when the sources do not say."""
-    flavour: str | None = Field(default=None, json_schema_extra=TRANSLATABLE)
-    """The italic saying printed on the card, if a source gives it."""
+    rules: str | None = Field(default=None, max_length=MAX_RULES_CHARS, json_schema_extra=MARKUP)
+    """What the card does, in card-text markup; ``null`` when the sources do not say (at most 1,200
+    characters: more cannot fit the rules box even at the smallest type size)."""
+    flavour: str | None = Field(default=None, max_length=MAX_FLAVOUR_CHARS, json_schema_extra=TRANSLATABLE)
+    """The italic saying printed on the card, if a source gives it (at most 300 characters)."""
     art: RelPath | None = None
     """Illustration file inside the game folder or pack."""
     effects: list[Effect] = Field(default_factory=list)

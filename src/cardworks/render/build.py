@@ -160,7 +160,7 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions, key: st
         return (options.out / shop_path).read_bytes(), list(previous[0].overflow), previous, False  # type: ignore[union-attr]
     result = _render_parallel(build_job(db, deck, locale), options.jobs)
     if result.refused:
-        raise DataError(f"the templates or data asked for files outside the allowed folders: {', '.join(result.refused)}")
+        raise refusal_error(result.refused, f"{game.id} {locale} cards")
     if options.strict and result.overflow:
         raise DataError(f"{game.id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
     shop_bytes = save_pdf(assemble(result, order, BLEED_MM, locale))

@@ -28,7 +28,7 @@ from ..errors import DataError
 from ..loading.database import Database, load_game
 from ..loading.records import Index
 from .docs.texts import DocTexts, Labels, icon_urls
-from .fetcher import safe_fetcher
+from .fetcher import refusal_error, safe_fetcher
 from .fonts import font_face_css, font_folders
 from .impose import SheetLayout, impose
 from .jinja import environment, markup_html, templates_dir
@@ -115,7 +115,7 @@ def _pdf(html: str, game_root: Path) -> bytes:
     out = io.BytesIO()
     HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).write_pdf(out)
     if fetcher.refused:
-        raise DataError(f"a piece asked for files outside the allowed folders: {', '.join(fetcher.refused)}")
+        raise refusal_error(fetcher.refused, "a printable piece")
     return out.getvalue()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..loading.jsonfile import pointer_escape
+from ..loading.assets import image_problems
 from ..loading.paths import PathEscape, resolve_inside
 from ..models import Source
 from ..problems import ProblemList
@@ -223,3 +224,6 @@ def _check_paths(record: Record, out: ProblemList) -> None:
             continue
         if not target.is_file():
             out.error(record.file.display, here, "missing-file", f"{relative!r} does not exist in {record.bundle.label}")
+            continue
+        for code, message in image_problems(target):  # bounds that keep the renderer from hanging or dropping it
+            out.error(record.file.display, here, code, f"{relative}: {message}")

@@ -15,7 +15,7 @@ from ...i18n.collation import collation_key
 from ...loading.database import Database, display_path
 from ...loading.records import Index
 from ...problems import Problem
-from ..fetcher import safe_fetcher
+from ..fetcher import refusal_error, safe_fetcher
 from ..fonts import font_face_css, font_folders
 from ..jinja import environment, templates_dir
 from .generated import Generator
@@ -150,7 +150,7 @@ def _layout(html: str, game_root: Path) -> Any:
     fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
     document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render()
     if fetcher.refused:
-        raise DataError(f"the document asked for files outside the allowed folders: {', '.join(fetcher.refused)}")
+        raise refusal_error(fetcher.refused, "a rulebook or FAQ index")
     return document
 
 
