@@ -30,6 +30,11 @@ MAX_ASSET_BYTES = 64 * 1024 * 1024
 """Largest file of any kind a game folder may hold (art, icons); hashing reads it whole."""
 
 
+OS_ERROR_CODES = {errno.ENOSPC: "disk-full", errno.EDQUOT: "disk-full", errno.EROFS: "read-only",
+                  errno.EACCES: "permission-denied", errno.EPERM: "permission-denied"}
+"""OS errors that say something about the machine, not a bug: the problem code each is reported with."""
+
+
 class UnsafeFile(ValueError):
     """A file that is not read: not a regular file, too large, or unreadable. ``code`` says which."""
 

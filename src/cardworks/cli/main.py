@@ -11,14 +11,8 @@ from pathlib import Path
 
 import click
 
-import errno
-
 from ..errors import DataError, UsageError
-from ..fileio import UnsafeFile
-
-#: OS errors that say something about the machine, reported as ``file: [code] reason`` (exit 1).
-ENVIRONMENT_ERRORS = {errno.ENOSPC: "disk-full", errno.EDQUOT: "disk-full", errno.EROFS: "read-only",
-                      errno.EACCES: "permission-denied", errno.EPERM: "permission-denied"}
+from ..fileio import OS_ERROR_CODES, UnsafeFile
 from . import commands
 
 
@@ -49,9 +43,9 @@ class Group(click.Group):
             click.echo(f"{exc.path or '?'}: [{exc.code}] {exc}", err=True)
             ctx.exit(1)
         except OSError as exc:  # a full disk, a read-only folder: the environment, not a bug
-            if exc.errno not in ENVIRONMENT_ERRORS:
+            if exc.errno not in OS_ERROR_CODES:
                 raise
-            click.echo(f"{exc.filename or '?'}: [{ENVIRONMENT_ERRORS[exc.errno]}] {exc.strerror}; nothing was changed "
+            click.echo(f"{exc.filename or '?'}: [{OS_ERROR_CODES[exc.errno]}] {exc.strerror}; nothing was changed "
                        "there", err=True)
             ctx.exit(1)
 

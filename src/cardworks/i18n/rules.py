@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..fileio import read_text_limited, write_text_atomic
+from ..fileio import read_text_limited
 
 DIRECTIVE = re.compile(r"^::: generated [a-z-]+\s*$")
 
@@ -52,8 +52,9 @@ def translated_blocks(rules_root: Path, locale: str, section: str, source_count:
     return blocks if len(blocks) == source_count else None
 
 
-def write_blocks(rules_root: Path, source_locale: str, locale: str, section: str, updates: dict[int, str]) -> Path:
-    """Write translated blocks into ``rules/<locale>/<section>.md``; untouched blocks keep their text.
+def section_with_blocks(rules_root: Path, source_locale: str, locale: str, section: str,
+                        updates: dict[int, str]) -> tuple[Path, str]:
+    """The text of ``rules/<locale>/<section>.md`` with ``updates`` applied; untouched blocks keep their text.
 
     A section not translated before starts from the source, so the layout
     (and every ``::: generated`` line) follows it. Raises ValueError when the
@@ -67,5 +68,4 @@ def write_blocks(rules_root: Path, source_locale: str, locale: str, section: str
     blocks = list(current or source)
     for number, text in updates.items():
         blocks[number] = text
-    write_text_atomic(target, "\n\n".join(blocks) + "\n")
-    return target
+    return target, "\n\n".join(blocks) + "\n"

@@ -32,7 +32,7 @@ from pathlib import Path
 from types import TracebackType
 
 from ..errors import DataError
-from ..fileio import folder_lock, write_bytes_atomic
+from ..fileio import OS_ERROR_CODES, folder_lock, write_bytes_atomic
 from ..loading.database import display_path
 from ..problems import Problem
 
@@ -58,8 +58,7 @@ def _kill_point(name: str) -> None:
 
 def output_problem(path: Path, exc: OSError) -> DataError:
     """A DataError naming the output file and what the machine said."""
-    code = {28: "disk-full", 122: "disk-full", 30: "read-only", 13: "permission-denied"}.get(exc.errno or 0,
-                                                                                            "output-unwritable")
+    code = OS_ERROR_CODES.get(exc.errno or 0, "output-unwritable")
     shown = display_path(path)
     message = f"cannot write: {exc.strerror or exc}; the previous build's files are unchanged"
     return DataError(f"{shown}: [{code}] {message}", [Problem(shown, "", code, message)])
