@@ -21,6 +21,8 @@ MAX_DEPTH = 32
 
 _NON_FINITE = re.compile(r"-?\b(?:NaN|Infinity)\b")
 _LONG_NUMBER = re.compile(r"\d{4301,}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _NonFinite(ValueError):
@@ -127,4 +129,28 @@ def read_json(path: Path, display: str) -> tuple[Any, list[Problem]]:
         return None, problems
     if isinstance(data, (dict, list)) and not _check_tree(data, display, problems):
         return None, problems
+    if _SURROGATE_ESCAPE.search(text):  # rare: only then look for a "\ud800" that pairs with nothing
+        lone = _lone_surrogates(data)
+        if lone:
+            problems += [Problem(display, pointer, "json-surrogate", "a \\u escape encodes half of a character "
+                                 "(a lone surrogate); write the character itself") for pointer in lone]
+            return None, problems
     return data, problems
+
+
+def _lone_surrogates(root: Any) -> list[str]:
+    """JSON pointers of strings (keys included) that hold a lone surrogate and so cannot be encoded."""
+    found = []
+    stack: list[tuple[Any, str]] = [(root, "")]
+    while stack:
+        node, pointer = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in items:
+            here = f"{pointer}/{pointer_escape(key)}"
+            for text in (key, value):
+                if isinstance(text, str) and _SURROGATE.search(text):
+                    found.append(here)
+                    break
+            if isinstance(value, (dict, list)):
+                stack.append((value, here))
+    return sorted(set(found))
