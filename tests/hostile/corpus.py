@@ -139,6 +139,11 @@ def judge_files(case: str, family: str, changed: list[str]) -> Outcome:
     return judge(case, family, Result(0, "", "", 0.0, False), refuse=False, changed=changed)
 
 
+def judge_output(case: str, family: str, wrong: str | None) -> Outcome:
+    """Judge an output checked in-process (``wrong``: what is wrong with it, or None)."""
+    return judge(case, family, Result(0, "", "", 0.0, False), refuse=False, check=lambda: wrong)
+
+
 @dataclass
 class Summary:
     cases: int = 0

@@ -144,7 +144,7 @@ def _render_tiles(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
     out = pikepdf.new()
     for (width, height), tiles in sorted(groups.items()):
         faces = [{"id": t.id, "name": texts.text(t.id, "name", t.name),
-                  "text": markup_html(str(texts.text(t.id, "text", t.text)), icons),
+                  "text": markup_html(texts.text(t.id, "text", t.text), icons),
                   "lines": [texts.text(t.id, f"items/{i}", item) for i, item in enumerate(t.items)]} for t in tiles]
         html = _html("tiles.html.j2", texts, tiles=faces, trim_w=width, trim_h=height, bleed=TILE_BLEED_MM,
                      game=texts.text(db.game_doc.id, "name", db.game_doc.name))
@@ -276,7 +276,7 @@ def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
     game = db.game_doc
     icons = icon_urls(Index(db), texts)
     phases = [{"name": texts.text(game.id, f"phases/{p.id}/name", p.name),
-               "text": markup_html(str(texts.text(game.id, f"phases/{p.id}/text", p.text)), icons)}
+               "text": markup_html(texts.text(game.id, f"phases/{p.id}/text", p.text), icons)}
               for p in game.phases]
     html = _html("player-aid.html.j2", texts, phases=phases, paper=layout.paper,
                  game=texts.text(game.id, "name", game.name))

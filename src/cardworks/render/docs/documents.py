@@ -118,25 +118,30 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
             others = [other for other in ruling.cards if other != card_id and other in pieces]
             by_card.setdefault(card_id, []).append({
                 "id": ruling.id,
-                "question": markup_html(str(texts.text(ruling.id, "question", ruling.question)), icons),
-                "answer": markup_html(str(texts.text(ruling.id, "answer", ruling.answer)), icons),
+                "question": markup_html(texts.text(ruling.id, "question", ruling.question), icons),
+                "answer": markup_html(texts.text(ruling.id, "answer", ruling.answer), icons),
                 "source": where, "certainty": source.certainty,
                 "scenarios": [{"id": s, "passed": verdicts.get(s)} for s in ruling.scenarios],
                 "see_also": [{"id": other, "name": names[other]} for other in others],
             })
     cards = [FaqCard(card_id, names[card_id],
-                     [str(texts.text(card_id, f"alt_names/{i}", alt)) for i, alt in enumerate(getattr(pieces[card_id].model, "alt_names", []))],
+                     [texts.text(card_id, f"alt_names/{i}", alt) for i, alt in enumerate(getattr(pieces[card_id].model, "alt_names", []))],
                      rulings)
              for card_id, rulings in by_card.items() if card_id in pieces]
-    cards.sort(key=lambda c: collation_key(str(c.name), locale))
-    entries = [(str(c.name), c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
-    entries.sort(key=lambda e: collation_key(e[0], locale))
+    cards.sort(key=lambda c: collation_key(_plain(c.name), locale))  # a proof fallback keeps its span: no str()
+    entries = [(c.name, c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
+    entries.sort(key=lambda e: collation_key(_plain(e[0]), locale))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Labels(texts),
                "cards": cards, "index": entries, "proof": proof and bool(texts.fallbacks),
                "pages": pages or {}}
     html = _page(context, "docs/faq.html.j2")
     _check(texts, f"{game.id} {locale} faq")
     return html
+
+
+def _plain(text: str | Markup) -> str:
+    """The words of a text, without a proof fallback's span (for sorting)."""
+    return Markup(text).striptags() if isinstance(text, Markup) else text
 
 
 def _page(context: dict[str, Any], template: str) -> str:
