@@ -67,40 +67,9 @@ def manifest_mismatch(out: Path) -> str | None:
     return f"left behind: {left}" if left else None
 
 
-@pytest.mark.parametrize("moment", ["after-first-output", "before-commit"])
-def test_kill_before_commit_leaves_the_previous_build(baseline, tmp_path: Path, moment: str) -> None:
-    cards, out = _copy(baseline, tmp_path)
-    before = published(out)
-    _change_a_card(cards)
-    killed = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=120,
-                       env={"CARDWORKS_KILL_AT": moment})
-    assert killed.exit_code == -signal.SIGKILL
-    judge_files(f"kill -9 {moment}: previous build intact", FAMILY, lost(before, published(out)))
-    result = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=120)
-    judge(f"kill -9 {moment}: next build cleans up", FAMILY, result, refuse=False, check=lambda: manifest_mismatch(out))
-
-
-def test_kill_during_publish_is_finished_by_the_next_build(baseline, tmp_path: Path) -> None:
-    cards, out = _copy(baseline, tmp_path)
-    _change_a_card(cards)
-    killed = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=120,
-                       env={"CARDWORKS_KILL_AT": "publish-after-first"})
-    assert killed.exit_code == -signal.SIGKILL
-    result = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=120)
-
-    def finished() -> str | None:
-        mismatch = manifest_mismatch(out)
-        if mismatch:
-            return mismatch
-        fresh = tmp_path / "fresh"
-        clean = cardworks("--cards", str(cards), "build", "--out", str(fresh), *BUILD, timeout=120)
-        assert clean.exit_code == 0, clean.stderr
-        return None if published(out) == published(fresh) else "the recovered build differs from a clean one"
-
-    judge("kill -9 during publish: rolled forward", FAMILY, result, refuse=False, check=finished)
-
-
-def test_kill_9_at_a_real_moment_while_rendering(baseline, tmp_path: Path) -> None:
+def test_kill_9_at_three_moments_before_the_commit_leaves_the_previous_build(baseline, tmp_path: Path) -> None:
+    """Killed while rendering (a real kill -9 from outside), after its first output, and just before the commit
+    mark: each time the previous outputs and manifest stay byte for byte; the next build cleans up."""
     cards, out = _copy(baseline, tmp_path)
     before = published(out)
     _change_a_card(cards)
@@ -110,10 +79,33 @@ def test_kill_9_at_a_real_moment_while_rendering(baseline, tmp_path: Path) -> No
         time.sleep(0.02)
     os.killpg(process.pid, signal.SIGKILL)
     process.communicate()
-    judge_files("kill -9 while rendering: previous build intact", FAMILY, lost(before, published(out)))
+    judge_files("kill -9 from outside while rendering: previous build intact", FAMILY, lost(before, published(out)))
+    for moment in ("after-first-output", "before-commit"):
+        killed = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=120,
+                           env={"CARDWORKS_KILL_AT": moment})
+        assert killed.exit_code == -signal.SIGKILL, killed.stderr
+        judge_files(f"kill -9 {moment}: previous build intact", FAMILY, lost(before, published(out)))
     result = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=120)
-    judge("kill -9 while rendering: next build cleans up", FAMILY, result, refuse=False,
-          check=lambda: manifest_mismatch(out))
+    judge("after three kills, the next build cleans up and publishes", FAMILY, result, refuse=False,
+          check=lambda: manifest_mismatch(out) or (None if published(out) != before else "nothing was published"))
+
+
+def test_kill_during_publish_is_finished_by_the_next_build(baseline, tmp_path: Path) -> None:
+    cards, out = _copy(baseline, tmp_path)
+    before = published(out)
+    _change_a_card(cards)
+    killed = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=120,
+                       env={"CARDWORKS_KILL_AT": "publish-after-first"})
+    assert killed.exit_code == -signal.SIGKILL, killed.stderr
+    staged = {path.name for path in out.glob(".staging-*/**/*") if path.is_file()} - {"PUBLISH", "manifest.json"}
+    result = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=120)
+
+    def finished() -> str | None:
+        changed = {Path(name).name for name in lost(before, published(out))}
+        missing = staged - changed
+        return manifest_mismatch(out) or (f"staged outputs never published: {sorted(missing)}" if missing else None)
+
+    judge("kill -9 during publish: rolled forward by the next build", FAMILY, result, refuse=False, check=finished)
 
 
 def test_two_fresh_builds_are_byte_identical(baseline, tmp_path: Path) -> None:

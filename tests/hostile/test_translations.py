@@ -3,9 +3,11 @@ and two imports into one locale at once. A refused import writes nothing; an acc
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import polib
@@ -99,8 +101,18 @@ def test_two_imports_into_one_locale_keep_both(mini, tmp_path: Path) -> None:
     po = _export(mini, tmp_path)
     _entry(po, "mini/ruling/ruling-steal/answer").msgstr = "Sí, un {treasure}."
     po.save(str(tmp_path / "b.po"))
-    runs = [start("--cards", str(mini.cards_root), "i18n", "import", str(tmp_path / name)) for name in ("a.po", "b.po")]
+    # Another process holds the game folder's lock (as a running import does): both imports must wait for it,
+    # then run one after the other, so neither overwrites the other's strings (without the lock 5 of 5 lost one).
+    holder = os.open(mini.root, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    try:
+        runs = [start("--cards", str(mini.cards_root), "i18n", "import", str(tmp_path / name)) for name in ("a.po", "b.po")]
+        time.sleep(3)
+        waited = [run.poll() is None for run in runs]
+    finally:
+        os.close(holder)
     results = [finish(run, 60) for run in runs]
+    assert all(waited), "an import went ahead while the game folder was locked"
 
     def both_kept() -> str | None:
         entries = json.loads((mini.root / "i18n/es.json").read_text())["entries"]
