@@ -51,27 +51,17 @@ OUTCOMES: list[Outcome] = []
 
 def cardworks(*args: str, cwd: Path | None = None, timeout: float = 30, env: dict[str, str] | None = None) -> Result:
     """Run the real command line; kill its whole process group after ``timeout`` seconds."""
-    started = time.monotonic()
-    process = subprocess.Popen([sys.executable, "-m", "cardworks", *args], cwd=cwd, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               env={**os.environ, **(env or {})})
-    try:
-        stdout, stderr = process.communicate(timeout=timeout)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        stdout, stderr = process.communicate()
-        timed_out = True
-    return Result(process.returncode, stdout, stderr, time.monotonic() - started, timed_out)
+    return finish(start(*args, cwd=cwd, env=env), timeout)
 
 
-def start(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """Start the command line without waiting (for concurrency and kill -9 cases)."""
-    return subprocess.Popen([sys.executable, "-m", "cardworks", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, env={**os.environ, **(env or {})})
+def start(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start the command line in its own process group without waiting (for concurrency and kill -9 cases)."""
+    return subprocess.Popen([sys.executable, "-m", "cardworks", *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, env={**os.environ, **(env or {})})
 
 
 def finish(process: subprocess.Popen, timeout: float = 60) -> Result:
+    """Wait for a started command; after ``timeout`` seconds kill its whole process group (a hang)."""
     started = time.monotonic()
     try:
         stdout, stderr = process.communicate(timeout=timeout)
