@@ -85,6 +85,8 @@ def test_kill_9_at_three_moments_before_the_commit_leaves_the_previous_build(bas
                            env={"CARDWORKS_KILL_AT": moment})
         assert killed.exit_code == -signal.SIGKILL, killed.stderr
         judge_files(f"kill -9 {moment}: previous build intact", FAMILY, lost(before, published(out)))
+    stray = out / "diables" / "en" / ".cards-all-a4.pdf.k1ll3d.tmp"  # what a killed atomic write leaves
+    stray.write_bytes(b"%PDF-1.7 half")
     result = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=120)
     judge("after three kills, the next build cleans up and publishes", FAMILY, result, refuse=False,
           check=lambda: manifest_mismatch(out) or (None if published(out) != before else "nothing was published"))
