@@ -13,7 +13,7 @@ import click
 
 from ..errors import DataError, UsageError
 from ..fileio import OS_ERROR_CODES, UnsafeFile
-from . import commands
+from . import commands, export_commands
 
 
 def default_cards_root() -> Path:
@@ -60,7 +60,7 @@ def cli(ctx: click.Context, cards_root: Path | None) -> None:
     ctx.obj = cards_root or default_cards_root()
 
 
-for command in commands.ALL:
+for command in [*commands.ALL, *export_commands.ALL]:
     cli.add_command(command)
 
 
