@@ -21,7 +21,7 @@ from corpus import REPO, cardworks, finish, fingerprint, judge, judge_files, los
 
 FAMILY = "faults"
 pytestmark = pytest.mark.slow
-BUILD = ("--jobs", "1", "--no-docs")
+BUILD = ("--jobs", "1", "--no-docs", "--locale", "en")  # one locale keeps each build to a few seconds
 
 
 @pytest.fixture(scope="module")

@@ -99,16 +99,19 @@ def test_database_under_a_folder_named_scenarios_rebuilds(tmp_path: Path) -> Non
     cards = tmp_path / "scenarios" / "cards"
     shutil.copytree(REPO / "cards" / "diables", cards / "diables")
     out = tmp_path / "out"
-    first = cardworks("--cards", str(cards), "build", "--out", str(out), "--jobs", "1", "--no-docs", timeout=90)
+    first = cardworks("--cards", str(cards), "build", "--out", str(out), "--jobs", "1", "--no-docs", "--locale", "en",
+                      timeout=90)
     assert first.exit_code == 0, first.stderr
-    sheet = next(r for r in json.loads((out / "manifest.json").read_text())["outputs"] if r["kind"] == "cards")
+    sheet = next(r for r in json.loads((out / "manifest.json").read_text())["outputs"]
+                 if r["kind"] == "cards" and r["locale"] == "en")  # the source locale shows the renamed card
     before = (out / sheet["path"]).read_bytes()
     set_file = next((cards / "diables" / "sets").glob("*.json"))
     data = json.loads(set_file.read_text())
     card = data["cards"][0]
     card["name"] = card["name"] + " Renamed"
     set_file.write_text(json.dumps(data, indent=2, ensure_ascii=False))
-    result = cardworks("--cards", str(cards), "build", "--out", str(out), "--jobs", "1", "--no-docs", timeout=90)
+    result = cardworks("--cards", str(cards), "build", "--out", str(out), "--jobs", "1", "--no-docs", "--locale", "en",
+                       timeout=90)
 
     def rebuilt() -> str | None:
         after = (out / sheet["path"]).read_bytes()
