@@ -149,7 +149,8 @@ def test_overflow_and_low_resolution_art_are_warned_next_to_the_card(workspace: 
     Image.new("RGB", (120, 80), "#c04020").save(workspace.pack / "art" / "small.png")
     data = workspace.read(workspace.pack_set)
     data["cards"][0]["art"] = "art/small.png"
-    data["cards"][1]["rules"] = " ".join(["Attack twice, then attack again and again."] * 30)
+    # Under the schema's 1,200-character cap on rules text, yet more than the rules box holds.
+    data["cards"][1]["rules"] = " ".join(["Attack twice, then attack again and again."] * 27)
     workspace.write(workspace.pack_set, data)
     preview = Preview(ServeOptions(workspace.cards_root, (workspace.pack,)))
     html = TestClient(create_app(preview, watching=False), base_url=LOCAL).get("/deck?problems=1").text
