@@ -376,20 +376,23 @@ class FalleraRules:
     # --- effects: each plays an action its check allows --------------------------------------------
     def _play_first(self, draft: Draft, action: First, rng: random.Random | None) -> None:
         draft.current, draft.candidates, draft.turn = action.player, (), 1
-        self._start_turn(draft)
+        self._start_turn(draft, rng)
 
     def _play_almoina(self, draft: Draft, action: Almoina, rng: random.Random | None) -> None:
-        self._draw(draft, action.player, 1, rng)
-        self._after_action(draft, rng)
+        if self._draw(draft, action.player, 1, rng):
+            self._later(draft, _END_ACTION)
+            return
+        self._end_action(draft, rng)
 
     def _play_sell(self, draft: Draft, action: Sell, rng: random.Random | None) -> None:
         instance = action.card.number
         self._unplace(draft, action.player, instance)
         draft.cemetery.append(instance)
         bonus = self._use_draws(draft, instance) if self.bonuses else 0  # selling is using it
-        draws = draft.facts.defs[instance].sell + bonus
-        self._draw(draft, action.player, draws, rng)
-        self._after_action(draft, rng)
+        if self._draw(draft, action.player, draft.facts.defs[instance].sell + bonus, rng):
+            self._later(draft, _END_ACTION)
+            return
+        self._end_action(draft, rng)
 
     def _play_attack(self, draft: Draft, action: Attack, rng: random.Random | None) -> None:
         attack = action.card.number
@@ -397,28 +400,29 @@ class FalleraRules:
         draft.phase, draft.battle = "defend", (action.player, action.target, action.treasure.number, attack)
 
     def _play_move(self, draft: Draft, action: Move, rng: random.Random | None) -> None:
+        """The Queen moves and the card of her terreta is taken: a win is looked for at that instant (the
+        card taken, or the Queen entering a terreta, may make one), before an emptied map is refilled."""
         slot = draft.spaces.index(action.space)
         taken = draft.map[slot]
         draft.queen, draft.map[slot] = action.space, -1
         if taken >= 0:
             self._place(draft, action.player, taken)
-        realm = taken >= 0 and "realm" in self.card(draft, taken).icons
-        if self._refill(draft, rng):  # the move goes on once the player has laid the new map cards
-            draft.realm = realm
+        realm = taken >= 0 and "realm" in draft.facts.defs[taken].icons
+        if self._check_victory(draft):
+            self._later(draft, ("refill", realm))
             return
-        if draft.phase != "over":
-            self._end_move(draft, realm, rng)
+        self._refill(draft, rng, realm)
 
-    def _end_move(self, draft: Draft, realm: bool, rng: random.Random | None) -> None:
-        """The rest of a move, once the map holds cards: a win, the Realm's extra action, the Interior's coin
+    def _end_move(self, draft: Draft, rng: random.Random | None, realm: bool) -> bool:
+        """The rest of a move, once the map holds cards: the Realm's extra action, the Interior's coin
         (expert mode), or the next turn."""
-        self._check_victory(draft, rng)
-        if draft.phase in {"over", "toss"} or realm:  # a Realm card taken by the last action grants another action
-            return
+        if realm:  # a Realm card taken by the last action grants another action
+            draft.phase = "turn"
+            return False
         if self.bonus(draft, "coin-extra-action"):
             draft.phase = "interior-coin"
-            return
-        self._next_turn(draft)
+            return True
+        return self._next_turn(draft, rng)
 
     def _play_burn(self, draft: Draft, action: Burn, rng: random.Random | None) -> None:
         instance = action.card.number
@@ -426,11 +430,11 @@ class FalleraRules:
         draft.cemetery.append(instance)
         self._after_burn(draft)
 
-    def _refill(self, draft: Draft, rng: random.Random | None) -> bool:
+    def _refill(self, draft: Draft, rng: random.Random | None, realm: bool) -> bool:
         """An emptied map is refilled at once: a card is drawn for each terreta, and the player lays them as
-        they wish (phase ``lay``; rulebook 3, lines 106-108). True when there are cards to lay."""
+        they wish (phase ``lay``; rulebook 3, lines 106-108); then the move ends."""
         if any(slot >= 0 for slot in draft.map):
-            return False
+            return self._end_move(draft, rng, realm)
         drawn: list[int] = []
         for _ in draft.spaces:
             if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
@@ -441,10 +445,11 @@ class FalleraRules:
             if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
                 draft.laying = tuple(drawn)  # drawn, and never laid
                 self._deck_exhausted(draft)
-                return False
+                return True
         if not drawn:
-            return False
+            return self._end_move(draft, rng, realm)
         draft.laying, draft.phase = tuple(drawn), "lay"
+        self._later(draft, ("end-move", realm))
         return True
 
     def _play_lay(self, draft: Draft, action: Lay, rng: random.Random | None) -> None:
@@ -453,11 +458,12 @@ class FalleraRules:
         draft.laying = tuple(i for i in draft.laying if i != instance)
         if draft.laying:
             return
-        draft.phase, realm, draft.realm = "turn", draft.realm, False  # every card laid: the move goes on
-        self._end_move(draft, realm, rng)
+        draft.phase = "turn"  # every card laid: the move goes on
+        self._resume(draft, rng)
 
     def _play_defence(self, draft: Draft, action: Defend | NoDefence, rng: random.Random | None) -> None:
-        """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both."""
+        """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both. A win is
+        looked for as the treasure changes hands, before any card the terreta's bonus draws."""
         attacker, target, treasure, attack = draft.battle
         if type(action) is NoDefence:
             steals, used, defence = True, (attack,), None
@@ -465,24 +471,29 @@ class FalleraRules:
             defence = action.card.number
             draft.hands[action.player].remove(defence)
             steals, used = self.value(draft, attack, "attack") > self.value(draft, defence, "defence"), (attack, defence)
-        draws = [(who, self._use_draws(draft, card))
-                 for who, card in ((attacker, attack), (target, defence)) if card is not None] if self.bonuses else ()
+        draws = tuple(("draw", who, self._use_draws(draft, card))
+                      for who, card in ((attacker, attack), (target, defence)) if card is not None) \
+            if self.bonuses else ()
+        draft.battle, draft.phase = None, "turn"
+        draft.cemetery += used
         if steals:
             if treasure in draft.counters[target]:
                 self._unplace(draft, target, treasure)
             self._place(draft, attacker, treasure)
-        draft.battle, draft.phase = None, "turn"
-        draft.cemetery += used
-        for who, count in draws:  # a terreta bonus: draw after using certain cards, on or off turn
-            if count and draft.phase != "over":
-                self._draw(draft, who, count, rng)
-        self._after_action(draft, rng)
+            if self._check_victory(draft):
+                self._later(draft, *draws, _END_ACTION)
+                return
+        for k, (_, who, count) in enumerate(draws):  # a terreta bonus: draw after using certain cards, on or off turn
+            if count and self._draw(draft, who, count, rng):
+                self._later(draft, *draws[k + 1:], _END_ACTION)
+                return
+        self._end_action(draft, rng)
 
     def _play_coin(self, draft: Draft, action: Coin, rng: random.Random | None) -> None:
         if draft.phase == "interior-coin":  # heads: another action; tails: the turn passes
             draft.phase = "turn"
             if not action.heads:
-                self._next_turn(draft)
+                self._next_turn(draft, rng)
             return
         if draft.phase == "turn-coin":
             me = draft.current
@@ -490,11 +501,9 @@ class FalleraRules:
             draft.phase = "turn"
             if action.heads:
                 self._draw(draft, me, draws, rng)
-            if draft.phase == "turn":
-                self._check_victory(draft, rng, then="continue")
             return
-        who, left, all_heads, then = draft.toss
-        draft.toss = (who, left - 1, all_heads and action.heads, then)
+        who, left, all_heads = draft.toss
+        draft.toss = (who, left - 1, all_heads and action.heads)
         if not action.heads and draft.hands[who]:
             draft.takes = (_next(draft, who), who, 1)
         self._after_toss(draft, rng)
@@ -507,26 +516,40 @@ class FalleraRules:
         self._after_toss(draft, rng)
 
     # --- flow ---------------------------------------------------------------------------------
-    def _after_action(self, draft: Draft, rng: random.Random | None) -> None:
-        """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
-        if draft.phase == "over":
-            return
-        if max(draft.weights) >= (4 if draft.foods else 5):  # as _check_victory starts: spares the call
-            self._check_victory(draft, rng)
-            if draft.phase == "over" or draft.phase == "toss":
-                return
-        self._next_turn(draft)
+    # A step that stops for a decision or a chance outcome returns True, having left what remains of
+    # itself in ``draft.pending``; its caller then adds what remains of its own (``_later``), and
+    # ``_resume`` plays them in order once the decision or outcome is given.
+    def _later(self, draft: Draft, *steps: tuple[Any, ...]) -> None:
+        """``steps`` wait in the queue after those already there (nothing waits once the game is over)."""
+        if draft.phase != "over":
+            draft.pending += steps
 
-    def _check_victory(self, draft: Draft, rng: random.Random | None, then: str = "next",
-                       skip: int | None = None) -> None:
-        """Victory at the instant of 5 valid ingredients, on or off turn; seafood asks the coin first."""
+    def _resume(self, draft: Draft, rng: random.Random | None) -> bool:
+        """Play the steps waiting in the queue, in order, until one stops again (True) or none is left."""
+        steps, draft.pending = draft.pending, ()
+        for k, (name, *args) in enumerate(steps):
+            if _STEPS[name](self, draft, rng, *args):
+                self._later(draft, *steps[k + 1:])
+                return True
+        return False
+
+    def _end_action(self, draft: Draft, rng: random.Random | None) -> bool:
+        """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
+        if self._check_victory(draft):  # a win was looked for at each change already: this one is cheap
+            self._later(draft, ("next-turn",))
+            return True
+        return self._next_turn(draft, rng)
+
+    def _check_victory(self, draft: Draft) -> bool:
+        """Victory at the instant of 5 valid ingredients (4 with the Queen in your food's terreta), on or off
+        turn; seafood asks the coin first. True when the game is over or the coin is to be tossed."""
         if max(draft.weights) < (4 if draft.foods else 5):  # no counter can make enough: most of the time
-            return
+            return False
         counters = draft.counters
         players = len(counters)
         for k in range(players):
             who = (draft.current + k) % players
-            if who == skip or not self._may_win(draft, who):
+            if not self._may_win(draft, who):
                 continue
             count, blocked, seafood = self.ingredients(draft, who)
             territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[who]
@@ -534,84 +557,95 @@ class FalleraRules:
                 if self.discord and seafood:
                     if draft.refused and draft.refused[who] == tuple(counters[who]):
                         continue  # this very paella was refused: it is offered again on its holder's turn
-                    draft.phase, draft.toss = "toss", (who, seafood, True, then)
-                    return
+                    draft.phase, draft.toss = "toss", (who, seafood, True)
+                    return True
                 if count < 5:
                     draft.revealed = tuple(r or p == who for p, r in enumerate(draft.revealed))
                     draft.phase, draft.winner, draft.reason = "over", who, "four-ingredients-territorial"
-                    return
+                    return True
                 draft.phase, draft.winner, draft.reason = "over", who, "five-ingredients"
-                return
+                return True
+        return False
 
     def _after_toss(self, draft: Draft, rng: random.Random | None) -> None:
         if draft.takes is not None:
             return
-        who, left, all_heads, then = draft.toss
+        who, left, all_heads = draft.toss
         if left > 0:
             return
         draft.toss, draft.phase = None, "turn"
         if all_heads:
             draft.phase, draft.winner, draft.reason = "over", who, "five-ingredients-seafood"
+            draft.pending = ()
             return
         refused = list(draft.refused or [()] * len(draft.counters))
         refused[who] = tuple(draft.counters[who])
         draft.refused = tuple(refused)
-        # a card taken on tails may complete another player's paella (the tosser already tried)
-        self._check_victory(draft, rng, then=then, skip=who)
-        if draft.phase == "turn" and then != "continue":
-            self._next_turn(draft)
+        if not self._check_victory(draft):  # another player's paella may be complete too
+            self._resume(draft, rng)
 
-    def _next_turn(self, draft: Draft) -> None:
+    def _next_turn(self, draft: Draft, rng: random.Random | None) -> bool:
         draft.current = (draft.current + 1) % len(draft.hands)
         draft.turn += 1
         draft.phase = "turn"
         if self.discord or self.burning:  # else nothing happens at the start of a turn
-            self._start_turn(draft)
+            return self._start_turn(draft, rng)
+        return False
 
-    def _start_turn(self, draft: Draft) -> None:
+    def _start_turn(self, draft: Draft, rng: random.Random | None = None) -> bool:
         me = draft.current
-        if self.discord and self._may_win(draft, me):
+        if self.discord and self._may_win(draft, me):  # a refused paella is offered again: the turn is the tosses
             count, blocked, seafood = self.ingredients(draft, me)
             territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[me]
             if (count >= 5 or territorial) and not blocked and seafood:
-                draft.phase, draft.toss = "toss", (me, seafood, True, "next")
-                return
+                draft.phase, draft.toss = "toss", (me, seafood, True)
+                self._later(draft, ("next-turn",))
+                return True
         if self.burning:  # draw one, then discard a hand card (none to discard: nothing more)
             draft.phase = "turn"
-            self._draw(draft, me, 1, None)
-            if draft.phase == "over":
-                return
-            self._check_victory(draft, None, then="continue")
-            if draft.phase != "turn":
-                return
-            if draft.hands[me]:
-                draft.phase = "burn"
-                return
-        self._after_burn(draft)
+            if self._draw(draft, me, 1, rng):
+                self._later(draft, ("burn",))
+                return True
+            return self._burn(draft, rng)
+        return self._after_burn(draft)
 
-    def _after_burn(self, draft: Draft) -> None:
+    def _burn(self, draft: Draft, rng: random.Random | None) -> bool:
+        """Expert mode's burn, once its card is drawn: a hand card to discard, if there is one."""
+        if draft.hands[draft.current]:
+            draft.phase = "burn"
+            return True
+        return self._after_burn(draft)
+
+    def _after_burn(self, draft: Draft) -> bool:
         if self.discord and any(map(draft.facts.coin_draw.__getitem__, draft.counters[draft.current])):
             draft.phase = "turn-coin"
-        else:
-            draft.phase = "turn"
+            return True
+        draft.phase = "turn"
+        return False
 
-    def _draw(self, draft: Draft, who: int, count: int, rng: random.Random | None) -> None:
-        """``who`` draws ``count`` cards: the cemetery is reshuffled into an empty deck (base game), or the
-        game ends when the deck runs out (expansion 2)."""
+    def _draw(self, draft: Draft, who: int, count: int, rng: random.Random | None) -> bool:
+        """``who`` draws ``count`` cards, one at a time from the top, a win looked for as each arrives: the
+        cemetery is reshuffled into an empty deck (base game), or the game ends when the deck runs out
+        (expansion 2; the last card leaving the deck ends it). True when the draw stopped (the rest waits)."""
         deck = draft.deck
-        for _ in range(count):  # one card at a time, from the top
+        for k in range(count):
             if not deck:
                 if self.discord:
                     self._deck_exhausted(draft)
-                    return
+                    return True
                 if not draft.cemetery:
-                    return
+                    return False
                 _reshuffle(draft, rng)
                 deck = draft.deck
             self._place(draft, who, deck.pop(0))
             if self.discord and not deck:
                 self._deck_exhausted(draft)
-                return
+                return True
+            if self._check_victory(draft):
+                if k + 1 < count:
+                    self._later(draft, ("draw", who, count - k - 1))
+                return True
+        return False
 
     def _deck_exhausted(self, draft: Draft) -> None:
         for who in range(draft.players):
@@ -769,6 +803,8 @@ class FalleraRules:
             broken.append("cards wait to be laid on the map exactly in the lay phase")
         if (state.phase == "toss") != (state.toss is not None):
             broken.append("coin tosses are pending exactly in the toss phase")
+        if state.pending and state.phase in ("turn", "over"):
+            broken.append("steps wait in the queue only while a decision or chance outcome is due")
         if state.spaces and all(i < 0 for i in state.map) and (state.deck or state.cemetery) \
                 and state.phase not in ("over", "lay"):
             broken.append("the map is empty while cards remain to refill it")
@@ -794,6 +830,11 @@ _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
 _KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn, Lay)
 _DEFENCES = (Defend, NoDefence)
+_END_ACTION = ("end-action",)
+_STEPS = {"draw": lambda rules, draft, rng, who, count: rules._draw(draft, who, count, rng),
+          "end-action": FalleraRules._end_action, "next-turn": FalleraRules._next_turn,
+          "refill": FalleraRules._refill, "end-move": FalleraRules._end_move, "burn": FalleraRules._burn}
+"""The steps that may wait in ``pending``, by name: each takes the rules, the draft, the rng and its arguments."""
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}
 _EFFECTS.update(dict.fromkeys(_DEFENCES, FalleraRules._play_defence))
