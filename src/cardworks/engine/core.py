@@ -38,6 +38,20 @@ class IllegalActionError(CardworksError, ValueError):
         self.reason = reason
 
 
+class SetupRefused(CardworksError, ValueError):
+    """A setup the rules forbid (a player count, a set combination, a dealt component): ``rule`` names
+    the rule it breaks and ``source`` where the rulebooks state it."""
+
+    def __init__(self, rule: str, source: str, reason: str) -> None:
+        super().__init__(f"{reason} [{rule}; {source}]")
+        self.rule = rule
+        self.source = source
+        self.reason = reason
+
+    def __reduce__(self):  # keep the rule and source when raised in a worker process
+        return (type(self), (self.rule, self.source, self.reason))
+
+
 class Action(Protocol):
     """A frozen action with a short text notation that parses back to an equal action."""
 

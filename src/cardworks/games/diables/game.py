@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ...engine.core import SetupRefused
+from ...engine.setups import check_players
 from ...loading.database import Database
 from .rules import FIREBOT, DiablesRules, Post, State
 from .actions import SHOWS
@@ -38,6 +40,14 @@ def tile_conditions(db: Database) -> dict[str, Any]:
     return {r.id: r.model.scoring for r in Index(db).of_kind("component") if getattr(r.model, "scoring", None)}
 
 
+def check_setup(db: Database, selection: str | None, players: int | None) -> None:
+    """Refuse a player count outside the game's range (the Firebot seat is not a player)."""
+    if selection not in (None, "base"):
+        raise SetupRefused("selection", "game.json", f"Diables has no deck selections; {selection!r} does not exist")
+    if players is not None:
+        check_players(db.game_doc, players)
+
+
 def rules_for(db: Database, config: Any) -> tuple[DiablesRules, Any]:
     raise ValueError(LATER)
 
@@ -52,6 +62,7 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[DiablesRules, S
     if unknown:
         raise ValueError(f"unknown setup keys {sorted(unknown)}")
     players = int(setup.get("players", 2))
+    check_setup(db, None, players)
     seats = tuple(f"p{n}" for n in range(1, players + 1)) + ((FIREBOT,) if setup.get("firebot") else ())
     tiles = tile_conditions(db)
     shows = setup.get("shows", {})

@@ -64,6 +64,8 @@ class FalleraRules:
     """What each terreta does while the Queen is there (expert mode)."""
     burning: bool = False
     """Expert mode: draw one and discard one hand card before each turn."""
+    food_spaces: tuple[str, ...] = ()
+    """The terretes that have a territorial food card, dealt one per player (Benidorm has none)."""
     _facts: dict[tuple[str, ...], Facts] = field(default_factory=dict, init=False, repr=False, compare=False)
     _last: tuple[tuple[str, ...], Facts] | None = field(default=None, init=False, repr=False, compare=False)
     _moves: dict[tuple[str | None, tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -149,7 +151,7 @@ class FalleraRules:
             designs = self.deck_designs()
         instances = list(range(len(designs)))
         spaces = tuple(self.board) if self.board else ()
-        foods = tuple(rng.sample(spaces, self.players)) if spaces else ()
+        foods = tuple(rng.sample(self.food_spaces, self.players)) if spaces else ()
         for _ in range(MAX_REDEALS):
             rng.shuffle(instances)
             layout: tuple[int, ...] = ()
