@@ -41,6 +41,10 @@ class Catalogue:
     left_out: dict[str, str] = field(default_factory=dict)
 
 
+SETUP_KEYS = frozenset({"players", "first", "current", "round", "sheets", "state", "seed"})
+"""What a scenario's ``setup`` may say (see ``scenario_state``)."""
+
+
 def configurations(db: Database) -> tuple[list[Configuration], list[str]]:
     """Every player count the game declares; nothing is left for later."""
     count = db.game_doc.players
@@ -82,6 +86,9 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[CalaveraRules, 
     the active player's turn, before their first roll. ``state`` instead gives
     an exact position as ``rules.dump`` wrote it (a saved failed playout).
     """
+    unknown = set(setup) - SETUP_KEYS
+    if unknown:
+        raise ValueError(f"unknown setup keys {sorted(unknown)}; a Calavera setup uses {', '.join(sorted(SETUP_KEYS))}")
     config = Configuration(int(setup["players"]))
     rules, _ = rules_for(db, config)  # refuses a player count outside the game's range
     if "state" in setup:

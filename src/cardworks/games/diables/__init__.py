@@ -1,1 +1,17 @@
 """Diables plugged into the engine: its tiles' scoring, actions, rules and scenario positions."""
+
+from ...engine.plugins import Plugin
+from . import game
+from .actions import parse_action
+
+PLUGIN = Plugin(
+    id="diables",
+    configurations=game.configurations,
+    rules_for=game.rules_for,
+    new_game=game.new_game,
+    scenario_state=game.scenario_state,
+    check_setup=game.check_setup,
+    parse_action=parse_action,
+    setup_keys=game.SETUP_KEYS,
+)
+"""The game as the engine's registry sees it."""

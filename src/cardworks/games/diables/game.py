@@ -58,7 +58,7 @@ def new_game(db: Database, config: Any, rng: random.Random) -> tuple[DiablesRule
 
 def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[DiablesRules, State]:
     """The explicit position of a scenario (keys in docs/scenarios.md, "Setup (Diables)")."""
-    unknown = set(setup) - _SETUP_KEYS
+    unknown = set(setup) - SETUP_KEYS
     if unknown:
         raise ValueError(f"unknown setup keys {sorted(unknown)}")
     players = int(setup.get("players", 2))
@@ -110,10 +110,10 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[DiablesRules, S
     return rules, state
 
 
-_SETUP_KEYS = {"players", "firebot", "round", "phase", "lluiments", "shows", "followers", "scored", "fp", "sound",
+SETUP_KEYS = frozenset({"players", "firebot", "round", "phase", "lluiments", "shows", "followers", "scored", "fp", "sound",
                "order", "street", "drums", "thrills", "social_icons", "wall", "done", "shows_now", "firebot_show",
                "sound_track",
-               "seed"}
+               "seed"})
 
 
 def _layout(show: str, places: dict[str, dict[str, Any]]) -> Layout:

@@ -20,6 +20,10 @@ MAP_ORDER = ("nord", "xuquer-turia", "muntanyes-centrals", "sud", "interior")
 """The order the rulebook lays the first five cards on the map."""
 
 
+SETUP_KEYS = frozenset({"selection", "players", "state", "deal", "example_cards", "hands", "counters", "deck",
+                        "cemetery", "current", "map", "queen", "foods", "seed"})
+"""What a scenario's ``setup`` may say (see ``scenario_state``)."""
+
 PLAYER_LIMITS = (
     ("players-base", lambda sets: set(sets) == {"base"}),
     ("players-with-discordia", lambda sets: "discordia" in sets and "mes-enlla" not in sets),
@@ -188,6 +192,9 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
     card with A4, a defence of D5) that no real card matches. Instances are
     numbered in that order: hands, counters, deck, cemetery.
     """
+    unknown = set(setup) - SETUP_KEYS
+    if unknown:
+        raise ValueError(f"unknown setup keys {sorted(unknown)}; a Fallera setup uses {', '.join(sorted(SETUP_KEYS))}")
     config = Configuration(setup.get("selection", "base"), int(setup["players"]))
     rules, cards = rules_for(db, config)
     if "state" in setup:  # an exact position, as a failed playout saved it

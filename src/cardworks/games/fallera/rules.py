@@ -41,7 +41,7 @@ from functools import partial
 from itertools import chain
 from typing import Any
 
-from ...engine.core import CHANCE, IllegalActionError, Playout, player_index
+from ...engine.core import CHANCE, IllegalActionError, Outcome, Playout, player_index
 from .actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Lay, Move,
                               NoDefence, Sell, Take, parse_action, player)
 from .cards import CardDef
@@ -778,6 +778,12 @@ class FalleraRules:
             if got != count:
                 return f"expected {who} to have {count} valid ingredients, got {got}"
         return None
+
+    def outcome(self, state: State) -> Outcome | None:
+        """How the game ended (the winner, or nobody when the deck ran out with no fideuà held)."""
+        if state.phase != "over":
+            return None
+        return Outcome(state.reason, () if state.winner is None else (state.winner,))
 
     def result(self, state: State) -> tuple[int | None, str | None]:
         return state.winner, state.reason
