@@ -66,6 +66,12 @@ class Plugin:
     setup_keys: frozenset[str]
     vocabulary: dict[str, frozenset[str]] = field(default_factory=dict)
     handlers: dict[str, frozenset[str]] = field(default_factory=dict)
+    models: dict[str, type] = field(default_factory=dict)
+    """The game's own document models by file kind (``set``, ``board``…): they type what the generic models
+    leave to the game (effects, bonuses, scoring); ``schema/<game>/`` is generated from them."""
+    validate: Callable[[Any, Any], None] | None = None
+    """``validate(index, problems)``: the game's own checks (its documents against ``models``, references
+    inside effects), run by ``cardworks validate``."""
     sheet_layout: Callable[[Any], Any] | None = None
     """The score sheet's rows, for games that print one (the renderer asks)."""
 

@@ -10,11 +10,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from ...engine.core import SetupRefused
 from ...engine.setups import check_players
 from ...loading.database import Database
 from .rules import FIREBOT, DiablesRules, Post, State
 from .actions import SHOWS
+from .models import Scoring
+
+SCORING = TypeAdapter(Scoring)
+"""A tile's scoring condition, read from the generic component's ``scoring`` (``validate`` checks it)."""
 from .scoring import FIRECRACKERS, KINDS, Figure, Layout, Place
 
 LATER = "turn engine: the engine covers scoring; the performance phase needs the spectator, social media and " \
@@ -37,7 +43,8 @@ def tile_conditions(db: Database) -> dict[str, Any]:
     """Component id → scoring condition, for every component with one."""
     from ...loading.records import Index
 
-    return {r.id: r.model.scoring for r in Index(db).of_kind("component") if getattr(r.model, "scoring", None)}
+    return {r.id: SCORING.validate_python(r.model.scoring)
+            for r in Index(db).of_kind("component") if getattr(r.model, "scoring", None)}
 
 
 def check_setup(db: Database, selection: str | None, players: int | None) -> None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, replace
 from itertools import combinations
 from typing import Any
 
-from ...models.scoring import PlazaMajority
+from .models import PlazaMajority
 from ...engine.core import IllegalActionError, Outcome
 from .actions import (SHOWS, Camera, DiablesAction, Drums, EndPerformance, Like, ScoreLluiment, ScoreShow,
                               ScoreSocialMedia, ScoreStreet, Thrill, TurnOrder, parse_action)

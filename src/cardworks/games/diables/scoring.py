@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...models.scoring import (AdjacentGroup, CompleteLines, Majority, NeighbourColours, Opposite, PlazaMajority,
+from .models import (AdjacentGroup, CompleteLines, Majority, NeighbourColours, Opposite, PlazaMajority,
                               SameQuadrant, SideBalance, SideSize, TypeCount)
 
 PERFORMERS = ("diable", "character", "small-beast", "large-beast")

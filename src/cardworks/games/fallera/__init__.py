@@ -3,6 +3,8 @@
 from ...engine.plugins import Plugin
 from . import game
 from .actions import parse_action
+from .models import MODELS
+from .validation import validate
 
 PLUGIN = Plugin(
     id="fallera",
@@ -13,5 +15,7 @@ PLUGIN = Plugin(
     check_setup=game.check_setup,
     parse_action=parse_action,
     setup_keys=game.SETUP_KEYS,
+    models=MODELS,
+    validate=validate,
 )
 """The game as the engine's registry sees it."""

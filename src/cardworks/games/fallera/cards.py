@@ -12,8 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from ...loading.database import Database
 from ...loading.records import Index
+from .effects import Effect
+from .interpreter import unhandled
 
 
 @dataclass(frozen=True)
@@ -39,8 +43,13 @@ class CardDef:
     def battle(self) -> bool:
         return "battle" in self.types
 
-    def effect(self, op: str) -> list[Any]:
-        return [e for e in self.effects if e.op == op]
+    def doing(self, verb: str, event: str = "always") -> list[tuple[Any, Any]]:
+        """(effect, verb) for each ``verb`` the card's effects of trigger ``event`` do (coin branches not included)."""
+        return [(e, v) for e in self.effects if e.when.event == event for v in e.do if v.verb == verb]
+
+    def triggered(self, event: str) -> list[tuple[int, Any]]:
+        """(index, effect) of the card's effects with trigger ``event``."""
+        return [(i, e) for i, e in enumerate(self.effects) if e.when.event == event]
 
 
 @dataclass
@@ -75,6 +84,23 @@ def unmodelled_reason(card: Any, kind: str | None, values: dict[str, Any]) -> st
     return "; ".join(missing) or None
 
 
+EFFECTS = TypeAdapter(list[Effect])
+
+
+def parsed_effects(raw: list[dict[str, Any]]) -> tuple[tuple[Effect, ...], str | None]:
+    """A card's effects in Fallera's vocabulary, or why they cannot be played (not in the vocabulary, or
+    using a name the engine has no handler for): fail closed."""
+    try:
+        effects = tuple(EFFECTS.validate_python(raw))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        return (), f"its effects are not in Fallera's vocabulary ({'/'.join(map(str, first['loc']))}: {first['msg']})"
+    missing = unhandled(effects)
+    if missing:
+        return (), f"its effects use {', '.join(missing)}, which the engine has no handler for"
+    return effects, None
+
+
 def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
     """Definitions of every card of ``set_ids`` the engine can play, facts first, then assumptions."""
     index = Index(db)
@@ -88,11 +114,13 @@ def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
         values = {k: v if v is not None else assumed.get((card.id, f"stats/{k}")) for k, v in values.items()}
         kind = card.attributes.get("treasure-kind")
         reason = unmodelled_reason(card, kind, values)
+        effects, refused = parsed_effects(card.effects)
+        reason = "; ".join(filter(None, (reason, refused)))
         if reason:
             result.left_out[card.id] = reason
             continue
         copies = card.quantity if card.quantity is not None else assumed.get((card.id, "quantity"), 1)
         result.cards[card.id] = CardDef(card.id, tuple(card.types), kind, card.attributes.get("ingredient-category"),
-                                        values["attack"], values["defence"], values["sell"], tuple(card.effects), copies,
+                                        values["attack"], values["defence"], values["sell"], effects, copies,
                                         tuple(card.icons))
     return result

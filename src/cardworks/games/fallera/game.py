@@ -10,7 +10,7 @@ from ...loading.database import Database
 from ...engine.core import SetupRefused, player_index
 from ...engine.setups import check_players, cite
 from .rules import FalleraRules, State
-from .cards import CardDef, Catalogue, catalogue
+from .cards import EFFECTS, CardDef, Catalogue, catalogue
 from ...engine.scripted import ScriptedChance, ScriptError
 
 SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"], "base-3": ["base", "mes-enlla"],
@@ -156,7 +156,7 @@ def _build_rules(db: Database, config: Configuration) -> tuple[FalleraRules, Cat
     expert = config.selection == "expert"
     side = "expert" if expert else "normal"
     board = board_accesses(db, side) if "mes-enlla" in sets else None
-    bonuses = {s.id: tuple(s.bonuses) for s in board_side(db, side).spaces} if expert else None
+    bonuses = {s.id: tuple(EFFECTS.validate_python(s.bonuses)) for s in board_side(db, side).spaces} if expert else None
     foods = ()
     if board:
         dealt, _ = territorial_foods(db)

@@ -46,6 +46,7 @@ from .actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, 
                               NoDefence, Sell, Take, parse_action, player)
 from .cards import CardDef
 from .facts import Facts, TurnChoices
+from .interpreter import GRANTED, holds, ordered, verbs_at
 from .state import FIELD_SET, FIELDS, NESTED, Draft, State, built, frozen, thawed, tupled
 
 MAX_REDEALS = 100
@@ -70,6 +71,18 @@ class FalleraRules:
     _last: tuple[tuple[str, ...], Facts] | None = field(default=None, init=False, repr=False, compare=False)
     _moves: dict[tuple[str | None, tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _deck: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _uses: bool = field(default=False, init=False, repr=False, compare=False)
+    """Some card or terreta has effects when a card is used (else using one triggers nothing)."""
+    _starts: bool = field(default=False, init=False, repr=False, compare=False)
+    _card_events: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    """Some terreta has effects at the start of a turn (cards' are in ``Facts.turn_start``)."""
+
+    def __post_init__(self) -> None:
+        terretes = [e for effects in (self.bonuses or {}).values() for e in effects]
+        cards = [e for card in self.defs.values() for e in card.effects]
+        self._uses = any(e.when.event == "card-used" for e in terretes + cards)
+        self._starts = any(e.when.event == "turn-start" for e in terretes)
+        self._card_events = frozenset(e.when.event for e in cards)
 
     def facts(self, state: State) -> Facts:
         """The per-instance facts of ``state``'s deck (built on first use; the last one is at hand)."""
@@ -82,23 +95,25 @@ class FalleraRules:
         self._last = (state.designs, facts)
         return facts
 
-    def bonus(self, state: State, op: str) -> list[Any]:
-        """Bonuses of the terreta where the Queen stands."""
+    def terreta_doing(self, state: State, verb: str) -> list[Any]:
+        """The ``verb``s of the standing effects of the terreta where the Queen stands (expert mode)."""
         if not self.bonuses or state.queen not in self.bonuses:
             return []
-        return [b for b in self.bonuses[state.queen] if b.op == op]
+        return [v for e in self.bonuses[state.queen] if e.when.event == "always" for v in e.do if v.verb == verb]
 
-    def _use_draws(self, state: State, instance: int) -> int:
-        """Cards the terreta's bonus draws for using ``instance`` (in a battle, or selling it)."""
-        return sum(b.draw for b in self.bonus(state, "draw-after-use") if state.designs[instance] in b.cards)
-
-    def value(self, state: State, instance: int, stat: str) -> int:
-        """A battle card's attack or defence, with the terreta's bonus."""
-        if not self.bonuses:
-            return self.facts(state).points[stat][instance]
-        card = self.facts(state).defs[instance]
-        extra = sum(getattr(b, stat) for b in self.bonus(state, "stat-bonus") if card.id in b.cards)
-        return getattr(card, stat) + extra
+    def value(self, state: State, instance: int, stat: str, user: int | None = None) -> int:
+        """A battle card's attack or defence, with what the Queen's terreta and the user's counter add."""
+        facts = self.facts(state)
+        if not self.bonuses and not facts.modifiers:
+            return facts.points[stat][instance]
+        design = state.designs[instance]
+        extra = sum(getattr(v, stat) for v in self.terreta_doing(state, "modify-stat") if design in v.cards)
+        if user is not None and facts.modifiers:
+            for holder in state.counters[user]:
+                for effect, verb in facts.defs[holder].doing("modify-stat"):
+                    if design in verb.cards and holds(effect.while_, state, user, holder):
+                        extra += getattr(verb, stat)
+        return getattr(facts.defs[instance], stat) + extra
 
     # --- helpers --------------------------------------------------------------------------
     def card(self, state: State, instance: int) -> CardDef:
@@ -120,8 +135,11 @@ class FalleraRules:
         """Valid ingredient count, whether a forbidden ingredient blocks, and seafood count, on a counter."""
         counter = state.counters[who]
         defs = self.facts(state).defs
-        designs = {state.designs[i] for i in counter}
-        made_valid = {c for b in self.bonus(state, "valid-ingredient") for c in b.cards}
+        made_valid = {c for v in self.terreta_doing(state, "valid-ingredient") for c in v.cards}
+        for holder in counter:
+            for effect, verb in defs[holder].doing("valid-ingredient"):
+                if holds(effect.while_, state, who, holder):
+                    made_valid.update(verb.cards)
         count, blocked, seafood = 0, False, 0
         for instance in counter:
             card = defs[instance]
@@ -131,10 +149,9 @@ class FalleraRules:
                 blocked = blocked or self.discord
                 continue
             value = 1
-            for effect in card.effect("ingredient-value"):
-                if (not effect.players or state.players in effect.players) and \
-                        (effect.with_card is None or effect.with_card in designs):
-                    value = effect.value
+            for effect, verb in card.doing("count-as-ingredients"):
+                if holds(effect.while_, state, who, instance):
+                    value = verb.value
             count += value
             seafood += card.category == "seafood"
         return count, blocked, seafood
@@ -390,11 +407,11 @@ class FalleraRules:
         instance = action.card.number
         self._unplace(draft, action.player, instance)
         draft.cemetery.append(instance)
-        bonus = self._use_draws(draft, instance) if self.bonuses else 0  # selling is using it
-        if self._draw(draft, action.player, draft.facts.defs[instance].sell + bonus, rng):
-            self._later(draft, _END_ACTION)
+        if self._draw(draft, action.player, draft.facts.defs[instance].sell, rng):
+            self._later(draft, *self._used(draft, action.player, instance), _END_ACTION)  # selling is using it
             return
-        self._end_action(draft, rng)
+        draft.pending = self._used(draft, action.player, instance) + _END_ACTION_STEPS
+        self._resume(draft, rng)
 
     def _play_attack(self, draft: Draft, action: Attack, rng: random.Random | None) -> None:
         attack = action.card.number
@@ -416,21 +433,22 @@ class FalleraRules:
         self._refill(draft, rng, realm)
 
     def _end_move(self, draft: Draft, rng: random.Random | None, realm: bool) -> bool:
-        """The rest of a move, once the map holds cards: the Realm's extra action, the Interior's coin
-        (expert mode), or the next turn."""
+        """The rest of a move, once the map holds cards: the Realm's extra action, or what acts when a move
+        ends the turn (the Interior's coin, expert mode), then the next turn."""
         if realm:  # a Realm card taken by the last action grants another action
             draft.phase = "turn"
             return False
-        if self.bonus(draft, "coin-extra-action"):
-            draft.phase = "interior-coin"
-            return True
-        return self._next_turn(draft, rng)
+        steps = self._triggered(draft, "move-ends-turn", draft.current)
+        if not steps:
+            return self._next_turn(draft, rng)
+        draft.pending = steps + (("next-turn",),) + draft.pending
+        return self._resume(draft, rng)
 
     def _play_burn(self, draft: Draft, action: Burn, rng: random.Random | None) -> None:
         instance = action.card.number
         draft.hands[action.player].remove(instance)
         draft.cemetery.append(instance)
-        self._after_burn(draft)
+        self._after_burn(draft, rng)
 
     def _refill(self, draft: Draft, rng: random.Random | None, realm: bool) -> bool:
         """An emptied map is refilled at once: a card is drawn for each terreta, and the player lays them as
@@ -468,41 +486,36 @@ class FalleraRules:
         looked for as the treasure changes hands, before any card the terreta's bonus draws."""
         attacker, target, treasure, attack = draft.battle
         if type(action) is NoDefence:
-            steals, used, defence = True, (attack,), None
+            steals, defence = True, None
         else:
             defence = action.card.number
             draft.hands[action.player].remove(defence)
-            steals, used = self.value(draft, attack, "attack") > self.value(draft, defence, "defence"), (attack, defence)
-        draws = tuple(("draw", who, self._use_draws(draft, card))
-                      for who, card in ((attacker, attack), (target, defence)) if card is not None) \
-            if self.bonuses else ()
+            steals = self.value(draft, attack, "attack", attacker) > self.value(draft, defence, "defence", target)
+            used = (attack, defence)
+        used = tuple(step for who, card in ((attacker, attack), (target, defence)) if card is not None
+                     for step in self._used(draft, who, card))
         draft.battle, draft.phase = None, "turn"
-        draft.cemetery += used
+        draft.cemetery += (attack,) if defence is None else (attack, defence)
         if steals:
             if treasure in draft.counters[target]:
                 self._unplace(draft, target, treasure)
             self._place(draft, attacker, treasure)
             if self._check_victory(draft):
-                self._later(draft, *draws, _END_ACTION)
+                self._later(draft, *used, _END_ACTION)
                 return
-        for k, (_, who, count) in enumerate(draws):  # a terreta bonus: draw after using certain cards, on or off turn
-            if count and self._draw(draft, who, count, rng):
-                self._later(draft, *draws[k + 1:], _END_ACTION)
-                return
-        self._end_action(draft, rng)
+        if not used:
+            self._end_action(draft, rng)
+            return
+        draft.pending = used + _END_ACTION_STEPS  # what using these cards does (a terreta's draws), on or off turn
+        self._resume(draft, rng)
 
     def _play_coin(self, draft: Draft, action: Coin, rng: random.Random | None) -> None:
-        if draft.phase == "interior-coin":  # heads: another action; tails: the turn passes
+        if draft.phase == "effect-coin":  # an effect's coin: the side it lands on is played, then the rest
+            _, who, source, index, path, position = draft.pending[0]
+            side = f"{path}.{position}.{'heads' if action.heads else 'tails'}".lstrip(".")
+            draft.pending = (("verbs", who, source, index, side, 0),) + draft.pending[1:]
             draft.phase = "turn"
-            if not action.heads:
-                self._next_turn(draft, rng)
-            return
-        if draft.phase == "turn-coin":
-            me = draft.current
-            draws = sum(e.draw for i in draft.counters[me] for e in self.card(draft, i).effect("turn-start-coin-draw"))
-            draft.phase = "turn"
-            if action.heads:
-                self._draw(draft, me, draws, rng)
+            self._resume(draft, rng)
             return
         who, left, all_heads = draft.toss
         draft.toss = (who, left - 1, all_heads and action.heads)
@@ -527,13 +540,85 @@ class FalleraRules:
             draft.pending += steps
 
     def _resume(self, draft: Draft, rng: random.Random | None) -> bool:
-        """Play the steps waiting in the queue, in order, until one stops again (True) or none is left."""
+        """Play the steps waiting in the queue, in order, until one stops again (True) or none is left. A
+        step that grants another action drops the end of the turn waiting after it."""
         steps, draft.pending = draft.pending, ()
-        for k, (name, *args) in enumerate(steps):
-            if _STEPS[name](self, draft, rng, *args):
-                self._later(draft, *steps[k + 1:])
+        while steps:
+            (name, *args), steps = steps[0], steps[1:]
+            done = _STEPS[name](self, draft, rng, *args)
+            if done == GRANTED:
+                steps = tuple(s for s in steps if s[0] not in _TURN_ENDS)
+            elif done:
+                self._later(draft, *steps)
                 return True
         return False
+
+    def _effects(self, draft: Draft, event: str, actor: int) -> list[tuple[int, Any, int, Any, str]]:
+        """(holder, source, index, effect, design) of every effect with trigger ``event`` that could act now:
+        the Queen's terreta's (held by ``actor``), then each counter's cards', from the actor's on."""
+        found: list[tuple[int, Any, int, Any, str]] = []
+        if self.bonuses and draft.queen in self.bonuses:
+            found += [(actor, f"terreta:{draft.queen}", i, e, draft.queen)
+                      for i, e in enumerate(self.bonuses[draft.queen]) if e.when.event == event]
+        if event not in self._card_events:
+            return found
+        defs, events = draft.facts.defs, draft.facts.events
+        for k in range(draft.players):
+            holder = (actor + k) % draft.players
+            for instance in draft.counters[holder]:
+                if event in events[instance]:
+                    found += [(holder, instance, i, e, draft.designs[instance]) for i, e in defs[instance].triggered(event)]
+        return found
+
+    def _triggered(self, draft: Draft, event: str, actor: int) -> tuple[tuple[Any, ...], ...]:
+        """The queue steps of the effects with trigger ``event`` whose conditions hold now, the acting player
+        being ``actor`` for a terreta's effects and the holder for a card's."""
+        steps = []
+        for holder, source, index, effect, _ in ordered([(h, s, i, e, d) for h, s, i, e, d in
+                                                         self._effects(draft, event, actor)]):
+            instance = source if type(source) is int else None
+            if holds(effect.while_, draft, holder, instance):
+                steps.append(("verbs", holder, source, index, "", 0))
+        return tuple(steps)
+
+    def _used(self, draft: Draft, user: int, instance: int) -> tuple[tuple[Any, ...], ...]:
+        """The queue steps of what using ``instance`` (in a battle, or selling it) triggers, played by ``user``."""
+        if not self._uses:
+            return ()
+        design = draft.designs[instance]
+        steps = []
+        for holder, source, index, effect, _ in self._effects(draft, "card-used", user):
+            if design in effect.when.cards and holds(effect.while_, draft, holder, source if type(source) is int else None):
+                steps.append(("verbs", user, source, index, "", 0))
+        return tuple(steps)
+
+    def _effect(self, draft: Draft, source: Any, index: int) -> Any:
+        if type(source) is int:
+            return draft.facts.defs[source].effects[index]
+        return self.bonuses[source.removeprefix("terreta:")][index]
+
+    def _verbs(self, draft: Draft, rng: random.Random | None, who: int, source: Any, index: int, path: str,
+               position: int) -> Any:
+        """Play the verbs at ``path`` of an effect from ``position``: a step of the queue (see ``interpreter``)."""
+        verbs = verbs_at(self._effect(draft, source, index), path)
+        granted = False
+        for k in range(position, len(verbs)):
+            verb = verbs[k]
+            name = verb.verb
+            if name == "draw":
+                if self._draw(draft, who, verb.count, rng):
+                    self._later(draft, ("verbs", who, source, index, path, k + 1))
+                    return True
+            elif name == "coin":
+                draft.phase = "effect-coin"
+                self._later(draft, ("coin", who, source, index, path, k), ("verbs", who, source, index, path, k + 1))
+                return True
+            elif name == "extra-action":
+                draft.phase, granted = "turn", True
+            elif name == "win":
+                draft.phase, draft.winner, draft.reason = "over", who, "effect-win"
+                return True
+        return GRANTED if granted else False
 
     def _end_action(self, draft: Draft, rng: random.Random | None) -> bool:
         """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
@@ -609,21 +694,25 @@ class FalleraRules:
                 self._later(draft, ("burn",))
                 return True
             return self._burn(draft, rng)
-        return self._after_burn(draft)
+        return self._after_burn(draft, rng)
 
     def _burn(self, draft: Draft, rng: random.Random | None) -> bool:
         """Expert mode's burn, once its card is drawn: a hand card to discard, if there is one."""
         if draft.hands[draft.current]:
             draft.phase = "burn"
             return True
-        return self._after_burn(draft)
+        return self._after_burn(draft, rng)
 
-    def _after_burn(self, draft: Draft) -> bool:
-        if self.discord and any(map(draft.facts.coin_draw.__getitem__, draft.counters[draft.current])):
-            draft.phase = "turn-coin"
-            return True
+    def _after_burn(self, draft: Draft, rng: random.Random | None = None) -> bool:
+        """What acts at the start of the turn (the gamba's coin, the taronger's card…), then the action."""
         draft.phase = "turn"
-        return False
+        if not any(map(draft.facts.turn_start.__getitem__, draft.counters[draft.current])) and not self._starts:
+            return False
+        steps = self._triggered(draft, "turn-start", draft.current)
+        if not steps:
+            return False
+        draft.pending = steps + draft.pending
+        return self._resume(draft, rng)
 
     def _draw(self, draft: Draft, who: int, count: int, rng: random.Random | None) -> bool:
         """``who`` draws ``count`` cards, one at a time from the top, a win looked for as each arrives: the
@@ -650,11 +739,14 @@ class FalleraRules:
         return False
 
     def _deck_exhausted(self, draft: Draft) -> None:
-        for who in range(draft.players):
-            if any(self.card(draft, i).effect("wins-at-deck-exhaustion") for i in draft.counters[who]):
-                draft.phase, draft.winner, draft.reason = "over", who, "deck-exhausted-holder"
-                return
+        """The game ends as the deck runs out (expansion 2): a card that wins then wins (the fideuà)."""
         draft.phase, draft.winner, draft.reason = "over", None, "deck-exhausted"
+        draft.pending = ()
+        for holder, source, index, effect, _ in self._effects(draft, "deck-runs-out", 0):
+            instance = source if type(source) is int else None
+            if holds(effect.while_, draft, holder, instance) and any(v.verb == "win" for v in effect.do):
+                draft.winner, draft.reason = holder, "deck-exhausted-holder"
+                return
 
     def _place(self, draft: Draft, who: int, instance: int) -> None:
         """``instance`` reaches ``who``: a treasure goes onto the counter, any other card into the hand
@@ -724,7 +816,7 @@ class FalleraRules:
                 return f"{player(viewer)} sees a territorial food that is not revealed"
             if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden":
                 target = state.battle[1]
-                if not any(self.card(state, i).effect("attacked-face-up") for i in state.counters[target]):  # apart too
+                if not any(self.card(state, i).doing("face-up-attacks") for i in state.counters[target]):  # apart too
                     return f"{player(viewer)} sees the face-down attack"
         return None
 
@@ -833,15 +925,19 @@ def _next(draft: Draft, who: int) -> int:
 
 _COINS = (Coin(True), Coin(False))
 """The humour coin's outcomes in notation order ("coin heads" < "coin tails")."""
-_COIN_PHASES = frozenset({"toss", "turn-coin", "interior-coin"})
+_COIN_PHASES = frozenset({"toss", "effect-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
 _KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn, Lay)
 _DEFENCES = (Defend, NoDefence)
 _END_ACTION = ("end-action",)
+_END_ACTION_STEPS = (_END_ACTION,)
+_TURN_ENDS = frozenset({"end-action", "next-turn"})
+"""Queue steps that end the turn: an extra action granted drops them."""
 _STEPS = {"draw": lambda rules, draft, rng, who, count: rules._draw(draft, who, count, rng),
           "end-action": FalleraRules._end_action, "next-turn": FalleraRules._next_turn,
-          "refill": FalleraRules._refill, "end-move": FalleraRules._end_move, "burn": FalleraRules._burn}
+          "refill": FalleraRules._refill, "end-move": FalleraRules._end_move, "burn": FalleraRules._burn,
+          "verbs": FalleraRules._verbs}
 """The steps that may wait in ``pending``, by name: each takes the rules, the draft, the rng and its arguments."""
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}

@@ -25,7 +25,7 @@ class State:
     cemetery: tuple[int, ...]
     current: int
     phase: str
-    """``turn``, ``defend``, ``toss``, ``turn-coin``, ``interior-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
+    """``turn``, ``defend``, ``toss``, ``effect-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
     discord: bool
     """Expansion 2's rules are in play."""
     battle: tuple[int, int, int, int] | None = None
@@ -56,7 +56,8 @@ class State:
     pending: tuple[tuple[Any, ...], ...] = ()
     """Steps of the flow waiting while a decision or chance outcome is due, played in order once it is
     given: ``("draw", player, cards)``, ``("end-action",)``, ``("next-turn",)``, ``("refill", realm)``,
-    ``("end-move", realm)``, ``("burn",)`` (a win, a coin toss or a refill can cut into any of them)."""
+    ``("end-move", realm)``, ``("burn",)``, ``("verbs", player, source, effect, path, position)`` (an
+    effect's verbs, see ``interpreter``), ``("coin", …)`` (an effect's coin, first while it is due) (a win, a coin toss or a refill can cut into any of them)."""
 
     @property
     def players(self) -> int:
