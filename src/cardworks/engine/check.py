@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, UsageError
-from ..loading.database import Database, display_path, load_game
+from ..loading.database import Database, display_path, load_game, load_pack
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 from .core import SetupRefused
@@ -98,17 +98,18 @@ def _refusal_result(scenario: Any, file: str, refusal: SetupRefused) -> Scenario
 
 def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts: int, seed: int,
                save_failures: Path | None = None, *, selection: str | None = None,
-               players: int | None = None) -> CheckReport:
+               players: int | None = None, packs: list[Path] | None = None) -> CheckReport:
     """Scenarios first (every one, whatever fails), then ``playouts`` games per configuration.
 
     With ``save_failures``, each failed playout is written there as a scenario file that
     replays it from its exact starting state. ``selection`` and ``players`` keep the playouts to
-    the configurations that match; one the rules forbid is refused (DataError naming the rule).
+    the configurations that match; one the rules forbid is refused (DataError naming the rule). ``packs``
+    join the game: their cards enter every deck selection and their scenarios run with the game's.
     """
     plugin = plugin_for(game)  # UsageError for a game no plugin plays
-    db = Database(game=load_game(cards_root / game))
-    if db.game_doc is None or any(f.doc is None for f in db.game.files):
-        raise DataError(f"game {game!r} has unusable files; run 'cardworks validate'")
+    db = Database(game=load_game(cards_root / game), packs=[load_pack(p) for p in packs or []])
+    if db.game_doc is None or any(f.doc is None for b in db.bundles for f in b.files):
+        raise DataError(f"game {game!r} or a pack has unusable files; run 'cardworks validate'")
     report = CheckReport(game)
     report.scenarios = run_scenarios(db, scenario_paths)
     if any(doc.rulings for _, doc in db.docs("rulings")):

@@ -57,6 +57,11 @@ def check_setup(db: Database, selection: str, players: int) -> None:
                            f"not {players}")
 
 
+def pack_sets(db: Database) -> list[str]:
+    """The sets of the packs loaded with the game: a pack's cards join every deck selection."""
+    return sorted({doc.id for bundle in db.packs for _, doc in bundle.docs("set")})
+
+
 def territorial_foods(db: Database) -> tuple[tuple[str, ...], str]:
     """The terretes that have a territorial food card (one card each), and where the sources say so."""
     from ...loading.records import Index
@@ -143,7 +148,7 @@ def _build_rules(db: Database, config: Configuration) -> tuple[FalleraRules, Cat
     check_setup(db, config.selection, config.players)
     if config.selection not in SUPPORTED:
         raise ValueError(f"the engine does not play the selection {config.selection!r} yet")
-    sets = SUPPORTED[config.selection]
+    sets = SUPPORTED[config.selection] + pack_sets(db)
     cards = catalogue(db, sets)
     removing = {m.id for m in db.game_doc.markers if config.players in m.removed_at_players}
     if removing:

@@ -75,6 +75,8 @@ class FalleraRules:
     """Some card or terreta has effects when a card is used (else using one triggers nothing)."""
     _starts: bool = field(default=False, init=False, repr=False, compare=False)
     _card_events: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _turn_starts: bool = field(default=False, init=False, repr=False, compare=False)
+    """Something acts at the start of a turn (else, in the base game, a turn starts with its action)."""
     """Some terreta has effects at the start of a turn (cards' are in ``Facts.turn_start``)."""
 
     def __post_init__(self) -> None:
@@ -83,6 +85,7 @@ class FalleraRules:
         self._uses = any(e.when.event == "card-used" for e in terretes + cards)
         self._starts = any(e.when.event == "turn-start" for e in terretes)
         self._card_events = frozenset(e.when.event for e in cards)
+        self._turn_starts = self._starts or "turn-start" in self._card_events
 
     def facts(self, state: State) -> Facts:
         """The per-instance facts of ``state``'s deck (built on first use; the last one is at hand)."""
@@ -675,7 +678,7 @@ class FalleraRules:
         draft.current = (draft.current + 1) % len(draft.hands)
         draft.turn += 1
         draft.phase = "turn"
-        if self.discord or self.burning:  # else nothing happens at the start of a turn
+        if self.discord or self.burning or self._turn_starts:  # else nothing happens at the start of a turn
             return self._start_turn(draft, rng)
         return False
 
