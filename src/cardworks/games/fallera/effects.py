@@ -48,6 +48,7 @@ class CardUsed(Model):
 
     event: Literal["card-used"]
     cards: list[Ref] = Field(min_length=1)
+    """The designs whose use triggers it."""
 
 
 class MoveEndsTurn(Model):
@@ -71,6 +72,7 @@ class WithCard(Model):
 
     is_: Literal["with-card"] = Field(alias="is")
     card: Ref
+    """The design that must be on the same counter."""
 
 
 class WithoutCard(Model):
@@ -78,6 +80,7 @@ class WithoutCard(Model):
 
     is_: Literal["without-card"] = Field(alias="is")
     card: Ref
+    """The design that must not be on the same counter."""
 
 
 class PlayerCount(Model):
@@ -85,6 +88,7 @@ class PlayerCount(Model):
 
     is_: Literal["player-count"] = Field(alias="is")
     counts: list[Annotated[int, Field(ge=1, le=20)]] = Field(min_length=1)
+    """The player counts at which it holds."""
 
 
 class QueenIn(Model):
@@ -92,6 +96,7 @@ class QueenIn(Model):
 
     is_: Literal["queen-in"] = Field(alias="is")
     terreta: Ref
+    """The terreta (a board space)."""
 
 
 Condition = Annotated[Union[OnYourCounter, WithCard, WithoutCard, PlayerCount, QueenIn], Field(discriminator="is_")]
@@ -111,6 +116,7 @@ class RestatesTerretaBonus(Model):
 
     verb: Literal["restates-terreta-bonus"]
     terreta: Ref
+    """The terreta whose bonus names this card."""
 
 
 class PartOf(Model):
@@ -119,6 +125,7 @@ class PartOf(Model):
 
     verb: Literal["part-of"]
     card: Ref
+    """The design whose effects play this card's text."""
 
 
 class CountAsIngredients(Model):
@@ -126,6 +133,7 @@ class CountAsIngredients(Model):
 
     verb: Literal["count-as-ingredients"]
     value: Annotated[int, Field(ge=0, le=5)]
+    """How many valid ingredients it counts as."""
 
 
 class ValidIngredient(Model):
@@ -133,6 +141,7 @@ class ValidIngredient(Model):
 
     verb: Literal["valid-ingredient"]
     cards: list[Ref] = Field(min_length=1)
+    """The ingredient designs made valid."""
 
 
 class ModifyStat(Model):
@@ -140,8 +149,11 @@ class ModifyStat(Model):
 
     verb: Literal["modify-stat"]
     cards: list[Ref] = Field(min_length=1)
+    """The battle card designs changed (a card's own effect: when its holder uses them)."""
     attack: int = 0
+    """Added to the attack."""
     defence: int = 0
+    """Added to the defence."""
 
 
 class FaceUpAttacks(Model):
@@ -156,6 +168,7 @@ class Draw(Model):
 
     verb: Literal["draw"]
     count: Count
+    """How many cards."""
 
 
 class Coin(Model):
@@ -164,7 +177,9 @@ class Coin(Model):
 
     verb: Literal["coin"]
     heads: list["Verb"] = Field(default_factory=list)
+    """The verbs played on heads (the Fallera is pleased)."""
     tails: list["Verb"] = Field(default_factory=list)
+    """The verbs played on tails (the Fallera is angry)."""
 
 
 class ExtraAction(Model):
