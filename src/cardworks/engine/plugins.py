@@ -74,6 +74,8 @@ class Plugin:
     inside effects), run by ``cardworks validate``."""
     sheet_layout: Callable[[Any], Any] | None = None
     """The score sheet's rows, for games that print one (the renderer asks)."""
+    missing_features: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Feature id → (what the engine lacks, rulings that need it): why those rulings have no scenario yet."""
 
 
 class PluginError(CardworksError, TypeError):

@@ -3,6 +3,7 @@
 from ...engine.plugins import Plugin
 from . import game
 from .actions import parse_action
+from .scoring import handled, vocabulary
 from .models import MODELS
 from .validation import validate
 
@@ -16,6 +17,8 @@ PLUGIN = Plugin(
     parse_action=parse_action,
     setup_keys=game.SETUP_KEYS,
     models=MODELS,
+    vocabulary=vocabulary(),
+    handlers=handled(),
     validate=validate,
 )
 """The game as the engine's registry sees it."""

@@ -33,9 +33,12 @@ PLAYER_LIMITS = (
 allowed, or a maximum)."""
 
 
-def check_setup(db: Database, selection: str, players: int) -> None:
+def check_setup(db: Database, selection: str | None, players: int) -> None:
     """Refuse a selection and player count the rulebooks forbid, naming the rule and its source."""
     game = db.game_doc
+    if selection is None:  # no selection named: only the game's own range applies
+        check_players(game, players)
+        return
     selections = {s.id: (n, s) for n, s in enumerate(game.selections)}
     if selection not in selections:
         raise SetupRefused("selection", "game.json#/selections",
