@@ -43,13 +43,24 @@ class CardDef:
     def battle(self) -> bool:
         return "battle" in self.types
 
-    def doing(self, verb: str, event: str = "always") -> list[tuple[Any, Any]]:
-        """(effect, verb) for each ``verb`` the card's effects of trigger ``event`` do (coin branches not included)."""
-        return [(e, v) for e in self.effects if e.when.event == event for v in e.do if v.verb == verb]
+    _by_verb: dict[tuple[str, str], tuple[tuple[Any, Any], ...]] = field(default_factory=dict, compare=False, repr=False)
+    _by_event: dict[str, tuple[tuple[int, Any], ...]] = field(default_factory=dict, compare=False, repr=False)
 
-    def triggered(self, event: str) -> list[tuple[int, Any]]:
+    def __post_init__(self) -> None:  # index the effects once: the rules ask at every step
+        for i, effect in enumerate(self.effects):
+            event = effect.when.event
+            self._by_event[event] = self._by_event.get(event, ()) + ((i, effect),)
+            for verb in effect.do:
+                key = (event, verb.verb)
+                self._by_verb[key] = self._by_verb.get(key, ()) + ((effect, verb),)
+
+    def doing(self, verb: str, event: str = "always") -> tuple[tuple[Any, Any], ...]:
+        """(effect, verb) for each ``verb`` the card's effects of trigger ``event`` do (coin branches not included)."""
+        return self._by_verb.get((event, verb), ())
+
+    def triggered(self, event: str) -> tuple[tuple[int, Any], ...]:
         """(index, effect) of the card's effects with trigger ``event``."""
-        return [(i, e) for i, e in enumerate(self.effects) if e.when.event == event]
+        return self._by_event.get(event, ())
 
 
 @dataclass

@@ -90,25 +90,44 @@ def unhandled(effects: Sequence[Effect], handlers: dict[str, dict[str, str]] | N
                    if name not in table.get(part, {})})
 
 
-def holds(conditions: Sequence[Any], state: Any, who: int, instance: int | None) -> bool:
-    """Whether every condition holds for the card ``instance`` (None for a terreta's effect) held by ``who``."""
+def _compiled(conditions: Sequence[Any]) -> tuple[tuple[str, Any], ...]:
+    """``conditions`` as (name, argument) pairs, worked out once per list (the rules ask at every step, and
+    reading a pydantic model's fields costs more than reading a tuple)."""
+    kept = _COMPILED.get(id(conditions))
+    if kept is not None and kept[0] is conditions:
+        return kept[1]
+    pairs = []
     for condition in conditions:
         name = condition.is_
+        if name not in HANDLERS["while"]:  # a name ``unhandled`` should have kept out of play
+            raise ValueError(f"no handler for the condition {name!r}")
+        argument = {"with-card": "card", "without-card": "card", "player-count": "counts", "queen-in": "terreta"}.get(name)
+        pairs.append((name, getattr(condition, argument) if argument else None))
+    _COMPILED[id(conditions)] = (conditions, tuple(pairs))
+    return tuple(pairs)
+
+
+_COMPILED: dict[int, tuple[Sequence[Any], tuple[tuple[str, Any], ...]]] = {}
+
+
+def holds(conditions: Sequence[Any], state: Any, who: int, instance: int | None) -> bool:
+    """Whether every condition holds for the card ``instance`` (None for a terreta's effect) held by ``who``."""
+    if not conditions:
+        return True
+    for name, argument in _compiled(conditions):
         if name == "on-your-counter":
             if instance is None or instance not in state.counters[who]:
                 return False
         elif name == "with-card" or name == "without-card":
-            present = any(state.designs[i] == condition.card for i in state.counters[who])
+            designs = state.designs
+            present = any(designs[i] == argument for i in state.counters[who])
             if present != (name == "with-card"):
                 return False
         elif name == "player-count":
-            if state.players not in condition.counts:
+            if len(state.hands) not in argument:
                 return False
-        elif name == "queen-in":
-            if state.queen != condition.terreta:
-                return False
-        else:  # a name ``unhandled`` should have kept out of play
-            raise ValueError(f"no handler for the condition {name!r}")
+        elif state.queen != argument:  # queen-in
+            return False
     return True
 
 

@@ -76,7 +76,8 @@ class FalleraRules:
     _starts: bool = field(default=False, init=False, repr=False, compare=False)
     _card_events: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _turn_starts: bool = field(default=False, init=False, repr=False, compare=False)
-    """Something acts at the start of a turn (else, in the base game, a turn starts with its action)."""
+    """Something happens at the start of a turn: a refused paella offered again (expansion 2), the expert burn,
+    an effect (else a turn starts with its action)."""
     """Some terreta has effects at the start of a turn (cards' are in ``Facts.turn_start``)."""
 
     def __post_init__(self) -> None:
@@ -85,7 +86,7 @@ class FalleraRules:
         self._uses = any(e.when.event == "card-used" for e in terretes + cards)
         self._starts = any(e.when.event == "turn-start" for e in terretes)
         self._card_events = frozenset(e.when.event for e in cards)
-        self._turn_starts = self._starts or "turn-start" in self._card_events
+        self._turn_starts = self.discord or self.burning or self._starts or "turn-start" in self._card_events
 
     def facts(self, state: State) -> Facts:
         """The per-instance facts of ``state``'s deck (built on first use; the last one is at hand)."""
@@ -410,10 +411,14 @@ class FalleraRules:
         instance = action.card.number
         self._unplace(draft, action.player, instance)
         draft.cemetery.append(instance)
+        used = self._used(draft, action.player, instance)  # selling is using it
         if self._draw(draft, action.player, draft.facts.defs[instance].sell, rng):
-            self._later(draft, *self._used(draft, action.player, instance), _END_ACTION)  # selling is using it
+            self._later(draft, *used, _END_ACTION)
             return
-        draft.pending = self._used(draft, action.player, instance) + _END_ACTION_STEPS
+        if not used:
+            self._end_action(draft, rng)
+            return
+        draft.pending = used + _END_ACTION_STEPS
         self._resume(draft, rng)
 
     def _play_attack(self, draft: Draft, action: Attack, rng: random.Random | None) -> None:
@@ -493,10 +498,14 @@ class FalleraRules:
         else:
             defence = action.card.number
             draft.hands[action.player].remove(defence)
-            steals = self.value(draft, attack, "attack", attacker) > self.value(draft, defence, "defence", target)
+            facts = draft.facts
+            if self.bonuses or facts.modifiers:
+                steals = self.value(draft, attack, "attack", attacker) > self.value(draft, defence, "defence", target)
+            else:  # printed values only: most games
+                steals = facts.points["attack"][attack] > facts.points["defence"][defence]
             used = (attack, defence)
         used = tuple(step for who, card in ((attacker, attack), (target, defence)) if card is not None
-                     for step in self._used(draft, who, card))
+                     for step in self._used(draft, who, card)) if self._uses else ()
         draft.battle, draft.phase = None, "turn"
         draft.cemetery += (attack,) if defence is None else (attack, defence)
         if steals:
@@ -556,9 +565,10 @@ class FalleraRules:
                 return True
         return False
 
-    def _effects(self, draft: Draft, event: str, actor: int) -> list[tuple[int, Any, int, Any, str]]:
+    def _effects(self, draft: Draft, event: str, actor: int, everyone: bool = True) -> list[tuple[int, Any, int, Any, str]]:
         """(holder, source, index, effect, design) of every effect with trigger ``event`` that could act now:
-        the Queen's terreta's (held by ``actor``), then each counter's cards', from the actor's on."""
+        the Queen's terreta's (held by ``actor``), then the cards on the actor's counter and, with ``everyone``,
+        on each other counter in turn order."""
         found: list[tuple[int, Any, int, Any, str]] = []
         if self.bonuses and draft.queen in self.bonuses:
             found += [(actor, f"terreta:{draft.queen}", i, e, draft.queen)
@@ -566,7 +576,7 @@ class FalleraRules:
         if event not in self._card_events:
             return found
         defs, events = draft.facts.defs, draft.facts.events
-        for k in range(draft.players):
+        for k in range(draft.players if everyone else 1):
             holder = (actor + k) % draft.players
             for instance in draft.counters[holder]:
                 if event in events[instance]:
@@ -574,11 +584,11 @@ class FalleraRules:
         return found
 
     def _triggered(self, draft: Draft, event: str, actor: int) -> tuple[tuple[Any, ...], ...]:
-        """The queue steps of the effects with trigger ``event`` whose conditions hold now, the acting player
-        being ``actor`` for a terreta's effects and the holder for a card's."""
+        """The queue steps of the actor's own effects with trigger ``event`` (those of the Queen's terreta and
+        of the cards on the actor's counter) whose conditions hold now."""
         steps = []
-        for holder, source, index, effect, _ in ordered([(h, s, i, e, d) for h, s, i, e, d in
-                                                         self._effects(draft, event, actor)]):
+        found = self._effects(draft, event, actor, everyone=False)
+        for holder, source, index, effect, _ in (ordered(found) if len(found) > 1 else found):
             instance = source if type(source) is int else None
             if holds(effect.while_, draft, holder, instance):
                 steps.append(("verbs", holder, source, index, "", 0))
@@ -625,8 +635,8 @@ class FalleraRules:
 
     def _end_action(self, draft: Draft, rng: random.Random | None) -> bool:
         """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
-        if self._check_victory(draft):  # a win was looked for at each change already: this one is cheap
-            self._later(draft, ("next-turn",))
+        if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # seldom: most
+            self._later(draft, ("next-turn",))  # wins were found at the change that made them
             return True
         return self._next_turn(draft, rng)
 
@@ -678,7 +688,7 @@ class FalleraRules:
         draft.current = (draft.current + 1) % len(draft.hands)
         draft.turn += 1
         draft.phase = "turn"
-        if self.discord or self.burning or self._turn_starts:  # else nothing happens at the start of a turn
+        if self._turn_starts:  # else nothing happens at the start of a turn
             return self._start_turn(draft, rng)
         return False
 
@@ -735,7 +745,8 @@ class FalleraRules:
             if self.discord and not deck:
                 self._deck_exhausted(draft)
                 return True
-            if self._check_victory(draft):
+            # only ``who``'s counter changed: nobody else can have reached a paella
+            if draft.weights[who] >= (4 if draft.foods else 5) and self._check_victory(draft):
                 if k + 1 < count:
                     self._later(draft, ("draw", who, count - k - 1))
                 return True
