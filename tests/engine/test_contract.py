@@ -144,3 +144,30 @@ def test_the_engine_core_names_no_game() -> None:
     assert len(core) >= 8
     named = {p.name: names.findall(p.read_text(encoding="utf-8")) for p in core}
     assert not {name: found for name, found in named.items() if found}
+
+
+def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypatch) -> None:
+    from cardworks.engine import plugins
+
+    fallera = registered()["fallera"]
+    outside = plugins.Plugin(**{**{f: getattr(fallera, f) for f in fallera.__dataclass_fields__}, "id": "fourth"})
+
+    class Point:
+        name = "fourth"
+
+        def load(self):
+            return outside
+
+    monkeypatch.setattr(plugins, "_REGISTRY", {})
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
+    assert plugins.plugin_for("fourth") is outside and "fallera" in plugins.registered()
+
+    class NotAPlugin:
+        def load(self):
+            return object()
+
+    monkeypatch.setattr(plugins, "_REGISTRY", {})
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [NotAPlugin()])
+    NotAPlugin.name = "broken"
+    with pytest.raises(plugins.PluginError):
+        plugins.registered()
