@@ -87,7 +87,7 @@ def unmodelled_reason(card: Any, kind: str | None, values: dict[str, Any]) -> st
     if kind == "sellable" and values.get("sell") is None:
         missing.append("sell value not given by the sources (nor assumed)")
     if card.rules and not card.effects:
-        missing.append("its text states behaviour that no effect expresses yet")
+        missing.append(f"its text states behaviour that no effect expresses yet ({_gap(card)})")
     elif "special" in card.types and not card.effects:
         missing.append("a special card whose behaviour the sources do not give")
     elif kind == "other" and not card.effects:
@@ -110,6 +110,16 @@ def parsed_effects(raw: list[dict[str, Any]]) -> tuple[tuple[Effect, ...], str |
     if missing:
         return (), f"its effects use {', '.join(missing)}, which the engine has no handler for"
     return effects, None
+
+
+def _gap(card: Any) -> str:
+    """What the engine lacks to play ``card``'s text, by what the card is (the vocabulary has no member for it)."""
+    if "special" in card.types:
+        return "playing a special card from the hand, with its timing, target and cancelling, is not modelled"
+    if "battle" in card.types:
+        return "a battle card's ability beyond its A/D (returning to the hand, moving the Queen, several " \
+               "battles) is not modelled"
+    return "a treasure's ability beyond counting, selling and the turn-start draws is not in the vocabulary"
 
 
 def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
