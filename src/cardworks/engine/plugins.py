@@ -78,6 +78,15 @@ class Plugin:
     """Feature id → (what the engine lacks, rulings that need it): why those rulings have no scenario yet."""
 
 
+    @classmethod
+    def of(cls, id: str, game: Any, parse_action: Callable[[str], Any], **more: Any) -> "Plugin":
+        """The plugin of a game whose setup module ``game`` has the usual functions (``configurations``,
+        ``rules_for``, ``new_game``, ``scenario_state``, ``check_setup``) and ``SETUP_KEYS``."""
+        return cls(id=id, configurations=game.configurations, rules_for=game.rules_for, new_game=game.new_game,
+                   scenario_state=game.scenario_state, check_setup=game.check_setup, parse_action=parse_action,
+                   setup_keys=game.SETUP_KEYS, **more)
+
+
 class PluginError(CardworksError, TypeError):
     """A registered game plugin does not keep to ``GamePlugin``."""
 

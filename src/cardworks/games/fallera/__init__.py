@@ -7,15 +7,8 @@ from .interpreter import handled, vocabulary
 from .models import MODELS
 from .validation import validate
 
-PLUGIN = Plugin(
-    id="fallera",
-    configurations=game.configurations,
-    rules_for=game.rules_for,
-    new_game=game.new_game,
-    scenario_state=game.scenario_state,
-    check_setup=game.check_setup,
-    parse_action=parse_action,
-    setup_keys=game.SETUP_KEYS,
+PLUGIN = Plugin.of(
+    "fallera", game, parse_action,
     models=MODELS,
     vocabulary=vocabulary(),
     handlers=handled(),

@@ -48,6 +48,18 @@ def _references(effect: Effect) -> list[tuple[str, str, str]]:
     return found
 
 
+def _known_references(out: Any, display: str, here: str, effect: Effect,
+                      known: dict[str, set[str]]) -> list[tuple[str, str, str]]:
+    """The references of ``effect`` that exist; each one that does not is reported as ``dangling-ref``."""
+    found = []
+    for pointer, what, ref in _references(effect):
+        if ref in known[what]:
+            found.append((pointer, what, ref))
+        else:
+            out.error(display, here + pointer, "dangling-ref", f"unknown {what} {ref!r}")
+    return found
+
+
 def validate(index: Any, out: Any) -> None:
     """Fallera's own checks (see the module's docstring)."""
     db = index.db
@@ -62,9 +74,7 @@ def validate(index: Any, out: Any) -> None:
             for p, space in enumerate(side.spaces):
                 for b, effect in enumerate(space.bonuses):
                     here = f"/sides/{s}/spaces/{p}/bonuses/{b}"
-                    for pointer, what, ref in _references(effect):
-                        if ref not in known[what]:
-                            out.error(loaded.display, here + pointer, "dangling-ref", f"unknown {what} {ref!r}")
+                    for pointer, what, ref in _known_references(out, loaded.display, here, effect, known):
                         if what == "card":
                             named_by.setdefault(space.id, set()).add(ref)
                     for k, verb in enumerate(effect.do):
@@ -78,9 +88,7 @@ def validate(index: Any, out: Any) -> None:
         for c, card in enumerate(card_set.cards):
             for e, effect in enumerate(card.effects):
                 here = f"/cards/{c}/effects/{e}"
-                for pointer, what, ref in _references(effect):
-                    if ref not in known[what]:
-                        out.error(loaded.display, here + pointer, "dangling-ref", f"unknown {what} {ref!r}")
-                    elif pointer.endswith("/terreta") and "/do/" in pointer and card.id not in named_by.get(ref, ()):
+                for pointer, what, ref in _known_references(out, loaded.display, here, effect, known):
+                    if pointer.endswith("/terreta") and "/do/" in pointer and card.id not in named_by.get(ref, ()):
                         out.error(loaded.display, here + pointer, "bonus-mismatch",
                                   f"no bonus of terreta {ref!r} names {card.id!r}")
