@@ -512,7 +512,7 @@ class FalleraRules:
             if treasure in draft.counters[target]:
                 self._unplace(draft, target, treasure)
             self._place(draft, attacker, treasure)
-            if self._check_victory(draft):
+            if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
                 self._later(draft, *used, _END_ACTION)
                 return
         if not used:
