@@ -222,15 +222,22 @@ def i18n_status(cards_root: Path, game: str | None, build_dir: Path, fmt: str) -
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the playouts.")
 @click.option("--save-failures", type=click.Path(path_type=Path, file_okay=False),
               help="Write each failed playout here as a scenario that replays it.")
+@click.option("--pack", "packs", multiple=True, type=click.Path(path_type=Path, exists=True, file_okay=False),
+              help="A pack folder to play with the game: its cards join every selection, its scenarios run.")
+@click.option("--selection", help="Play only this deck selection (a forbidden one is refused, exit 1).")
+@click.option("--players", "player_count", type=click.IntRange(1, 20),
+              help="Play only this player count (a count the rules forbid is refused, exit 1).")
 @FORMAT
 @click.pass_obj
 def check(cards_root: Path, game: str, scenario_paths: tuple[Path, ...], playouts: int, seed: int,
-          save_failures: Path | None, fmt: str) -> None:
+          save_failures: Path | None, packs: tuple[Path, ...], selection: str | None, player_count: int | None,
+          fmt: str) -> None:
     """Run the game's scenarios, then seeded random playouts checking invariants."""
     from ..engine.check import check_game
     from .output import print_check
 
-    report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures)
+    report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures,
+                        selection=selection, players=player_count, packs=list(packs))
     if fmt == "json":
         click.echo(json.dumps(check_json(report), indent=2))
     else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -18,55 +18,6 @@ MAX_FLAVOUR_CHARS = 300
 """Longest flavour line."""
 CARD_TEXT_LIMITS = {"name": MAX_NAME_CHARS, "rules": MAX_RULES_CHARS, "flavour": MAX_FLAVOUR_CHARS}
 """Field (or alt_names item) → longest text, for translations of card fields too."""
-
-
-class TypeRules(Model):
-    """The card's text only restates what its type and kind do (sell for its value, battle with its A/D,
-    count as its ingredient category); it does nothing else."""
-
-    op: Literal["type-rules"]
-
-
-class IngredientValue(Model):
-    """The ingredient counts as ``value`` ingredients, at the listed player counts and/or with another card."""
-
-    op: Literal["ingredient-value"]
-    value: Annotated[int, Field(ge=0, le=5)]
-    players: list[Annotated[int, Field(ge=1, le=20)]] = Field(default_factory=list)
-    """Player counts at which this applies; empty: at every count."""
-    with_card: Ref | None = None
-    """Applies only while this card is on the same counter."""
-
-
-class WinsAtDeckExhaustion(Model):
-    """When the deck runs out (with the rule that ends the game then), the holder of this treasure wins."""
-
-    op: Literal["wins-at-deck-exhaustion"]
-
-
-class TurnStartCoinDraw(Model):
-    """While on your counter, toss the coin at the start of your turn; heads draws ``draw`` cards."""
-
-    op: Literal["turn-start-coin-draw"]
-    draw: Annotated[int, Field(ge=1, le=10)]
-
-
-class AttackedFaceUp(Model):
-    """While on your counter, battle cards used against you are played face up."""
-
-    op: Literal["attacked-face-up"]
-
-
-class TerretaBonus(Model):
-    """The card's text only restates a bonus of the terreta ``space`` on the board's expert side: that bonus
-    names the card, and the engine plays it from the board; the card does nothing else."""
-
-    op: Literal["terreta-bonus"]
-    space: Ref
-
-
-Effect = Annotated[TypeRules | IngredientValue | WinsAtDeckExhaustion | TurnStartCoinDraw | AttackedFaceUp
-                   | TerretaBonus, Field(discriminator="op")]
 
 
 class CardDesign(Model):
@@ -102,9 +53,10 @@ class CardDesign(Model):
     """The italic saying printed on the card, if a source gives it (at most 300 characters)."""
     art: RelPath | None = None
     """Illustration file inside the game folder or pack."""
-    effects: list[Effect] = Field(default_factory=list)
-    """What the card does, as operations the engine runs. A card with rules text and no
-    effects is unmodelled: the engine leaves it out and says so."""
+    effects: list[dict[str, Any]] = Field(default_factory=list)
+    """What the card does, in its game's effect vocabulary (``docs/effects.md``), which the game's schema
+    (``schema/<game>/set.schema.json``) and ``validate`` check. A card with rules text and no effects is
+    unmodelled: the engine leaves it out and says so."""
     sources: list[Source] = Field(min_length=1)
     """Where each fact about this card comes from."""
     notes: str | None = None

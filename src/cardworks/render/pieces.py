@@ -15,7 +15,6 @@ has) says so in a footnote.
 
 from __future__ import annotations
 
-import importlib
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -238,10 +237,9 @@ def _sheet_layout(db: Database) -> list[Any] | None:
     """The engine's layout of the game's score sheet rows, or None when the game has none."""
     if not any(r.model.kind == "score-sheet" for r in Index(db).of_kind("component")):
         return None
-    try:
-        plugin = importlib.import_module(f"..engine.{db.game_doc.id}_game", __package__)
-    except ModuleNotFoundError:
-        return None
+    from ..engine.plugins import registered
+
+    plugin = registered().get(db.game_doc.id)
     layout = getattr(plugin, "sheet_layout", None)
     return layout(db) if layout else None
 
