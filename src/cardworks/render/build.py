@@ -19,14 +19,16 @@ import pikepdf
 
 from ..errors import DataError, UsageError
 from ..i18n.pseudo import PSEUDO_LOCALE
-from ..loading.database import Database, display_path, load_game
+from ..fileio import MAX_ASSET_BYTES, read_limited
+from ..loading.database import Database, display_path, load_game, unsafe_entry
 from ..loading.packs import open_packs
 from ..problems import Problem
 from ..validate import validate
 from ..validate.runner import game_folders
 from .deck import Deck, build_deck
 from .docs.build import DocTask, build_documents, doc_tasks
-from .facecache import DeckFaces, FaceCache, deck_faces, face_keys
+from .facecache import FaceCache, deck_faces, face_keys
+from .fetcher import refusal_error
 from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from .impose import SheetLayout, calibration, impose
 from .jinja import templates_dir
@@ -34,6 +36,7 @@ from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
 from .proof import ProofNotes, contact_sheet
+from .transaction import BuildTransaction
 
 FACE_CACHE = ".cache/faces"
 """The face cache, inside the build folder (see ``facecache``)."""
@@ -116,7 +119,12 @@ class BuildReport:
 def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
     """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order."""
     for path in sorted(paths):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+        unsafe = unsafe_entry(root, path)
+        if unsafe is not None:  # validation reports these; a file swapped in since is refused here too
+            raise DataError(f"{display_path(path)}: [{unsafe[0]}] {unsafe[1]}",
+                            [Problem(display_path(path), "", *unsafe)])
+        data = read_limited(path, MAX_ASSET_BYTES)
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
 
 
 def faces_hash(keys: dict[str, str], deck: Deck, order: list[str], locale: str) -> str:
@@ -148,13 +156,6 @@ def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord],
                        faces or [])
 
 
-def _refused(result: DeckFaces, db: Database) -> DataError:
-    problems = [Problem(display_path(db.roots[-1] / "templates"), "", "resource-outside",
-                        f"a template or stylesheet asked for {url}, outside the pack, the game, the templates and the fonts")
-                for url in result.refused]
-    return DataError("the templates or data asked for files outside the allowed folders; nothing written", problems)
-
-
 def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
            kept: dict[str, OutputRecord]) -> tuple[bytes, FaceJob, str, list[str], list[OutputRecord], list[str] | None]:
     """The print-shop PDF of a deck × locale: reused when its faces are unchanged, else assembled from the
@@ -172,7 +173,7 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
         return (options.out / shop_path).read_bytes(), job, key, list(previous[0].overflow), previous, None  # type: ignore[union-attr]
     result = deck_faces(job, FaceCache(options.out / FACE_CACHE), _render_parallel(options.jobs))
     if result.refused:
-        raise _refused(result, db)
+        raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
     if options.strict and result.overflow:
         raise DataError(f"{db.output_id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
     shop_bytes = save_pdf(assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,
@@ -331,11 +332,18 @@ def _pack_plans(cards_root: Path, options: BuildOptions) -> list[tuple[Database,
 def build(cards_root: Path, options: BuildOptions, progress: Progress | None = None) -> BuildReport:
     """Validate, then build every selected deck × locale; reuse outputs whose inputs did not change.
 
-    With ``options.packs``, only the packs' decks, written under ``<out>/<pack id>/``.
+    With ``options.packs``, only the packs' decks, written under ``<out>/<pack id>/``. The build is a
+    transaction (:mod:`.transaction`): outputs are staged and published together with the manifest, with the
+    output folder locked, so a failed or killed build leaves the previous one as it was.
     """
     report = validate(cards_root, options.packs or None, None if options.packs else options.game)
     if report.errors:
         raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
+    with BuildTransaction(options.out):
+        return _build_validated(cards_root, options, progress)
+
+
+def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress | None) -> BuildReport:
     previous = {r.path: r for r in read_manifest(options.out)}
     kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
     result = BuildReport()
