@@ -139,6 +139,21 @@ def _one_game(cards_root: Path, game: str | None):
     return databases[0]
 
 
+def _game_with_locale(cards_root: Path, game: str | None, locale: str):
+    """The game to export: the one named, else the only one translated into ``locale``."""
+    databases = load_games(cards_root, game)
+    if len(databases) == 1:
+        return databases[0]
+    from ..i18n.locales import resolve_locale
+
+    having = [db for db in databases if resolve_locale(db.game_doc, locale) in db.game_doc.locales
+              and resolve_locale(db.game_doc, locale) != db.game_doc.source_locale]
+    if len(having) == 1:
+        return having[0]
+    names = ", ".join(db.game_doc.id for db in having) or "none of the games"
+    raise click.UsageError(f"locale {locale!r} is translated in {names}; choose one with --game")
+
+
 @i18n.command("export")
 @click.option("--locale", required=True, help="Target locale, e.g. ca or es.")
 @click.option("--game", help="Game id (needed when there are several).")
@@ -150,7 +165,7 @@ def i18n_export(cards_root: Path, locale: str, game: str | None, fmt: str, out: 
     from ..fileio import write_bytes_atomic
     from ..i18n.workflow import export_catalog
 
-    data = export_catalog(_one_game(cards_root, game), locale, fmt)
+    data = export_catalog(_game_with_locale(cards_root, game, locale), locale, fmt)
     if out is None:
         click.echo(data.decode("utf-8"), nl=False)
     else:
@@ -179,7 +194,7 @@ def i18n_import(cards_root: Path, file: Path, game: str | None, locale: str | No
 
 
 @i18n.command("status")
-@click.option("--game", help="Game id (needed when there are several).")
+@click.option("--game", help="Game id (default: every game).")
 @click.option("--build", "build_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("build"),
               show_default=True, help="Build folder whose manifest tells which cards overflow.")
 @FORMAT
@@ -188,12 +203,18 @@ def i18n_status(cards_root: Path, game: str | None, build_dir: Path, fmt: str) -
     """Per locale and set: strings translated, stale, missing, and cards that overflow their box."""
     from ..i18n.workflow import overflow_from_manifest, translation_status
 
-    db = _one_game(cards_root, game)
-    rows = translation_status(db, overflow_from_manifest(build_dir, db.game_doc.id))
+    found = []
+    for db in load_games(cards_root, game):
+        rows = translation_status(db, overflow_from_manifest(build_dir, db.game_doc.id))
+        if rows:
+            found.append((db.game_doc.id, rows))
     if fmt == "json":
-        click.echo(json.dumps([{**row.__dict__, "total": row.total} for row in rows], indent=2))
+        click.echo(json.dumps([{"game": name, **row.__dict__, "total": row.total} for name, rows in found for row in rows],
+                              indent=2))
     else:
-        print_status(rows)
+        for number, (name, rows) in enumerate(found):
+            click.echo(("\n" if number else "") + f"{name}:")
+            print_status(rows)
 
 
 @click.command()

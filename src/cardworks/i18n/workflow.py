@@ -13,6 +13,7 @@ from ..problems import Problem
 from .catalog import Entry, build_catalog, parse_context
 from .files import merge_translations
 from .formats import ImportedFile, from_po, from_xliff, to_po, to_xliff
+from .locales import resolve_locale
 from .rules import split_blocks, translated_blocks, write_blocks
 
 FORMATS = {"po": ".po", "xliff": ".xlf"}
@@ -62,8 +63,10 @@ def import_catalog(db: Database, path: Path, locale: str | None = None) -> Impor
     problems: list[Problem] = []
     if imported.game != game.id:
         problems.append(Problem(shown, "", "wrong-game", f"the file is for game {imported.game!r}, not {game.id!r}"))
-    target = locale or imported.locale
-    if locale and imported.locale and imported.locale != locale:
+    declared = resolve_locale(game, imported.locale) if imported.locale else None
+    locale = resolve_locale(game, locale) if locale else None
+    target = locale or declared
+    if locale and declared and declared != locale:
         problems.append(Problem(shown, "", "wrong-locale", f"the file is for locale {imported.locale!r}, not {locale!r}"))
     if not target:
         problems.append(Problem(shown, "", "wrong-locale", "the file names no language; give --locale"))

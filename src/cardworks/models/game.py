@@ -156,6 +156,11 @@ class Game(Document):
     fallbacks: dict[Locale, list[Locale]] = Field(default_factory=dict)
     """Where a missing translation may come from instead, per locale, in order
     (used only when a build allows fallbacks); the source locale ends every chain."""
+    locale_aliases: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,3}([-_@][A-Za-z0-9]{2,8})*$")], Locale] = \
+        Field(default_factory=dict)
+    """Language tags translators' tools write for one of the game's locales (``ca@valencia`` in Weblate and
+    Lokalize, ``ca_ES@valencia`` in Poedit, ``ca-valencia``), mapped to it; ``_`` and ``-`` and case are
+    not told apart."""
     sources: list[Source] = Field(default_factory=list)
 
 
