@@ -10,6 +10,7 @@ from ..loading.database import Database, display_path, load_game, load_pack
 from ..loading.jsonfile import read_json
 from ..problems import ProblemList
 from .check_ids import check_frozen, check_ids
+from .check_labels import check_labels
 from .check_refs import check_references
 from .check_text import check_text
 from .check_totals import SetCompleteness, check_assumptions, check_totals
@@ -111,4 +112,5 @@ def validate(cards_root: Path, packs: list[Path] | None = None) -> Report:
         report.completeness[game_id] = completeness
         report.assumed[game_id] = assumed
         report.files += sum(len(b.files) for b in db.bundles)
+    check_labels(out)
     return report
