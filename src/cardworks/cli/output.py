@@ -93,6 +93,8 @@ def print_build_report(report) -> None:
     console.print(table)
     for skipped in report.skipped:
         click.echo(f"note: {skipped}; that game was left out of this build")
+    for note in report.notes:
+        click.echo(f"note: {note}")
     for game, locale, card in report.overflow:
         click.echo(f"warning: [text-overflow] {game} {locale} {card}: rules text does not fit its box at the smallest size")
     click.echo(f"manifest: {report.manifest}")

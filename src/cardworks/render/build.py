@@ -95,6 +95,8 @@ class BuildReport:
     manifest: Path | None = None
     skipped: list[str] = field(default_factory=list)
     """Games left out of a build of every game because the chosen deck or player count is not theirs."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader of the summary should know, e.g. that the gutters leave fewer cards a sheet."""
 
     @property
     def overflow(self) -> list[tuple[str, str, str]]:
@@ -239,6 +241,10 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
         outcome = _build_deck(db, deck, locale, options, kept)
+        size = db.game_doc.card_size
+        note = replace(options.layout, trim_w=size.width_mm, trim_h=size.height_mm).fit_note()
+        if note and f"{db.game_doc.id}: {note}" not in result.notes:
+            result.notes.append(f"{db.game_doc.id}: {note}")
         for record in outcome.records:
             kept[record.path] = record
         result.outcomes.append(outcome)
