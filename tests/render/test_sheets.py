@@ -74,6 +74,11 @@ def test_the_summary_says_when_gutters_leave_fewer_cards(tmp_path: Path) -> None
                      run.output.replace("\n", " ")), run.output
     plain = run_cli("--cards", str(REPO / "cards"), "build", "--game", "diables", "--no-docs", "--out", str(tmp_path))
     assert "gutters" not in plain.output
+    for paper in ("letter", "a4"):  # the player aid: one per player (up to four) on one sheet, cut lines between
+        aid = tmp_path / f"diables/en/player-aid-{paper}.pdf"
+        pdf = pikepdf.open(aid)
+        text = subprocess.run(["pdftotext", str(aid), "-"], capture_output=True, text=True, check=True).stdout
+        assert len(pdf.pages) == 1 and text.count("1. Performance") == 4, (paper, text.count("1. Performance"))
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
