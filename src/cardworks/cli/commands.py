@@ -109,10 +109,13 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--docs/--no-docs", default=True, show_default=True, help="Build rulebooks and FAQ indexes.")
 @click.option("--allow-fallback", is_flag=True, help="Fill missing translations from the game's fallback chain.")
 @click.option("--proof", is_flag=True, help="Mark fallback texts visibly in the documents (for translators).")
+@click.option("--with-optional", "optional", is_flag=False, flag_value="all", default=None, metavar="[IDS]",
+              help="Also print optional cards (such as the Misteri d'Elx): every one, or the ids given, comma-separated.")
 @click.pass_obj
 def build(cards_root: Path, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
           paper: str, out: Path, jobs: int | None, gutter: float, marks: str, duplex: str, back_offset: str,
-          png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool) -> None:
+          png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool,
+          optional: str | None) -> None:
     """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json."""
     from ..render.build import BuildOptions, build as run_build, default_jobs
     from ..render.impose import SheetLayout
@@ -121,7 +124,8 @@ def build(cards_root: Path, game: str | None, selection: str | None, locales: tu
     layout = SheetLayout(paper=paper, gutter=gutter, marks=marks, duplex=duplex, offset_x=offset_x, offset_y=offset_y)
     options = BuildOptions(out=out, game=game, selection=selection, locales=list(locales) or None, players=players,
                            layout=layout, jobs=jobs or default_jobs(), png=png, strict=strict, cards=card_sheets, documents=docs,
-                           allow_fallback=allow_fallback or proof, proof=proof)
+                           allow_fallback=allow_fallback or proof, proof=proof,
+                           optional=tuple(p.strip() for p in optional.split(",") if p.strip()) if optional else ())
     with progress_bar() as progress:
         report = run_build(cards_root, options, progress)
     print_build_report(report)

@@ -63,6 +63,8 @@ class BuildOptions:
     """Let a missing translation come from the game's fallback chain instead of failing."""
     proof: bool = False
     """Mark every fallback text visibly (for translators)."""
+    optional: tuple[str, ...] = ()
+    """Optional cards to print as well (``all``, or card ids)."""
 
 
 @dataclass
@@ -225,7 +227,7 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
         if unknown:
             raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
         try:
-            deck = build_deck(db, options.selection, options.players)
+            deck = build_deck(db, options.selection, options.players, options.optional)
         except UsageError as exc:
             if options.game is not None:
                 raise
