@@ -197,6 +197,29 @@ def i18n_import(cards_root: Path, file: Path, game: str | None, locale: str | No
                f"{result.skipped} untranslated or fuzzy skipped")
 
 
+@i18n.command("glossary")
+@click.option("--locale", required=True, help="Locale of the glossary, e.g. ca.")
+@click.option("--game", help="Game id (needed when several games have a glossary for the locale).")
+@click.option("--format", "fmt", type=click.Choice(["tbx", "csv"]), default="tbx", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="File to write (default: standard output).")
+@click.pass_obj
+def i18n_glossary(cards_root: Path, locale: str, game: str | None, fmt: str, out: Path | None) -> None:
+    """Export the game's terms for LOCALE (required translation, forbidden variants) as TBX or CSV."""
+    from ..fileio import write_bytes_atomic
+    from ..i18n.glossary import glossary_locales, to_csv, to_tbx
+
+    having = [db for db in load_games(cards_root, game) if locale in glossary_locales(db)]
+    if len(having) != 1:
+        names = ", ".join(db.game_doc.id for db in having) or "no game"
+        raise click.UsageError(f"{names} has a glossary for {locale!r}; choose one game with --game")
+    data = (to_tbx if fmt == "tbx" else to_csv)(having[0], locale)
+    if out is None:
+        click.echo(data.decode("utf-8"), nl=False)
+    else:
+        write_bytes_atomic(out, data)
+        click.echo(f"{out}: written", err=True)
+
+
 @i18n.command("status")
 @click.option("--game", help="Game id (default: every game).")
 @click.option("--build", "build_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("build"),

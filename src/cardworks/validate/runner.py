@@ -9,6 +9,7 @@ from ..errors import UsageError
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..loading.jsonfile import read_json
 from ..problems import ProblemList
+from .check_glossary import check_glossary
 from .check_ids import check_frozen, check_ids
 from .check_labels import check_labels
 from .check_refs import check_references
@@ -65,6 +66,7 @@ def check_database(db: Database, out: ProblemList) -> tuple[list[SetCompleteness
     check_frozen(index, out)
     check_references(index, out)
     check_text(index, out)
+    check_glossary(index, out)
     check_assumptions(index, out)
     return check_totals(index, out), len(index.of_kind("assumption"))
 
