@@ -72,6 +72,10 @@ def test_the_summary_says_when_gutters_leave_fewer_cards(tmp_path: Path) -> None
     assert run.exit_code == 0, run.output
     assert re.search(r"note: diables: .*letter paper with 4 mm gutters: \d a sheet instead of \d+ without gutters",
                      run.output.replace("\n", " ")), run.output
+    # not a terminal: one line per finished output, with its time
+    written = re.findall(r"^ *\d+\.\d s  (\S+)$", run.output, re.M)
+    assert {"diables/en/cards-all-letter.pdf", "diables/en/player-aid-letter.pdf", "diables/en/tiles-letter.pdf"} \
+        <= set(written), run.output
     plain = run_cli("--cards", str(REPO / "cards"), "build", "--game", "diables", "--no-docs", "--out", str(tmp_path))
     assert "gutters" not in plain.output
     for paper in ("letter", "a4"):  # the player aid: one per player (up to four) on one sheet, cut lines between

@@ -53,7 +53,8 @@ def print_card_table(rows: list[CardRow]) -> None:
 
 
 class progress_bar:
-    """A progress bar on a terminal's stderr; silent when output is not a terminal."""
+    """Progress on stderr: a bar on a terminal, and one line per finished output with its time; when stderr
+    is not a terminal (piped, logged), only the lines, so a long build is never silent."""
 
     def __enter__(self):
         import sys
@@ -65,11 +66,18 @@ class progress_bar:
             self.bar = Progress(transient=True)
             self.bar.start()
             self.task = self.bar.add_task("building", total=None)
-        return self.update
+        return self
 
-    def update(self, label: str, done: int, total: int) -> None:
+    def __call__(self, label: str, done: int, total: int) -> None:
         if self.bar is not None:
             self.bar.update(self.task, description=label, completed=done, total=total)
+
+    def finished(self, path: str, seconds: float) -> None:
+        line = f"{seconds:6.1f} s  {path}"
+        if self.bar is not None:
+            self.bar.console.print(line, highlight=False)
+        else:
+            click.echo(line, err=True)
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:

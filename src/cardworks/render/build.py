@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -35,6 +36,8 @@ from .printshop import assemble, render_pngs, save_pdf
 RENDERER_VERSION = "2"
 
 Progress = Callable[[str, int, int], None]
+"""Called with (what is being built, steps done, steps in all); an object that also has
+``finished(path, seconds)`` hears of each output as it is written."""
 
 
 def default_jobs() -> int:
@@ -215,6 +218,7 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     previous = {r.path: r for r in read_manifest(options.out)}
     kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
     result = BuildReport()
+    finished = getattr(progress, "finished", None)
     plans = []
     tasks: list[DocTask | PieceTask] = []
     for folder in selected_games(cards_root, options.game):
@@ -242,7 +246,11 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     for step, (db, deck, locale) in enumerate(plans):
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
+        started = time.perf_counter()
         outcome = _build_deck(db, deck, locale, options, kept)
+        if finished and (outcome.rendered or outcome.imposed):
+            for record in outcome.records:
+                finished(record.path, time.perf_counter() - started)
         size = db.game_doc.card_size
         note = replace(options.layout, trim_w=size.width_mm, trim_h=size.height_mm).fit_note()
         if note and f"{db.game_doc.id}: {note}" not in result.notes:
@@ -255,7 +263,7 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     if tasks:
         if progress:
             progress(f"{len(tasks)} rulebooks, FAQ indexes and printable pieces", len(plans), len(plans) + 1)
-        result.documents = build_documents(tasks, options.out, kept, options.jobs)
+        result.documents = build_documents(tasks, options.out, kept, options.jobs, finished)
         for _, record, _ in result.documents:
             kept[record.path] = record
     if progress:

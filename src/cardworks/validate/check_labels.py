@@ -12,9 +12,8 @@ from ..problems import ProblemList
 
 
 def labels_folder() -> Path:
-    from ..render.jinja import templates_dir
-
-    return templates_dir() / "docs" / "labels"
+    """``templates/docs/labels`` (found like ``render.jinja.templates_dir``, without importing the renderer)."""
+    return Path(__file__).resolve().parents[3] / "templates" / "docs" / "labels"
 
 
 def check_labels(out: ProblemList, folder: Path | None = None) -> None:
