@@ -83,6 +83,9 @@ def test_the_summary_says_when_gutters_leave_fewer_cards(tmp_path: Path) -> None
         pdf = pikepdf.open(aid)
         text = subprocess.run(["pdftotext", str(aid), "-"], capture_output=True, text=True, check=True).stdout
         assert len(pdf.pages) == 1 and text.count("1. Performance") == 4, (paper, text.count("1. Performance"))
+    tiles = subprocess.run(["pdftotext", str(tmp_path / "diables/en/tiles-letter.pdf"), "-"], capture_output=True,
+                           text=True, check=True).stdout
+    assert "firecracker" in tiles.lower() and not re.search(r"[-\u2010]$", tiles, re.M)  # tile texts never hyphenated
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])

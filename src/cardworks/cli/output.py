@@ -104,7 +104,7 @@ def print_build_report(report) -> None:
     for note in report.notes:
         click.echo(f"note: {note}")
     for game, locale, card in report.overflow:
-        click.echo(f"warning: [text-overflow] {game} {locale} {card}: rules text does not fit its box at the smallest size")
+        click.echo(f"warning: [text-overflow] {game} {locale} {card}: its rules text or its title (two lines) does not fit at the smallest size")
     click.echo(f"manifest: {report.manifest}")
 
 

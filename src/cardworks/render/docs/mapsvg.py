@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
+
+from ..fonts import text_width
 
 WIDTH, HEIGHT = 160.0, 120.0
 CENTRE = (WIDTH / 2, HEIGHT / 2)
@@ -30,25 +31,6 @@ CLEARANCE = 0.8
 
 Box = tuple[float, float, float, float]
 Segment = tuple[float, float, float, float]
-
-
-@lru_cache(maxsize=1)
-def _advances() -> tuple[dict[int, int], int, int]:
-    from fontTools.ttLib import TTFont
-
-    from ..fonts import font_files
-
-    path = next(f.path for f in font_files() if (f.family, f.weight, f.style) == ("CardSans", "normal", "normal"))
-    font = TTFont(path, lazy=True)
-    metrics = font["hmtx"].metrics
-    widths = {code: metrics[name][0] for code, name in font.getBestCmap().items()}
-    return widths, font["head"].unitsPerEm, metrics[".notdef"][0]
-
-
-def text_width(text: str, size: float) -> float:
-    """Width of ``text`` set in CardSans at ``size`` (same units), from the font's advance widths."""
-    widths, units, missing = _advances()
-    return sum(widths.get(ord(ch), missing) for ch in text) * size / units
 
 
 def text_box(x: float, y: float, text: str, size: float) -> Box:
