@@ -14,15 +14,7 @@ import pytest
 
 from cardworks.render.impose import MM, SheetLayout, calibration, calibration_readings, impose
 from conftest import REPO, run_cli
-
-
-def _faces(count: int) -> pikepdf.Pdf:
-    pdf = pikepdf.new()
-    for i in range(count):
-        page = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, 69 * MM, 94 * MM],
-                                  Contents=pdf.make_stream(f"0 0 {10 + i} 10 re f".encode()))
-        pdf.pages.append(pikepdf.Page(page))
-    return pdf
+from test_impose import _faces  # blank 69 × 94 mm face pages
 
 
 def _drawn(page: pikepdf.Page) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:

@@ -158,18 +158,27 @@ def _game_with_locale(cards_root: Path, game: str | None, locale: str):
     raise click.UsageError(f"locale {locale!r} is translated in {names}; choose one with --game")
 
 
+TO_FILE = click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+                       help="File to write (default: standard output).")
+
+
 @i18n.command("export")
 @click.option("--locale", required=True, help="Target locale, e.g. ca or es.")
 @click.option("--game", help="Game id (needed when there are several).")
 @click.option("--format", "fmt", type=click.Choice(["po", "xliff"]), default="po", show_default=True)
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="File to write (default: standard output).")
+@TO_FILE
 @click.pass_obj
 def i18n_export(cards_root: Path, locale: str, game: str | None, fmt: str, out: Path | None) -> None:
     """Export every translatable string for LOCALE, with context, comments and fuzzy stale entries."""
-    from ..fileio import write_bytes_atomic
     from ..i18n.workflow import export_catalog
 
-    data = export_catalog(_game_with_locale(cards_root, game, locale), locale, fmt)
+    _emit(export_catalog(_game_with_locale(cards_root, game, locale), locale, fmt), out)
+
+
+def _emit(data: bytes, out: Path | None) -> None:
+    """Write a translators' file to ``out`` (atomically), or to standard output."""
+    from ..fileio import write_bytes_atomic
+
     if out is None:
         click.echo(data.decode("utf-8"), nl=False)
     else:
@@ -201,23 +210,17 @@ def i18n_import(cards_root: Path, file: Path, game: str | None, locale: str | No
 @click.option("--locale", required=True, help="Locale of the glossary, e.g. ca.")
 @click.option("--game", help="Game id (needed when several games have a glossary for the locale).")
 @click.option("--format", "fmt", type=click.Choice(["tbx", "csv"]), default="tbx", show_default=True)
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="File to write (default: standard output).")
+@TO_FILE
 @click.pass_obj
 def i18n_glossary(cards_root: Path, locale: str, game: str | None, fmt: str, out: Path | None) -> None:
     """Export the game's terms for LOCALE (required translation, forbidden variants) as TBX or CSV."""
-    from ..fileio import write_bytes_atomic
     from ..i18n.glossary import glossary_locales, to_csv, to_tbx
 
     having = [db for db in load_games(cards_root, game) if locale in glossary_locales(db)]
     if len(having) != 1:
         names = ", ".join(db.game_doc.id for db in having) or "no game"
         raise click.UsageError(f"{names} has a glossary for {locale!r}; choose one game with --game")
-    data = (to_tbx if fmt == "tbx" else to_csv)(having[0], locale)
-    if out is None:
-        click.echo(data.decode("utf-8"), nl=False)
-    else:
-        write_bytes_atomic(out, data)
-        click.echo(f"{out}: written", err=True)
+    _emit((to_tbx if fmt == "tbx" else to_csv)(having[0], locale), out)
 
 
 @i18n.command("status")
