@@ -26,7 +26,7 @@ def _text(page) -> str:
 def docs(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("docs")
     run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--locale", "en", "--locale", "ca",
-                  "--locale", "es", "--locale", "fr", "--jobs", "2", "--no-cards")
+                  "--locale", "es", "--locale", "fr", "--locale", "nl", "--jobs", "2", "--no-cards")
     assert run.exit_code == 0, run.output
     records = json.loads((out / "manifest.json").read_text())["outputs"]
     return {f"{r['kind']}:{r['locale']}": out / r["path"] for r in records if r["kind"] in {"rulebook", "faq"}}
@@ -222,12 +222,12 @@ def test_localized_documents_show_no_ids_and_no_english_source_words(docs) -> No
     ids = {r.id for r in index.of_kind("ruling")} | {r.id for r in index.of_kind("scenario")} | \
           {r.id for r in index.of_kind("set")}
     ids = {i for i in ids if "-" in i} | {"all"}  # "base" and "discordia" are also words of the text
-    for key in ("rulebook:ca", "faq:ca", "rulebook:es", "faq:es", "rulebook:fr"):
+    for key in ("rulebook:ca", "faq:ca", "rulebook:es", "faq:es", "rulebook:fr", "rulebook:nl"):
         text = " ".join(_text(p) for p in PdfReader(docs[key]).pages)
         words = set(re.findall(r"[\w'-]+", text))
         assert not ids & words, (key, sorted(ids & words)[:10])
         found = [w for w in ENGLISH if re.search(rf"\b{re.escape(w)}\b", text)]
-        assert key.endswith(":fr") or not found, (key, found)
+        assert key.endswith((":fr", ":nl")) or not found, (key, found)  # "Source", "scenario" are French, Dutch
         assert "scenario-" not in text
 
 
@@ -247,6 +247,8 @@ def test_names_headings_and_labels_are_never_hyphenated(docs) -> None:
 
 
 def test_rulebook_cover_names_the_deck_from_labels(docs) -> None:
-    assert _text(PdfReader(docs["rulebook:fr"]).pages[0]) == "Calavera Règles du jeu"
+    french = PdfReader(docs["rulebook:fr"])
+    assert _text(french.pages[0]) == "Calavera Règles du jeu"
+    assert french.metadata.title == "Calavera\u202f: Règles du jeu"  # French: narrow no-break space before ":"
     assert _text(PdfReader(docs["rulebook:es"]).pages[0]) == \
         "La Fallera Calavera Reglamento Los tres juegos juntos (modo experto)"

@@ -20,7 +20,7 @@ State = Literal["translated", "stale", "missing"]
 
 #: Where each field appears and the room it has, for translators' comments.
 PLACES = {
-    "name": "card name line, about 40 mm wide at 9.5 pt bold (shrinks no further)",
+    "name": "card title: at most two lines of about 38 mm, 9.5 pt bold condensed shrinking to 7 pt, never hyphenated",
     "rules": "card rules box, 57.8 × 27.5 mm; text shrinks from 8 pt down to 5.5 pt, then overflows",
     "flavour": "italic saying at the bottom of the card, one or two lines of 58 mm at 6.4 pt",
     "alt": "alternative text of an icon, read where the icon cannot be shown",
