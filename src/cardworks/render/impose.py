@@ -135,14 +135,16 @@ def crop_marks(layout: SheetLayout, cells: list[tuple[float, float]]) -> list[tu
     return [segment for segment in trimmed if segment is not None]
 
 
-MARK_CLEARANCE = 0.3
-"""Room (mm) a mark keeps from every card's visible area: more than half its 0.25 pt line, so a mark
-on a cut line shared by two cards (no gutter) is left out rather than drawn over their edges."""
+MARK_CLEARANCE = 0.1
+"""Room (mm) a mark keeps from every card's visible area: more than half its 0.25 pt (0.09 mm) line, so a
+mark on a cut line shared by two cards (no gutter) is left out rather than drawn over their edges."""
+MIN_MARK = 0.5
+"""A tick shorter than this (mm) is left out."""
 
 
 def _trim(segment: tuple[float, float, float, float], boxes: list[tuple[float, float, float, float]],
           page: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
-    """Shorten a tick so it stops before any card (or the page edge); None when under 1 mm is left."""
+    """Shorten a tick so it stops before any card (or the page edge); None when under ``MIN_MARK`` is left."""
     x1, y1, x2, y2 = segment
     vertical = x1 == x2
     along, start, end = (x1, y1, y2) if vertical else (y1, x1, x2)
@@ -160,7 +162,7 @@ def _trim(segment: tuple[float, float, float, float], boxes: list[tuple[float, f
         edge = lo if step > 0 else hi
         if (edge - start) * step > 0 and (edge - limit) * step < 0:
             limit = edge
-    if abs(limit - start) < 1.0:
+    if abs(limit - start) < MIN_MARK:
         return None
     return (x1, start, x2, limit) if vertical else (start, y1, limit, y2)
 
