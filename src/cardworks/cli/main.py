@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from ..errors import DataError, UsageError
-from . import commands
+from . import commands, export_commands
 
 
 def default_cards_root() -> Path:
@@ -50,7 +50,7 @@ def cli(ctx: click.Context, cards_root: Path | None) -> None:
     ctx.obj = cards_root or default_cards_root()
 
 
-for command in commands.ALL:
+for command in [*commands.ALL, *export_commands.ALL]:
     cli.add_command(command)
 
 
