@@ -272,8 +272,8 @@ def calibration(layout: SheetLayout) -> pikepdf.Pdf:
     by = height - cy if layout.duplex == "short" else cy
     bx, by = bx + layout.offset_x, by + layout.offset_y
     back = _marks_stream([(bx, by + 12, bx, by + 32), (bx + 12, by, bx + 32, by)])
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
-                              Encoding=pikepdf.Name.WinAnsiEncoding)
+    font = out.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding))
     for content in (front, back):
         page = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, round(width * MM, 4), round(height * MM, 4)],
                                   Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(Helv=font)),
