@@ -1,0 +1,186 @@
+"""The one place the simulator meets the engine: how a game's rules and opening deal are made.
+
+Everything else in ``cardworks.simulate`` talks to the generic engine contract
+(``actor``, ``legal_actions``, ``apply``, ``observe``, ``result``; ``CHANCE``; the
+``Playout`` of ``engine.core``). When the engine's games move (one package per game,
+a registry), only this module is re-pointed.
+
+A *table* is a game configuration ready to deal: the rules, the deck (with a
+pack's cards when asked), and the few referee's facts the statistics need (who
+holds which card, turns and rounds) read from the true state. Agents never see
+a table's state: they get observations.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from ..engine.core import Playout
+from ..engine.playouts import MAX_STEPS, contract_playout
+from ..errors import DataError, UsageError
+from ..problems import Problem
+
+PLAYABLE = ("calavera", "fallera")
+"""Games whose engine plays whole games (Diables' engine scores only)."""
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What a worker needs to build a table on its own (plain data: it travels to other processes and machines)."""
+
+    cards_root: str
+    game: str
+    selection: str
+    players: int
+    packs: tuple[str, ...] = ()
+    max_steps: int = MAX_STEPS
+
+    @property
+    def label(self) -> str:
+        packs = "".join(f" + {Path(p).name}" for p in self.packs)
+        return f"{self.game} {self.selection}{packs}, {self.players} players"
+
+
+@dataclass
+class Table:
+    """A game configuration ready to deal (rules are shared by every game of the table; they hold no game)."""
+
+    spec: TableSpec
+    rules: Any
+    deal: Callable[[random.Random], Any]
+    """A new game's opening position, its chance drawn from the rng."""
+    deck: dict[str, int] = field(default_factory=dict)
+    """Design → copies in play (empty for a game without cards)."""
+    cards: dict[str, Any] = field(default_factory=dict)
+    """Design → its public definition (kind, attack, defence, sell…), what every player knows of a card."""
+    pack_cards: frozenset[str] = frozenset()
+    """Designs the packs add to the deck."""
+    left_out: dict[str, str] = field(default_factory=dict)
+    """Designs of the selection the engine cannot play yet, with why."""
+
+    def playout(self, state: Any) -> Playout:
+        """The game from ``state`` played in place when the rules offer it, else through ``apply``."""
+        if hasattr(self.rules, "playout"):
+            return self.rules.playout(state)
+        return contract_playout(self.rules, state)
+
+    def holdings(self, state: Any, player: int) -> Iterable[int]:
+        """Card instances ``player`` holds now (hand and counter); the referee's view, for per-card figures."""
+        if self.spec.game != "fallera":
+            return ()
+        return (*state.hands[player], *state.counters[player])
+
+    def design(self, state: Any, instance: int) -> str:
+        return state.designs[instance]
+
+    def played(self, action: Any) -> str | None:
+        """The design a player's action puts to use (sold, battled or defended with), if any."""
+        card = getattr(action, "card", None)
+        if card is None or type(action).__name__ not in ("Sell", "Attack", "Defend"):
+            return None
+        return card.design
+
+    def turns(self, state: Any) -> tuple[int, int]:
+        """(turns, rounds) played so far."""
+        players = self.spec.players
+        if self.spec.game == "calavera":
+            turn = (state.round - 1) * players + (state.current - state.first) % players + 1
+            return turn, state.round
+        turn = max(state.turn, 1)
+        return turn, (turn + players - 1) // players
+
+
+def selections(game: str, db: Any) -> list[str]:
+    """The deck selections a game's engine plays."""
+    if game == "fallera":
+        from ..engine.fallera_game import SUPPORTED
+
+        return [s.id for s in db.game_doc.selections if s.id in SUPPORTED]
+    return ["base"]
+
+
+@lru_cache(maxsize=8)
+def build_table(spec: TableSpec) -> Table:
+    """The table of ``spec`` (built once per process; raises UsageError or DataError for bad input)."""
+    if spec.game not in PLAYABLE:
+        raise UsageError(f"simulate plays {', '.join(PLAYABLE)}; the {spec.game!r} engine does not play whole games yet")
+    db = _database(spec)
+    if spec.selection not in selections(spec.game, db):
+        raise UsageError(f"--set {spec.selection!r}: {spec.game} plays {', '.join(selections(spec.game, db))}")
+    players = db.game_doc.players if spec.game == "calavera" else \
+        next(s.players for s in db.game_doc.selections if s.id == spec.selection)
+    if not players.min <= spec.players <= players.max:
+        raise UsageError(f"--players {spec.players}: {spec.game} {spec.selection} is played by {players.min} to {players.max}")
+    if spec.game == "calavera":
+        return _calavera_table(spec, db)
+    return _fallera_table(spec, db)
+
+
+def _database(spec: TableSpec) -> Any:
+    from ..loading.database import load_database
+
+    root = Path(spec.cards_root) / spec.game
+    if not (root / "game.json").is_file():
+        raise UsageError(f"{root}: no game {spec.game!r} in the card database")
+    for pack in spec.packs:
+        if not (Path(pack) / "pack.json").is_file():
+            raise UsageError(f"{pack}: not a pack (no pack.json)")
+    db = load_database(root, [Path(p) for p in spec.packs])
+    problems = [p for bundle in db.bundles for p in bundle.problems if p.severity == "error"]
+    if problems or any(f.doc is None for b in db.bundles for f in b.files):
+        raise DataError(f"{spec.label}: the data has errors; run 'cardworks validate'",
+                        problems or [Problem(str(root), "", "unusable", "a file could not be read")])
+    extends = {pack.docs("pack")[0][1].extends for pack in db.packs if pack.docs("pack")}
+    if extends - {spec.game}:
+        raise UsageError(f"a pack extends {', '.join(sorted(extends - {spec.game}))}, not {spec.game}")
+    return db
+
+
+def _calavera_table(spec: TableSpec, db: Any) -> Table:
+    from ..engine import calavera_game
+
+    config = calavera_game.Configuration(spec.players)
+    rules, _ = calavera_game.rules_for(db, config)
+    return Table(spec, rules, lambda rng: calavera_game.new_game(db, config, rng)[1])
+
+
+def _fallera_table(spec: TableSpec, db: Any) -> Table:
+    """Fallera's rules for the selection's sets plus every pack's sets (``fallera_game._build_rules``,
+    with the packs' sets added to the deck)."""
+    from ..engine import fallera_game
+    from ..engine.fallera import FalleraRules
+    from ..engine.fallera_cards import catalogue
+    from ..loading.records import Index
+
+    sets = list(fallera_game.SUPPORTED[spec.selection])
+    pack_sets = [doc.id for bundle in db.packs for _, doc in bundle.docs("set")]
+    cards = catalogue(db, sets + pack_sets)
+    removing = {m.id for m in db.game_doc.markers if spec.players in m.removed_at_players}
+    if removing:
+        marked = {r.id for r in Index(db).of_kind("card") if removing & set(r.model.markers)}
+        for card_id in sorted(marked & set(cards.cards)):
+            cards.left_out[card_id] = f"removed at {spec.players} players"
+            del cards.cards[card_id]
+    expert = spec.selection == "expert"
+    side = "expert" if expert else "normal"
+    board = fallera_game.board_accesses(db, side) if "mes-enlla" in sets else None
+    bonuses = {s.id: tuple(s.bonuses) for s in fallera_game.board_side(db, side).spaces} if expert else None
+    rules = FalleraRules(cards.cards, spec.players, "discordia" in sets, board, bonuses, burning=expert)
+    deal_size = fallera_game.deal_size(db, spec.players)
+    in_packs = {r.id for r in Index(db).of_kind("card") if r.set_id in pack_sets}
+    return Table(spec, rules, lambda rng: rules.new_game(rng=rng, deal=deal_size),
+                 deck={c.id: c.copies for c in cards.cards.values()}, cards=dict(cards.cards),
+                 pack_cards=frozenset(in_packs & set(cards.cards)), left_out=dict(cards.left_out))
+
+
+def winners(result: Any) -> tuple[int, ...]:
+    """The winning seats of ``rules.result(state)[0]``: one player, several sharing the win, or none."""
+    if result is None:
+        return ()
+    if isinstance(result, int):
+        return (result,)
+    return tuple(sorted(result))
