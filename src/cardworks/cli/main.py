@@ -13,6 +13,7 @@ import click
 
 from ..errors import DataError, UsageError
 from . import commands
+from .simulate import simulate
 
 
 def default_cards_root() -> Path:
@@ -52,6 +53,7 @@ def cli(ctx: click.Context, cards_root: Path | None) -> None:
 
 for command in commands.ALL:
     cli.add_command(command)
+cli.add_command(simulate)
 
 
 def main() -> None:
