@@ -1,0 +1,90 @@
+"""``cardworks simulate`` on the shipped games: figures, reproducibility, executors, packs, bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from simulate_helpers import PACK, simulate, simulate_json
+
+MIXED = ("--game", "fallera", "--set", "base", "--players", "4", "--agent", "greedy,random,random,random")
+
+
+def test_four_player_base_figures_and_the_same_json_twice_and_on_two_workers() -> None:
+    args = (*MIXED, "--games", "60", "--seed", "1")
+    first, _ = simulate(*args, "--format", "json", "--workers", "1")
+    again, _ = simulate(*args, "--format", "json", "--workers", "1")
+    two, _ = simulate(*args, "--format", "json", "--workers", "2")
+    assert first == again == two
+    report = json.loads(first)
+    seats = report["seats"]
+    assert sum(s["rate"] for s in seats) == pytest.approx(1.0, abs=1e-5)
+    assert all(s["low"] <= s["rate"] <= s["high"] and s["n"] == report["table"]["games"] - report["no_winner"]["rate"] * 60
+               for s in seats)
+    steps = report["length"]["steps"]
+    assert steps["n"] == 60 and steps["low"] < steps["mean"] < steps["high"] and steps["min"] <= steps["median"] <= steps["max"]
+    assert report["length"]["turns"]["mean"] <= steps["mean"] and report["length"]["rounds"]["mean"] < report["length"]["turns"]["mean"]
+    assert sum(e["rate"] for e in report["endings"].values()) == pytest.approx(1.0, abs=1e-5)
+    cards = {c["card"]: c for c in report["cards"]}
+    assert "conill" in cards and cards["conill"]["held"] > 0
+    assert all(c["win_rate_held"]["n"] + c["win_rate_not_held"]["n"] == 240 for c in cards.values())
+    assert sum(c["played"] for c in cards.values()) > 0  # battle cards are played
+    assert report["agents"]["greedy"]["n"] == 60 and report["agents"]["random"]["n"] == 180
+
+
+def test_a_different_seed_gives_different_games() -> None:
+    a = simulate_json(*MIXED, "--games", "20", "--seed", "1", "--workers", "1")
+    b = simulate_json(*MIXED, "--games", "20", "--seed", "2", "--workers", "1")
+    assert a["histograms"] != b["histograms"]
+
+
+@pytest.mark.parametrize("selection,players", [("base-2", 3), ("base-3", 2), ("expert", 5), ("base", 2)])
+def test_every_fallera_configuration_plays_with_purposeful_agents(selection: str, players: int) -> None:
+    report = simulate_json("--set", selection, "--players", str(players), "--games", "6", "--agent", "greedy",
+                           "--workers", "1", "--seed", "3")
+    assert report["table"]["games"] == 6 and len(report["seats"]) == players
+    assert sum(report["endings"][k]["rate"] for k in report["endings"]) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_calavera_with_every_agent_shares_tied_wins() -> None:
+    report = simulate_json("--game", "calavera", "--players", "3", "--games", "12", "--agent", "mcts,greedy,random",
+                           "--budget", "8", "--workers", "1")
+    assert sum(s["rate"] for s in report["seats"]) == pytest.approx(1.0, abs=1e-5)
+    assert set(report["agents"]) == {"mcts-8", "greedy", "random"} and "cards" not in report
+
+
+def test_compare_with_the_example_pack_prints_the_pack_cards_difference() -> None:
+    out, _ = simulate(str(PACK), "--compare", *MIXED, "--games", "40", "--workers", "1")
+    assert "Deck A:" in out and "Deck B:" in out and "B - A" in out
+    assert "pack cards (improvement when held, in deck B):" in out
+    assert "example-cavaller:" in out.split("B - A")[1] and "example-orxata:" in out.split("B - A")[1]
+    report = simulate_json(str(PACK), "--compare", *MIXED, "--games", "40", "--workers", "1")
+    new = {c["card"]: c for c in report["compare"]["cards"] if c["new"]}
+    assert set(new) == {"example-cavaller", "example-orxata"}
+    assert report["a"]["table"]["packs"] == [] and report["b"]["table"]["packs"] == ["fallera-pack"]
+    assert report["b"]["pack"]["held"] > 0
+    assert {c["card"] for c in report["b"]["cards"] if c["pack"]} == set(new)
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--game", "diables"), "does not play whole games"),
+    (("--agent", "clever"), "unknown agent 'clever'"),
+    (("--agent", "greedy,random"), "give one agent for every seat"),
+    (("--set", "nope"), "--set 'nope'"),
+    (("--players", "9"), "--players 9"),
+    (("--compare",), "give at least one pack"),
+])
+def test_wrong_usage_exits_2_without_a_traceback(args: tuple[str, ...], message: str) -> None:
+    _, err = simulate(*args, "--games", "1", expect=2)
+    assert message in err
+
+
+def test_report_files_are_written(tmp_path) -> None:
+    out, err = simulate(*MIXED, "--games", "8", "--workers", "1", "--out", str(tmp_path / "r"))
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert report["table"]["games"] == 8 and "report.json: written" in err
+    assert html.count("<svg") >= 5 and "<script" not in html and "<link" not in html
+    assert all(ref.startswith("#") for ref in re.findall(r'(?:src|href)="([^"]*)"', html))  # nothing outside the page
