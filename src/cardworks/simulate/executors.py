@@ -67,7 +67,7 @@ def _on_dask(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[t
     own = client is None
     if own:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout="5s")
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
     try:
