@@ -37,14 +37,21 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
     played: Counter = Counter()
     legal = choices()
     steps = 0
+    holdings, seated = table.holdings, range(players)
+    blind = [agent.kind == "random" for agent in seats]  # random seats pick without looking
     while legal and steps < table.spec.max_steps:
         state = now()
         actor = rules.actor(state)
         if cards:
-            for who in range(players):
-                held[who].update(table.holdings(state, who))
+            for who in seated:
+                held[who].update(holdings(state, who))
         if actor == CHANCE:
             action = legal[int(chance.random() * len(legal))]
+        elif blind[actor]:
+            action = legal[int(minds[actor].random() * len(legal))]
+            design = table.played(action)
+            if design is not None:
+                played[design] += 1
         else:
             action = seats[actor].choose(table, actor, lambda: rules.observe(state, actor), legal, minds[actor])
             design = table.played(action)

@@ -72,7 +72,7 @@ class Table:
         """Card instances ``player`` holds now (hand and counter); the referee's view, for per-card figures."""
         if self.spec.game != "fallera":
             return ()
-        return (*state.hands[player], *state.counters[player])
+        return state.hands[player] + state.counters[player]
 
     def design(self, state: Any, instance: int) -> str:
         return state.designs[instance]
