@@ -70,8 +70,8 @@ def task_hash(task: Any) -> str:
     from ..build import hash_files
 
     digest = hashlib.sha256(repr(task).encode())
-    engine = Path(__file__).resolve().parents[2] / "engine"  # FAQ verdicts and score sheets come from the engine
-    for folder in (Path(task.game_root), templates_dir(), engine):
+    package = Path(__file__).resolve().parents[2]  # FAQ verdicts and score sheets come from the engine and games
+    for folder in (Path(task.game_root), templates_dir(), package / "engine", package / "games"):
         hash_files(digest, [p for p in folder.rglob("*") if p.is_file()], folder)
     return digest.hexdigest()
 

@@ -1,0 +1,1 @@
+"""La Fallera Calavera plugged into the engine: cards, state, actions, rules and setup."""

@@ -1,0 +1,194 @@
+"""La Fallera Calavera's actions: frozen, with a notation that parses back identically.
+
+Players are ``p1``…``pN``; a card instance is ``design#n`` (``conill#0``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...engine.core import player
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A card instance: its design and its number in the game."""
+
+    design: str
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.design}#{self.number}"
+
+
+@dataclass(frozen=True)
+class _Notated:
+    """Keeps an action's notation, written once: playouts log every action they take, so writing it
+    at each call was a large share of a step."""
+
+    _notation: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_notation", self._write())
+
+    def notation(self) -> str:
+        return self._notation
+
+    def _write(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Almoina(_Notated):
+    """Do nothing else and draw one card."""
+
+    player: int
+
+    def _write(self) -> str:
+        return f"{player(self.player)} almoina"
+
+
+@dataclass(frozen=True)
+class Sell(_Notated):
+    """Discard a sellable treasure from your counter and draw its value."""
+
+    player: int
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} sell {self.card}"
+
+
+@dataclass(frozen=True)
+class Attack(_Notated):
+    """Call a battle for a rival's treasure, one battle card face down."""
+
+    player: int
+    target: int
+    treasure: Card
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} battle {player(self.target)} {self.treasure} with {self.card}"
+
+
+@dataclass(frozen=True)
+class Defend(_Notated):
+    """Defend with a battle card."""
+
+    player: int
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} defend {self.card}"
+
+
+@dataclass(frozen=True)
+class NoDefence(_Notated):
+    """Let the attack through."""
+
+    player: int
+
+    def _write(self) -> str:
+        return f"{player(self.player)} no-defence"
+
+
+@dataclass(frozen=True)
+class Coin(_Notated):
+    """A toss of the humour coin (chance)."""
+
+    heads: bool
+
+    def _write(self) -> str:
+        return f"coin {'heads' if self.heads else 'tails'}"
+
+
+@dataclass(frozen=True)
+class Take(_Notated):
+    """A blind pick: ``taker`` takes a card from ``victim``'s hand (chance)."""
+
+    taker: int
+    victim: int
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.taker)} takes {self.card} from {player(self.victim)}"
+
+
+@dataclass(frozen=True)
+class First(_Notated):
+    """The tie-break for the first player (chance; in the rulebook, the latest orange juice)."""
+
+    player: int
+
+    def _write(self) -> str:
+        return f"first {player(self.player)}"
+
+
+@dataclass(frozen=True)
+class Move(_Notated):
+    """Move the Calavera Queen one terreta along an access and take the card there (expansion 3)."""
+
+    player: int
+    space: str
+
+    def _write(self) -> str:
+        return f"{player(self.player)} queen {self.space}"
+
+
+@dataclass(frozen=True)
+class Burn(_Notated):
+    """Expert mode: before the turn, discard a hand card (after drawing one)."""
+
+    player: int
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} burn {self.card}"
+
+
+@dataclass(frozen=True)
+class Lay(_Notated):
+    """Expansion 3: lay one of the cards drawn to refill the emptied map on an empty terreta, as the player wishes."""
+
+    player: int
+    card: Card
+    space: str
+
+    def _write(self) -> str:
+        return f"{player(self.player)} lay {self.card} {self.space}"
+
+
+FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Coin | Take | First | Move | Burn | Lay
+
+_P = r"p(\d+)"
+_C = r"([a-z0-9-]+)#(\d+)"
+_PATTERNS = [
+    (re.compile(rf"^{_P} almoina$"), lambda m: Almoina(_p(m[1]))),
+    (re.compile(rf"^{_P} sell {_C}$"), lambda m: Sell(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} battle {_P} {_C} with {_C}$"),
+     lambda m: Attack(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])), Card(m[5], int(m[6])))),
+    (re.compile(rf"^{_P} defend {_C}$"), lambda m: Defend(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} no-defence$"), lambda m: NoDefence(_p(m[1]))),
+    (re.compile(r"^coin (heads|tails)$"), lambda m: Coin(m[1] == "heads")),
+    (re.compile(rf"^{_P} takes {_C} from {_P}$"), lambda m: Take(_p(m[1]), _p(m[4]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^first {_P}$"), lambda m: First(_p(m[1]))),
+    (re.compile(rf"^{_P} queen ([a-z0-9-]+)$"), lambda m: Move(_p(m[1]), m[2])),
+    (re.compile(rf"^{_P} burn {_C}$"), lambda m: Burn(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} lay {_C} ([a-z0-9-]+)$"), lambda m: Lay(_p(m[1]), Card(m[2], int(m[3])), m[4])),
+]
+
+
+def _p(text: str) -> int:
+    return int(text) - 1
+
+
+def parse_action(text: str) -> FalleraAction:
+    """The action written ``text``; ValueError naming the notation when it is not one."""
+    cleaned = " ".join(text.split())
+    for pattern, build in _PATTERNS:
+        match = pattern.match(cleaned)
+        if match:
+            return build(match)
+    raise ValueError(f"not an action: {text!r} (e.g. 'p1 almoina', 'p1 battle p2 conill#0 with el-capita-moro#5')")

@@ -1,0 +1,192 @@
+"""What La Fallera Calavera's hot paths ask of a deck, worked out once: per-instance tables, the
+actions a game keeps offering (built once, reused), and a turn's legal actions as a lazy sequence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Iterator
+
+from .actions import Almoina, Attack, Card, Defend, FalleraAction, NoDefence, Sell, player
+from .cards import CardDef
+from .state import Draft, tallies
+
+MAX_KEPT_ACTIONS = 50_000
+"""Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
+MAX_KEPT_TALLIES = 20_000
+"""Counters' tallies a deck's ``Facts`` keeps for reuse before starting afresh."""
+
+
+class Facts:
+    """What the hot paths ask of each card instance of one deck, by instance number.
+
+    Built once per deck and player count (the rules keep it): a step indexes tuples instead
+    of resolving a design, its definition and its effects each time. Actions are built once
+    too, and reused, since a game keeps offering the same ones.
+    """
+
+    def __init__(self, defs_by_design: dict[str, CardDef], players: int, designs: tuple[str, ...]) -> None:
+        defs = tuple(defs_by_design[d] for d in designs)
+        self.defs = defs
+        self.labels = tuple(f"{d}#{i}" for i, d in enumerate(designs))
+        """Each instance as the notation and observations write it."""
+        self.refs = tuple(Card(d, i) for i, d in enumerate(designs))
+        self.size = len(designs)
+        self.instances = frozenset(range(len(designs)))
+        rank = [0] * len(designs)
+        for position, instance in enumerate(sorted(range(len(designs)), key=self.labels.__getitem__)):
+            rank[instance] = position
+        self.rank = tuple(rank)
+        """Position of each instance's label in notation order (zones are kept in number order)."""
+        self.in_number_order = rank == list(range(len(designs)))
+        self.treasure = tuple(c.treasure for c in defs)
+        self.battle = tuple(c.battle for c in defs)
+        self.sellable = tuple(c.kind == "sellable" for c in defs)
+        self.hands_all_battle = all(c.treasure or c.battle for c in defs)
+        """Every card that goes to a hand is a battle card: a hand is its own list of weapons."""
+        present = set(designs)
+        self.weight = tuple(_most_valid(c, players, present) for c in defs)
+        """The most an instance can add to a valid ingredient count: a quick bound before counting."""
+        self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
+        """A battle card's printed attack and defence."""
+        self.face_up = tuple(bool(c.effect("attacked-face-up")) for c in defs)
+        self.coin_draw = tuple(bool(c.effect("turn-start-coin-draw")) for c in defs)
+        self._rows: dict[tuple[Any, ...], tuple[FalleraAction, ...]] = {}
+        self.rivals = tuple(tuple(sorted((p for p in range(players) if p != me), key=player)) for me in range(players))
+        """For each player, everyone else in the notation's order of player names."""
+        self.almoina = tuple(Almoina(p) for p in range(players))
+        self.no_defence = tuple(NoDefence(p) for p in range(players))
+        self.sells = tuple(self.row(Sell, p) for p in range(players))
+        self.defends = tuple(self.row(Defend, p) for p in range(players))
+        """Each player's actions of these kinds (for ``Sell`` and ``Defend``, one per instance)."""
+        self._attacks: list[list[dict[int, FalleraAction]]] = [[{} for _ in range(players)] for _ in range(players)]
+        self._kept = max(1, MAX_KEPT_ACTIONS // (players * players or 1))
+        self._tallies: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+
+    def tallies(self, counters: tuple[tuple[int, ...], ...]) -> tuple[list[int], list[int], int]:
+        """A draft's ``TALLIES`` for a state's ``counters``, kept for reuse: a checked playout thaws the
+        same counters for every action it tries, and counters change seldom."""
+        kept = self._tallies.get(counters)
+        if kept is None:
+            if len(self._tallies) >= MAX_KEPT_TALLIES:
+                self._tallies.clear()
+            weights, sellables, on_counters = tallies(self, counters)
+            kept = self._tallies[counters] = (tuple(weights), tuple(sellables), on_counters)
+        return list(kept[0]), list(kept[1]), kept[2]
+
+    def in_order(self, instances: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
+        """``instances`` (in number order) in notation order."""
+        return instances if self.in_number_order else sorted(instances, key=self.rank.__getitem__)
+
+    def row(self, kind: type, *players: int) -> tuple[FalleraAction, ...]:
+        """``kind(*players, card)`` (``Sell``, ``Defend``, ``Burn``, ``Take``) for every instance, by
+        instance number: built once, then a step only indexes it."""
+        row = self._rows.get((kind, *players))
+        if row is None:
+            row = self._rows[(kind, *players)] = tuple(kind(*players, ref) for ref in self.refs)
+        return row
+
+    def plain(self, kind: type, *args: Any) -> FalleraAction:
+        """``kind(*args)`` for an action that names no card (``Move(p, space)``, ``First(p)``), built once."""
+        action = self._rows.get((kind, *args))
+        if action is None:
+            action = self._rows[(kind, *args)] = kind(*args)
+        return action
+
+    def attack(self, me: int, target: int, treasure: int, card: int) -> FalleraAction:
+        """``Attack`` for instance numbers, built once (each pair of players keeps a bounded number)."""
+        kept = self._attacks[me][target]
+        key = treasure * self.size + card
+        action = kept.get(key)
+        if action is None:
+            if len(kept) >= self._kept:  # many long games: start afresh rather than grow
+                kept.clear()
+            action = kept[key] = Attack(me, target, self.refs[treasure], self.refs[card])
+        return action
+
+
+def _most_valid(card: CardDef, players: int, present: set[str]) -> int:
+    """An upper bound of what ``card`` adds to a valid ingredient count with ``players`` players and a
+    deck of the ``present`` designs."""
+    if card.kind != "ingredient":
+        return 0
+    return max([1] + [e.value for e in card.effect("ingredient-value")
+                      if (not e.players or players in e.players) and (e.with_card is None or e.with_card in present)])
+
+
+class TurnChoices(Sequence):
+    """A turn's legal actions in notation order: almoina, battles, Queen moves, sales.
+
+    Battles are the many: one per rival treasure and battle card in hand. They are
+    built only when looked at, so a random playout that looks at one action pays for one.
+    """
+
+    __slots__ = ("_facts", "_me", "_counters", "_weapons", "_moves", "_battles", "_size")
+
+    def __init__(self, facts: Facts, state: Any, moves: tuple[FalleraAction, ...]) -> None:
+        """``state`` is a state or a draft; on a draft, valid until the draft changes (it reads the
+        draft's hands and counters)."""
+        me, counters = state.current, state.counters
+        own, weapons = counters[me], state.hands[me]
+        if not facts.hands_all_battle:
+            battle = facts.battle
+            weapons = [i for i in weapons if battle[i]]
+        if type(state) is Draft:  # a draft keeps count of what is on the counters
+            on_counters, sales = state.on_counters, state.sellables[me]
+        else:
+            on_counters, sales = sum(map(len, counters)), sum(map(facts.sellable.__getitem__, own))
+        battles = (on_counters - len(own)) * len(weapons)
+        self._facts, self._me, self._counters, self._weapons, self._moves = facts, me, counters, weapons, moves
+        self._battles = battles  # sales are listed only when one is looked at: their count is enough here
+        self._size = 1 + battles + len(moves) + sales
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if type(index) is not int or not 0 <= index < self._size:
+            return self._unusual(index)
+        facts, me = self._facts, self._me
+        if not index:
+            return facts.almoina[me]
+        index -= 1
+        if index < self._battles:  # rivals in name order, each one's treasures, each with every weapon
+            counters, weapons = self._counters, self._weapons
+            loot, weapon = divmod(index, len(weapons))
+            for target in facts.rivals[me]:
+                counter = counters[target]
+                if loot < len(counter):
+                    break
+                loot -= len(counter)
+            if not facts.in_number_order:
+                counter, weapons = facts.in_order(counter), facts.in_order(weapons)
+            return facts.attack(me, target, counter[loot], weapons[weapon])
+        index -= self._battles
+        if index < len(self._moves):
+            return self._moves[index]
+        return facts.sells[me][self._listed_sales()[index - len(self._moves)]]
+
+    def _listed_sales(self) -> list[int]:
+        """The sellable treasures on the player's counter, in notation order."""
+        sellable = self._facts.sellable
+        return self._facts.in_order([i for i in self._counters[self._me] if sellable[i]])
+
+    def _unusual(self, index: Any) -> Any:
+        """A slice, a negative index or one out of range (playouts never ask for these)."""
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._size))]
+        if -self._size <= index < 0:
+            return self[index + self._size]
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[FalleraAction]:
+        facts, me = self._facts, self._me
+        yield facts.almoina[me]
+        weapons = facts.in_order(self._weapons)
+        for target in facts.rivals[me]:
+            for treasure in facts.in_order(self._counters[target]):
+                for weapon in weapons:
+                    yield facts.attack(me, target, treasure, weapon)
+        yield from self._moves
+        sells = facts.sells[me]
+        for sale in self._listed_sales():
+            yield sells[sale]

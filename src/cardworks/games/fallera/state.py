@@ -1,0 +1,148 @@
+"""La Fallera Calavera's positions: the immutable ``State`` the engine's contract shows, and the
+mutable ``Draft`` its rules change in place.
+
+The rules are written once, on drafts. ``apply`` thaws a state into a draft, plays
+the action on it and freezes the result, so callers only ever see states that do
+not change. A playout without checks keeps one draft for a whole game: copying a
+state at every step was most of a step's cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class State:
+    """A position. Card instances are numbers; ``designs[n]`` is the design of instance ``n``."""
+
+    designs: tuple[str, ...]
+    hands: tuple[tuple[int, ...], ...]
+    counters: tuple[tuple[int, ...], ...]
+    deck: tuple[int, ...]
+    """Top of the deck first."""
+    cemetery: tuple[int, ...]
+    current: int
+    phase: str
+    """``turn``, ``defend``, ``toss``, ``turn-coin``, ``interior-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
+    discord: bool
+    """Expansion 2's rules are in play."""
+    battle: tuple[int, int, int, int] | None = None
+    """(attacker, target, treasure, attack card) while a battle waits for its defence."""
+    toss: tuple[int, int, bool, str] | None = None
+    """(player, tosses left, all heads so far, then): ``then`` is ``next`` (the turn passes after the
+    tosses) or ``continue`` (tosses met at the start of a turn, which goes on if they fail)."""
+    takes: tuple[int, int, int] | None = None
+    """(taker, victim, cards still to take) after tails."""
+    candidates: tuple[int, ...] = ()
+    """Players tied for first, while the tie-break is pending."""
+    winner: int | None = None
+    reason: str | None = None
+    turn: int = 0
+    spaces: tuple[str, ...] = ()
+    """Terretes of the Kingdom map in setup order (expansion 3); empty without the map."""
+    map: tuple[int, ...] = ()
+    """The card on each terreta, ``-1`` where it is empty."""
+    queen: str | None = None
+    """Where the Calavera Queen stands (``start`` before her first move)."""
+    laying: tuple[int, ...] = ()
+    """Cards drawn to refill the emptied map, waiting for the player to lay them (phase ``lay``)."""
+    realm: bool = False
+    """The move that emptied the map took a Realm card: once the map is laid, another action follows."""
+    foods: tuple[str, ...] = ()
+    """Each player's territorial food: the terreta it belongs to (hidden unless revealed)."""
+    revealed: tuple[bool, ...] = ()
+    refused: tuple[tuple[int, ...], ...] = ()
+    """Per player (empty until a paella is refused), the counter whose paella the coin refused: the
+    same paella is offered again only at the start of its holder's next turn (rulebook 2, lines 18-19)."""
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+
+FIELDS = tuple(State.__dataclass_fields__)
+"""The state's fields, in order (``dump`` writes them in this order)."""
+NESTED = frozenset({"hands", "counters", "refused"})
+"""The state's tuples of tuples."""
+FIELD_SET = frozenset(FIELDS)
+
+
+TALLIES = ("weights", "sellables", "on_counters")
+"""A draft's counts of what is on the counters: per counter, its bound of valid ingredients
+(``Facts.weight`` summed) and its sellable treasures; and all the cards on counters."""
+
+
+def tallies(facts: Any, counters: Any) -> tuple[list[int], list[int], int]:
+    """``TALLIES`` counted afresh (``Facts.tallies`` keeps them for a state's counters)."""
+    return ([sum(map(facts.weight.__getitem__, counter)) for counter in counters],
+            [sum(map(facts.sellable.__getitem__, counter)) for counter in counters], sum(map(len, counters)))
+
+
+class Draft:
+    """A position being played: the fields of ``State``, with hands and counters as lists of lists
+    (each kept in number order) and the deck, cemetery and map as lists; every other field holds the same
+    immutable value a state would, replaced whole when it changes.
+
+    Only the rules change a draft, and only its owner sees it: ``apply``'s own copy, or a
+    playout's. Read-only helpers (legal actions, ingredient counts) take a state or a draft.
+    Other slots are not fields of the position: ``facts`` keeps the deck's ``Facts`` at hand for the
+    rules, and ``TALLIES`` count what is on the counters, kept up to date as cards reach and leave
+    them (the rules' ``_place`` and ``_unplace``): looking for a winner is then mostly one ``max``,
+    and a turn's number of legal actions needs no counting.
+    """
+
+    __slots__ = FIELDS + ("facts",) + TALLIES
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+
+def thawed(state: State, facts: Any) -> Draft:
+    """A draft of ``state`` (whose deck's facts are ``facts``), sharing nothing mutable with it.
+
+    Field by field, as ``frozen`` (a loop of ``setattr`` took twice as long, and checked playouts
+    thaw a state for every action they try)."""
+    draft = object.__new__(Draft)
+    draft.facts = facts
+    draft.designs = state.designs
+    draft.hands = [list(hand) for hand in state.hands]
+    draft.counters = [list(counter) for counter in state.counters]
+    draft.deck, draft.cemetery = list(state.deck), list(state.cemetery)
+    draft.current, draft.phase, draft.discord = state.current, state.phase, state.discord
+    draft.battle, draft.toss, draft.takes, draft.candidates = state.battle, state.toss, state.takes, state.candidates
+    draft.winner, draft.reason, draft.turn = state.winner, state.reason, state.turn
+    draft.spaces, draft.map, draft.queen = state.spaces, list(state.map), state.queen
+    draft.laying, draft.realm = state.laying, state.realm
+    draft.foods, draft.revealed, draft.refused = state.foods, state.revealed, state.refused
+    draft.weights, draft.sellables, draft.on_counters = facts.tallies(state.counters)
+    return draft
+
+
+def frozen(draft: Draft) -> State:
+    """The state ``draft`` stands at (later changes to the draft do not reach it)."""
+    return built({  # every field, in ``FIELDS`` order
+        "designs": draft.designs, "hands": tuple(map(tuple, draft.hands)),
+        "counters": tuple(map(tuple, draft.counters)), "deck": tuple(draft.deck), "cemetery": tuple(draft.cemetery),
+        "current": draft.current, "phase": draft.phase, "discord": draft.discord, "battle": draft.battle,
+        "toss": draft.toss, "takes": draft.takes, "candidates": draft.candidates, "winner": draft.winner,
+        "reason": draft.reason, "turn": draft.turn, "spaces": draft.spaces, "map": tuple(draft.map),
+        "queen": draft.queen, "laying": draft.laying, "realm": draft.realm, "foods": draft.foods,
+        "revealed": draft.revealed, "refused": draft.refused})
+
+
+def built(fields: dict[str, Any]) -> State:
+    """The state with every one of ``fields``, in ``FIELDS`` order (a frozen dataclass: they are set
+    all at once, without re-running ``__init__``)."""
+    state = object.__new__(State)
+    object.__setattr__(state, "__dict__", fields)
+    return state
+
+
+def tupled(name: str, value: Any) -> Any:
+    """A state field read back from JSON: lists become tuples (of tuples for hands and counters)."""
+    if type(value) is not list:
+        return value
+    return tuple(map(tuple, value)) if name in NESTED else tuple(value)
