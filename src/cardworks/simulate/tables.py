@@ -97,7 +97,7 @@ class Table:
 def selections(game: str, db: Any) -> list[str]:
     """The deck selections a game's engine plays."""
     if game == "fallera":
-        from ..engine.fallera_game import SUPPORTED
+        from ..games.fallera.game import SUPPORTED
 
         return [s.id for s in db.game_doc.selections if s.id in SUPPORTED]
     return ["base"]
@@ -141,7 +141,7 @@ def _database(spec: TableSpec) -> Any:
 
 
 def _calavera_table(spec: TableSpec, db: Any) -> Table:
-    from ..engine import calavera_game
+    from ..games.calavera import game as calavera_game
 
     config = calavera_game.Configuration(spec.players)
     rules, _ = calavera_game.rules_for(db, config)
@@ -149,32 +149,30 @@ def _calavera_table(spec: TableSpec, db: Any) -> Table:
 
 
 def _fallera_table(spec: TableSpec, db: Any) -> Table:
-    """Fallera's rules for the selection's sets plus every pack's sets (``fallera_game._build_rules``,
-    with the packs' sets added to the deck)."""
-    from ..engine import fallera_game
-    from ..engine.fallera import FalleraRules
-    from ..engine.fallera_cards import catalogue
+    """Fallera's rules for the selection, with every pack's cards added to the deck (the selection's
+    rules, their definitions extended the way a scenario's example cards are)."""
+    from dataclasses import replace
+
+    from ..games.fallera import game as fallera_game
+    from ..games.fallera.cards import catalogue
     from ..loading.records import Index
 
-    sets = list(fallera_game.SUPPORTED[spec.selection])
+    rules, cards = fallera_game.rules_for(db, fallera_game.Configuration(spec.selection, spec.players))
+    left_out = {k: v for k, v in cards.left_out.items()}
     pack_sets = [doc.id for bundle in db.packs for _, doc in bundle.docs("set")]
-    cards = catalogue(db, sets + pack_sets)
-    removing = {m.id for m in db.game_doc.markers if spec.players in m.removed_at_players}
-    if removing:
+    added: dict[str, Any] = {}
+    if pack_sets:
+        extra = catalogue(db, pack_sets)
+        removing = {m.id for m in db.game_doc.markers if spec.players in m.removed_at_players}
         marked = {r.id for r in Index(db).of_kind("card") if removing & set(r.model.markers)}
-        for card_id in sorted(marked & set(cards.cards)):
-            cards.left_out[card_id] = f"removed at {spec.players} players"
-            del cards.cards[card_id]
-    expert = spec.selection == "expert"
-    side = "expert" if expert else "normal"
-    board = fallera_game.board_accesses(db, side) if "mes-enlla" in sets else None
-    bonuses = {s.id: tuple(s.bonuses) for s in fallera_game.board_side(db, side).spaces} if expert else None
-    rules = FalleraRules(cards.cards, spec.players, "discordia" in sets, board, bonuses, burning=expert)
+        added = {k: v for k, v in extra.cards.items() if k not in marked}
+        left_out.update(extra.left_out)
+        left_out.update({k: f"removed at {spec.players} players" for k in sorted(marked & set(extra.cards))})
+        rules = replace(rules, defs={**rules.defs, **added})
     deal_size = fallera_game.deal_size(db, spec.players)
-    in_packs = {r.id for r in Index(db).of_kind("card") if r.set_id in pack_sets}
     return Table(spec, rules, lambda rng: rules.new_game(rng=rng, deal=deal_size),
-                 deck={c.id: c.copies for c in cards.cards.values()}, cards=dict(cards.cards),
-                 pack_cards=frozenset(in_packs & set(cards.cards)), left_out=dict(cards.left_out))
+                 deck={c.id: c.copies for c in rules.defs.values()}, cards=dict(rules.defs),
+                 pack_cards=frozenset(added), left_out=left_out)
 
 
 def winners(result: Any) -> tuple[int, ...]:
