@@ -88,3 +88,14 @@ def test_report_files_are_written(tmp_path) -> None:
     assert report["table"]["games"] == 8 and "report.json: written" in err
     assert html.count("<svg") >= 5 and "<script" not in html and "<link" not in html
     assert all(ref.startswith("#") for ref in re.findall(r'(?:src|href)="([^"]*)"', html))  # nothing outside the page
+
+
+def test_a_broken_pack_is_reported_with_its_file_and_exit_1(tmp_path) -> None:
+    import shutil
+
+    pack = tmp_path / "pack"
+    shutil.copytree(PACK, pack)
+    (pack / "sets" / "example.json").write_text('{"id": "example-set", "cards": [', encoding="utf-8")
+    _, err = simulate(str(pack), "--games", "2", "--workers", "1", "--out", str(tmp_path / "out"), expect=1)
+    assert "example.json:1:" in err and "run 'cardworks validate'" in err
+    assert not (tmp_path / "out").exists()  # nothing written for a failed run
