@@ -31,7 +31,9 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
     players = table.spec.players
     seats = seating(agents, index)
     chance, *minds = game_rngs(seed, index, players)
-    choices, play, now = table.playout(table.deal(chance))
+    playout = table.playout(table.deal(chance))
+    choices, play, now = playout
+    position = table.live(playout)
     cards = bool(table.deck)
     held: list[set[int]] = [set() for _ in range(players)]
     played: Counter = Counter()
@@ -40,7 +42,7 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
     holdings, seated = table.holdings, range(players)
     blind = [agent.kind == "random" for agent in seats]  # random seats pick without looking
     while legal and steps < table.spec.max_steps:
-        state = now()
+        state = position()  # read-only; agents that look get an immutable snapshot
         actor = rules.actor(state)
         if cards:
             for who in seated:
@@ -53,7 +55,7 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
             if design is not None:
                 played[design] += 1
         else:
-            action = seats[actor].choose(table, actor, lambda: rules.observe(state, actor), legal, minds[actor])
+            action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
             design = table.played(action)
             if design is not None:
                 played[design] += 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -68,11 +68,20 @@ class Table:
             return self.rules.playout(state)
         return contract_playout(self.rules, state)
 
+    def live(self, playout: Playout) -> Callable[[], Any]:
+        """The position a playout stands at, for reading only and only until its next step: an in-place
+        playout's own draft (the rules read it as they read a state), with no copy; else ``playout.state``."""
+        state = playout.state
+        if isinstance(state, partial) and state.args and not state.keywords:
+            draft = state.args[0]
+            return lambda: draft
+        return state
+
     def holdings(self, state: Any, player: int) -> Iterable[int]:
         """Card instances ``player`` holds now (hand and counter); the referee's view, for per-card figures."""
         if self.spec.game != "fallera":
             return ()
-        return state.hands[player] + state.counters[player]
+        return (*state.hands[player], *state.counters[player])
 
     def design(self, state: Any, instance: int) -> str:
         return state.designs[instance]
