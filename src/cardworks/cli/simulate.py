@@ -26,7 +26,7 @@ def _cores() -> int:
 @click.option("--seed", type=click.IntRange(0, None), default=1, show_default=True, help="Master seed; game i uses SeedSequence(seed, spawn_key=(i,)).")
 @click.option("--agent", "agent", default="random", show_default=True,
               help="random, greedy or mcts for every seat, or one per seat joined by commas (mcts,greedy,greedy,greedy).")
-@click.option("--budget", type=click.IntRange(1, 1_000_000), default=200, show_default=True, help="ISMCTS iterations per decision.")
+@click.option("--budget", type=click.IntRange(1, 1_000_000), default=50, show_default=True, help="ISMCTS iterations per decision.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None, help="Local processes (default: one per usable core).")
 @click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT): play on that cluster instead.")
 @click.option("--max-steps", type=click.IntRange(10, 10_000_000), default=5000, show_default=True,

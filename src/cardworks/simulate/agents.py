@@ -17,7 +17,7 @@ from .mcts import search
 from .tables import Table
 
 KINDS = ("random", "greedy", "mcts")
-DEFAULT_BUDGET = 200
+DEFAULT_BUDGET = 50
 """ISMCTS iterations per decision."""
 
 
