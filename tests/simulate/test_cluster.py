@@ -17,7 +17,7 @@ def test_a_two_worker_local_cluster_gives_the_same_json_as_the_local_run() -> No
             "--seed", "1", "--format", "json")
     local, _ = simulate(*args, "--workers", "2")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
         with distributed.Client(cluster) as client:
             assert len(client.scheduler_info()["workers"]) == 2
