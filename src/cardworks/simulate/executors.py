@@ -71,7 +71,7 @@ def _on_dask(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[t
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
     try:
-        futures = [client.submit(play_chunk, spec, agents, seed, first, count, pure=False, key=f"simulate-{seed}-{first}-{id(runs)}")
+        futures = [client.submit(play_chunk, spec, agents, seed, first, count, pure=False)  # a fresh key each
                    for first, count in runs]
         sizes = {future.key: count for future, (_, count) in zip(futures, runs)}
         parts = []
