@@ -53,6 +53,8 @@ def test_calavera_with_every_agent_shares_tied_wins() -> None:
                            "--budget", "8", "--workers", "1")
     assert sum(s["rate"] for s in report["seats"]) == pytest.approx(1.0, abs=1e-5)
     assert set(report["agents"]) == {"mcts-8", "greedy", "random"} and "cards" not in report
+    length = report["length"]
+    assert length["turns"]["mean"] == pytest.approx(3 * length["rounds"]["mean"], abs=1e-4)  # whole rounds, 3 seats
 
 
 def test_compare_with_the_example_pack_prints_the_pack_cards_difference() -> None:

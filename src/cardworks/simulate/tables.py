@@ -97,6 +97,8 @@ class Table:
         """(turns, rounds) played so far."""
         players = self.spec.players
         if self.spec.game == "calavera":
+            if state.phase == "over":  # the game ends as a round ends: every seat played it
+                return state.round * players, state.round
             turn = (state.round - 1) * players + (state.current - state.first) % players + 1
             return turn, state.round
         turn = max(state.turn, 1)
