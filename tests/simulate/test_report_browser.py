@@ -30,9 +30,9 @@ def test_the_report_opens_in_headless_chromium_with_its_plots(tmp_path: Path) ->
              "--out", str(out))
     page = (out / "report.html").as_uri()
     dom = _chromium("--dump-dom", page, home=tmp_path).stdout
-    assert dom.count("<figure") == 10  # five plots per deck, two decks
+    assert dom.count("<figure") == 11  # five plots per deck, two decks, and the seats of both
     svgs = re.findall(r"<svg\b[^>]*>", dom)
-    assert len(svgs) == 10 and all('width="' in tag and 'height="' in tag for tag in svgs)
+    assert len(svgs) == 11 and all('width="' in tag and 'height="' in tag for tag in svgs)
     assert "Deck B against deck A" in dom and "example-cavaller" in dom
     shot = tmp_path / "shot.png"
     _chromium(f"--screenshot={shot}", "--window-size=1000,2400", page, home=tmp_path)

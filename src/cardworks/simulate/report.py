@@ -165,6 +165,23 @@ def _card_plot(cards: list[dict[str, Any]]) -> str:
     return _svg(fig)
 
 
+def _paired_seats(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """Seat win rates of deck A and deck B side by side, each with its interval."""
+    fig, ax = _figure()
+    seats = [s["seat"] for s in a["seats"]]
+    for offset, (name, run, colour) in zip((-0.2, 0.2), (("deck A", a, INK), ("deck B", b, ACCENT))):
+        rates = run["seats"]
+        xs = [i + offset for i in range(len(seats))]
+        ax.bar(xs, [r["rate"] for r in rates], width=0.4, color=colour, label=name,
+               yerr=[[r["rate"] - r["low"] for r in rates], [r["high"] - r["rate"] for r in rates]], ecolor=MUTED, capsize=3)
+    ax.axhline(1 / len(seats), color=MUTED, linestyle="--", linewidth=1)
+    ax.set_xticks(range(len(seats)), seats)
+    ax.set_ylabel("win rate (95% CI)")
+    ax.legend(loc="upper right")
+    ax.set_title("Win rate per seat, deck A and deck B")
+    return _svg(fig)
+
+
 def _plots(fig: dict[str, Any], histogram: dict[str, int] | None) -> list[tuple[str, str]]:
     players = fig["table"]["players"]
     plots = [("Win rate per seat", _rate_bars("Win rate per seat (decided games)", [s["seat"] for s in fig["seats"]],
@@ -195,7 +212,9 @@ pre { background: #f6f7f9; padding: 1em; overflow-x: auto; font-size: 0.85em; }
 {% for caption, svg in section.plots %}<figure class="plot" data-plot="{{ caption }}">{{ svg | safe }}<figcaption>{{ caption }}</figcaption></figure>
 {% endfor %}</section>
 {% endfor %}
-{% if compare %}<section class="compare"><h2>Deck B against deck A</h2><pre>{{ compare }}</pre></section>{% endif %}
+{% if compare %}<section class="compare"><h2>Deck B against deck A</h2>
+<figure class="plot" data-plot="Seats, A and B">{{ paired | safe }}<figcaption>Win rate per seat, deck A and deck B</figcaption></figure>
+<pre>{{ compare }}</pre></section>{% endif %}
 </body></html>
 """
 
@@ -211,4 +230,6 @@ def to_html(report: dict[str, Any]) -> str:
         sections.append({"name": label, "text": _run_text(fig), "plots": _plots(fig, fig.get("histograms", {}).get("steps"))})
     title = "Simulation report" + (" (comparison)" if "compare" in report else "")
     compare = _compare_text(report).split("B - A", 1)[1] if "compare" in report else None
-    return env.from_string(PAGE).render(title=title, sections=sections, compare=("B - A" + compare) if compare else None)
+    paired = _paired_seats(report["a"], report["b"]) if compare else None
+    return env.from_string(PAGE).render(title=title, sections=sections, compare=("B - A" + compare) if compare else None,
+                                        paired=paired)
