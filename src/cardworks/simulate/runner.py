@@ -39,14 +39,15 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
     played: Counter = Counter()
     legal = choices()
     steps = 0
-    holdings, seated = table.holdings, range(players)
+    seated = range(players)
     blind = [agent.kind == "random" for agent in seats]  # random seats pick without looking
     while legal and steps < table.spec.max_steps:
         state = position()  # read-only; agents that look get an immutable snapshot
         actor = rules.actor(state)
         if cards:
-            for who in seated:
-                held[who].update(holdings(state, who))
+            for zone in table.zones(state):
+                for who in seated:
+                    held[who].update(zone[who])
         if actor == CHANCE:
             action = legal[int(chance.random() * len(legal))]
         elif blind[actor]:
@@ -64,8 +65,9 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
         steps += 1
     final = now()
     if cards:
-        for who in range(players):
-            held[who].update(table.holdings(final, who))
+        for zone in table.zones(final):
+            for who in seated:
+                held[who].update(zone[who])
     over = rules.actor(final) is None
     result, reason = rules.result(final)
     turns, rounds = table.turns(final)

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from ..engine.core import Playout
 from ..engine.playouts import MAX_STEPS, contract_playout
@@ -77,11 +77,12 @@ class Table:
             return lambda: draft
         return state
 
-    def holdings(self, state: Any, player: int) -> Iterable[int]:
-        """Card instances ``player`` holds now (hand and counter); the referee's view, for per-card figures."""
+    def zones(self, state: Any) -> tuple[Sequence[Iterable[int]], ...]:
+        """The zones whose cards a player holds (hands, counters), each indexed by player: the referee's
+        view, for per-card figures. None for a game without cards."""
         if self.spec.game != "fallera":
             return ()
-        return (*state.hands[player], *state.counters[player])
+        return state.hands, state.counters
 
     def design(self, state: Any, instance: int) -> str:
         return state.designs[instance]
