@@ -66,7 +66,13 @@ def test_compare_with_the_example_pack_prints_the_pack_cards_difference() -> Non
     new = {c["card"]: c for c in report["compare"]["cards"] if c["new"]}
     assert set(new) == {"example-cavaller", "example-orxata"}
     assert report["a"]["table"]["packs"] == [] and report["b"]["table"]["packs"] == ["fallera-pack"]
-    assert report["b"]["pack"]["held"] > 0
+    pack = report["b"]["pack"]
+    assert pack["held"] > 0 and set(pack["rank_among_base"]) == set(new)
+    base = [c["improvement"]["difference"] for c in report["b"]["cards"] if not c["pack"]]
+    assert pack["base_cards"] == len(base) and pack["mean_improvement_base"] == pytest.approx(sum(base) / len(base), abs=1e-5)
+    cavaller = next(c for c in report["b"]["cards"] if c["card"] == "example-cavaller")["improvement"]["difference"]
+    assert pack["rank_among_base"]["example-cavaller"] == sum(v < cavaller for v in base)
+    assert "pack cards against the base deck: mean improvement" in out
     assert {c["card"] for c in report["b"]["cards"] if c["pack"]} == set(new)
 
 

@@ -5,7 +5,7 @@ winner (a stall at the step cap, an exhausted deck) are counted apart. An agent'
 win rate is its share of the games it sat in, and ``beats_even`` says its Wilson
 interval lies above an even share (1 / players). A card's figures compare the
 players who held it at some point (drew it, stole it, took it from the map) with
-those who did not.
+those who did not; a pack's cards are also ranked among the base deck's.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def figures(tally: Tally, table: Table, agents: list[str], seed: int) -> dict[st
     if table.deck:
         result["cards"] = card_figures(tally, table)
         if table.pack_cards:
-            result["pack"] = _held_figures(tally, ANY_PACK_CARD, tally.players * tally.games)
+            result["pack"] = {**_held_figures(tally, ANY_PACK_CARD, tally.players * tally.games),
+                              **_against_base(result["cards"])}
     return result
 
 
@@ -57,6 +58,20 @@ def card_figures(tally: Tally, table: Table) -> list[dict[str, Any]]:
                      **_held_figures(tally, design, seats), "played": tally.played.get(design, 0),
                      "played_per_game": round(tally.played.get(design, 0) / tally.games, 6) if tally.games else 0.0})
     return rows
+
+
+def _against_base(cards: list[dict[str, Any]]) -> dict[str, Any]:
+    """The packs' cards against the base deck's: mean improvement of each group, and per pack card how many
+    of the deck's other cards improve a holder's chances less (its rank among them)."""
+    def improvement(card: dict[str, Any]) -> float | None:
+        return card["improvement"]["difference"]
+
+    base = sorted(v for c in cards if not c["pack"] and (v := improvement(c)) is not None)
+    pack = [c for c in cards if c["pack"] and improvement(c) is not None]
+    mean = lambda values: round(sum(values) / len(values), 6) if values else None  # noqa: E731
+    return {"mean_improvement_pack": mean([improvement(c) for c in pack]), "mean_improvement_base": mean(base),
+            "base_cards": len(base),
+            "rank_among_base": {c["card"]: sum(v < improvement(c) for v in base) for c in pack}}
 
 
 def _held_figures(tally: Tally, key: str, seats: int) -> dict[str, Any]:

@@ -78,7 +78,13 @@ def _run_text(fig: dict[str, Any], top: int = 10) -> str:
         lines += [f"  {c['card']}{' [pack]' if c['pack'] else ''}: {_diff(c['improvement'])}, held in "
                   f"{c['held']} player-games, played {c['played_per_game']:.2f}/game" for c in shown]
         if "pack" in fig:
-            lines.append(f"  any pack card: {_diff(fig['pack']['improvement'])}")
+            pack = fig["pack"]
+            lines.append(f"  any pack card: {_diff(pack['improvement'])}")
+            if pack["mean_improvement_pack"] is not None and pack["mean_improvement_base"] is not None:
+                lines.append(f"  pack cards against the base deck: mean improvement {100 * pack['mean_improvement_pack']:+.1f} pts "
+                             f"against {100 * pack['mean_improvement_base']:+.1f} pts; "
+                             + ", ".join(f"{card} improves more than {rank} of {pack['base_cards']}"
+                                         for card, rank in sorted(pack["rank_among_base"].items())))
     return "\n".join(lines) + "\n"
 
 
