@@ -107,3 +107,15 @@ def test_a_broken_pack_is_reported_with_its_file_and_exit_1(tmp_path) -> None:
     _, err = simulate(str(pack), "--games", "2", "--workers", "1", "--out", str(tmp_path / "out"), expect=1)
     assert "example.json:1:" in err and "run 'cardworks validate'" in err
     assert not (tmp_path / "out").exists()  # nothing written for a failed run
+
+
+def test_stalled_games_are_listed_and_replay_alone_with_first() -> None:
+    report = simulate_json(*MIXED, "--games", "30", "--max-steps", "150", "--workers", "2", "--seed", "9")
+    stalled = report["stalled_games"]
+    assert stalled and len(stalled) == min(20, round(report["endings"]["step-limit"]["rate"] * 30))
+    assert stalled == sorted(stalled)
+    decided = next(i for i in range(30) if i not in stalled)
+    again = simulate_json(*MIXED, "--games", "1", "--first", str(stalled[-1]), "--max-steps", "150", "--seed", "9")
+    assert again["stalled_games"] == [stalled[-1]] and again["table"]["first"] == stalled[-1]
+    other = simulate_json(*MIXED, "--games", "1", "--first", str(decided), "--max-steps", "150", "--seed", "9")
+    assert other["stalled_games"] == [] and other["no_winner"]["rate"] == 0

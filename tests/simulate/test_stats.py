@@ -33,6 +33,7 @@ def test_distribution_of_a_histogram() -> None:
 
 records = st.builds(
     GameRecord,
+    index=st.integers(0, 40),
     seats=st.just(("greedy", "random", "random")),
     winners=st.sampled_from([(), (0,), (1,), (0, 2), (0, 1, 2)]),
     reason=st.sampled_from(["five-ingredients", "step-limit"]),

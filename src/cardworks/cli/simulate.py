@@ -24,6 +24,8 @@ def _cores() -> int:
 @click.option("--players", type=click.IntRange(1, 20), default=4, show_default=True)
 @click.option("--games", type=click.IntRange(1, 100_000_000), default=1000, show_default=True)
 @click.option("--seed", type=click.IntRange(0, None), default=1, show_default=True, help="Master seed; game i uses SeedSequence(seed, spawn_key=(i,)).")
+@click.option("--first", type=click.IntRange(0, None), default=0, show_default=True,
+              help="Number of the first game (replay game N alone with --first N --games 1).")
 @click.option("--agent", "agent", default="random", show_default=True,
               help="random, greedy or mcts for every seat, or one per seat joined by commas (mcts,greedy,greedy,greedy).")
 @click.option("--budget", type=click.IntRange(1, 1_000_000), default=50, show_default=True, help="ISMCTS iterations per decision.")
@@ -36,7 +38,7 @@ def _cores() -> int:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
 def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
-             agent: str, budget: int, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
+             first: int, agent: str, budget: int, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
              out: Path | None, fmt: str) -> None:
     """Play seeded games and report balance figures with 95% intervals.
 
@@ -64,8 +66,8 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
     with SimulationProgress() as start:
         for spec in specs:
             results.append(run(spec, agents, games, seed, workers=workers or _cores(), scheduler=scheduler,
-                               progress=start(spec.label, games)))
-    reports = [figures(tally, table, labels, seed) for tally, table in zip(results, tables)]
+                               progress=start(spec.label, games), first=first))
+    reports = [figures(tally, table, labels, seed, first) for tally, table in zip(results, tables)]
     report = reports[0] if not compare else {"a": reports[0], "b": reports[1], "compare": compared(reports[0], reports[1])}
     if out is not None:
         for path in write_report(report, out):

@@ -24,8 +24,8 @@ Progress = Callable[[int], None]
 
 def simulate(spec: TableSpec, agents: tuple[Agent, ...], games: int, seed: int, *, workers: int = 1,
              scheduler: str | None = None, client: Any = None, progress: Progress | None = None,
-             size: int | None = None) -> Tally:
-    """``games`` seeded games of ``spec``'s table, tallied.
+             size: int | None = None, first: int = 0) -> Tally:
+    """``games`` seeded games of ``spec``'s table, numbered from ``first``, tallied.
 
     ``scheduler`` (``tcp://HOST:PORT``) or a Dask ``client`` sends chunks of games to a cluster;
     otherwise ``workers`` local processes play them (one: this process). ``size`` games per chunk
@@ -34,9 +34,9 @@ def simulate(spec: TableSpec, agents: tuple[Agent, ...], games: int, seed: int, 
     build_table(spec)  # bad input is reported here, before any worker starts
     tell = progress or (lambda done: None)
     if client is not None or scheduler is not None:
-        runs = chunks(games, size or chunk_size(games, _dask_workers(client) if client else max(workers, 2)))
+        runs = chunks(games, size or chunk_size(games, _dask_workers(client) if client else max(workers, 2)), first)
         return _on_dask(spec, agents, seed, runs, scheduler, client, tell)
-    runs = chunks(games, size or chunk_size(games, workers))
+    runs = chunks(games, size or chunk_size(games, workers), first)
     if workers <= 1 or len(runs) == 1:
         parts = []
         for first, count in runs:

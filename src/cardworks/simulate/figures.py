@@ -14,13 +14,12 @@ from itertools import combinations
 from typing import Any
 
 from ..engine.core import player
-from .stats import ANY_PACK_CARD, WIN_UNIT, Tally, difference, distribution, mean_difference, rate
+from .stats import ANY_PACK_CARD, STALL, WIN_UNIT, Tally, difference, distribution, mean_difference, rate
 from .tables import Table
 
-STALL = "step-limit"
 
 
-def figures(tally: Tally, table: Table, agents: list[str], seed: int) -> dict[str, Any]:
+def figures(tally: Tally, table: Table, agents: list[str], seed: int, first: int = 0) -> dict[str, Any]:
     """The report's figures (identical for identical totals: nothing here depends on how games were split)."""
     games, players = tally.games, tally.players
     decided = tally.decided
@@ -28,11 +27,12 @@ def figures(tally: Tally, table: Table, agents: list[str], seed: int) -> dict[st
     result: dict[str, Any] = {
         "table": {"game": table.spec.game, "set": table.spec.selection, "players": players,
                   "packs": [_pack_name(p) for p in table.spec.packs], "agents": agents, "seed": seed,
-                  "games": games, "step_cap": table.spec.max_steps, "rotated": len(set(agents)) > 1},
+                  "games": games, "first": first, "step_cap": table.spec.max_steps, "rotated": len(set(agents)) > 1},
         "seats": [{"seat": player(s), **rate(w / WIN_UNIT, decided), "share_of_all_games": rate(w / WIN_UNIT, games)["rate"]}
                   for s, w in enumerate(tally.seat_wins)],
         "no_winner": rate(games - decided, games),
         "stalls": rate(tally.endings.get(STALL, 0), games),
+        "stalled_games": tally.stalled,
         "endings": {reason: rate(count, games) for reason, count in sorted(tally.endings.items())},
         "length": {"steps": distribution(tally.steps), "turns": distribution(tally.turns),
                    "rounds": distribution(tally.rounds)},

@@ -61,6 +61,8 @@ def _run_text(fig: dict[str, Any], top: int = 10) -> str:
              "Win rate per seat (of decided games, 95% CI):"]
     lines += [f"  {s['seat']}: {_pct(s)}" for s in fig["seats"]]
     lines.append(f"  no winner: {_pct(fig['no_winner'])}   stalls (step cap {t['step_cap']}): {_pct(fig['stalls'])}")
+    if fig["stalled_games"]:
+        lines.append(f"  stalled games (replay one: --first N --games 1): {', '.join(map(str, fig['stalled_games']))}")
     lines.append("Win rate per agent (of its seats):")
     lines += [f"  {a}: {_pct(r)}{'  above an even share' if r['beats_even'] else ''}" for a, r in fig["agents"].items()]
     for d in fig["agent_differences"]:

@@ -72,7 +72,7 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
     result, reason = rules.result(final)
     turns, rounds = table.turns(final)
     return GameRecord(
-        seats=tuple(agent.label for agent in seats), winners=winners(result) if over else (),
+        index=index, seats=tuple(agent.label for agent in seats), winners=winners(result) if over else (),
         reason=(reason or "no-reason") if over else "step-limit", steps=steps, turns=turns, rounds=rounds,
         held=tuple(frozenset(table.design(final, i) for i in h) for h in held) if cards else (),
         played=tuple(sorted(played.items())))
@@ -87,9 +87,9 @@ def play_chunk(spec: TableSpec, agents: tuple[Agent, ...], seed: int, first: int
     return tally
 
 
-def chunks(games: int, size: int) -> list[tuple[int, int]]:
-    """(first game, games) of each chunk of a run."""
-    return [(first, min(size, games - first)) for first in range(0, games, size)]
+def chunks(games: int, size: int, start: int = 0) -> list[tuple[int, int]]:
+    """(first game, games) of each chunk of a run of ``games`` games numbered from ``start``."""
+    return [(start + first, min(size, games - first)) for first in range(0, games, size)]
 
 
 def chunk_size(games: int, workers: int) -> int:

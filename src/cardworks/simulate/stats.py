@@ -20,6 +20,9 @@ Z = 1.959963984540054
 WIN_UNIT = 60
 """Parts of one win: a win shared by 2, 3, 4, 5 or 6 players splits into whole parts."""
 ANY_PACK_CARD = "(any pack card)"
+STALL = "step-limit"
+"""How a game that reached the step cap ended."""
+KEPT_STALLS = 20
 """The per-card key of players who drew at least one of the packs' cards."""
 
 
@@ -27,6 +30,8 @@ ANY_PACK_CARD = "(any pack card)"
 class GameRecord:
     """What one game contributes to the figures."""
 
+    index: int
+    """The game's number in its run (its seed's spawn key)."""
     seats: tuple[str, ...]
     """The agent of each seat."""
     winners: tuple[int, ...]
@@ -59,6 +64,8 @@ class Tally:
     held_wins: Counter = field(default_factory=Counter)
     """Design → win parts of those player-games."""
     played: Counter = field(default_factory=Counter)
+    stalled: list[int] = field(default_factory=list)
+    """The smallest numbers (at most ``KEPT_STALLS``) of games that reached the step cap, to replay them."""
 
     def __post_init__(self) -> None:
         if not self.seat_wins:
@@ -67,6 +74,8 @@ class Tally:
     def add(self, record: GameRecord, pack_cards: frozenset[str] = frozenset()) -> None:
         self.games += 1
         self.endings[record.reason] += 1
+        if record.reason == STALL:
+            self.stalled = sorted({*self.stalled, record.index})[:KEPT_STALLS]
         self.steps[record.steps] += 1
         self.turns[record.turns] += 1
         self.rounds[record.rounds] += 1
@@ -94,6 +103,7 @@ class Tally:
         total.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins)]
         for name in ("agent_seats", "agent_wins", "endings", "steps", "turns", "rounds", "held", "held_wins", "played"):
             setattr(total, name, getattr(self, name) + getattr(other, name))
+        total.stalled = sorted({*self.stalled, *other.stalled})[:KEPT_STALLS]
         return total
 
     @property
