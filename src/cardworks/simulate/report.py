@@ -209,16 +209,21 @@ PAGE = """<!doctype html>
 body { font: 15px/1.45 "DejaVu Sans", sans-serif; color: #1d232a; max-width: 960px; margin: 2em auto; padding: 0 1em; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
-table { border-collapse: collapse; font-size: 0.9em; } td, th { padding: 0.2em 0.6em; border-bottom: 1px solid #eee; text-align: left; }
+table { border-collapse: collapse; font-size: 0.9em; } td, th { padding: 0.2em 0.6em; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
 pre { background: #f6f7f9; padding: 1em; overflow-x: auto; font-size: 0.85em; }
-.sig { color: #c8553d; font-weight: bold; }
+.sig { color: #c8553d; font-weight: bold; } tr.pack td:first-child { color: #c8553d; }
+caption { text-align: left; font-weight: bold; margin: 0.5em 0; }
 </style></head><body>
 <h1>{{ title }}</h1>
 {% for section in sections %}
 <section class="run"><h2>{{ section.name }}</h2>
 <pre>{{ section.text }}</pre>
 {% for caption, svg in section.plots %}<figure class="plot" data-plot="{{ caption }}">{{ svg | safe }}<figcaption>{{ caption }}</figcaption></figure>
-{% endfor %}</section>
+{% endfor %}{% if section.cards %}<table class="cards"><caption>Every card: win rate of players who held it against those who did not (95% CI)</caption>
+<tr><th>card</th><th>held (player-games)</th><th>win rate held</th><th>win rate not held</th><th>improvement</th><th>played per game</th></tr>
+{% for c in section.cards %}<tr{% if c.pack %} class="pack"{% endif %}><td>{{ c.card }}{% if c.pack %} (pack){% endif %}</td><td>{{ c.held }}</td>
+<td>{{ pct(c.win_rate_held) }}</td><td>{{ pct(c.win_rate_not_held) }}</td><td{% if c.improvement.significant %} class="sig"{% endif %}>{{ diff(c.improvement) }}</td><td>{{ "%.2f"|format(c.played_per_game) }}</td></tr>
+{% endfor %}</table>{% endif %}</section>
 {% endfor %}
 {% if compare %}<section class="compare"><h2>Deck B against deck A</h2>
 <figure class="plot" data-plot="Seats, A and B">{{ paired | safe }}<figcaption>Win rate per seat, deck A and deck B</figcaption></figure>
@@ -235,9 +240,10 @@ def to_html(report: dict[str, Any]) -> str:
     for name, fig in runs:
         t = fig["table"]
         label = f"{name}: {t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}"
-        sections.append({"name": label, "text": _run_text(fig), "plots": _plots(fig, fig.get("histograms", {}).get("steps"))})
+        sections.append({"name": label, "text": _run_text(fig), "plots": _plots(fig, fig.get("histograms", {}).get("steps")),
+                         "cards": sorted(fig.get("cards", []), key=lambda c: -(c["improvement"]["difference"] or 0))})
     title = "Simulation report" + (" (comparison)" if "compare" in report else "")
     compare = _compare_text(report).split("B - A", 1)[1] if "compare" in report else None
     paired = _paired_seats(report["a"], report["b"]) if compare else None
     return env.from_string(PAGE).render(title=title, sections=sections, compare=("B - A" + compare) if compare else None,
-                                        paired=paired)
+                                        paired=paired, pct=lambda r: _pct(r).strip(), diff=_diff)
