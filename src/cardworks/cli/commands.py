@@ -235,4 +235,20 @@ def check_json(report) -> dict:
     }
 
 
-ALL = [validate, cards, schema, freeze, build, i18n, check]
+@click.command()
+@click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False))
+@click.option("--game", help="Game id (default: the game the packs extend, else the only game with card faces).")
+@click.option("--set", "selection", help="Deck selection or sets joined by '+' (default: the packs' sets, else the game's deck).")
+@click.option("--locale", help="Locale shown first (default: the game's source locale).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; others can reach the page only if you change it.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.pass_obj
+def serve(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, locale: str | None,
+          host: str, port: int) -> None:
+    """Preview the deck in a browser; pages update as you edit the data (read-only)."""
+    from ..serve import ServeOptions, run
+
+    run(ServeOptions(cards_root, packs, game, selection, locale), host, port, echo=click.echo)
+
+
+ALL = [validate, cards, schema, freeze, build, i18n, check, serve]

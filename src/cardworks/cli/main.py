@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from ..errors import DataError, UsageError
-from . import commands
+from . import commands, export_commands
 from .simulate import simulate
 
 
@@ -51,7 +51,7 @@ def cli(ctx: click.Context, cards_root: Path | None) -> None:
     ctx.obj = cards_root or default_cards_root()
 
 
-for command in commands.ALL:
+for command in [*commands.ALL, *export_commands.ALL]:
     cli.add_command(command)
 cli.add_command(simulate)
 

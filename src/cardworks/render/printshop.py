@@ -11,6 +11,7 @@ from .art import placeholder_ops
 from .determinism import stabilise
 from .faces import FaceResult
 from .impose import MM
+from .subset_tags import retag_subsets
 
 
 def assemble(result: FaceResult, order: list[str], bleed_mm: float, lang: str) -> pikepdf.Pdf:
@@ -33,8 +34,9 @@ def assemble(result: FaceResult, order: list[str], bleed_mm: float, lang: str) -
 
 
 def save_pdf(pdf: pikepdf.Pdf) -> bytes:
-    """Serialise deterministically: the same input always gives the same bytes."""
+    """Serialise deterministically (the same input always gives the same bytes), one tag per font subset."""
     stabilise(pdf)
+    retag_subsets(pdf)
     if "/Info" in pdf.trailer:
         for key in ("/CreationDate", "/ModDate"):
             if key in pdf.trailer.Info:

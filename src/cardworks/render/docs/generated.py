@@ -11,6 +11,7 @@ from ...errors import DataError
 from ...i18n.collation import collation_key
 from ...loading.records import Index
 from ..jinja import environment
+from .diables_sections import SECTIONS as DIABLES_SECTIONS
 from .mapsvg import map_svg
 from .texts import DocTexts, Labels
 
@@ -32,9 +33,11 @@ class Generator:
     NAMES = ("components", "icon-legend", "rank-table", "battle-table", "player-variants", "map", "card-index")
 
     def __call__(self, name: str) -> Markup:
-        if name not in self.NAMES:
-            raise DataError(f"unknown generated section {name!r}; use one of {', '.join(self.NAMES)}")
+        if name not in self.NAMES and name not in DIABLES_SECTIONS:
+            raise DataError(f"unknown generated section {name!r}; use one of {', '.join((*self.NAMES, *DIABLES_SECTIONS))}")
         try:
+            if name in DIABLES_SECTIONS:
+                return DIABLES_SECTIONS[name](self)
             return getattr(self, name.replace("-", "_"))()
         except (StopIteration, KeyError, ValueError) as exc:
             raise DataError(f"the generated section {name!r} needs data the game does not have ({exc!r})") from None

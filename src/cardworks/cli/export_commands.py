@@ -1,0 +1,143 @@
+"""Commands for exports: ``export print-shop``, ``export tts``, ``preflight``, ``sheet export|import``.
+
+Each parses its options and hands off to a function of ``cardworks.export``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import DataError
+from ..problems import Problem
+
+GAME = click.option("--game", help="Game id (needed when several games have cards).")
+SELECTION = click.option("--set", "selection", help="Deck selection (e.g. base, expert) or set ids joined by '+'.")
+PLAYERS = click.option("--players", type=click.IntRange(1, 20), help="Remove the cards marked for this player count.")
+LOCALE = click.option("--locale", help="Locale of the card texts (default: the game's source locale).")
+PACKS = click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False, exists=True))
+JOBS = click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Lay faces out in N processes.")
+
+
+def deck_options(command):
+    """PACK arguments and the options choosing a deck and its locale, shared by the export commands."""
+    for option in reversed([PACKS, GAME, SELECTION, PLAYERS, LOCALE, JOBS]):
+        command = option(command)
+    return command
+
+
+def print_reports(reports) -> int:
+    """One block per file: each check with ok/FAIL; returns the number of failed files."""
+    failed = 0
+    for report in reports:
+        click.echo(f"{report.path}: {'ok' if report.ok else 'FAILED'}")
+        for check in report.checks:
+            click.echo(f"  {'ok  ' if check.ok else 'FAIL'} {check.name}: {check.message}")
+        failed += not report.ok
+    return failed
+
+
+@click.group("export")
+def export() -> None:
+    """Write a deck for a print shop or for Tabletop Simulator."""
+
+
+@export.command("print-shop")
+@deck_options
+@click.option("--profile", "profile_name", default="pdf", show_default=True,
+              help="Print-shop profile: drivethrucards, makeplayingcards, pdf, thegamecrafter.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False),
+              help="Folder to write (replaced whole; default build/export/PROFILE-GAME-DECK-LOCALE).")
+@click.pass_obj
+def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None,
+                      players: int | None, locale: str | None, jobs: int, profile_name: str, out: Path | None) -> None:
+    """Write the deck (or the PACKS' cards) as the shop takes it, with quantities.csv, and preflight it."""
+    from ..export.printshop import export_print_shop as run
+
+    result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out, jobs=jobs,
+                 packs=list(packs))
+    click.echo(f"{result.folder}: {len(result.files)} file(s) for {result.profile.name}, "
+               f"{result.designs} designs, {result.cards} cards; preflight passed")
+    for name, note in result.profile.unverified().items():
+        click.echo(f"  unverified {name}: {note}")
+    if result.overflow:
+        click.echo(f"  rules text overflows on: {', '.join(result.overflow)}")
+
+
+@export.command("tts")
+@deck_options
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False),
+              help="Folder to write (replaced whole; default build/export/tts-GAME-DECK-LOCALE).")
+@click.option("--base-url", help="Where the images will be hosted (default: file:// URLs of OUT).")
+@click.pass_obj
+def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, players: int | None,
+               locale: str | None, jobs: int, out: Path | None, base_url: str | None) -> None:
+    """Write Tabletop Simulator deck sheets (the deck, or the PACKS' cards), a back image and a saved object.
+
+    Copy OUT into Tabletop Simulator's Saved Objects folder.
+    """
+    from ..export.tts import export_tts as run
+
+    result = run(cards_root, game=game, selection=selection, players=players, locale=locale, out=out,
+                 base_url=base_url, jobs=jobs, packs=list(packs))
+    click.echo(f"{result.saved_object}: {result.designs} designs, {result.cards} cards on {len(result.sheets)} sheet(s)")
+
+
+@click.command()
+@click.argument("target", type=click.Path(path_type=Path, exists=True))
+@click.option("--profile", "profile_name", help="Profile to check against (default: the one export.json names, else pdf).")
+def preflight(target: Path, profile_name: str | None) -> None:
+    """Check a PDF, a PNG or an export folder as a print shop would; exit 1 when a check fails."""
+    from ..export.preflight import preflight as run
+
+    failed = print_reports(run(target, profile_name))
+    if failed:
+        raise DataError(f"{failed} file(s) failed preflight",
+                        [Problem(str(target), "", "preflight", "see the report above")])
+
+
+@click.group("sheet")
+def sheet() -> None:
+    """Card data as a spreadsheet (CSV or XLSX) and back."""
+
+
+@sheet.command("export")
+@GAME
+@SELECTION
+@click.option("--locale", "locales", multiple=True, help="Add a column per translated field in LOCALE (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["csv", "xlsx"]), default=None,
+              help="File format (default: from the --out suffix).")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), required=True, help="File to write.")
+@click.pass_obj
+def sheet_export(cards_root: Path, game: str | None, selection: str | None, locales: tuple[str, ...], fmt: str | None,
+                 out: Path) -> None:
+    """Write one row per card, one column per field and per translation."""
+    from ..catalog import load_games
+    from ..export.sheet import export_sheet
+    from ..fileio import write_bytes_atomic
+
+    fmt = fmt or ("xlsx" if out.suffix.lower() == ".xlsx" else "csv")
+    databases = load_games(cards_root, game)
+    if len(databases) > 1:
+        raise click.UsageError("several games here; choose one with --game")
+    write_bytes_atomic(out, export_sheet(databases[0], selection, list(locales), fmt))
+    click.echo(f"{out}: written")
+
+
+@sheet.command("import")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@GAME
+@click.pass_obj
+def sheet_import(cards_root: Path, file: Path, game: str | None) -> None:
+    """Write the edited cells of FILE back into the card files, or refuse the whole file."""
+    from ..export.sheet_import import import_sheet
+
+    result = import_sheet(cards_root, file, game)
+    click.echo(f"{file}: {result.cards_changed} card(s) and {result.translations_changed} translation(s) changed; "
+               f"{len(result.files_written)} file(s) written")
+    for path in result.files_written:
+        click.echo(f"  {path}")
+
+
+ALL = [export, preflight, sheet]

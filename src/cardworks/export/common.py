@@ -1,0 +1,133 @@
+"""What every export shares: one game's deck, its faces rendered once, and an output folder published whole."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pikepdf
+
+from ..errors import DataError, UsageError
+from ..i18n import Localizer
+from ..loading.database import Database, load_database
+from ..loading.records import Index
+from ..render.build import has_card_template, selected_games
+from ..render.deck import Deck, build_deck
+from ..render.faces import BLEED_MM, FACES_PER_CHUNK, FaceResult, build_job, render_faces
+from ..render.printshop import assemble
+from ..validate import validate
+
+MARKER = "export.json"
+"""Every folder an export writes holds this record; only such folders are ever replaced."""
+
+
+@dataclass
+class DeckFaces:
+    """A deck in one locale with its faces laid out: one page per design, then the back."""
+
+    db: Database
+    deck: Deck
+    locale: str
+    result: FaceResult
+    pdf: pikepdf.Pdf
+    order: list[str]
+    """Face ids in page order: the designs, then ``back``."""
+
+    @property
+    def trim_mm(self) -> tuple[float, float]:
+        size = self.db.game_doc.card_size
+        return size.width_mm, size.height_mm
+
+    def names(self) -> dict[str, str]:
+        """Each design's name in the locale."""
+        localizer = Localizer(self.db, self.locale)
+        return {c.card.id: localizer.text(c.card.id, "name", c.card.name)[0] for c in self.deck.cards}
+
+
+def _pack_games(packs: list[Path]) -> set[str]:
+    games = set()
+    for pack in packs:
+        try:
+            games.add(json.loads((pack / "pack.json").read_text(encoding="utf-8"))["extends"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise UsageError(f"{pack}: not a pack folder (it needs a pack.json naming the game it extends)") from None
+    return games
+
+
+def load_deck(cards_root: Path, game: str | None, selection: str | None, players: int | None,
+              locale: str | None, packs: list[Path] | None = None) -> tuple[Database, Deck, str]:
+    """Validate the database (with ``packs``), then the chosen game's deck and locale.
+
+    With packs and no ``selection``, the deck is the packs' own sets. UsageError/DataError name what is wrong.
+    """
+    packs = list(packs or [])
+    if packs:
+        extended = _pack_games(packs)
+        if len(extended) > 1 or (game is not None and game not in extended):
+            raise UsageError(f"the packs extend {', '.join(sorted(extended))}; export one game at a time")
+        game = extended.pop()
+    report = validate(cards_root, packs or None)
+    if report.errors:
+        raise DataError(f"the database has {len(report.errors)} error(s); nothing was exported", report.errors)
+    folders = [f for f in selected_games(cards_root, game) if has_card_template(f.name)]
+    if not folders:
+        raise UsageError(f"game {game!r} has no cards to export")
+    if len(folders) > 1:
+        raise UsageError(f"several games have cards ({', '.join(f.name for f in folders)}); choose one with --game")
+    db = load_database(folders[0], packs)
+    if packs and selection is None:
+        selection = "+".join(r.id for r in Index(db).of_kind("set") if r.bundle is not db.game)
+    locale = locale or db.game_doc.source_locale
+    if locale not in db.game_doc.locales:
+        raise UsageError(f"game {db.game_doc.id!r} has no locale {locale}; it has {', '.join(db.game_doc.locales)}")
+    deck = build_deck(db, selection, players)
+    if not deck.cards:
+        raise UsageError(f"the deck {deck.label!r} of {db.game_doc.id} has no cards")
+    return db, deck, locale
+
+
+def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1) -> DeckFaces:
+    """Lay out every design of ``deck`` once, plus the back, as the print-shop pages (trim + 3 mm bleed)."""
+    job = build_job(db, deck, locale)
+    if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            result = render_faces(job, pool.map)
+    else:
+        result = render_faces(job)
+    if result.refused:
+        raise DataError(f"the templates or data asked for files outside the allowed folders: {', '.join(result.refused)}")
+    order = [c.card.id for c in deck.cards] + ["back"]
+    pdf = assemble(result, order, BLEED_MM, locale)
+    buffer = io.BytesIO()
+    pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the chunks
+    return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order)
+
+
+def staging_folder(out: Path) -> Path:
+    """A fresh folder beside ``out`` to write into; refuses to replace a folder no export wrote."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
+        raise UsageError(f"{out} exists and was not written by a cardworks export; choose another --out")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.staging-"))
+
+
+def publish_folder(staging: Path, out: Path) -> None:
+    """Replace ``out`` by ``staging`` with renames: readers see the old folder or the new one, never a mix."""
+    os.chmod(staging, 0o755)
+    old = None
+    if out.exists():
+        old = out.with_name(f".{out.name}.old-{os.getpid()}")
+        os.replace(out, old)
+    os.replace(staging, out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def discard(staging: Path) -> None:
+    shutil.rmtree(staging, ignore_errors=True)

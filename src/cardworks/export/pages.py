@@ -1,0 +1,55 @@
+"""Shop pages: each card face placed on the shop's page, its trim centred, the bleed widened to fill.
+
+Faces are laid out once (trim + 3 mm bleed, ``render/faces.py``); a shop may
+want more bleed (DriveThruCards: 1/8 in) or a fixed canvas (The Game Crafter:
+825 × 1125 px). The face is drawn at its true size with its trim in the middle
+of the shop's page; any band the face's own bleed does not reach is filled by
+the same face drawn slightly enlarged underneath, so the band continues the
+card's edge colours. Nothing inside the face's bleed box is touched.
+"""
+
+from __future__ import annotations
+
+import pikepdf
+
+from ..render.impose import MM
+
+
+def _num(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def shop_pages(faces: pikepdf.Pdf, order: list[int], trim_mm: tuple[float, float], page_mm: tuple[float, float]) -> pikepdf.Pdf:
+    """A PDF with one page per entry of ``order`` (page indexes into ``faces``), each ``page_mm`` large.
+
+    Each page gets a TrimBox of ``trim_mm`` centred on it and a BleedBox equal to the page.
+    """
+    out = pikepdf.new()
+    forms: dict[int, pikepdf.Object] = {}
+    page_w, page_h = page_mm[0] * MM, page_mm[1] * MM
+    trim_w, trim_h = trim_mm[0] * MM, trim_mm[1] * MM
+    for index in order:
+        if index not in forms:
+            forms[index] = out.copy_foreign(faces.pages[index].as_form_xobject())
+        x0, y0, x1, y1 = (float(v) for v in faces.pages[index].mediabox)
+        face_w, face_h = x1 - x0, y1 - y0
+        left, bottom = (page_w - face_w) / 2, (page_h - face_h) / 2
+        scale = max(page_w / face_w, page_h / face_h)
+        ops = []
+        if scale > 1.0001:  # the shop's bleed is wider than the face's: fill the band first
+            ops.append(f"q {_num(scale)} 0 0 {_num(scale)} {_num((page_w - scale * face_w) / 2)} "
+                       f"{_num((page_h - scale * face_h) / 2)} cm /F Do Q")
+        ops.append(f"q {_num(left)} {_num(bottom)} {_num(face_w)} {_num(face_h)} re W n "
+                   f"1 0 0 1 {_num(left)} {_num(bottom)} cm /F Do Q")
+        media = [0, 0, round(page_w, 4), round(page_h, 4)]
+        trim = [round((page_w - trim_w) / 2, 4), round((page_h - trim_h) / 2, 4),
+                round((page_w + trim_w) / 2, 4), round((page_h + trim_h) / 2, 4)]
+        page = pikepdf.Dictionary(
+            Type=pikepdf.Name.Page, MediaBox=media, BleedBox=media, TrimBox=trim,
+            Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=forms[index])),
+            Contents=out.make_stream(" ".join(ops).encode("ascii")),
+        )
+        out.pages.append(pikepdf.Page(page))
+    if "/Lang" in faces.Root:
+        out.Root.Lang = faces.Root.Lang
+    return out

@@ -1,0 +1,114 @@
+"""PDF/X-1a:2003 through Ghostscript's ``pdfwrite``: CMYK, an output intent, fonts embedded, no transparency.
+
+Ghostscript converts colours with its default CMYK profile, which is also the
+profile embedded as the output intent (``default_cmyk.icc`` from Debian's
+``libgs-common``: "Artifex CMYK SWOP Profile"). PDF/X-1a allows no
+transparency, so Ghostscript rasterises any page that has some; WeasyPrint
+wraps opaque drawings in transparency groups, which are dropped first when
+nothing in the file is actually transparent, so pages stay vector with real
+fonts.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pikepdf
+
+from ..errors import UsageError
+from ..render.subset_tags import retag_subsets
+from .ink import limit_ink
+from .profiles import Profile
+
+GS_TIMEOUT = 600
+
+
+def ghostscript() -> str:
+    """The Ghostscript executable (``CARDWORKS_GS`` overrides); UsageError when there is none."""
+    wanted = os.environ.get("CARDWORKS_GS", "gs")
+    found = shutil.which(wanted)
+    if found is None:
+        raise UsageError(f"Ghostscript ({wanted!r}) is needed for PDF/X and ink checks but was not found; "
+                         "install it (Debian: apt-get install ghostscript)")
+    return found
+
+
+def _transparent(value: pikepdf.Object, depth: int = 0) -> bool:
+    """True when ``value`` or a dictionary written inside it blends, masks or is less than opaque."""
+    if not isinstance(value, (pikepdf.Dictionary, pikepdf.Stream)) or depth > 4:
+        return False
+    if "/SMask" in value and value.SMask != pikepdf.Name("/None"):
+        return True
+    if any(key in value and float(value[key]) < 1 for key in ("/ca", "/CA")):
+        return True
+    if "/BM" in value and str(value.BM) not in ("/Normal", "/Compatible"):
+        return True
+    children = (value[key] for key in value.keys() if key != "/Parent")
+    return any(_transparent(child, depth + 1) for child in children
+               if isinstance(child, pikepdf.Dictionary) and not child.is_indirect)
+
+
+def drop_opaque_groups(pdf: pikepdf.Pdf) -> bool:
+    """Remove transparency groups when nothing in ``pdf`` is transparent; True when they were removed."""
+    objects = [obj for obj in pdf.objects if isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream))]
+    if any(_transparent(obj) for obj in objects):
+        return False
+    for obj in objects:
+        if "/Group" in obj:
+            del obj["/Group"]
+    return True
+
+
+def _ps_string(text: str) -> str:
+    return "(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
+
+
+def _definitions(profile: Profile, title: str) -> str:
+    colour = profile.colour.value
+    return "\n".join([
+        f"[ /GTS_PDFXVersion (PDF/X-1a:2003) /Title {_ps_string(title)} /Trapped /False /DOCINFO pdfmark",
+        "[/_objdef {icc_PDFX} /type /stream /OBJ pdfmark",
+        "[{icc_PDFX} << /N 4 >> /PUT pdfmark",
+        f"[{{icc_PDFX}} {_ps_string(str(colour.icc))} (r) file /PUT pdfmark",
+        "[/_objdef {OutputIntent_PDFX} /type /dict /OBJ pdfmark",
+        "[{OutputIntent_PDFX} << /Type /OutputIntent /S /GTS_PDFX "
+        f"/OutputCondition {_ps_string(colour.output_condition or '')} "
+        f"/OutputConditionIdentifier {_ps_string(colour.output_condition_identifier or 'Custom')} "
+        f"/Info {_ps_string(colour.icc_description or '')} /RegistryName (http://www.color.org) "
+        "/DestOutputProfile {icc_PDFX} >> /PUT pdfmark",
+        "[{Catalog} << /OutputIntents [ {OutputIntent_PDFX} ] >> /PUT pdfmark",
+        "",
+    ])
+
+
+def to_pdfx(data: bytes, profile: Profile, title: str) -> bytes:
+    """``data`` (an RGB PDF) as PDF/X-1a:2003 in the profile's CMYK, total ink limited to the profile's figure."""
+    colour = profile.colour.value
+    if colour.icc is None or not Path(colour.icc).is_file():
+        raise UsageError(f"the ICC profile {colour.icc} of profile {profile.id!r} is missing; "
+                         f"install Debian's {colour.icc_package or 'ghostscript'} package")
+    gs = ghostscript()
+    with tempfile.TemporaryDirectory(prefix="cardworks-pdfx-") as tmp:
+        folder = Path(tmp)
+        source = pikepdf.open(io.BytesIO(data))
+        drop_opaque_groups(source)
+        source.save(folder / "in.pdf")
+        (folder / "pdfx.ps").write_text(_definitions(profile, title), encoding="latin-1", errors="replace")
+        command = [gs, "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", f"--permit-file-read={Path(colour.icc).parent}/",
+                   "-dPDFX=true", "-dCompatibilityLevel=1.4", "-sDEVICE=pdfwrite", "-sColorConversionStrategy=CMYK",
+                   "-dEmbedAllFonts=true", f"-sOutputFile={folder / 'out.pdf'}", str(folder / "pdfx.ps"), str(folder / "in.pdf")]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=GS_TIMEOUT)
+        if run.returncode != 0 or not (folder / "out.pdf").is_file():
+            raise UsageError(f"Ghostscript failed ({run.returncode}): {(run.stderr or run.stdout).strip()[:500]}")
+        out = pikepdf.open(folder / "out.pdf")
+        if profile.max_ink_percent.value is not None:
+            limit_ink(out, profile.max_ink_percent.value / 100)
+        retag_subsets(out)  # Ghostscript re-subsets fonts per page and may reuse a tag
+        buffer = io.BytesIO()
+        out.save(buffer, compress_streams=True, deterministic_id=True)
+        return buffer.getvalue()

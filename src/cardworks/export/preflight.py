@@ -1,0 +1,343 @@
+"""Preflight: the checks a print shop runs before it accepts a file, one report per file.
+
+PDF: fonts embedded and one subset per tag; TrimBox and BleedBox against the
+profile; resolution of every image at its printed size; colour space and
+output intent; total ink, both as the colours set in content streams and as
+sampled on a Ghostscript CMYK raster; page count against the deck. PNG: pixel
+size, resolution and colour mode against the profile's canvas. A folder written
+by ``cardworks export`` is checked against the profile and deck recorded in
+its ``export.json``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pikepdf
+
+from ..errors import UsageError
+from ..render.impose import MM
+from ..render.subset_tags import font_program
+from .ink import colour_ink, content_streams, parse_content
+from .pdfx import GS_TIMEOUT, ghostscript
+from .profiles import Profile, load_profile
+
+RASTER_DPI = 36
+"""Ink is sampled at this resolution: flat card colours fill many pixels even at 36 dpi."""
+BOX_TOLERANCE_MM = 0.05
+INK_TOLERANCE = 0.02
+"""8-bit raster rounding: 2 percentage points."""
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    message: str
+
+
+@dataclass
+class FileReport:
+    path: Path
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+    def add(self, name: str, ok: bool, message: str) -> None:
+        self.checks.append(Check(name, ok, message))
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the deck says a file must hold (from ``export.json``), when known."""
+
+    trim_mm: tuple[float, float] | None = None
+    pages: int | None = None
+
+
+# PDF checks -----------------------------------------------------------------------------------------
+
+
+def check_fonts(pdf: pikepdf.Pdf, report: FileReport) -> None:
+    """Every font embedded (Type 3 fonts are drawings); a subset tag never names two different programs."""
+    missing, by_tag, count = [], {}, 0
+    for obj in pdf.objects:
+        if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/Font":
+            continue
+        if obj.get("/Subtype") in ("/CIDFontType0", "/CIDFontType2", "/Type3"):
+            continue
+        count += 1
+        name = str(obj.get("/BaseFont", "/?"))[1:]
+        program = font_program(obj)
+        if program is None:
+            missing.append(name)
+        elif len(name) > 7 and name[6] == "+":
+            by_tag.setdefault(name[:6], set()).add(program.read_bytes())
+    report.add("fonts embedded", not missing, f"{count} font(s), all embedded" if not missing
+               else f"not embedded: {', '.join(sorted(set(missing)))}")
+    reused = sorted(tag for tag, programs in by_tag.items() if len(programs) > 1)
+    report.add("subset tags unique", not reused, f"{len(by_tag)} subset tag(s), each names one subset" if not reused
+               else f"tag(s) naming several different subsets: {', '.join(reused)}")
+
+
+def _box(page: pikepdf.Page, name: str) -> tuple[float, float, float, float] | None:
+    value = page.obj.get(name)
+    return tuple(float(v) for v in value) if value is not None else None  # type: ignore[return-value]
+
+
+def check_boxes(pdf: pikepdf.Pdf, profile: Profile, expected: Expected, report: FileReport) -> None:
+    """Each page's TrimBox (the cut) and BleedBox; trim size against the deck or the profile; bleed against the profile."""
+    problems = []
+    need_bleed = profile.bleed_mm.value
+    for number, page in enumerate(pdf.pages, 1):
+        media = tuple(float(v) for v in page.mediabox)
+        trim, bleed = _box(page, "/TrimBox"), _box(page, "/BleedBox")
+        if trim is None or bleed is None:
+            problems.append(f"page {number}: no {'TrimBox' if trim is None else 'BleedBox'}")
+            continue
+        width, height = (trim[2] - trim[0]) / MM, (trim[3] - trim[1]) / MM
+        if expected.trim_mm is not None:
+            if abs(width - expected.trim_mm[0]) > BOX_TOLERANCE_MM or abs(height - expected.trim_mm[1]) > BOX_TOLERANCE_MM:
+                problems.append(f"page {number}: trim {width:.2f} × {height:.2f} mm, the deck's cards are "
+                                f"{expected.trim_mm[0]:g} × {expected.trim_mm[1]:g} mm")
+        elif not profile.takes(width, height):
+            problems.append(f"page {number}: trim {width:.2f} × {height:.2f} mm is not a card size {profile.name} takes")
+        sides = [(trim[0] - bleed[0]), (trim[1] - bleed[1]), (bleed[2] - trim[2]), (bleed[3] - trim[3])]
+        if min(sides) / MM < need_bleed - BOX_TOLERANCE_MM:
+            problems.append(f"page {number}: bleed {min(sides) / MM:.2f} mm, {profile.name} wants {need_bleed:g} mm")
+        if bleed[0] < media[0] - 0.01 or bleed[1] < media[1] - 0.01 or bleed[2] > media[2] + 0.01 or bleed[3] > media[3] + 0.01:
+            problems.append(f"page {number}: BleedBox reaches outside the MediaBox")
+    shown = problems[:5] + ([f"and {len(problems) - 5} more"] if len(problems) > 5 else [])
+    report.add("page boxes", not problems, f"{len(pdf.pages)} page(s): TrimBox and BleedBox as {profile.name} wants"
+               if not problems else "; ".join(shown))
+
+
+def _matrix(a: list[float], b: list[float]) -> list[float]:
+    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+
+
+def _images(container: pikepdf.Object, ctm: list[float], found: list[tuple[str, float]], depth: int = 0) -> None:
+    """Collect (image name, lowest ppi) for every image drawn, following Form XObjects."""
+    if depth > 8:
+        return
+    resources = container.get("/Resources", pikepdf.Dictionary())
+    xobjects = resources.get("/XObject", pikepdf.Dictionary())
+    stack, current = [], ctm
+    for operands, operator in parse_content(container):
+        op = str(operator)
+        if op == "q":
+            stack.append(current)
+        elif op == "Q" and stack:
+            current = stack.pop()
+        elif op == "cm":
+            current = _matrix([float(v) for v in operands], current)
+        elif op == "Do":
+            xobject = xobjects.get(str(operands[0]))
+            if xobject is None:
+                continue
+            if xobject.get("/Subtype") == "/Image":
+                width_in = (current[0] ** 2 + current[1] ** 2) ** 0.5 / 72
+                height_in = (current[2] ** 2 + current[3] ** 2) ** 0.5 / 72
+                if width_in > 0 and height_in > 0:
+                    ppi = min(int(xobject.Width) / width_in, int(xobject.Height) / height_in)
+                    found.append((str(operands[0]), ppi))
+            elif xobject.get("/Subtype") == "/Form":
+                matrix = [float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])]
+                _images(xobject, _matrix(matrix, current), found, depth + 1)
+
+
+def check_images(pdf: pikepdf.Pdf, profile: Profile, report: FileReport) -> None:
+    found: list[tuple[str, float]] = []
+    for page in pdf.pages:
+        _images(page.obj, [1, 0, 0, 1, 0, 0], found)
+    low = [(name, ppi) for name, ppi in found if ppi < profile.dpi.value - 0.5]
+    if not found:
+        report.add("image resolution", True, "no raster images (vector art and text)")
+    else:
+        report.add("image resolution", not low, f"{len(found)} image placement(s), lowest {min(p for _, p in found):.0f} ppi"
+                   if not low else f"{len(low)} image(s) under {profile.dpi.value} ppi at print size, "
+                   f"lowest {min(p for _, p in low):.0f} ppi")
+
+
+RGB_OPERATORS = {"rg", "RG"}
+
+
+def _uses_rgb(pdf: pikepdf.Pdf) -> list[str]:
+    found = set()
+    for obj in content_streams(pdf):
+        for operands, operator in parse_content(obj):
+            if str(operator) in RGB_OPERATORS:
+                found.add(f"{operator} operator")
+            elif str(operator) in ("cs", "CS") and str(operands[0]) == "/DeviceRGB":
+                found.add("DeviceRGB colour space")
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image":
+            space = obj.get("/ColorSpace")
+            if space == pikepdf.Name.DeviceRGB or (isinstance(space, pikepdf.Array) and len(space) > 1
+                                                   and space[0] == pikepdf.Name.ICCBased and int(space[1].get("/N", 0)) == 3):
+                found.add("RGB image")
+    return sorted(found)
+
+
+def check_colour(pdf: pikepdf.Pdf, profile: Profile, report: FileReport) -> None:
+    """CMYK profiles: no RGB anywhere, an output intent GTS_PDFX with its profile, the PDF/X version key."""
+    if profile.colour.value.space != "CMYK":
+        report.add("colour space", True, f"{profile.name} takes RGB; not checked")
+        return
+    rgb = _uses_rgb(pdf)
+    report.add("colour space", not rgb, "CMYK only" if not rgb else f"RGB found: {', '.join(rgb)}")
+    intents = pdf.Root.get("/OutputIntents", [])
+    pdfx = [i for i in intents if i.get("/S") == "/GTS_PDFX"]
+    has_profile = bool(pdfx) and "/DestOutputProfile" in pdfx[0] and int(pdfx[0].DestOutputProfile.get("/N", 0)) == 4
+    version = str(pdf.trailer.get("/Info", {}).get("/GTS_PDFXVersion", ""))
+    wanted = profile.pdf_standard.value
+    ok = bool(pdfx) and has_profile and (wanted is None or version == wanted)
+    report.add("output intent", ok, f"GTS_PDFX with a CMYK profile, {version}" if ok else
+               f"output intent GTS_PDFX {'present' if pdfx else 'missing'}, CMYK profile "
+               f"{'present' if has_profile else 'missing'}, GTS_PDFXVersion {version or 'missing'} (wanted {wanted})")
+
+
+def raster_ink(data: bytes) -> list[float]:
+    """Highest total ink (0–4) of each page, sampled on a CMYK raster made by Ghostscript."""
+    from PIL import Image, ImageMath
+
+    with tempfile.TemporaryDirectory(prefix="cardworks-ink-") as tmp:
+        folder = Path(tmp)
+        (folder / "in.pdf").write_bytes(data)
+        command = [ghostscript(), "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=tiff32nc", f"-r{RASTER_DPI}",
+                   f"-sOutputFile={folder / 'page-%05d.tif'}", str(folder / "in.pdf")]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=GS_TIMEOUT)
+        if run.returncode != 0:
+            raise UsageError(f"Ghostscript could not rasterise the file: {(run.stderr or run.stdout).strip()[:300]}")
+        highest = []
+        for tif in sorted(folder.glob("page-*.tif")):
+            with Image.open(tif) as image:
+                c, m, y, k = (band.convert("I") for band in image.split())
+                total = ImageMath.lambda_eval(lambda v: v["c"] + v["m"] + v["y"] + v["k"], c=c, m=m, y=y, k=k)
+                highest.append(total.getextrema()[1] / 255)
+        return highest
+
+
+def check_ink(pdf: pikepdf.Pdf, data: bytes, profile: Profile, report: FileReport) -> None:
+    limit = profile.max_ink_percent.value
+    if limit is None or profile.colour.value.space != "CMYK":
+        report.add("total ink", True, f"{profile.name} sets no ink limit; not checked")
+        return
+    set_max = colour_ink(pdf)
+    pages = raster_ink(data)
+    sampled = max(pages, default=0.0)
+    over = [i + 1 for i, value in enumerate(pages) if value > limit / 100 + INK_TOLERANCE]
+    ok = set_max <= limit / 100 + 1e-6 and not over
+    report.add("total ink", ok, f"at most {set_max * 100:.0f}% set, {sampled * 100:.0f}% sampled (limit {limit}%)" if ok
+               else f"colours up to {set_max * 100:.0f}% set, {sampled * 100:.0f}% sampled on page(s) "
+               f"{', '.join(map(str, over[:10])) or '-'}; the limit is {limit}%")
+
+
+def check_pdf(path: Path, profile: Profile, expected: Expected) -> FileReport:
+    report = FileReport(path)
+    data = path.read_bytes()
+    try:
+        pdf = pikepdf.open(io.BytesIO(data))
+    except pikepdf.PdfError as exc:
+        report.add("readable", False, f"not a readable PDF: {exc}")
+        return report
+    check_fonts(pdf, report)
+    check_boxes(pdf, profile, expected, report)
+    check_images(pdf, profile, report)
+    check_colour(pdf, profile, report)
+    check_ink(pdf, data, profile, report)
+    if expected.pages is not None:
+        report.add("page count", len(pdf.pages) == expected.pages,
+                   f"{len(pdf.pages)} page(s), the deck needs {expected.pages}")
+    return report
+
+
+# PNG checks -----------------------------------------------------------------------------------------
+
+
+def check_png(path: Path, profile: Profile) -> FileReport:
+    from PIL import Image
+
+    report = FileReport(path)
+    try:
+        with Image.open(path) as image:
+            size, mode, dpi = image.size, image.mode, image.info.get("dpi")
+    except OSError as exc:
+        report.add("readable", False, f"not a readable image: {exc}")
+        return report
+    canvas = profile.canvas_px.value
+    if canvas is not None:
+        report.add("pixel size", size == (canvas.width, canvas.height),
+                   f"{size[0]} × {size[1]} px; {profile.name} wants {canvas.width} × {canvas.height}")
+    wanted = profile.dpi.value
+    ok_dpi = dpi is not None and all(abs(float(v) - wanted) < 0.5 for v in dpi)
+    report.add("resolution", ok_dpi, f"{'%g × %g' % tuple(dpi) if dpi else 'no'} dpi recorded; {wanted} wanted")
+    want_mode = "RGB" if profile.colour.value.space == "RGB" else "CMYK"
+    report.add("colour space", mode == want_mode, f"{mode}; {profile.name} wants {want_mode}")
+    return report
+
+
+# Entry point ----------------------------------------------------------------------------------------
+
+
+def _export_record(folder: Path) -> dict | None:
+    record = folder / "export.json"
+    if record.is_file():
+        return json.loads(record.read_text(encoding="utf-8"))
+    return None
+
+
+def preflight(target: Path, profile_name: str | None = None) -> list[FileReport]:
+    """Check ``target`` (a PDF, a PNG, or a folder of them) against a profile; one report per file.
+
+    A folder written by ``cardworks export print-shop`` names its profile, trim
+    size and page counts in ``export.json``; ``profile_name`` overrides the profile.
+    """
+    if not target.exists():
+        raise UsageError(f"{target}: no such file or folder")
+    record = _export_record(target) if target.is_dir() else None
+    if record is not None and record.get("export", "print-shop") != "print-shop":
+        raise UsageError(f"{target} holds a {record['export']} export; preflight checks print-shop files")
+    name = profile_name or (record or {}).get("profile") or "pdf"
+    profile = load_profile(name)
+    if target.is_dir():
+        files = sorted(p for p in target.rglob("*") if p.suffix.lower() in (".pdf", ".png") and p.is_file())
+    else:
+        files = [target]
+    if not files:
+        raise UsageError(f"{target}: no PDF or PNG file to check")
+    expected = {}
+    if record is not None:
+        trim = tuple(record["trim_mm"])
+        for relative, pages in record.get("pages", {}).items():
+            expected[(target / relative).resolve()] = Expected(trim, pages)  # type: ignore[arg-type]
+    reports = []
+    for path in files:
+        if path.suffix.lower() == ".png":
+            reports.append(check_png(path, profile))
+        else:
+            reports.append(check_pdf(path, profile, expected.get(path.resolve(), Expected())))
+    if record is not None and (target / "quantities.csv").is_file():
+        reports.append(check_quantities(target, record))
+    return reports
+
+
+def check_quantities(folder: Path, record: dict) -> FileReport:
+    """The quantities list names existing files, and its copies add up to the deck."""
+    report = FileReport(folder / "quantities.csv")
+    with (folder / "quantities.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    missing = sorted({row["file"] for row in rows if not (folder / row["file"]).is_file()})
+    report.add("files listed exist", not missing, f"{len(rows)} row(s)" if not missing else f"missing: {', '.join(missing)}")
+    cards = sum(int(row["copies"]) for row in rows if row["card_id"] != "back")
+    report.add("copies add up", cards == record["cards"], f"{cards} card(s) listed, the deck has {record['cards']}")
+    return report

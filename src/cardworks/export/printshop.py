@@ -1,0 +1,126 @@
+"""``cardworks export print-shop``: a deck as a print shop takes it, with a quantities list, preflighted.
+
+Profiles (``profiles.py``) decide the shape: ``pdf`` is the print-shop file of
+``cardworks build`` (one page per design, the back last); ``drivethrucards`` is
+one PDF/X-1a file per deck, front then back of every physical card;
+``thegamecrafter`` and ``makeplayingcards`` are one PNG per design at the
+shop's canvas. Every profile writes ``quantities.csv`` (file, card id, name,
+copies) and ``export.json``. Files are written into a staging folder,
+preflighted, and published only when every check passes.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import DataError, UsageError
+from ..problems import Problem
+from ..render.printshop import render_pngs, save_pdf
+from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, staging_folder
+from .pages import shop_pages
+from .pdfx import ghostscript, to_pdfx
+from .preflight import FileReport, preflight
+from .profiles import Profile, load_profile
+
+
+@dataclass
+class ExportResult:
+    folder: Path
+    profile: Profile
+    files: list[str]
+    designs: int
+    cards: int
+    reports: list[FileReport] = field(default_factory=list)
+    overflow: list[str] = field(default_factory=list)
+
+
+def default_out(profile: str, faces_label: str) -> Path:
+    return Path("build") / "export" / f"{profile}-{faces_label}"
+
+
+def _pdf_files(faces: DeckFaces, profile: Profile, stem: str) -> tuple[dict[str, bytes], dict[str, int]]:
+    back = len(faces.order) - 1
+    if profile.output == "pdf":
+        return {f"{stem}.pdf": save_pdf(faces.pdf)}, {f"{stem}.pdf": len(faces.order)}
+    copies = [i for i, entry in enumerate(faces.deck.cards) for _ in range(entry.copies)]
+    order = [page for i in copies for page in ((i, back) if profile.page_order.value == "front-back" else (i,))]
+    pages = shop_pages(faces.pdf, order, faces.trim_mm, profile.page_mm(*faces.trim_mm))
+    data = to_pdfx(save_pdf(pages), profile, stem)
+    return {f"{stem}.pdf": data}, {f"{stem}.pdf": len(order)}
+
+
+def _png_files(faces: DeckFaces, profile: Profile) -> dict[str, bytes]:
+    pages = shop_pages(faces.pdf, list(range(len(faces.order))), faces.trim_mm, profile.page_mm(*faces.trim_mm))
+    return render_pngs(save_pdf(pages), faces.order, Path("png"), dpi=profile.dpi.value)
+
+
+def quantities_rows(faces: DeckFaces, files: list[str], per_design: bool) -> list[dict[str, str | int]]:
+    """One row per design (and the back): the file to upload, the card id, its name, the copies to order."""
+    names = faces.names()
+    rows = []
+    for index, entry in enumerate(faces.deck.cards):
+        rows.append({"file": files[index] if per_design else files[0], "card_id": entry.card.id,
+                     "name": names[entry.card.id], "copies": entry.copies})
+    rows.append({"file": files[-1] if per_design else files[0], "card_id": "back", "name": "",
+                 "copies": faces.deck.physical_cards})
+    return rows
+
+
+def write_quantities(path: Path, rows: list[dict[str, str | int]]) -> None:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["file", "card_id", "name", "copies"])
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None = None, selection: str | None = None,
+                      players: int | None = None, locale: str | None = None, out: Path | None = None,
+                      jobs: int = 1, packs: list[Path] | None = None) -> ExportResult:
+    """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails."""
+    profile = load_profile(profile_name)
+    if profile.output == "pdf-x1a":
+        ghostscript()  # before any work: a missing Ghostscript must not leave half an export
+    db, deck, locale = load_deck(cards_root, game, selection, players, locale, packs)
+    trim = (db.game_doc.card_size.width_mm, db.game_doc.card_size.height_mm)
+    if not profile.takes(*trim):
+        size = profile.card.value
+        raise UsageError(f"{profile.name} takes {size.width_mm:g} × {size.height_mm:g} mm cards (± {size.tolerance_mm:g}); "
+                         f"{db.game_doc.id}'s cards are {trim[0]:g} × {trim[1]:g} mm")
+    label = f"{db.game_doc.id}-{deck.label}-{locale}"
+    out = out or default_out(profile.id, label)
+    staging = staging_folder(out)
+    try:
+        faces = render_deck(db, deck, locale, jobs)
+        if profile.output == "png":
+            images = _png_files(faces, profile)
+            outputs, pages = images, {}
+            files = list(images)
+        else:
+            outputs, pages = _pdf_files(faces, profile, label)
+            files = list(outputs)
+        for relative, data in outputs.items():
+            (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+            (staging / relative).write_bytes(data)
+        write_quantities(staging / "quantities.csv", quantities_rows(faces, files, profile.output == "png"))
+        record = {"export": "print-shop", "profile": profile.id, "game": db.game_doc.id, "deck": deck.label, "locale": locale,
+                  "trim_mm": list(trim), "designs": len(deck.cards), "cards": deck.physical_cards,
+                  "pages": pages, "files": files, "unverified": profile.unverified(),
+                  "overflow": list(faces.result.overflow)}
+        (staging / MARKER).write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        reports = preflight(staging, profile.id)
+        failed = [r for r in reports if not r.ok]
+        if failed:
+            problems = [Problem(str(out / r.path.relative_to(staging)), "", "preflight", f"{c.name}: {c.message}")
+                        for r in failed for c in r.checks if not c.ok]
+            raise DataError(f"the {profile.name} export failed preflight; {out} was left as it was", problems)
+        publish_folder(staging, out)
+    except BaseException:
+        discard(staging)
+        raise
+    for report in reports:
+        report.path = out / report.path.relative_to(staging)
+    return ExportResult(out, profile, files, len(deck.cards), deck.physical_cards, reports, list(faces.result.overflow))

@@ -1,0 +1,304 @@
+"""``cardworks sheet import``: edited cells written back into the JSON files, or the whole file refused.
+
+Every cell is read and checked before anything is written: formulas, dates,
+merged cells, wrong types, unknown columns, unknown or repeated ids and a
+changed ``set`` are each reported with their sheet, row and column. The edits
+are then applied to a copy of the database, which is validated as a whole
+(schemas, references, markup tokens, translations); only when it has no error
+are the changed files written, atomically, in the same layout
+(``json.dumps(indent=2, ensure_ascii=False)``, key order kept). Cells that match
+the files change nothing, so an unchanged round trip writes no byte.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import DataError, UsageError
+from ..fileio import write_bytes_atomic
+from ..i18n.files import merge_translations
+from ..loading.database import Database, load_game
+from ..problems import Problem
+from ..validate import validate
+from .sheet import SEPARATOR, SHEET_NAME, Column, card_rows, columns_for, selected_sets, translations
+
+WHOLE_NUMBER = re.compile(r"^-?\d+$")
+
+
+@dataclass
+class Table:
+    file: str
+    sheet: str
+    header: list[Any]
+    rows: list[list[Any]]
+    problems: list[Problem]
+
+
+def _letter(index: int) -> str:
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _where(table: Table, row: int, column: int) -> str:
+    return f"{table.sheet}!{_letter(column)}{row}"
+
+
+def read_csv(path: Path) -> Table:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        lines = list(csv.reader(handle))
+    header, body = (lines[0], lines[1:]) if lines else ([], [])
+    rows = [[value if value != "" else None for value in line] for line in body]
+    return Table(str(path), path.name, header, rows, [])
+
+
+def read_xlsx(path: Path) -> Table:
+    """The ``cards`` sheet (else the first); formulas, dates and merged cells are problems."""
+    from openpyxl import load_workbook
+    from openpyxl.cell.cell import MergedCell
+
+    try:
+        book = load_workbook(path, data_only=False)
+    except Exception as exc:  # openpyxl raises many kinds for a damaged file
+        raise DataError(f"{path} is not a readable XLSX file", [Problem(str(path), "", "sheet-unreadable", str(exc))]) from None
+    sheet = book[SHEET_NAME] if SHEET_NAME in book.sheetnames else book.worksheets[0]
+    table = Table(str(path), sheet.title, [], [], [])
+    for merged in sheet.merged_cells.ranges:
+        table.problems.append(Problem(str(path), f"{sheet.title}!{merged.coord}", "sheet-merged",
+                                      f"rows {merged.min_row}-{merged.max_row}, columns {_letter(merged.min_col - 1)}-"
+                                      f"{_letter(merged.max_col - 1)}: merged cells; unmerge them"))
+    for number, row in enumerate(sheet.iter_rows(), start=1):
+        values = []
+        for cell in row:
+            if isinstance(cell, MergedCell):  # reported once per range above
+                values.append(None)
+            elif cell.data_type == "f":
+                table.problems.append(Problem(str(path), f"{sheet.title}!{cell.coordinate}", "sheet-formula",
+                                              f"row {cell.row}: a formula ({cell.value}); type the value instead"))
+                values.append(None)
+            elif cell.is_date:
+                table.problems.append(Problem(str(path), f"{sheet.title}!{cell.coordinate}", "sheet-date",
+                                              f"row {cell.row}: a date; card data holds no dates"))
+                values.append(None)
+            else:
+                values.append(cell.value if cell.value != "" else None)
+        if number == 1:
+            table.header = values
+        else:
+            table.rows.append(values)
+    while table.header and table.header[-1] is None:
+        table.header.pop()
+    return table
+
+
+def read_table(path: Path) -> Table:
+    if path.suffix.lower() == ".xlsx":
+        return read_xlsx(path)
+    if path.suffix.lower() == ".csv":
+        return read_csv(path)
+    raise UsageError(f"{path}: give a .csv or .xlsx file")
+
+
+def convert(column: Column, value: Any) -> tuple[Any, str | None]:
+    """A cell's value as the JSON field wants it, or an error message."""
+    if value is None:
+        return ([] if column.kind in SEPARATOR else None), None
+    if column.kind == "int":
+        if isinstance(value, bool):
+            return None, "expected a whole number, found TRUE/FALSE"
+        if isinstance(value, int):
+            return value, None
+        if isinstance(value, float) and value.is_integer():
+            return int(value), None
+        if isinstance(value, str) and WHOLE_NUMBER.match(value.strip()):
+            return int(value.strip()), None
+        return None, f"expected a whole number, found {value!r}"
+    if column.kind == "bool":
+        if isinstance(value, bool):
+            return value, None
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true", None
+        return None, f"expected true or false, found {value!r}"
+    if not isinstance(value, str):
+        return None, f"expected text, found {type(value).__name__} {value!r}"
+    if column.kind in SEPARATOR:
+        return [part.strip() for part in value.split(SEPARATOR[column.kind].strip()) if part.strip()], None
+    return value, None
+
+
+def _set(card: dict[str, Any], column: Column, value: Any) -> bool:
+    """Write ``value`` into ``card`` when it differs; an empty cell leaves an absent field absent. True on change."""
+    if column.key is not None:
+        mapping = card.get(column.field)
+        if mapping is None or column.key not in mapping:
+            if value is None:
+                return False
+            card.setdefault(column.field, {})[column.key] = value
+            return True
+        if mapping[column.key] == value:
+            return False
+        mapping[column.key] = value
+        return True
+    if column.field not in card:
+        if value is None or value == []:
+            return False
+        card[column.field] = value
+        return True
+    if card[column.field] == value:
+        return False
+    card[column.field] = value
+    return True
+
+
+def _source_text(card: dict[str, Any], field: str) -> str | None:
+    value: Any = card
+    for part in field.split("/"):
+        if isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        elif isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
+            return None
+    return value if isinstance(value, str) else None
+
+
+@dataclass
+class ImportResult:
+    cards_changed: int
+    translations_changed: int
+    files_written: list[Path]
+
+
+def _which_game(cards_root: Path, table: Table, game: str | None) -> Database:
+    from ..catalog import load_games
+
+    databases = load_games(cards_root, game)
+    if len(databases) == 1:
+        return databases[0]
+    used = {row[0] for row in table.rows if row and row[0] is not None}
+    fitting = [db for db in databases if used and used <= set(selected_sets(db, None))]
+    if len(fitting) != 1:
+        raise UsageError("cannot tell which game the sheet is for; give --game")
+    return fitting[0]
+
+
+def import_sheet(cards_root: Path, path: Path, game: str | None = None) -> ImportResult:
+    """Apply the sheet at ``path`` to the game's JSON files; DataError (nothing written) on any bad cell."""
+    table = read_table(path)
+    db = _which_game(cards_root, table, game)
+    rows = card_rows(db, selected_sets(db, None))
+    by_id = {row.card["id"]: row for row in rows}
+    locales = [loc for loc in db.game_doc.locales if loc != db.game_doc.source_locale]
+    known = {c.name: c for c in columns_for(db, rows, locales)}
+    problems = list(table.problems)
+    header = [str(h) if h is not None else "" for h in table.header]
+    for index, name in enumerate(header):
+        if name not in known and name not in ("set", "id"):
+            problems.append(Problem(table.file, _where(table, 1, index), "sheet-column",
+                                    f"row 1: unknown column {name!r}" if name else "row 1: a column without a name"))
+        elif header.index(name) != index:
+            problems.append(Problem(table.file, _where(table, 1, index), "sheet-column", f"row 1: column {name!r} repeated"))
+    if "id" not in header or "set" not in header:
+        raise DataError(f"{path}: the sheet needs the columns 'set' and 'id'",
+                        problems + [Problem(table.file, f"{table.sheet}!1", "sheet-column", "row 1: no 'set' or 'id' column")])
+    id_at, set_at = header.index("id"), header.index("set")
+    edited = {file: json.loads(file.read_text(encoding="utf-8")) for file in {row.file for row in rows}}
+    cards = {card["id"]: card for document in edited.values() for card in document.get("cards", [])}
+    texts = {locale: translations(db, locale) for locale in locales}
+    seen: dict[str, int] = {}
+    changed_cards: set[str] = set()
+    translation_items: dict[str, list[tuple[str, str, str]]] = {}
+    for offset, values in enumerate(table.rows):
+        number = offset + 2
+        values = values + [None] * (len(header) - len(values))
+        if all(v is None for v in values):
+            continue
+        card_id = values[id_at]
+        if card_id not in by_id:
+            problems.append(Problem(table.file, _where(table, number, id_at), "sheet-id",
+                                    f"row {number}, column 'id': no card {card_id!r} in {db.game_doc.id}"))
+            continue
+        if card_id in seen:
+            problems.append(Problem(table.file, _where(table, number, id_at), "sheet-id",
+                                    f"row {number}, column 'id': {card_id!r} again (first in row {seen[card_id]})"))
+            continue
+        seen[card_id] = number
+        if values[set_at] != by_id[card_id].set_id:
+            problems.append(Problem(table.file, _where(table, number, set_at), "sheet-set",
+                                    f"row {number}, column 'set': {card_id} is in set {by_id[card_id].set_id!r}; "
+                                    "moving a card to another set is not done in a sheet"))
+        card = cards[card_id]
+        pending = []
+        for index, name in enumerate(header):
+            column = known.get(name)
+            if column is None:
+                continue
+            value, error = convert(column, values[index])
+            if error:
+                problems.append(Problem(table.file, _where(table, number, index), "sheet-type",
+                                        f"row {number}, column {name!r}: {error}"))
+            elif column.locale is not None:
+                pending.append((index, column, value))
+            elif _set(card, column, value):
+                changed_cards.add(card_id)
+        for index, column, value in pending:  # after the card's own fields: a translation follows the new source
+            old = texts[column.locale].get(card_id, {}).get(column.key, {}).get("text")
+            if value == old:
+                continue
+            source = _source_text(card, column.key or "")
+            if value is None:
+                problems.append(Problem(table.file, _where(table, number, index), "sheet-translation",
+                                        f"row {number}, column {column.name!r}: a translation cannot be removed in a sheet"))
+            elif source is None:
+                problems.append(Problem(table.file, _where(table, number, index), "sheet-translation",
+                                        f"row {number}, column {column.name!r}: {card_id} has no {column.key} to translate"))
+            else:
+                translation_items.setdefault(column.locale, []).append((card_id, column.key, value, source))
+    if problems:
+        raise DataError(f"{path}: {len(problems)} bad cell(s); nothing written", problems)
+    if not changed_cards and not translation_items:
+        return ImportResult(0, 0, [])
+    written = _validate_and_write(cards_root, db, edited, translation_items)
+    return ImportResult(len(changed_cards), sum(len(v) for v in translation_items.values()), written)
+
+
+def _validate_and_write(cards_root: Path, db: Database, edited: dict[Path, dict],
+                        translation_items: dict[str, list]) -> list[Path]:
+    """Write the edits into a copy of the database, validate it whole, then copy changed files back atomically."""
+    game_root = db.game.root.resolve()
+    root = cards_root.resolve()
+    with tempfile.TemporaryDirectory(prefix="cardworks-sheet-") as tmp:
+        copy_root = Path(tmp) / "cards"
+        shutil.copytree(root, copy_root, symlinks=True)
+        copy_game = copy_root / game_root.relative_to(root)
+        for file, document in edited.items():
+            target = copy_game / file.resolve().relative_to(game_root)
+            target.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if translation_items:
+            copy_db = Database(game=load_game(copy_game))
+            for locale, items in translation_items.items():
+                merge_translations(copy_db, locale, items)
+        report = validate(copy_root)
+        if report.errors:
+            problems = [Problem(p.file.replace(str(copy_root), str(cards_root)), p.location, p.code, p.message)
+                        for p in report.errors]
+            raise DataError("the edited cards do not validate; nothing written", problems)
+        written = []
+        for new in sorted(p for p in copy_game.rglob("*.json") if p.is_file()):
+            real = game_root / new.relative_to(copy_game)
+            data = new.read_bytes()
+            if not real.is_file() or real.read_bytes() != data:
+                write_bytes_atomic(real, data)
+                written.append(real)
+        return written

@@ -1,0 +1,154 @@
+"""``cardworks export tts``: a deck as a Tabletop Simulator saved object.
+
+Tabletop Simulator builds a custom deck from sheet images: a grid of at most
+10 × 7 faces, at most 4096 px a side, whose last slot is the face shown for a
+hidden card (here: the back). Each card names its face as ``CardID`` = deck
+key × 100 + index in the sheet; ``DeckIDs`` lists one CardID per physical card,
+so a design with three copies appears three times. The saved object (JSON)
+goes into TTS's "Saved Objects" folder; its image URLs are ``file://`` paths
+to the written folder, or under ``--base-url`` for hosted images.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+from ..render.faces import BLEED_MM
+from ..render.impose import MM
+from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, staging_folder
+
+MAX_COLUMNS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
+PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1
+"""Faces per sheet: the last slot holds the hidden-card face."""
+
+
+@dataclass(frozen=True)
+class SheetGrid:
+    columns: int
+    rows: int
+    cell: tuple[int, int]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.columns * self.cell[0], self.rows * self.cell[1]
+
+    def position(self, index: int) -> tuple[int, int]:
+        row, column = divmod(index, self.columns)
+        return column * self.cell[0], row * self.cell[1]
+
+
+def grid_for(faces: int, trim_mm: tuple[float, float]) -> SheetGrid:
+    """The smallest grid holding ``faces`` faces plus the hidden slot, cells as large as 4096 px allows."""
+    slots = faces + 1
+    columns = min(MAX_COLUMNS, slots)
+    rows = math.ceil(slots / columns)
+    ratio = trim_mm[1] / trim_mm[0]
+    width = min(MAX_SIDE // MAX_COLUMNS, math.floor(MAX_SIDE // MAX_ROWS / ratio))
+    return SheetGrid(columns, rows, (width, round(width * ratio)))
+
+
+def face_images(faces: DeckFaces, cell: tuple[int, int]) -> dict[str, "object"]:
+    """Each face (and the back) as a PIL image of exactly ``cell`` pixels, trimmed (no bleed)."""
+    import pypdfium2
+    from PIL import Image
+
+    out = io.BytesIO()
+    faces.pdf.save(out)
+    document = pypdfium2.PdfDocument(out.getvalue())
+    images = {}
+    trim_w, trim_h = faces.trim_mm
+    scale = cell[0] / (trim_w * MM)
+    bleed = BLEED_MM * MM * scale
+    trim_box = (bleed, bleed, bleed + trim_w * MM * scale, bleed + trim_h * MM * scale)
+    for index, face_id in enumerate(faces.order):
+        image = document[index].render(scale=scale).to_pil().convert("RGB")
+        images[face_id] = image.resize(cell, Image.Resampling.LANCZOS, box=trim_box)  # exact trim, no rounding shift
+    document.close()
+    return images
+
+
+def _url(base_url: str | None, folder: Path, name: str) -> str:
+    if base_url:
+        return base_url.rstrip("/") + "/" + name
+    return (folder.resolve() / name).as_uri()
+
+
+TRANSFORM = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+@dataclass
+class TtsResult:
+    folder: Path
+    saved_object: Path
+    sheets: list[Path]
+    designs: int
+    cards: int
+
+
+def saved_object(faces: DeckFaces, sheets: list[tuple[SheetGrid, list[str]]], urls: list[str], back_url: str,
+                 nickname: str) -> dict:
+    """The saved-object JSON: one DeckCustom holding every physical card."""
+    names = faces.names()
+    copies = {entry.card.id: entry.copies for entry in faces.deck.cards}
+    custom, contained, deck_ids = {}, [], []
+    for key, ((grid, ids), url) in enumerate(zip(sheets, urls), start=1):
+        custom[str(key)] = {"FaceURL": url, "BackURL": back_url, "NumWidth": grid.columns, "NumHeight": grid.rows,
+                            "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        for index, card_id in enumerate(ids):
+            for _ in range(copies[card_id]):
+                deck_ids.append(key * 100 + index)
+                contained.append({"Name": "Card", "Transform": TRANSFORM, "Nickname": names[card_id],
+                                  "GMNotes": card_id, "CardID": key * 100 + index,
+                                  "CustomDeck": {str(key): custom[str(key)]}})
+    deck = {"Name": "DeckCustom", "Transform": TRANSFORM, "Nickname": nickname, "Description": "",
+            "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained}
+    return {"SaveName": nickname, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
+            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck]}
+
+
+def export_tts(cards_root: Path, *, game: str | None = None, selection: str | None = None, players: int | None = None,
+               locale: str | None = None, out: Path | None = None, base_url: str | None = None, jobs: int = 1,
+               packs: list[Path] | None = None) -> TtsResult:
+    """Write sheets, the back image and the saved object into ``out`` (replaced whole)."""
+    from PIL import Image
+
+    if base_url is not None and not base_url.startswith(("http://", "https://")):
+        raise UsageError(f"--base-url must start with http:// or https://, not {base_url!r}")
+    db, deck, locale = load_deck(cards_root, game, selection, players, locale, packs)
+    label = f"{db.game_doc.id}-{deck.label}-{locale}"
+    out = out or Path("build") / "export" / f"tts-{label}"
+    staging = staging_folder(out)
+    try:
+        faces = render_deck(db, deck, locale, jobs)
+        ids = [entry.card.id for entry in deck.cards]
+        chunks = [ids[i : i + PER_SHEET] for i in range(0, len(ids), PER_SHEET)]
+        grids = [grid_for(len(chunk), faces.trim_mm) for chunk in chunks]
+        images = face_images(faces, grids[0].cell)
+        sheet_names = []
+        for number, (grid, chunk) in enumerate(zip(grids, chunks), start=1):
+            sheet = Image.new("RGB", grid.size, "white")
+            for index, card_id in enumerate(chunk):
+                sheet.paste(images[card_id], grid.position(index))
+            sheet.paste(images["back"], grid.position(grid.columns * grid.rows - 1))  # the hidden-card face
+            name = f"sheet-{number}.png"
+            sheet.save(staging / name, format="PNG")
+            sheet_names.append(name)
+        images["back"].save(staging / "back.png", format="PNG")
+        nickname = f"{db.game_doc.name} {deck.label} ({locale})"
+        urls = [_url(base_url, out, name) for name in sheet_names]
+        document = saved_object(faces, list(zip(grids, chunks)), urls, _url(base_url, out, "back.png"), nickname)
+        (staging / f"{label}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        record = {"export": "tts", "game": db.game_doc.id, "deck": deck.label, "locale": locale,
+                  "designs": len(deck.cards), "cards": deck.physical_cards, "files": [*sheet_names, "back.png", f"{label}.json"]}
+        (staging / MARKER).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        publish_folder(staging, out)
+    except BaseException:
+        discard(staging)
+        raise
+    return TtsResult(out, out / f"{label}.json", [out / name for name in sheet_names], len(deck.cards), deck.physical_cards)

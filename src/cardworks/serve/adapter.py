@@ -1,0 +1,115 @@
+"""The one place the preview server calls the renderer and the engine.
+
+Everything ``serve`` needs from ``render/`` (what a face shows, laying faces
+out with WeasyPrint, rasterising them with pdfium) and from the engine (the
+scenarios and their outcome) goes through the functions here, so a change of
+those packages (a shared per-face cache, games moving into their own
+packages) is met by editing this module only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from ..loading.database import Database
+from ..render.build import RENDERER_VERSION, has_card_template
+from ..render.deck import Deck, build_deck
+from ..render.faces import BLEED_MM, FaceJob, build_job, render_faces
+from ..render.fonts import font_files
+from ..render.jinja import environment, templates_dir
+from ..render.printshop import assemble, render_pngs
+
+__all__ = ["FaceImage", "FaceSet", "build_deck", "environment", "face_set", "has_card_template", "render_face_images",
+           "run_scenarios", "scenario_games", "templates_dir"]
+
+PREVIEW_DPI = 150
+"""Enough for a card at twice its printed size on a screen; a face is about 40 kB of PNG."""
+
+
+@dataclass(frozen=True)
+class FaceImage:
+    """One rendered face: its PNG, whether its rules text still overflowed, and where its art box is."""
+
+    png: bytes
+    overflow: bool
+    art_box_mm: tuple[float, float] | None
+    """Width and height of the face's art box in millimetres (None for a back)."""
+    refused: tuple[str, ...] = ()
+    """Files the face asked for that the renderer's fetcher refused."""
+
+
+@dataclass
+class FaceSet:
+    """The faces of one deck in one locale, each with the hash of exactly what it shows."""
+
+    job: FaceJob
+    keys: dict[str, str]
+    """Face id (card id, or ``back``) → hash of what that face shows."""
+
+
+def _file_of(url: str) -> Path | None:
+    parsed = urlparse(url)
+    return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
+
+
+def _context_digest(job: FaceJob) -> bytes:
+    """What every face of a job depends on besides its own fields: renderer, templates, fonts, icon files."""
+    digest = hashlib.sha256(f"cardworks-renderer {RENDERER_VERSION} {PREVIEW_DPI}dpi".encode())
+    root = templates_dir()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "serve" not in p.relative_to(root).parts):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    for font in font_files():
+        digest.update(font.path.name.encode() + str(font.path.stat().st_size).encode())
+    for token, (url, alt) in sorted(job.icons.items()):
+        path = _file_of(url)
+        digest.update(f"{token}\0{url}\0{alt}\0".encode() + (path.read_bytes() if path and path.is_file() else b""))
+    digest.update(repr((job.lang, job.title, job.trim_w, job.trim_h, job.game_id, job.game_root)).encode())
+    return digest.digest()
+
+
+def face_set(db: Database, deck: Deck, locale: str) -> FaceSet:
+    """What each face of ``deck`` shows in ``locale``, and its hash (the cache key)."""
+    job = build_job(db, deck, locale)
+    context = _context_digest(job)
+    keys = {face.id: hashlib.sha256(context + repr(asdict(face)).encode()).hexdigest() for face in job.faces}
+    return FaceSet(job, keys)
+
+
+def render_face_images(faces: FaceSet, ids: Iterable[str], dpi: int = PREVIEW_DPI) -> dict[str, FaceImage]:
+    """Lay out the faces ``ids`` of ``faces`` (one document per 16 faces, text fitted) and rasterise them to PNG."""
+    wanted = set(ids)
+    chosen = [replace(face) for face in faces.job.faces if face.id in wanted]  # render_faces steps ``fit`` in place
+    if not chosen:
+        return {}
+    result = render_faces(replace(faces.job, faces=chosen))
+    order = [face.id for face in chosen]
+    buffer = io.BytesIO()
+    assemble(result, order, BLEED_MM, faces.job.lang).save(buffer)
+    pngs = render_pngs(buffer.getvalue(), order, Path("."), dpi=dpi)
+    refused = tuple(result.refused)
+    images = {}
+    for face_id in order:
+        art = result.arts.get(face_id)
+        box = (art.width / 72 * 25.4, art.height / 72 * 25.4) if art else None
+        images[face_id] = FaceImage(pngs[str(Path(".") / f"{face_id}.png")], face_id in result.overflow, box, refused)
+    return images
+
+
+def scenario_games() -> tuple[str, ...]:
+    """Ids of the games whose scenarios the engine can play."""
+    from ..engine.check import GAMES
+
+    return GAMES
+
+
+def run_scenarios(db: Database) -> list[Any]:
+    """Every scenario of the game, run: objects with ``id``, ``file``, ``passed`` and ``messages``."""
+    from ..engine.check import run_scenarios as run
+
+    return run(db)

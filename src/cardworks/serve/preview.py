@@ -1,0 +1,285 @@
+"""The preview's state: the current snapshot, the rendered faces, and what each page shows.
+
+Faces are kept in memory by the hash of exactly what they show (see
+:func:`adapter.face_set`): after an edit only the faces whose hash changed are
+laid out again. Rendering runs under one lock, so a page request and a reload
+never lay out the same faces twice.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+
+from ..errors import UsageError
+from ..i18n import Localizer
+from ..i18n.pseudo import PSEUDO_LOCALE
+from ..loading.records import Index
+from . import adapter
+from .project import CardInfo, ServeOptions, ShownProblem, choose_game, load_snapshot, plain_text, tile_key
+
+PRINT_DPI = 300
+"""Art below this resolution at its printed size looks soft in print."""
+CACHE_FACES = 4000
+"""Faces kept in memory (about 40 kB each); the oldest are dropped first."""
+
+
+@dataclass
+class Tile:
+    """One card as the deck page shows it."""
+
+    card: CardInfo
+    name: str
+    face: str | None
+    """Hash of the face (its image URL), or None when the card cannot be shown."""
+    warnings: list[str]
+    missing: str = ""
+    """Why no face is shown, when none is."""
+    key: str = ""
+
+    @property
+    def has_problems(self) -> bool:
+        return bool(self.card.problems or self.warnings or self.card.broken)
+
+
+@dataclass(frozen=True)
+class RefreshTiming:
+    """How long the last reload took: reading and validating the data, then rendering the faces that changed."""
+
+    read_s: float
+    faces_s: float
+    faces: int
+
+
+@dataclass
+class LocaleView:
+    """One card in one locale, for the card page."""
+
+    locale: str
+    name: str
+    status: str
+    face: str | None
+    back: str | None
+    warnings: list[str] = field(default_factory=list)
+
+
+def low_resolution(art: Path | None, box_mm: tuple[float, float] | None) -> str | None:
+    """A warning when a card's raster art has under 300 pixels per inch at the size its box prints it."""
+    if art is None or box_mm is None or not art.is_file():
+        return None
+    try:
+        with Image.open(art) as image:
+            width, height = image.size
+    except (UnidentifiedImageError, OSError):  # vector art (SVG) has no resolution to check
+        return None
+    dpi = min(width / (box_mm[0] / 25.4), height / (box_mm[1] / 25.4))
+    if dpi >= PRINT_DPI:
+        return None
+    return f"art {art.name} is {width}×{height} px: {dpi:.0f} dpi at its printed size, {PRINT_DPI} needed"
+
+
+class Preview:
+    """Everything the server shows, rebuilt from disk by :meth:`refresh`."""
+
+    def __init__(self, options: ServeOptions) -> None:
+        self.options = options
+        self.game_folder = choose_game(options)
+        self._source_maps: dict = {}
+        self.snapshot = load_snapshot(options, self.game_folder, 1, source_maps=self._source_maps)
+        locales = self.snapshot.locales
+        if options.locale and locales and options.locale not in locales and options.locale != PSEUDO_LOCALE:
+            raise UsageError(f"game {self.snapshot.game_id!r} has no locale {options.locale!r}; it has {', '.join(locales)}")
+        self._lock = threading.RLock()
+        self._images: OrderedDict[str, adapter.FaceImage] = OrderedDict()
+        self._face_sets: dict[str, adapter.FaceSet] = {}
+        self.locales_in_use: set[str] = {self.snapshot.default_locale}
+        self._scenarios: tuple[int, list] | None = None
+        self.failed: dict[str, str] = {}
+        """Face hash → why the renderer could not draw it."""
+        self.faces_rendered = 0
+        self.last_refresh: RefreshTiming | None = None
+
+    # -- paths -------------------------------------------------------------------------------------------------
+    def watched(self) -> list[Path]:
+        """Folders whose changes reach the page: the game, the packs, and the card templates."""
+        return [self.game_folder, *self.options.packs, adapter.templates_dir()]
+
+    # -- faces -------------------------------------------------------------------------------------------------
+    def _faces(self, locale: str) -> adapter.FaceSet | None:
+        snapshot = self.snapshot
+        if snapshot.db is None or snapshot.deck is None or snapshot.blocking:
+            return None
+        if locale not in self._face_sets:
+            self._face_sets[locale] = adapter.face_set(snapshot.db, snapshot.deck, locale)
+        return self._face_sets[locale]
+
+    def ensure(self, locale: str, ids: list[str] | None = None) -> dict[str, str]:
+        """Render whatever faces of ``locale`` (all, or ``ids`` and the back) are not cached; face id → hash."""
+        with self._lock:
+            faces = self._faces(locale)
+            if faces is None:
+                return {}
+            self.locales_in_use.add(locale)
+            wanted = list(faces.keys) if ids is None else [i for i in [*ids, "back"] if i in faces.keys]
+            wanted = [i for i in wanted if i not in self._unshowable()]
+            missing = [i for i in wanted if faces.keys[i] not in self._images and faces.keys[i] not in self.failed]
+            self._render(faces, missing)
+            for face_id in wanted:
+                if faces.keys[face_id] in self._images:
+                    self._images.move_to_end(faces.keys[face_id])
+            while len(self._images) > CACHE_FACES:
+                self._images.popitem(last=False)
+            return {i: faces.keys[i] for i in wanted if faces.keys[i] in self._images}
+
+    def _unshowable(self) -> set[str]:
+        """Cards with errors: the page shows their errors instead of a face that would mislead."""
+        return {c.id for c in self.snapshot.cards if c.broken or any(p.severity == "error" for p in c.problems)}
+
+    def _render(self, faces: adapter.FaceSet, ids: list[str]) -> None:
+        """Render ``ids`` together; if the batch fails, one by one, so one bad face cannot hide the others."""
+        if not ids:
+            return
+        try:
+            images = adapter.render_face_images(faces, ids)
+        except Exception as exc:  # the renderer met data validation let through (a warning); find the face
+            if len(ids) == 1:
+                self.failed[faces.keys[ids[0]]] = f"{type(exc).__name__}: {exc}"
+                return
+            for face_id in ids:
+                self._render(faces, [face_id])
+            return
+        for face_id, image in images.items():
+            self._images[faces.keys[face_id]] = image
+        self.faces_rendered += len(images)
+
+    def image(self, key: str) -> adapter.FaceImage | None:
+        with self._lock:
+            return self._images.get(key)
+
+    def refresh(self) -> int:
+        """Read the database again and re-render the faces that changed in every locale shown; the new version."""
+        with self._lock:
+            start = time.perf_counter()
+            self.snapshot = load_snapshot(self.options, self.game_folder, self.snapshot.version + 1, self.snapshot,
+                                          self._source_maps)
+            self._face_sets = {}
+            self._scenarios = None
+            read = time.perf_counter()
+            before = self.faces_rendered
+            for locale in sorted(self.locales_in_use):
+                self.ensure(locale)
+            self.last_refresh = RefreshTiming(read - start, time.perf_counter() - read, self.faces_rendered - before)
+            return self.snapshot.version
+
+    # -- what pages show ---------------------------------------------------------------------------------------
+    def _warnings(self, card: CardInfo, face: str | None) -> list[str]:
+        image = self._images.get(face) if face else None
+        if image is None:
+            return []
+        found = []
+        if image.overflow:
+            found.append("rules text overflows its box even at the smallest size")
+        low = low_resolution(card.art, image.art_box_mm)
+        if low:
+            found.append(low)
+        if image.refused:
+            found.append("files refused by the renderer: " + ", ".join(image.refused))
+        return found
+
+    def tiles(self, locale: str) -> list[Tile]:
+        """Every card of the deck in ``locale``, faces rendered."""
+        with self._lock:
+            faces = self.ensure(locale)
+            snapshot = self.snapshot
+            localizer = Localizer(snapshot.db, locale) if snapshot.db is not None and snapshot.db.game_doc else None
+            tiles = []
+            for card in snapshot.cards:
+                name = localizer.text(card.id, "name", card.name)[0] if localizer and not card.broken else card.name
+                face = faces.get(card.id)
+                tile = Tile(card, name, face, self._warnings(card, face), missing=self._missing(card, locale, face))
+                tile.key = tile_key(card, face, tile.warnings + [name, tile.missing])
+                tiles.append(tile)
+            return tiles
+
+    def _missing(self, card: CardInfo, locale: str, face: str | None) -> str:
+        """Why a card shows no face ('' when it does)."""
+        if face is not None:
+            return ""
+        if card.broken:
+            return "this card's file cannot be read: fix the error below"
+        if card.id in self._unshowable():
+            return "fix the error(s) below to see this card"
+        faces = self._face_sets.get(locale)
+        reason = self.failed.get(faces.keys.get(card.id, "")) if faces else None
+        return f"the face could not be drawn: {reason}" if reason else "no face"
+
+    def locale_views(self, card_id: str) -> list[LocaleView]:
+        """The card in every locale of the game, front and back, side by side."""
+        views = []
+        snapshot = self.snapshot
+        card = snapshot.card(card_id)
+        if card is None or card.id in self._unshowable() or snapshot.db is None:
+            return views
+        for locale in snapshot.locales:
+            faces = self.ensure(locale, [card_id])
+            name, status = Localizer(snapshot.db, locale).text(card_id, "name", card.name)
+            face = faces.get(card_id)
+            views.append(LocaleView(locale, name, status, face, faces.get("back"), self._warnings(card, face)))
+        return views
+
+    def rulings(self, card_id: str, locale: str) -> list[dict[str, str]]:
+        """Rulings that concern the card: question and answer in plain text, and their source."""
+        db = self.snapshot.db
+        if db is None or db.game_doc is None:
+            return []
+        found = []
+        localizer = Localizer(db, locale)
+        for record in Index(db).of_kind("ruling"):
+            ruling = record.model
+            if card_id in ruling.cards:
+                question = localizer.text(ruling.id, "question", ruling.question)[0]
+                answer = localizer.text(ruling.id, "answer", ruling.answer)[0]
+                found.append({"id": ruling.id, "where": record.where,
+                              "question": plain_text(question, db, locale), "answer": plain_text(answer, db, locale),
+                              "source": f"{ruling.source.doc}, {ruling.source.section}",
+                              "scenarios": list(ruling.scenarios)})
+        return found
+
+    def scenarios(self, card_id: str) -> list[dict[str, object]]:
+        """Scenarios that check the card (named by it, or checking one of its rulings), run, with their status."""
+        with self._lock:
+            snapshot = self.snapshot
+            db = snapshot.db
+            if db is None or db.game_doc is None or snapshot.blocking:
+                return []
+            if self._scenarios is None or self._scenarios[0] != snapshot.version:
+                playable = db.game_doc.id in adapter.scenario_games()
+                results = {r.id: r for r in adapter.run_scenarios(db)} if playable else {}
+                self._scenarios = (snapshot.version, results)
+            results = self._scenarios[1]
+            index = Index(db)
+            rulings = {r.id for r in index.of_kind("ruling") if card_id in r.model.cards}
+            found = []
+            for record in index.of_kind("scenario"):
+                scenario = record.model
+                if card_id not in scenario.cards and not rulings & set(scenario.rulings):
+                    continue
+                result = results.get(scenario.id)
+                status = "not played" if result is None else ("passed" if result.passed else "failed")
+                found.append({"id": scenario.id, "title": scenario.title, "where": record.where, "status": status,
+                              "messages": list(result.messages) if result else []})
+            return found
+
+    def locale_or_default(self, locale: str | None) -> str:
+        """The locale asked for when the game has it (or the pseudo-locale), else the default one."""
+        if locale and (locale in self.snapshot.locales or locale == PSEUDO_LOCALE):
+            return locale
+        return self.snapshot.default_locale
+
+
+__all__ = ["LocaleView", "Preview", "RefreshTiming", "ShownProblem", "Tile", "low_resolution"]

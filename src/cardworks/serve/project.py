@@ -1,0 +1,291 @@
+"""What the preview shows, read from disk: the database, its problems, the deck and each card's facts.
+
+A :class:`Snapshot` is rebuilt from scratch whenever a watched file changes;
+it is never written back. Every problem keeps its file and gets a line number
+(JSON pointers are looked up in the file's text), so the page can say where
+to look. When a data file cannot be read, the cards that came from it are
+shown as errors, never as their last good picture.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+from ..errors import UsageError
+from ..i18n import Localizer
+from ..loading.database import Database, display_path, load_game, load_pack
+from ..loading.records import Index
+from ..markup import MarkupError, parse, plain_text as markup_plain_text
+from ..problems import Problem
+from ..validate.runner import Report, check_database, game_folders
+from . import adapter
+from .pointer_lines import pointer_lines
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """What to preview: a database root, packs, a game, a deck selection and a starting locale."""
+
+    cards_root: Path
+    packs: tuple[Path, ...] = ()
+    game: str | None = None
+    selection: str | None = None
+    locale: str | None = None
+
+
+@dataclass(frozen=True)
+class ShownProblem:
+    """A problem as the page shows it: ``file:line`` when the line is known, the JSON pointer beside it."""
+
+    severity: str
+    file: str
+    line: int | None
+    location: str
+    code: str
+    message: str
+
+    @property
+    def where(self) -> str:
+        if self.line is None:
+            return f"{self.file}:{self.location}" if self.location else self.file
+        if self.location.count(":") == 1 and self.location.replace(":", "").isdigit():
+            return f"{self.file}:{self.location}"  # already line:column
+        return f"{self.file}:{self.line}" + (f" ({self.location})" if self.location else "")
+
+    @property
+    def text(self) -> str:
+        return f"{self.where}: [{self.code}] {self.message}"
+
+
+@dataclass
+class CardInfo:
+    """One design of the deck as the pages list it."""
+
+    id: str
+    name: str
+    set_id: str
+    types: tuple[str, ...]
+    copies: int
+    quantity_source: str
+    file: str
+    line: int | None
+    problems: list[ShownProblem] = field(default_factory=list)
+    broken: bool = False
+    """True when the card's file cannot be read: the page shows its problems instead of a face."""
+    model: Any = None
+    art: Path | None = None
+    """The card's illustration file, when it names one."""
+
+
+@dataclass
+class Snapshot:
+    """The state of the database at one moment, as the pages show it."""
+
+    version: int
+    game_id: str
+    title: str
+    locales: list[str]
+    default_locale: str
+    db: Database | None
+    deck: Any
+    cards: list[CardInfo]
+    problems: list[ShownProblem]
+    """Problems that belong to no card of the deck (game files, rulings, other sets)."""
+    blocking: list[ShownProblem]
+    """Errors that stop the deck from being shown at all (an unreadable game.json, an unknown selection)."""
+
+    @property
+    def errors(self) -> int:
+        return sum(p.severity == "error" for p in self.problems) + sum(
+            p.severity == "error" for c in self.cards for p in c.problems)
+
+    def card(self, card_id: str) -> CardInfo | None:
+        return next((c for c in self.cards if c.id == card_id), None)
+
+    @property
+    def sets(self) -> list[str]:
+        return list(dict.fromkeys(c.set_id for c in self.cards))
+
+    @property
+    def types(self) -> list[str]:
+        return sorted({t for c in self.cards for t in c.types})
+
+
+class LineFinder:
+    """Line numbers of JSON pointers, from each file's text (read once per snapshot), and short file names."""
+
+    def __init__(self, roots: list[Path], kept: dict[str, tuple[tuple[int, int], Any]] | None = None) -> None:
+        self._maps: dict[str, dict[str, int] | None] = {}
+        self._roots = [root.resolve() for root in roots]
+        self._kept = {} if kept is None else kept
+        """Line maps of earlier snapshots by file, with the (mtime, size) they were made for: an edit
+        maps again only the file that changed."""
+
+    def short(self, file: str) -> str:
+        """``file`` relative to the database root or a pack's parent: ``fallera/sets/base.json``."""
+        path = Path(file).resolve()
+        for root in self._roots:
+            if path.is_relative_to(root):
+                return path.relative_to(root).as_posix()
+        return file
+
+    def line(self, file: str, location: str) -> int | None:
+        if location.count(":") == 1 and location.replace(":", "").isdigit():
+            return int(location.split(":")[0])
+        if file not in self._maps:
+            self._maps[file] = self._source_map(file)
+        entries = self._maps[file]
+        if not entries:
+            return None
+        pointer = location
+        while pointer not in entries and pointer:  # a pointer to a missing member: its parent's line
+            pointer = pointer.rsplit("/", 1)[0]
+        return entries.get(pointer)
+
+    def _source_map(self, file: str) -> dict[str, int] | None:
+        try:
+            status = Path(file).stat()
+            stamp = (status.st_mtime_ns, status.st_size)
+            if file in self._kept and self._kept[file][0] == stamp:
+                return self._kept[file][1]
+            text = Path(file).read_text(encoding="utf-8")
+            json.loads(text)  # only well-formed JSON is mapped; a syntax error already has its line:column
+        except (OSError, ValueError):
+            return None
+        self._kept[file] = (stamp, pointer_lines(text))
+        return self._kept[file][1]
+
+    def shown(self, problem: Problem) -> ShownProblem:
+        return ShownProblem(problem.severity, self.short(problem.file), self.line(problem.file, problem.location),
+                            problem.location, problem.code, problem.message)
+
+
+def pack_game(pack: Path) -> str:
+    """The id of the game a pack folder extends (its ``pack.json``), or a usage error saying what is missing."""
+    if not pack.is_dir():
+        raise UsageError(f"pack folder {display_path(pack)!r} does not exist")
+    bundle = load_pack(pack)
+    manifests = bundle.docs("pack")
+    if not manifests:
+        raise UsageError(f"{display_path(pack / 'pack.json')}: a pack needs a readable pack.json naming the game it "
+                         "extends; run 'cardworks validate' on it")
+    return manifests[0][1].extends
+
+
+def choose_game(options: ServeOptions) -> Path:
+    """The game folder to preview: the one the packs extend, the one asked for, or the only one with card faces."""
+    folders = {folder.name: folder for folder in game_folders(options.cards_root)}
+    wanted = {pack_game(pack) for pack in options.packs}
+    if options.game:
+        wanted.add(options.game)
+    if len(wanted) > 1:
+        raise UsageError(f"the packs and --game name different games: {', '.join(sorted(wanted))}")
+    if not wanted:
+        with_faces = [name for name in sorted(folders) if adapter.has_card_template(name)]
+        if len(with_faces) != 1:
+            raise UsageError(f"several games here; choose one with --game ({', '.join(with_faces)})")
+        wanted = {with_faces[0]}
+    game = wanted.pop()
+    if game not in folders:
+        raise UsageError(f"unknown game {game!r}; games here: {', '.join(sorted(folders)) or 'none'}")
+    if not adapter.has_card_template(game):
+        raise UsageError(f"game {game!r} has no card faces to preview")
+    return folders[game]
+
+
+def _owner(problem: ShownProblem, cards: dict[tuple[str, str], CardInfo], ids: dict[str, CardInfo]) -> CardInfo | None:
+    """The card a problem is about: by its place in a set file, or by the card id a translation is keyed by."""
+    parts = problem.location.split("/")
+    if len(parts) >= 3 and parts[1] == "cards":
+        return cards.get((problem.file, f"/cards/{parts[2]}"))
+    if len(parts) >= 3 and parts[1] == "entries":
+        return ids.get(parts[2].replace("~1", "/").replace("~0", "~"))
+    return None
+
+
+def _deck_selection(options: ServeOptions, db: Database, previous: Snapshot | None) -> str | None:
+    """``--set`` when given, else the deck shown so far; at first, with packs, the packs' own sets (the
+    designer's new cards), else the game's default deck."""
+    if options.selection:
+        return options.selection
+    if previous is not None and previous.deck is not None:
+        return previous.deck.selection
+    pack_sets = [doc.id for bundle in db.packs for _, doc in bundle.docs("set")]
+    return "+".join(pack_sets) or None
+
+
+def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previous: Snapshot | None = None,
+                  source_maps: dict[str, Any] | None = None) -> Snapshot:
+    """Read the game and packs, validate them, and describe the deck; never raises for bad data.
+
+    ``source_maps`` keeps the files' line maps from one snapshot to the next.
+    """
+    db = Database(game=load_game(game_folder), packs=[load_pack(p) for p in options.packs])
+    report = Report()
+    check_database(db, report)
+    lines = LineFinder([options.cards_root, *(pack.parent for pack in options.packs)], source_maps)
+    shown = [lines.shown(p) for p in report.items]
+    game = db.game_doc
+    title = game.name if game else game_folder.name
+    locales = list(game.locales) if game else ([options.locale] if options.locale else [])
+    snapshot = Snapshot(version, game.id if game else game_folder.name, title, locales,
+                        options.locale or (game.source_locale if game else ""), db, None, [], [], [])
+    if game is None:
+        snapshot.blocking = [p for p in shown if p.severity == "error"] or [
+            ShownProblem("error", display_path(game_folder / "game.json"), None, "", "missing-file", "no game.json")]
+        snapshot.problems = shown
+        return snapshot
+    broken_files = {lines.short(f.display) for b in db.bundles for f in b.files if f.doc is None}
+    try:
+        snapshot.deck = adapter.build_deck(db, _deck_selection(options, db, previous))
+    except UsageError as exc:
+        if not broken_files:  # the selection itself is wrong, not a file being edited
+            snapshot.blocking = [ShownProblem("error", display_path(game_folder / "game.json"), None, "/selections",
+                                              "deck-selection", str(exc))]
+            snapshot.problems = shown
+            return snapshot
+    index = Index(db)
+    places = {r.id: r for r in index.of_kind("card")}
+    for entry in snapshot.deck.cards if snapshot.deck else ():
+        record = places[entry.card.id]
+        snapshot.cards.append(CardInfo(entry.card.id, entry.card.name, entry.set_id, tuple(entry.card.types),
+                                       entry.copies, entry.quantity_source, lines.short(record.file.display),
+                                       lines.line(record.file.display, record.pointer), model=entry.card,
+                                       art=record.bundle.root / entry.card.art if entry.card.art else None))
+    by_place = {(lines.short(places[c.id].file.display), places[c.id].pointer): c for c in snapshot.cards}
+    by_id = {c.id: c for c in snapshot.cards}
+    for problem, seen in zip(report.items, shown):
+        owner = _owner(seen, by_place, by_id)
+        if owner is not None:
+            owner.problems.append(seen)
+        elif problem.code != "cross-checks-skipped":
+            snapshot.problems.append(seen)
+    if previous is not None:  # cards whose file broke: shown as their file's errors, not as their old face
+        for card in previous.cards:
+            if card.file in broken_files and card.id not in by_id:
+                errors = [p for p in shown if p.file == card.file and p.severity == "error"]
+                snapshot.cards.append(CardInfo(card.id, card.name, card.set_id, card.types, card.copies,
+                                               card.quantity_source, card.file, card.line, errors, broken=True))
+    return snapshot
+
+
+def tile_key(card: CardInfo, face_key: str | None, warnings: list[str]) -> str:
+    """A hash of everything a card's tile shows; the page replaces a tile only when this changes."""
+    data = (card.id, card.name, card.set_id, card.types, card.copies, card.quantity_source, card.broken,
+            [p.text for p in card.problems], face_key, warnings)
+    return hashlib.sha256(repr(data).encode()).hexdigest()[:16]
+
+
+def plain_text(text: str, db: Database, locale: str) -> str:
+    """Card-text markup as plain text: each ``{token}`` becomes its alt text in the locale, in brackets."""
+    localizer = Localizer(db, locale)
+    alts = {r.id: f"[{localizer.text(r.id, 'alt', r.model.alt)[0]}]" for r in Index(db).of_kind("icon")}
+    try:
+        return markup_plain_text(parse(text), alts)
+    except MarkupError:
+        return text

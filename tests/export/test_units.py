@@ -1,0 +1,101 @@
+"""Fast checks of the export parts that need no rendering: profiles, ink limiting, TTS grids, sheet cells."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import pikepdf
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardworks.errors import UsageError
+from cardworks.export.ink import colour_ink, limit_ink, limited
+from cardworks.export.profiles import Fact, load_profile, profile_names
+from cardworks.export.sheet import Column
+from cardworks.export.sheet_import import convert
+from cardworks.export.tts import MAX_SIDE, PER_SHEET, grid_for
+
+
+def test_every_profile_gives_a_source_for_every_fact_and_flags_research_marked_unverified() -> None:
+    assert profile_names() == ["drivethrucards", "makeplayingcards", "pdf", "thegamecrafter"]
+    for name in profile_names():
+        profile = load_profile(name)
+        facts = [value for _, value in profile if isinstance(value, Fact)]
+        assert facts and all(fact.source.strip() for fact in facts)
+        raw = (resources.files("cardworks.export") / "profiles" / f"{name}.json").read_text()
+        if "[unverified]" in raw or "unverified" in json.loads(raw).get("canvas_px", {}):
+            assert profile.unverified()
+    assert load_profile("thegamecrafter").canvas_px.value.width == 825
+    assert "canvas_px" in load_profile("makeplayingcards").unverified()
+    assert load_profile("drivethrucards").colour.value.icc == "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+    with pytest.raises(UsageError, match="unknown print-shop profile"):
+        load_profile("kinkos")
+
+
+def test_profiles_refuse_cards_of_another_size() -> None:
+    shop = load_profile("drivethrucards")
+    assert shop.takes(63, 88) and shop.takes(63.5, 88.9) and not shop.takes(70, 120)
+    assert load_profile("pdf").takes(70, 120)
+    assert shop.page_mm(63, 88) == pytest.approx((63 + 6.35, 88 + 6.35))
+
+
+@given(st.lists(st.floats(0, 1), min_size=4, max_size=4), st.floats(1.5, 3.5))
+def test_limited_ink_never_exceeds_the_limit_and_keeps_black(values, limit) -> None:
+    result = limited(values, limit)
+    assert sum(result) <= limit + 1e-9 or result == values
+    assert result[3] == values[3]
+    assert all(0 <= v <= 1 for v in result)
+
+
+def test_limit_ink_rewrites_content_streams() -> None:
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page()
+    page.obj.Contents = pdf.make_stream(b"0.7 0.7 0.7 1 k 0 0 10 10 re f 0.1 0.2 0.3 0.4 K")
+    assert colour_ink(pdf) == pytest.approx(3.1)
+    assert limit_ink(pdf, 2.4) == 1
+    assert colour_ink(pdf) <= 2.4
+    operators = [(list(map(float, o)), str(op)) for o, op in pikepdf.parse_content_stream(page) if str(op) in "kK"]
+    assert operators[0][0][3] == 1 and operators[1][0] == pytest.approx([0.1, 0.2, 0.3, 0.4])
+
+
+@pytest.mark.parametrize("faces", [1, 9, 16, 68, PER_SHEET])
+def test_tts_grids_fit_ten_by_seven_and_4096_px(faces: int) -> None:
+    grid = grid_for(faces, (63, 88))
+    assert grid.columns <= 10 and grid.rows <= 7 and grid.columns * grid.rows >= faces + 1
+    assert max(grid.size) <= MAX_SIDE
+    assert grid.cell[1] / grid.cell[0] == pytest.approx(88 / 63, rel=0.01)
+
+
+@pytest.mark.parametrize(("kind", "cell", "expected"), [
+    ("int", 3, 3), ("int", 3.0, 3), ("int", " 4 ", 4), ("int", None, None), ("bool", "TRUE", True),
+    ("ids", "treasure, battle", ["treasure", "battle"]), ("names", "a; b", ["a", "b"]), ("ids", None, []),
+    ("text", "x", "x"),
+])
+def test_cells_convert_to_field_values(kind, cell, expected) -> None:
+    assert convert(Column("c", kind, "c"), cell) == (expected, None)
+
+
+@pytest.mark.parametrize(("kind", "cell"), [("int", "three"), ("int", 2.5), ("int", True), ("bool", "yes"), ("text", 5)])
+def test_cells_of_the_wrong_type_are_errors(kind, cell) -> None:
+    value, error = convert(Column("c", kind, "c"), cell)
+    assert error and value is None
+
+
+def test_preflight_measures_image_resolution_at_print_size() -> None:
+    from cardworks.export.preflight import FileReport, check_images
+
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page(page_size=(144, 144))
+    image = pikepdf.Stream(pdf, b"\x80" * 300 * 300 * 3, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
+                           Width=300, Height=300, ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8)
+    page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=image))
+    profile = load_profile("drivethrucards")
+    for inches, ok in ((1, True), (2, False)):  # 300 px over 1 in is 300 ppi; over 2 in, 150 ppi
+        page.obj.Contents = pdf.make_stream(f"q {72 * inches} 0 0 {72 * inches} 0 0 cm /Im0 Do Q".encode())
+        report = FileReport(Path("x.pdf"))
+        check_images(pdf, profile, report)
+        assert report.checks[0].ok is ok, report.checks[0].message
+    assert "150 ppi" in report.checks[0].message
