@@ -81,6 +81,8 @@ def timed(fn, repeat: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1000,2500,5000,10000")
+    parser.add_argument("--cold", action="store_true",
+                        help="an empty language-verdict cache for every run (the first validate on a machine)")
     args = parser.parse_args()
 
     shipped = REPO / "cards"
@@ -100,6 +102,13 @@ def main() -> None:
 
             def run() -> None:
                 nonlocal report
+                if args.cold:
+                    import os
+
+                    from cardworks.i18n import qa
+
+                    os.environ["CARDWORKS_CACHE"] = tempfile.mkdtemp(prefix="cardworks-cache-")
+                    qa.VERDICTS.table = None
                 report = validate(folder)
 
             seconds = timed(run, repeat=2)

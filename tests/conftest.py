@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import sys
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,3 +164,10 @@ def run_cli(*args: str) -> Run:
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` with its bytes, to prove a command wrote nothing."""
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The hostile corpus's summary (tests/hostile), when it ran."""
+    corpus = sys.modules.get("corpus")
+    if corpus is not None:
+        corpus.terminal_summary(terminalreporter)

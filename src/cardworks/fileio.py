@@ -1,17 +1,107 @@
-"""Atomic file writes: a failed or interrupted write never leaves half a file."""
+"""Safe file reads and atomic writes.
+
+Reads: data comes from other people, so a file is opened without blocking and
+read only when it is a regular file under a size limit (a FIFO, a device or a
+3 GB file is refused, never waited on or swallowed whole).
+
+Writes: a failed or interrupted write never leaves half a file; several files
+that belong together (one translation import) are written to temporaries
+first and renamed together, rolled back when a rename fails.
+"""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
+import stat
+import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
+MAX_TEXT_BYTES = 16 * 1024 * 1024
+"""Largest text file (rulebook section, translator's file) read; real ones are under 100 KB."""
+MAX_ASSET_BYTES = 64 * 1024 * 1024
+"""Largest file of any kind a game folder may hold (art, icons); hashing reads it whole."""
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+
+OS_ERROR_CODES = {errno.ENOSPC: "disk-full", errno.EDQUOT: "disk-full", errno.EROFS: "read-only",
+                  errno.EACCES: "permission-denied", errno.EPERM: "permission-denied"}
+"""OS errors that say something about the machine, not a bug: the problem code each is reported with."""
+
+
+class UnsafeFile(ValueError):
+    """A file that is not read: not a regular file, too large, or unreadable. ``code`` says which."""
+
+    def __init__(self, code: str, message: str, path: Path | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.path = path
+
+
+def read_limited(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """The bytes of ``path`` when it is a regular file of at most ``limit`` bytes; else :class:`UnsafeFile`.
+
+    The file is opened with ``O_NONBLOCK`` so a FIFO is refused instead of waited on.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnsafeFile("symlink-loop", "symbolic link loop; it leads nowhere", path) from None
+        raise UnsafeFile("file-unreadable", f"cannot read the file: {exc.strerror}", path) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFile("not-a-regular-file", f"this is a {file_type(info.st_mode)}, not a regular file; it is not read", path)
+        if info.st_size > limit:
+            raise UnsafeFile("file-too-large", f"file is {info.st_size:,} bytes; the limit is {limit:,} bytes", path)
+        chunks = []
+        remaining = limit + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        data = b"".join(chunks)
+        if len(data) > limit:  # grew while being read
+            raise UnsafeFile("file-too-large", f"file is over the limit of {limit:,} bytes", path)
+        return data
+    except OSError as exc:
+        raise UnsafeFile("file-unreadable", f"cannot read the file: {exc.strerror}", path) from None
+    finally:
+        os.close(fd)
+
+
+def read_text_limited(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
+    """UTF-8 text of a regular file (see :func:`read_limited`); undecodable bytes are an :class:`UnsafeFile`."""
+    try:
+        return read_limited(path, limit).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnsafeFile("encoding", f"invalid UTF-8 at byte {exc.start}; save the file as UTF-8", path) from None
+
+
+def file_type(mode: int) -> str:
+    """A reader's name for what a non-regular file is."""
+    if stat.S_ISFIFO(mode):
+        return "named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return "special file"
+
+
+def _write_temp(path: Path, data: bytes) -> str:
+    """``data`` in a synced temporary file beside ``path``; returns its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -20,6 +110,16 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs are ordinary files
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    tmp = _write_temp(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -29,3 +129,51 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
 def write_text_atomic(path: Path, text: str) -> None:
     """Write UTF-8 ``text`` to ``path`` atomically."""
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def replace_together(contents: dict[Path, bytes]) -> None:
+    """Write several files as one change: every temporary first, then the renames.
+
+    A failure while writing temporaries (a full disk) leaves every file as it
+    was; a failure during the renames puts back the files already replaced.
+    """
+    temps: dict[Path, str] = {}
+    backups: dict[Path, str | None] = {}
+    try:
+        for path, data in contents.items():
+            temps[path] = _write_temp(path, data)
+        for path in contents:
+            backup = None
+            if path.exists():
+                backup = f"{temps[path]}.old"
+                os.link(path, backup)
+            backups[path] = backup
+            os.replace(temps[path], path)
+    except BaseException:
+        for path, backup in backups.items():
+            if backup is not None:
+                os.replace(backup, path)
+            elif not Path(temps[path]).exists():
+                path.unlink(missing_ok=True)
+        for tmp in temps.values():
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    for backup in backups.values():
+        if backup is not None:
+            Path(backup).unlink(missing_ok=True)
+
+
+@contextmanager
+def folder_lock(folder: Path, what: str) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` (``flock`` on the folder itself, so a read-only folder
+    can be locked and no lock file is left behind); a second holder waits, saying why."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"cardworks: waiting: another {what} is using {folder}", file=sys.stderr, flush=True)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

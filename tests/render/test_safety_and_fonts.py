@@ -30,7 +30,8 @@ def test_fetcher_allows_only_its_roots(tmp_path: Path) -> None:
     assert not fetcher.allows((inside / "link" / "passwd").as_uri())
     with pytest.raises(ValueError):
         fetcher.fetch("file:///etc/passwd")
-    assert fetcher.refused == ["file:///etc/passwd"]
+    assert [entry.split(": [")[0] for entry in fetcher.refused] == ["file:///etc/passwd"]  # each refusal names the file
+    assert "[path-escape]" in fetcher.refused[0]
 
 
 def test_every_character_of_every_locale_has_a_glyph() -> None:
@@ -62,7 +63,8 @@ def test_strict_build_fails_on_overflowing_text_and_writes_nothing(tmp_path: Pat
     path = cards / "fallera/sets/base.json"
     data = json.loads(path.read_text())
     garlic = next(c for c in data["cards"] if c["id"] == "cabeca-d-alls")
-    garlic["rules"] = " ".join(["A very long rules text that cannot possibly fit on a poker card."] * 30)
+    # Under the schema's 1,200-character cap on rules text, yet more than the rules box holds at 5.5 pt.
+    garlic["rules"] = " ".join(["A very long rules text that cannot possibly fit on a poker card."] * 17)
     path.write_text(json.dumps(data, ensure_ascii=False))
     out = tmp_path / "out"
     args = ["--cards", str(cards), "build", "--out", str(out), "--set", "base", "--locale", "en", "--no-docs"]

@@ -138,10 +138,7 @@ CASES = [
         {"between": ["south", "west"]}), "dangling-ref", "boards/map.json", "/sides/0/edges/1/between/1"),
     Case("component-to-missing-space", lambda g: g.data("components.json")["components"][0].update(space="east"),
          "dangling-ref", "components.json", "/components/0/space"),
-    Case("terreta-bonus-to-missing-space", card(1, effects=[{"op": "terreta-bonus", "space": "east"}]),
-         "dangling-ref", SET, "/cards/1/effects/0/space"),
-    Case("terreta-bonus-not-naming-the-card", card(1, effects=[{"op": "terreta-bonus", "space": "north"}]),
-         "bonus-mismatch", SET, "/cards/1/effects/0/space"),
+    # references inside effects are the game's own check: tests/engine/test_effects.py
     Case("unknown-card-type", card(0, types=["relic"]), "dangling-ref", SET, "/cards/0/types/0"),
     Case("unknown-source-document", card(0, sources=[{"doc": "blog"}]), "dangling-ref", SET, "/cards/0/sources/0/doc"),
     Case("attribute-value-not-allowed", card(0, attributes={"treasure-kind": "spice"}), "bad-value", SET,

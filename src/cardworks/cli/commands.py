@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import click
@@ -86,18 +87,34 @@ def _offset(value: str) -> tuple[float, float]:
         x, y = (float(part) for part in value.split(","))
     except ValueError:
         raise click.BadParameter("give X,Y in millimetres, e.g. 0.5,-1") from None
+    if not all(math.isfinite(v) and abs(v) <= 20 for v in (x, y)):  # nan or inf would write an invalid PDF
+        raise click.BadParameter("give X,Y in millimetres between -20 and 20, e.g. 0.5,-1", param_hint="'--back-offset'")
     return x, y
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """FloatRange lets nan through (every comparison with it is false)."""
+    if not math.isfinite(value):
+        raise click.BadParameter("give a number of millimetres, not nan or inf")
+    return value
+
+
+def _selection(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A deck selection joins set ids with '+': an empty part ('+', 'base+') would select nothing."""
+    if value is not None and (not value.strip() or any(not part.strip() for part in value.split("+"))):
+        raise click.BadParameter(f"{value!r} names no set; give a deck (base, expert …) or set ids joined by '+'")
+    return value
 
 
 @click.command()
 @click.option("--game", help="Game id (default: every game with card templates).")
-@click.option("--set", "selection", help="Deck selection (e.g. base, base-2, base-3, expert) or sets joined by '+'.")
+@click.option("--set", "selection", callback=_selection, help="Deck selection (e.g. base, base-2, base-3, expert) or sets joined by '+'.")
 @click.option("--locale", "locales", multiple=True, help="Locale to build (repeatable; default: every locale).")
 @click.option("--players", type=click.IntRange(1, 20), help="Remove the cards marked for this player count.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("build"), show_default=True)
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Render in N processes (default: one per processor, at most 4).")
-@click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, help="Space between cards, mm.")
+@click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, callback=_finite, help="Space between cards, mm.")
 @click.option("--marks", type=click.Choice(["cards", "page-edge", "none"]), default="cards", show_default=True,
               help="Crop marks at every card edge, only at the page edges, or none.")
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
@@ -205,15 +222,22 @@ def i18n_status(cards_root: Path, game: str | None, build_dir: Path, fmt: str) -
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the playouts.")
 @click.option("--save-failures", type=click.Path(path_type=Path, file_okay=False),
               help="Write each failed playout here as a scenario that replays it.")
+@click.option("--pack", "packs", multiple=True, type=click.Path(path_type=Path, exists=True, file_okay=False),
+              help="A pack folder to play with the game: its cards join every selection, its scenarios run.")
+@click.option("--selection", help="Play only this deck selection (a forbidden one is refused, exit 1).")
+@click.option("--players", "player_count", type=click.IntRange(1, 20),
+              help="Play only this player count (a count the rules forbid is refused, exit 1).")
 @FORMAT
 @click.pass_obj
 def check(cards_root: Path, game: str, scenario_paths: tuple[Path, ...], playouts: int, seed: int,
-          save_failures: Path | None, fmt: str) -> None:
+          save_failures: Path | None, packs: tuple[Path, ...], selection: str | None, player_count: int | None,
+          fmt: str) -> None:
     """Run the game's scenarios, then seeded random playouts checking invariants."""
     from ..engine.check import check_game
     from .output import print_check
 
-    report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures)
+    report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures,
+                        selection=selection, players=player_count, packs=list(packs))
     if fmt == "json":
         click.echo(json.dumps(check_json(report), indent=2))
     else:

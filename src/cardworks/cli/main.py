@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from ..errors import DataError, UsageError
+from ..fileio import OS_ERROR_CODES, UnsafeFile
 from . import commands, export_commands
 from .simulate import simulate
 
@@ -38,6 +39,15 @@ class Group(click.Group):
             for problem in exc.problems:
                 click.echo(problem.text(), err=True)
             click.echo(f"cardworks: {exc}", err=True)
+            ctx.exit(1)
+        except UnsafeFile as exc:  # a file refused while reading, found after validation
+            click.echo(f"{exc.path or '?'}: [{exc.code}] {exc}", err=True)
+            ctx.exit(1)
+        except OSError as exc:  # a full disk, a read-only folder: the environment, not a bug
+            if exc.errno not in OS_ERROR_CODES:
+                raise
+            click.echo(f"{exc.filename or '?'}: [{OS_ERROR_CODES[exc.errno]}] {exc.strerror}; nothing was changed "
+                       "there", err=True)
             ctx.exit(1)
 
 

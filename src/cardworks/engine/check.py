@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import multiprocessing
 import os
@@ -13,20 +12,20 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, UsageError
-from ..loading.database import Database, display_path, load_game
+from ..loading.database import Database, display_path, load_game, load_pack
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
+from .core import SetupRefused
+from .plugins import plugin_for, registered  # ``plugin_for`` is also imported from here by older callers
 from .playouts import PlayoutStats, failure_scenario, merged, run_playouts
 from .scenarios import ScenarioResult, run_scenario
 
-#: Games the engine plays, by id: each is a module ``<game>_game`` beside this one that plugs in
-#: ``configurations``, ``rules_for``, ``new_game`` and ``scenario_state``.
-GAMES = tuple(sorted(p.stem.removesuffix("_game") for p in Path(__file__).parent.glob("*_game.py")))
 
 
-def plugin_for(game: str):
-    """The module that plugs ``game`` into the engine."""
-    return importlib.import_module(f".{game}_game", __package__)
+def __getattr__(name: str) -> Any:
+    if name == "GAMES":  # the ids of the registered games (kept for callers of the old module-level tuple)
+        return tuple(registered())
+    raise AttributeError(name)
 
 
 @dataclass
@@ -72,27 +71,45 @@ def run_scenarios(db: Database, scenario_paths: list[Path] | None = None) -> lis
         for scenario in doc.scenarios:
             try:
                 rules, state = plugin.scenario_state(db, scenario.setup)
+            except SetupRefused as exc:
+                results.append(_refusal_result(scenario, file, exc))
+                continue
             except (ValueError, KeyError, TypeError) as exc:
                 results.append(ScenarioResult(scenario.id, file, False, [f"setup: {exc}"]))
+                continue
+            if scenario.refused:
+                results.append(ScenarioResult(scenario.id, file, False, [
+                    f"setup: expected it refused by rule {scenario.refused!r}, but the engine accepted it"]))
                 continue
             rng = random.Random(scenario.setup.get("seed", 0))
             results.append(run_scenario(rules, state, scenario, file, rng=rng))
     return results
 
 
+def _refusal_result(scenario: Any, file: str, refusal: SetupRefused) -> ScenarioResult:
+    """A refused setup passes exactly when the scenario expects that refusal, by that rule."""
+    if scenario.refused == refusal.rule:
+        return ScenarioResult(scenario.id, file, True)
+    if scenario.refused:
+        return ScenarioResult(scenario.id, file, False, [f"setup: refused by rule {refusal.rule!r}, expected "
+                                                         f"{scenario.refused!r}: {refusal}"])
+    return ScenarioResult(scenario.id, file, False, [f"setup refused: {refusal}"])
+
+
 def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts: int, seed: int,
-               save_failures: Path | None = None) -> CheckReport:
+               save_failures: Path | None = None, *, selection: str | None = None,
+               players: int | None = None, packs: list[Path] | None = None) -> CheckReport:
     """Scenarios first (every one, whatever fails), then ``playouts`` games per configuration.
 
     With ``save_failures``, each failed playout is written there as a scenario file that
-    replays it from its exact starting state.
+    replays it from its exact starting state. ``selection`` and ``players`` keep the playouts to
+    the configurations that match; one the rules forbid is refused (DataError naming the rule). ``packs``
+    join the game: their cards enter every deck selection and their scenarios run with the game's.
     """
-    if game not in GAMES:
-        raise UsageError(f"the engine does not play {game!r} yet; it plays {', '.join(sorted(GAMES))}")
-    plugin = plugin_for(game)
-    db = Database(game=load_game(cards_root / game))
-    if db.game_doc is None or any(f.doc is None for f in db.game.files):
-        raise DataError(f"game {game!r} has unusable files; run 'cardworks validate'")
+    plugin = plugin_for(game)  # UsageError for a game no plugin plays
+    db = Database(game=load_game(cards_root / game), packs=[load_pack(p) for p in packs or []])
+    if db.game_doc is None or any(f.doc is None for b in db.bundles for f in b.files):
+        raise DataError(f"game {game!r} or a pack has unusable files; run 'cardworks validate'")
     report = CheckReport(game)
     report.scenarios = run_scenarios(db, scenario_paths)
     if any(doc.rulings for _, doc in db.docs("rulings")):
@@ -100,6 +117,8 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
 
         report.rulings = ruling_coverage(db, report.scenarios)
     configs, report.later = plugin.configurations(db)
+    if selection is not None or players is not None:
+        configs = _chosen(db, game, plugin, configs, selection, players)
     for config in configs:
         rules, catalogue = plugin.rules_for(db, config)
         report.left_out.update({k: v for k, v in catalogue.left_out.items() if not v.startswith("removed at")})
@@ -109,6 +128,25 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
             if save_failures is not None and stats.failures:
                 _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in stats.failures])
     return report
+
+
+def _chosen(db: Database, game: str, plugin: Any, configs: list[Any], selection: str | None,
+            players: int | None) -> list[Any]:
+    """The configurations ``--selection`` and ``--players`` ask for; a forbidden one is refused."""
+    chosen = [c for c in configs if selection in (None, c.selection) and players in (None, c.players)]
+    asked = [(c.selection, c.players) for c in chosen] or \
+        [(s, players) for s in ([selection] if selection else [s.id for s in db.game_doc.selections] or [None])]
+    where = display_path(Path(db.game.root) / "game.json") if hasattr(db.game, "root") else f"{game}/game.json"
+    try:
+        for chosen_selection, chosen_players in asked:
+            plugin.check_setup(db, chosen_selection, chosen_players)
+    except SetupRefused as exc:
+        raise DataError(f"setup refused: {exc}", [Problem(where, "", f"setup-refused:{exc.rule}", str(exc))]) from None
+    if not chosen:
+        raise DataError(f"no configuration of {game} matches", [Problem(
+            where, "/selections", "no-configuration",
+            f"the engine plays no {selection or 'selection'} with {players or 'any number of'} players")])
+    return chosen
 
 
 RUN = 25

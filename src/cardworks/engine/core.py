@@ -10,6 +10,7 @@ blind picks; scenarios script those outcomes, playouts draw them from the rng.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Protocol, Sequence
 
 from ..errors import CardworksError
@@ -36,6 +37,29 @@ class IllegalActionError(CardworksError, ValueError):
         self.action = action
         self.rule = rule
         self.reason = reason
+
+
+class SetupRefused(CardworksError, ValueError):
+    """A setup the rules forbid (a player count, a set combination, a dealt component): ``rule`` names
+    the rule it breaks and ``source`` where the rulebooks state it."""
+
+    def __init__(self, rule: str, source: str, reason: str) -> None:
+        super().__init__(f"{reason} [{rule}; {source}]")
+        self.rule = rule
+        self.source = source
+        self.reason = reason
+
+    def __reduce__(self):  # keep the rule and source when raised in a worker process
+        return (type(self), (self.rule, self.source, self.reason))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: why (a termination id the game defines, e.g. ``five-ingredients``) and who won
+    (several players share a win; nobody, when the game ended without a winner)."""
+
+    termination: str
+    winners: tuple[int, ...] = ()
 
 
 class Action(Protocol):
@@ -90,5 +114,8 @@ class Rules(Protocol):
     def expectation(self, state: Any, expect: dict[str, Any]) -> str | None:
         """None when a scenario's game-specific expectation holds, else what differs."""
 
-    def result(self, state: Any) -> tuple[int | None, str | None]:
-        """The winner (or None) and why the game ended (None while it goes on)."""
+    def outcome(self, state: Any) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+
+    def result(self, state: Any) -> tuple[Any, str | None]:
+        """The winner (or None) and why the game ended (None while it goes on); ``outcome`` says it typed."""

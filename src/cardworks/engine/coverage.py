@@ -7,12 +7,12 @@ is *blocked*, and the reason must be found, not assumed:
 - cards of the ruling that the game's engine leaves out of its decks
   (unmodelled), each with the engine's own reason, read from the game plugin's
   ``configurations`` and ``rules_for``;
-- a feature the engine or the scenario format lacks, declared in
-  :data:`MISSING_FEATURES` with the rulings that need it.
+- a feature the engine or the scenario format lacks, declared by the game's
+  plugin (``missing_features``) with the rulings that need it.
 
 A behaviour ruling with neither is *uncovered*: the coverage test fails on it.
 Rulings and scenarios are generic records; only the declared features are
-per game.
+per game (each plugin's own).
 """
 
 from __future__ import annotations
@@ -23,20 +23,13 @@ from typing import Any, Iterable
 from ..loading.database import Database
 from ..loading.records import Index
 
-#: Game id → feature id → (what is missing, rulings that need it). A ruling listed here states behaviour
-#: that no scenario can check yet although all its cards are modelled (or besides their being unmodelled).
-MISSING_FEATURES: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
-    "fallera": {
-        "reveal-territorial-food": (
-            "no modelled card makes a player reveal their territorial food (only a territorial win reveals it), "
-            "so no scenario can reveal one and then see that it stays revealed",
-            ("mes-enlla-territorial-food-stays-revealed",)),
-        "coin-symbol-cards": (
-            "no card in the data carries the humour-coin symbol; apart from the seafood ingredients and the "
-            "Interior bonus, coin tosses asked for by cards are not modelled",
-            ("discordia-humour-coin-symbol",)),
-    },
-}
+def missing_features(game: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Feature id → (what is missing, rulings that need it), as the game's plugin declares them: rulings that
+    state behaviour no scenario can check yet although all their cards are modelled (or besides that)."""
+    from .plugins import registered
+
+    plugin = registered().get(game)
+    return dict(getattr(plugin, "missing_features", None) or {})
 
 
 @dataclass(frozen=True)
@@ -83,7 +76,7 @@ def classify(rulings: Iterable[Any], scenario_ids: set[str], passed: set[str], l
 
     ``rulings``: objects with ``id``, ``cards``, ``scenarios`` and ``states_behaviour``;
     ``scenario_ids``: every scenario defined; ``passed``: those that pass; ``left_out``:
-    card id → why the engine leaves it out; ``features``: as one game's :data:`MISSING_FEATURES`.
+    card id → why the engine leaves it out; ``features``: as ``missing_features`` gives them.
     """
     needs: dict[str, dict[str, str]] = {}
     for name, (what, ruling_ids) in features.items():
@@ -109,7 +102,7 @@ def left_out_cards(db: Database) -> dict[str, str]:
 
     Removals by player count (a card another configuration plays) are not reasons.
     """
-    from .check import plugin_for
+    from .plugins import plugin_for
 
     plugin = plugin_for(db.game_doc.id)
     configs, _ = plugin.configurations(db)
@@ -131,7 +124,7 @@ def ruling_coverage(db: Database, scenario_results: list[Any] | None = None) -> 
     rulings = [record.model for record in index.of_kind("ruling")]
     scenario_ids = {record.id for record in index.of_kind("scenario")}
     passed = {r.id for r in results if r.passed}
-    return classify(rulings, scenario_ids, passed, left_out_cards(db), MISSING_FEATURES.get(db.game_doc.id, {}))
+    return classify(rulings, scenario_ids, passed, left_out_cards(db), missing_features(db.game_doc.id))
 
 
 def link_problems(db: Database) -> list[str]:
@@ -148,7 +141,7 @@ def link_problems(db: Database) -> list[str]:
 
 def feature_problems(db: Database, coverage: dict[str, RulingCoverage]) -> list[str]:
     """Declared missing features that name unknown rulings, or rulings already checked by a scenario."""
-    features = MISSING_FEATURES.get(db.game_doc.id, {})
+    features = missing_features(db.game_doc.id)
     problems = []
     for name, (_, ruling_ids) in features.items():
         for ruling_id in ruling_ids:

@@ -154,8 +154,8 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
             stats.failures.append(PlayoutFailure(label, game_seed, failure, log, initial))
             continue
         stats.lengths.append(len(log))
-        winner, reason = rules.result(final)
-        stats.endings[reason or "step-limit"] += 1
+        outcome = rules.outcome(final)
+        stats.endings[outcome.termination if outcome else "step-limit"] += 1
     return stats
 
 

@@ -63,6 +63,13 @@ def run_scenario(rules: Any, state: Any, scenario: Any, file: str, *, rng: rando
     broken = rules.invariants(state)
     if broken:
         return fail(f"the starting position: {'; '.join(broken)}")
+    at_steps = _expectations_at(scenario)
+    if isinstance(at_steps, str):
+        return fail(at_steps)
+    for expectation in at_steps.get(0, []):
+        message = check_expectation(rules, state, expectation, rng)
+        if message:
+            fail(f"at the start: {message}")
     for number, step in enumerate(scenario.steps, start=1):
         if rules.actor(state) is None:
             return fail(f"step {number} {step!r} is left unused: the game was already over ({rules.result(state)[1]})")
@@ -74,17 +81,68 @@ def run_scenario(rules: Any, state: Any, scenario: Any, file: str, *, rng: rando
         broken = rules.invariants(state)
         if broken:
             return fail(f"after step {number} {step!r}: {'; '.join(broken)}")
+        for expectation in at_steps.get(number, []):
+            message = check_expectation(rules, state, expectation, rng)
+            if message:
+                fail(f"after step {number} {step!r}: {message}")
     if rules.actor(state) == CHANCE:
         options = ", ".join(a.notation() for a in rules.legal_actions(state)[:4])
         return fail(f"the script ends while a chance outcome is due (one of: {options}); script it")
     for expectation in scenario.expect:
+        if "after" in expectation:
+            continue
         message = check_expectation(rules, state, expectation, rng)
         if message:
             fail(message)
     return result
 
 
-GENERIC_KEYS = ("illegal", "rule", "observe", "sees")
+def _expectations_at(scenario: Any) -> dict[int, list[dict[str, Any]]] | str:
+    """Expectations with ``after`` by step number (0: the starting position), or what is wrong with one.
+
+    ``after`` is a step's number, or a step's text (its first occurrence): an expectation at a named step.
+    """
+    found: dict[int, list[dict[str, Any]]] = {}
+    texts = [" ".join(step.split()) for step in scenario.steps]
+    for expectation in scenario.expect:
+        if "after" not in expectation:
+            continue
+        where = expectation["after"]
+        if isinstance(where, str):
+            if " ".join(where.split()) not in texts:
+                return f"an expectation is set after the step {where!r}, which the script does not have"
+            where = texts.index(" ".join(where.split())) + 1
+        if not isinstance(where, int) or not 0 <= where <= len(texts):
+            return f"an expectation is set after step {where!r}; the script has steps 0 to {len(texts)}"
+        found.setdefault(where, []).append({k: v for k, v in expectation.items() if k != "after"})
+    return found
+
+
+def check_legal(rules: Any, state: Any, expect: dict[str, Any]) -> str | None:
+    """``legal`` (exactly these actions are legal), ``legal_includes`` and ``legal_excludes`` (each must or must
+    not be legal); actions as the notation writes them, ``#n`` left out matching any instance."""
+    legal = [a.notation() for a in rules.legal_actions(state)]
+    loose = sorted(_NUMBER.sub("", text) for text in legal)
+
+    def listed(wanted: str) -> bool:
+        wanted = " ".join(wanted.split())
+        return wanted in legal if _NUMBER.search(wanted) else _NUMBER.sub("", wanted) in loose
+
+    if "legal" in expect:
+        wanted = sorted(_NUMBER.sub("", " ".join(w.split())) if not _NUMBER.search(w) else w for w in expect["legal"])
+        got = loose if not any(_NUMBER.search(w) for w in expect["legal"]) else sorted(legal)
+        if wanted != got:
+            return f"expected exactly the legal actions {wanted}, got {got}"
+    missing = [w for w in expect.get("legal_includes", []) if not listed(w)]
+    if missing:
+        return f"expected {missing} to be legal; legal now: {sorted(legal)[:12]}"
+    present = [w for w in expect.get("legal_excludes", []) if listed(w)]
+    if present:
+        return f"expected {present} not to be legal, but they are"
+    return None
+
+
+GENERIC_KEYS = ("illegal", "rule", "observe", "sees", "legal", "legal_includes", "legal_excludes")
 """Expectation keys the runner reads itself, for every game."""
 
 
@@ -120,11 +178,13 @@ def _same(got: Any, wanted: Any) -> bool:
 def check_expectation(rules: Any, state: Any, expect: dict[str, Any], rng: random.Random) -> str | None:
     """None when the expectation holds, else what differs.
 
-    ``illegal`` (an action that must be refused, optionally by ``rule``) and
-    ``observe`` (what one player sees, ``sees``) are the same for every game;
+    ``illegal`` (an action that must be refused, optionally by ``rule``), ``observe`` (what one player
+    sees, ``sees``) and the legal actions (``check_legal``) are the same for every game;
     every other key is read by the game's ``rules.expectation``.
     """
     message = rules.expectation(state, {k: v for k, v in expect.items() if k not in GENERIC_KEYS})
+    if message is None:
+        message = check_legal(rules, state, expect)
     if message is None and "observe" in expect:
         message = check_observation(rules, state, expect["observe"], expect.get("sees", {}))
     if message or "illegal" not in expect:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..fileio import read_text_limited
 from ..loading.database import Database
 from ..loading.records import Index, Record
 from ..markup import MarkupError, tokens
@@ -115,7 +116,7 @@ def _rule_entries(db: Database, locale: str) -> list[Entry]:
     counts: dict[str, int] = {}
     for block in blocks:
         path = root / game.source_locale / f"{block.section}.md"
-        counts.setdefault(block.section, len(split_blocks(path.read_text(encoding="utf-8"))))
+        counts.setdefault(block.section, len(split_blocks(read_text_limited(path))))
     cache: dict[str, list[str] | None] = {}
     for block in blocks:
         if block.section not in cache:

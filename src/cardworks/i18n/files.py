@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ..errors import DataError
-from ..fileio import write_text_atomic
+from ..fileio import read_limited, write_bytes_atomic
 from ..loading.database import Database
 from ..loading.records import Index
 from ..problems import Problem
@@ -39,10 +39,17 @@ def write_translations(db: Database, locale: str, texts: dict[str, dict[str, str
 
 def merge_translations(db: Database, locale: str, items: list[tuple[str, str, str, str]]) -> Path:
     """Merge (record, field, text, source it translates) into the locale file; other entries are kept as they are."""
+    path, data = merged_translations(db, locale, items)
+    write_bytes_atomic(path, data)
+    return path
+
+
+def merged_translations(db: Database, locale: str, items: list[tuple[str, str, str, str]]) -> tuple[Path, bytes]:
+    """The locale file with ``items`` merged in, as bytes to write (nothing is written here)."""
     path = db.game.root / "i18n" / f"{locale}.json"
     entries: dict[str, dict[str, dict[str, str]]] = {}
     if path.exists():
-        entries = json.loads(path.read_text(encoding="utf-8")).get("entries", {})
+        entries = json.loads(read_limited(path)).get("entries", {})
     for record_id, field, text, source in items:
         known = entries.get(record_id, {}).get(field)
         if known and known.get("text") == text and known.get("source_hash") == source_hash(source):
@@ -54,5 +61,4 @@ def merge_translations(db: Database, locale: str, items: list[tuple[str, str, st
         "locale": locale,
         "entries": {k: dict(sorted(v.items())) for k, v in sorted(entries.items())},
     }
-    write_text_atomic(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    return path
+    return path, (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 
 from .catalog import Entry
 
@@ -61,12 +60,15 @@ def to_po(entries: list[Entry], game: str, locale: str) -> str:
     return po.__unicode__()
 
 
-def from_po(path: Path) -> ImportedFile:
-    """Read a PO file; raises ValueError with the reason when it cannot be parsed."""
+def from_po(data: bytes) -> ImportedFile:
+    """Read a PO file's bytes; raises ValueError with the reason when they cannot be parsed."""
     import polib
 
     try:
-        po = polib.pofile(str(path), wrapwidth=0)
+        text = data.decode("utf-8")
+        if not text.strip():
+            raise ValueError("the file is empty")
+        po = polib.pofile(text, wrapwidth=0)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"not a readable PO file: {exc}") from None
     entries = [ImportedEntry(e.msgctxt or "", e.msgid, e.msgstr, "fuzzy" in e.flags, e.previous_msgid,
@@ -94,12 +96,12 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
     return bytes(store)
 
 
-def from_xliff(path: Path) -> ImportedFile:
-    """Read an XLIFF file; raises ValueError with the reason when it cannot be parsed."""
+def from_xliff(data: bytes) -> ImportedFile:
+    """Read an XLIFF file's bytes; raises ValueError with the reason when they cannot be parsed."""
     from translate.storage import xliff
 
     try:
-        store = xliff.xlifffile.parsefile(str(path))
+        store = xliff.xlifffile.parsestring(data)
     except Exception as exc:  # lxml raises several kinds for broken XML
         raise ValueError(f"not a readable XLIFF file: {exc}") from None
     original = store.getfilenames()[0] if store.getfilenames() else ""

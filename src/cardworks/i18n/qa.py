@@ -14,6 +14,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from ..fileio import UnsafeFile, read_limited
+
 #: Languages the detector knows, by locale (its primary subtag).
 LANGUAGES = {"en": "ENGLISH", "ca": "CATALAN", "es": "SPANISH", "fr": "FRENCH", "nl": "DUTCH"}
 MIN_DETECT_CHARS = 30
@@ -41,13 +43,46 @@ def _detector(languages: tuple[str, ...], quick: bool):
     return (builder.with_low_accuracy_mode() if quick else builder).build()
 
 
+_WORDS = re.compile(r"\w+|\W+")
+MAX_NAME_PARTS = 15
+"""Longest name matched, in words and the separators between them."""
+
+
+class ProperNames(tuple):
+    """Names (longest first) with a lookup set, so removing them from a text costs its length, not the
+    number of names (20,000 cards in 3 locales made the old scan over every name quadratic)."""
+
+    def __new__(cls, names) -> "ProperNames":
+        made = super().__new__(cls, names)
+        made.lookup = frozenset(name.lower() for name in made)
+        made.span = min(MAX_NAME_PARTS, max((len(_WORDS.findall(name.lower())) for name in made), default=0))
+        return made
+
+
 def strip_names(text: str, names: tuple[str, ...]) -> str:
-    """``text`` without the game's proper names (Valencian card names read as Catalan in any language)."""
+    """``text`` without the game's proper names, matched as whole words (Valencian card names read as Catalan
+    in any language)."""
     lowered = text.lower()
-    for name in names:
-        if name.lower() in lowered:
-            lowered = lowered.replace(name.lower(), " ")
-    return lowered
+    index = names if isinstance(names, ProperNames) else ProperNames(names)
+    if not index.lookup:
+        return lowered
+    parts = _WORDS.findall(lowered)
+    kept: list[str] = []
+    i = 0
+    while i < len(parts):
+        if parts[i][0].isalnum() or parts[i][0] == "_":
+            for n in range(min(index.span, len(parts) - i), 0, -1):
+                if "".join(parts[i:i + n]) in index.lookup:
+                    kept.append(" ")
+                    i += n
+                    break
+            else:
+                kept.append(parts[i])
+                i += 1
+        else:
+            kept.append(parts[i])
+            i += 1
+    return "".join(kept)
 
 
 def detect_language(text: str, candidates: tuple[str, ...], names: tuple[str, ...] = ()) -> tuple[str, float] | None:
@@ -81,6 +116,12 @@ def cache_path() -> Path:
     return base / "cardworks" / "language.json"
 
 
+def _is_verdict(value: object) -> bool:
+    """A cached verdict is None (no guess) or ``[locale, confidence]``; anything else is recomputed."""
+    return value is None or (isinstance(value, list) and len(value) == 2 and value[0] in LANGUAGES
+                             and isinstance(value[1], (int, float)) and not isinstance(value[1], bool))
+
+
 class _Verdicts:
     """Language guesses by hash of (text, candidates): the detector's models take half a second to load,
     so a text already judged is not judged again."""
@@ -92,15 +133,16 @@ class _Verdicts:
     def _load(self) -> dict:
         if self.table is None:
             try:
-                self.table = json.loads(cache_path().read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                self.table = {}
+                table = json.loads(read_limited(cache_path()))
+            except (UnsafeFile, ValueError):
+                table = {}
+            self.table = table if isinstance(table, dict) else {}  # a damaged cache is started afresh
         return self.table
 
     def get(self, text: str, candidates: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, float] | None:
         key = hashlib.sha256(repr((text, candidates, len(names))).encode()).hexdigest()[:24]
         table = self._load()
-        if key not in table:
+        if not _is_verdict(table.get(key, 0)):
             table[key] = list(detect_language(text, candidates, names) or []) or None
             self.dirty = True
         found = table[key]
@@ -165,4 +207,4 @@ def proper_names(db, strings: dict) -> tuple[str, ...]:
     names = {s.text for fields in strings.values() for s in fields.values() if is_name_field(s.field)}
     for _, doc in db.docs("translations"):
         names |= {t.text for fields in doc.entries.values() for f, t in fields.items() if is_name_field(f)}
-    return tuple(sorted((n for n in names if len(n) > 3), key=lambda n: (-len(n), n)))
+    return ProperNames(sorted((n for n in names if len(n) > 3), key=lambda n: (-len(n), n)))

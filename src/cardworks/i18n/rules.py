@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..fileio import write_text_atomic
+from ..fileio import read_text_limited
 
 DIRECTIVE = re.compile(r"^::: generated [a-z-]+\s*$")
 
@@ -37,7 +37,7 @@ def source_blocks(rules_root: Path, source_locale: str) -> list[Block]:
     """Every translatable block of the source rulebook."""
     found = []
     for path in sorted((rules_root / source_locale).glob("*.md")):
-        for number, block in enumerate(split_blocks(path.read_text(encoding="utf-8"))):
+        for number, block in enumerate(split_blocks(read_text_limited(path))):
             if is_text(block):
                 found.append(Block(path.stem, number, block))
     return found
@@ -48,18 +48,19 @@ def translated_blocks(rules_root: Path, locale: str, section: str, source_count:
     path = rules_root / locale / f"{section}.md"
     if not path.is_file():
         return None
-    blocks = split_blocks(path.read_text(encoding="utf-8"))
+    blocks = split_blocks(read_text_limited(path))
     return blocks if len(blocks) == source_count else None
 
 
-def write_blocks(rules_root: Path, source_locale: str, locale: str, section: str, updates: dict[int, str]) -> Path:
-    """Write translated blocks into ``rules/<locale>/<section>.md``; untouched blocks keep their text.
+def section_with_blocks(rules_root: Path, source_locale: str, locale: str, section: str,
+                        updates: dict[int, str]) -> tuple[Path, str]:
+    """The text of ``rules/<locale>/<section>.md`` with ``updates`` applied; untouched blocks keep their text.
 
     A section not translated before starts from the source, so the layout
     (and every ``::: generated`` line) follows it. Raises ValueError when the
     locale's file no longer has the source's shape.
     """
-    source = split_blocks((rules_root / source_locale / f"{section}.md").read_text(encoding="utf-8"))
+    source = split_blocks(read_text_limited(rules_root / source_locale / f"{section}.md"))
     current = translated_blocks(rules_root, locale, section, len(source))
     target = rules_root / locale / f"{section}.md"
     if current is None and target.exists():
@@ -67,5 +68,4 @@ def write_blocks(rules_root: Path, source_locale: str, locale: str, section: str
     blocks = list(current or source)
     for number, text in updates.items():
         blocks[number] = text
-    write_text_atomic(target, "\n\n".join(blocks) + "\n")
-    return target
+    return target, "\n\n".join(blocks) + "\n"

@@ -7,13 +7,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DataError, UsageError
-from ..loading.database import Database, display_path
+from ..fileio import (MAX_TEXT_BYTES, OS_ERROR_CODES, UnsafeFile, folder_lock, read_limited, read_text_limited,
+                      replace_together)
+from ..loading.jsonfile import MAX_FILE_BYTES
+from ..models.cards import CARD_TEXT_LIMITS
+from ..models.translations import MAX_TRANSLATION_CHARS
+from ..loading.database import Database, display_path, load_game
 from ..markup import MarkupError, tokens
 from ..problems import Problem
 from .catalog import Entry, build_catalog, parse_context
-from .files import merge_translations
+from .files import merged_translations
 from .formats import ImportedFile, from_po, from_xliff, to_po, to_xliff
-from .rules import split_blocks, translated_blocks, write_blocks
+from .rules import section_with_blocks, split_blocks, translated_blocks
 
 FORMATS = {"po": ".po", "xliff": ".xlf"}
 
@@ -45,18 +50,38 @@ class ImportResult:
     """Entries left untranslated or fuzzy without a known previous source."""
 
 
+MAX_RULES_BLOCK_CHARS = 20_000
+"""Longest translated rulebook block (a paragraph, heading or list item); the longest source block has under 2,000."""
+
+
 def read_translator_file(path: Path) -> ImportedFile:
-    """Read a PO or XLIFF file (by its extension); DataError when unreadable."""
+    """Read a PO or XLIFF file (by its extension); DataError when unreadable, too large or not a regular file."""
     reader = from_xliff if path.suffix.lower() in {".xlf", ".xliff"} else from_po
+    shown = display_path(path)
     try:
-        return reader(path)
+        return reader(read_limited(path, MAX_TEXT_BYTES))
+    except UnsafeFile as exc:
+        raise DataError(f"{shown} refused; nothing written", [Problem(shown, "", exc.code, str(exc))]) from None
     except ValueError as exc:
-        raise DataError(str(exc), [Problem(display_path(path), "", "i18n-unreadable", str(exc))]) from None
+        raise DataError(str(exc), [Problem(shown, "", "i18n-unreadable", str(exc))]) from None
 
 
 def import_catalog(db: Database, path: Path, locale: str | None = None) -> ImportResult:
-    """Write a translator's file back into the locale file; refuse it whole (nothing written) on any bad entry."""
+    """Write a translator's file back into the locale's files, or refuse it whole (nothing written).
+
+    The game folder is locked while the import reads and writes it, so two imports never lose each other's
+    strings; every file of the import is written to a temporary first and all are renamed together.
+    """
     imported = read_translator_file(path)
+    with folder_lock(db.game.root, "translation import"):
+        fresh = Database(game=load_game(db.game.root), packs=db.packs)  # as it is now, under the lock
+        broken = [p for p in fresh.game.problems if p.severity == "error"]
+        if broken or fresh.game_doc is None:
+            raise DataError(f"game {db.game.label} has unusable files; run 'cardworks validate'", broken)
+        return _import(fresh, imported, path, locale)
+
+
+def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None) -> ImportResult:
     shown = display_path(path)
     game = db.game_doc
     problems: list[Problem] = []
@@ -75,6 +100,7 @@ def import_catalog(db: Database, path: Path, locale: str | None = None) -> Impor
     items: list[tuple[str, str, str, str]] = []
     rule_updates: dict[str, dict[int, str]] = {}
     skipped = 0
+    problems += _duplicate_problems(shown, imported.entries)
     for entry in imported.entries:
         if not entry.text:
             skipped += 1
@@ -94,7 +120,12 @@ def import_catalog(db: Database, path: Path, locale: str | None = None) -> Impor
                 skipped += 1
                 continue
             translated_from = entry.previous_source
-        problems += _token_problems(shown, entry.where, entry.context, source, entry.text, translated_from, registered)
+        found = _text_problems(shown, entry.where, entry.context, source, entry.text)
+        # Tokens are checked against the database's source as it is now, never the file's own msgid.
+        found = found or _token_problems(shown, entry.where, entry.context, source, entry.text, registered)
+        problems += found
+        if found:
+            continue
         if source.record.startswith("rules/"):
             rule_updates.setdefault(source.record.removeprefix("rules/"), {})[int(source.field)] = entry.text
         else:
@@ -104,15 +135,68 @@ def import_catalog(db: Database, path: Path, locale: str | None = None) -> Impor
         raise DataError(f"{shown} refused: {len(problems)} bad entr{'y' if len(problems) == 1 else 'ies'}; nothing written",
                         problems)
     before = {(e.record, e.field): e.translation for e in current.values()}
-    written = merge_translations(db, target, items)
+    contents = _new_contents(db, target, items, rule_updates, before)
+    json_path = db.game.root / "i18n" / f"{target}.json"
+    if len(contents.get(json_path, b"")) > MAX_FILE_BYTES:
+        raise DataError(f"{shown} refused; nothing written", [Problem(shown, "", "file-too-large",
+                        f"the import would make {display_path(json_path)} larger than {MAX_FILE_BYTES:,} bytes")])
+    try:
+        replace_together(contents)
+    except OSError as exc:
+        code = OS_ERROR_CODES.get(exc.errno or 0, "write-failed")
+        where = display_path(Path(exc.filename)) if exc.filename else display_path(json_path)
+        raise DataError(f"{shown}: not imported; every file of {target} is as it was",
+                        [Problem(where, "", code, f"cannot write: {exc.strerror}")]) from None
+    applied = items + [(f"rules/{s}", str(n), t, "") for s, u in rule_updates.items() for n, t in u.items()]
+    changed = sum(1 for record, field_, text, _ in applied if before.get((record, field_)) != text)
+    return ImportResult(json_path, changed, len(applied) - changed, skipped)
+
+
+def _new_contents(db: Database, locale: str, items: list[tuple[str, str, str, str]],
+                  rule_updates: dict[str, dict[int, str]], before: dict) -> dict[Path, bytes]:
+    """Every file the import writes, with its new bytes (the locale file first, then rulebook sections)."""
+    path, data = merged_translations(db, locale, items)
+    contents = {path: data}
     rules_root = db.game.root / "rules"
     for section, updates in rule_updates.items():
         changed_blocks = {n: text for n, text in updates.items() if before.get((f"rules/{section}", str(n))) != text}
         if changed_blocks:
-            write_blocks(rules_root, game.source_locale, target, section, changed_blocks)
-    imported = items + [(f"rules/{s}", str(n), t, "") for s, u in rule_updates.items() for n, t in u.items()]
-    changed = sum(1 for record, field_, text, _ in imported if before.get((record, field_)) != text)
-    return ImportResult(written, changed, len(imported) - changed, skipped)
+            target, text = section_with_blocks(rules_root, db.game_doc.source_locale, locale, section, changed_blocks)
+            contents[target] = text.encode("utf-8")
+    return contents
+
+
+def _duplicate_problems(file: str, entries: list) -> list[Problem]:
+    """The same context twice with different translations: which one is meant cannot be known."""
+    first: dict[str, object] = {}
+    problems = []
+    for entry in entries:
+        seen = first.setdefault(entry.context, entry)
+        if seen is not entry and seen.text != entry.text:
+            problems.append(Problem(file, entry.where, "duplicate-context",
+                                    f"{entry.context} is translated twice, differently ({seen.where} and {entry.where})"))
+    return problems
+
+
+def _text_problems(file: str, where: str, context: str, source: Entry, text: str) -> list[Problem]:
+    """Whitespace-only texts, texts over their limit, rulebook blocks that would split into several."""
+    if not text.strip():
+        return [Problem(file, where, "empty-translation", f"{context}: the translation is only whitespace")]
+    is_rules = source.record.startswith("rules/")
+    field = "name" if source.field.startswith("alt_names/") else source.field
+    if is_rules:
+        limit = MAX_RULES_BLOCK_CHARS
+    elif source.set_id is not None and field in CARD_TEXT_LIMITS:  # a card: what its box holds
+        limit = CARD_TEXT_LIMITS[field]
+    else:
+        limit = MAX_TRANSLATION_CHARS
+    if len(text) > limit:
+        return [Problem(file, where, "text-too-long", f"{context}: the translation has {len(text):,} characters; "
+                        f"at most {limit:,} fit")]
+    if is_rules and len(split_blocks(text)) != 1:
+        return [Problem(file, where, "rules-block-split", f"{context}: a rulebook block holds no blank line; "
+                        "a blank line would split it and shift every block after it")]
+    return []
 
 
 def _rule_shape_problems(db: Database, locale: str, updates: dict[str, dict[int, str]], shown: str) -> list[Problem]:
@@ -121,7 +205,7 @@ def _rule_shape_problems(db: Database, locale: str, updates: dict[str, dict[int,
     problems = []
     for section in updates:
         source = root / db.game_doc.source_locale / f"{section}.md"
-        count = len(split_blocks(source.read_text(encoding="utf-8")))
+        count = len(split_blocks(read_text_limited(source)))
         target = root / locale / f"{section}.md"
         if target.exists() and translated_blocks(root, locale, section, count) is None:
             problems.append(Problem(shown, "", "rules-shape", f"{display_path(target)} has not the {count} blocks of its "
@@ -129,8 +213,7 @@ def _rule_shape_problems(db: Database, locale: str, updates: dict[str, dict[int,
     return problems
 
 
-def _token_problems(file: str, where: str, context: str, source: Entry, text: str, translated_from: str,
-                    registered: set[str]) -> list[Problem]:
+def _token_problems(file: str, where: str, context: str, source: Entry, text: str, registered: set[str]) -> list[Problem]:
     if not source.markup:
         return []
     try:
@@ -140,13 +223,14 @@ def _token_problems(file: str, where: str, context: str, source: Entry, text: st
     problems = [Problem(file, where, "unknown-token", f"{context}: token {{{t}}} is not in the icon registry")
                 for t in sorted(set(found) - registered)]
     try:
-        expected = tokens(translated_from)
+        expected = tokens(source.source)
     except MarkupError:
         expected = []
     if Counter(found) != Counter(expected):
         shown = " ".join(f"{{{t}}}" for t in sorted(found)) or "(none)"
         wanted = " ".join(f"{{{t}}}" for t in sorted(expected)) or "(none)"
-        problems.append(Problem(file, where, "token-mismatch", f"{context}: tokens {shown} differ from the source's {wanted}"))
+        problems.append(Problem(file, where, "token-mismatch",
+                                f"{context}: tokens {shown} differ from the current source's {wanted}"))
     return problems
 
 

@@ -8,13 +8,16 @@ their place in the layout (see :mod:`cardworks.models.files`), read with
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from ..fileio import MAX_ASSET_BYTES, file_type
 from ..models.base import Document
 from ..models.files import FileKind, classify
 from ..problems import Problem
@@ -111,24 +114,47 @@ def _parse(loaded: LoadedFile, problems: list[Problem]) -> None:
         loaded.doc = None  # duplicate keys: the parsed object silently lost a value
 
 
+def unsafe_entry(root: Path, path: Path) -> tuple[str, str] | None:
+    """(code, message) when ``path`` is not a regular file inside ``root``: a symbolic link leading out
+    or nowhere, a FIFO, a socket or a device, or a file over the size limit. None when it is safe to read."""
+    try:
+        info = path.stat()
+        if path.is_symlink() and not is_inside(root, path):
+            return "path-escape", "symbolic link to a file outside the game or pack; it is not read"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symlink-loop", "symbolic link loop; it leads nowhere"
+        return "file-unreadable", f"cannot read the file: {exc.strerror}"
+    if stat.S_ISDIR(info.st_mode):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return "not-a-regular-file", f"this is a {file_type(info.st_mode)}, not a regular file; it is not read"
+    if info.st_size > MAX_ASSET_BYTES:
+        return "file-too-large", f"file is {info.st_size:,} bytes; the limit is {MAX_ASSET_BYTES:,} bytes"
+    return None
+
+
 def _discover(root: Path, is_pack: bool) -> Bundle:
     bundle = Bundle(root=root, is_pack=is_pack)
     for folder, dirnames, filenames in os.walk(root):
         base = Path(folder)
         dirnames.sort()
         for name in list(dirnames):
-            if (base / name).is_symlink() and not is_inside(root, base / name):
-                bundle.problems.append(Problem(display_path(base / name), "", "path-escape",
-                                               "symbolic link to a folder outside the game or pack; it is not read"))
+            unsafe = unsafe_entry(root, base / name)
+            if unsafe is not None or (base / name).is_symlink() and not is_inside(root, base / name):
+                code, message = unsafe or ("path-escape", "")
+                if code == "path-escape":
+                    message = "symbolic link to a folder outside the game or pack; it is not read"
+                bundle.problems.append(Problem(display_path(base / name), "", code, message))
                 dirnames.remove(name)
         for name in sorted(filenames):
             path = base / name
-            if not name.endswith(".json"):
-                continue
             display = display_path(path)
-            if path.is_symlink() and not is_inside(root, path):
-                bundle.problems.append(Problem(display, "", "path-escape",
-                                               "symbolic link to a file outside the game or pack; it is not read"))
+            unsafe = unsafe_entry(root, path)
+            if unsafe is not None:  # every file the project may read, not only data files
+                bundle.problems.append(Problem(display, "", *unsafe))
+                continue
+            if not name.endswith(".json"):
                 continue
             relative = path.relative_to(root).as_posix()
             kind = classify(relative)

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..fileio import UnsafeFile, read_limited
 from ..problems import Problem
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -19,6 +20,9 @@ MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted; real data needs under 10."""
 
 _NON_FINITE = re.compile(r"-?\b(?:NaN|Infinity)\b")
+_LONG_NUMBER = re.compile(r"\d{4301,}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _NonFinite(ValueError):
@@ -83,16 +87,9 @@ def read_json(path: Path, display: str) -> tuple[Any, list[Problem]]:
     """Parse ``path``; return ``(data, problems)``, data None when unusable."""
     problems: list[Problem] = []
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        return None, [Problem(display, "", "file-unreadable", f"cannot read the file: {exc.strerror}")]
-    if size > MAX_FILE_BYTES:
-        return None, [Problem(display, "", "file-too-large",
-                              f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes")]
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [Problem(display, "", "file-unreadable", f"cannot read the file: {exc.strerror}")]
+        raw = read_limited(path, MAX_FILE_BYTES)
+    except UnsafeFile as exc:
+        return None, [Problem(display, "", exc.code, str(exc))]
     if raw.startswith(b"\xef\xbb\xbf"):
         problems.append(Problem(display, "1:1", "json-bom",
                                 "file starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM"))
@@ -121,6 +118,39 @@ def read_json(path: Path, display: str) -> tuple[Any, list[Problem]]:
     except RecursionError:
         problems.append(Problem(display, "", "json-too-deep", f"nesting deeper than {MAX_DEPTH} levels"))
         return None, problems
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        match = _LONG_NUMBER.search(text)
+        where = _line_col(text, match.start()) if match else ""
+        problems.append(Problem(display, where, "json-number-too-long",
+                                f"a number has more than 4,300 digits and cannot be read ({str(exc).split(':')[0]})"))
+        return None, problems
+    if data is None:
+        problems.append(Problem(display, "1:1", "wrong-type", "the file holds JSON null; expected a JSON object"))
+        return None, problems
     if isinstance(data, (dict, list)) and not _check_tree(data, display, problems):
         return None, problems
+    if _SURROGATE_ESCAPE.search(text):  # rare: only then look for a "\ud800" that pairs with nothing
+        lone = _lone_surrogates(data)
+        if lone:
+            problems += [Problem(display, pointer, "json-surrogate", "a \\u escape encodes half of a character "
+                                 "(a lone surrogate); write the character itself") for pointer in lone]
+            return None, problems
     return data, problems
+
+
+def _lone_surrogates(root: Any) -> list[str]:
+    """JSON pointers of strings (keys included) that hold a lone surrogate and so cannot be encoded."""
+    found = []
+    stack: list[tuple[Any, str]] = [(root, "")]
+    while stack:
+        node, pointer = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in items:
+            here = f"{pointer}/{pointer_escape(key)}"
+            for text in (key, value):
+                if isinstance(text, str) and _SURROGATE.search(text):
+                    found.append(here)
+                    break
+            if isinstance(value, (dict, list)):
+                stack.append((value, here))
+    return sorted(set(found))

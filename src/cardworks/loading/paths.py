@@ -23,7 +23,10 @@ def resolve_inside(root: Path, relative: str) -> Path:
     if ".." in pure.parts:
         raise PathEscape(f"{relative!r} climbs out with '..'; paths must stay inside the folder")
     root_real = root.resolve()
-    target = (root / pure).resolve()
+    try:
+        target = (root / pure).resolve()
+    except (RuntimeError, OSError):  # a symbolic link loop
+        raise PathEscape(f"{relative!r} is a symbolic link loop; it leads nowhere") from None
     if target != root_real and root_real not in target.parents:
         raise PathEscape(f"{relative!r} leads outside the folder (through a symbolic link)")
     return target
@@ -32,5 +35,8 @@ def resolve_inside(root: Path, relative: str) -> Path:
 def is_inside(root: Path, path: Path) -> bool:
     """True when ``path``, symlinks followed, lies inside ``root``."""
     root_real = root.resolve()
-    target = path.resolve()
+    try:
+        target = path.resolve()
+    except (RuntimeError, OSError):  # a symbolic link loop is inside nothing
+        return False
     return target == root_real or root_real in target.parents

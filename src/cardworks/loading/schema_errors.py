@@ -16,7 +16,7 @@ _CODES = {
     "enum": "bad-value",
     "string_pattern_mismatch": "bad-value",
     "string_too_short": "bad-value",
-    "string_too_long": "bad-value",
+    "string_too_long": "text-too-long",
     "too_short": "bad-value",
     "too_long": "bad-value",
     "greater_than": "out-of-range",
@@ -72,6 +72,11 @@ def schema_problems(error: ValidationError, data: Any, display: str) -> list[Pro
             message = f"required field {item['loc'][-1]!r} is missing"
         elif code == "unknown-field":
             message = f"unknown field {item['loc'][-1]!r}; check its spelling against the schema"
+        elif code == "text-too-long":
+            found = item.get("input")
+            length = f"{len(found):,} characters" if isinstance(found, str) else "too long"
+            message = (f"text has {length}; at most {item.get('ctx', {}).get('max_length', '?'):,} fit here "
+                       f"(the card's box, or the translation limit): {_shown(found)}")
         else:
             message = f"{item['msg']}, found {_shown(item.get('input'))}"
         key = (pointer, code)

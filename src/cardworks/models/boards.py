@@ -2,44 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any
 
 from pydantic import Field
 
 from .base import TRANSLATABLE, Certainty, Document, Id, Model, Ref, Source
-
-
-class DrawAfterUse(Model):
-    """While the Queen is here, whoever uses one of ``cards`` (in attack or defence) draws ``draw`` cards after."""
-
-    op: Literal["draw-after-use"]
-    cards: list[Ref] = Field(min_length=1)
-    draw: Annotated[int, Field(ge=1, le=10)]
-
-
-class StatBonus(Model):
-    """While the Queen is here, ``cards`` add ``attack`` and ``defence``."""
-
-    op: Literal["stat-bonus"]
-    cards: list[Ref] = Field(min_length=1)
-    attack: int = 0
-    defence: int = 0
-
-
-class CoinExtraAction(Model):
-    """Moving the Queen here as the last thing of a turn tosses the coin; heads gives another action."""
-
-    op: Literal["coin-extra-action"]
-
-
-class ValidIngredient(Model):
-    """While the Queen is here, ``cards`` count as valid ingredients."""
-
-    op: Literal["valid-ingredient"]
-    cards: list[Ref] = Field(min_length=1)
-
-
-Bonus = Annotated[DrawAfterUse | StatBonus | CoinExtraAction | ValidIngredient, Field(discriminator="op")]
 
 
 class Space(Model):
@@ -51,8 +18,9 @@ class Space(Model):
     """Number of accesses (connections) printed on the space; ``null`` when unknown."""
     start: bool = False
     """The starting space, from which every other space counts as adjacent."""
-    bonuses: list[Bonus] = Field(default_factory=list)
-    """What the terreta does while the Queen stands on it (expert mode)."""
+    bonuses: list[dict[str, Any]] = Field(default_factory=list)
+    """What the space does while a game's pawn stands on it, in the game's effect vocabulary (checked by the
+    game's schema, ``schema/<game>/board.schema.json``, and by ``validate``)."""
     sources: list[Source] = Field(default_factory=list)
 
 

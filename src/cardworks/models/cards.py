@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -10,53 +10,14 @@ from .game import CardSize
 from .base import MARKUP, TRANSLATABLE, Certainty, Document, Id, Model, Ref, RelPath, Source
 
 
-class TypeRules(Model):
-    """The card's text only restates what its type and kind do (sell for its value, battle with its A/D,
-    count as its ingredient category); it does nothing else."""
-
-    op: Literal["type-rules"]
-
-
-class IngredientValue(Model):
-    """The ingredient counts as ``value`` ingredients, at the listed player counts and/or with another card."""
-
-    op: Literal["ingredient-value"]
-    value: Annotated[int, Field(ge=0, le=5)]
-    players: list[Annotated[int, Field(ge=1, le=20)]] = Field(default_factory=list)
-    """Player counts at which this applies; empty: at every count."""
-    with_card: Ref | None = None
-    """Applies only while this card is on the same counter."""
-
-
-class WinsAtDeckExhaustion(Model):
-    """When the deck runs out (with the rule that ends the game then), the holder of this treasure wins."""
-
-    op: Literal["wins-at-deck-exhaustion"]
-
-
-class TurnStartCoinDraw(Model):
-    """While on your counter, toss the coin at the start of your turn; heads draws ``draw`` cards."""
-
-    op: Literal["turn-start-coin-draw"]
-    draw: Annotated[int, Field(ge=1, le=10)]
-
-
-class AttackedFaceUp(Model):
-    """While on your counter, battle cards used against you are played face up."""
-
-    op: Literal["attacked-face-up"]
-
-
-class TerretaBonus(Model):
-    """The card's text only restates a bonus of the terreta ``space`` on the board's expert side: that bonus
-    names the card, and the engine plays it from the board; the card does nothing else."""
-
-    op: Literal["terreta-bonus"]
-    space: Ref
-
-
-Effect = Annotated[TypeRules | IngredientValue | WinsAtDeckExhaustion | TurnStartCoinDraw | AttackedFaceUp
-                   | TerretaBonus, Field(discriminator="op")]
+MAX_NAME_CHARS = 80
+"""Longest card name: the name line of a poker card holds about 30 characters at full size, 80 shrunk."""
+MAX_RULES_CHARS = 1200
+"""Longest rules text: the rules box holds about 900 characters at 5.5 pt; the longest today has 525."""
+MAX_FLAVOUR_CHARS = 300
+"""Longest flavour line."""
+CARD_TEXT_LIMITS = {"name": MAX_NAME_CHARS, "rules": MAX_RULES_CHARS, "flavour": MAX_FLAVOUR_CHARS}
+"""Field (or alt_names item) → longest text, for translations of card fields too."""
 
 
 class CardDesign(Model):
@@ -80,19 +41,22 @@ class CardDesign(Model):
     """Player-count markers printed on the card (e.g. ``ii``)."""
     icons: list[Ref] = Field(default_factory=list)
     """Icon tokens printed on the card beyond its type (e.g. ``realm``, ``coin``)."""
-    name: str = Field(min_length=1, json_schema_extra=TRANSLATABLE)
-    """Name printed on the card, in the original language of the game."""
-    alt_names: list[str] = Field(default_factory=list, json_schema_extra=TRANSLATABLE)
+    name: str = Field(min_length=1, max_length=MAX_NAME_CHARS, json_schema_extra=TRANSLATABLE)
+    """Name printed on the card, in the original language of the game (at most 80 characters: the name line)."""
+    alt_names: list[Annotated[str, Field(max_length=MAX_NAME_CHARS)]] = Field(default_factory=list,
+                                                                              json_schema_extra=TRANSLATABLE)
     """Other names the card is known by (translations given in passing, spelling variants)."""
-    rules: str | None = Field(default=None, json_schema_extra=MARKUP)
-    """What the card does, in card-text markup; ``null`` when the sources do not say."""
-    flavour: str | None = Field(default=None, json_schema_extra=TRANSLATABLE)
-    """The italic saying printed on the card, if a source gives it."""
+    rules: str | None = Field(default=None, max_length=MAX_RULES_CHARS, json_schema_extra=MARKUP)
+    """What the card does, in card-text markup; ``null`` when the sources do not say (at most 1,200
+    characters: more cannot fit the rules box even at the smallest type size)."""
+    flavour: str | None = Field(default=None, max_length=MAX_FLAVOUR_CHARS, json_schema_extra=TRANSLATABLE)
+    """The italic saying printed on the card, if a source gives it (at most 300 characters)."""
     art: RelPath | None = None
     """Illustration file inside the game folder or pack."""
-    effects: list[Effect] = Field(default_factory=list)
-    """What the card does, as operations the engine runs. A card with rules text and no
-    effects is unmodelled: the engine leaves it out and says so."""
+    effects: list[dict[str, Any]] = Field(default_factory=list)
+    """What the card does, in its game's effect vocabulary (``docs/effects.md``), which the game's schema
+    (``schema/<game>/set.schema.json``) and ``validate`` check. A card with rules text and no effects is
+    unmodelled: the engine leaves it out and says so."""
     sources: list[Source] = Field(min_length=1)
     """Where each fact about this card comes from."""
     notes: str | None = None

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from .game import CardSize
 from .base import MARKUP, TRANSLATABLE, Document, Id, Model, Ref, RelPath, Source
-from .scoring import Scoring
 from .score_sheet import SheetRow
 
 ComponentKind = Literal["coin", "pawn", "die", "tile", "card", "token", "score-sheet", "pencil", "board", "other"]
@@ -47,8 +46,9 @@ class Component(Model):
     art: RelPath | None = None
     card_size: CardSize | None = None
     """Printed size, for components printed like cards or tiles."""
-    scoring: Scoring | None = None
-    """How the tile scores, when it is a scoring tile (see ``models/scoring.py``)."""
+    scoring: dict[str, Any] | None = None
+    """How the tile scores, when it is a scoring tile: an operation of the game's own vocabulary, which
+    the game's schema (``schema/<game>/components.schema.json``) and ``validate`` check."""
     sources: list[Source] = Field(min_length=1)
     notes: str | None = None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .files import FILE_KINDS, FileKind
+from .files import FILE_KINDS, KINDS_BY_NAME, FileKind
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -16,9 +16,24 @@ def schema_for(kind: FileKind) -> dict:
     return {"$schema": DIALECT, "$id": kind.schema_file, **schema}
 
 
+def game_schemas() -> dict[str, dict]:
+    """Each game's own schemas, ``<game>/<kind>.schema.json``: the file kinds whose documents carry the
+    game's vocabulary (effects, bonuses, scoring), typed by the models its plugin gives."""
+    from ..engine.plugins import registered
+
+    found = {}
+    for game, plugin in registered().items():
+        for kind_name, model in sorted(getattr(plugin, "models", {}).items()):
+            kind = KINDS_BY_NAME[kind_name]
+            name = f"{game}/{kind.schema_file}"
+            found[name] = {"$schema": DIALECT, "$id": name, **model.model_json_schema(by_alias=True, mode="validation")}
+    return found
+
+
 def render_schemas() -> dict[str, str]:
-    """Every schema file's name and exact text."""
-    return {kind.schema_file: json.dumps(schema_for(kind), indent=2, ensure_ascii=False) + "\n" for kind in FILE_KINDS}
+    """Every schema file's name (a path under ``schema/``) and exact text: the generic ones, then each game's."""
+    schemas = {kind.schema_file: schema_for(kind) for kind in FILE_KINDS} | game_schemas()
+    return {name: json.dumps(schema, indent=2, ensure_ascii=False) + "\n" for name, schema in schemas.items()}
 
 
 def write_schemas(folder: Path) -> list[Path]:
@@ -30,6 +45,7 @@ def write_schemas(folder: Path) -> list[Path]:
     for name, text in render_schemas().items():
         path = folder / name
         if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
             write_text_atomic(path, text)
             changed.append(path)
     return changed

@@ -8,13 +8,16 @@ from pydantic import Field, StringConstraints
 
 from .base import Document, Id, Locale, Model, Ref
 
+MAX_TRANSLATION_CHARS = 4000
+"""Longest translated string held in a locale file; far longer texts hang layout and lock the file out."""
 SourceHash = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
 
 
 class TranslatedString(Model):
     """A translation of one source string, tied to the exact source text it translates."""
 
-    text: str
+    text: str = Field(max_length=MAX_TRANSLATION_CHARS)
+    """The translation (at most 4,000 characters; the longest string of any record today has 525)."""
     source_hash: SourceHash
     """First 16 hex digits of the SHA-256 of the source text; when the source changes
     the translation is reported stale."""

@@ -19,7 +19,9 @@ import pikepdf
 
 from ..errors import DataError, UsageError
 from ..i18n.pseudo import PSEUDO_LOCALE
-from ..loading.database import Database, load_game
+from ..fileio import MAX_ASSET_BYTES, read_limited
+from ..loading.database import Database, display_path, load_game, unsafe_entry
+from ..problems import Problem
 from ..validate import validate
 from ..validate.runner import game_folders
 from .deck import Deck, build_deck
@@ -31,6 +33,7 @@ from .jinja import templates_dir
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
+from .transaction import BuildTransaction
 
 RENDERER_VERSION = "2"
 
@@ -104,14 +107,21 @@ class BuildReport:
 def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
     """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order."""
     for path in sorted(paths):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+        unsafe = unsafe_entry(root, path)
+        if unsafe is not None:  # validation reports these; a file swapped in since is refused here too
+            raise DataError(f"{display_path(path)}: [{unsafe[0]}] {unsafe[1]}",
+                            [Problem(display_path(path), "", *unsafe)])
+        data = read_limited(path, MAX_ASSET_BYTES)
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
 
 
 def faces_hash(db: Database, deck: Deck, locale: str) -> str:
     """Hash of everything the faces of one deck × locale are made from (not the sheet layout)."""
     digest = hashlib.sha256(f"cardworks-renderer {RENDERER_VERSION}".encode())
     root = db.game.root
-    hash_files(digest, [p for p in root.rglob("*") if p.is_file() and "scenarios" not in p.parts], root)
+    # Paths relative to the game: a database kept under a folder named "scenarios" is still hashed.
+    hash_files(digest, [p for p in root.rglob("*") if p.is_file() and "scenarios" not in p.relative_to(root).parts],
+               root)
     hash_files(digest, [p for p in templates_dir().rglob("*") if p.is_file()], templates_dir())
     for font in font_files():
         digest.update(font.path.name.encode() + str(font.path.stat().st_size).encode())
@@ -150,7 +160,7 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions, key: st
         return (options.out / shop_path).read_bytes(), list(previous[0].overflow), previous, False  # type: ignore[union-attr]
     result = _render_parallel(build_job(db, deck, locale), options.jobs)
     if result.refused:
-        raise DataError(f"the templates or data asked for files outside the allowed folders: {', '.join(result.refused)}")
+        raise refusal_error(result.refused, f"{game.id} {locale} cards")
     if options.strict and result.overflow:
         raise DataError(f"{game.id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
     shop_bytes = save_pdf(assemble(result, order, BLEED_MM, locale))
@@ -204,10 +214,19 @@ def has_card_template(game: str) -> bool:
 
 
 def build(cards_root: Path, options: BuildOptions, progress: Progress | None = None) -> BuildReport:
-    """Validate, then build every selected deck × locale; reuse outputs whose inputs did not change."""
+    """Validate, then build every selected deck × locale; reuse outputs whose inputs did not change.
+
+    The build is a transaction (:mod:`.transaction`): outputs are staged and published together with the
+    manifest, with the output folder locked, so a failed or killed build leaves the previous one as it was.
+    """
     report = validate(cards_root)
     if report.errors:
         raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
+    with BuildTransaction(options.out):
+        return _build_validated(cards_root, options, progress)
+
+
+def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress | None) -> BuildReport:
     previous = {r.path: r for r in read_manifest(options.out)}
     kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
     result = BuildReport()

@@ -3,11 +3,15 @@
 Card data comes from other people: a stylesheet or image URL in it must not
 read ``/etc/passwd`` or reach the network. Only ``file:`` URLs under the
 allowed roots (templates, fonts, the game folder or pack) and ``data:`` URLs
-load; anything else is refused and recorded.
+load; anything else is refused and recorded. Images are also held to the
+bounds of :mod:`cardworks.loading.assets` (an SVG that expands without end, a
+huge PNG), so a file swapped in after validation cannot hang the renderer.
+Each refusal is recorded as ``file: [code] reason``.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -22,6 +26,32 @@ def allowed(url: str, roots: list[Path]) -> bool:
         return False
     path = Path(unquote(parsed.path)).resolve()
     return any(path == root or root in path.parents for root in roots)
+
+
+_IMAGES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"}
+
+
+def _image_refusal(url: str) -> str | None:
+    """``file: [code] reason`` when a ``file:`` image breaks the asset bounds, else None."""
+    parsed = urlparse(url)
+    if parsed.scheme != "file":
+        return None
+    path = Path(unquote(parsed.path))
+    if path.suffix.lower() not in _IMAGES:
+        return None
+    try:
+        stamp = path.stat()
+    except OSError:
+        return None  # missing: WeasyPrint reports it
+    problems = _checked(str(path), stamp.st_mtime_ns, stamp.st_size)
+    return f"{path}: [{problems[0][0]}] {problems[0][1]}" if problems else None
+
+
+@lru_cache(maxsize=256)
+def _checked(path: str, mtime: int, size: int) -> tuple[tuple[str, str], ...]:
+    from ..loading.assets import image_problems
+
+    return tuple(image_problems(Path(path)))
 
 
 @lru_cache(maxsize=1)
@@ -41,8 +71,12 @@ def _fetcher_class() -> type:
 
         def fetch(self, url, headers=None):  # type: ignore[override]
             if not self.allows(url):
-                self.refused.append(url)
-                raise ValueError(f"refused to load {url}: outside the allowed folders")
+                self.refused.append(f"{url}: [path-escape] outside the allowed folders (templates, fonts, the game)")
+                raise ValueError(self.refused[-1])
+            reason = _image_refusal(url)
+            if reason:
+                self.refused.append(reason)
+                raise ValueError(reason)
             return super().fetch(url, headers)
 
     return SafeFetcher
@@ -51,3 +85,16 @@ def _fetcher_class() -> type:
 def safe_fetcher(roots: list[Path]):
     """A WeasyPrint fetcher limited to ``roots`` (its ``refused`` lists what it turned away)."""
     return _fetcher_class()(roots)
+
+
+def refusal_error(refused: list[str], what: str):
+    """A DataError listing each refused fetch as a problem naming the file, for the output ``what``."""
+    from ..errors import DataError
+    from ..problems import Problem
+
+    problems = []
+    for entry in sorted(set(refused)):
+        match = re.match(r"(.*?): \[([a-z-]+)\] (.*)", entry)
+        file, code, reason = match.groups() if match else (entry, "refused", "refused")
+        problems.append(Problem(file.removeprefix("file://"), "", code, f"{reason} (while rendering {what})"))
+    return DataError(f"{what}: {len(problems)} file(s) refused while rendering; nothing was written", problems)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,8 +17,21 @@ def templates_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "templates"
 
 
+_WRAPPED = re.compile(r"(<span class=\"fallback\"[^>]*>)(.*)(</span>)", re.DOTALL)
+
+
 def markup_html(text: str, icons: dict[str, tuple[str, str]]) -> Markup:
-    """Card-text markup as HTML: text escaped, each ``{token}`` an inline icon (``icons``: token → (url, alt))."""
+    """Card-text markup as HTML: text escaped, each ``{token}`` an inline icon (``icons``: token → (url, alt)).
+
+    A text already marked up as a proof fallback (``Markup`` of a ``fallback`` span around escaped text) keeps
+    its span and has its inside rendered, instead of being escaped a second time.
+    """
+    if isinstance(text, Markup):
+        wrapped = _WRAPPED.fullmatch(str(text))
+        if wrapped:
+            inner = markup_html(Markup(wrapped.group(2)).unescape(), icons)
+            return Markup(wrapped.group(1)) + inner + Markup(wrapped.group(3))
+        text = text.unescape()
     out = []
     for part in parse(text):
         if isinstance(part, Text):

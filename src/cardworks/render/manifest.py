@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path, PurePosixPath
+from typing import Any
 
-from ..fileio import write_bytes_atomic, write_text_atomic
+from ..fileio import UnsafeFile, read_limited, write_bytes_atomic
+from .transaction import active
 
 
 @dataclass(frozen=True)
@@ -32,30 +34,68 @@ class OutputRecord:
 
 
 def write_output(out_dir: Path, relative: str, data: bytes) -> str:
-    """Write one output atomically; return its sha256."""
+    """Write one output (staged by the build's transaction when one is open); return its sha256."""
+    transaction = active(out_dir)
+    if transaction is not None:
+        return transaction.write(relative, data)
     write_bytes_atomic(out_dir / relative, data)
     return hashlib.sha256(data).hexdigest()
 
 
+_FIELD_TYPES = {f.name: f.type for f in fields(OutputRecord)}
+
+
+def _record(raw: Any) -> OutputRecord | None:
+    """One manifest record, or None when it is not one (a hand-edited or damaged manifest)."""
+    if not isinstance(raw, dict) or set(raw) - set(_FIELD_TYPES):
+        return None
+    text = (str,)
+    expected = {"game": text, "kind": text, "path": text, "sha256": text, "input_hash": text, "pages": (int,),
+                "locale": (str, type(None)), "selection": (str, type(None)), "players": (int, type(None)),
+                "paper": (str, type(None)), "overflow": (list,)}
+    for name, kinds in expected.items():
+        if name in raw and (not isinstance(raw[name], kinds) or isinstance(raw[name], bool)):
+            return None
+    if not all(isinstance(card, str) for card in raw.get("overflow", [])):
+        return None
+    path = PurePosixPath(raw.get("path", ""))
+    if not path.parts or path.is_absolute() or ".." in path.parts:
+        return None
+    try:
+        return OutputRecord(**raw)
+    except TypeError:  # a required field is missing
+        return None
+
+
 def read_manifest(out_dir: Path) -> list[OutputRecord]:
-    """Records of the previous build, or none when there is no readable manifest."""
+    """Records of the previous build; records that are not well formed are left out (they are rebuilt)."""
     path = out_dir / "manifest.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return [OutputRecord(**record) for record in data["outputs"]]
-    except (OSError, ValueError, KeyError, TypeError):
+        data = json.loads(read_limited(path))
+    except (UnsafeFile, ValueError):
         return []
+    outputs = data.get("outputs") if isinstance(data, dict) else None
+    if not isinstance(outputs, list):
+        return []
+    return [record for record in map(_record, outputs) if record is not None]
 
 
 def write_manifest(out_dir: Path, records: list[OutputRecord]) -> Path:
-    """Write the manifest atomically, records sorted by path."""
+    """Write the manifest, records sorted by path: published with the build's outputs when a transaction is open."""
     path = out_dir / "manifest.json"
     body = {"outputs": [asdict(r) for r in sorted(records, key=lambda r: r.path)]}
-    write_text_atomic(path, json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+    data = (json.dumps(body, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    transaction = active(out_dir)
+    if transaction is not None:
+        return transaction.publish(data)
+    write_bytes_atomic(path, data)
     return path
 
 
 def still_valid(out_dir: Path, record: OutputRecord) -> bool:
-    """True when the file a record names is there with the recorded content."""
+    """True when the file a record names is there, a regular file, with the recorded content."""
     path = out_dir / record.path
-    return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == record.sha256
+    try:
+        return not path.is_symlink() and hashlib.sha256(read_limited(path, 1 << 31)).hexdigest() == record.sha256
+    except UnsafeFile:
+        return False

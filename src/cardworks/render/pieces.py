@@ -15,7 +15,6 @@ has) says so in a footnote.
 
 from __future__ import annotations
 
-import importlib
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -28,7 +27,7 @@ from ..errors import DataError
 from ..loading.database import Database, load_game
 from ..loading.records import Index
 from .docs.texts import DocTexts, Labels, icon_urls
-from .fetcher import safe_fetcher
+from .fetcher import refusal_error, safe_fetcher
 from .fonts import font_face_css, font_folders
 from .impose import SheetLayout, impose
 from .jinja import environment, markup_html, templates_dir
@@ -115,7 +114,7 @@ def _pdf(html: str, game_root: Path) -> bytes:
     out = io.BytesIO()
     HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).write_pdf(out)
     if fetcher.refused:
-        raise DataError(f"a piece asked for files outside the allowed folders: {', '.join(fetcher.refused)}")
+        raise refusal_error(fetcher.refused, "a printable piece")
     return out.getvalue()
 
 
@@ -144,7 +143,7 @@ def _render_tiles(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
     out = pikepdf.new()
     for (width, height), tiles in sorted(groups.items()):
         faces = [{"id": t.id, "name": texts.text(t.id, "name", t.name),
-                  "text": markup_html(str(texts.text(t.id, "text", t.text)), icons),
+                  "text": markup_html(texts.text(t.id, "text", t.text), icons),
                   "lines": [texts.text(t.id, f"items/{i}", item) for i, item in enumerate(t.items)]} for t in tiles]
         html = _html("tiles.html.j2", texts, tiles=faces, trim_w=width, trim_h=height, bleed=TILE_BLEED_MM,
                      game=texts.text(db.game_doc.id, "name", db.game_doc.name))
@@ -238,10 +237,9 @@ def _sheet_layout(db: Database) -> list[Any] | None:
     """The engine's layout of the game's score sheet rows, or None when the game has none."""
     if not any(r.model.kind == "score-sheet" for r in Index(db).of_kind("component")):
         return None
-    try:
-        plugin = importlib.import_module(f"..engine.{db.game_doc.id}_game", __package__)
-    except ModuleNotFoundError:
-        return None
+    from ..engine.plugins import registered
+
+    plugin = registered().get(db.game_doc.id)
     layout = getattr(plugin, "sheet_layout", None)
     return layout(db) if layout else None
 
@@ -276,7 +274,7 @@ def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
     game = db.game_doc
     icons = icon_urls(Index(db), texts)
     phases = [{"name": texts.text(game.id, f"phases/{p.id}/name", p.name),
-               "text": markup_html(str(texts.text(game.id, f"phases/{p.id}/text", p.text)), icons)}
+               "text": markup_html(texts.text(game.id, f"phases/{p.id}/text", p.text), icons)}
               for p in game.phases]
     html = _html("player-aid.html.j2", texts, phases=phases, paper=layout.paper,
                  game=texts.text(game.id, "name", game.name))

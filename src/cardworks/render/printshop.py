@@ -41,6 +41,8 @@ def save_pdf(pdf: pikepdf.Pdf) -> bytes:
         for key in ("/CreationDate", "/ModDate"):
             if key in pdf.trailer.Info:
                 del pdf.trailer.Info[key]
+    if "/ID" in pdf.trailer:  # an ID from an earlier save (random unless it was deterministic) would be kept
+        del pdf.trailer["/ID"]
     buffer = io.BytesIO()
     pdf.save(buffer, deterministic_id=True, compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.generate)

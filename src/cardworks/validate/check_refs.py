@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..loading.jsonfile import pointer_escape
+from ..loading.assets import image_problems
 from ..loading.paths import PathEscape, resolve_inside
 from ..models import Source
 from ..problems import ProblemList
@@ -30,14 +31,9 @@ class _Refs:
         self.named_by = {r.id: set(r.model.scenarios) for r in index.of_kind("ruling")} | \
             {r.id: set(r.model.rulings) for r in index.of_kind("scenario")}
         """Ruling → the scenarios it names, and scenario → the rulings it names."""
-        self.bonus_cards: dict[str, set[str]] = {}
-        """Board space → the cards its bonuses name (on any side of any board)."""
-        for board in index.of_kind("board"):
-            for side in board.model.sides:
-                for space in side.spaces:
-                    named = self.bonus_cards.setdefault(space.id, set())
-                    named.update(card for bonus in space.bonuses for card in getattr(bonus, "cards", []))
-        self.spaces = set(self.bonus_cards)
+        self.spaces = {space.id for board in index.of_kind("board") for side in board.model.sides
+                       for space in side.spaces}
+        """Every board space (on any side of any board); what bonuses and effects name is the game's check."""
 
 
 def _dangling(out: ProblemList, record: Record, pointer: str, what: str, value: str, known: set[str]) -> None:
@@ -141,13 +137,6 @@ def _check_card(record: Record, refs: _Refs, out: ProblemList) -> None:
         _dangling(out, record, f"/markers/{i}", "player-count marker", marker, refs.markers)
     for i, icon in enumerate(card.icons):
         _dangling(out, record, f"/icons/{i}", "icon", icon, refs.icons)
-    for i, effect in enumerate(card.effects):
-        if effect.op != "terreta-bonus":
-            continue
-        _dangling(out, record, f"/effects/{i}/space", "board space", effect.space, refs.spaces)
-        if effect.space in refs.spaces and card.id not in refs.bonus_cards[effect.space]:
-            out.error(record.file.display, f"{record.pointer}/effects/{i}/space", "bonus-mismatch",
-                      f"no bonus of terreta {effect.space!r} names {card.id!r}")
 
 
 def _check_component(record: Record, refs: _Refs, out: ProblemList) -> None:
@@ -172,9 +161,6 @@ def _check_board(record: Record, refs: _Refs, out: ProblemList) -> None:
                 out.error(record.file.display, f"/sides/{s}/edges/{e}", "bad-value", "an access joins a space to itself")
             degree.update(end for end in edge.between if end in spaces)
         for p, space in enumerate(side.spaces):
-            for b, bonus in enumerate(space.bonuses):
-                for c, card_id in enumerate(getattr(bonus, "cards", [])):
-                    _dangling(out, record, f"/sides/{s}/spaces/{p}/bonuses/{b}/cards/{c}", "card", card_id, refs.cards)
             if space.accesses is None:
                 continue
             if degree[space.id] > space.accesses or (side.edges_complete and degree[space.id] != space.accesses):
@@ -223,3 +209,6 @@ def _check_paths(record: Record, out: ProblemList) -> None:
             continue
         if not target.is_file():
             out.error(record.file.display, here, "missing-file", f"{relative!r} does not exist in {record.bundle.label}")
+            continue
+        for code, message in image_problems(target):  # bounds that keep the renderer from hanging or dropping it
+            out.error(record.file.display, here, code, f"{relative}: {message}")

@@ -65,7 +65,17 @@ def check_database(db: Database, out: ProblemList) -> tuple[list[SetCompleteness
     check_references(index, out)
     check_text(index, out)
     check_assumptions(index, out)
+    _check_game_rules(index, out)
     return check_totals(index, out), len(index.of_kind("assumption"))
+
+
+def _check_game_rules(index: Index, out: ProblemList) -> None:
+    """The game plugin's own checks: its vocabulary in effects and bonuses, the references inside them."""
+    from ..engine.plugins import registered
+
+    plugin = registered().get(index.game.id)
+    if plugin is not None and getattr(plugin, "validate", None):
+        plugin.validate(index, out)
 
 
 def _pack_game(pack: Path, out: ProblemList) -> str | None:

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...loading.database import Database
-from ...engine.core import player_index
+from ...engine.core import SetupRefused, player_index
+from ...engine.setups import check_players
 from .rules import CalaveraRules, State
 from .sheet import RowLayout, face_weights, parameter, sheet_layout
 
@@ -40,14 +41,27 @@ class Catalogue:
     left_out: dict[str, str] = field(default_factory=dict)
 
 
+SETUP_KEYS = frozenset({"players", "first", "current", "round", "sheets", "state", "seed"})
+"""What a scenario's ``setup`` may say (see ``scenario_state``)."""
+
+
 def configurations(db: Database) -> tuple[list[Configuration], list[str]]:
     """Every player count the game declares; nothing is left for later."""
     count = db.game_doc.players
     return [Configuration(n) for n in range(count.min, count.max + 1)], []
 
 
+def check_setup(db: Database, selection: str | None, players: int | None) -> None:
+    """Refuse a player count outside the game's range; Calavera has one box, so no other selection."""
+    if selection not in (None, SELECTION):
+        raise SetupRefused("selection", "game.json", f"Calavera has no deck selections; {selection!r} does not exist")
+    if players is not None:
+        check_players(db.game_doc, players)
+
+
 def rules_for(db: Database, config: Configuration) -> tuple[CalaveraRules, Catalogue]:
     """The rules for a player count, with the sheet, dice and parameters stated or assumed."""
+    check_setup(db, config.selection, config.players)
     rows = sheet_layout(db)
     rules = CalaveraRules(players=config.players, colours=tuple(r.colour for r in rows),
                           values=tuple(r.values for r in rows), faces=face_weights(db),
@@ -72,12 +86,13 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[CalaveraRules, 
     the active player's turn, before their first roll. ``state`` instead gives
     an exact position as ``rules.dump`` wrote it (a saved failed playout).
     """
+    unknown = set(setup) - SETUP_KEYS
+    if unknown:
+        raise ValueError(f"unknown setup keys {sorted(unknown)}; a Calavera setup uses {', '.join(sorted(SETUP_KEYS))}")
     config = Configuration(int(setup["players"]))
-    rules, _ = rules_for(db, config)
+    rules, _ = rules_for(db, config)  # refuses a player count outside the game's range
     if "state" in setup:
         return rules, rules.load(setup["state"])
-    if not db.game_doc.players.min <= config.players <= db.game_doc.players.max:
-        raise ValueError(f"Calavera is played by {db.game_doc.players.min} to {db.game_doc.players.max} players")
     sheets = [[0] * len(rules.colours) for _ in range(config.players)]
     for who, rows in setup.get("sheets", {}).items():
         for colour, ticked in rows.items():

@@ -49,7 +49,7 @@ from itertools import combinations
 from typing import Any
 
 from .actions import CalaveraAction, Die, First, Mark, Pass, Reroll, Roll, parse_action, player
-from ...engine.core import CHANCE, IllegalActionError, player_index
+from ...engine.core import CHANCE, IllegalActionError, Outcome, player_index
 
 SKULL = "calavera"
 JOKER = "joker"
@@ -385,6 +385,12 @@ class CalaveraRules:
         for name in _FLAT:
             fields[name] = tuple(fields[name])
         return State(**fields)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """How the game ended: the players tied for the best score share the win."""
+        if state.phase != "over":
+            return None
+        return Outcome(state.reason, tuple(state.winners or ()))
 
     def result(self, state: State) -> tuple[tuple[int, ...] | None, str | None]:
         """The winners (several when tied: they share the win) and why the game ended; None while it goes on."""

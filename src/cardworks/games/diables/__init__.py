@@ -1,1 +1,17 @@
 """Diables plugged into the engine: its tiles' scoring, actions, rules and scenario positions."""
+
+from ...engine.plugins import Plugin
+from . import game
+from .actions import parse_action
+from .scoring import handled, vocabulary
+from .models import MODELS
+from .validation import validate
+
+PLUGIN = Plugin.of(
+    "diables", game, parse_action,
+    models=MODELS,
+    vocabulary=vocabulary(),
+    handlers=handled(),
+    validate=validate,
+)
+"""The game as the engine's registry sees it."""

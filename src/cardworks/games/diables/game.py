@@ -10,9 +10,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pydantic import TypeAdapter
+
+from ...engine.core import SetupRefused
+from ...engine.setups import check_players
 from ...loading.database import Database
 from .rules import FIREBOT, DiablesRules, Post, State
 from .actions import SHOWS
+from .models import Scoring
+
+SCORING = TypeAdapter(Scoring)
+"""A tile's scoring condition, read from the generic component's ``scoring`` (``validate`` checks it)."""
 from .scoring import FIRECRACKERS, KINDS, Figure, Layout, Place
 
 LATER = "turn engine: the engine covers scoring; the performance phase needs the spectator, social media and " \
@@ -35,7 +43,16 @@ def tile_conditions(db: Database) -> dict[str, Any]:
     """Component id → scoring condition, for every component with one."""
     from ...loading.records import Index
 
-    return {r.id: r.model.scoring for r in Index(db).of_kind("component") if getattr(r.model, "scoring", None)}
+    return {r.id: SCORING.validate_python(r.model.scoring)
+            for r in Index(db).of_kind("component") if getattr(r.model, "scoring", None)}
+
+
+def check_setup(db: Database, selection: str | None, players: int | None) -> None:
+    """Refuse a player count outside the game's range (the Firebot seat is not a player)."""
+    if selection not in (None, "base"):
+        raise SetupRefused("selection", "game.json", f"Diables has no deck selections; {selection!r} does not exist")
+    if players is not None:
+        check_players(db.game_doc, players)
 
 
 def rules_for(db: Database, config: Any) -> tuple[DiablesRules, Any]:
@@ -48,10 +65,11 @@ def new_game(db: Database, config: Any, rng: random.Random) -> tuple[DiablesRule
 
 def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[DiablesRules, State]:
     """The explicit position of a scenario (keys in docs/scenarios.md, "Setup (Diables)")."""
-    unknown = set(setup) - _SETUP_KEYS
+    unknown = set(setup) - SETUP_KEYS
     if unknown:
         raise ValueError(f"unknown setup keys {sorted(unknown)}")
     players = int(setup.get("players", 2))
+    check_setup(db, None, players)
     seats = tuple(f"p{n}" for n in range(1, players + 1)) + ((FIREBOT,) if setup.get("firebot") else ())
     tiles = tile_conditions(db)
     shows = setup.get("shows", {})
@@ -99,10 +117,10 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[DiablesRules, S
     return rules, state
 
 
-_SETUP_KEYS = {"players", "firebot", "round", "phase", "lluiments", "shows", "followers", "scored", "fp", "sound",
+SETUP_KEYS = frozenset({"players", "firebot", "round", "phase", "lluiments", "shows", "followers", "scored", "fp", "sound",
                "order", "street", "drums", "thrills", "social_icons", "wall", "done", "shows_now", "firebot_show",
                "sound_track",
-               "seed"}
+               "seed"})
 
 
 def _layout(show: str, places: dict[str, dict[str, Any]]) -> Layout:

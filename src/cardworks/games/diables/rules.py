@@ -20,8 +20,8 @@ from dataclasses import dataclass, fields, replace
 from itertools import combinations
 from typing import Any
 
-from ...models.scoring import PlazaMajority
-from ...engine.core import IllegalActionError
+from .models import PlazaMajority
+from ...engine.core import IllegalActionError, Outcome
 from .actions import (SHOWS, Camera, DiablesAction, Drums, EndPerformance, Like, ScoreLluiment, ScoreShow,
                               ScoreSocialMedia, ScoreStreet, Thrill, TurnOrder, parse_action)
 from .scoring import Figure, Layout, figure_points, plaza_count, plaza_rewards
@@ -105,6 +105,14 @@ class DiablesRules:
 
     def parse(self, text: str) -> DiablesAction:
         return parse_action(text)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """How play ended: the game's end, or the end of a round's scoring (later phases are not modelled)."""
+        if state.phase == "over":
+            return Outcome("game-over", () if state.winner is None else (state.winner,))
+        if state.phase == "round-over":
+            return Outcome("round-scored")
+        return None
 
     def result(self, state: State) -> tuple[int | None, str | None]:
         if state.phase == "over":

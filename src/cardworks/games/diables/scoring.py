@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...models.scoring import (AdjacentGroup, CompleteLines, Majority, NeighbourColours, Opposite, PlazaMajority,
+from .models import (AdjacentGroup, CompleteLines, Majority, NeighbourColours, Opposite, PlazaMajority,
                               SameQuadrant, SideBalance, SideSize, TypeCount)
 
 PERFORMERS = ("diable", "character", "small-beast", "large-beast")
@@ -196,3 +196,20 @@ def _neighbour_colours(rule: NeighbourColours, figures, scored, layout, seats) -
 _OPS = {TypeCount: _type_count, Majority: _majority, SameQuadrant: _same_quadrant, Opposite: _opposite,
         SideSize: _side_size, SideBalance: _side_balance, AdjacentGroup: _adjacent_group,
         CompleteLines: _complete_lines, NeighbourColours: _neighbour_colours}
+
+
+def vocabulary() -> dict[str, frozenset[str]]:
+    """The scoring operations tiles may name (the ``op`` tags of ``models.Scoring``)."""
+    from typing import get_args
+
+    from .models import Scoring
+
+    return {"scoring": frozenset(get_args(m.model_fields["op"].annotation)[0] for m in get_args(get_args(Scoring)[0]))}
+
+
+def handled() -> dict[str, frozenset[str]]:
+    """The scoring operations the engine plays: the plaza majorities (lluïments) and every figure condition."""
+    from typing import get_args
+
+    ops = [PlazaMajority, *_OPS]
+    return {"scoring": frozenset(get_args(m.model_fields["op"].annotation)[0] for m in ops)}

@@ -12,8 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from ...loading.database import Database
 from ...loading.records import Index
+from .effects import Effect
+from .interpreter import unhandled
 
 
 @dataclass(frozen=True)
@@ -39,8 +43,24 @@ class CardDef:
     def battle(self) -> bool:
         return "battle" in self.types
 
-    def effect(self, op: str) -> list[Any]:
-        return [e for e in self.effects if e.op == op]
+    _by_verb: dict[tuple[str, str], tuple[tuple[Any, Any], ...]] = field(default_factory=dict, compare=False, repr=False)
+    _by_event: dict[str, tuple[tuple[int, Any], ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:  # index the effects once: the rules ask at every step
+        for i, effect in enumerate(self.effects):
+            event = effect.when.event
+            self._by_event[event] = self._by_event.get(event, ()) + ((i, effect),)
+            for verb in effect.do:
+                key = (event, verb.verb)
+                self._by_verb[key] = self._by_verb.get(key, ()) + ((effect, verb),)
+
+    def doing(self, verb: str, event: str = "always") -> tuple[tuple[Any, Any], ...]:
+        """(effect, verb) for each ``verb`` the card's effects of trigger ``event`` do (coin branches not included)."""
+        return self._by_verb.get((event, verb), ())
+
+    def triggered(self, event: str) -> tuple[tuple[int, Any], ...]:
+        """(index, effect) of the card's effects with trigger ``event``."""
+        return self._by_event.get(event, ())
 
 
 @dataclass
@@ -67,12 +87,39 @@ def unmodelled_reason(card: Any, kind: str | None, values: dict[str, Any]) -> st
     if kind == "sellable" and values.get("sell") is None:
         missing.append("sell value not given by the sources (nor assumed)")
     if card.rules and not card.effects:
-        missing.append("its text states behaviour that no effect expresses yet")
+        missing.append(f"its text states behaviour that no effect expresses yet ({_gap(card)})")
     elif "special" in card.types and not card.effects:
         missing.append("a special card whose behaviour the sources do not give")
     elif kind == "other" and not card.effects:
         missing.append("an other-treasure does something only its effects can say")
     return "; ".join(missing) or None
+
+
+EFFECTS = TypeAdapter(list[Effect])
+
+
+def parsed_effects(raw: list[dict[str, Any]]) -> tuple[tuple[Effect, ...], str | None]:
+    """A card's effects in Fallera's vocabulary, or why they cannot be played (not in the vocabulary, or
+    using a name the engine has no handler for): fail closed."""
+    try:
+        effects = tuple(EFFECTS.validate_python(raw))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        return (), f"its effects are not in Fallera's vocabulary ({'/'.join(map(str, first['loc']))}: {first['msg']})"
+    missing = unhandled(effects)
+    if missing:
+        return (), f"its effects use {', '.join(missing)}, which the engine has no handler for"
+    return effects, None
+
+
+def _gap(card: Any) -> str:
+    """What the engine lacks to play ``card``'s text, by what the card is (the vocabulary has no member for it)."""
+    if "special" in card.types:
+        return "playing a special card from the hand, with its timing, target and cancelling, is not modelled"
+    if "battle" in card.types:
+        return "a battle card's ability beyond its A/D (returning to the hand, moving the Queen, several " \
+               "battles) is not modelled"
+    return "a treasure's ability beyond counting, selling and the turn-start draws is not in the vocabulary"
 
 
 def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
@@ -88,11 +135,13 @@ def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
         values = {k: v if v is not None else assumed.get((card.id, f"stats/{k}")) for k, v in values.items()}
         kind = card.attributes.get("treasure-kind")
         reason = unmodelled_reason(card, kind, values)
+        effects, refused = parsed_effects(card.effects)
+        reason = "; ".join(filter(None, (reason, refused)))
         if reason:
             result.left_out[card.id] = reason
             continue
         copies = card.quantity if card.quantity is not None else assumed.get((card.id, "quantity"), 1)
         result.cards[card.id] = CardDef(card.id, tuple(card.types), kind, card.attributes.get("ingredient-category"),
-                                        values["attack"], values["defence"], values["sell"], tuple(card.effects), copies,
+                                        values["attack"], values["defence"], values["sell"], effects, copies,
                                         tuple(card.icons))
     return result

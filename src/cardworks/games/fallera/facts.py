@@ -48,8 +48,14 @@ class Facts:
         """The most an instance can add to a valid ingredient count: a quick bound before counting."""
         self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
         """A battle card's printed attack and defence."""
-        self.face_up = tuple(bool(c.effect("attacked-face-up")) for c in defs)
-        self.coin_draw = tuple(bool(c.effect("turn-start-coin-draw")) for c in defs)
+        self.face_up = tuple(bool(c.doing("face-up-attacks")) for c in defs)
+        """Battle cards used against this card's holder are face up (conditions: on the holder's counter)."""
+        self.turn_start = tuple(bool(c.triggered("turn-start")) for c in defs)
+        self.events = tuple(frozenset(e.when.event for e in c.effects) for c in defs)
+        """The triggers of each instance's effects."""
+        self.modifiers = any(c.doing("modify-stat") for c in defs)
+        """Some card of the deck changes battle cards' attack or defence."""
+        """The card has effects at the start of its holder's turn."""
         self._rows: dict[tuple[Any, ...], tuple[FalleraAction, ...]] = {}
         self.rivals = tuple(tuple(sorted((p for p in range(players) if p != me), key=player)) for me in range(players))
         """For each player, everyone else in the notation's order of player names."""
@@ -109,8 +115,17 @@ def _most_valid(card: CardDef, players: int, present: set[str]) -> int:
     deck of the ``present`` designs."""
     if card.kind != "ingredient":
         return 0
-    return max([1] + [e.value for e in card.effect("ingredient-value")
-                      if (not e.players or players in e.players) and (e.with_card is None or e.with_card in present)])
+    return max([1] + [verb.value for effect, verb in card.doing("count-as-ingredients")
+                      if all(_may_hold(c, players, present) for c in effect.while_)])
+
+
+def _may_hold(condition: Any, players: int, present: set[str]) -> bool:
+    """Whether ``condition`` can ever hold in a game of ``players`` with a deck of the ``present`` designs."""
+    if condition.is_ == "player-count":
+        return players in condition.counts
+    if condition.is_ == "with-card":
+        return condition.card in present
+    return True
 
 
 class TurnChoices(Sequence):

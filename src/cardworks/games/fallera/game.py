@@ -7,9 +7,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...loading.database import Database
-from ...engine.core import player_index
+from ...engine.core import SetupRefused, player_index
+from ...engine.setups import check_players, cite
 from .rules import FalleraRules, State
-from .cards import CardDef, Catalogue, catalogue
+from .cards import EFFECTS, CardDef, Catalogue, catalogue
 from ...engine.scripted import ScriptedChance, ScriptError
 
 SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"], "base-3": ["base", "mes-enlla"],
@@ -17,6 +18,60 @@ SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"], "base-3": ["base
 """Deck selections the engine plays."""
 MAP_ORDER = ("nord", "xuquer-turia", "muntanyes-centrals", "sud", "interior")
 """The order the rulebook lays the first five cards on the map."""
+
+
+SETUP_KEYS = frozenset({"selection", "players", "state", "deal", "example_cards", "hands", "counters", "deck",
+                        "cemetery", "current", "map", "queen", "foods", "seed"})
+"""What a scenario's ``setup`` may say (see ``scenario_state``)."""
+
+PLAYER_LIMITS = (
+    ("players-base", lambda sets: set(sets) == {"base"}),
+    ("players-with-discordia", lambda sets: "discordia" in sets and "mes-enlla" not in sets),
+    ("max-players-with-mes-enlla", lambda sets: "mes-enlla" in sets),
+)
+"""Which of ``game.json``'s player-count parameters limits which combination of sets (a list of counts
+allowed, or a maximum)."""
+
+
+def check_setup(db: Database, selection: str | None, players: int) -> None:
+    """Refuse a selection and player count the rulebooks forbid, naming the rule and its source."""
+    game = db.game_doc
+    if selection is None:  # no selection named: only the game's own range applies
+        check_players(game, players)
+        return
+    selections = {s.id: (n, s) for n, s in enumerate(game.selections)}
+    if selection not in selections:
+        raise SetupRefused("selection", "game.json#/selections",
+                           f"there is no deck selection {selection!r}; the game offers {', '.join(sorted(selections))}")
+    check_players(game, players)
+    number, chosen = selections[selection]
+    parameters = {p.id: p for p in game.parameters}
+    for rule, applies in PLAYER_LIMITS:
+        limit = parameters.get(rule)
+        if limit is None or limit.value is None or not applies(chosen.sets):
+            continue
+        allowed = limit.value if isinstance(limit.value, list) else range(game.players.min, int(limit.value) + 1)
+        if players not in allowed:
+            raise SetupRefused(rule, cite(limit.sources), f"{' + '.join(chosen.sets)} is not played by {players} players "
+                               f"(allowed: {', '.join(map(str, allowed))})")
+    if not chosen.players.min <= players <= chosen.players.max:
+        raise SetupRefused("selection-players", f"game.json#/selections/{number}/players",
+                           f"the selection {selection!r} is played by {chosen.players.min} to {chosen.players.max} players, "
+                           f"not {players}")
+
+
+def pack_sets(db: Database) -> list[str]:
+    """The sets of the packs loaded with the game: a pack's cards join every deck selection."""
+    return sorted({doc.id for bundle in db.packs for _, doc in bundle.docs("set")})
+
+
+def territorial_foods(db: Database) -> tuple[tuple[str, ...], str]:
+    """The terretes that have a territorial food card (one card each), and where the sources say so."""
+    from ...loading.records import Index
+
+    foods = [r.model for r in Index(db).of_kind("component") if getattr(r.model, "space", None)]
+    sources = [s for food in foods[:1] for s in food.sources if {"quantity", "text"} & set(s.facts)]
+    return tuple(f.space for f in foods), cite(sources)
 
 
 def board_side(db: Database, side: str) -> Any:
@@ -93,7 +148,10 @@ def rules_for(db: Database, config: Configuration) -> tuple[FalleraRules, Catalo
 
 
 def _build_rules(db: Database, config: Configuration) -> tuple[FalleraRules, Catalogue]:
-    sets = SUPPORTED[config.selection]
+    check_setup(db, config.selection, config.players)
+    if config.selection not in SUPPORTED:
+        raise ValueError(f"the engine does not play the selection {config.selection!r} yet")
+    sets = SUPPORTED[config.selection] + pack_sets(db)
     cards = catalogue(db, sets)
     removing = {m.id for m in db.game_doc.markers if config.players in m.removed_at_players}
     if removing:
@@ -106,8 +164,13 @@ def _build_rules(db: Database, config: Configuration) -> tuple[FalleraRules, Cat
     expert = config.selection == "expert"
     side = "expert" if expert else "normal"
     board = board_accesses(db, side) if "mes-enlla" in sets else None
-    bonuses = {s.id: tuple(s.bonuses) for s in board_side(db, side).spaces} if expert else None
-    return FalleraRules(cards.cards, config.players, "discordia" in sets, board, bonuses, burning=expert), cards
+    bonuses = {s.id: tuple(EFFECTS.validate_python(s.bonuses)) for s in board_side(db, side).spaces} if expert else None
+    foods = ()
+    if board:
+        dealt, _ = territorial_foods(db)
+        foods = tuple(space for space in board if space in dealt)  # in the map's order
+    return FalleraRules(cards.cards, config.players, "discordia" in sets, board, bonuses, burning=expert,
+                        food_spaces=foods), cards
 
 
 def new_game(db: Database, config: Configuration, rng: random.Random) -> tuple[FalleraRules, State]:
@@ -137,6 +200,9 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
     card with A4, a defence of D5) that no real card matches. Instances are
     numbered in that order: hands, counters, deck, cemetery.
     """
+    unknown = set(setup) - SETUP_KEYS
+    if unknown:
+        raise ValueError(f"unknown setup keys {sorted(unknown)}; a Fallera setup uses {', '.join(sorted(SETUP_KEYS))}")
     config = Configuration(setup.get("selection", "base"), int(setup["players"]))
     rules, cards = rules_for(db, config)
     if "state" in setup:  # an exact position, as a failed playout saved it
@@ -170,8 +236,24 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
     layout = setup.get("map", {})
     slots = tuple(number([layout[s]])[0] if layout.get(s) else -1 for s in spaces)
     foods = tuple(setup.get("foods", ())) if spaces else ()
+    if foods:
+        _check_foods(db, rules, foods)
     state = State(tuple(designs), tuple(tuple(sorted(h)) for h in hands), tuple(tuple(sorted(c)) for c in counters),
                   deck, cemetery, current, "turn", rules.discord, turn=1, spaces=spaces, map=slots,
                   queen=setup.get("queen", "start") if spaces else None, foods=foods,
                   revealed=tuple(False for _ in foods))
     return rules, rules.started(state)
+
+
+def _check_foods(db: Database, rules: FalleraRules, foods: tuple[str, ...]) -> None:
+    """A scenario's territorial foods: one per player, each a terreta that has a food card, none twice."""
+    if len(foods) != rules.players:
+        raise ValueError(f"foods: one terreta per player ({rules.players}), got {len(foods)}")
+    dealt, source = territorial_foods(db)
+    for food in foods:
+        if food not in dealt:
+            raise SetupRefused("territorial-foods", source, f"{food} has no territorial food card: the five "
+                               f"cards belong to {', '.join(dealt)}")
+    if len(set(foods)) != len(foods):
+        raise SetupRefused("territorial-foods", source, "each terreta has one territorial food card: "
+                           f"{', '.join(sorted(f for f in set(foods) if foods.count(f) > 1))} dealt twice")

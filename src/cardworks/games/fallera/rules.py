@@ -41,11 +41,12 @@ from functools import partial
 from itertools import chain
 from typing import Any
 
-from ...engine.core import CHANCE, IllegalActionError, Playout, player_index
+from ...engine.core import CHANCE, IllegalActionError, Outcome, Playout, player_index
 from .actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Lay, Move,
                               NoDefence, Sell, Take, parse_action, player)
 from .cards import CardDef
 from .facts import Facts, TurnChoices
+from .interpreter import GRANTED, holds, ordered, verbs_at
 from .state import FIELD_SET, FIELDS, NESTED, Draft, State, built, frozen, thawed, tupled
 
 MAX_REDEALS = 100
@@ -64,10 +65,28 @@ class FalleraRules:
     """What each terreta does while the Queen is there (expert mode)."""
     burning: bool = False
     """Expert mode: draw one and discard one hand card before each turn."""
+    food_spaces: tuple[str, ...] = ()
+    """The terretes that have a territorial food card, dealt one per player (Benidorm has none)."""
     _facts: dict[tuple[str, ...], Facts] = field(default_factory=dict, init=False, repr=False, compare=False)
     _last: tuple[tuple[str, ...], Facts] | None = field(default=None, init=False, repr=False, compare=False)
     _moves: dict[tuple[str | None, tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _deck: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _uses: bool = field(default=False, init=False, repr=False, compare=False)
+    """Some card or terreta has effects when a card is used (else using one triggers nothing)."""
+    _starts: bool = field(default=False, init=False, repr=False, compare=False)
+    _card_events: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _turn_starts: bool = field(default=False, init=False, repr=False, compare=False)
+    """Something happens at the start of a turn: a refused paella offered again (expansion 2), the expert burn,
+    an effect (else a turn starts with its action)."""
+    """Some terreta has effects at the start of a turn (cards' are in ``Facts.turn_start``)."""
+
+    def __post_init__(self) -> None:
+        terretes = [e for effects in (self.bonuses or {}).values() for e in effects]
+        cards = [e for card in self.defs.values() for e in card.effects]
+        self._uses = any(e.when.event == "card-used" for e in terretes + cards)
+        self._starts = any(e.when.event == "turn-start" for e in terretes)
+        self._card_events = frozenset(e.when.event for e in cards)
+        self._turn_starts = self.discord or self.burning or self._starts or "turn-start" in self._card_events
 
     def facts(self, state: State) -> Facts:
         """The per-instance facts of ``state``'s deck (built on first use; the last one is at hand)."""
@@ -80,23 +99,25 @@ class FalleraRules:
         self._last = (state.designs, facts)
         return facts
 
-    def bonus(self, state: State, op: str) -> list[Any]:
-        """Bonuses of the terreta where the Queen stands."""
+    def terreta_doing(self, state: State, verb: str) -> list[Any]:
+        """The ``verb``s of the standing effects of the terreta where the Queen stands (expert mode)."""
         if not self.bonuses or state.queen not in self.bonuses:
             return []
-        return [b for b in self.bonuses[state.queen] if b.op == op]
+        return [v for e in self.bonuses[state.queen] if e.when.event == "always" for v in e.do if v.verb == verb]
 
-    def _use_draws(self, state: State, instance: int) -> int:
-        """Cards the terreta's bonus draws for using ``instance`` (in a battle, or selling it)."""
-        return sum(b.draw for b in self.bonus(state, "draw-after-use") if state.designs[instance] in b.cards)
-
-    def value(self, state: State, instance: int, stat: str) -> int:
-        """A battle card's attack or defence, with the terreta's bonus."""
-        if not self.bonuses:
-            return self.facts(state).points[stat][instance]
-        card = self.facts(state).defs[instance]
-        extra = sum(getattr(b, stat) for b in self.bonus(state, "stat-bonus") if card.id in b.cards)
-        return getattr(card, stat) + extra
+    def value(self, state: State, instance: int, stat: str, user: int | None = None) -> int:
+        """A battle card's attack or defence, with what the Queen's terreta and the user's counter add."""
+        facts = self.facts(state)
+        if not self.bonuses and not facts.modifiers:
+            return facts.points[stat][instance]
+        design = state.designs[instance]
+        extra = sum(getattr(v, stat) for v in self.terreta_doing(state, "modify-stat") if design in v.cards)
+        if user is not None and facts.modifiers:
+            for holder in state.counters[user]:
+                for effect, verb in facts.defs[holder].doing("modify-stat"):
+                    if design in verb.cards and holds(effect.while_, state, user, holder):
+                        extra += getattr(verb, stat)
+        return getattr(facts.defs[instance], stat) + extra
 
     # --- helpers --------------------------------------------------------------------------
     def card(self, state: State, instance: int) -> CardDef:
@@ -118,8 +139,11 @@ class FalleraRules:
         """Valid ingredient count, whether a forbidden ingredient blocks, and seafood count, on a counter."""
         counter = state.counters[who]
         defs = self.facts(state).defs
-        designs = {state.designs[i] for i in counter}
-        made_valid = {c for b in self.bonus(state, "valid-ingredient") for c in b.cards}
+        made_valid = {c for v in self.terreta_doing(state, "valid-ingredient") for c in v.cards}
+        for holder in counter:
+            for effect, verb in defs[holder].doing("valid-ingredient"):
+                if holds(effect.while_, state, who, holder):
+                    made_valid.update(verb.cards)
         count, blocked, seafood = 0, False, 0
         for instance in counter:
             card = defs[instance]
@@ -129,10 +153,9 @@ class FalleraRules:
                 blocked = blocked or self.discord
                 continue
             value = 1
-            for effect in card.effect("ingredient-value"):
-                if (not effect.players or state.players in effect.players) and \
-                        (effect.with_card is None or effect.with_card in designs):
-                    value = effect.value
+            for effect, verb in card.doing("count-as-ingredients"):
+                if holds(effect.while_, state, who, instance):
+                    value = verb.value
             count += value
             seafood += card.category == "seafood"
         return count, blocked, seafood
@@ -149,7 +172,7 @@ class FalleraRules:
             designs = self.deck_designs()
         instances = list(range(len(designs)))
         spaces = tuple(self.board) if self.board else ()
-        foods = tuple(rng.sample(spaces, self.players)) if spaces else ()
+        foods = tuple(rng.sample(self.food_spaces, self.players)) if spaces else ()
         for _ in range(MAX_REDEALS):
             rng.shuffle(instances)
             layout: tuple[int, ...] = ()
@@ -376,20 +399,27 @@ class FalleraRules:
     # --- effects: each plays an action its check allows --------------------------------------------
     def _play_first(self, draft: Draft, action: First, rng: random.Random | None) -> None:
         draft.current, draft.candidates, draft.turn = action.player, (), 1
-        self._start_turn(draft)
+        self._start_turn(draft, rng)
 
     def _play_almoina(self, draft: Draft, action: Almoina, rng: random.Random | None) -> None:
-        self._draw(draft, action.player, 1, rng)
-        self._after_action(draft, rng)
+        if self._draw(draft, action.player, 1, rng):
+            self._later(draft, _END_ACTION)
+            return
+        self._end_action(draft, rng)
 
     def _play_sell(self, draft: Draft, action: Sell, rng: random.Random | None) -> None:
         instance = action.card.number
         self._unplace(draft, action.player, instance)
         draft.cemetery.append(instance)
-        bonus = self._use_draws(draft, instance) if self.bonuses else 0  # selling is using it
-        draws = draft.facts.defs[instance].sell + bonus
-        self._draw(draft, action.player, draws, rng)
-        self._after_action(draft, rng)
+        used = self._used(draft, action.player, instance)  # selling is using it
+        if self._draw(draft, action.player, draft.facts.defs[instance].sell, rng):
+            self._later(draft, *used, _END_ACTION)
+            return
+        if not used:
+            self._end_action(draft, rng)
+            return
+        draft.pending = used + _END_ACTION_STEPS
+        self._resume(draft, rng)
 
     def _play_attack(self, draft: Draft, action: Attack, rng: random.Random | None) -> None:
         attack = action.card.number
@@ -397,40 +427,42 @@ class FalleraRules:
         draft.phase, draft.battle = "defend", (action.player, action.target, action.treasure.number, attack)
 
     def _play_move(self, draft: Draft, action: Move, rng: random.Random | None) -> None:
+        """The Queen moves and the card of her terreta is taken: a win is looked for at that instant (the
+        card taken, or the Queen entering a terreta, may make one), before an emptied map is refilled."""
         slot = draft.spaces.index(action.space)
         taken = draft.map[slot]
         draft.queen, draft.map[slot] = action.space, -1
         if taken >= 0:
             self._place(draft, action.player, taken)
-        realm = taken >= 0 and "realm" in self.card(draft, taken).icons
-        if self._refill(draft, rng):  # the move goes on once the player has laid the new map cards
-            draft.realm = realm
+        realm = taken >= 0 and "realm" in draft.facts.defs[taken].icons
+        if self._check_victory(draft):
+            self._later(draft, ("refill", realm))
             return
-        if draft.phase != "over":
-            self._end_move(draft, realm, rng)
+        self._refill(draft, rng, realm)
 
-    def _end_move(self, draft: Draft, realm: bool, rng: random.Random | None) -> None:
-        """The rest of a move, once the map holds cards: a win, the Realm's extra action, the Interior's coin
-        (expert mode), or the next turn."""
-        self._check_victory(draft, rng)
-        if draft.phase in {"over", "toss"} or realm:  # a Realm card taken by the last action grants another action
-            return
-        if self.bonus(draft, "coin-extra-action"):
-            draft.phase = "interior-coin"
-            return
-        self._next_turn(draft)
+    def _end_move(self, draft: Draft, rng: random.Random | None, realm: bool) -> bool:
+        """The rest of a move, once the map holds cards: the Realm's extra action, or what acts when a move
+        ends the turn (the Interior's coin, expert mode), then the next turn."""
+        if realm:  # a Realm card taken by the last action grants another action
+            draft.phase = "turn"
+            return False
+        steps = self._triggered(draft, "move-ends-turn", draft.current)
+        if not steps:
+            return self._next_turn(draft, rng)
+        draft.pending = steps + (("next-turn",),) + draft.pending
+        return self._resume(draft, rng)
 
     def _play_burn(self, draft: Draft, action: Burn, rng: random.Random | None) -> None:
         instance = action.card.number
         draft.hands[action.player].remove(instance)
         draft.cemetery.append(instance)
-        self._after_burn(draft)
+        self._after_burn(draft, rng)
 
-    def _refill(self, draft: Draft, rng: random.Random | None) -> bool:
+    def _refill(self, draft: Draft, rng: random.Random | None, realm: bool) -> bool:
         """An emptied map is refilled at once: a card is drawn for each terreta, and the player lays them as
-        they wish (phase ``lay``; rulebook 3, lines 106-108). True when there are cards to lay."""
+        they wish (phase ``lay``; rulebook 3, lines 106-108); then the move ends."""
         if any(slot >= 0 for slot in draft.map):
-            return False
+            return self._end_move(draft, rng, realm)
         drawn: list[int] = []
         for _ in draft.spaces:
             if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
@@ -441,10 +473,11 @@ class FalleraRules:
             if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
                 draft.laying = tuple(drawn)  # drawn, and never laid
                 self._deck_exhausted(draft)
-                return False
+                return True
         if not drawn:
-            return False
+            return self._end_move(draft, rng, realm)
         draft.laying, draft.phase = tuple(drawn), "lay"
+        self._later(draft, ("end-move", realm))
         return True
 
     def _play_lay(self, draft: Draft, action: Lay, rng: random.Random | None) -> None:
@@ -453,48 +486,51 @@ class FalleraRules:
         draft.laying = tuple(i for i in draft.laying if i != instance)
         if draft.laying:
             return
-        draft.phase, realm, draft.realm = "turn", draft.realm, False  # every card laid: the move goes on
-        self._end_move(draft, realm, rng)
+        draft.phase = "turn"  # every card laid: the move goes on
+        self._resume(draft, rng)
 
     def _play_defence(self, draft: Draft, action: Defend | NoDefence, rng: random.Random | None) -> None:
-        """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both."""
+        """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both. A win is
+        looked for as the treasure changes hands, before any card the terreta's bonus draws."""
         attacker, target, treasure, attack = draft.battle
         if type(action) is NoDefence:
-            steals, used, defence = True, (attack,), None
+            steals, defence = True, None
         else:
             defence = action.card.number
             draft.hands[action.player].remove(defence)
-            steals, used = self.value(draft, attack, "attack") > self.value(draft, defence, "defence"), (attack, defence)
-        draws = [(who, self._use_draws(draft, card))
-                 for who, card in ((attacker, attack), (target, defence)) if card is not None] if self.bonuses else ()
+            facts = draft.facts
+            if self.bonuses or facts.modifiers:
+                steals = self.value(draft, attack, "attack", attacker) > self.value(draft, defence, "defence", target)
+            else:  # printed values only: most games
+                steals = facts.points["attack"][attack] > facts.points["defence"][defence]
+            used = (attack, defence)
+        used = tuple(step for who, card in ((attacker, attack), (target, defence)) if card is not None
+                     for step in self._used(draft, who, card)) if self._uses else ()
+        draft.battle, draft.phase = None, "turn"
+        draft.cemetery += (attack,) if defence is None else (attack, defence)
         if steals:
             if treasure in draft.counters[target]:
                 self._unplace(draft, target, treasure)
             self._place(draft, attacker, treasure)
-        draft.battle, draft.phase = None, "turn"
-        draft.cemetery += used
-        for who, count in draws:  # a terreta bonus: draw after using certain cards, on or off turn
-            if count and draft.phase != "over":
-                self._draw(draft, who, count, rng)
-        self._after_action(draft, rng)
+            if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
+                self._later(draft, *used, _END_ACTION)
+                return
+        if not used:
+            self._end_action(draft, rng)
+            return
+        draft.pending = used + _END_ACTION_STEPS  # what using these cards does (a terreta's draws), on or off turn
+        self._resume(draft, rng)
 
     def _play_coin(self, draft: Draft, action: Coin, rng: random.Random | None) -> None:
-        if draft.phase == "interior-coin":  # heads: another action; tails: the turn passes
+        if draft.phase == "effect-coin":  # an effect's coin: the side it lands on is played, then the rest
+            _, who, source, index, path, position = draft.pending[0]
+            side = f"{path}.{position}.{'heads' if action.heads else 'tails'}".lstrip(".")
+            draft.pending = (("verbs", who, source, index, side, 0),) + draft.pending[1:]
             draft.phase = "turn"
-            if not action.heads:
-                self._next_turn(draft)
+            self._resume(draft, rng)
             return
-        if draft.phase == "turn-coin":
-            me = draft.current
-            draws = sum(e.draw for i in draft.counters[me] for e in self.card(draft, i).effect("turn-start-coin-draw"))
-            draft.phase = "turn"
-            if action.heads:
-                self._draw(draft, me, draws, rng)
-            if draft.phase == "turn":
-                self._check_victory(draft, rng, then="continue")
-            return
-        who, left, all_heads, then = draft.toss
-        draft.toss = (who, left - 1, all_heads and action.heads, then)
+        who, left, all_heads = draft.toss
+        draft.toss = (who, left - 1, all_heads and action.heads)
         if not action.heads and draft.hands[who]:
             draft.takes = (_next(draft, who), who, 1)
         self._after_toss(draft, rng)
@@ -507,26 +543,113 @@ class FalleraRules:
         self._after_toss(draft, rng)
 
     # --- flow ---------------------------------------------------------------------------------
-    def _after_action(self, draft: Draft, rng: random.Random | None) -> None:
-        """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
-        if draft.phase == "over":
-            return
-        if max(draft.weights) >= (4 if draft.foods else 5):  # as _check_victory starts: spares the call
-            self._check_victory(draft, rng)
-            if draft.phase == "over" or draft.phase == "toss":
-                return
-        self._next_turn(draft)
+    # A step that stops for a decision or a chance outcome returns True, having left what remains of
+    # itself in ``draft.pending``; its caller then adds what remains of its own (``_later``), and
+    # ``_resume`` plays them in order once the decision or outcome is given.
+    def _later(self, draft: Draft, *steps: tuple[Any, ...]) -> None:
+        """``steps`` wait in the queue after those already there (nothing waits once the game is over)."""
+        if draft.phase != "over":
+            draft.pending += steps
 
-    def _check_victory(self, draft: Draft, rng: random.Random | None, then: str = "next",
-                       skip: int | None = None) -> None:
-        """Victory at the instant of 5 valid ingredients, on or off turn; seafood asks the coin first."""
+    def _resume(self, draft: Draft, rng: random.Random | None) -> bool:
+        """Play the steps waiting in the queue, in order, until one stops again (True) or none is left. A
+        step that grants another action drops the end of the turn waiting after it."""
+        steps, draft.pending = draft.pending, ()
+        while steps:
+            (name, *args), steps = steps[0], steps[1:]
+            done = _STEPS[name](self, draft, rng, *args)
+            if done == GRANTED:
+                steps = tuple(s for s in steps if s[0] not in _TURN_ENDS)
+            elif done:
+                self._later(draft, *steps)
+                return True
+        return False
+
+    def _effects(self, draft: Draft, event: str, actor: int, everyone: bool = True) -> list[tuple[int, Any, int, Any, str]]:
+        """(holder, source, index, effect, design) of every effect with trigger ``event`` that could act now:
+        the Queen's terreta's (held by ``actor``), then the cards on the actor's counter and, with ``everyone``,
+        on each other counter in turn order."""
+        found: list[tuple[int, Any, int, Any, str]] = []
+        if self.bonuses and draft.queen in self.bonuses:
+            found += [(actor, f"terreta:{draft.queen}", i, e, draft.queen)
+                      for i, e in enumerate(self.bonuses[draft.queen]) if e.when.event == event]
+        if event not in self._card_events:
+            return found
+        defs, events = draft.facts.defs, draft.facts.events
+        for k in range(draft.players if everyone else 1):
+            holder = (actor + k) % draft.players
+            for instance in draft.counters[holder]:
+                if event in events[instance]:
+                    found += [(holder, instance, i, e, draft.designs[instance]) for i, e in defs[instance].triggered(event)]
+        return found
+
+    def _triggered(self, draft: Draft, event: str, actor: int) -> tuple[tuple[Any, ...], ...]:
+        """The queue steps of the actor's own effects with trigger ``event`` (those of the Queen's terreta and
+        of the cards on the actor's counter) whose conditions hold now."""
+        steps = []
+        found = self._effects(draft, event, actor, everyone=False)
+        for holder, source, index, effect, _ in (ordered(found) if len(found) > 1 else found):
+            instance = source if type(source) is int else None
+            if holds(effect.while_, draft, holder, instance):
+                steps.append(("verbs", holder, source, index, "", 0))
+        return tuple(steps)
+
+    def _used(self, draft: Draft, user: int, instance: int) -> tuple[tuple[Any, ...], ...]:
+        """The queue steps of what using ``instance`` (in a battle, or selling it) triggers, played by ``user``."""
+        if not self._uses:
+            return ()
+        design = draft.designs[instance]
+        steps = []
+        for holder, source, index, effect, _ in self._effects(draft, "card-used", user):
+            if design in effect.when.cards and holds(effect.while_, draft, holder, source if type(source) is int else None):
+                steps.append(("verbs", user, source, index, "", 0))
+        return tuple(steps)
+
+    def _effect(self, draft: Draft, source: Any, index: int) -> Any:
+        if type(source) is int:
+            return draft.facts.defs[source].effects[index]
+        return self.bonuses[source.removeprefix("terreta:")][index]
+
+    def _verbs(self, draft: Draft, rng: random.Random | None, who: int, source: Any, index: int, path: str,
+               position: int) -> Any:
+        """Play the verbs at ``path`` of an effect from ``position``: a step of the queue (see ``interpreter``)."""
+        verbs = verbs_at(self._effect(draft, source, index), path)
+        granted = False
+        for k in range(position, len(verbs)):
+            verb = verbs[k]
+            name = verb.verb
+            if name == "draw":
+                if self._draw(draft, who, verb.count, rng):
+                    self._later(draft, ("verbs", who, source, index, path, k + 1))
+                    return True
+            elif name == "coin":
+                draft.phase = "effect-coin"
+                self._later(draft, ("coin", who, source, index, path, k), ("verbs", who, source, index, path, k + 1))
+                return True
+            elif name == "extra-action":
+                draft.phase, granted = "turn", True
+            elif name == "win":
+                draft.phase, draft.winner, draft.reason = "over", who, "effect-win"
+                return True
+        return GRANTED if granted else False
+
+    def _end_action(self, draft: Draft, rng: random.Random | None) -> bool:
+        """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
+        if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # seldom: most
+            self._later(draft, ("next-turn",))  # wins were found at the change that made them
+            return True
+        return self._next_turn(draft, rng)
+
+    def _check_victory(self, draft: Draft) -> bool:
+        """Victory at the instant of 5 valid ingredients (4 with the Queen in your food's terreta), on or off
+        turn; seafood asks the coin first. True when the game is over or the coin is to be tossed."""
         if max(draft.weights) < (4 if draft.foods else 5):  # no counter can make enough: most of the time
-            return
+            return False
         counters = draft.counters
         players = len(counters)
         for k in range(players):
             who = (draft.current + k) % players
-            if who == skip or not self._may_win(draft, who):
+            if not self._may_win(draft, who):
                 continue
             count, blocked, seafood = self.ingredients(draft, who)
             territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[who]
@@ -534,91 +657,110 @@ class FalleraRules:
                 if self.discord and seafood:
                     if draft.refused and draft.refused[who] == tuple(counters[who]):
                         continue  # this very paella was refused: it is offered again on its holder's turn
-                    draft.phase, draft.toss = "toss", (who, seafood, True, then)
-                    return
+                    draft.phase, draft.toss = "toss", (who, seafood, True)
+                    return True
                 if count < 5:
                     draft.revealed = tuple(r or p == who for p, r in enumerate(draft.revealed))
                     draft.phase, draft.winner, draft.reason = "over", who, "four-ingredients-territorial"
-                    return
+                    return True
                 draft.phase, draft.winner, draft.reason = "over", who, "five-ingredients"
-                return
+                return True
+        return False
 
     def _after_toss(self, draft: Draft, rng: random.Random | None) -> None:
         if draft.takes is not None:
             return
-        who, left, all_heads, then = draft.toss
+        who, left, all_heads = draft.toss
         if left > 0:
             return
         draft.toss, draft.phase = None, "turn"
         if all_heads:
             draft.phase, draft.winner, draft.reason = "over", who, "five-ingredients-seafood"
+            draft.pending = ()
             return
         refused = list(draft.refused or [()] * len(draft.counters))
         refused[who] = tuple(draft.counters[who])
         draft.refused = tuple(refused)
-        # a card taken on tails may complete another player's paella (the tosser already tried)
-        self._check_victory(draft, rng, then=then, skip=who)
-        if draft.phase == "turn" and then != "continue":
-            self._next_turn(draft)
+        if not self._check_victory(draft):  # another player's paella may be complete too
+            self._resume(draft, rng)
 
-    def _next_turn(self, draft: Draft) -> None:
+    def _next_turn(self, draft: Draft, rng: random.Random | None) -> bool:
         draft.current = (draft.current + 1) % len(draft.hands)
         draft.turn += 1
         draft.phase = "turn"
-        if self.discord or self.burning:  # else nothing happens at the start of a turn
-            self._start_turn(draft)
+        if self._turn_starts:  # else nothing happens at the start of a turn
+            return self._start_turn(draft, rng)
+        return False
 
-    def _start_turn(self, draft: Draft) -> None:
+    def _start_turn(self, draft: Draft, rng: random.Random | None = None) -> bool:
         me = draft.current
-        if self.discord and self._may_win(draft, me):
+        if self.discord and self._may_win(draft, me):  # a refused paella is offered again: the turn is the tosses
             count, blocked, seafood = self.ingredients(draft, me)
             territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[me]
             if (count >= 5 or territorial) and not blocked and seafood:
-                draft.phase, draft.toss = "toss", (me, seafood, True, "next")
-                return
+                draft.phase, draft.toss = "toss", (me, seafood, True)
+                self._later(draft, ("next-turn",))
+                return True
         if self.burning:  # draw one, then discard a hand card (none to discard: nothing more)
             draft.phase = "turn"
-            self._draw(draft, me, 1, None)
-            if draft.phase == "over":
-                return
-            self._check_victory(draft, None, then="continue")
-            if draft.phase != "turn":
-                return
-            if draft.hands[me]:
-                draft.phase = "burn"
-                return
-        self._after_burn(draft)
+            if self._draw(draft, me, 1, rng):
+                self._later(draft, ("burn",))
+                return True
+            return self._burn(draft, rng)
+        return self._after_burn(draft, rng)
 
-    def _after_burn(self, draft: Draft) -> None:
-        if self.discord and any(map(draft.facts.coin_draw.__getitem__, draft.counters[draft.current])):
-            draft.phase = "turn-coin"
-        else:
-            draft.phase = "turn"
+    def _burn(self, draft: Draft, rng: random.Random | None) -> bool:
+        """Expert mode's burn, once its card is drawn: a hand card to discard, if there is one."""
+        if draft.hands[draft.current]:
+            draft.phase = "burn"
+            return True
+        return self._after_burn(draft, rng)
 
-    def _draw(self, draft: Draft, who: int, count: int, rng: random.Random | None) -> None:
-        """``who`` draws ``count`` cards: the cemetery is reshuffled into an empty deck (base game), or the
-        game ends when the deck runs out (expansion 2)."""
+    def _after_burn(self, draft: Draft, rng: random.Random | None = None) -> bool:
+        """What acts at the start of the turn (the gamba's coin, the taronger's card…), then the action."""
+        draft.phase = "turn"
+        if not any(map(draft.facts.turn_start.__getitem__, draft.counters[draft.current])) and not self._starts:
+            return False
+        steps = self._triggered(draft, "turn-start", draft.current)
+        if not steps:
+            return False
+        draft.pending = steps + draft.pending
+        return self._resume(draft, rng)
+
+    def _draw(self, draft: Draft, who: int, count: int, rng: random.Random | None) -> bool:
+        """``who`` draws ``count`` cards, one at a time from the top, a win looked for as each arrives: the
+        cemetery is reshuffled into an empty deck (base game), or the game ends when the deck runs out
+        (expansion 2; the last card leaving the deck ends it). True when the draw stopped (the rest waits)."""
         deck = draft.deck
-        for _ in range(count):  # one card at a time, from the top
+        for k in range(count):
             if not deck:
                 if self.discord:
                     self._deck_exhausted(draft)
-                    return
+                    return True
                 if not draft.cemetery:
-                    return
+                    return False
                 _reshuffle(draft, rng)
                 deck = draft.deck
             self._place(draft, who, deck.pop(0))
             if self.discord and not deck:
                 self._deck_exhausted(draft)
-                return
+                return True
+            # only ``who``'s counter changed: nobody else can have reached a paella
+            if draft.weights[who] >= (4 if draft.foods else 5) and self._check_victory(draft):
+                if k + 1 < count:
+                    self._later(draft, ("draw", who, count - k - 1))
+                return True
+        return False
 
     def _deck_exhausted(self, draft: Draft) -> None:
-        for who in range(draft.players):
-            if any(self.card(draft, i).effect("wins-at-deck-exhaustion") for i in draft.counters[who]):
-                draft.phase, draft.winner, draft.reason = "over", who, "deck-exhausted-holder"
-                return
+        """The game ends as the deck runs out (expansion 2): a card that wins then wins (the fideuà)."""
         draft.phase, draft.winner, draft.reason = "over", None, "deck-exhausted"
+        draft.pending = ()
+        for holder, source, index, effect, _ in self._effects(draft, "deck-runs-out", 0):
+            instance = source if type(source) is int else None
+            if holds(effect.while_, draft, holder, instance) and any(v.verb == "win" for v in effect.do):
+                draft.winner, draft.reason = holder, "deck-exhausted-holder"
+                return
 
     def _place(self, draft: Draft, who: int, instance: int) -> None:
         """``instance`` reaches ``who``: a treasure goes onto the counter, any other card into the hand
@@ -688,7 +830,7 @@ class FalleraRules:
                 return f"{player(viewer)} sees a territorial food that is not revealed"
             if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden":
                 target = state.battle[1]
-                if not any(self.card(state, i).effect("attacked-face-up") for i in state.counters[target]):  # apart too
+                if not any(self.card(state, i).doing("face-up-attacks") for i in state.counters[target]):  # apart too
                     return f"{player(viewer)} sees the face-down attack"
         return None
 
@@ -743,6 +885,12 @@ class FalleraRules:
                 return f"expected {who} to have {count} valid ingredients, got {got}"
         return None
 
+    def outcome(self, state: State) -> Outcome | None:
+        """How the game ended (the winner, or nobody when the deck ran out with no fideuà held)."""
+        if state.phase != "over":
+            return None
+        return Outcome(state.reason, () if state.winner is None else (state.winner,))
+
     def result(self, state: State) -> tuple[int | None, str | None]:
         return state.winner, state.reason
 
@@ -769,6 +917,8 @@ class FalleraRules:
             broken.append("cards wait to be laid on the map exactly in the lay phase")
         if (state.phase == "toss") != (state.toss is not None):
             broken.append("coin tosses are pending exactly in the toss phase")
+        if state.pending and state.phase in ("turn", "over"):
+            broken.append("steps wait in the queue only while a decision or chance outcome is due")
         if state.spaces and all(i < 0 for i in state.map) and (state.deck or state.cemetery) \
                 and state.phase not in ("over", "lay"):
             broken.append("the map is empty while cards remain to refill it")
@@ -789,11 +939,20 @@ def _next(draft: Draft, who: int) -> int:
 
 _COINS = (Coin(True), Coin(False))
 """The humour coin's outcomes in notation order ("coin heads" < "coin tails")."""
-_COIN_PHASES = frozenset({"toss", "turn-coin", "interior-coin"})
+_COIN_PHASES = frozenset({"toss", "effect-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
 _KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn, Lay)
 _DEFENCES = (Defend, NoDefence)
+_END_ACTION = ("end-action",)
+_END_ACTION_STEPS = (_END_ACTION,)
+_TURN_ENDS = frozenset({"end-action", "next-turn"})
+"""Queue steps that end the turn: an extra action granted drops them."""
+_STEPS = {"draw": lambda rules, draft, rng, who, count: rules._draw(draft, who, count, rng),
+          "end-action": FalleraRules._end_action, "next-turn": FalleraRules._next_turn,
+          "refill": FalleraRules._refill, "end-move": FalleraRules._end_move, "burn": FalleraRules._burn,
+          "verbs": FalleraRules._verbs}
+"""The steps that may wait in ``pending``, by name: each takes the rules, the draft, the rng and its arguments."""
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}
 _EFFECTS.update(dict.fromkeys(_DEFENCES, FalleraRules._play_defence))

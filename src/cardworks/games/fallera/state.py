@@ -25,14 +25,13 @@ class State:
     cemetery: tuple[int, ...]
     current: int
     phase: str
-    """``turn``, ``defend``, ``toss``, ``turn-coin``, ``interior-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
+    """``turn``, ``defend``, ``toss``, ``effect-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
     discord: bool
     """Expansion 2's rules are in play."""
     battle: tuple[int, int, int, int] | None = None
     """(attacker, target, treasure, attack card) while a battle waits for its defence."""
-    toss: tuple[int, int, bool, str] | None = None
-    """(player, tosses left, all heads so far, then): ``then`` is ``next`` (the turn passes after the
-    tosses) or ``continue`` (tosses met at the start of a turn, which goes on if they fail)."""
+    toss: tuple[int, int, bool] | None = None
+    """(player, tosses left, all heads so far) while a paella with seafood is offered."""
     takes: tuple[int, int, int] | None = None
     """(taker, victim, cards still to take) after tails."""
     candidates: tuple[int, ...] = ()
@@ -48,14 +47,17 @@ class State:
     """Where the Calavera Queen stands (``start`` before her first move)."""
     laying: tuple[int, ...] = ()
     """Cards drawn to refill the emptied map, waiting for the player to lay them (phase ``lay``)."""
-    realm: bool = False
-    """The move that emptied the map took a Realm card: once the map is laid, another action follows."""
     foods: tuple[str, ...] = ()
     """Each player's territorial food: the terreta it belongs to (hidden unless revealed)."""
     revealed: tuple[bool, ...] = ()
     refused: tuple[tuple[int, ...], ...] = ()
     """Per player (empty until a paella is refused), the counter whose paella the coin refused: the
     same paella is offered again only at the start of its holder's next turn (rulebook 2, lines 18-19)."""
+    pending: tuple[tuple[Any, ...], ...] = ()
+    """Steps of the flow waiting while a decision or chance outcome is due, played in order once it is
+    given: ``("draw", player, cards)``, ``("end-action",)``, ``("next-turn",)``, ``("refill", realm)``,
+    ``("end-move", realm)``, ``("burn",)``, ``("verbs", player, source, effect, path, position)`` (an
+    effect's verbs, see ``interpreter``), ``("coin", …)`` (an effect's coin, first while it is due) (a win, a coin toss or a refill can cut into any of them)."""
 
     @property
     def players(self) -> int:
@@ -64,7 +66,7 @@ class State:
 
 FIELDS = tuple(State.__dataclass_fields__)
 """The state's fields, in order (``dump`` writes them in this order)."""
-NESTED = frozenset({"hands", "counters", "refused"})
+NESTED = frozenset({"hands", "counters", "refused", "pending"})
 """The state's tuples of tuples."""
 FIELD_SET = frozenset(FIELDS)
 
@@ -115,7 +117,7 @@ def thawed(state: State, facts: Any) -> Draft:
     draft.battle, draft.toss, draft.takes, draft.candidates = state.battle, state.toss, state.takes, state.candidates
     draft.winner, draft.reason, draft.turn = state.winner, state.reason, state.turn
     draft.spaces, draft.map, draft.queen = state.spaces, list(state.map), state.queen
-    draft.laying, draft.realm = state.laying, state.realm
+    draft.laying, draft.pending = state.laying, state.pending
     draft.foods, draft.revealed, draft.refused = state.foods, state.revealed, state.refused
     draft.weights, draft.sellables, draft.on_counters = facts.tallies(state.counters)
     return draft
@@ -129,8 +131,8 @@ def frozen(draft: Draft) -> State:
         "current": draft.current, "phase": draft.phase, "discord": draft.discord, "battle": draft.battle,
         "toss": draft.toss, "takes": draft.takes, "candidates": draft.candidates, "winner": draft.winner,
         "reason": draft.reason, "turn": draft.turn, "spaces": draft.spaces, "map": tuple(draft.map),
-        "queen": draft.queen, "laying": draft.laying, "realm": draft.realm, "foods": draft.foods,
-        "revealed": draft.revealed, "refused": draft.refused})
+        "queen": draft.queen, "laying": draft.laying, "foods": draft.foods,
+        "revealed": draft.revealed, "refused": draft.refused, "pending": draft.pending})
 
 
 def built(fields: dict[str, Any]) -> State:

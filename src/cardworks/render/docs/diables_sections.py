@@ -41,16 +41,23 @@ def reward_figures(scoring: BaseModel) -> list[int]:
     return figures
 
 
+def _scoring(component: Any) -> Any:
+    """A tile's scoring condition, typed by Diables' own models (the generic component leaves it open)."""
+    from ...games.diables.game import SCORING
+
+    return SCORING.validate_python(component.scoring)
+
+
 def _tile_row(gen: Any, record: Any) -> dict[str, Any]:
     tile = record.model
     return {"id": tile.id, "name": gen.texts.text(tile.id, "name", tile.name),
             "text": markup_html(str(gen.texts.text(tile.id, "text", tile.text or "")), gen.icons),
-            "fp": " / ".join(str(n) for n in reward_figures(tile.scoring))}
+            "fp": " / ".join(str(n) for n in reward_figures(_scoring(tile)))}
 
 
 def _scoring_tiles(gen: Any, lluiment: bool) -> list[Any]:
     return [r for r in gen.index.of_kind("component")
-            if r.model.scoring is not None and (r.model.scoring.op == "plaza-majority") == lluiment]
+            if r.model.scoring is not None and (_scoring(r.model).op == "plaza-majority") == lluiment]
 
 
 def lluiment_tiles(gen: Any) -> Markup:
@@ -63,7 +70,7 @@ def scoring_tiles(gen: Any) -> Markup:
     """The show scoring tiles, one table per show in data order, each condition with its FP figures."""
     shows: dict[str, list[dict[str, Any]]] = {}
     for record in _scoring_tiles(gen, lluiment=False):
-        shows.setdefault(record.model.scoring.show, []).append(_tile_row(gen, record))
+        shows.setdefault(_scoring(record.model).show, []).append(_tile_row(gen, record))
     return Markup("".join(_macros().tiles(rows, gen.labels, gen.labels.fp) for rows in shows.values()))
 
 
@@ -93,7 +100,7 @@ def components(gen: Any) -> Markup:
     for record in gen.index.of_kind("component"):
         model = record.model
         if model.scoring is not None:
-            tiles[model.scoring.op == "plaza-majority"] += model.quantity or 0
+            tiles[_scoring(model).op == "plaza-majority"] += model.quantity or 0
             continue
         rows.append({"name": gen._name(record), "sub": False,
                      "quantity": model.quantity if model.quantity is not None else labels.unknown})

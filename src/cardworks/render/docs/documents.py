@@ -10,11 +10,12 @@ from typing import Any
 from markupsafe import Markup
 
 from ...errors import DataError
+from ...fileio import read_text_limited
 from ...i18n.collation import collation_key
 from ...loading.database import Database, display_path
 from ...loading.records import Index
 from ...problems import Problem
-from ..fetcher import safe_fetcher
+from ..fetcher import refusal_error, safe_fetcher
 from ..fonts import font_face_css, font_folders
 from ..jinja import environment, templates_dir
 from .generated import Generator
@@ -66,7 +67,7 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
             continue
         path, used = found
         try:
-            html, headings = render_markdown(path.read_text(encoding="utf-8"), name, icons, generate)
+            html, headings = render_markdown(read_text_limited(path), name, icons, generate)
         except DataError as exc:
             raise DataError(f"{display_path(path)}: {exc}", [Problem(display_path(path), "", "rules-directive", str(exc))]) \
                 from None
@@ -117,25 +118,30 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
             others = [other for other in ruling.cards if other != card_id and other in pieces]
             by_card.setdefault(card_id, []).append({
                 "id": ruling.id,
-                "question": markup_html(str(texts.text(ruling.id, "question", ruling.question)), icons),
-                "answer": markup_html(str(texts.text(ruling.id, "answer", ruling.answer)), icons),
+                "question": markup_html(texts.text(ruling.id, "question", ruling.question), icons),
+                "answer": markup_html(texts.text(ruling.id, "answer", ruling.answer), icons),
                 "source": where, "certainty": source.certainty,
                 "scenarios": [{"id": s, "passed": verdicts.get(s)} for s in ruling.scenarios],
                 "see_also": [{"id": other, "name": names[other]} for other in others],
             })
     cards = [FaqCard(card_id, names[card_id],
-                     [str(texts.text(card_id, f"alt_names/{i}", alt)) for i, alt in enumerate(getattr(pieces[card_id].model, "alt_names", []))],
+                     [texts.text(card_id, f"alt_names/{i}", alt) for i, alt in enumerate(getattr(pieces[card_id].model, "alt_names", []))],
                      rulings)
              for card_id, rulings in by_card.items() if card_id in pieces]
-    cards.sort(key=lambda c: collation_key(str(c.name), locale))
-    entries = [(str(c.name), c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
-    entries.sort(key=lambda e: collation_key(e[0], locale))
+    cards.sort(key=lambda c: collation_key(_plain(c.name), locale))  # a proof fallback keeps its span: no str()
+    entries = [(c.name, c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
+    entries.sort(key=lambda e: collation_key(_plain(e[0]), locale))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Labels(texts),
                "cards": cards, "index": entries, "proof": proof and bool(texts.fallbacks),
                "pages": pages or {}}
     html = _page(context, "docs/faq.html.j2")
     _check(texts, f"{game.id} {locale} faq")
     return html
+
+
+def _plain(text: str | Markup) -> str:
+    """The words of a text, without a proof fallback's span (for sorting)."""
+    return Markup(text).striptags() if isinstance(text, Markup) else text
 
 
 def _page(context: dict[str, Any], template: str) -> str:
@@ -149,7 +155,7 @@ def _layout(html: str, game_root: Path) -> Any:
     fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
     document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render()
     if fetcher.refused:
-        raise DataError(f"the document asked for files outside the allowed folders: {', '.join(fetcher.refused)}")
+        raise refusal_error(fetcher.refused, "a rulebook or FAQ index")
     return document
 
 

@@ -27,6 +27,16 @@ def render_markdown(source: str, prefix: str, icons: dict[str, tuple[str, str]],
     becomes the icon's image; heading ids are ``prefix`` plus the heading slug.
     """
     parser = _parser()
+
+    def icon(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in icons:
+            return match.group(0)
+        url, alt = icons[name]
+        return f'<img class="icon" src="{escape(url)}" alt="{escape(alt)}">'
+
+    # Tokens become icons in text only: a {token} in a link title or an image's alt text stays as written.
+    parser.add_render_rule("text", lambda self, tokens, idx, options, env: TOKEN.sub(icon, str(escape(tokens[idx].content))))
     html: list[str] = []
     headings: list[tuple[int, str, str]] = []
     position = 0
@@ -38,7 +48,7 @@ def render_markdown(source: str, prefix: str, icons: dict[str, tuple[str, str]],
     pieces.append(("md", source[position:]))
     for kind, content in pieces:
         if kind == "generated":
-            html.append(str(generate(content)))
+            html.append(TOKEN.sub(icon, str(generate(content))))
             continue
         tokens = parser.parse(content)
         for i, token in enumerate(tokens):
@@ -48,13 +58,4 @@ def render_markdown(source: str, prefix: str, icons: dict[str, tuple[str, str]],
                 token.attrSet("id", anchor)
                 headings.append((int(token.tag[1]), anchor, text))
         html.append(parser.renderer.render(tokens, parser.options, {}))
-    body = "".join(html)
-
-    def icon(match: re.Match) -> str:
-        name = match.group(1)
-        if name not in icons:
-            return match.group(0)
-        url, alt = icons[name]
-        return f'<img class="icon" src="{escape(url)}" alt="{escape(alt)}">'
-
-    return Markup(TOKEN.sub(icon, body)), headings
+    return Markup("".join(html)), headings

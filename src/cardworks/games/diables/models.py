@@ -13,7 +13,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field
 
-from .base import Model
+from ...models.base import Model
+from ...models.components import Component, ComponentList
 
 FigureKind = Literal["diable", "character", "small-beast", "large-beast", "tabaler"]
 Firecracker = Literal["regular", "whistling", "colorful"]
@@ -126,3 +127,20 @@ Scoring = Annotated[
     Field(discriminator="op"),
 ]
 """A tile's scoring condition."""
+
+
+class DiablesComponent(Component):
+    """A Diables component: its scoring condition is one of the operations above."""
+
+    scoring: Scoring | None = None
+    """How the tile scores, when it is a scoring tile."""
+
+
+class DiablesComponentList(ComponentList):
+    """Diables' components file, whose tiles' scoring conditions use Diables' operations only."""
+
+    components: list[DiablesComponent] = Field(default_factory=list)
+
+
+MODELS = {"components": DiablesComponentList}
+"""Diables' own documents, by file kind (its schema accepts only its own scoring operations)."""

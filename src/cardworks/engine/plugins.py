@@ -1,0 +1,119 @@
+"""How a game plugs into the engine: the ``GamePlugin`` protocol and the registry of games.
+
+The core names no game. The games shipped with cardworks are listed once, in
+``cardworks.games.built_in``; a game living in another distribution declares
+its plugin under the entry point group ``cardworks.games`` (``name =
+"package.module:PLUGIN"``) and is found the same way. Every command, the
+renderer and the contract tests reach a game only through ``plugin_for``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any, Protocol, runtime_checkable
+
+from ..errors import CardworksError, UsageError
+
+ENTRY_POINT_GROUP = "cardworks.games"
+
+
+@runtime_checkable
+class GamePlugin(Protocol):
+    """What a game gives the engine (``Plugin`` below is the ready-made way to give it)."""
+
+    id: str
+    """The game's id, as in its ``game.json``."""
+    setup_keys: frozenset[str]
+    """Keys a scenario's ``setup`` may use; any other is refused."""
+    vocabulary: dict[str, frozenset[str]]
+    """The game's effect vocabulary by part (``when``, ``while``, ``do``…): names cards may use."""
+    handlers: dict[str, frozenset[str]]
+    """The names the game's interpreter handles, by the same parts; a name missing here is never played."""
+
+    def configurations(self, db: Any) -> tuple[list[Any], list[str]]:
+        """The playable configurations (each with ``selection``, ``players``, ``label``) and what waits for later."""
+
+    def rules_for(self, db: Any, config: Any) -> tuple[Any, Any]:
+        """The rules of a configuration and its catalogue (``left_out``: design id → reason)."""
+
+    def new_game(self, db: Any, config: Any, rng: random.Random) -> tuple[Any, Any]:
+        """The rules and a new game's state, its chance drawn from ``rng``."""
+
+    def scenario_state(self, db: Any, setup: dict[str, Any]) -> tuple[Any, Any]:
+        """The rules and a scenario's explicit starting position (``SetupRefused`` for a forbidden one)."""
+
+    def check_setup(self, db: Any, selection: str | None, players: int | None) -> None:
+        """Raise ``SetupRefused`` when the rules forbid this selection or player count."""
+
+    def parse_action(self, text: str) -> Any:
+        """The action written ``text`` in the game's notation."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A game plugin made of the functions of the game's package."""
+
+    id: str
+    configurations: Callable[[Any], tuple[list[Any], list[str]]]
+    rules_for: Callable[[Any, Any], tuple[Any, Any]]
+    new_game: Callable[[Any, Any, random.Random], tuple[Any, Any]]
+    scenario_state: Callable[[Any, dict[str, Any]], tuple[Any, Any]]
+    check_setup: Callable[[Any, str | None, int | None], None]
+    parse_action: Callable[[str], Any]
+    setup_keys: frozenset[str]
+    vocabulary: dict[str, frozenset[str]] = field(default_factory=dict)
+    handlers: dict[str, frozenset[str]] = field(default_factory=dict)
+    models: dict[str, type] = field(default_factory=dict)
+    """The game's own document models by file kind (``set``, ``board``…): they type what the generic models
+    leave to the game (effects, bonuses, scoring); ``schema/<game>/`` is generated from them."""
+    validate: Callable[[Any, Any], None] | None = None
+    """``validate(index, problems)``: the game's own checks (its documents against ``models``, references
+    inside effects), run by ``cardworks validate``."""
+    sheet_layout: Callable[[Any], Any] | None = None
+    """The score sheet's rows, for games that print one (the renderer asks)."""
+    missing_features: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    """Feature id → (what the engine lacks, rulings that need it): why those rulings have no scenario yet."""
+
+
+    @classmethod
+    def of(cls, id: str, game: Any, parse_action: Callable[[str], Any], **more: Any) -> "Plugin":
+        """The plugin of a game whose setup module ``game`` has the usual functions (``configurations``,
+        ``rules_for``, ``new_game``, ``scenario_state``, ``check_setup``) and ``SETUP_KEYS``."""
+        return cls(id=id, configurations=game.configurations, rules_for=game.rules_for, new_game=game.new_game,
+                   scenario_state=game.scenario_state, check_setup=game.check_setup, parse_action=parse_action,
+                   setup_keys=game.SETUP_KEYS, **more)
+
+
+class PluginError(CardworksError, TypeError):
+    """A registered game plugin does not keep to ``GamePlugin``."""
+
+
+_REGISTRY: dict[str, GamePlugin] = {}
+
+
+def registered() -> dict[str, GamePlugin]:
+    """Every game plugin by id: the built-in ones, then those declared under ``ENTRY_POINT_GROUP``."""
+    if not _REGISTRY:
+        from ..games import built_in
+
+        plugins = list(built_in())
+        for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+            plugins.append(point.load())
+        found: dict[str, GamePlugin] = {}
+        for plugin in plugins:
+            if not isinstance(plugin, GamePlugin):
+                raise PluginError(f"{plugin!r} is registered as a game but is not a GamePlugin")
+            found.setdefault(plugin.id, plugin)  # a built-in game is not replaced from outside
+        _REGISTRY.update(sorted(found.items()))
+    return _REGISTRY
+
+
+def plugin_for(game: str) -> GamePlugin:
+    """The plugin of ``game``; UsageError when no registered plugin plays it."""
+    plugins = registered()
+    if game not in plugins:
+        raise UsageError(f"the engine does not play {game!r}; it plays {', '.join(plugins)}")
+    return plugins[game]

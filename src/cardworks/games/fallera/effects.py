@@ -1,0 +1,216 @@
+"""La Fallera Calavera's card behaviour as data: an effect is *when* × *while* × *do*.
+
+``when`` is the trigger (the moment the effect acts), ``while`` the conditions
+that must all hold then, ``do`` the verbs played in order. A terreta's bonuses
+on the board's expert side are effects too, holding only while the Queen stands
+there. Each member below is a pydantic model tagged by ``event``, ``is`` or
+``verb``: an unknown name is a validation error, and a member the engine has no
+handler for (``interpreter.HANDLERS``) leaves the card out of play with that
+reason instead of playing it blank. ``docs/effects.md`` is generated from these
+docstrings (``python -m cardworks.games.fallera.effects_doc``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import Field
+
+from ...models.base import Model, Ref
+
+Count = Annotated[int, Field(ge=1, le=10)]
+
+
+# --- when: triggers ---------------------------------------------------------------------------------
+class Always(Model):
+    """A standing effect: it holds at every moment its conditions hold (a count, a stat, a view)."""
+
+    event: Literal["always"] = "always"
+
+
+class TurnStart(Model):
+    """At the start of the holder's turn (after the expert burn), before the turn's action. Effects of one
+    turn start resolve in the order of the counter, except that an effect resolves after those of the cards its
+    ``after`` names."""
+
+    event: Literal["turn-start"]
+
+
+class DeckRunsOut(Model):
+    """At the instant the deck runs out, when that ends the game (with expansion 2)."""
+
+    event: Literal["deck-runs-out"]
+
+
+class CardUsed(Model):
+    """Whenever one of ``cards`` is used: played in a battle (attack or defence) or sold. The verbs act for
+    the player who used it, on or off turn."""
+
+    event: Literal["card-used"]
+    cards: list[Ref] = Field(min_length=1)
+    """The designs whose use triggers it."""
+
+
+class MoveEndsTurn(Model):
+    """When moving the Queen is the last thing of a turn (and no Realm card grants another action)."""
+
+    event: Literal["move-ends-turn"]
+
+
+Trigger = Annotated[Union[Always, TurnStart, DeckRunsOut, CardUsed, MoveEndsTurn], Field(discriminator="event")]
+
+
+# --- while: conditions ------------------------------------------------------------------------------
+class OnYourCounter(Model):
+    """The card is on its holder's counter (a treasure in play)."""
+
+    is_: Literal["on-your-counter"] = Field(alias="is")
+
+
+class WithCard(Model):
+    """A card of design ``card`` is on the same counter."""
+
+    is_: Literal["with-card"] = Field(alias="is")
+    card: Ref
+    """The design that must be on the same counter."""
+
+
+class WithoutCard(Model):
+    """No card of design ``card`` is on the same counter."""
+
+    is_: Literal["without-card"] = Field(alias="is")
+    card: Ref
+    """The design that must not be on the same counter."""
+
+
+class PlayerCount(Model):
+    """The game has one of ``counts`` players."""
+
+    is_: Literal["player-count"] = Field(alias="is")
+    counts: list[Annotated[int, Field(ge=1, le=20)]] = Field(min_length=1)
+    """The player counts at which it holds."""
+
+
+class QueenIn(Model):
+    """The Calavera Queen stands in ``terreta``."""
+
+    is_: Literal["queen-in"] = Field(alias="is")
+    terreta: Ref
+    """The terreta (a board space)."""
+
+
+Condition = Annotated[Union[OnYourCounter, WithCard, WithoutCard, PlayerCount, QueenIn], Field(discriminator="is_")]
+
+
+# --- do: verbs --------------------------------------------------------------------------------------
+class AsItsType(Model):
+    """Nothing beyond its type: the text only restates what the card's type and kind do (sell for its value,
+    battle with its A/D, count as its ingredient category)."""
+
+    verb: Literal["as-its-type"]
+
+
+class RestatesTerretaBonus(Model):
+    """Nothing of its own: the text restates a bonus of ``terreta`` on the board's expert side, which names
+    this card and which the board's effects play."""
+
+    verb: Literal["restates-terreta-bonus"]
+    terreta: Ref
+    """The terreta whose bonus names this card."""
+
+
+class PartOf(Model):
+    """Nothing of its own: what the text says is played by ``card``'s effects (which name this card in a
+    condition)."""
+
+    verb: Literal["part-of"]
+    card: Ref
+    """The design whose effects play this card's text."""
+
+
+class CountAsIngredients(Model):
+    """The ingredient counts as ``value`` valid ingredients (0 makes it count for nothing)."""
+
+    verb: Literal["count-as-ingredients"]
+    value: Annotated[int, Field(ge=0, le=5)]
+    """How many valid ingredients it counts as."""
+
+
+class ValidIngredient(Model):
+    """Ingredients of ``cards`` count as valid ingredients (a forbidden one no longer blocks a win)."""
+
+    verb: Literal["valid-ingredient"]
+    cards: list[Ref] = Field(min_length=1)
+    """The ingredient designs made valid."""
+
+
+class ModifyStat(Model):
+    """Battle cards of ``cards`` add ``attack`` and ``defence`` (negative values take away)."""
+
+    verb: Literal["modify-stat"]
+    cards: list[Ref] = Field(min_length=1)
+    """The battle card designs changed (a card's own effect: when its holder uses them)."""
+    attack: int = 0
+    """Added to the attack."""
+    defence: int = 0
+    """Added to the defence."""
+
+
+class FaceUpAttacks(Model):
+    """Battle cards used against the holder are played face up (every player sees them)."""
+
+    verb: Literal["face-up-attacks"]
+
+
+class Draw(Model):
+    """The acting player draws ``count`` cards from the deck, one at a time (a win is looked for as each
+    arrives)."""
+
+    verb: Literal["draw"]
+    count: Count
+    """How many cards."""
+
+
+class Coin(Model):
+    """Toss the humour coin (a chance outcome, scripted in scenarios); then play the verbs of the side it
+    lands on, then the rest."""
+
+    verb: Literal["coin"]
+    heads: list["Verb"] = Field(default_factory=list)
+    """The verbs played on heads (the Fallera is pleased)."""
+    tails: list["Verb"] = Field(default_factory=list)
+    """The verbs played on tails (the Fallera is angry)."""
+
+
+class ExtraAction(Model):
+    """The acting player takes another action this turn."""
+
+    verb: Literal["extra-action"]
+
+
+class Win(Model):
+    """The holder wins the game at once (whatever else holds)."""
+
+    verb: Literal["win"]
+
+
+Verb = Annotated[Union[AsItsType, RestatesTerretaBonus, PartOf, CountAsIngredients, ValidIngredient, ModifyStat,
+                       FaceUpAttacks, Draw, Coin, ExtraAction, Win], Field(discriminator="verb")]
+Coin.model_rebuild()
+
+
+class Effect(Model):
+    """One behaviour of a card (or of a terreta): when it acts, while what holds, and what it does."""
+
+    when: Trigger = Field(default_factory=Always)
+    """The trigger; a standing effect (``always``) when left out."""
+    while_: list[Condition] = Field(default_factory=list, alias="while")
+    """Conditions that must all hold when it acts."""
+    do: list[Verb] = Field(min_length=1)
+    """What it does, in order."""
+    after: list[Ref] = Field(default_factory=list)
+    """Designs whose effects of the same trigger resolve before this one (e.g. the gamba's card first)."""
+
+
+PARTS = {"when": Trigger, "while": Condition, "do": Verb}
+"""The three parts of the vocabulary, by the key an effect holds them under."""

@@ -1,0 +1,94 @@
+"""``cardworks validate`` for La Fallera Calavera: effects and bonuses in its vocabulary, their references.
+
+The generic checks know no effect; here every effect of a card and every bonus
+of a terreta is read with Fallera's models, and each id it names (a card, a
+terreta) must exist (``dangling-ref``). A card saying it restates a terreta's
+bonus must be named by that bonus (``bonus-mismatch``); a terreta's bonus may
+only use verbs a terreta plays (``terreta-verb``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...engine.validation import check_own_models
+from .effects import Effect
+from .models import MODELS
+
+TERRETA_VERBS = frozenset({"draw", "coin", "extra-action", "modify-stat", "valid-ingredient"})
+"""The verbs a terreta's bonus may use (the others belong to a card on a counter)."""
+
+
+def _references(effect: Effect) -> list[tuple[str, str, str]]:
+    """(JSON pointer inside the effect, what, id) of every id ``effect`` names."""
+    found = []
+    if effect.when.event == "card-used":
+        found += [(f"/when/cards/{i}", "card", c) for i, c in enumerate(effect.when.cards)]
+    for i, condition in enumerate(effect.while_):
+        if condition.is_ in ("with-card", "without-card"):
+            found.append((f"/while/{i}/card", "card", condition.card))
+        elif condition.is_ == "queen-in":
+            found.append((f"/while/{i}/terreta", "terreta", condition.terreta))
+    found += [(f"/after/{i}", "card", c) for i, c in enumerate(effect.after)]
+
+    def verbs(items: list[Any], pointer: str) -> None:
+        for k, verb in enumerate(items):
+            here = f"{pointer}/{k}"
+            if verb.verb in ("valid-ingredient", "modify-stat"):
+                found.extend((f"{here}/cards/{i}", "card", c) for i, c in enumerate(verb.cards))
+            elif verb.verb == "part-of":
+                found.append((f"{here}/card", "card", verb.card))
+            elif verb.verb == "restates-terreta-bonus":
+                found.append((f"{here}/terreta", "terreta", verb.terreta))
+            elif verb.verb == "coin":
+                verbs(verb.heads, f"{here}/heads")
+                verbs(verb.tails, f"{here}/tails")
+
+    verbs(effect.do, "/do")
+    return found
+
+
+def _known_references(out: Any, display: str, here: str, effect: Effect,
+                      known: dict[str, set[str]]) -> list[tuple[str, str, str]]:
+    """The references of ``effect`` that exist; each one that does not is reported as ``dangling-ref``."""
+    found = []
+    for pointer, what, ref in _references(effect):
+        if ref in known[what]:
+            found.append((pointer, what, ref))
+        else:
+            out.error(display, here + pointer, "dangling-ref", f"unknown {what} {ref!r}")
+    return found
+
+
+def validate(index: Any, out: Any) -> None:
+    """Fallera's own checks (see the module's docstring)."""
+    db = index.db
+    parsed = check_own_models(db, MODELS, out)
+    cards = index.ids_of("card")
+    boards = [(loaded, parsed[id(loaded)]) for loaded, _ in db.docs("board") if id(loaded) in parsed]
+    terretes = {space.id for _, board in boards for side in board.sides for space in side.spaces}
+    named_by: dict[str, set[str]] = {}
+    known = {"card": cards, "terreta": terretes}
+    for loaded, board in boards:
+        for s, side in enumerate(board.sides):
+            for p, space in enumerate(side.spaces):
+                for b, effect in enumerate(space.bonuses):
+                    here = f"/sides/{s}/spaces/{p}/bonuses/{b}"
+                    for pointer, what, ref in _known_references(out, loaded.display, here, effect, known):
+                        if what == "card":
+                            named_by.setdefault(space.id, set()).add(ref)
+                    for k, verb in enumerate(effect.do):
+                        if verb.verb not in TERRETA_VERBS:
+                            out.error(loaded.display, f"{here}/do/{k}", "terreta-verb",
+                                      f"a terreta does not play {verb.verb!r}; it plays {', '.join(sorted(TERRETA_VERBS))}")
+    for loaded, _ in db.docs("set"):
+        card_set = parsed.get(id(loaded))
+        if card_set is None:
+            continue
+        for c, card in enumerate(card_set.cards):
+            for e, effect in enumerate(card.effects):
+                here = f"/cards/{c}/effects/{e}"
+                for pointer, what, ref in _known_references(out, loaded.display, here, effect, known):
+                    if pointer.endswith("/terreta") and "/do/" in pointer and card.id not in named_by.get(ref, ()):
+                        out.error(loaded.display, here + pointer, "bonus-mismatch",
+                                  f"no bonus of terreta {ref!r} names {card.id!r}")

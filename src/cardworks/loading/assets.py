@@ -1,0 +1,109 @@
+"""Bounds on images a game or pack supplies (icons, art), checked before anything renders them.
+
+A 2 KB SVG whose ``<use>`` elements nest ten deep expands to billions of
+elements and hangs the renderer; a 20,000 × 20,000 PNG is dropped by it and
+silently replaced with its alt text. Both are refused here with the file
+named, by ``validate`` and again by the renderer's fetcher.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
+
+MAX_SVG_ELEMENTS = 20_000
+"""Elements an SVG may draw once every ``<use>`` is expanded; the shipped icons draw under 100."""
+MAX_SVG_DEPTH = 32
+"""Deepest nesting of elements and ``<use>`` references; real icons need under 10."""
+MAX_IMAGE_PIXELS = 6000 * 6000
+"""Largest raster image (icons and art): a 63 × 88 mm card at 1,200 dpi is about 3000 × 4200."""
+
+_RASTER_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"RIFF")
+_XLINK = "{http://www.w3.org/1999/xlink}href"
+
+
+def image_problems(path: Path) -> list[tuple[str, str]]:
+    """(code, message) for each bound ``path`` breaks; empty when it may be rendered."""
+    try:
+        data = read_limited(path, MAX_ASSET_BYTES)
+    except UnsafeFile as exc:
+        return [(exc.code, str(exc))]
+    if data.startswith(_RASTER_MAGIC):  # a PNG named .svg is still drawn as a PNG
+        return raster_problems(data)
+    if path.suffix.lower() == ".svg" or b"<svg" in data[:1024]:
+        return svg_problems(data)
+    return raster_problems(data)
+
+
+def raster_problems(data: bytes) -> list[tuple[str, str]]:
+    """A raster image must be readable and at most :data:`MAX_IMAGE_PIXELS` (read from its header only)."""
+    import io
+
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+    except Image.DecompressionBombError as exc:
+        return [("image-too-large", f"{exc}".split(",")[0] + "; scale the image down")]
+    except Exception as exc:  # Pillow raises many kinds for a broken header
+        return [("image-unreadable", f"not a readable image: {exc}")]
+    if width * height > MAX_IMAGE_PIXELS:
+        return [("image-too-large", f"image is {width} × {height} pixels; the limit is {MAX_IMAGE_PIXELS:,} pixels "
+                 "(scale it down)")]
+    return []
+
+
+def svg_problems(data: bytes) -> list[tuple[str, str]]:
+    """An SVG must parse without entities or network, and stay under the element and depth bounds
+    with every ``<use>`` expanded (counted with memoised sizes, so the count itself stays cheap)."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        return [("svg-syntax", f"not a well-formed SVG: {exc}")]
+    alive = list(root.iter())  # lxml makes element proxies on demand: kept alive, their id() is stable
+    by_id = {node.get("id"): node for node in alive if isinstance(node.tag, str) and node.get("id")}
+    sizes: dict[int, tuple[int, int]] = {}
+    visiting: set[int] = set()
+
+    def measure(node, level: int = 0) -> tuple[int, int]:
+        """(elements drawn, depth) of ``node`` with its ``<use>`` references expanded."""
+        key = id(node)
+        if level > MAX_SVG_DEPTH:
+            return 1, MAX_SVG_DEPTH + 1
+        if key in sizes:
+            return sizes[key]
+        if key in visiting:
+            raise RecursionError("a <use> refers back to itself")
+        visiting.add(key)
+        count, depth = 1, 1
+        children = [child for child in node if isinstance(child.tag, str)]
+        if isinstance(node.tag, str) and node.tag.rsplit("}", 1)[-1] == "use":
+            reference = (node.get("href") or node.get(_XLINK) or "").removeprefix("#")
+            if reference in by_id:
+                children.append(by_id[reference])
+        for child in children:
+            child_count, child_depth = measure(child, level + 1)
+            count += child_count
+            depth = max(depth, child_depth + 1)
+            if count > MAX_SVG_ELEMENTS or depth > MAX_SVG_DEPTH:
+                break
+        visiting.discard(key)
+        if depth <= MAX_SVG_DEPTH:  # a result cut short at the depth bound depends on where it was reached
+            sizes[key] = (count, depth)
+        return count, depth
+
+    try:
+        count, depth = measure(root)
+    except RecursionError:
+        return [("svg-too-complex", "a <use> element refers (through others) back to itself")]
+    if depth > MAX_SVG_DEPTH:
+        return [("svg-too-complex", f"elements and <use> references nest more than {MAX_SVG_DEPTH} levels deep")]
+    if count > MAX_SVG_ELEMENTS:
+        return [("svg-too-complex", f"the SVG draws more than {MAX_SVG_ELEMENTS:,} elements once its <use> "
+                 "references are expanded")]
+    return []

@@ -1,0 +1,72 @@
+"""Setups the rulebooks forbid are refused, naming the rule and its source; territorial foods are the five real ones."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from cardworks.engine.check import run_scenarios
+from cardworks.engine.core import SetupRefused
+from cardworks.games.fallera.game import Configuration, new_game, scenario_state
+from cardworks.loading import load_database
+from conftest import REPO, run_cli
+
+DB = load_database(REPO / "cards" / "fallera")
+FOODS = {"nord", "xuquer-turia", "muntanyes-centrals", "sud", "interior"}
+
+
+@pytest.mark.parametrize("selection, players, rule, source", [
+    ("base", 6, "players-base", "fallera-base, Objective of the Game, line 6"),
+    ("base-3", 6, "max-players-with-mes-enlla", "fallera-3, Final game conditions in this mode, line 168"),
+    ("expert", 6, "max-players-with-mes-enlla", "line 168"),
+    ("base-2", 7, "players", "fallera-2"),
+    ("base", 1, "players", "fallera"),
+])
+def test_new_game_refuses_what_the_rulebooks_forbid(selection: str, players: int, rule: str, source: str) -> None:
+    with pytest.raises(SetupRefused) as refused:
+        new_game(DB, Configuration(selection, players), random.Random(1))
+    assert refused.value.rule == rule and source in refused.value.source
+    assert rule in str(refused.value)
+
+
+def test_scenario_setup_refuses_six_players_without_expecting_it() -> None:
+    with pytest.raises(SetupRefused, match="players-base"):
+        scenario_state(DB, {"selection": "base", "players": 6})
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_territorial_foods_are_the_five_real_ones_never_benidorm(players: int) -> None:
+    dealt = set()
+    for seed in range(25):
+        _, state = new_game(DB, Configuration("expert", players), random.Random(seed))
+        assert "benidorm" not in state.foods and len(set(state.foods)) == players
+        dealt |= set(state.foods)
+        if players == 5:
+            assert set(state.foods) == FOODS  # with five players every real food is dealt
+    assert dealt == FOODS
+
+
+def test_cli_refuses_a_forbidden_configuration_with_exit_1() -> None:
+    run = run_cli("--cards", str(REPO / "cards"), "check", "--selection", "base", "--players", "6", "--playouts", "1")
+    assert run.exit_code == 1
+    assert "players-base" in run.output and "fallera-base, Objective of the Game, line 6" in run.output
+
+
+def test_a_refused_expectation_fails_when_accepted_or_refused_by_another_rule(tmp_path) -> None:
+    scenarios = [
+        {"id": "scenario-accepted", "title": "t", "source": {"doc": "fallera-base"},
+         "setup": {"selection": "base", "players": 5}, "refused": "players-base"},
+        {"id": "scenario-other-rule", "title": "t", "source": {"doc": "fallera-base"},
+         "setup": {"selection": "base", "players": 6}, "refused": "players"},
+        {"id": "scenario-unexpected", "title": "t", "source": {"doc": "fallera-base"},
+         "setup": {"selection": "base-3", "players": 6}},
+    ]
+    path = tmp_path / "refusals.json"
+    path.write_text(json.dumps({"$schema": "x", "game": "fallera", "scenarios": scenarios}))
+    results = {r.id: r for r in run_scenarios(DB, [path]) if r.file.endswith("refusals.json")}
+    assert not any(r.passed for r in results.values())
+    assert "accepted" in results["scenario-accepted"].messages[0]
+    assert "players-base" in results["scenario-other-rule"].messages[0]
+    assert "max-players-with-mes-enlla" in results["scenario-unexpected"].messages[0]
