@@ -43,13 +43,12 @@ def _defences(table: Any) -> tuple[int | None, ...]:
 
 
 def _ingredients(table: Any, labels: Sequence[str]) -> int:
-    """Valid ingredients among ``labels`` (forbidden ones do not count; an ingredient-value effect does)."""
+    """Valid ingredients among ``labels``, one each (forbidden ones do not count; a heuristic's estimate: card
+    effects that change an ingredient's worth are left to the rules)."""
     count = 0
     for label in labels:
         card = table.cards[_design(label)]
-        if card.kind == "ingredient" and card.category != "forbidden":
-            values = [e.value for e in card.effect("ingredient-value") if getattr(e, "value", None) is not None]
-            count += max(values) if values else 1
+        count += card.kind == "ingredient" and card.category != "forbidden"
     return count
 
 
@@ -171,8 +170,8 @@ def _defend(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any]) -> 
 
 def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
     """A state consistent with ``seen``: the hidden cards (rivals' hands, the deck, a face-down attack) and
-    hidden territorial foods dealt at random. What an observation does not show and a decision does not
-    hinge on (a refused paella, a pending Realm action) starts empty."""
+    hidden territorial foods dealt at random. What an observation does not show (a refused paella, effect
+    steps still pending) starts empty: the state's own defaults."""
     rules = table.rules
     designs = rules.deck_designs()
     me = seen["you"]
@@ -222,7 +221,7 @@ def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
         "battle": (battle["attacker"], battle["target"], _instance(battle["treasure"]), attack) if battle else None,
         "toss": None, "takes": None, "candidates": (), "winner": seen["winner"], "reason": seen["reason"],
         "turn": seen["turn"], "spaces": spaces, "map": layout, "queen": seen.get("queen"), "laying": laying,
-        "realm": False, "foods": tuple(foods), "revealed": tuple(f != "hidden" and p != me
+        "foods": tuple(foods), "revealed": tuple(f != "hidden" and p != me
                                                                 for p, f in enumerate(seen.get("foods") or [])),
         "refused": (),
     }
