@@ -14,6 +14,7 @@ import click
 from ..errors import DataError, UsageError
 from ..fileio import OS_ERROR_CODES, UnsafeFile
 from . import commands, export_commands
+from .simulate import simulate
 
 
 def default_cards_root() -> Path:
@@ -62,6 +63,7 @@ def cli(ctx: click.Context, cards_root: Path | None) -> None:
 
 for command in [*commands.ALL, *export_commands.ALL]:
     cli.add_command(command)
+cli.add_command(simulate)
 
 
 def main() -> None:
