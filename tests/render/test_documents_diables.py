@@ -71,9 +71,9 @@ def test_rulebook_contents_and_bookmarks_follow_the_sections(built, locale) -> N
     contents = reader.pages[1].extract_text()
     for title, page in chapters:
         assert re.search(re.escape(title) + r"\s*\.{3,}\s*" + str(page) + r"\b", contents), title
-        assert pages[page - 1].find(title) < 80, (title, page)
+        assert title in pages[page - 1], (title, page)  # sections follow on: a title is on its page, not always first
     assert records[f"diables/{locale}/rulebook-all.pdf"]["pages"] == len(pages)
-    cover = {"en": "Rulebook: Base game", "ca": "Reglament: Joc base", "es": "Reglamento: Juego base"}[locale]
+    cover = {"en": "Rulebook Base game", "ca": "Reglament Joc base", "es": "Reglamento Juego base"}[locale]
     assert cover in pages[0], "the cover names the deck in the locale"
 
 
@@ -126,7 +126,7 @@ def test_components_beasts_phases_and_firebot_tables_come_from_the_data(built, i
 
 
 @pytest.mark.parametrize("locale", ["en", "ca", "es"])
-def test_faq_lists_every_ruling_under_its_pieces_with_passing_scenarios(built, index, locale) -> None:
+def test_faq_lists_every_ruling_under_its_pieces_with_passing_scenarios(built, index, locale, tmp_path) -> None:
     out, records = built
     assert records[f"diables/{locale}/faq.pdf"]["kind"] == "faq"
     text = " ".join(_pages(out / f"diables/{locale}/faq.pdf"))
@@ -139,11 +139,19 @@ def test_faq_lists_every_ruling_under_its_pieces_with_passing_scenarios(built, i
         assert state in {"source", "translated"}
         assert text.count(question) == len(ruling.cards), ruling.id
         assert ruling.source.lines and f" {ruling.source.lines} " in text
-        for scenario in ruling.scenarios:
-            assert f"{scenario} ({passes})" in text, scenario
+        for scenario in ruling.scenarios:  # a reader's FAQ shows no scenario ids (only --proof does)
+            assert f"{scenario} ({passes})" not in text and scenario not in text, scenario
         for card in ruling.cards:
             name, _ = words.text(card, "name", index.by_id[card].model.name)
             assert name in text, card
+    from cardworks.render.docs.documents import faq_pdf
+
+    proof = tmp_path / "proof.pdf"  # the proof shows each ruling's scenarios and that they pass
+    proof.write_bytes(faq_pdf(index.db, locale, proof=True))
+    checked = " ".join(_pages(proof))
+    for ruling in rulings:
+        for scenario in ruling.scenarios:
+            assert f"{scenario} ({passes})" in checked, scenario
 
 
 def test_every_string_is_translated_and_the_translation_qa_is_clean() -> None:

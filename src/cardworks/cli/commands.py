@@ -138,10 +138,13 @@ def _selection(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--proof", is_flag=True, help="Mark fallback texts visibly in the documents (for translators) and add a "
               "contact sheet per deck: ids, trim, bleed and safe-area lines, warnings on the cards.")
 @click.option("--with-game", "merge", is_flag=True, help="For PACKS: shuffle the pack's cards into the game's deck.")
+@click.option("--with-optional", "optional", is_flag=False, flag_value="all", default=None, metavar="[IDS]",
+              help="Also print optional cards (such as the Misteri d'Elx): every one, or the ids given, comma-separated.")
 @click.pass_obj
 def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
           paper: str, out: Path, jobs: int | None, gutter: float, marks: str, duplex: str, back_offset: str,
-          png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool) -> None:
+          png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool,
+          optional: str | None) -> None:
     """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json.
 
     With PACKS, build each pack's cards (alone, or with --with-game in the game's deck) under OUT/<pack id>/.
@@ -153,7 +156,8 @@ def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | No
     layout = SheetLayout(paper=paper, gutter=gutter, marks=marks, duplex=duplex, offset_x=offset_x, offset_y=offset_y)
     options = BuildOptions(out=out, game=game, selection=selection, locales=list(locales) or None, players=players,
                            layout=layout, jobs=jobs or default_jobs(), png=png, strict=strict, cards=card_sheets, documents=docs,
-                           allow_fallback=allow_fallback or proof, proof=proof, packs=list(packs), merge=merge)
+                           allow_fallback=allow_fallback or proof, proof=proof, packs=list(packs), merge=merge,
+                           optional=tuple(p.strip() for p in optional.split(",") if p.strip()) if optional else ())
     with progress_bar() as progress:
         report = run_build(cards_root, options, progress)
     print_build_report(report)
@@ -182,20 +186,45 @@ def _one_game(cards_root: Path, game: str | None, packs: tuple[Path, ...] = ()):
     return databases[0]
 
 
+def _game_with_locale(cards_root: Path, game: str | None, locale: str):
+    """The game to export: the one named, else the only one translated into ``locale``."""
+    databases = load_games(cards_root, game)
+    if len(databases) == 1:
+        return databases[0]
+    from ..i18n.locales import resolve_locale
+
+    having = [db for db in databases if resolve_locale(db.game_doc, locale) in db.game_doc.locales
+              and resolve_locale(db.game_doc, locale) != db.game_doc.source_locale]
+    if len(having) == 1:
+        return having[0]
+    names = ", ".join(db.game_doc.id for db in having) or "none of the games"
+    raise click.UsageError(f"locale {locale!r} is translated in {names}; choose one with --game")
+
+
+TO_FILE = click.option("--out", type=click.Path(path_type=Path, dir_okay=False),
+                       help="File to write (default: standard output).")
+
+
 @i18n.command("export")
 @PACKS
 @click.option("--locale", required=True, help="Target locale, e.g. ca or es.")
 @click.option("--game", help="Game id (needed when there are several).")
 @click.option("--format", "fmt", type=click.Choice(["po", "xliff"]), default="po", show_default=True)
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="File to write (default: standard output).")
+@TO_FILE
 @click.pass_obj
 def i18n_export(cards_root: Path, packs: tuple[Path, ...], locale: str, game: str | None, fmt: str,
                 out: Path | None) -> None:
     """Export every translatable string for LOCALE (of a PACK: the pack's own), with context, comments and fuzzy stale entries."""
-    from ..fileio import write_bytes_atomic
     from ..i18n.workflow import export_catalog
 
-    data = export_catalog(_one_game(cards_root, game, packs), locale, fmt)
+    db = _one_game(cards_root, game, packs) if packs else _game_with_locale(cards_root, game, locale)
+    _emit(export_catalog(db, locale, fmt), out)
+
+
+def _emit(data: bytes, out: Path | None) -> None:
+    """Write a translators' file to ``out`` (atomically), or to standard output."""
+    from ..fileio import write_bytes_atomic
+
     if out is None:
         click.echo(data.decode("utf-8"), nl=False)
     else:
@@ -224,9 +253,26 @@ def i18n_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: str
                f"{result.skipped} untranslated or fuzzy skipped")
 
 
+@i18n.command("glossary")
+@click.option("--locale", required=True, help="Locale of the glossary, e.g. ca.")
+@click.option("--game", help="Game id (needed when several games have a glossary for the locale).")
+@click.option("--format", "fmt", type=click.Choice(["tbx", "csv"]), default="tbx", show_default=True)
+@TO_FILE
+@click.pass_obj
+def i18n_glossary(cards_root: Path, locale: str, game: str | None, fmt: str, out: Path | None) -> None:
+    """Export the game's terms for LOCALE (required translation, forbidden variants) as TBX or CSV."""
+    from ..i18n.glossary import glossary_locales, to_csv, to_tbx
+
+    having = [db for db in load_games(cards_root, game) if locale in glossary_locales(db)]
+    if len(having) != 1:
+        names = ", ".join(db.game_doc.id for db in having) or "no game"
+        raise click.UsageError(f"{names} has a glossary for {locale!r}; choose one game with --game")
+    _emit((to_tbx if fmt == "tbx" else to_csv)(having[0], locale), out)
+
+
 @i18n.command("status")
 @PACKS
-@click.option("--game", help="Game id (needed when there are several).")
+@click.option("--game", help="Game id (default: every game).")
 @click.option("--build", "build_dir", type=click.Path(path_type=Path, file_okay=False), default=Path("build"),
               show_default=True, help="Build folder whose manifest tells which cards overflow.")
 @FORMAT
@@ -235,12 +281,22 @@ def i18n_status(cards_root: Path, packs: tuple[Path, ...], game: str | None, bui
     """Per locale and set: strings translated, stale, missing, and cards that overflow their box."""
     from ..i18n.workflow import overflow_from_manifest, translation_status
 
-    db = _one_game(cards_root, game, packs)
-    rows = translation_status(db, overflow_from_manifest(build_dir, db.output_id))
-    if fmt == "json":
-        click.echo(json.dumps([{**row.__dict__, "total": row.total} for row in rows], indent=2))
+    if packs:
+        db = _one_game(cards_root, game, packs)
+        found = [(db.output_id, translation_status(db, overflow_from_manifest(build_dir, db.output_id)))]
     else:
-        print_status(rows)
+        found = []
+        for db in load_games(cards_root, game):
+            rows = translation_status(db, overflow_from_manifest(build_dir, db.game_doc.id))
+            if rows:
+                found.append((db.game_doc.id, rows))
+    if fmt == "json":
+        click.echo(json.dumps([{"game": name, **row.__dict__, "total": row.total} for name, rows in found for row in rows],
+                              indent=2))
+    else:
+        for number, (name, rows) in enumerate(found):
+            click.echo(("\n" if number else "") + f"{name}:")
+            print_status(rows)
 
 
 @click.command()

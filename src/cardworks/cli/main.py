@@ -15,6 +15,7 @@ from ..errors import DataError, UsageError
 from ..resources import data_dir
 from ..fileio import OS_ERROR_CODES, UnsafeFile
 from . import commands, export_commands
+from .simulate import simulate
 
 
 def default_cards_root() -> Path:
@@ -63,6 +64,7 @@ def cli(ctx: click.Context, cards_root: Path | None) -> None:
 
 for command in [*commands.ALL, *export_commands.ALL]:
     cli.add_command(command)
+cli.add_command(simulate)
 
 
 def main() -> None:

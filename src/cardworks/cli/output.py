@@ -55,7 +55,8 @@ def print_card_table(rows: list[CardRow]) -> None:
 
 
 class progress_bar:
-    """A progress bar on a terminal's stderr; silent when output is not a terminal."""
+    """Progress on stderr: a bar on a terminal, and one line per finished output with its time; when stderr
+    is not a terminal (piped, logged), only the lines, so a long build is never silent."""
 
     def __enter__(self):
         import sys
@@ -67,11 +68,18 @@ class progress_bar:
             self.bar = Progress(transient=True)
             self.bar.start()
             self.task = self.bar.add_task("building", total=None)
-        return self.update
+        return self
 
-    def update(self, label: str, done: int, total: int) -> None:
+    def __call__(self, label: str, done: int, total: int) -> None:
         if self.bar is not None:
             self.bar.update(self.task, description=label, completed=done, total=total)
+
+    def finished(self, path: str, seconds: float) -> None:
+        line = f"{seconds:6.1f} s  {path}"
+        if self.bar is not None:
+            self.bar.console.print(line, highlight=False)
+        else:
+            click.echo(line, err=True)
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
@@ -102,8 +110,10 @@ def print_build_report(report) -> None:
         click.echo(f"rebuilt documents: {', '.join(rebuilt)}")
     for skipped in report.skipped:
         click.echo(f"note: {skipped}; that game was left out of this build")
+    for note in report.notes:
+        click.echo(f"note: {note}")
     for game, locale, card in report.overflow:
-        click.echo(f"warning: [text-overflow] {game} {locale} {card}: rules text does not fit its box at the smallest size")
+        click.echo(f"warning: [text-overflow] {game} {locale} {card}: its rules text or its title (two lines) does not fit at the smallest size")
     click.echo(f"manifest: {report.manifest}")
 
 

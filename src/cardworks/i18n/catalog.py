@@ -6,6 +6,7 @@ turns a translator's file back into catalog entries.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -20,12 +21,43 @@ State = Literal["translated", "stale", "missing"]
 
 #: Where each field appears and the room it has, for translators' comments.
 PLACES = {
-    "name": "card name line, about 40 mm wide at 9.5 pt bold (shrinks no further)",
+    "name": "card title: at most two lines of about 38 mm, 9.5 pt bold condensed shrinking to 7 pt, never hyphenated",
     "rules": "card rules box, 57.8 × 27.5 mm; text shrinks from 8 pt down to 5.5 pt, then overflows",
     "flavour": "italic saying at the bottom of the card, one or two lines of 58 mm at 6.4 pt",
     "alt": "alternative text of an icon, read where the icon cannot be shown",
     "question": "FAQ index: the question of a ruling",
     "answer": "FAQ index: the answer of a ruling",
+}
+
+
+@dataclass(frozen=True)
+class Room:
+    """The box a card text is printed in, at the smallest size it may shrink to."""
+
+    width_mm: float
+    lines: int | None
+    """Lines the text may take; None: as many as ``height_mm`` holds."""
+    height_mm: float
+    size_pt: float
+    line_height: float
+    advance_em: float
+    """Average advance of a character of the face, measured with fontTools over every shipped card text
+    (DejaVu Sans Condensed Bold 0.511, Sans 0.500, Serif Italic 0.496)."""
+
+    @property
+    def max_length(self) -> int:
+        """Characters that fit, with a tenth kept for words wrapping before a line is full."""
+        em = self.size_pt * 25.4 / 72
+        per_line = self.width_mm / (em * self.advance_em)
+        lines = self.lines or math.floor(self.height_mm / (em * self.line_height))
+        return math.floor(per_line * lines * 0.9)
+
+
+#: The room of each card field (templates/cards/cards.css): translators' tools turn it into ``max-length``.
+ROOMS = {
+    "name": Room(width_mm=38.0, lines=2, height_mm=7.6, size_pt=7.0, line_height=1.05, advance_em=0.511),
+    "rules": Room(width_mm=54.2, lines=None, height_mm=27.5, size_pt=5.5, line_height=1.18, advance_em=0.500),
+    "flavour": Room(width_mm=54.2, lines=2, height_mm=5.0, size_pt=6.4, line_height=1.15, advance_em=0.496),
 }
 
 
@@ -45,6 +77,20 @@ class Entry:
     markup: bool
     comments: tuple[str, ...] = field(default_factory=tuple)
     set_id: str | None = None
+    max_length: int | None = None
+    """Characters the text has room for where it is printed (card fields), else None."""
+    kind: str = "record"
+    """``record`` for strings of the database, ``rules`` for rulebook blocks (Markdown)."""
+
+    @property
+    def tokens(self) -> list[str]:
+        """The markup tokens of the source, in order (empty when it is not markup or does not parse)."""
+        if not self.markup:
+            return []
+        try:
+            return tokens(self.source)
+        except MarkupError:
+            return []
 
 
 def _group(record: Record) -> str:
@@ -97,6 +143,7 @@ def build_catalog(db: Database, locale: str) -> list[Entry]:
                 previous_source=found.source if found and state == "stale" else None,
                 markup=string.markup, comments=_comments(record, string.field, string.text, string.markup),
                 set_id=record.set_id,
+                max_length=ROOMS[string.field].max_length if record.kind == "card" and string.field in ROOMS else None,
             ))
     return entries + ([] if db.packs else _rule_entries(db, locale))
 
@@ -129,7 +176,7 @@ def _rule_entries(db: Database, locale: str) -> list[Entry]:
         entries.append(Entry(context=f"{game.id}/rules/{block.section}/{block.number}", record=f"rules/{block.section}",
                              field=str(block.number), source=block.text, translation=text,
                              state="translated" if text is not None else "missing", previous_source=None,
-                             markup=True, comments=tuple(notes)))
+                             markup=True, comments=tuple(notes), kind="rules"))
     return entries
 
 

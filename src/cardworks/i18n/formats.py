@@ -3,12 +3,36 @@ with maintained libraries: polib for PO, translate-toolkit for XLIFF."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from ..markup.parser import MarkupError, Token, parse
 from .catalog import Entry
 
 GAME_HEADER = "X-Cardworks-Game"
+_BRACE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A field name gettext's ``python-brace-format`` check understands (it gives up silently on ``{set-2}``)."""
+
+
+def po_flags(entry: Entry) -> list[str]:
+    """The ``#,`` flags of an entry, for msgfmt, pofilter and Weblate.
+
+    ``python-brace-format`` makes ``msgfmt --check`` and ``pofilter -t pythonbraceformat``
+    refuse a renamed or dropped ``{token}``; ``placeholders:`` makes Weblate check them too;
+    ``max-length:`` is the room the text has on the card; ``md-text`` marks rulebook Markdown.
+    """
+    flags = []
+    found = entry.tokens
+    if found and all(_BRACE_NAME.fullmatch(name) for name in found):
+        flags.append("python-brace-format")
+    if found:
+        flags.append("placeholders:" + ":".join(f'"{{{name}}}"' for name in dict.fromkeys(found)))
+    if entry.max_length is not None:
+        flags.append(f"max-length:{entry.max_length}")
+    if entry.kind == "rules":
+        flags.append("md-text")
+    return flags
 
 
 @dataclass(frozen=True)
@@ -53,6 +77,8 @@ def to_po(entries: list[Entry], game: str, locale: str) -> str:
                              comment="\n".join(entry.comments))
         if entry.state == "stale":
             item.flags.append("fuzzy")
+        item.flags.extend(po_flags(entry))
+        if entry.state == "stale":
             if entry.previous_source is not None:
                 item.previous_msgctxt = entry.context
                 item.previous_msgid = entry.previous_source
@@ -76,8 +102,33 @@ def from_po(data: bytes) -> ImportedFile:
     return ImportedFile(po.metadata.get(GAME_HEADER), po.metadata.get("Language"), entries)
 
 
+def _rich(text: str, markup: bool) -> list:
+    """``text`` as XLIFF content: each ``{token}`` a ``<ph>`` that editors show as one locked code."""
+    from translate.storage.placeables import StringElem
+    from translate.storage.placeables.xliff import Ph
+
+    try:
+        found = [part for part in parse(text) if isinstance(part, Token)] if markup else []
+    except MarkupError:
+        found = []  # shown as typed; the import names the syntax error
+    parts: list = []
+    position = 0
+    for number, token in enumerate(found, start=1):
+        if token.offset > position:
+            parts.append(text[position:token.offset])
+        position = token.offset + len(token.name) + 2
+        parts.append(Ph(id=str(number), sub=[text[token.offset:position]]))
+    if position < len(text) or not parts:
+        parts.append(text[position:])
+    return [StringElem(parts)]
+
+
 def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -> bytes:
-    """An XLIFF 1.2 file of ``entries``; stale translations are marked ``needs-review``."""
+    """An XLIFF 1.2 file of ``entries``; stale translations are marked ``needs-review``.
+
+    Tokens are ``<ph>`` placeholders and card fields carry ``maxwidth`` in characters
+    (``size-unit="char"``), so CAT tools check both while the translator types.
+    """
     from translate.storage import xliff
 
     store = xliff.xlifffile(sourcelanguage=source_locale, targetlanguage=locale)
@@ -85,8 +136,12 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
     for entry in entries:
         unit = store.addsourceunit(entry.source, filename=name, createifmissing=True)
         unit.setid(entry.context)
+        unit.rich_source = _rich(entry.source, entry.markup)
         if entry.translation is not None:
-            unit.target = entry.translation
+            unit.rich_target = _rich(entry.translation, entry.markup)
+        if entry.max_length is not None:
+            unit.xmlelement.set("maxwidth", str(entry.max_length))
+            unit.xmlelement.set("size-unit", "char")
         for note in entry.comments:
             unit.addnote(note, origin="developer")
         if entry.previous_source is not None:

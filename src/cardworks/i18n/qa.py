@@ -23,16 +23,18 @@ MIN_DETECT_CHARS = 30
 DETECT_CONFIDENCE = 0.75
 
 _ENDS_SENTENCE = re.compile(r"[.!?…:;]['\"»”’)\]]*\s*$")
-_FRENCH_SPACE = re.compile(r"\S[:;!?](?:\s|$)")
+_FRENCH_SPACE = re.compile(r"(?<![\u202f\u00a0])[:;!?](?:\s|$)")
+"""``: ; ! ?`` closing a phrase without the (narrow) no-break space French puts before them."""
 _BAD_MIDDLE_DOT = re.compile(r"l[.•∙⋅]l|ŀl|L[.•∙⋅]L", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\{[a-z0-9-]+\}")
 _LETTERS = re.compile(r"[\W\d_]+")
 
 
 def is_name_field(field: str) -> bool:
-    """Names, alternative names and listed items are proper names: a copy of the source is fine."""
+    """Names, alternative names, listed items and the titles and sections of cited documents are proper
+    names: a copy of the source is fine."""
     leaf = field.split("/")
-    return leaf[-1] == "name" or (len(leaf) > 1 and leaf[-2] in {"alt_names", "items"})
+    return leaf[-1] == "name" or (len(leaf) > 1 and leaf[-2] in {"alt_names", "items"}) or leaf[0] == "documents"
 
 
 @lru_cache(maxsize=16)
@@ -194,7 +196,8 @@ def typography_warnings(text: str, locale: str) -> list[tuple[str, str]]:
     language = locale.split("-")[0]
     found = []
     if language == "fr" and _FRENCH_SPACE.search(text):
-        found.append(("typography", "French puts a (narrow) no-break space before : ; ! ?"))
+        found.append(("typography", "French puts a narrow no-break space (U+202F) before : ; ! ?, "
+                                    "not a plain space or none"))
     if language == "ca" and _BAD_MIDDLE_DOT.search(text):
         found.append(("typography", "write the geminated l with the middle dot: l·l"))
     if language in {"ca", "es", "fr"} and '"' in text:

@@ -18,6 +18,7 @@ from ..problems import Problem
 from .catalog import Entry, build_catalog, parse_context
 from .files import merged_translations
 from .formats import ImportedFile, from_po, from_xliff, to_po, to_xliff
+from .locales import resolve_locale
 from .rules import section_with_blocks, split_blocks, translated_blocks
 
 FORMATS = {"po": ".po", "xliff": ".xlf"}
@@ -87,8 +88,10 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
     problems: list[Problem] = []
     if imported.game != game.id:
         problems.append(Problem(shown, "", "wrong-game", f"the file is for game {imported.game!r}, not {game.id!r}"))
-    target = locale or imported.locale
-    if locale and imported.locale and imported.locale != locale:
+    declared = resolve_locale(game, imported.locale) if imported.locale else None
+    locale = resolve_locale(game, locale) if locale else None
+    target = locale or declared
+    if locale and declared and declared != locale:
         problems.append(Problem(shown, "", "wrong-locale", f"the file is for locale {imported.locale!r}, not {locale!r}"))
     if not target:
         problems.append(Problem(shown, "", "wrong-locale", "the file names no language; give --locale"))

@@ -21,7 +21,7 @@ from .ids import FrozenIds
 from .pack import Pack
 from .rulings import RulingList
 from .scenarios import ScenarioFile
-from .translations import Translations
+from .translations import Glossary, Translations
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ FILE_KINDS: tuple[FileKind, ...] = (
     FileKind("board", Board, "boards/*.json"),
     FileKind("rulings", RulingList, "rulings/*.json"),
     FileKind("translations", Translations, "i18n/*.json"),
+    FileKind("glossary", Glossary, "i18n/glossary/*.json"),
     FileKind("scenarios", ScenarioFile, "scenarios/*.json"),
     FileKind("rule-sections", RuleSections, "rules/sections.json"),
 )

@@ -15,8 +15,11 @@ class SourceDocument(Model):
     """A document that facts are taken from: a rulebook, an official FAQ, a press article."""
 
     id: Id
-    title: str
-    """Title of the document as published."""
+    title: str = Field(json_schema_extra=TRANSLATABLE)
+    """Title of the document as published (translated, so that citations read in the reader's language)."""
+    sections: list[str] = Field(default_factory=list, json_schema_extra=TRANSLATABLE)
+    """Names of the document's sections that ``sources`` cite, as the document prints them; translated so
+    that a citation in a localized FAQ names the section in the reader's language."""
     file: str | None = None
     """Name of the rulebook text file in the shared rulebooks folder, when it is one."""
     url: str | None = None
@@ -167,6 +170,11 @@ class Game(Document):
     fallbacks: dict[Locale, list[Locale]] = Field(default_factory=dict)
     """Where a missing translation may come from instead, per locale, in order
     (used only when a build allows fallbacks); the source locale ends every chain."""
+    locale_aliases: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,3}([-_@][A-Za-z0-9]{2,8})*$")], Locale] = \
+        Field(default_factory=dict)
+    """Language tags translators' tools write for one of the game's locales (``ca@valencia`` in Weblate and
+    Lokalize, ``ca_ES@valencia`` in Poedit, ``ca-valencia``), mapped to it; ``_`` and ``-`` and case are
+    not told apart."""
     sources: list[Source] = Field(default_factory=list)
 
 
@@ -176,3 +184,6 @@ class RuleSections(Document):
     sections: dict[str, list[Ref]] = Field(default_factory=dict)
     """Section file name without ``.md`` → sets that must all be in the deck for the section to print;
     sections not listed always print."""
+    new_page: list[str] = Field(default_factory=list)
+    """Sections that begin a new page (a part of the book: an expansion, an index); the others follow on
+    from the section before them."""

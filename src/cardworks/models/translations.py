@@ -35,3 +35,26 @@ class Translations(Document):
     entries: dict[Id, dict[str, TranslatedString]] = Field(default_factory=dict)
     """Strings by record id, then by field path inside the record (``name``,
     ``rules``, ``card_types/treasure/name``, ``alt_names/0``)."""
+
+
+class GlossaryTerm(Model):
+    """One term of the game's vocabulary and how a locale must translate it."""
+
+    term: str = Field(min_length=1)
+    """The term in the source locale (e.g. ``draw``, ``sellable``)."""
+    translation: str = Field(min_length=1)
+    """The translation this locale uses for it, everywhere."""
+    forbidden: list[Annotated[str, StringConstraints(min_length=2)]] = Field(default_factory=list)
+    """Variants that must not be used, as words or phrases (case ignored); ``*`` stands for any letters
+    (``vendible*``) and ``…`` for up to four words (``agafa* … de la baralla``)."""
+    note: str | None = None
+    """Why, or where the term applies, for translators."""
+
+
+class Glossary(Document):
+    """The terminology of one game in one locale (``i18n/glossary/<locale>.json``): ``validate`` warns about a
+    forbidden variant in that locale's translations and rulebook, and ``i18n glossary`` exports it."""
+
+    game: Ref
+    locale: Locale
+    terms: list[GlossaryTerm] = Field(default_factory=list)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -42,6 +43,8 @@ FACE_CACHE = ".cache/faces"
 """The face cache, inside the build folder (see ``facecache``)."""
 
 Progress = Callable[[str, int, int], None]
+"""Called with (what is being built, steps done, steps in all); an object that also has
+``finished(path, seconds)`` hears of each output as it is written."""
 
 
 def default_jobs() -> int:
@@ -74,6 +77,8 @@ class BuildOptions:
     """Packs to build (each with the game it extends) instead of the games."""
     merge: bool = False
     """For packs: the pack's cards in the game's deck instead of alone."""
+    optional: tuple[str, ...] = ()
+    """Optional cards to print as well (``all``, or card ids)."""
 
 
 @dataclass
@@ -110,6 +115,8 @@ class BuildReport:
     manifest: Path | None = None
     skipped: list[str] = field(default_factory=list)
     """Games left out of a build of every game because the chosen deck or player count is not theirs."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader of the summary should know, e.g. that the gutters leave fewer cards a sheet."""
 
     @property
     def overflow(self) -> list[tuple[str, str, str]]:
@@ -322,7 +329,7 @@ def _pack_plans(cards_root: Path, options: BuildOptions) -> list[tuple[Database,
     """Each pack's deck (alone, or merged into the game's) in each of its locales."""
     plans = []
     for db in open_packs(cards_root, options.packs):
-        deck = build_deck(db, options.selection, options.players, with_game=options.merge)
+        deck = build_deck(db, options.selection, options.players, options.optional, with_game=options.merge)
         if not deck.cards:
             raise UsageError(f"pack {db.output_id!r} has no cards to print in {deck.label!r}")
         plans += [(db, deck, locale) for locale in _locales(db, options, every_game=False)]
@@ -347,6 +354,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
     previous = {r.path: r for r in read_manifest(options.out)}
     kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
     result = BuildReport()
+    finished = getattr(progress, "finished", None)
     plans = _pack_plans(cards_root, options) if options.packs else []
     tasks: list[DocTask | PieceTask] = []
     for folder in [] if options.packs else selected_games(cards_root, options.game):
@@ -354,7 +362,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         game = db.game_doc
         locales = _locales(db, options, every_game=options.game is None)
         try:
-            deck = build_deck(db, options.selection, options.players)
+            deck = build_deck(db, options.selection, options.players, options.optional)
         except UsageError as exc:
             if options.game is not None:
                 raise
@@ -369,7 +377,15 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
     for step, (db, deck, locale) in enumerate(plans):
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
+        started = time.perf_counter()
         outcome = _build_deck(db, deck, locale, options, kept)
+        if finished and (outcome.rendered or outcome.imposed):
+            for record in outcome.records:
+                finished(record.path, time.perf_counter() - started)
+        size = db.game_doc.card_size
+        note = replace(options.layout, trim_w=size.width_mm, trim_h=size.height_mm).fit_note()
+        if note and f"{db.game_doc.id}: {note}" not in result.notes:
+            result.notes.append(f"{db.game_doc.id}: {note}")
         for record in outcome.records:
             kept[record.path] = record
         result.outcomes.append(outcome)
@@ -378,7 +394,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
     if tasks:
         if progress:
             progress(f"{len(tasks)} rulebooks, FAQ indexes and printable pieces", len(plans), len(plans) + 1)
-        result.documents = build_documents(tasks, options.out, kept, options.jobs)
+        result.documents = build_documents(tasks, options.out, kept, options.jobs, finished)
         for _, record, _ in result.documents:
             kept[record.path] = record
     if progress:

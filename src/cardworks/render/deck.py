@@ -38,6 +38,8 @@ class Deck:
     cards: tuple[DeckCard, ...]
     removed: tuple[str, ...]
     """Ids of designs left out for the player count."""
+    optional: tuple[str, ...] = ()
+    """Ids of optional designs printed at the user's request (``--with-optional``)."""
 
     @property
     def physical_cards(self) -> int:
@@ -45,7 +47,7 @@ class Deck:
 
     @property
     def label(self) -> str:
-        return self.selection + (f"-{self.players}p" if self.players else "")
+        return self.selection + (f"-{self.players}p" if self.players else "") + ("-with-optional" if self.optional else "")
 
 
 def _selection(game: Any, wanted: str | None, set_ids: list[str],
@@ -67,9 +69,27 @@ def _selection(game: Any, wanted: str | None, set_ids: list[str],
     return "+".join(parts), parts, (game.players.min, game.players.max)
 
 
+def _optional_ids(index: Index, set_ids: list[str], wanted: tuple[str, ...]) -> set[str]:
+    """The optional designs asked for: ``all`` is every optional card of the deck's sets; a named card must
+    be an optional card of one of them (UsageError naming it otherwise)."""
+    if not wanted:
+        return set()
+    optional = {r.id: r.set_id for r in index.of_kind("card") if r.model.optional}
+    if "all" in wanted:
+        return {card for card, set_id in optional.items() if set_id in set_ids}
+    for card in wanted:
+        if card not in optional:
+            known = ", ".join(sorted(optional)) or "none"
+            raise UsageError(f"{card!r} is not an optional card of {index.game.id} (optional cards: {known})")
+        if optional[card] not in set_ids:
+            raise UsageError(f"the optional card {card!r} belongs to the set {optional[card]!r}, which this deck leaves out")
+    return set(wanted)
+
+
 def build_deck(db: Database, selection: str | None = None, players: int | None = None,
-               with_game: bool = False) -> Deck:
-    """The deck for a selection (a selection id or set ids joined by ``+``) and player count.
+               optional: tuple[str, ...] = (), with_game: bool = False) -> Deck:
+    """The deck for a selection (a selection id or set ids joined by ``+``) and player count; ``optional``
+    adds optional designs (``all``, or ids), which are otherwise never printed.
 
     For a database with a pack: the pack's sets alone, or the sets ``selection`` names (the pack's and the
     game's), or with ``with_game`` the game's selection with every set of the pack shuffled in.
@@ -94,9 +114,10 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
     removing = {m.id for m in game.markers if players is not None and players in m.removed_at_players}
     assumed = {target: value for (target, field), value in index.assumed().items() if field == "quantity"}
     order = {set_id: i for i, set_id in enumerate(set_ids)}
+    wanted = _optional_ids(index, set_ids, optional)
     cards, removed = [], []
     for record in sorted(index.of_kind("card"), key=lambda r: order.get(r.set_id, len(order))):
-        if record.set_id not in order or record.model.optional:
+        if record.set_id not in order or (record.model.optional and record.id not in wanted):
             continue
         card = record.model
         if removing & set(card.markers):
@@ -108,4 +129,4 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
             cards.append(DeckCard(card, record.set_id, assumed[card.id], "assumed"))
         else:
             cards.append(DeckCard(card, record.set_id, 1, "default"))
-    return Deck(game, name, players, tuple(cards), tuple(removed))
+    return Deck(game, name, players, tuple(cards), tuple(removed), tuple(sorted(wanted)))

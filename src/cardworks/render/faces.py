@@ -24,11 +24,14 @@ from .art import ArtBox
 from .deck import Deck
 from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
-from .fonts import font_face_css, font_folders
+from .fonts import font_face_css, font_folders, wrapped_lines
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 
 FIT_STEPS = 6
 """Rules-text sizes: ``fit-0`` (8 pt) down to ``fit-5`` (5.5 pt)."""
+TITLE_SIZES = (9.5, 8.5, 7.5, 7.0)
+"""Card-title sizes in points, tried in order: the largest at which the title takes at most two lines,
+broken at spaces only (titles are never hyphenated)."""
 BLEED_MM = 3.0
 RULES_HEIGHT_MM = 27.5
 
@@ -82,6 +85,9 @@ class Face:
     trim_h: float = 88.0
     back: str = "back"
     """Id of the back printed behind this face."""
+    name_size: float = TITLE_SIZES[0]
+    name_fits: bool = True
+    """False when the title needs more than two lines even at the smallest size (reported as overflow)."""
 
 
 @dataclass
@@ -137,6 +143,20 @@ def _unverified_fields(card: Any) -> set[str]:
         for fact in source.facts:
             supported.setdefault(fact.split("/")[0], set()).add(source.certainty)
     return {name for name, levels in supported.items() if levels == {"unverified"}}
+
+
+def title_size(name: str, width_mm: float) -> tuple[float, bool]:
+    """The title's size (see ``TITLE_SIZES``) and whether it fits two lines at all."""
+    for size in TITLE_SIZES:
+        if wrapped_lines(name, size, width_mm, "CardCondensed", "bold") <= 2:
+            return size, True
+    return TITLE_SIZES[-1], False
+
+
+def _title_width(trim_w: float, kind: bool, sell: bool) -> float:
+    """Room for the title in the header (templates/cards/cards.css): the card less its frame and padding,
+    the type icons, and the kind icon with its sell value."""
+    return trim_w - 2 * 2.6 - 2 * 0.35 - 2 * 1.6 - 7.0 - 1.2 - (5.2 if kind else 0.0) - (2.4 if sell else 0.0)
 
 
 def _look(db: Database, bundle: Bundle, looks: dict[str, Look]) -> str:
@@ -211,7 +231,7 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
         colour = types[card.types[0]].colour or "#cccccc"
         kind = card.attributes.get("treasure-kind")
         shown_stats = [{"url": icons[stats[s].icon][0], "alt": icons[stats[s].icon][1],
-                        "value": (f"n{value}" if s == "rank" else value)}
+                        "value": value}  # the rank's icon already reads "n": the number alone follows it
                        for s, value in card.stats.items()
                        if value is not None and s != "sell" and stats[s].icon in icons]
         marks = [icon(markers[m].icon) for m in card.markers if m in markers]
@@ -221,9 +241,14 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
         if card.art:
             focus = card.art_focus or (0.5, 0.5)
             art = Art(resolve_inside(bundle.root, card.art).as_uri(), f"{focus[0] * 100:g}% {focus[1] * 100:g}%")
+        card_name = str(texts.text(card.id, "name", card.name))
+        title_pt, title_fits = title_size(card_name, _title_width(size.width_mm, kind in kinds,
+                                                                  card.stats.get("sell") is not None))
         faces.append(Face(
             id=card.id,
-            name=str(texts.text(card.id, "name", card.name)),
+            name=card_name,
+            name_size=title_pt,
+            name_fits=title_fits,
             colour=colour,
             type_icons=[i for i in (icon(types[t].icon) for t in card.types) if i],
             kind_icon=icon(kinds[kind].icon) if kind in kinds else None,
@@ -369,6 +394,7 @@ def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] =
     one document per chunk however the overflowing faces were spread.
     """
     result = FaceResult()
+    titles = [f.id for f in job.faces if isinstance(f, Face) and not f.name_fits]
     pending = chunks(list(job.faces))
     while pending:
         done = list(map_passes(render_pass, [replace(job, faces=part) for part in pending]))
@@ -388,5 +414,6 @@ def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] =
                 else:
                     result.overflow.append(face.id)
         pending = chunks(retry)
+    result.overflow += [face for face in titles if face not in result.overflow]  # a title over two lines
     result.refused = sorted(set(result.refused))
     return result

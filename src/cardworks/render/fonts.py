@@ -62,6 +62,41 @@ def font_folders() -> list[Path]:
     return sorted({font.path.parent for font in font_files()})
 
 
+@lru_cache(maxsize=8)
+def _advances(family: str, weight: str, style: str) -> tuple[dict[int, int], int, int]:
+    from fontTools.ttLib import TTFont
+
+    path = next(f.path for f in font_files() if (f.family, f.weight, f.style) == (family, weight, style))
+    font = TTFont(path, lazy=True)
+    metrics = font["hmtx"].metrics
+    widths = {code: metrics[name][0] for code, name in font.getBestCmap().items()}
+    return widths, font["head"].unitsPerEm, metrics[".notdef"][0]
+
+
+def text_width(text: str, size: float, family: str = "CardSans", weight: str = "normal", style: str = "normal") -> float:
+    """Width of ``text`` at ``size`` (in the unit of ``size``), from the font file's advance widths (no kerning:
+    DejaVu's kerning moves a line by a fraction of a percent)."""
+    widths, units, missing = _advances(family, weight, style)
+    return sum(widths.get(ord(ch), missing) for ch in text) * size / units
+
+
+def wrapped_lines(text: str, size_pt: float, width_mm: float, family: str = "CardSans", weight: str = "normal") -> int:
+    """Lines ``text`` takes when broken at spaces only (no hyphenation) into ``width_mm``; a word wider than
+    the line counts as too many lines."""
+    to_mm = 25.4 / 72
+    space = text_width(" ", size_pt, family, weight) * to_mm
+    lines, line = 1, 0.0
+    for word in text.split():
+        width = text_width(word, size_pt, family, weight) * to_mm
+        if width > width_mm:
+            return 99
+        if line and line + space + width > width_mm:
+            lines, line = lines + 1, width
+        else:
+            line = line + space + width if line else width
+    return lines
+
+
 SUBSETTER_WARNING = ("warning: [slow-font-subsetting] HarfBuzz-Subset (libharfbuzz-subset0, version 4.1 or later) "
                      "is not installed: WeasyPrint subsets fonts with fontTools instead, about 200 ms more per PDF; "
                      "install it (Debian/Ubuntu: apt-get install libharfbuzz-subset0)")

@@ -7,7 +7,7 @@ needs no re-layout of faces, and the cost follows placements, not pixels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import pikepdf
@@ -74,6 +74,14 @@ class SheetLayout:
         x, y = self.cells()[row * cols + col]
         return x + self.offset_x, y + self.offset_y
 
+    def fit_note(self) -> str | None:
+        """A sentence for the build summary when the gutters cost cards on this paper, else None."""
+        full = replace(self, gutter=0.0).per_sheet
+        if self.per_sheet >= full:
+            return None
+        return (f"{_num(self.trim_w)} × {_num(self.trim_h)} mm cards on {self.paper} paper with {_num(self.gutter)} mm "
+                f"gutters: {self.per_sheet} a sheet instead of {full} without gutters")
+
     @property
     def visible_bleed(self) -> float:
         """How much bleed shows around a card: all of it with wide gutters, half the gutter otherwise."""
@@ -127,25 +135,34 @@ def crop_marks(layout: SheetLayout, cells: list[tuple[float, float]]) -> list[tu
     return [segment for segment in trimmed if segment is not None]
 
 
+MARK_CLEARANCE = 0.1
+"""Room (mm) a mark keeps from every card's visible area: more than half its 0.25 pt (0.09 mm) line, so a
+mark on a cut line shared by two cards (no gutter) is left out rather than drawn over their edges."""
+MIN_MARK = 0.5
+"""A tick shorter than this (mm) is left out."""
+
+
 def _trim(segment: tuple[float, float, float, float], boxes: list[tuple[float, float, float, float]],
           page: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
-    """Shorten a tick so it stops before any card (or the page edge); None when under 1 mm is left."""
+    """Shorten a tick so it stops before any card (or the page edge); None when under ``MIN_MARK`` is left."""
     x1, y1, x2, y2 = segment
     vertical = x1 == x2
     along, start, end = (x1, y1, y2) if vertical else (y1, x1, x2)
     step = 1 if end > start else -1
     limit = end
-    for bx0, by0, bx1, by1 in [*boxes, (-1e9, -1e9, 1e9, page[1]), (-1e9, page[3], 1e9, 1e9),
+    c = MARK_CLEARANCE
+    cards = [(bx0 - c, by0 - c, bx1 + c, by1 + c) for bx0, by0, bx1, by1 in boxes]
+    for bx0, by0, bx1, by1 in [*cards, (-1e9, -1e9, 1e9, page[1]), (-1e9, page[3], 1e9, 1e9),
                                (-1e9, -1e9, page[0], 1e9), (page[2], -1e9, 1e9, 1e9)]:
         across_lo, across_hi, lo, hi = (bx0, bx1, by0, by1) if vertical else (by0, by1, bx0, bx1)
         if not across_lo < along < across_hi:
             continue
-        if lo < start < hi:
+        if lo <= start <= hi:
             return None
         edge = lo if step > 0 else hi
         if (edge - start) * step > 0 and (edge - limit) * step < 0:
             limit = edge
-    if abs(limit - start) < 1.0:
+    if abs(limit - start) < MIN_MARK:
         return None
     return (x1, start, x2, limit) if vertical else (start, y1, limit, y2)
 
@@ -196,29 +213,75 @@ def impose(faces: pikepdf.Pdf, copies: list[int], back_page: int | list[int] | N
     return out
 
 
-def calibration(layout: SheetLayout) -> pikepdf.Pdf:
-    """Two pages to print duplex: a ruler on the front, a pointer line on the back.
+def _text(x: float, y: float, text: str, size: float = 7.0, centre: bool = False) -> str:
+    """Text at (x, y) mm in Helvetica, one of the PDF's standard fonts (no file to embed, nothing to lay out)."""
+    escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+    shift = len(text) * size * 0.28 if centre else 0.0  # about half the width of Helvetica digits at this size
+    return f"BT /Helv {_num(size)} Tf {_num(x * MM - shift)} {_num(y * MM)} Td ({escaped}) Tj ET"
 
-    Hold the printed sheet against the light: where the back's lines cross the
-    front's rulers (1 mm ticks, long ticks every 5 mm, zero in the middle) is the
-    offset to pass as ``--back-offset X,Y``.
+
+CALIBRATION_RANGE = 15
+"""The rulers read offsets from -15 to +15 mm."""
+
+
+def calibration_readings(layout: SheetLayout) -> tuple[dict[int, float], dict[int, float]]:
+    """The numbers printed along each ruler: front position (mm from the centre) → the ``--back-offset`` value
+    to pass when the back's line crosses there.
+
+    The back page is mirrored across the flip edge, so on that axis a drift seen one way from the front is
+    corrected the other way in back-page coordinates; the printed numbers fold in the offset the sheet was
+    printed with, so the user passes the number read, as it is.
+    """
+    sign_x = 1 if layout.duplex == "long" else -1
+    sign_y = 1 if layout.duplex == "short" else -1
+    span = range(-CALIBRATION_RANGE, CALIBRATION_RANGE + 1)
+    return ({r: layout.offset_x + sign_x * r for r in span}, {r: layout.offset_y + sign_y * r for r in span})
+
+
+def calibration(layout: SheetLayout) -> pikepdf.Pdf:
+    """Two pages to print duplex: millimetre rulers with numbers and an instruction on the front, two pointer
+    lines on the back.
+
+    Hold the printed sheet against the light: the number where the back's vertical line crosses the
+    horizontal ruler is X, where its horizontal line crosses the vertical ruler is Y; pass
+    ``--back-offset X,Y``.
     """
     out = pikepdf.new()
     width, height = layout.size
     cx, cy = width / 2, height / 2
-    ticks = []
-    for mm_off in range(-15, 16):
-        length = 6 if mm_off == 0 else (4 if mm_off % 5 == 0 else 2)
-        ticks.append((cx + mm_off, cy + 20, cx + mm_off, cy + 20 + length))
-        ticks.append((cx + 20, cy + mm_off, cx + 20 + length, cy + mm_off))
-    front = _marks_stream(ticks) + "\n" + _marks_stream([(cx - 30, cy, cx + 30, cy), (cx, cy - 30, cx, cy + 30)])
+    along_x, along_y = calibration_readings(layout)
+    ticks, labels = [], []
+    for r in range(-CALIBRATION_RANGE, CALIBRATION_RANGE + 1):
+        length = 6 if r == 0 else (4 if r % 5 == 0 else 2)
+        ticks.append((cx + r, cy + 20, cx + r, cy + 20 + length))
+        ticks.append((cx + 20, cy + r, cx + 20 + length, cy + r))
+        if r % 5 == 0:
+            labels.append(_text(cx + r, cy + 27.5, _num(along_x[r]), 6, centre=True))
+            labels.append(_text(cx + 27.5, cy + r - 0.8, _num(along_y[r]), 6))
+    instruction = [
+        "Calibration of the back offset (--back-offset X,Y, millimetres)",
+        f"1. Print this sheet on {layout.paper} paper, two-sided, flipping on the {layout.duplex} edge, at 100% "
+        "(no 'fit to page').",
+        "2. Hold it against the light. The back shows two lines, one vertical and one horizontal.",
+        "3. X is the number on the horizontal ruler where the back's vertical line crosses it",
+        "    (count the 1 mm ticks from the nearest number). Y is the number on the vertical ruler",
+        "    where the back's horizontal line crosses it.",
+        "4. Build with:  cardworks build --back-offset X,Y   (then print this sheet again to check: both lines at 0).",
+        f"This sheet was printed with --back-offset {_num(layout.offset_x)},{_num(layout.offset_y)}.",
+    ]
+    text = [_text(20, height - 25 - 6 * i, line, 10 if i == 0 else 8) for i, line in enumerate(instruction)]
+    front = "\n".join([_marks_stream(ticks), _marks_stream([(cx - 30, cy, cx + 30, cy), (cx, cy - 30, cx, cy + 30)]),
+                       "0 g", *labels, *text])
     # The back prints mirrored like a card back would, at the offsets already configured.
     bx = width - cx if layout.duplex == "long" else cx
     by = height - cy if layout.duplex == "short" else cy
     bx, by = bx + layout.offset_x, by + layout.offset_y
     back = _marks_stream([(bx, by + 12, bx, by + 32), (bx + 12, by, bx + 32, by)])
+    font = out.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
+                                                BaseFont=pikepdf.Name.Helvetica, Encoding=pikepdf.Name.WinAnsiEncoding))
     for content in (front, back):
         page = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, round(width * MM, 4), round(height * MM, 4)],
-                                  Contents=out.make_stream(content.encode("ascii")))
+                                  Resources=pikepdf.Dictionary(Font=pikepdf.Dictionary(Helv=font)),
+                                  Contents=out.make_stream(content.encode("latin-1")))
         out.pages.append(pikepdf.Page(page))
     return out

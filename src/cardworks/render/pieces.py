@@ -270,15 +270,31 @@ def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
 # Player aid ----------------------------------------------------------------------------------------
 
 
+AID_GRIDS = ((2, 2), (1, 2), (1, 1))
+"""Player aids a sheet holds (columns, rows), tried in order: quarters, halves, then a whole page."""
+
+
 def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
+    """The phases of a round as a player aid, as many to a sheet as fit (one per player up to four).
+
+    Each grid is laid out for real; a grid whose aids do not fit their cell spills onto a second
+    page, and the next, larger cell is tried.
+    """
+    import pikepdf
+
     game = db.game_doc
     icons = icon_urls(Index(db), texts)
     phases = [{"name": texts.text(game.id, f"phases/{p.id}/name", p.name),
                "text": markup_html(texts.text(game.id, f"phases/{p.id}/text", p.text), icons)}
               for p in game.phases]
-    html = _html("player-aid.html.j2", texts, phases=phases, paper=layout.paper,
-                 game=texts.text(game.id, "name", game.name))
-    return _pdf(html, db.game.root)
+    width, height = layout.size
+    for cols, rows in AID_GRIDS:
+        html = _html("player-aid.html.j2", texts, phases=phases, paper=layout.paper, cols=cols, rows=rows,
+                     cell_w=width / cols, cell_h=height / rows, game=texts.text(game.id, "name", game.name))
+        data = _pdf(html, db.game.root)
+        if len(pikepdf.open(io.BytesIO(data)).pages) == 1:
+            return data
+    return data
 
 
 PIECES: dict[str, Piece] = {

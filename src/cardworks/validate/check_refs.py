@@ -56,6 +56,10 @@ def check_references(index: Index, out: ProblemList) -> None:
             for i, set_id in enumerate(sets):
                 if set_id not in refs.sets:
                     out.error(loaded.display, f"/sections/{name}/{i}", "dangling-ref", f"unknown set {set_id!r}")
+        written = {p.stem for p in loaded.path.parent.glob("*/*.md")}
+        for i, name in enumerate(doc.new_page):
+            if name not in written:
+                out.error(loaded.display, f"/new_page/{i}", "dangling-ref", f"no rulebook section {name!r}")
     for record in index.records:
         check = _CHECKS.get(record.kind)
         if check:

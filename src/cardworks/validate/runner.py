@@ -10,7 +10,9 @@ from ..loading.database import Database, display_path, load_game, load_pack
 from ..loading.packs import group_packs
 from ..problems import ProblemList
 from .check_art import check_art
+from .check_glossary import check_glossary
 from .check_ids import check_frozen, check_ids
+from .check_labels import check_labels
 from .check_refs import check_references
 from .check_text import check_text
 from .check_totals import SetCompleteness, check_assumptions, check_totals
@@ -77,6 +79,7 @@ def check_database(db: Database, out: ProblemList) -> tuple[list[SetCompleteness
     check_references(index, out)
     check_text(index, out)
     check_art(index, out)
+    check_glossary(index, out)
     check_assumptions(index, out)
     _check_game_rules(index, out)
     return check_totals(index, out), len(index.of_kind("assumption"))
@@ -110,4 +113,5 @@ def validate(cards_root: Path, packs: list[Path] | None = None, game: str | None
         report.completeness[game_id] = completeness
         report.assumed[game_id] = assumed
         report.files += sum(len(b.files) for b in db.bundles)
+    check_labels(out)
     return report

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,13 +116,19 @@ def render_task(task: DocTask) -> tuple[bytes, int]:
     return save_pdf(pdf), len(pdf.pages)
 
 
-def _render(task: Any) -> tuple[bytes, int]:
-    return task.render()
+def _render(task: Any) -> tuple[bytes, int, float]:
+    import time
+
+    start = time.perf_counter()
+    data, pages = task.render()
+    return data, pages, time.perf_counter() - start
 
 
-def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], jobs: int) -> list[tuple[Any, OutputRecord, bool]]:
+def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], jobs: int,
+                    finished: Callable[[str, float], None] | None = None) -> list[tuple[Any, OutputRecord, bool]]:
     """Build (or reuse) every document or piece (anything with ``path``, ``kind``, ``game_root`` and
-    ``render()``); returns each task with its record and whether it was rendered."""
+    ``render()``); returns each task with its record and whether it was rendered. ``finished(path, seconds)``
+    is called as each one is done, in the order they finish."""
     keys = {task: task_hash(task) for task in tasks}
     results = []
     todo = []
@@ -131,12 +138,21 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
             results.append((task, previous, False))
         else:
             todo.append(task)
+    done: dict[Any, tuple[bytes, int, float]] = {}
     if jobs > 1 and len(todo) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            rendered = list(pool.map(_render, todo))
+            futures = {pool.submit(_render, task): task for task in todo}
+            for future in as_completed(futures):
+                done[futures[future]] = future.result()
+                if finished:
+                    finished(futures[future].path, done[futures[future]][2])
     else:
-        rendered = [_render(task) for task in todo]
-    for task, (data, pages) in zip(todo, rendered):
+        for task in todo:
+            done[task] = _render(task)
+            if finished:
+                finished(task.path, done[task][2])
+    for task in todo:
+        data, pages, _ = done[task]
         record = OutputRecord(game=task.game, locale=task.locale, kind=task.kind, path=task.path, pages=pages,
                               sha256=write_output(out, task.path, data), input_hash=keys[task],
                               selection=task.record_selection, paper=task.paper)

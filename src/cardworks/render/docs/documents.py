@@ -30,6 +30,7 @@ class Section:
     html: Markup
     locale: str
     headings: list[tuple[int, str, str]]
+    new_page: bool = False
 
 
 def _check(texts: DocTexts, what: str) -> None:
@@ -39,13 +40,18 @@ def _check(texts: DocTexts, what: str) -> None:
                         f"{' → '.join(texts.chain[1:])} instead", problems)
 
 
-def _selection_sets(db: Database, selection: str) -> tuple[list[str], str]:
+def _selection_sets(db: Database, index: Index, texts: DocTexts, selection: str) -> tuple[list[str], str | Markup]:
+    """The sets of a deck selection and how a reader names it: the selection's localized name, else its sets'
+    localized names joined by " + " (nothing when the game has a single set); never an id."""
     game = db.game_doc
     for choice in game.selections:
         if choice.id == selection:
-            return list(choice.sets), choice.name
-    sets = selection.split("+")
-    return sets, selection
+            return list(choice.sets), texts.text(game.id, f"selections/{choice.id}/name", choice.name)
+    sets = {r.id: r for r in index.of_kind("set")}
+    chosen = list(sets) if selection == "all" else selection.split("+")
+    if len(sets) <= 1 and set(chosen) <= set(sets):
+        return chosen, ""
+    return chosen, Markup(" + ").join(texts.text(s, "name", sets[s].model.name) if s in sets else s for s in chosen)
 
 
 def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: bool = False, proof: bool = False) -> str:
@@ -53,10 +59,11 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
     index = Index(db)
     game = db.game_doc
     texts = DocTexts(db, locale, allow_fallback, proof)
-    set_ids, selection_name = _selection_sets(db, selection)
+    set_ids, selection_label = _selection_sets(db, index, texts, selection)
     icons = icon_urls(index, texts)
     generate = Generator(index, texts, set_ids, icons)
     needs = {name: sets for _, doc in db.docs("rule-sections") for name, sets in doc.sections.items()}
+    new_pages = {name for _, doc in db.docs("rule-sections") for name in doc.new_page}
     names = sorted(p.stem for p in (db.game.root / "rules" / game.source_locale).glob("*.md"))
     sections = []
     for name in names:
@@ -72,11 +79,9 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
             raise DataError(f"{display_path(path)}: {exc}", [Problem(display_path(path), "", "rules-directive", str(exc))]) \
                 from None
         title = next((text for level, _, text in headings if level == 1), name)
-        sections.append(Section(name, title, html, used, headings))
-    selection_label = texts.text(game.id, f"selections/{selection}/name", selection_name) \
-        if any(s.id == selection for s in game.selections) else selection_name
+        sections.append(Section(name, title, html, used, headings, new_page=name in new_pages))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "selection": selection_label,
-               "t": generate.labels, "sections": sections, "proof": proof and bool(texts.fallbacks)}
+               "t": generate.labels, "sections": sections, "marked": proof and bool(texts.fallbacks)}
     html = _page(context, "docs/rulebook.html.j2")
     _check(texts, f"{game.id} {locale} rulebook")
     return html
@@ -107,20 +112,19 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     from ...engine.check import GAMES, run_scenarios
     from ..jinja import markup_html
 
-    verdicts = {r.id: r.passed for r in run_scenarios(db)} if game.id in GAMES else {}
+    verdicts = {r.id: r.passed for r in run_scenarios(db)} if proof and game.id in GAMES else {}
     by_card: dict[str, list[dict[str, Any]]] = {}
     for record in index.of_kind("ruling"):
         ruling = record.model
         source = ruling.source
-        where = ", ".join(part for part in (documents[source.doc].title if source.doc in documents else source.doc,
-                                            source.section, f"{texts.label('line')} {source.lines}" if source.lines else None) if part)
+        where = _citation(texts, game.id, documents.get(source.doc), source)
         for card_id in ruling.cards:
             others = [other for other in ruling.cards if other != card_id and other in pieces]
             by_card.setdefault(card_id, []).append({
                 "id": ruling.id,
                 "question": markup_html(texts.text(ruling.id, "question", ruling.question), icons),
                 "answer": markup_html(texts.text(ruling.id, "answer", ruling.answer), icons),
-                "source": where, "certainty": source.certainty,
+                "source": where, "certainty": texts.label(f"certainty_{source.certainty}"),
                 "scenarios": [{"id": s, "passed": verdicts.get(s)} for s in ruling.scenarios],
                 "see_also": [{"id": other, "name": names[other]} for other in others],
             })
@@ -132,11 +136,30 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     entries = [(c.name, c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
     entries.sort(key=lambda e: collation_key(_plain(e[0]), locale))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Labels(texts),
-               "cards": cards, "index": entries, "proof": proof and bool(texts.fallbacks),
+               "cards": cards, "index": entries, "proof": proof, "marked": proof and bool(texts.fallbacks),
                "pages": pages or {}}
     html = _page(context, "docs/faq.html.j2")
     _check(texts, f"{game.id} {locale} faq")
     return html
+
+
+def _citation(texts: DocTexts, game_id: str, document: Any, source: Any) -> Markup:
+    """Where a ruling comes from, in the reader's language: the document's title, the section's name (both
+    translated in the game's ``documents``) and the line; a section the document does not list has no
+    translation, so a localized FAQ reports it missing instead of printing the source's words."""
+    if document is None:
+        parts = [source.doc]
+    else:
+        parts = [texts.text(game_id, f"documents/{document.id}/title", document.title)]
+    if source.section:
+        if document is not None and source.section in document.sections:
+            number = document.sections.index(source.section)
+            parts.append(texts.text(game_id, f"documents/{document.id}/sections/{number}", source.section))
+        else:
+            parts.append(texts.text(game_id, f"documents/{source.doc}/sections/{source.section}", source.section))
+    if source.lines:
+        parts.append(f"{texts.label('line')} {source.lines}")
+    return Markup(", ").join(parts)  # escapes plain parts; a proof fallback keeps its span
 
 
 def _plain(text: str | Markup) -> str:

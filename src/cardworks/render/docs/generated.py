@@ -12,7 +12,7 @@ from ...i18n.collation import collation_key
 from ...loading.records import Index
 from ..jinja import environment
 from .diables_sections import SECTIONS as DIABLES_SECTIONS
-from .mapsvg import map_svg
+from .mapsvg import legend_keys, map_geometry, svg_of
 from .texts import DocTexts, Labels
 
 NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
@@ -121,8 +121,9 @@ class Generator:
             for side in board.model.sides:
                 names = {s.id: str(self.texts.text(board.id, f"sides/{side.id}/spaces/{s.id}/name", s.name))
                          for s in side.spaces}
+                geometry = map_geometry(side, names, str(self.labels.start))
                 sides.append({"name": self.texts.text(board.id, f"sides/{side.id}/name", side.name),
-                              "svg": map_svg(side, names, str(self.labels.start))})
+                              "svg": svg_of(geometry), "legend": legend_keys(geometry)})
         return Markup(self.macros.map(sides, self.labels))
 
 

@@ -1,64 +1,200 @@
 """The map diagram, drawn from the board data: stated accesses as lines, unknown ones as dashed stubs.
 
 Assumed accesses (the engine's guesses) are never drawn: the diagram shows
-what the rulebooks say and marks the rest unknown.
+what the rulebooks say and marks the rest unknown. Labels are measured with
+the font's own advance widths and placed where they cross no line, cover no
+shape and stay inside the drawing; :func:`map_geometry` returns that geometry
+so tests can check it without parsing the SVG back.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..fonts import text_width
 
-def map_svg(side: Any, names: dict[str, str], start_label: str) -> Markup:
-    """An SVG of one board side: spaces on a circle (the start in the middle), accesses between them."""
+WIDTH, HEIGHT = 160.0, 120.0
+CENTRE = (WIDTH / 2, HEIGHT / 2)
+RADII = (54.0, 36.0)
+SPACE_R, START_R = 7.0, 5.0
+STUB = 11.0
+LABEL_SIZE = 4.0
+MARK_SIZE = 4.2
+MARGIN = 1.0
+CLEARANCE = 0.8
+"""Room (drawing units, about a millimetre) every label keeps from lines, shapes and other labels."""
+
+Box = tuple[float, float, float, float]
+Segment = tuple[float, float, float, float]
+
+
+def text_box(x: float, y: float, text: str, size: float) -> Box:
+    """The box of centred text whose baseline is at ``y`` (DejaVu: ascent 0.76, descent 0.24 of the size)."""
+    half = text_width(text, size) / 2
+    return (x - half, y - 0.76 * size, x + half, y + 0.24 * size)
+
+
+@dataclass
+class MapGeometry:
+    """Everything drawn on one side, in SVG units: for drawing, and for tests to check overlaps."""
+
+    circles: list[tuple[str, float, float, float, str]] = field(default_factory=list)
+    """(space id, x, y, radius, css class)."""
+    lines: list[Segment] = field(default_factory=list)
+    stubs: list[Segment] = field(default_factory=list)
+    marks: list[tuple[float, float, Box]] = field(default_factory=list)
+    """``?`` marks: baseline position and box."""
+    counts: list[tuple[float, float, str]] = field(default_factory=list)
+    labels: list[tuple[str, float, float, Box]] = field(default_factory=list)
+    """(text, x, baseline y, box)."""
+
+
+def _boxes_meet(a: Box, b: Box, room: float = 0.0) -> bool:
+    return a[0] - room < b[2] and b[0] - room < a[2] and a[1] - room < b[3] and b[1] - room < a[3]
+
+
+def segment_meets_box(segment: Segment, box: Box, room: float = 0.0) -> bool:
+    """True when the segment passes through the box grown by ``room`` (Liang–Barsky clipping)."""
+    x1, y1, x2, y2 = segment
+    low, high = 0.0, 1.0
+    dx, dy = x2 - x1, y2 - y1
+    for p, q in ((-dx, x1 - (box[0] - room)), (dx, box[2] + room - x1), (-dy, y1 - (box[1] - room)),
+                 (dy, box[3] + room - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
+
+
+def circle_meets_box(cx: float, cy: float, r: float, box: Box, room: float = 0.0) -> bool:
+    nearest_x = min(max(cx, box[0]), box[2])
+    nearest_y = min(max(cy, box[1]), box[3])
+    return math.hypot(cx - nearest_x, cy - nearest_y) < r + room
+
+
+def inside(box: Box, margin: float = 0.0) -> bool:
+    return box[0] >= margin and box[1] >= margin and box[2] <= WIDTH - margin and box[3] <= HEIGHT - margin
+
+
+def _free(box: Box, geometry: MapGeometry) -> bool:
+    if not inside(box, MARGIN):
+        return False
+    if any(segment_meets_box(s, box, CLEARANCE) for s in geometry.lines + geometry.stubs):
+        return False
+    if any(circle_meets_box(x, y, r, box, CLEARANCE) for _, x, y, r, _ in geometry.circles):
+        return False
+    return not any(_boxes_meet(box, other, CLEARANCE) for *_, other in geometry.labels) and \
+        not any(_boxes_meet(box, other, CLEARANCE) for _, _, other in geometry.marks)
+
+
+def _place_label(text: str, x: float, y: float, r: float, geometry: MapGeometry) -> tuple[float, float, Box]:
+    """The first spot around a shape (below, above, then the sides, moving out) where the label is free."""
+    height = LABEL_SIZE
+    half = text_width(text, LABEL_SIZE) / 2
+    for distance in (1.5, 3.0, 5.0, 8.0, 12.0):
+        for angle in (90, 270, 60, 120, 240, 300, 0, 180, 30, 150, 210, 330):
+            a = math.radians(angle)
+            # the label's centre sits on the ellipse around the shape that just clears its box
+            lx = x + math.cos(a) * (r + distance + half)
+            ly = y + math.sin(a) * (r + distance + height / 2) + 0.26 * height
+            box = text_box(lx, ly, text, LABEL_SIZE)
+            if _free(box, geometry):
+                return lx, ly, box
+    raise ValueError(f"no room for the map label {text!r}")
+
+
+def map_geometry(side: Any, names: dict[str, str], start_label: str) -> MapGeometry:
+    """Lay out one board side: spaces on an ellipse (the start in the middle), accesses, unknown stubs, labels."""
     spaces = [s for s in side.spaces if not s.start]
     start = next((s for s in side.spaces if s.start), None)
-    width, height, radius = 160.0, 120.0, 44.0
-    centre = (width / 2, height / 2)
-    points = {}
+    points: dict[str, tuple[float, float]] = {}
     for i, space in enumerate(spaces):
         angle = -math.pi / 2 + 2 * math.pi * i / max(1, len(spaces))
-        points[space.id] = (centre[0] + radius * 1.3 * math.cos(angle), centre[1] + radius * math.sin(angle))
+        points[space.id] = (CENTRE[0] + RADII[0] * math.cos(angle), CENTRE[1] + RADII[1] * math.sin(angle))
     if start is not None:
-        points[start.id] = centre
-    parts = []
+        points[start.id] = CENTRE
+    radius = {s.id: START_R if s.start else SPACE_R for s in side.spaces}
+    geometry = MapGeometry()
     degree: Counter[str] = Counter()
     for edge in side.edges:
         a, b = edge.between
         if a in points and b in points:
             degree.update([a, b])
             (x1, y1), (x2, y2) = points[a], points[b]
-            parts.append(f'<line class="access" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
-    for space in spaces:
-        unknown = (space.accesses or 0) - degree[space.id]
-        x, y = points[space.id]
-        outward = math.atan2(y - centre[1], x - centre[0])
-        for k in range(max(0, unknown)):
-            angle = outward + (k - (unknown - 1) / 2) * 0.5
-            x2, y2 = x + 16 * math.cos(angle), y + 16 * math.sin(angle)
-            parts.append(f'<line class="unknown-access" x1="{x:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
-                         f'<text class="unknown-mark" x="{x2 + 2 * math.cos(angle):.1f}" y="{y2 + 2 * math.sin(angle) + 1.2:.1f}">?</text>')
+            length = math.hypot(x2 - x1, y2 - y1)
+            ux, uy = (x2 - x1) / length, (y2 - y1) / length
+            geometry.lines.append((x1 + ux * radius[a], y1 + uy * radius[a], x2 - ux * radius[b], y2 - uy * radius[b]))
     for space in side.spaces:
         x, y = points[space.id]
-        label = start_label if space.start else names.get(space.id, space.id)
-        css = "start" if space.start else "space"
-        parts.append(f'<circle class="{css}" cx="{x:.1f}" cy="{y:.1f}" r="{5 if space.start else 7}"/>')
+        geometry.circles.append((space.id, x, y, radius[space.id], "start" if space.start else "space"))
         if space.accesses is not None and not space.start:
-            parts.append(f'<text class="count" x="{x:.1f}" y="{y + 1.6:.1f}">{space.accesses}</text>')
+            geometry.counts.append((x, y + 1.6, str(space.accesses)))
+    for space in spaces:
+        unknown = max(0, (space.accesses or 0) - degree[space.id])
+        x, y = points[space.id]
+        outward = math.atan2(y - CENTRE[1], x - CENTRE[0])
+        for k in range(unknown):
+            angle = outward + (k - (unknown - 1) / 2) * 0.55
+            ux, uy = math.cos(angle), math.sin(angle)
+            x1, y1 = x + ux * SPACE_R, y + uy * SPACE_R
+            x2, y2 = x + ux * (SPACE_R + STUB), y + uy * (SPACE_R + STUB)
+            geometry.stubs.append((x1, y1, x2, y2))
+            mx, my = x2 + ux * 2.2, y2 + uy * 2.2 + 0.26 * MARK_SIZE
+            geometry.marks.append((mx, my, text_box(mx, my, "?", MARK_SIZE)))
+    for space in side.spaces:  # start last: the middle has the most room once the terretes are placed
         if space.start:
-            lx, ly = x, y + 9
-        else:  # toward the centre, away from the outward stubs of unknown accesses
-            inward = math.atan2(centre[1] - y, centre[0] - x)
-            lx, ly = x + 13 * math.cos(inward), y + 11 * math.sin(inward) + 1.5
-        parts.append(f'<text class="label" x="{lx:.1f}" y="{ly:.1f}">{escape(label)}</text>')
-    body = "".join(parts)
-    return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" class="map-svg">'
-                  f"<style>.access{{stroke:#3b3127;stroke-width:1.2}} .unknown-access{{stroke:#8a7d6d;stroke-width:0.8;"
-                  f"stroke-dasharray:2 1.5}} .space{{fill:#e8b923;stroke:#3b3127;stroke-width:0.6}} "
-                  f".start{{fill:#fbf7ee;stroke:#3b3127;stroke-width:0.6}} text{{font-family:CardSans;text-anchor:middle}} "
-                  f".label{{font-size:4.2px}} .count{{font-size:4.5px;font-weight:bold}} .unknown-mark{{font-size:4px;"
-                  f"fill:#8a7d6d}}</style>{body}</svg>")
+            continue
+        x, y = points[space.id]
+        text = names.get(space.id, space.id)
+        lx, ly, box = _place_label(text, x, y, radius[space.id], geometry)
+        geometry.labels.append((text, lx, ly, box))
+    if start is not None:
+        x, y = points[start.id]
+        lx, ly, box = _place_label(start_label, x, y, START_R, geometry)
+        geometry.labels.append((start_label, lx, ly, box))
+    return geometry
+
+
+STYLE = (".access{stroke:#3b3127;stroke-width:1.2} .unknown-access{stroke:#8a7d6d;stroke-width:0.8;"
+         "stroke-dasharray:2 1.5} .space{fill:#e8b923;stroke:#3b3127;stroke-width:0.6} "
+         ".start{fill:#fbf7ee;stroke:#3b3127;stroke-width:0.6} text{font-family:CardSans;text-anchor:middle} "
+         f".label{{font-size:{LABEL_SIZE}px}} .count{{font-size:4.5px;font-weight:bold}} "
+         f".unknown-mark{{font-size:{MARK_SIZE}px;fill:#6b5a48}}")
+
+
+def svg_of(geometry: MapGeometry) -> Markup:
+    """The SVG drawing of a laid-out side."""
+    parts = [f'<line class="access" x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}"/>' for a, b, c, d in geometry.lines]
+    parts += [f'<line class="unknown-access" x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}"/>'
+              for a, b, c, d in geometry.stubs]
+    parts += [f'<text class="unknown-mark" x="{x:.2f}" y="{y:.2f}">?</text>' for x, y, _ in geometry.marks]
+    parts += [f'<circle class="{css}" data-space="{escape(sid)}" cx="{x:.2f}" cy="{y:.2f}" r="{r:g}"/>'
+              for sid, x, y, r, css in geometry.circles]
+    parts += [f'<text class="count" x="{x:.2f}" y="{y:.2f}">{escape(text)}</text>' for x, y, text in geometry.counts]
+    parts += [f'<text class="label" x="{x:.2f}" y="{y:.2f}">{escape(text)}</text>' for text, x, y, _ in geometry.labels]
+    return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH:.0f} {HEIGHT:.0f}" class="map-svg">'
+                  f"<style>{STYLE}</style>{''.join(parts)}</svg>")
+
+
+def map_svg(side: Any, names: dict[str, str], start_label: str) -> Markup:
+    """An SVG of one board side (see :func:`map_geometry`)."""
+    return svg_of(map_geometry(side, names, start_label))
+
+
+def legend_keys(geometry: MapGeometry) -> list[str]:
+    """Which legend entries this side needs: only what it draws (``space``, ``access``, ``unknown``)."""
+    keys = ["space"] if any(css == "space" for *_, css in geometry.circles) else []
+    return keys + (["access"] if geometry.lines else []) + (["unknown"] if geometry.stubs else [])

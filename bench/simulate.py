@@ -1,0 +1,101 @@
+"""Measure simulate: games/s per worker for each agent, scaling from 1 to 2 workers (local processes and a
+two-worker Dask LocalCluster), and the Dask path's overhead against local processes at equal workers.
+
+Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--skip-cluster]
+Goals: at least 1.7x from 1 to 2 workers for random and greedy agents (this 2-core machine); Dask within 10%
+of local processes at equal workers for runs of 10,000 games.
+
+Each measurement prints wall-clock speed and the processor time the games took (this process, the pool's
+children, or every Dask worker as it reports it): on a machine other people load, wall-clock scaling
+shows the load, while processor seconds per game show what each path itself costs. "2x CPU-bound" is
+2 x (CPU per game on 1 worker) / (CPU per game on 2 workers): the speed-up two free cores would give.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+from cardworks.simulate.agents import parse_agents
+from cardworks.simulate.executors import simulate
+from cardworks.simulate.tables import TableSpec, build_table
+
+REPO = Path(__file__).resolve().parents[1]
+BASE4 = TableSpec(str(REPO / "cards"), "fallera", "base", 4)
+BASE2 = TableSpec(str(REPO / "cards"), "fallera", "base", 2)
+
+
+def _cpu(client=None) -> tuple[float, dict[str, float]]:
+    """Processor seconds so far of this process and its reaped children, and of each Dask worker."""
+    mine = os.times()
+    workers = client.run(lambda: sum(tuple(os.times())[:2])) if client is not None else {}
+    return mine.user + mine.system + mine.children_user + mine.children_system, workers
+
+
+def timed(spec: TableSpec, agents: str, games: int, client=None, **where) -> tuple[float, float, object]:
+    """(wall seconds, processor seconds, tally) of one run (workers counted only when present throughout)."""
+    (mine, workers), start = _cpu(client), time.perf_counter()
+    tally = simulate(spec, parse_agents(agents, spec.players, 30), games, 1, client=client, **where)
+    wall = time.perf_counter() - start
+    mine_after, workers_after = _cpu(client)
+    cpu = mine_after - mine + sum(workers_after[w] - workers[w] for w in workers_after if w in workers)
+    return wall, cpu, tally
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200, help="random games per measurement (greedy: a quarter)")
+    parser.add_argument("--overhead-games", type=int, default=10_000)
+    parser.add_argument("--skip-cluster", action="store_true")
+    args = parser.parse_args()
+    build_table(BASE4), build_table(BASE2)
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
+    print("\nOne worker, four-player base (this process):")
+    sizes = {"random": args.games, "greedy": max(8, args.games // 4), "mcts,greedy,greedy,greedy": max(4, args.games // 50)}
+    for agents, games in sizes.items():
+        wall, cpu, tally = timed(BASE4, agents, games, workers=1)
+        steps = sum(k * v for k, v in tally.steps.items()) / tally.games
+        print(f"  {agents:<26} {games / wall:8.2f} games/s wall, {games / cpu:8.2f} games per CPU second "
+              f"({games} games, {steps:.0f} steps/game; MCTS: 30 iterations a decision)")
+    cluster = None
+    if not args.skip_cluster:
+        from distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0")
+    print("\nScaling from 1 to 2 workers (same games; load average now "
+          f"{os.getloadavg()[0]:.1f}):")
+    for agents, games in (("random", args.games), ("greedy", max(8, args.games // 4))):
+        w1, c1, _ = timed(BASE4, agents, games, workers=1)
+        w2, c2, _ = timed(BASE4, agents, games, workers=2)
+        print(f"  {agents:<7} local processes: wall {games / w1:6.1f} -> {games / w2:6.1f} games/s ({w1 / w2:.2f}x); "
+              f"CPU per game {1000 * c1 / games:.0f} -> {1000 * c2 / games:.0f} ms, 2x CPU-bound {2 * c1 / c2:.2f}x")
+        if cluster is not None:
+            with Client(cluster) as client:
+                cluster.scale(1)
+                while len(client.scheduler_info()["workers"]) != 1:
+                    time.sleep(0.2)
+                timed(BASE4, agents, 2, client=client)  # the worker builds the table once, as any run's first task does
+                d1, e1, _ = timed(BASE4, agents, games, client=client, size=max(1, games // 16))
+                cluster.scale(2)
+                client.wait_for_workers(2)
+                timed(BASE4, agents, 2, client=client, size=1)
+                d2, e2, _ = timed(BASE4, agents, games, client=client, size=max(1, games // 16))
+            print(f"  {'':<7} LocalCluster:    wall {games / d1:6.1f} -> {games / d2:6.1f} games/s ({d1 / d2:.2f}x); "
+                  f"CPU per game {1000 * e1 / games:.0f} -> {1000 * e2 / games:.0f} ms, 2x CPU-bound {2 * e1 / e2:.2f}x")
+    if cluster is not None:
+        games = args.overhead_games
+        local, local_cpu, a = timed(BASE2, "random", games, workers=2)
+        with Client(cluster) as client:
+            dask, dask_cpu, b = timed(BASE2, "random", games, client=client)
+        assert a == b, "the Dask run must tally the same games"
+        print(f"\nDask overhead, {games:,} two-player base random games on 2 workers (load average "
+              f"{os.getloadavg()[0]:.1f}): wall {local:.1f} s local, {dask:.1f} s LocalCluster ({100 * (dask / local - 1):+.1f}%); "
+              f"CPU {local_cpu:.1f} s local, {dask_cpu:.1f} s LocalCluster and client ({100 * (dask_cpu / local_cpu - 1):+.1f}%); "
+              "goal: within 10%; same tallies")
+        cluster.close()
+
+
+if __name__ == "__main__":
+    main()

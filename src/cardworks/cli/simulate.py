@@ -1,0 +1,75 @@
+"""``cardworks simulate``: balance figures from seeded simulated games (see ``cardworks.simulate``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from ..errors import UsageError
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@click.command()
+@click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False))
+@click.option("--game", default="fallera", show_default=True, help="Game id.")
+@click.option("--set", "selection", default="base", show_default=True, help="Deck selection (fallera: base, base-2, base-3, expert).")
+@click.option("--players", type=click.IntRange(1, 20), default=4, show_default=True)
+@click.option("--games", type=click.IntRange(1, 100_000_000), default=1000, show_default=True)
+@click.option("--seed", type=click.IntRange(0, None), default=1, show_default=True, help="Master seed; game i uses SeedSequence(seed, spawn_key=(i,)).")
+@click.option("--first", type=click.IntRange(0, None), default=0, show_default=True,
+              help="Number of the first game (replay game N alone with --first N --games 1).")
+@click.option("--agent", "agent", default="random", show_default=True,
+              help="random, greedy or mcts for every seat, or one per seat joined by commas (mcts,greedy,greedy,greedy).")
+@click.option("--budget", type=click.IntRange(1, 1_000_000), default=50, show_default=True, help="ISMCTS iterations per decision.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None, help="Local processes (default: one per usable core).")
+@click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT): play on that cluster instead.")
+@click.option("--max-steps", type=click.IntRange(10, 10_000_000), default=5000, show_default=True,
+              help="A game still running after this many steps stops and counts as a stall.")
+@click.option("--compare", is_flag=True, help="Play the deck without the PACKS and with them, and compare the two.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write report.json and report.html here.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.pass_obj
+def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
+             first: int, agent: str, budget: int, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
+             out: Path | None, fmt: str) -> None:
+    """Play seeded games and report balance figures with 95% intervals.
+
+    Win rates per seat and agent, game length, endings and stalls, and per card the win
+    rate of players who held it against those who did not. The figures are the same for
+    any --workers and on a Dask cluster.
+    """
+    from ..simulate.agents import parse_agents
+    from ..simulate.executors import simulate as run
+    from ..simulate.figures import compare as compared, figures
+    from ..simulate.report import to_json, to_text, write_report
+    from ..simulate.tables import TableSpec, build_table
+    from ..simulate.progress import SimulationProgress
+
+    if compare and not packs:
+        raise UsageError("--compare plays the deck without and with PACKS: give at least one pack")
+    agents = parse_agents(agent, players, budget)
+    specs = [TableSpec(str(Path(cards_root).resolve()), game, selection, players, tuple(str(p.resolve()) for p in packs),
+                       max_steps)]
+    if compare:
+        specs.insert(0, TableSpec(specs[0].cards_root, game, selection, players, (), max_steps))
+    tables = [build_table(spec) for spec in specs]
+    labels = [a.label for a in agents]
+    results = []
+    with SimulationProgress() as start:
+        for spec in specs:
+            results.append(run(spec, agents, games, seed, workers=workers or _cores(), scheduler=scheduler,
+                               progress=start(spec.label, games), first=first))
+    reports = [figures(tally, table, labels, seed, first) for tally, table in zip(results, tables)]
+    report = reports[0] if not compare else {"a": reports[0], "b": reports[1], "compare": compared(reports[0], reports[1])}
+    if out is not None:
+        for path in write_report(report, out):
+            click.echo(f"{path}: written", err=True)
+    click.echo(to_json(report) if fmt == "json" else to_text(report), nl=False)

@@ -1,0 +1,97 @@
+"""Terminology: each locale's required translation of the game's terms, and the variants it forbids.
+
+A glossary lives in ``i18n/glossary/<locale>.json``. ``validate`` warns where a
+translation or the locale's rulebook uses a forbidden variant; ``i18n glossary``
+exports the terms for translators' tools as TBX (Weblate, Poedit, Lokalize and
+OmegaT read it) or CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from xml.etree import ElementTree as ET
+
+from ..loading.database import Database
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A forbidden variant found in a text."""
+
+    found: str
+    variant: str
+    translation: str
+    term: str
+
+
+def variant_pattern(variant: str) -> re.Pattern[str]:
+    """A forbidden variant as a regular expression: words matched whole and without regard to case,
+    ``*`` any letters, ``…`` up to four words."""
+    words = []
+    for word in variant.split():
+        if word == "…":
+            words.append(r"(?:\S+\s+){0,4}?")
+            continue
+        words.append(r"\w*".join(re.escape(part) for part in word.split("*")) + r"\s+")
+    body = "".join(words)
+    body = body[: -len(r"\s+")] if body.endswith(r"\s+") else body
+    return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
+
+
+class Terminology:
+    """The glossary terms of one game and locale, ready to search texts."""
+
+    def __init__(self, db: Database, locale: str) -> None:
+        self.locale = locale
+        self.terms = [term for _, doc in db.docs("glossary") if doc.locale == locale for term in doc.terms]
+        self._patterns = [(term, variant, variant_pattern(variant)) for term in self.terms for variant in term.forbidden]
+
+    def hits(self, text: str) -> Iterator[Hit]:
+        for term, variant, pattern in self._patterns:
+            for match in pattern.finditer(text):
+                yield Hit(match.group(0), variant, term.translation, term.term)
+
+
+def glossary_locales(db: Database) -> list[str]:
+    return sorted({doc.locale for _, doc in db.docs("glossary")})
+
+
+def to_tbx(db: Database, locale: str) -> bytes:
+    """The glossary as TBX-Basic (ISO 30042): a concept per term, the source term, the required translation
+    (``preferredTerm-admn-sts``) and each forbidden variant (``deprecatedTerm-admn-sts``)."""
+    source = db.game_doc.source_locale
+    martif = ET.Element("martif", {"type": "TBX-Basic", "xml:lang": source})
+    header = ET.SubElement(ET.SubElement(martif, "martifHeader"), "fileDesc")
+    ET.SubElement(ET.SubElement(header, "sourceDesc"), "p").text = f"cardworks glossary of {db.game_doc.id}, {locale}"
+    body = ET.SubElement(ET.SubElement(martif, "text"), "body")
+    for number, term in enumerate(Terminology(db, locale).terms, start=1):
+        entry = ET.SubElement(body, "termEntry", {"id": f"{db.game_doc.id}-{locale}-{number}"})
+        if term.note:
+            ET.SubElement(entry, "descrip", {"type": "definition"}).text = term.note
+        for lang, texts in ((source, [(term.term, None)]),
+                            (locale, [(term.translation, "preferredTerm-admn-sts"),
+                                      *((v, "deprecatedTerm-admn-sts") for v in term.forbidden)])):
+            lang_set = ET.SubElement(entry, "langSet", {"xml:lang": lang})
+            for text, status in texts:
+                tig = ET.SubElement(lang_set, "tig")
+                ET.SubElement(tig, "term").text = text
+                if status:
+                    ET.SubElement(tig, "termNote", {"type": "administrativeStatus"}).text = status
+    ET.indent(martif)
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE martif SYSTEM "TBXBasiccoreStructV02.dtd">\n' + \
+        ET.tostring(martif, encoding="utf-8") + b"\n"
+
+
+def to_csv(db: Database, locale: str) -> bytes:
+    """The glossary as CSV with the columns Weblate imports (``source``, ``target``) plus forbidden variants
+    and the note."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["source", "target", "forbidden", "note"])
+    for term in Terminology(db, locale).terms:
+        writer.writerow([term.term, term.translation, " | ".join(term.forbidden), term.note or ""])
+    return out.getvalue().encode("utf-8")

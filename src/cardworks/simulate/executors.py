@@ -1,0 +1,91 @@
+"""Where the games are played: this process, local processes, or a Dask cluster.
+
+Every executor plays the same chunks of seeded games and adds up their tallies, so
+the totals, and the report, are the same for any executor and any number of
+workers. Dask is optional (``pip install -e '.[cluster]'``); its workers need
+cardworks installed and the card database and packs at the same paths.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, Callable
+
+from ..errors import UsageError
+from .agents import Agent
+from .runner import chunk_size, chunks, play_chunk
+from .stats import Tally, merged
+from .tables import TableSpec, build_table
+
+Progress = Callable[[int], None]
+"""Told how many more games have been played."""
+
+
+def simulate(spec: TableSpec, agents: tuple[Agent, ...], games: int, seed: int, *, workers: int = 1,
+             scheduler: str | None = None, client: Any = None, progress: Progress | None = None,
+             size: int | None = None, first: int = 0) -> Tally:
+    """``games`` seeded games of ``spec``'s table, numbered from ``first``, tallied.
+
+    ``scheduler`` (``tcp://HOST:PORT``) or a Dask ``client`` sends chunks of games to a cluster;
+    otherwise ``workers`` local processes play them (one: this process). ``size`` games per chunk
+    (default: about eight chunks per worker, at most 100 games each) changes nothing in the result.
+    """
+    build_table(spec)  # bad input is reported here, before any worker starts
+    tell = progress or (lambda done: None)
+    if client is not None or scheduler is not None:
+        runs = chunks(games, size or chunk_size(games, _dask_workers(client) if client else max(workers, 2)), first)
+        return _on_dask(spec, agents, seed, runs, scheduler, client, tell)
+    runs = chunks(games, size or chunk_size(games, workers), first)
+    if workers <= 1 or len(runs) == 1:
+        parts = []
+        for first, count in runs:
+            parts.append(play_chunk(spec, agents, seed, first, count))
+            tell(count)
+        return merged(parts, spec.players)
+    return _on_processes(spec, agents, seed, runs, workers, tell)
+
+
+def _on_processes(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[tuple[int, int]], workers: int,
+                  tell: Progress) -> Tally:
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    parts = []
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
+        futures = {pool.submit(play_chunk, spec, agents, seed, first, count): count for first, count in runs}
+        for future in as_completed(futures):
+            parts.append(future.result())
+            tell(futures[future])
+    return merged(parts, spec.players)
+
+
+def _on_dask(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[tuple[int, int]], scheduler: str | None,
+             client: Any, tell: Progress) -> Tally:
+    try:
+        from distributed import Client, as_completed as completed
+    except ImportError:
+        raise UsageError("--scheduler needs Dask: pip install -e '.[cluster]'") from None
+    own = client is None
+    if own:
+        try:
+            client = Client(scheduler, timeout="5s")
+        except (OSError, TimeoutError) as exc:
+            raise UsageError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
+    try:
+        futures = [client.submit(play_chunk, spec, agents, seed, first, count, pure=False)  # a fresh key each
+                   for first, count in runs]
+        sizes = {future.key: count for future, (_, count) in zip(futures, runs)}
+        parts = []
+        for future in completed(futures):
+            parts.append(future.result())
+            tell(sizes[future.key])
+        return merged(parts, spec.players)
+    finally:
+        if own:
+            client.close()
+
+
+def _dask_workers(client: Any) -> int:
+    try:
+        return max(1, len(client.scheduler_info()["workers"]))
+    except Exception:  # a scheduler that cannot say: assume two
+        return 2

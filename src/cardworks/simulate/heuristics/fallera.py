@@ -1,0 +1,247 @@
+"""La Fallera Calavera for agents: a greedy player, determinizations and a position's value.
+
+The greedy player takes a win when a move shows one, battles with the best odds of
+stealing (its chance that the defender holds no card stopping the attack, from the
+cards it has not seen), sells when the draws are worth more than a plain draw,
+keeps and defends its ingredients, and burns its weakest card. Everything comes
+from the player's observation and the cards' public definitions.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+from typing import Any, Sequence
+
+WIN = 1000.0
+INGREDIENT = 10.0
+DRAW = 1.0
+"""The worth of drawing one card (the almoina)."""
+
+
+@lru_cache(maxsize=4096)
+def _instance(label: str) -> int:
+    return int(label.rsplit("#", 1)[1])
+
+
+@lru_cache(maxsize=4096)
+def _design(label: str) -> str:
+    return label.rsplit("#", 1)[0]
+
+
+_DEFENCES: dict[int, tuple[Any, tuple[int | None, ...]]] = {}
+
+
+def _defences(table: Any) -> tuple[int | None, ...]:
+    """Each instance's defence, None for a card that is not a battle card (worked out once per table)."""
+    kept = _DEFENCES.get(id(table))
+    if kept is None or kept[0] is not table:
+        cards = [table.cards[d] for d in table.rules.deck_designs()]
+        kept = _DEFENCES[id(table)] = (table, tuple(c.defence if c.battle else None for c in cards))
+    return kept[1]
+
+
+def _ingredients(table: Any, labels: Sequence[str]) -> int:
+    """Valid ingredients among ``labels``, one each (forbidden ones do not count; a heuristic's estimate: card
+    effects that change an ingredient's worth are left to the rules)."""
+    count = 0
+    for label in labels:
+        card = table.cards[_design(label)]
+        count += card.kind == "ingredient" and card.category != "forbidden"
+    return count
+
+
+def _needed(seen: dict[str, Any], who: int) -> int:
+    """Ingredients ``who`` needs to win: 4 while the Queen stands on their known territorial food, else 5."""
+    foods = seen.get("foods") or []
+    if foods and who < len(foods) and foods[who] != "hidden" and seen.get("queen") == foods[who]:
+        return 4
+    return 5
+
+
+def treasure_worth(table: Any, design: str) -> float:
+    card = table.cards[design]
+    if card.kind == "ingredient":
+        return INGREDIENT if card.category != "forbidden" else 0.5
+    if card.kind == "sellable":
+        return 1.0 + (card.sell or 0)
+    return 1.5
+
+
+def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
+    """The defence of every battle card the player has not seen (in rivals' hands or the deck)."""
+    visible: set[int] = set()
+    for labels in (seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"]):
+        visible.update(map(_instance, labels))
+    visible.update(_instance(v) for v in seen.get("map", {}).values() if v)
+    battle = seen.get("battle")
+    if battle and battle.get("attack") not in (None, "hidden"):
+        visible.add(_instance(battle["attack"]))
+    return [d for i, d in enumerate(_defences(table)) if d is not None and i not in visible]
+
+
+def _odds(attack: int, defences: list[int], hand: int) -> float:
+    """The chance that a hand of ``hand`` unseen cards holds no defence that stops ``attack``."""
+    if not defences or hand <= 0:
+        return 1.0
+    stopping = sum(d >= attack for d in defences) / len(defences)
+    return (1.0 - stopping) ** hand
+
+
+def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng: random.Random) -> Any:
+    """The action with the best one-step score (ties broken by the rng)."""
+    phase = seen["phase"]
+    if phase == "defend":
+        return _defend(table, me, seen, legal)
+    if phase == "burn":
+        return min(legal, key=lambda a: (_card_worth(table, a.card.design), a.notation()))
+    if phase != "turn":
+        return legal[int(rng.random() * len(legal))]
+    counts = [_ingredients(table, c) for c in seen["counters"]]
+    defences = _unseen_defences(table, seen)
+    best, best_score = None, -math.inf
+    for action in legal:
+        score = _turn_score(table, me, seen, action, counts, defences) + rng.random() * 1e-6
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def _card_worth(table: Any, design: str) -> float:
+    card = table.cards[design]
+    if card.battle:
+        return max(card.attack or 0, card.defence or 0) + 0.1 * (card.attack or 0)
+    return 0.0
+
+
+def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], defences: list[int]) -> float:
+    kind = type(action).__name__
+    if kind == "Almoina":
+        return DRAW
+    if kind == "Sell":
+        card = table.cards[action.card.design]
+        return DRAW * 1.2 * (card.sell or 0) - 0.5
+    if kind == "Move":
+        label = seen["map"].get(action.space)
+        if not label:
+            return 0.0
+        design = _design(label)
+        card = table.cards[design]
+        score = DRAW * 1.1 if not card.treasure else treasure_worth(table, design)
+        if card.kind == "ingredient" and counts[me] + 1 >= _needed({**seen, "queen": action.space}, me):
+            score = WIN
+        if "realm" in card.icons:
+            score += 2 * DRAW
+        return score
+    if kind == "Attack":
+        card = table.cards[action.card.design]
+        design = action.treasure.design
+        gain = treasure_worth(table, design)
+        if table.cards[design].kind == "ingredient":
+            if counts[me] + 1 >= _needed(seen, me):
+                gain = WIN / 4  # a win if undefended: worth trying whatever the odds
+            gain += 2.0 * counts[action.target]  # taking from the leader holds them back
+        odds = _odds(card.attack or 0, defences, seen["hand_sizes"][action.target])
+        return odds * gain - 0.3 * _card_worth(table, action.card.design) - 0.5
+    return 0.0
+
+
+def _defend(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
+    battle = seen["battle"]
+    worth = treasure_worth(table, _design(battle["treasure"]))
+    cards = [a for a in legal if type(a).__name__ == "Defend"]
+    refuse = next(a for a in legal if type(a).__name__ == "NoDefence")
+    if not cards:
+        return refuse
+    if battle["attack"] != "hidden":  # a face-up attack: the cheapest card that stops it
+        attack = table.cards[_design(battle["attack"])].attack or 0
+        stopping = [a for a in cards if (table.cards[a.card.design].defence or 0) >= attack]
+        if not stopping:
+            return refuse
+        return min(stopping, key=lambda a: (_card_worth(table, a.card.design), a.notation()))
+    strongest = max(cards, key=lambda a: (table.cards[a.card.design].defence or 0, a.notation()))
+    if worth >= INGREDIENT or (table.cards[strongest.card.design].defence or 0) >= 3 and worth >= 3:
+        return strongest
+    return refuse
+
+
+# --- search support ------------------------------------------------------------------------------------
+
+def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
+    """A state consistent with ``seen``: the hidden cards (rivals' hands, the deck, a face-down attack) and
+    hidden territorial foods dealt at random. What an observation does not show (a refused paella, effect
+    steps still pending) starts empty: the state's own defaults."""
+    rules = table.rules
+    designs = rules.deck_designs()
+    me = seen["you"]
+    visible: set[int] = set()
+    hand = tuple(map(_instance, seen["hand"]))
+    counters = tuple(tuple(map(_instance, c)) for c in seen["counters"])
+    cemetery = tuple(map(_instance, seen["cemetery"]))
+    laying = tuple(map(_instance, seen.get("laying", ())))
+    spaces = tuple(seen.get("map", {}))
+    layout = tuple(_instance(v) if v else -1 for v in seen.get("map", {}).values())
+    visible.update(hand, cemetery, laying, *counters)
+    visible.update(i for i in layout if i >= 0)
+    battle = seen.get("battle")
+    attack = None
+    if battle:
+        visible.add(_instance(battle["treasure"]))
+        if battle["attack"] != "hidden":
+            attack = _instance(battle["attack"])
+            visible.add(attack)
+    unseen = [i for i in range(len(designs)) if i not in visible]
+    rng.shuffle(unseen)
+    treasure = [table.cards[d].treasure for d in designs]
+    if battle and attack is None:  # the face-down attack is some unseen battle card
+        attack = next(i for i in unseen if table.cards[designs[i]].battle)
+        unseen.remove(attack)
+    # hands hold no treasure (a treasure goes straight to its counter): deal rivals' hands from the rest
+    loose = [i for i in unseen if not treasure[i]]
+    hands: list[tuple[int, ...]] = []
+    taken: set[int] = set()
+    for who, size in enumerate(seen["hand_sizes"]):
+        if who == me:
+            hands.append(hand)
+            continue
+        dealt = loose[:size]
+        del loose[:size]
+        taken.update(dealt)
+        hands.append(tuple(sorted(dealt)))
+    deck = tuple(i for i in unseen if i not in taken)
+    foods = list(seen.get("foods") or [])
+    if foods:
+        free = [s for s in spaces if s not in foods]
+        rng.shuffle(free)
+        foods = [f if f != "hidden" else free.pop() for f in foods]
+    state = {
+        "designs": designs, "hands": hands, "counters": counters, "deck": deck, "cemetery": cemetery,
+        "current": seen["current"], "phase": seen["phase"], "discord": rules.discord,
+        "battle": (battle["attacker"], battle["target"], _instance(battle["treasure"]), attack) if battle else None,
+        "toss": None, "takes": None, "candidates": (), "winner": seen["winner"], "reason": seen["reason"],
+        "turn": seen["turn"], "spaces": spaces, "map": layout, "queen": seen.get("queen"), "laying": laying,
+        "foods": tuple(foods), "revealed": tuple(f != "hidden" and p != me
+                                                                for p, f in enumerate(seen.get("foods") or [])),
+        "refused": (),
+    }
+    return rules.load(state)
+
+
+def evaluate(table: Any, state: Any) -> list[float]:
+    """Each player's chances from a position: a softmax of their progress (valid ingredients first,
+    then other treasures and cards in hand)."""
+    if state.winner is not None:
+        return [1.0 if p == state.winner else 0.0 for p in range(state.players)]
+    if state.phase == "over":
+        return [1.0 / state.players] * state.players
+    rules = table.rules
+    scores = []
+    for p in range(state.players):
+        count = rules.ingredients(state, p)[0]
+        others = len(state.counters[p]) - count
+        scores.append(1.2 * count + 0.15 * others + 0.1 * len(state.hands[p]))
+    top = max(scores)
+    weights = [math.exp(s - top) for s in scores]
+    total = sum(weights)
+    return [w / total for w in weights]

@@ -1,0 +1,121 @@
+"""Information-Set Monte Carlo Tree Search (Cowling, Powley & Whitehouse 2012), single observer.
+
+Each iteration draws a determinization: a full position consistent with what the
+searching player observed (``rules.observe``), its hidden part sampled by the game's
+heuristics module; the searcher never reads the true state. The iteration then
+descends one tree shared by every determinization, choosing among the actions legal
+in *this* determinization by UCB1 with availability counts (a child's exploration
+term uses how often it was available, not its parent's visits). Every player's moves
+are in the tree, each node scored for the player who moved into it; chance outcomes
+are drawn uniformly. A leaf is valued by a short random rollout, then the game's
+evaluation of the position reached (each player's chances, summing to 1), so a
+budget of a few hundred iterations is enough to play with purpose.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any, Sequence
+
+from ..engine.core import CHANCE
+from .tables import Table, winners
+
+EXPLORATION = 0.7
+ROLLOUT_STEPS = 12
+"""Random steps after a leaf before the position is evaluated."""
+
+
+class Node:
+    __slots__ = ("children", "visits", "available", "reward", "player")
+
+    def __init__(self, player: int) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+        self.player = player
+        """Who moved into this node (the one whose reward it keeps)."""
+
+
+def search(table: Table, heuristics: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], budget: int,
+           rng: random.Random) -> Any:
+    """The action ``me`` plays after ``budget`` iterations from observation ``seen``."""
+    if len(legal) == 1:
+        return legal[0]
+    rules = table.rules
+    players = table.spec.players
+    root = Node(me)
+    for _ in range(budget):
+        state = heuristics.determinize(table, seen, rng)
+        node, path = root, [root]
+        while True:
+            actor = rules.actor(state)
+            if actor is None:
+                break
+            actions = rules.legal_actions(state)
+            if actor == CHANCE:
+                action = actions[int(rng.random() * len(actions))]
+                key = action.notation()
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node(CHANCE)
+                state = rules.apply(state, action, rng=rng)
+                node = child
+                path.append(node)
+                continue
+            untried = []
+            for action in actions:
+                child = node.children.get(action.notation())
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.available += 1
+            if untried:
+                action = untried[int(rng.random() * len(untried))]
+                child = node.children[action.notation()] = Node(actor)
+                child.available = 1
+                state = rules.apply(state, action, rng=rng)
+                path.append(child)
+                break
+            action, node = _select(node, actions)
+            state = rules.apply(state, action, rng=rng)
+            path.append(node)
+        rewards = _rollout(table, heuristics, state, rng, players)
+        for visited in path:
+            visited.visits += 1
+            if visited.player >= 0:
+                visited.reward += rewards[visited.player]
+    choices = {action.notation(): action for action in legal}
+    ranked = sorted(((child.visits, child.reward, key) for key, child in root.children.items() if key in choices),
+                    reverse=True)
+    return choices[ranked[0][2]] if ranked else legal[0]
+
+
+def _select(node: Node, actions: Sequence[Any]) -> tuple[Any, Node]:
+    best, best_child, best_score = None, None, -math.inf
+    for action in actions:
+        child = node.children[action.notation()]
+        score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits) \
+            if child.visits else math.inf
+        if score > best_score:
+            best, best_child, best_score = action, child, score
+    return best, best_child
+
+
+def _rollout(table: Table, heuristics: Any, state: Any, rng: random.Random, players: int) -> list[float]:
+    if table.rules.actor(state) is not None:
+        choices, play, now = table.playout(state)
+        legal = choices()
+        for _ in range(ROLLOUT_STEPS):
+            if not legal:
+                break
+            play(legal[int(rng.random() * len(legal))], rng)
+            legal = choices()
+        state = now()
+    if table.rules.actor(state) is None:
+        won = winners(table.rules.result(state)[0])
+        if not won:
+            return [1.0 / players] * players
+        return [1.0 / len(won) if p in won else 0.0 for p in range(players)]
+    return heuristics.evaluate(table, state)

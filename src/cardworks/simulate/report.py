@@ -1,0 +1,249 @@
+"""The simulation report: ``report.json`` (every figure), ``report.html`` (self-contained, matplotlib
+plots as inline SVG) and a text summary for the terminal.
+
+The JSON holds figures only, no timings or worker counts, so the same run gives the
+same bytes on any executor. Plots are drawn with matplotlib's object API (no pyplot
+global state) and written with a fixed SVG id salt and no date, so the HTML is
+reproducible too.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment
+
+from ..fileio import write_text_atomic
+
+INK, ACCENT, MUTED = "#1f3b57", "#c8553d", "#8a8f98"
+
+
+def to_json(report: dict[str, Any]) -> str:
+    return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_report(report: dict[str, Any], out: Path) -> list[Path]:
+    """``out/report.json`` and ``out/report.html``, each written atomically."""
+    paths = [out / "report.json", out / "report.html"]
+    html = to_html(report)
+    write_text_atomic(paths[0], to_json(report))
+    write_text_atomic(paths[1], html)
+    return paths
+
+
+# --- text -----------------------------------------------------------------------------------------------
+
+def _pct(r: dict[str, Any]) -> str:
+    return f"{100 * r['rate']:5.1f}% [{100 * r['low']:.1f}, {100 * r['high']:.1f}]"
+
+
+def _diff(d: dict[str, Any]) -> str:
+    if d.get("difference") is None:
+        return "-"
+    mark = " *" if d["significant"] else ""
+    return f"{100 * d['difference']:+.1f} pts [{100 * d['low']:+.1f}, {100 * d['high']:+.1f}]{mark}"
+
+
+def to_text(report: dict[str, Any]) -> str:
+    if "compare" in report:
+        return _compare_text(report)
+    return _run_text(report)
+
+
+def _run_text(fig: dict[str, Any], top: int = 10) -> str:
+    t = fig["table"]
+    lines = [f"{t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}, {t['players']} players, "
+             f"{t['games']} games, seed {t['seed']}, agents {','.join(t['agents'])}"
+             + (" (seats rotate each game)" if t["rotated"] else ""), "",
+             "Win rate per seat (of decided games, 95% CI):"]
+    lines += [f"  {s['seat']}: {_pct(s)}" for s in fig["seats"]]
+    lines.append(f"  no winner: {_pct(fig['no_winner'])}   stalls (step cap {t['step_cap']}): {_pct(fig['stalls'])}")
+    if fig["stalled_games"]:
+        lines.append(f"  stalled games (replay one: --first N --games 1): {', '.join(map(str, fig['stalled_games']))}")
+    lines.append("Win rate per agent (of its seats):")
+    lines += [f"  {a}: {_pct(r)}{'  above an even share' if r['beats_even'] else ''}" for a, r in fig["agents"].items()]
+    for d in fig["agent_differences"]:
+        lines.append(f"  {d['agents'][0]} - {d['agents'][1]}: {_diff(d)}")
+    lines.append("Game length (mean [95% CI], median, 10th-90th percentile):")
+    for key, dist in fig["length"].items():
+        if dist["n"]:
+            lines.append(f"  {key}: {dist['mean']:.1f} [{dist['low']:.1f}, {dist['high']:.1f}], median {dist['median']}, "
+                         f"{dist['p10']}-{dist['p90']}")
+    lines.append("Endings: " + ", ".join(f"{k} {_pct(v).strip()}" for k, v in fig["endings"].items()))
+    if "cards" in fig:
+        cards = sorted(fig["cards"], key=lambda c: -(c["improvement"]["difference"] or 0))
+        shown = cards[:top] + [c for c in cards[top:] if c["pack"]]
+        lines.append(f"Cards: win rate when held minus when not (top {top}{' and pack cards' if fig.get('pack') else ''}; * significant):")
+        lines += [f"  {c['card']}{' [pack]' if c['pack'] else ''}: {_diff(c['improvement'])}, held in "
+                  f"{c['held']} player-games, played {c['played_per_game']:.2f}/game" for c in shown]
+        if "pack" in fig:
+            pack = fig["pack"]
+            lines.append(f"  any pack card: {_diff(pack['improvement'])}")
+            if pack["mean_improvement_pack"] is not None and pack["mean_improvement_base"] is not None:
+                lines.append(f"  pack cards against the base deck: mean improvement {100 * pack['mean_improvement_pack']:+.1f} pts "
+                             f"against {100 * pack['mean_improvement_base']:+.1f} pts; "
+                             + ", ".join(f"{card} improves more than {rank} of {pack['base_cards']}"
+                                         for card, rank in sorted(pack["rank_among_base"].items())))
+    return "\n".join(lines) + "\n"
+
+
+def _compare_text(report: dict[str, Any]) -> str:
+    a, b, diff = report["a"], report["b"], report["compare"]
+    lines = ["Deck A:", _run_text(a, top=5), "Deck B:", _run_text(b, top=5), "B - A (95% CI; * significant):"]
+    lines += [f"  seat {s['seat']} win rate: {_diff(s)}" for s in diff["seats"]]
+    lines.append(f"  stalls: {_diff(diff['stalls'])}")
+    for key, d in diff["length"].items():
+        if d["difference"] is not None:
+            lines.append(f"  mean {key}: {d['difference']:+.1f} [{d['low']:+.1f}, {d['high']:+.1f}]{' *' if d['significant'] else ''}")
+    new = [c for c in diff["cards"] if c["new"] or c["pack"]]
+    if new:
+        lines.append("  pack cards (improvement when held, in deck B):")
+        lines += [f"    {c['card']}: {100 * c['improvement_b']:+.1f} pts{' *' if c['significant_b'] else ''}" for c in new]
+    changed = [c for c in diff["cards"] if not c["new"] and c.get("held_win_rate_change", {}).get("significant")]
+    lines.append(f"  cards of both decks whose held win rate changed significantly: {len(changed)}")
+    lines += [f"    {c['card']}: {_diff(c['held_win_rate_change'])}" for c in changed]
+    return "\n".join(lines) + "\n"
+
+
+# --- html -----------------------------------------------------------------------------------------------
+
+def _svg(figure: Any) -> str:
+    import matplotlib
+
+    matplotlib.rcParams["svg.hashsalt"] = "cardworks"
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _figure(width: float = 6.4, height: float = 3.2) -> tuple[Any, Any]:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height))
+    return fig, fig.add_subplot()
+
+
+def _rate_bars(title: str, labels: list[str], rates: list[dict[str, Any]], even: float | None = None) -> str:
+    fig, ax = _figure()
+    values = [r["rate"] for r in rates]
+    errors = [[r["rate"] - r["low"] for r in rates], [r["high"] - r["rate"] for r in rates]]
+    ax.bar(labels, values, yerr=errors, color=INK, ecolor=ACCENT, capsize=4)
+    if even is not None:
+        ax.axhline(even, color=MUTED, linestyle="--", linewidth=1, label="even share")
+        ax.legend(loc="upper right")
+    ax.set_ylim(0, max(1e-9, max(r["high"] for r in rates)) * 1.15)
+    ax.set_ylabel("rate (95% CI)")
+    ax.set_title(title)
+    return _svg(fig)
+
+
+def _length_plot(fig_data: dict[str, Any], histogram: dict[str, int] | None) -> str:
+    fig, ax = _figure()
+    dist = fig_data["length"]["steps"]
+    values = sorted((int(k), v) for k, v in (histogram or {}).items())
+    if values:
+        ax.hist([k for k, _ in values], weights=[v for _, v in values], bins=min(40, len(values)), color=INK)
+    ax.axvline(dist.get("mean", 0), color=ACCENT, label=f"mean {dist.get('mean', 0):.0f} [{dist.get('low', 0):.0f}, {dist.get('high', 0):.0f}]")
+    ax.legend(loc="upper right")
+    ax.set_xlabel("steps per game")
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    return _svg(fig)
+
+
+def _card_plot(cards: list[dict[str, Any]]) -> str:
+    rows = [c for c in cards if c["improvement"]["difference"] is not None]
+    rows.sort(key=lambda c: c["improvement"]["difference"])
+    fig, ax = _figure(6.4, max(2.5, 0.22 * len(rows) + 1))
+    ys = range(len(rows))
+    diffs = [c["improvement"]["difference"] for c in rows]
+    errors = [[c["improvement"]["difference"] - c["improvement"]["low"] for c in rows],
+              [c["improvement"]["high"] - c["improvement"]["difference"] for c in rows]]
+    colours = [ACCENT if c["pack"] else INK for c in rows]
+    ax.errorbar(diffs, list(ys), xerr=errors, fmt="none", ecolor=MUTED, capsize=2)
+    ax.scatter(diffs, list(ys), color=colours, zorder=3, s=14)
+    ax.axvline(0, color=MUTED, linewidth=1)
+    ax.set_yticks(list(ys), [c["card"] + (" (pack)" if c["pack"] else "") for c in rows], fontsize=7)
+    ax.set_xlabel("win rate when held minus when not (95% CI)")
+    ax.set_title("Cards")
+    return _svg(fig)
+
+
+def _paired_seats(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """Seat win rates of deck A and deck B side by side, each with its interval."""
+    fig, ax = _figure()
+    seats = [s["seat"] for s in a["seats"]]
+    for offset, (name, run, colour) in zip((-0.2, 0.2), (("deck A", a, INK), ("deck B", b, ACCENT))):
+        rates = run["seats"]
+        xs = [i + offset for i in range(len(seats))]
+        ax.bar(xs, [r["rate"] for r in rates], width=0.4, color=colour, label=name,
+               yerr=[[r["rate"] - r["low"] for r in rates], [r["high"] - r["rate"] for r in rates]], ecolor=MUTED, capsize=3)
+    ax.axhline(1 / len(seats), color=MUTED, linestyle="--", linewidth=1)
+    ax.set_xticks(range(len(seats)), seats)
+    ax.set_ylabel("win rate (95% CI)")
+    ax.legend(loc="upper right")
+    ax.set_title("Win rate per seat, deck A and deck B")
+    return _svg(fig)
+
+
+def _plots(fig: dict[str, Any], histogram: dict[str, int] | None) -> list[tuple[str, str]]:
+    players = fig["table"]["players"]
+    plots = [("Win rate per seat", _rate_bars("Win rate per seat (decided games)", [s["seat"] for s in fig["seats"]],
+                                              fig["seats"], 1 / players)),
+             ("Win rate per agent", _rate_bars("Win rate per agent", list(fig["agents"]), list(fig["agents"].values()),
+                                               1 / players)),
+             ("Game length", _length_plot(fig, histogram)),
+             ("Endings", _rate_bars("How games ended", list(fig["endings"]), list(fig["endings"].values())))]
+    if fig.get("cards"):
+        plots.append(("Cards", _card_plot(fig["cards"])))
+    return plots
+
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
+<style>
+body { font: 15px/1.45 "DejaVu Sans", sans-serif; color: #1d232a; max-width: 960px; margin: 2em auto; padding: 0 1em; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
+figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
+table { border-collapse: collapse; font-size: 0.9em; } td, th { padding: 0.2em 0.6em; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
+pre { background: #f6f7f9; padding: 1em; overflow-x: auto; font-size: 0.85em; }
+.sig { color: #c8553d; font-weight: bold; } tr.pack td:first-child { color: #c8553d; }
+caption { text-align: left; font-weight: bold; margin: 0.5em 0; }
+</style></head><body>
+<h1>{{ title }}</h1>
+{% for section in sections %}
+<section class="run"><h2>{{ section.name }}</h2>
+<pre>{{ section.text }}</pre>
+{% for caption, svg in section.plots %}<figure class="plot" data-plot="{{ caption }}">{{ svg | safe }}<figcaption>{{ caption }}</figcaption></figure>
+{% endfor %}{% if section.cards %}<table class="cards"><caption>Every card: win rate of players who held it against those who did not (95% CI)</caption>
+<tr><th>card</th><th>held (player-games)</th><th>win rate held</th><th>win rate not held</th><th>improvement</th><th>played per game</th></tr>
+{% for c in section.cards %}<tr{% if c.pack %} class="pack"{% endif %}><td>{{ c.card }}{% if c.pack %} (pack){% endif %}</td><td>{{ c.held }}</td>
+<td>{{ pct(c.win_rate_held) }}</td><td>{{ pct(c.win_rate_not_held) }}</td><td{% if c.improvement.significant %} class="sig"{% endif %}>{{ diff(c.improvement) }}</td><td>{{ "%.2f"|format(c.played_per_game) }}</td></tr>
+{% endfor %}</table>{% endif %}</section>
+{% endfor %}
+{% if compare %}<section class="compare"><h2>Deck B against deck A</h2>
+<figure class="plot" data-plot="Seats, A and B">{{ paired | safe }}<figcaption>Win rate per seat, deck A and deck B</figcaption></figure>
+<pre>{{ compare }}</pre></section>{% endif %}
+</body></html>
+"""
+
+
+def to_html(report: dict[str, Any]) -> str:
+    """A self-contained page: the text figures and every plot inline (no script, no external file)."""
+    env = Environment(autoescape=True)
+    runs = [("Deck A", report["a"]), ("Deck B", report["b"])] if "compare" in report else [("Results", report)]
+    sections = []
+    for name, fig in runs:
+        t = fig["table"]
+        label = f"{name}: {t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}"
+        sections.append({"name": label, "text": _run_text(fig), "plots": _plots(fig, fig.get("histograms", {}).get("steps")),
+                         "cards": sorted(fig.get("cards", []), key=lambda c: -(c["improvement"]["difference"] or 0))})
+    title = "Simulation report" + (" (comparison)" if "compare" in report else "")
+    compare = _compare_text(report).split("B - A", 1)[1] if "compare" in report else None
+    paired = _paired_seats(report["a"], report["b"]) if compare else None
+    return env.from_string(PAGE).render(title=title, sections=sections, compare=("B - A" + compare) if compare else None,
+                                        paired=paired, pct=lambda r: _pct(r).strip(), diff=_diff)

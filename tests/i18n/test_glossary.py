@@ -1,0 +1,68 @@
+"""Terminology: validate warns at a forbidden variant; the glossary exports as TBX and CSV that tools read."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from cardworks.i18n.glossary import variant_pattern
+from conftest import REPO, GameDir, run_cli
+
+GLOSSARY = {
+    "$schema": "../../../../schema/glossary.schema.json", "game": "mini", "locale": "es",
+    "terms": [{"term": "steal", "translation": "robar", "forbidden": ["birla*", "quita* … a un rival"],
+               "note": "Taking from a rival is always robar."}],
+}
+
+
+@pytest.mark.parametrize("variant, text, found", [
+    ("vendible*", "un tresor vendibles", "vendibles"),
+    ("agafa* … de la baralla", "Agafa 2 cartes de la baralla.", "Agafa 2 cartes de la baralla"),
+    ("agafa* … de la baralla", "agafa la carta del mapa i roba de la baralla", None),  # more than four words between
+    ("la baraja", "barajan la baraja", "la baraja"),
+    ("vendible*", "invendible", None),  # whole words only
+])
+def test_variant_patterns(variant: str, text: str, found: str | None) -> None:
+    match = variant_pattern(variant).search(text)
+    assert (match.group(0) if match else None) == found
+
+
+def test_validate_warns_on_a_forbidden_variant(game: GameDir) -> None:
+    game.files["i18n/glossary/es.json"] = GLOSSARY
+    game.data("i18n/es.json")["entries"]["capita"]["rules"]["text"] = "Quita un {treasure} a un rival."
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    hits = [p for p in run.problems if p["code"] == "glossary"]
+    assert run.exit_code == 0 and len(hits) == 1, run.output
+    assert hits[0]["pointer"] == "/entries/capita/rules" and "'robar'" in hits[0]["message"]
+    assert run_cli("--cards", str(game.cards_root), "validate", "--strict").exit_code == 1
+
+
+def test_glossary_for_an_unknown_locale_is_an_error(game: GameDir) -> None:
+    game.files["i18n/glossary/fr.json"] = {**GLOSSARY, "locale": "fr"}
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    assert run.exit_code == 1 and any(p["code"] == "dangling-ref" and "fr" in p["message"] for p in run.problems)
+
+
+def test_shipped_catalan_uses_one_word_per_term() -> None:
+    run = run_cli("--cards", str(REPO / "cards"), "validate", "--format", "json")
+    assert not [p for p in run.problems if p["code"] == "glossary"]
+
+
+def test_tbx_and_csv_exports_are_read_by_translate_toolkit(tmp_path: Path) -> None:
+    from translate.storage import tbx
+
+    out = tmp_path / "ca.tbx"
+    run = run_cli("--cards", str(REPO / "cards"), "i18n", "glossary", "--locale", "ca", "--out", str(out))
+    assert run.exit_code == 0, run.output
+    units = {u.source: u.target for u in tbx.tbxfile.parsefile(str(out)).units}
+    assert units["draw (a card from the deck)"] == "robar" and units["sellable (treasure)"] == "venable"
+    assert "deprecatedTerm-admn-sts" in out.read_text(encoding="utf-8")
+    run = run_cli("--cards", str(REPO / "cards"), "i18n", "glossary", "--locale", "es", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(run.output)))
+    assert {"source", "target", "forbidden"} <= set(rows[0]) and any(r["target"] == "mazo" for r in rows)
+    assert run_cli("--cards", str(REPO / "cards"), "i18n", "glossary", "--locale", "nl").exit_code == 2

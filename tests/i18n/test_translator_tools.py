@@ -1,0 +1,132 @@
+"""What translators' tools see: format flags checked by real msgfmt and pofilter, Weblate flags,
+XLIFF placeholders and widths, the Valencian header variants, and the README's i18n examples run as written."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polib
+import pytest
+
+from conftest import REPO, GameDir, run_cli
+
+
+def _export(cards: Path, out: Path, *args: str) -> Path:
+    run = run_cli("--cards", str(cards), "i18n", "export", *args, "--out", str(out))
+    assert run.exit_code == 0, run.output
+    return out
+
+
+def _msgfmt(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(["msgfmt", "--check", "-o", os.devnull, str(path)], capture_output=True, text=True)
+
+
+def _pofilter(path: Path, out: Path, *tests: str) -> str:
+    args = [arg for test in tests for arg in ("-t", test)]
+    subprocess.run([sys.executable, "-m", "translate.filters.pofilter", *args, str(path), str(out)],
+                   capture_output=True, text=True, check=True)
+    return out.read_text(encoding="utf-8") if out.exists() else ""
+
+
+def test_renamed_token_fails_msgfmt_and_pofilter(game: GameDir, tmp_path: Path) -> None:
+    game.write()
+    path = _export(game.cards_root, tmp_path / "es.po", "--locale", "es")
+    assert _msgfmt(path).returncode == 0
+    po = polib.pofile(str(path))
+    entry = po.find("mini/base/capita/rules", by="msgctxt")
+    assert "python-brace-format" in entry.flags
+    entry.msgstr = "Roba un {tesoro} a un rival."
+    po.save()
+    done = _msgfmt(path)
+    assert done.returncode == 1 and "'tesoro' doesn't exist in 'msgid'" in done.stderr
+    flagged = _pofilter(path, tmp_path / "flagged.po", "variables", "pythonbraceformat")
+    assert "pythonbraceformat" in flagged and "{tesoro}" in flagged and "mini/base/capita/rules" in flagged
+    dropped = polib.pofile(str(path))
+    dropped.find("mini/base/capita/rules", by="msgctxt").msgstr = "Roba un tesoro a un rival."
+    dropped.save()
+    done = _msgfmt(path)
+    assert done.returncode == 1 and "'treasure' doesn't exist in 'msgstr'" in done.stderr
+
+
+def test_po_flags_for_weblate(tmp_path: Path) -> None:
+    po = polib.pofile(str(_export(REPO / "cards", tmp_path / "ca.po", "--game", "fallera", "--locale", "ca")))
+    butoni = po.find("fallera/base/el-butoni/rules", by="msgctxt")
+    assert 'placeholders:"{treasure}"' in butoni.flags
+    length = next(int(f.split(":")[1]) for f in butoni.flags if f.startswith("max-length:"))
+    assert len(butoni.msgstr) <= length and 400 < length < 800
+    name = po.find("fallera/base/conill/name", by="msgctxt")
+    assert [f for f in name.flags if f.startswith("max-length:")] and "python-brace-format" not in name.flags
+    block = po.find("fallera/rules/01-objective/0", by="msgctxt")
+    assert "md-text" in block.flags and not [f for f in block.flags if f.startswith("max-length")]
+    ruling = next(e for e in po if "/ruling/" in e.msgctxt)
+    assert not [f for f in ruling.flags if f.startswith("max-length")]
+    assert all("python-brace-format" in e.flags for e in po if re.search(r"\{[a-z]+\}", e.msgid))
+
+
+def test_xliff_units_carry_width_and_locked_placeholders(tmp_path: Path) -> None:
+    from lxml import etree
+
+    path = _export(REPO / "cards", tmp_path / "ca.xlf", "--game", "fallera", "--locale", "ca", "--format", "xliff")
+    tree = etree.parse(str(path))
+    ns = {"x": tree.getroot().nsmap[None]}
+    unit = tree.find(".//x:trans-unit[@id='fallera/base/el-butoni/rules']", ns)
+    assert unit.get("size-unit") == "char" and int(unit.get("maxwidth")) > 400
+    for part in ("source", "target"):
+        ph = unit.find(f"x:{part}/x:ph", ns)
+        assert ph is not None and ph.text == "{treasure}"
+    ruling = next(u for u in tree.iterfind(".//x:trans-unit", ns) if "/ruling/" in u.get("id"))
+    assert ruling.get("maxwidth") is None
+
+
+@pytest.mark.parametrize("header", ["ca@valencia", "ca-valencia", "ca_ES@valencia", "ca-ES-valencia"])
+def test_valencian_header_variants_import_as_ca(tmp_path: Path, header: str) -> None:
+    cards = tmp_path / "cards"
+    shutil.copytree(REPO / "cards", cards)
+    path = _export(cards, tmp_path / "ca.po", "--game", "fallera", "--locale", "ca")
+    po = polib.pofile(str(path))
+    po.metadata["Language"] = header
+    po.find("fallera/base/conill/flavour", by="msgctxt").msgstr = "Amb la panxa buida no es balla."
+    po.save()
+    run = run_cli("--cards", str(cards), "i18n", "import", str(path))
+    assert run.exit_code == 0 and "1 changed" in run.output, run.output
+    assert "no es balla" in (cards / "fallera/i18n/ca.json").read_text(encoding="utf-8")
+    run = run_cli("--cards", str(cards), "i18n", "import", str(path), "--locale", "es")
+    assert run.exit_code == 1 and "wrong-locale" in run.output
+
+
+def test_unknown_variant_is_still_refused(tmp_path: Path) -> None:
+    cards = tmp_path / "cards"
+    shutil.copytree(REPO / "cards", cards)
+    po = polib.pofile(str(_export(cards, tmp_path / "ca.po", "--game", "fallera", "--locale", "ca")))
+    po.metadata["Language"] = "ca@balears"
+    po.save()
+    run = run_cli("--cards", str(cards), "i18n", "import", str(tmp_path / "ca.po"))
+    assert run.exit_code == 2 and "no locale 'ca@balears'" in run.output
+
+
+def _readme_commands(prefix: str) -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    return [line.split("  #")[0].strip() for block in blocks for line in block.splitlines()
+            if line.startswith(prefix)]
+
+
+def test_readme_i18n_examples_run_as_written(tmp_path: Path) -> None:
+    """Every ``cardworks i18n`` / ``msgfmt`` line of the README's shell examples, in order, in a copy of the
+    shipped database (import writes into it)."""
+    shutil.copytree(REPO / "cards", tmp_path / "cards")
+    commands = [c for c in _readme_commands("cardworks i18n") + _readme_commands("msgfmt")]
+    assert len(commands) >= 5
+    ordered = sorted(commands, key=lambda c: (0 if "export" in c else 1 if c.startswith("msgfmt") else 2))
+    for command in ordered:
+        argv = shlex.split(command)
+        if argv[0] == "cardworks":
+            argv = [str(Path(sys.executable).with_name("cardworks")), *argv[1:]]
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, f"{command}: {done.stderr}"

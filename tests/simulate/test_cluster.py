@@ -1,0 +1,34 @@
+"""A real two-worker Dask ``LocalCluster`` on 127.0.0.1 gives the same report as local processes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardworks.simulate.tables import build_table
+
+from simulate_helpers import simulate
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_two_worker_local_cluster_gives_the_same_json_as_the_local_run() -> None:
+    import distributed  # the [cluster] extra; the test extra installs it too, so this never skips
+    args = ("--set", "base", "--players", "4", "--agent", "greedy,random,random,random", "--games", "48",
+            "--seed", "1", "--format", "json")
+    local, _ = simulate(*args, "--workers", "2")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0") as cluster:
+        on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
+        with distributed.Client(cluster) as client:
+            assert len(client.scheduler_info()["workers"]) == 2
+            done = client.run(build_table.cache_info)  # each worker's own cache of built tables
+    assert on_cluster == local
+    assert sum(json.loads(on_cluster)["seats"][s]["rate"] for s in range(4)) == pytest.approx(1.0, abs=1e-5)
+    assert len(done) == 2 and all(info.currsize >= 1 for info in done.values())  # both workers played games
+
+
+def test_an_unreachable_scheduler_is_a_usage_error() -> None:
+    _, err = simulate("--games", "2", "--scheduler", "tcp://127.0.0.1:9", expect=2)
+    assert "cannot reach the Dask scheduler" in err
