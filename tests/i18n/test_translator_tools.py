@@ -121,11 +121,13 @@ def test_readme_i18n_examples_run_as_written(tmp_path: Path) -> None:
     """Every ``cardworks i18n`` / ``msgfmt`` line of the README's shell examples, in order, in a copy of the
     shipped database (import writes into it)."""
     shutil.copytree(REPO / "cards", tmp_path / "cards")
+    home = tmp_path / "home"  # the README's pack examples work on a copy of the example pack in ~/my-pack
+    shutil.copytree(REPO / "examples" / "fallera-pack", home / "my-pack")
     commands = [c for c in _readme_commands("cardworks i18n") + _readme_commands("msgfmt")]
     assert len(commands) >= 5
     ordered = sorted(commands, key=lambda c: (0 if "export" in c else 1 if c.startswith("msgfmt") else 2))
     for command in ordered:
-        argv = shlex.split(command)
+        argv = [str(home) + arg[1:] if arg.startswith("~/") else arg for arg in shlex.split(command)]
         if argv[0] == "cardworks":
             argv = [str(Path(sys.executable).with_name("cardworks")), *argv[1:]]
         done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True)
