@@ -72,6 +72,8 @@ def strip_names(text: str, names: tuple[str, ...]) -> str:
     if not index.lookup:
         return lowered
     parts = _WORDS.findall(lowered)
+    if index.first.isdisjoint(parts):  # most texts name nothing
+        return lowered
     kept: list[str] = []
     i = 0
     while i < len(parts):
@@ -107,7 +109,7 @@ def detect_languages(requests: list[tuple[str, tuple[str, ...]]],
     found: list[tuple[str, float] | None] = [None] * len(requests)
     screen: dict[tuple[str, ...], list[tuple[int, str]]] = {}
     for i, (text, candidates) in enumerate(requests):
-        known = tuple(sorted({c.split("-")[0] for c in candidates if c.split("-")[0] in LANGUAGES}))
+        known = _known(candidates)
         if len(known) < 2 or _letters(text) < MIN_DETECT_CHARS:  # removing names only removes letters
             continue
         plain = strip_names(_PLACEHOLDER.sub(" ", text), index)
@@ -129,6 +131,12 @@ def detect_languages(requests: list[tuple[str, tuple[str, ...]]],
         for (i, _), values in zip(batch, _confidences(_detector(pair, False), [p for _, p in batch])):
             found[i] = (_code(values[0].language.name), values[0].value) if values else None
     return found
+
+
+@lru_cache(maxsize=64)
+def _known(candidates: tuple[str, ...]) -> tuple[str, ...]:
+    """The languages among ``candidates`` that the detector knows, sorted."""
+    return tuple(sorted({c.split("-")[0] for c in candidates if c.split("-")[0] in LANGUAGES}))
 
 
 def _confidences(detector, texts: list[str]) -> list:
