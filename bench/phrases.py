@@ -1,8 +1,9 @@
 """Card texts for generated benchmark games, written for the bench in four languages.
 
-Every rules text and flavour of a generated card is distinct and long enough for
-the language check to run on it (a text of a few words is not guessed), so a
-benchmark measures detection on every string instead of skipping it.
+Up to 10,000 cards, every rules text and flavour is distinct in its words (not
+only in its numbers, which the language check ignores) and long enough for the
+check to run on it (a text of a few words is not guessed), so a benchmark
+measures detection on every string instead of skipping or reusing verdicts.
 """
 
 from __future__ import annotations
@@ -93,12 +94,31 @@ STORIES = {
 }
 
 
+REACTIONS = {
+    "en": ["The crowd cheers.", "Nobody notices.", "The band plays louder.", "Your rivals grumble.",
+           "The fire grows taller.", "A rocket bursts overhead.", "The mayor frowns.", "Everyone laughs.",
+           "The drums fall silent.", "Smoke fills the square."],
+    "ca": ["La gent aplaudeix.", "Ningú no se n'adona.", "La banda toca més fort.", "Els teus rivals remuguen.",
+           "El foc creix encara més.", "Un coet esclata damunt vostre.", "L'alcalde arrufa les celles.",
+           "Tothom riu.", "Els tambors callen.", "El fum omple la plaça."],
+    "es": ["La gente aplaude.", "Nadie se da cuenta.", "La banda toca más fuerte.", "Tus rivales refunfuñan.",
+           "El fuego crece todavía más.", "Un cohete estalla sobre vosotros.", "El alcalde frunce el ceño.",
+           "Todo el mundo se ríe.", "Los tambores se callan.", "El humo llena la plaza."],
+    "fr": ["La foule applaudit.", "Personne ne s'en aperçoit.", "La fanfare joue plus fort.", "Vos rivaux grognent.",
+           "Le feu grandit encore.", "Une fusée éclate au-dessus de vous.", "Le maire fronce les sourcils.",
+           "Tout le monde rit.", "Les tambours se taisent.", "La fumée remplit la place."],
+}
+
+
 def rules(i: int, locale: str) -> str:
-    """Card ``i``'s rules text: distinct for every ``i`` (the count grows past 1,000 cards)."""
+    """Card ``i``'s rules text: its words differ for every ``i`` below 10,000."""
     action = ACTIONS[locale][i % 10].replace("{n}", str(1 + i // 1000))
-    return f"{action} {MOMENTS[locale][i // 10 % 10]}, {AFTERWARDS[locale][i // 100 % 10]}."
+    return (f"{action} {MOMENTS[locale][i // 10 % 10]}, {AFTERWARDS[locale][i // 100 % 10]}. "
+            f"{REACTIONS[locale][i // 1000 % 10]}")
 
 
 def flavour(i: int, locale: str) -> str:
-    """Card ``i``'s flavour: distinct for every ``i``."""
-    return NIGHT[locale].format(i=i) + STORIES[locale][i // 7 % 10]
+    """Card ``i``'s flavour: its words differ for every ``i`` below 10,000."""
+    first, second = STORIES[locale][i % 10], STORIES[locale][i // 100 % 10]
+    return (NIGHT[locale].format(i=i) + f"{first} {REACTIONS[locale][i // 10 % 10]} {second[0].upper()}{second[1:]} "
+            f"{REACTIONS[locale][(i // 1000 + 3) % 10]}")

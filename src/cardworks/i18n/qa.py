@@ -107,29 +107,33 @@ def detect_languages(requests: list[tuple[str, tuple[str, ...]]],
     takes each batch in one call and spreads it over the cores (a pack of 10,000 cards has 80,000 texts)."""
     index = names if isinstance(names, ProperNames) else ProperNames(names)
     found: list[tuple[str, float] | None] = [None] * len(requests)
-    screen: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+    # Texts by the words the detector reads: it ignores case, digits and punctuation, so "Draw 2 cards."
+    # and "Draw 3 cards!" are judged once.
+    screen: dict[tuple[str, ...], dict[str, list[int]]] = {}
     for i, (text, candidates) in enumerate(requests):
         known = _known(candidates)
         if len(known) < 2 or _letters(text) < MIN_DETECT_CHARS:  # removing names only removes letters
             continue
-        plain = strip_names(_PLACEHOLDER.sub(" ", text), index)
-        if _letters(plain) >= MIN_DETECT_CHARS:
-            screen.setdefault(known, []).append((i, plain))
+        words = _LETTERS.sub(" ", strip_names(_PLACEHOLDER.sub(" ", text), index)).strip()
+        if len(words) - words.count(" ") >= MIN_DETECT_CHARS:
+            screen.setdefault(known, {}).setdefault(words, []).append(i)
     # The quick model screens; the full models of the two languages in question confirm what it flags.
-    confirm: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+    confirm: dict[tuple[str, ...], dict[str, list[int]]] = {}
     for known, batch in screen.items():
-        for (i, plain), values in zip(batch, _confidences(_detector(known, True), [p for _, p in batch])):
+        for (words, asking), values in zip(batch.items(), _confidences(_detector(known, True), list(batch))):
             if not values:
                 continue
             guess = _code(values[0].language.name), values[0].value
-            expected = requests[i][1][0].split("-")[0]
-            if guess[0] == expected or expected not in known:
-                found[i] = guess
-            else:
-                confirm.setdefault(tuple(sorted({expected, guess[0]})), []).append((i, plain))
+            for i in asking:
+                expected = requests[i][1][0].split("-")[0]
+                if guess[0] == expected or expected not in known:
+                    found[i] = guess
+                else:
+                    confirm.setdefault(tuple(sorted({expected, guess[0]})), {}).setdefault(words, []).append(i)
     for pair, batch in confirm.items():
-        for (i, _), values in zip(batch, _confidences(_detector(pair, False), [p for _, p in batch])):
-            found[i] = (_code(values[0].language.name), values[0].value) if values else None
+        for (words, asking), values in zip(batch.items(), _confidences(_detector(pair, False), list(batch))):
+            for i in asking:
+                found[i] = (_code(values[0].language.name), values[0].value) if values else None
     return found
 
 
