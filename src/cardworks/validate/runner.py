@@ -88,9 +88,9 @@ def check_database(db: Database, out: ProblemList) -> tuple[list[SetCompleteness
 
 def _check_game_rules(index: Index, out: ProblemList) -> None:
     """The game plugin's own checks: its vocabulary in effects and bonuses, the references inside them."""
-    from ..engine.plugins import registered
+    from ..engine.plugins import plugin_of
 
-    plugin = registered().get(index.game.id)
+    plugin = plugin_of(index.game.id)
     if plugin is not None and getattr(plugin, "validate", None):
         plugin.validate(index, out)
 
