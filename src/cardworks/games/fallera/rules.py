@@ -296,7 +296,8 @@ class FalleraRules:
         return frozen(draft)
 
     def play(self, draft: Draft, action: FalleraAction, rng: random.Random | None = None) -> None:
-        """``apply`` in place: ``action`` changes ``draft``, or is refused before anything changes."""
+        """``apply`` in place: ``action`` changes ``draft``, or is refused before anything changes. Its
+        chance (a reshuffle) comes from ``rng``, which the step keeps on the draft (``Draft.rng``)."""
         phase = draft.phase
         if phase == "over":
             raise IllegalActionError(action.notation(), "game-over", "the game is over")
@@ -314,7 +315,8 @@ class FalleraRules:
         elif getattr(action, "player", None) != actor:
             raise IllegalActionError(action.notation(), "not-your-turn", f"it is {player(actor)}'s decision")
         _CHECKS[kind](self, draft, action)
-        _EFFECTS[kind](self, draft, action, rng)
+        draft.rng = rng
+        _EFFECTS[kind](self, draft, action)
 
     def playout(self, state: State) -> Playout:
         """``state`` played in place on a draft of its own: a playout without checks takes no copy per step."""
@@ -325,7 +327,8 @@ class FalleraRules:
         """``play`` for an action ``choices`` listed for ``draft``: legal by construction, so only its
         effect is left to play (checked playouts go through ``apply``, whose checks lead to the same
         effects, and try listed actions there at every step)."""
-        _EFFECTS[type(action)](self, draft, action, rng)
+        draft.rng = rng
+        _EFFECTS[type(action)](self, draft, action)
 
     # --- checks: each refuses an action the rules do not allow now, before anything changes -----
     def _check_first(self, draft: Draft, action: First) -> None:
@@ -397,36 +400,36 @@ class FalleraRules:
                                      f"this is allowed in the {phase} phase, not during {draft.phase}")
 
     # --- effects: each plays an action its check allows --------------------------------------------
-    def _play_first(self, draft: Draft, action: First, rng: random.Random | None) -> None:
+    def _play_first(self, draft: Draft, action: First) -> None:
         draft.current, draft.candidates, draft.turn = action.player, (), 1
-        self._start_turn(draft, rng)
+        self._start_turn(draft)
 
-    def _play_almoina(self, draft: Draft, action: Almoina, rng: random.Random | None) -> None:
-        if self._draw(draft, action.player, 1, rng):
+    def _play_almoina(self, draft: Draft, action: Almoina) -> None:
+        if self._draw(draft, action.player, 1):
             self._later(draft, _END_ACTION)
             return
-        self._end_action(draft, rng)
+        self._end_action(draft)
 
-    def _play_sell(self, draft: Draft, action: Sell, rng: random.Random | None) -> None:
+    def _play_sell(self, draft: Draft, action: Sell) -> None:
         instance = action.card.number
         self._unplace(draft, action.player, instance)
         draft.cemetery.append(instance)
         used = self._used(draft, action.player, instance)  # selling is using it
-        if self._draw(draft, action.player, draft.facts.defs[instance].sell, rng):
+        if self._draw(draft, action.player, draft.facts.defs[instance].sell):
             self._later(draft, *used, _END_ACTION)
             return
         if not used:
-            self._end_action(draft, rng)
+            self._end_action(draft)
             return
         draft.pending = used + _END_ACTION_STEPS
-        self._resume(draft, rng)
+        self._resume(draft)
 
-    def _play_attack(self, draft: Draft, action: Attack, rng: random.Random | None) -> None:
+    def _play_attack(self, draft: Draft, action: Attack) -> None:
         attack = action.card.number
         draft.hands[action.player].remove(attack)
         draft.phase, draft.battle = "defend", (action.player, action.target, action.treasure.number, attack)
 
-    def _play_move(self, draft: Draft, action: Move, rng: random.Random | None) -> None:
+    def _play_move(self, draft: Draft, action: Move) -> None:
         """The Queen moves and the card of her terreta is taken: a win is looked for at that instant (the
         card taken, or the Queen entering a terreta, may make one), before an emptied map is refilled."""
         slot = draft.spaces.index(action.space)
@@ -438,9 +441,9 @@ class FalleraRules:
         if self._check_victory(draft):
             self._later(draft, ("refill", realm))
             return
-        self._refill(draft, rng, realm)
+        self._refill(draft, realm)
 
-    def _end_move(self, draft: Draft, rng: random.Random | None, realm: bool) -> bool:
+    def _end_move(self, draft: Draft, realm: bool) -> bool:
         """The rest of a move, once the map holds cards: the Realm's extra action, or what acts when a move
         ends the turn (the Interior's coin, expert mode), then the next turn."""
         if realm:  # a Realm card taken by the last action grants another action
@@ -448,48 +451,48 @@ class FalleraRules:
             return False
         steps = self._triggered(draft, "move-ends-turn", draft.current)
         if not steps:
-            return self._next_turn(draft, rng)
+            return self._next_turn(draft)
         draft.pending = steps + (("next-turn",),) + draft.pending
-        return self._resume(draft, rng)
+        return self._resume(draft)
 
-    def _play_burn(self, draft: Draft, action: Burn, rng: random.Random | None) -> None:
+    def _play_burn(self, draft: Draft, action: Burn) -> None:
         instance = action.card.number
         draft.hands[action.player].remove(instance)
         draft.cemetery.append(instance)
-        self._after_burn(draft, rng)
+        self._after_burn(draft)
 
-    def _refill(self, draft: Draft, rng: random.Random | None, realm: bool) -> bool:
+    def _refill(self, draft: Draft, realm: bool) -> bool:
         """An emptied map is refilled at once: a card is drawn for each terreta, and the player lays them as
         they wish (phase ``lay``; rulebook 3, lines 106-108); then the move ends."""
         if any(slot >= 0 for slot in draft.map):
-            return self._end_move(draft, rng, realm)
+            return self._end_move(draft, realm)
         drawn: list[int] = []
         for _ in draft.spaces:
             if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
                 if not draft.cemetery:
                     break
-                _reshuffle(draft, rng)
+                _reshuffle(draft)
             drawn.append(draft.deck.pop(0))
             if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
                 draft.laying = tuple(drawn)  # drawn, and never laid
                 self._deck_exhausted(draft)
                 return True
         if not drawn:
-            return self._end_move(draft, rng, realm)
+            return self._end_move(draft, realm)
         draft.laying, draft.phase = tuple(drawn), "lay"
         self._later(draft, ("end-move", realm))
         return True
 
-    def _play_lay(self, draft: Draft, action: Lay, rng: random.Random | None) -> None:
+    def _play_lay(self, draft: Draft, action: Lay) -> None:
         instance = action.card.number
         draft.map[draft.spaces.index(action.space)] = instance
         draft.laying = tuple(i for i in draft.laying if i != instance)
         if draft.laying:
             return
         draft.phase = "turn"  # every card laid: the move goes on
-        self._resume(draft, rng)
+        self._resume(draft)
 
-    def _play_defence(self, draft: Draft, action: Defend | NoDefence, rng: random.Random | None) -> None:
+    def _play_defence(self, draft: Draft, action: Defend | NoDefence) -> None:
         """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both. A win is
         looked for as the treasure changes hands, before any card the terreta's bonus draws."""
         attacker, target, treasure, attack = draft.battle
@@ -516,31 +519,31 @@ class FalleraRules:
                 self._later(draft, *used, _END_ACTION)
                 return
         if not used:
-            self._end_action(draft, rng)
+            self._end_action(draft)
             return
         draft.pending = used + _END_ACTION_STEPS  # what using these cards does (a terreta's draws), on or off turn
-        self._resume(draft, rng)
+        self._resume(draft)
 
-    def _play_coin(self, draft: Draft, action: Coin, rng: random.Random | None) -> None:
+    def _play_coin(self, draft: Draft, action: Coin) -> None:
         if draft.phase == "effect-coin":  # an effect's coin: the side it lands on is played, then the rest
             _, who, source, index, path, position = draft.pending[0]
             side = f"{path}.{position}.{'heads' if action.heads else 'tails'}".lstrip(".")
             draft.pending = (("verbs", who, source, index, side, 0),) + draft.pending[1:]
             draft.phase = "turn"
-            self._resume(draft, rng)
+            self._resume(draft)
             return
         who, left, all_heads = draft.toss
         draft.toss = (who, left - 1, all_heads and action.heads)
         if not action.heads and draft.hands[who]:
             draft.takes = (_next(draft, who), who, 1)
-        self._after_toss(draft, rng)
+        self._after_toss(draft)
 
-    def _play_take(self, draft: Draft, action: Take, rng: random.Random | None) -> None:
+    def _play_take(self, draft: Draft, action: Take) -> None:
         instance = action.card.number
         draft.hands[action.victim].remove(instance)
         draft.takes = None
         self._place(draft, action.taker, instance)
-        self._after_toss(draft, rng)
+        self._after_toss(draft)
 
     # --- flow ---------------------------------------------------------------------------------
     # A step that stops for a decision or a chance outcome returns True, having left what remains of
@@ -551,13 +554,13 @@ class FalleraRules:
         if draft.phase != "over":
             draft.pending += steps
 
-    def _resume(self, draft: Draft, rng: random.Random | None) -> bool:
+    def _resume(self, draft: Draft) -> bool:
         """Play the steps waiting in the queue, in order, until one stops again (True) or none is left. A
         step that grants another action drops the end of the turn waiting after it."""
         steps, draft.pending = draft.pending, ()
         while steps:
             (name, *args), steps = steps[0], steps[1:]
-            done = _STEPS[name](self, draft, rng, *args)
+            done = _STEPS[name](self, draft, *args)
             if done == GRANTED:
                 steps = tuple(s for s in steps if s[0] not in _TURN_ENDS)
             elif done:
@@ -610,7 +613,7 @@ class FalleraRules:
             return draft.facts.defs[source].effects[index]
         return self.bonuses[source.removeprefix("terreta:")][index]
 
-    def _verbs(self, draft: Draft, rng: random.Random | None, who: int, source: Any, index: int, path: str,
+    def _verbs(self, draft: Draft, who: int, source: Any, index: int, path: str,
                position: int) -> Any:
         """Play the verbs at ``path`` of an effect from ``position``: a step of the queue (see ``interpreter``)."""
         verbs = verbs_at(self._effect(draft, source, index), path)
@@ -619,7 +622,7 @@ class FalleraRules:
             verb = verbs[k]
             name = verb.verb
             if name == "draw":
-                if self._draw(draft, who, verb.count, rng):
+                if self._draw(draft, who, verb.count):
                     self._later(draft, ("verbs", who, source, index, path, k + 1))
                     return True
             elif name == "coin":
@@ -633,12 +636,12 @@ class FalleraRules:
                 return True
         return GRANTED if granted else False
 
-    def _end_action(self, draft: Draft, rng: random.Random | None) -> bool:
+    def _end_action(self, draft: Draft) -> bool:
         """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
         if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # seldom: most
             self._later(draft, ("next-turn",))  # wins were found at the change that made them
             return True
-        return self._next_turn(draft, rng)
+        return self._next_turn(draft)
 
     def _check_victory(self, draft: Draft) -> bool:
         """Victory at the instant of 5 valid ingredients (4 with the Queen in your food's terreta), on or off
@@ -667,7 +670,7 @@ class FalleraRules:
                 return True
         return False
 
-    def _after_toss(self, draft: Draft, rng: random.Random | None) -> None:
+    def _after_toss(self, draft: Draft) -> None:
         if draft.takes is not None:
             return
         who, left, all_heads = draft.toss
@@ -682,17 +685,17 @@ class FalleraRules:
         refused[who] = tuple(draft.counters[who])
         draft.refused = tuple(refused)
         if not self._check_victory(draft):  # another player's paella may be complete too
-            self._resume(draft, rng)
+            self._resume(draft)
 
-    def _next_turn(self, draft: Draft, rng: random.Random | None) -> bool:
+    def _next_turn(self, draft: Draft) -> bool:
         draft.current = (draft.current + 1) % len(draft.hands)
         draft.turn += 1
         draft.phase = "turn"
         if self._turn_starts:  # else nothing happens at the start of a turn
-            return self._start_turn(draft, rng)
+            return self._start_turn(draft)
         return False
 
-    def _start_turn(self, draft: Draft, rng: random.Random | None = None) -> bool:
+    def _start_turn(self, draft: Draft) -> bool:
         me = draft.current
         if self.discord and self._may_win(draft, me):  # a refused paella is offered again: the turn is the tosses
             count, blocked, seafood = self.ingredients(draft, me)
@@ -703,20 +706,20 @@ class FalleraRules:
                 return True
         if self.burning:  # draw one, then discard a hand card (none to discard: nothing more)
             draft.phase = "turn"
-            if self._draw(draft, me, 1, rng):
+            if self._draw(draft, me, 1):
                 self._later(draft, ("burn",))
                 return True
-            return self._burn(draft, rng)
-        return self._after_burn(draft, rng)
+            return self._burn(draft)
+        return self._after_burn(draft)
 
-    def _burn(self, draft: Draft, rng: random.Random | None) -> bool:
+    def _burn(self, draft: Draft) -> bool:
         """Expert mode's burn, once its card is drawn: a hand card to discard, if there is one."""
         if draft.hands[draft.current]:
             draft.phase = "burn"
             return True
-        return self._after_burn(draft, rng)
+        return self._after_burn(draft)
 
-    def _after_burn(self, draft: Draft, rng: random.Random | None = None) -> bool:
+    def _after_burn(self, draft: Draft) -> bool:
         """What acts at the start of the turn (the gamba's coin, the taronger's card…), then the action."""
         draft.phase = "turn"
         if not any(map(draft.facts.turn_start.__getitem__, draft.counters[draft.current])) and not self._starts:
@@ -725,9 +728,9 @@ class FalleraRules:
         if not steps:
             return False
         draft.pending = steps + draft.pending
-        return self._resume(draft, rng)
+        return self._resume(draft)
 
-    def _draw(self, draft: Draft, who: int, count: int, rng: random.Random | None) -> bool:
+    def _draw(self, draft: Draft, who: int, count: int) -> bool:
         """``who`` draws ``count`` cards, one at a time from the top, a win looked for as each arrives: the
         cemetery is reshuffled into an empty deck (base game), or the game ends when the deck runs out
         (expansion 2; the last card leaving the deck ends it). True when the draw stopped (the rest waits)."""
@@ -739,7 +742,7 @@ class FalleraRules:
                     return True
                 if not draft.cemetery:
                     return False
-                _reshuffle(draft, rng)
+                _reshuffle(draft)
                 deck = draft.deck
             self._place(draft, who, deck.pop(0))
             if self.discord and not deck:
@@ -925,11 +928,11 @@ class FalleraRules:
         return broken
 
 
-def _reshuffle(draft: Draft, rng: random.Random | None) -> None:
-    """The base game's deck exhaustion: the cemetery, shuffled, becomes the deck."""
-    if rng is None:
+def _reshuffle(draft: Draft) -> None:
+    """The base game's deck exhaustion: the cemetery, shuffled with the step's rng, becomes the deck."""
+    if draft.rng is None:
         raise RuntimeError("the deck must be reshuffled from the cemetery: pass rng=")
-    rng.shuffle(draft.cemetery)
+    draft.rng.shuffle(draft.cemetery)
     draft.deck, draft.cemetery = draft.cemetery, []
 
 
@@ -948,11 +951,11 @@ _END_ACTION = ("end-action",)
 _END_ACTION_STEPS = (_END_ACTION,)
 _TURN_ENDS = frozenset({"end-action", "next-turn"})
 """Queue steps that end the turn: an extra action granted drops them."""
-_STEPS = {"draw": lambda rules, draft, rng, who, count: rules._draw(draft, who, count, rng),
+_STEPS = {"draw": FalleraRules._draw,
           "end-action": FalleraRules._end_action, "next-turn": FalleraRules._next_turn,
           "refill": FalleraRules._refill, "end-move": FalleraRules._end_move, "burn": FalleraRules._burn,
           "verbs": FalleraRules._verbs}
-"""The steps that may wait in ``pending``, by name: each takes the rules, the draft, the rng and its arguments."""
+"""The steps that may wait in ``pending``, by name: each takes the rules, the draft and its arguments."""
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}
 _EFFECTS.update(dict.fromkeys(_DEFENCES, FalleraRules._play_defence))
