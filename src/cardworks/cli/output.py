@@ -146,6 +146,9 @@ def print_check(report) -> None:
         click.echo(f"left out of playouts ({len(report.left_out)} cards): " +
                    ", ".join(f"{card} ({reason})" for card, reason in sorted(report.left_out.items())[:8]) +
                    (" …" if len(report.left_out) > 8 else ""))
+    if report.waiting:
+        click.echo("engine features left-out cards wait on (cards; freed by it alone): " +
+                   ", ".join(f"{name} {needing}; {alone}" for name, (needing, alone) in report.waiting.items()))
     if report.later:
         click.echo(f"not played yet: {'; '.join(report.later)}")
     if report.rulings:
