@@ -79,3 +79,54 @@ def test_validate_counts_missing_facts_per_set() -> None:
     assert table[1].split()[-1] == "missing"
     rows = {line.split()[0]: int(line.split()[-1]) for line in table[2:] if line.split() and line.split()[0] in recorded}
     assert rows == recorded and sum(recorded.values()) > 40, (rows, recorded)
+
+
+ABILITIES = {
+    "actions-per-turn": ("scenario-cards-allioli-two-actions", "scenario-cards-allioli-realm-first-no-extra-action",
+                         "scenario-cards-allioli-realm-last-extra-action"),
+    "return-to-hand": ("scenario-cards-capita-cristia-back-after-losing",
+                       "scenario-cards-capita-cristia-back-after-winning",
+                       "scenario-cards-capita-cristia-defends-and-returns"),
+}
+"""Each verb that made a left-out card playable, and the scenarios of that card that need it."""
+
+
+def _results(db) -> dict[str, bool]:
+    from cardworks.engine.check import run_scenarios
+
+    return {r.id: r.passed for r in run_scenarios(db) if r.file.endswith("card-abilities.json")}
+
+
+def test_the_cards_made_playable_pass_their_scenarios(shipped) -> None:
+    db, _, left_out = shipped
+    assert not {"allioli-persistent", "capita-cristia"} & set(left_out)
+    results = _results(db)
+    assert set(ABILITIES["actions-per-turn"]) | set(ABILITIES["return-to-hand"]) <= set(results)
+    assert all(results.values()), results
+
+
+@pytest.mark.parametrize("verb", sorted(ABILITIES))
+def test_their_scenarios_fail_without_the_handler(monkeypatch, verb: str) -> None:
+    from cardworks.games.fallera import interpreter
+
+    handlers = {part: dict(names) for part, names in interpreter.HANDLERS.items()}
+    del handlers["do"][verb]
+    monkeypatch.setattr(interpreter, "HANDLERS", handlers)
+    results = _results(load_database(REPO / "cards" / "fallera"))
+    assert not any(results[s] for s in ABILITIES[verb]), results
+
+
+@pytest.mark.parametrize("verb, method", [("actions-per-turn", "_another_action"), ("return-to-hand", "_discard_used")])
+def test_their_scenarios_fail_without_the_rules_that_play_them(monkeypatch, verb: str, method: str) -> None:
+    from cardworks.games.fallera.rules import FalleraRules
+
+    scenarios = list(ABILITIES[verb])
+    if method == "_another_action":
+        monkeypatch.setattr(FalleraRules, method, lambda self, draft: False)
+        # (the Realm-first scenario passes then too: one action, and the Realm's extra one, make two)
+        scenarios = [s for s in scenarios if "realm-first" not in s]
+    else:  # every used battle card to the cemetery, as before the verb
+        monkeypatch.setattr(FalleraRules, method, lambda self, draft, used: draft.cemetery.extend(
+            card for _, card in used if card is not None))
+    results = _results(load_database(REPO / "cards" / "fallera"))
+    assert scenarios and not any(results[s] for s in scenarios), results

@@ -3,6 +3,7 @@ counter add), calling a battle, and its end, defended or not."""
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from .actions import Attack, Defend, NoDefence
@@ -57,7 +58,10 @@ class Battles:
         used = tuple(step for who, card in ((attacker, attack), (target, defence)) if card is not None
                      for step in self._used(draft, who, card)) if self._uses else ()
         draft.battle, draft.phase = None, "turn"
-        draft.cemetery += (attack,) if defence is None else (attack, defence)
+        if self._returns:  # a battle card may go back to its user's hand instead (the capità cristià)
+            self._discard_used(draft, ((attacker, attack), (target, defence)))
+        else:
+            draft.cemetery += (attack,) if defence is None else (attack, defence)
         if steals:
             if treasure in draft.counters[target]:
                 self._unplace(draft, target, treasure)
@@ -70,3 +74,15 @@ class Battles:
             return
         draft.pending = used + END_ACTION_STEPS  # what using these cards does (a terreta's draws), on or off turn
         self._resume(draft)
+
+    def _discard_used(self, draft: Draft, used: tuple[tuple[int, int | None], ...]) -> None:
+        """The battle's cards, (user, card) in turn, go to the cemetery, except each whose ``return-to-hand``
+        effect holds now: that one goes back to its user's hand, won or lost (rulebook 3, lines 58, 184)."""
+        defs = draft.facts.defs
+        for user, card in used:
+            if card is None:
+                continue
+            if any(holds(effect.while_, draft, user, None) for effect, _ in defs[card].doing("return-to-hand")):
+                insort(draft.hands[user], card)
+            else:
+                draft.cemetery.append(card)

@@ -188,6 +188,24 @@ class ExtraAction(Model):
     verb: Literal["extra-action"]
 
 
+class ActionsPerTurn(Model):
+    """The holder may take ``count`` actions on their turn instead of one, while the effect's conditions hold
+    at the end of each action (the allioli persistent). The Realm symbol's extra action comes only when taking
+    the Realm card was the last of them (fallera-3 line 116). As with the Realm's extra action, the engine has
+    the player take every action they may (an almoina is always possible)."""
+
+    verb: Literal["actions-per-turn"]
+    count: Annotated[int, Field(ge=2, le=5)]
+    """How many actions the holder takes on their turn."""
+
+
+class ReturnToHand(Model):
+    """A battle card: after a battle it was used in, won or lost, it goes back to the hand of the player who
+    used it instead of to the cemetery, while the effect's conditions hold then (the capità cristià)."""
+
+    verb: Literal["return-to-hand"]
+
+
 class Win(Model):
     """The holder wins the game at once (whatever else holds)."""
 
@@ -195,7 +213,8 @@ class Win(Model):
 
 
 Verb = Annotated[Union[AsItsType, RestatesTerretaBonus, PartOf, CountAsIngredients, ValidIngredient, ModifyStat,
-                       FaceUpAttacks, Draw, Coin, ExtraAction, Win], Field(discriminator="verb")]
+                       FaceUpAttacks, Draw, Coin, ExtraAction, ActionsPerTurn, ReturnToHand, Win],
+                 Field(discriminator="verb")]
 Coin.model_rebuild()
 
 

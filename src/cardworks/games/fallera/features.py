@@ -52,13 +52,6 @@ FEATURES: dict[str, tuple[str, tuple[str, ...]]] = {
         "discarding a treasure from the counter as the turn's action for what its text gives, and taking a map "
         "card without moving the Queen",
         ()),
-    "actions-per-turn": (
-        "more than one action on a turn, with the Realm symbol's extra action only after the last of them "
-        "(fallera-3 lines 114-116)",
-        ()),
-    "return-to-hand": (
-        "a battle card going back to its user's hand after the battle instead of to the cemetery",
-        ()),
     "stat-against-card": (
         "a battle card whose value depends on the card it faces, or on what the battle is fought for",
         ()),

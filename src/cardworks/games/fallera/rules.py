@@ -92,6 +92,10 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, 
     _starts: bool = field(default=False, init=False, repr=False, compare=False)
     """Some terreta has effects at the start of a turn (cards' are in ``Facts.turn_start``)."""
     _card_events: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _more_actions: bool = field(default=False, init=False, repr=False, compare=False)
+    """Some card may allow more than one action a turn (``actions-per-turn``; else each action ends the turn)."""
+    _returns: bool = field(default=False, init=False, repr=False, compare=False)
+    """Some battle card may go back to the hand after a battle (``return-to-hand``; else all go to the cemetery)."""
     _turn_starts: bool = field(default=False, init=False, repr=False, compare=False)
     """Something happens at the start of a turn: a refused paella offered again (expansion 2), the expert burn,
     an effect (else a turn starts with its action)."""
@@ -102,6 +106,8 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, 
         self._uses = any(e.when.event == "card-used" for e in terretes + cards)
         self._starts = any(e.when.event == "turn-start" for e in terretes)
         self._card_events = frozenset(e.when.event for e in cards)
+        self._more_actions = any(card.doing("actions-per-turn") for card in self.defs.values())
+        self._returns = any(card.doing("return-to-hand") for card in self.defs.values())
         self._turn_starts = self.discord or self.burning or self._starts or "turn-start" in self._card_events
 
     def facts(self, state: State) -> Facts:

@@ -53,6 +53,9 @@ class State:
     refused: tuple[tuple[int, ...], ...] = ()
     """Per player (empty until a paella is refused), the counter whose paella the coin refused: the
     same paella is offered again only at the start of its holder's next turn (rulebook 2, lines 18-19)."""
+    actions: int = 0
+    """Actions the current player has finished this turn, beside the one being taken: a card may allow
+    more than one (``actions-per-turn``)."""
     pending: tuple[tuple[Any, ...], ...] = ()
     """Steps of the flow waiting while a decision or chance outcome is due, played in order once it is
     given: ``("draw", player, cards)``, ``("end-action",)``, ``("next-turn",)``, ``("refill", realm)``,
@@ -118,7 +121,7 @@ def thawed(state: State, facts: Any) -> Draft:
     draft.battle, draft.toss, draft.takes, draft.candidates = state.battle, state.toss, state.takes, state.candidates
     draft.winner, draft.reason, draft.turn = state.winner, state.reason, state.turn
     draft.spaces, draft.map, draft.queen = state.spaces, list(state.map), state.queen
-    draft.laying, draft.pending = state.laying, state.pending
+    draft.laying, draft.pending, draft.actions = state.laying, state.pending, state.actions
     draft.foods, draft.revealed, draft.refused = state.foods, state.revealed, state.refused
     draft.weights, draft.sellables, draft.on_counters = facts.tallies(state.counters)
     return draft
@@ -133,7 +136,7 @@ def frozen(draft: Draft) -> State:
         "toss": draft.toss, "takes": draft.takes, "candidates": draft.candidates, "winner": draft.winner,
         "reason": draft.reason, "turn": draft.turn, "spaces": draft.spaces, "map": tuple(draft.map),
         "queen": draft.queen, "laying": draft.laying, "foods": draft.foods,
-        "revealed": draft.revealed, "refused": draft.refused, "pending": draft.pending})
+        "revealed": draft.revealed, "refused": draft.refused, "actions": draft.actions, "pending": draft.pending})
 
 
 def built(fields: dict[str, Any]) -> State:
