@@ -3,8 +3,9 @@
 Covered: setup (deal 7, or 10 with two players; re-deal on 3+ ingredients;
 first player by fewest treasures, then fewest ingredients, then a chance
 tie-break), treasures placed automatically, one action per turn (sell, battle,
-almoina), battles (defend or not, attack must beat defence, both cards to the
-cemetery), victory at the instant of 5 valid ingredients (cabeça d'alls and
+almoina; more while a card such as the allioli persistent allows it), battles
+(defend or not, attack must beat defence, both cards to the cemetery unless
+one goes back to the hand, as the capità cristià may), victory at the instant of 5 valid ingredients (cabeça d'alls and
 other ``ingredient-value`` effects), deck exhaustion (reshuffle in the base
 game; with expansion 2 the game ends and the ``wins-at-deck-exhaustion`` card
 wins), xoriç blocking victory, seafood coin tosses (each tails lets the next
@@ -14,12 +15,13 @@ turn-start draw and the clòtxina's face-up battles; with
 expansion 3, the Kingdom map (the first five cards, redrawn on two or more
 ingredients), moving the Calavera Queen along accesses and taking the card,
 refilling an emptied map at once (the player lays the five cards drawn where
-they wish), the Realm symbol's extra action, hidden
+they wish), the Realm symbol's extra action (after a turn's last action only), hidden
 territorial foods and the win with 4 ingredients while the Queen is in your
 terreta, on or off turn; in expert mode, burning cards before each turn and
 the terreta bonuses (declared on the board's spaces). Not covered yet:
 special cards and most card abilities; cards that need them are left out of
-decks with a reason.
+decks, each naming the facts the rulebooks do not give about it or the engine
+feature it waits on (its ``missing`` and ``needs`` data).
 
 The rules are written once, on mutable drafts (``state``): ``apply`` thaws a state, plays the action and
 freezes the result; a playout without checks keeps one draft for a whole game. The step being played keeps
