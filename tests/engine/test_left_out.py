@@ -87,6 +87,7 @@ ABILITIES = {
     "return-to-hand": ("scenario-cards-capita-cristia-back-after-losing",
                        "scenario-cards-capita-cristia-back-after-winning",
                        "scenario-cards-capita-cristia-defends-and-returns"),
+    "battle-again": ("scenario-cards-queixalets-second-battle", "scenario-cards-queixalets-after-winning"),
 }
 """Each verb that made a left-out card playable, and the scenarios of that card that need it."""
 
@@ -99,9 +100,9 @@ def _results(db) -> dict[str, bool]:
 
 def test_the_cards_made_playable_pass_their_scenarios(shipped) -> None:
     db, _, left_out = shipped
-    assert not {"allioli-persistent", "capita-cristia"} & set(left_out)
+    assert not {"allioli-persistent", "capita-cristia", "queixalets"} & set(left_out)
     results = _results(db)
-    assert set(ABILITIES["actions-per-turn"]) | set(ABILITIES["return-to-hand"]) <= set(results)
+    assert {s for scenarios in ABILITIES.values() for s in scenarios} <= set(results)
     assert all(results.values()), results
 
 
@@ -116,12 +117,15 @@ def test_their_scenarios_fail_without_the_handler(monkeypatch, verb: str) -> Non
     assert not any(results[s] for s in ABILITIES[verb]), results
 
 
-@pytest.mark.parametrize("verb, method", [("actions-per-turn", "_another_action"), ("return-to-hand", "_discard_used")])
+@pytest.mark.parametrize("verb, method", [("actions-per-turn", "_another_action"), ("return-to-hand", "_discard_used"),
+                                          ("battle-again", "_offer_again")])
 def test_their_scenarios_fail_without_the_rules_that_play_them(monkeypatch, verb: str, method: str) -> None:
     from cardworks.games.fallera.rules import FalleraRules
 
     scenarios = list(ABILITIES[verb])
-    if method == "_another_action":
+    if method == "_offer_again":  # the action ends after the first battle, as before the verb (a queue step)
+        monkeypatch.setitem(FalleraRules._steps, "again", lambda self, draft, attacker, target: False)
+    elif method == "_another_action":
         monkeypatch.setattr(FalleraRules, method, lambda self, draft: False)
         # (the Realm-first scenario passes then too: one action, and the Realm's extra one, make two)
         scenarios = [s for s in scenarios if "realm-first" not in s]

@@ -206,6 +206,14 @@ class ReturnToHand(Model):
     verb: Literal["return-to-hand"]
 
 
+class BattleAgain(Model):
+    """A battle card: after a battle it attacked in, won or lost, the attacker may call one more battle
+    against the same player in the same turn, or pass (Queixalets' sobresalt!, fallera-3 lines 190-193). The
+    second battle is part of the same action; with nothing to battle with or for, the action just ends."""
+
+    verb: Literal["battle-again"]
+
+
 class Win(Model):
     """The holder wins the game at once (whatever else holds)."""
 
@@ -213,7 +221,7 @@ class Win(Model):
 
 
 Verb = Annotated[Union[AsItsType, RestatesTerretaBonus, PartOf, CountAsIngredients, ValidIngredient, ModifyStat,
-                       FaceUpAttacks, Draw, Coin, ExtraAction, ActionsPerTurn, ReturnToHand, Win],
+                       FaceUpAttacks, Draw, Coin, ExtraAction, ActionsPerTurn, ReturnToHand, BattleAgain, Win],
                  Field(discriminator="verb")]
 Coin.model_rebuild()
 

@@ -43,6 +43,7 @@ HANDLERS: dict[str, dict[str, str]] = {
         "extra-action": "FalleraRules._verbs", "win": "FalleraRules._verbs",
         "actions-per-turn": "FalleraRules._end_action and _end_move (turns: more actions, the Realm's after the last)",
         "return-to-hand": "FalleraRules._play_defence (battles: where the used cards go)",
+        "battle-again": "FalleraRules._play_defence and _offer_again (battles: phase again)",
     },
 }
 """Every name the engine handles, by part, with where (for a reader)."""
