@@ -156,6 +156,26 @@ def overflow_fields(overflow: dict[str, tuple[str, ...]]) -> dict[str, Any]:
     return {"overflow": list(overflow), "overflow_parts": {card: list(parts) for card, parts in overflow.items()}}
 
 
+def overflow_error(db: Database, locale: str, overflow: dict[str, tuple[str, ...]], note: str = "") -> DataError:
+    """``--strict``'s refusal: each overflowing part as a problem at the text it shows (the card in its set
+    file, or its entry in the locale's translation file), and one summary line."""
+    from ..loading.records import Index
+
+    by_id = Index(db).by_id
+    problems = []
+    for card, parts in overflow.items():
+        record = by_id.get(card)
+        for part in parts or ("text",):
+            if record is None:
+                where, pointer = db.output_id, ""
+            elif locale == db.game_doc.source_locale or part == "stats":
+                where, pointer = record.file.display, f"{record.pointer}/{part}"
+            else:
+                where, pointer = display_path(record.bundle.root / "i18n" / f"{locale}.json"), f"/entries/{card}/{part}"
+            problems.append(Problem(where, pointer, "text-overflow", f"{locale}: the card's {part} does not fit its place"))
+    return DataError(f"{db.output_id} {locale}: text overflows on {describe(overflow)} (--strict){note}", problems)
+
+
 def _render_parallel(jobs: int) -> Callable[[FaceJob], FaceResult]:
     def render(job: FaceJob) -> FaceResult:
         if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
@@ -196,7 +216,7 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
         raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
     overflow = {face_id: result.parts[face_id] for face_id in order if face_id in result.parts}
     if options.strict and overflow:
-        raise DataError(f"{db.output_id} {locale}: text overflows on {describe(overflow)} (--strict); nothing written")
+        raise overflow_error(db, locale, overflow, "; nothing written")
     shop_bytes = save_pdf(assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,
                                    {i: f.group for i, f in result.faces.items()}))
     outputs = [("cards-print-shop", shop_path, shop_bytes, len(order))]
@@ -226,7 +246,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
     game = db.game_doc
     shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, options, kept)
     if options.strict and overflow:
-        raise DataError(f"{db.output_id} {locale}: text overflows on {describe(overflow)} (--strict)")
+        raise overflow_error(db, locale, overflow)
     page_of = {face.id: i for i, face in enumerate(job.faces)}
     back_of = {face.id: face.back for face in job.faces if isinstance(face, Face)}
     game_size = (game.card_size.width_mm, game.card_size.height_mm)
