@@ -37,6 +37,8 @@ class ExportResult:
     cards: int
     reports: list[FileReport] = field(default_factory=list)
     overflow: list[str] = field(default_factory=list)
+    overflow_parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Card → the parts of its face that overflow (see ``render.measure``)."""
 
 
 def default_out(profile: str, faces_label: str) -> Path:
@@ -113,7 +115,8 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
         record = {"export": "print-shop", "profile": profile.id, "game": db.game_doc.id, "deck": deck.label, "locale": locale,
                   "trim_mm": list(trim), "designs": len(deck.cards), "cards": deck.physical_cards,
                   "pages": pages, "files": files, "backs": faces.back_ids, "unverified": profile.unverified(),
-                  "overflow": list(faces.result.overflow)}
+                  "overflow": list(faces.result.overflow),
+                  "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()}}
         (staging / MARKER).write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         reports = preflight(staging, profile.id)
         failed = [r for r in reports if not r.ok]
@@ -127,4 +130,5 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
         raise
     for report in reports:
         report.path = out / report.path.relative_to(staging)
-    return ExportResult(out, profile, files, len(deck.cards), deck.physical_cards, reports, list(faces.result.overflow))
+    return ExportResult(out, profile, files, len(deck.cards), deck.physical_cards, reports, list(faces.result.overflow),
+                        dict(faces.result.parts))

@@ -26,6 +26,11 @@ from .art import ArtBox
 
 PARTS = ("name", "stats", "rules", "flavour")
 """The parts of a face that can overflow, in the order reports name them."""
+SAYS = {"name": "the title does not fit its frame (two lines at the smallest size)",
+        "stats": "the stats line is wider than the card",
+        "rules": "rules text overflows its box even at the smallest size",
+        "flavour": "the flavour runs into the rules text or out of its box"}
+"""What each overflowing part means, for a reader."""
 _MARKED = {"header", "stats", "rules", "flavour"}
 TOLERANCE = 0.5
 """CSS pixels: rounding in the layout, not overflow."""
