@@ -74,12 +74,14 @@ def _spills_out(part: Any) -> bool:
 
 def _title_lines(header: Any) -> int:
     """Lines of the title (the header's ``name`` element), 0 when the header has none."""
+    from weasyprint.formatting_structure.boxes import LineBox
+
     stack = [header]
     while stack:
         box = stack.pop()
         element = getattr(box, "element", None)
         if element is not None and box is not header and "name" in (element.get("class") or "").split():
-            return sum(1 for child in getattr(box, "children", []) if type(child).__name__ == "LineBox")
+            return sum(1 for child in getattr(box, "children", []) if isinstance(child, LineBox))
         stack.extend(getattr(box, "children", []))
     return 0
 
@@ -98,16 +100,16 @@ def spill(parts: dict[str, Any]) -> Spill | None:
         found.append("name")
     if stats is not None and _spills_out(stats):
         found.append("stats")
-    above = None  # the lowest visible text or icon the flavour must stay under
+    # the lowest visible text or icon the flavour must stay under: the rules text (as far as its box shows
+    # it), else the stats line
+    above = stats.padding_box_y() + stats.padding_height() if stats is not None else None
     if rules is not None:
         if _spills_out(rules):
             found.append("rules")
             shrink = True
-        box_bottom = rules.padding_box_y() + rules.padding_height()
         ink = _ink_bottom(rules)
-        above = min(ink, box_bottom) if ink is not None else None
-    elif stats is not None:
-        above = stats.padding_box_y() + stats.padding_height()
+        if ink is not None:
+            above = min(ink, rules.padding_box_y() + rules.padding_height())
     if flavour is not None:
         top = min((leaf.border_box_y() for leaf in _leaves(flavour)), default=None)
         reaches_up = top is not None and above is not None and top < above - TOLERANCE
