@@ -90,12 +90,13 @@ class Draft:
     Only the rules change a draft, and only its owner sees it: ``apply``'s own copy, or a
     playout's. Read-only helpers (legal actions, ingredient counts) take a state or a draft.
     Other slots are not fields of the position: ``facts`` keeps the deck's ``Facts`` at hand for the
-    rules, and ``TALLIES`` count what is on the counters, kept up to date as cards reach and leave
+    rules; ``rng`` is the chance of the step being played (``apply``/``play`` set it as a step starts,
+    None when no chance was given: a reshuffle then fails loudly), so no rule passes it along; and ``TALLIES`` count what is on the counters, kept up to date as cards reach and leave
     them (the rules' ``_place`` and ``_unplace``): looking for a winner is then mostly one ``max``,
     and a turn's number of legal actions needs no counting.
     """
 
-    __slots__ = FIELDS + ("facts",) + TALLIES
+    __slots__ = FIELDS + ("facts", "rng") + TALLIES
 
     @property
     def players(self) -> int:
@@ -108,7 +109,7 @@ def thawed(state: State, facts: Any) -> Draft:
     Field by field, as ``frozen`` (a loop of ``setattr`` took twice as long, and checked playouts
     thaw a state for every action they try)."""
     draft = object.__new__(Draft)
-    draft.facts = facts
+    draft.facts, draft.rng = facts, None
     draft.designs = state.designs
     draft.hands = [list(hand) for hand in state.hands]
     draft.counters = [list(counter) for counter in state.counters]

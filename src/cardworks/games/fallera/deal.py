@@ -1,0 +1,70 @@
+"""Setting up a game of La Fallera Calavera: the shuffle, the Kingdom map's first cards (expansion 3),
+the deal (treasures straight onto the counters, a re-deal on three or more ingredients) and who starts."""
+
+from __future__ import annotations
+
+import random
+
+from .state import Draft, State, frozen, thawed
+
+MAX_REDEALS = 100
+"""Re-deals (and map redraws) tried before the last deal is kept."""
+
+
+class Deal:
+    """The part of ``FalleraRules`` that deals a new game."""
+
+    def new_game(self, *, rng: random.Random, deal: int, designs: tuple[str, ...] | None = None) -> State:
+        """Shuffle, lay the map (expansion 3), deal, place treasures, re-deal on 3+ ingredients, choose who starts."""
+        if designs is None:
+            designs = self.deck_designs()
+        instances = list(range(len(designs)))
+        spaces = tuple(self.board) if self.board else ()
+        foods = tuple(rng.sample(self.food_spaces, self.players)) if spaces else ()
+        for _ in range(MAX_REDEALS):
+            rng.shuffle(instances)
+            layout: tuple[int, ...] = ()
+            if spaces:
+                for _ in range(MAX_REDEALS):  # two or more ingredients on the map: shuffle back, draw again
+                    layout = tuple(instances[: len(spaces)])
+                    if sum(self.defs[designs[i]].kind == "ingredient" for i in layout) < 2:
+                        break
+                    rng.shuffle(instances)
+            rest = instances[len(layout):]
+            hands = [rest[p * deal : (p + 1) * deal] for p in range(self.players)]
+            deck = tuple(rest[self.players * deal :])
+            state = State(designs, tuple(() for _ in hands), tuple(() for _ in hands), deck, (), 0, "turn", self.discord,
+                          spaces=spaces, map=layout, queen="start" if spaces else None, foods=foods,
+                          revealed=tuple(False for _ in foods))
+            draft = thawed(state, self.facts(state))
+            for p, hand in enumerate(hands):
+                for instance in hand:
+                    self._place(draft, p, instance)
+            if all(sum(self.card(draft, i).kind == "ingredient" for i in c) < 3 for c in draft.counters):
+                break
+        self._choose_first(draft)
+        return frozen(draft)
+
+    def deck_designs(self) -> tuple[str, ...]:
+        """The design of each card instance of a new game, in catalogue order (by id) before any shuffle."""
+        if self._deck is None:
+            self._deck = tuple(d for card in sorted(self.defs.values(), key=lambda c: c.id) for d in [card.id] * card.copies)
+        return self._deck
+
+    def _choose_first(self, draft: Draft) -> None:
+        def key(p: int) -> tuple[int, int]:
+            counter = draft.counters[p]
+            return len(counter), sum(self.card(draft, i).kind == "ingredient" for i in counter)
+        best = min(key(p) for p in range(draft.players))
+        tied = tuple(p for p in range(draft.players) if key(p) == best)
+        if len(tied) == 1:
+            draft.current, draft.turn = tied[0], 1
+            self._start_turn(draft)
+        else:
+            draft.phase, draft.candidates = "first", tied
+
+    def started(self, state: State) -> State:
+        """``state`` once its current player's turn has started (a scenario's explicit position)."""
+        draft = thawed(state, self.facts(state))
+        self._start_turn(draft)
+        return frozen(draft)

@@ -1,0 +1,83 @@
+"""The Kingdom map (expansion 3): where the Calavera Queen may go, her move and the card she takes, and the
+refill of an emptied map (the player lays the cards drawn)."""
+
+from __future__ import annotations
+
+from .actions import FalleraAction, Lay, Move
+from .facts import Facts
+from .state import Draft, State
+from .turns import reshuffle
+
+
+class Kingdom:
+    """The part of ``FalleraRules`` that plays the Kingdom map."""
+
+    def _queen_moves(self, state: State, facts: Facts, me: int) -> tuple[FalleraAction, ...]:
+        """The Queen's moves from where she stands, in notation order (there is a map)."""
+        key = (state.queen, state.spaces)
+        spaces = self._moves.get(key)
+        if spaces is None:
+            spaces = self._moves[key] = tuple(sorted(self._reachable(state)))
+        return tuple(facts.plain(Move, me, space) for space in spaces)
+
+    def _reachable(self, state: State) -> tuple[str, ...]:
+        if not state.spaces:
+            return ()
+        return state.spaces if state.queen == "start" else self.board[state.queen]
+
+    def _play_move(self, draft: Draft, action: Move) -> None:
+        """The Queen moves and the card of her terreta is taken: a win is looked for at that instant (the
+        card taken, or the Queen entering a terreta, may make one), before an emptied map is refilled."""
+        slot = draft.spaces.index(action.space)
+        taken = draft.map[slot]
+        draft.queen, draft.map[slot] = action.space, -1
+        if taken >= 0:
+            self._place(draft, action.player, taken)
+        realm = taken >= 0 and "realm" in draft.facts.defs[taken].icons
+        if self._check_victory(draft):
+            self._later(draft, ("refill", realm))
+            return
+        self._refill(draft, realm)
+
+    def _end_move(self, draft: Draft, realm: bool) -> bool:
+        """The rest of a move, once the map holds cards: the Realm's extra action, or what acts when a move
+        ends the turn (the Interior's coin, expert mode), then the next turn."""
+        if realm:  # a Realm card taken by the last action grants another action
+            draft.phase = "turn"
+            return False
+        steps = self._triggered(draft, "move-ends-turn", draft.current)
+        if not steps:
+            return self._next_turn(draft)
+        draft.pending = steps + (("next-turn",),) + draft.pending
+        return self._resume(draft)
+
+    def _refill(self, draft: Draft, realm: bool) -> bool:
+        """An emptied map is refilled at once: a card is drawn for each terreta, and the player lays them as
+        they wish (phase ``lay``; rulebook 3, lines 106-108); then the move ends."""
+        if any(slot >= 0 for slot in draft.map):
+            return self._end_move(draft, realm)
+        drawn: list[int] = []
+        for _ in draft.spaces:
+            if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
+                if not draft.cemetery:
+                    break
+                reshuffle(draft)
+            drawn.append(draft.deck.pop(0))
+            if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
+                draft.laying = tuple(drawn)  # drawn, and never laid
+                self._deck_exhausted(draft)
+                return True
+        if not drawn:
+            return self._end_move(draft, realm)
+        draft.laying, draft.phase = tuple(drawn), "lay"
+        self._later(draft, ("end-move", realm))
+        return True
+
+    def _play_lay(self, draft: Draft, action: Lay) -> None:
+        instance = action.card.number
+        draft.map[draft.spaces.index(action.space)] = instance
+        draft.laying = tuple(i for i in draft.laying if i != instance)
+        if draft.laying:
+            return
+        draft.phase = "turn"  # every card laid: the move goes on
+        self._resume(draft)

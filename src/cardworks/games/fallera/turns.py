@@ -1,0 +1,192 @@
+"""The flow of a Fallera turn: the action's end, the next turn and what acts at its start (a refused paella
+offered again, the expert burn, turn-start effects), draws, the deck running out, and the queue of pending
+steps.
+
+A step that stops for a decision or a chance outcome returns True, having left what remains of itself in
+``draft.pending``; its caller then adds what remains of its own (``_later``), and ``_resume`` plays them in
+order once the decision or outcome is given.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import Any, Callable, ClassVar
+
+from .actions import Almoina, Burn, First, Sell
+from .interpreter import GRANTED, holds
+from .state import Draft
+
+END_ACTION = ("end-action",)
+END_ACTION_STEPS = (END_ACTION,)
+TURN_ENDS = frozenset({"end-action", "next-turn"})
+"""Queue steps that end the turn: an extra action granted drops them."""
+
+
+class TurnFlow:
+    """The part of ``FalleraRules`` that moves a game from action to action, and the queue of pending steps."""
+
+    _steps: ClassVar[dict[str, Callable[..., Any]]]
+    """The steps that may wait in ``pending``, by name: each takes the rules, the draft and its arguments
+    (``rules`` sets the table once every part of the rules is defined: steps of every part may wait)."""
+
+    def _play_first(self, draft: Draft, action: First) -> None:
+        draft.current, draft.candidates, draft.turn = action.player, (), 1
+        self._start_turn(draft)
+
+    def _play_almoina(self, draft: Draft, action: Almoina) -> None:
+        if self._draw(draft, action.player, 1):
+            self._later(draft, END_ACTION)
+            return
+        self._end_action(draft)
+
+    def _play_sell(self, draft: Draft, action: Sell) -> None:
+        instance = action.card.number
+        self._unplace(draft, action.player, instance)
+        draft.cemetery.append(instance)
+        used = self._used(draft, action.player, instance)  # selling is using it
+        if self._draw(draft, action.player, draft.facts.defs[instance].sell):
+            self._later(draft, *used, END_ACTION)
+            return
+        if not used:
+            self._end_action(draft)
+            return
+        draft.pending = used + END_ACTION_STEPS
+        self._resume(draft)
+
+    def _play_burn(self, draft: Draft, action: Burn) -> None:
+        instance = action.card.number
+        draft.hands[action.player].remove(instance)
+        draft.cemetery.append(instance)
+        self._after_burn(draft)
+
+    def _later(self, draft: Draft, *steps: tuple[Any, ...]) -> None:
+        """``steps`` wait in the queue after those already there (nothing waits once the game is over)."""
+        if draft.phase != "over":
+            draft.pending += steps
+
+    def _resume(self, draft: Draft) -> bool:
+        """Play the steps waiting in the queue, in order, until one stops again (True) or none is left. A
+        step that grants another action drops the end of the turn waiting after it."""
+        steps, draft.pending = draft.pending, ()
+        while steps:
+            (name, *args), steps = steps[0], steps[1:]
+            done = self._steps[name](self, draft, *args)
+            if done == GRANTED:
+                steps = tuple(s for s in steps if s[0] not in TURN_ENDS)
+            elif done:
+                self._later(draft, *steps)
+                return True
+        return False
+
+    def _end_action(self, draft: Draft) -> bool:
+        """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
+        if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # seldom: most
+            self._later(draft, ("next-turn",))  # wins were found at the change that made them
+            return True
+        return self._next_turn(draft)
+
+    def _next_turn(self, draft: Draft) -> bool:
+        draft.current = (draft.current + 1) % len(draft.hands)
+        draft.turn += 1
+        draft.phase = "turn"
+        if self._turn_starts:  # else nothing happens at the start of a turn
+            return self._start_turn(draft)
+        return False
+
+    def _start_turn(self, draft: Draft) -> bool:
+        me = draft.current
+        if self.discord and self._may_win(draft, me):  # a refused paella is offered again: the turn is the tosses
+            count, blocked, seafood = self.ingredients(draft, me)
+            territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[me]
+            if (count >= 5 or territorial) and not blocked and seafood:
+                draft.phase, draft.toss = "toss", (me, seafood, True)
+                self._later(draft, ("next-turn",))
+                return True
+        if self.burning:  # draw one, then discard a hand card (none to discard: nothing more)
+            draft.phase = "turn"
+            if self._draw(draft, me, 1):
+                self._later(draft, ("burn",))
+                return True
+            return self._burn(draft)
+        return self._after_burn(draft)
+
+    def _burn(self, draft: Draft) -> bool:
+        """Expert mode's burn, once its card is drawn: a hand card to discard, if there is one."""
+        if draft.hands[draft.current]:
+            draft.phase = "burn"
+            return True
+        return self._after_burn(draft)
+
+    def _after_burn(self, draft: Draft) -> bool:
+        """What acts at the start of the turn (the gamba's coin, the taronger's card…), then the action."""
+        draft.phase = "turn"
+        if not any(map(draft.facts.turn_start.__getitem__, draft.counters[draft.current])) and not self._starts:
+            return False
+        steps = self._triggered(draft, "turn-start", draft.current)
+        if not steps:
+            return False
+        draft.pending = steps + draft.pending
+        return self._resume(draft)
+
+    def _draw(self, draft: Draft, who: int, count: int) -> bool:
+        """``who`` draws ``count`` cards, one at a time from the top, a win looked for as each arrives: the
+        cemetery is reshuffled into an empty deck (base game), or the game ends when the deck runs out
+        (expansion 2; the last card leaving the deck ends it). True when the draw stopped (the rest waits)."""
+        deck = draft.deck
+        for k in range(count):
+            if not deck:
+                if self.discord:
+                    self._deck_exhausted(draft)
+                    return True
+                if not draft.cemetery:
+                    return False
+                reshuffle(draft)
+                deck = draft.deck
+            self._place(draft, who, deck.pop(0))
+            if self.discord and not deck:
+                self._deck_exhausted(draft)
+                return True
+            # only ``who``'s counter changed: nobody else can have reached a paella
+            if draft.weights[who] >= (4 if draft.foods else 5) and self._check_victory(draft):
+                if k + 1 < count:
+                    self._later(draft, ("draw", who, count - k - 1))
+                return True
+        return False
+
+    def _deck_exhausted(self, draft: Draft) -> None:
+        """The game ends as the deck runs out (expansion 2): a card that wins then wins (the fideuà)."""
+        draft.phase, draft.winner, draft.reason = "over", None, "deck-exhausted"
+        draft.pending = ()
+        for holder, source, index, effect, _ in self._effects(draft, "deck-runs-out", 0):
+            instance = source if type(source) is int else None
+            if holds(effect.while_, draft, holder, instance) and any(v.verb == "win" for v in effect.do):
+                draft.winner, draft.reason = holder, "deck-exhausted-holder"
+                return
+
+    def _place(self, draft: Draft, who: int, instance: int) -> None:
+        """``instance`` reaches ``who``: a treasure goes onto the counter, any other card into the hand
+        (both kept in number order)."""
+        facts = draft.facts
+        if facts.treasure[instance]:
+            insort(draft.counters[who], instance)
+            draft.weights[who] += facts.weight[instance]
+            draft.sellables[who] += facts.sellable[instance]
+            draft.on_counters += 1
+        else:
+            insort(draft.hands[who], instance)
+
+    def _unplace(self, draft: Draft, who: int, instance: int) -> None:
+        """``instance`` leaves ``who``'s counter (the only way a counter loses a card)."""
+        facts = draft.facts
+        draft.counters[who].remove(instance)
+        draft.weights[who] -= facts.weight[instance]
+        draft.sellables[who] -= facts.sellable[instance]
+        draft.on_counters -= 1
+
+
+def reshuffle(draft: Draft) -> None:
+    """The base game's deck exhaustion: the cemetery, shuffled with the step's rng, becomes the deck."""
+    if draft.rng is None:
+        raise RuntimeError("the deck must be reshuffled from the cemetery: pass rng=")
+    draft.rng.shuffle(draft.cemetery)
+    draft.deck, draft.cemetery = draft.cemetery, []

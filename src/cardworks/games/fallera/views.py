@@ -1,0 +1,148 @@
+"""What Fallera shows and checks of a position: each player's observation (and proof it leaks nothing
+hidden), the JSON dump and load, scenario expectations and the invariants every position keeps."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import chain
+from typing import Any
+
+from ...engine.core import player_index
+from .actions import player
+from .state import FIELD_SET, FIELDS, NESTED, State, built, tupled
+
+
+class Views:
+    """The part of ``FalleraRules`` that shows, stores and checks positions."""
+
+    def observe(self, state: State, who: int) -> dict[str, Any]:
+        """What ``who`` sees: their hand, every counter, hand sizes (public), the cemetery; the deck as a count."""
+        seen = self._private_view(state, who)
+        seen.update(self._public_view(state))
+        return seen
+
+    def _private_view(self, state: State, who: int) -> dict[str, Any]:
+        """The part of ``who``'s observation that differs between players: all that may hide something."""
+        facts = self.facts(state)
+        label = facts.labels.__getitem__  # "design#n"
+        battle = None
+        if state.battle is not None:
+            attacker, target, treasure, attack = state.battle
+            face_up = any(map(facts.face_up.__getitem__, state.counters[target]))
+            battle = {"attacker": attacker, "target": target, "treasure": label(treasure),
+                      "attack": label(attack) if who == attacker or face_up else "hidden"}
+        return {"you": who, "hand": list(map(label, state.hands[who])), "battle": battle,
+                "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)]}
+
+    def _public_view(self, state: State) -> dict[str, Any]:
+        """The part of every observation that is the same for all players."""
+        label = self.facts(state).labels.__getitem__
+        return {
+            "current": state.current, "phase": state.phase, "turn": state.turn,
+            "hand_sizes": list(map(len, state.hands)), "counters": [list(map(label, c)) for c in state.counters],
+            "deck_size": len(state.deck), "cemetery": list(map(label, state.cemetery)),
+            "winner": state.winner, "reason": state.reason,
+            "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
+            "queen": state.queen, "laying": list(map(label, state.laying)),
+        }
+
+    def hidden_leak(self, state: State) -> str | None:
+        """Another player's hand card, a face-down attack or an unrevealed territorial food in an observation.
+
+        Hands are the only hidden zone besides the attack and the foods, so each
+        observation's hand must be the viewer's own. An observation is its viewer's
+        private part and a public part that holds no hand, attack or food: only the
+        private parts need checking, one per player.
+        """
+        for viewer in range(state.players):
+            seen = self._private_view(state, viewer)
+            if seen["hand"] != [f"{state.designs[i]}#{i}" for i in state.hands[viewer]]:  # written apart from observe
+                return f"{player(viewer)}'s observation shows a hand that is not theirs"
+            if any(f != "hidden" for p, f in enumerate(seen["foods"]) if p != viewer and not state.revealed[p]):
+                return f"{player(viewer)} sees a territorial food that is not revealed"
+            if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden":
+                target = state.battle[1]
+                if not any(self.card(state, i).doing("face-up-attacks") for i in state.counters[target]):  # apart too
+                    return f"{player(viewer)} sees the face-down attack"
+        return None
+
+    def dump(self, state: State) -> dict[str, Any]:
+        """JSON-ready: tuples become lists (hands and counters are the only tuples of tuples)."""
+        data = dict(state.__dict__)  # every field, in order (states are built whole)
+        for name, value in data.items():
+            if type(value) is tuple:
+                data[name] = [list(group) for group in value] if name in NESTED else list(value)
+        return data
+
+    def load(self, data: dict[str, Any]) -> State:
+        """The state ``dump`` wrote (fields it leaves out take their defaults)."""
+        if data.keys() != FIELD_SET:  # fields missing or unknown: the dataclass fills in or says which
+            return State(**{name: tupled(name, value) for name, value in data.items()})
+        return built({name: tupled(name, value) if type(value) is list else value
+                       for name, value in zip(FIELDS, map(data.__getitem__, FIELDS))})
+
+    def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
+        """None when a scenario's expectation holds, else what differs (see docs/scenarios.md)."""
+        if "winner" in expect:
+            wanted = expect["winner"]
+            got = player(state.winner) if state.winner is not None else None
+            if got != wanted or ("reason" in expect and state.reason != expect["reason"]):
+                return f"expected winner {wanted} ({expect.get('reason', 'any reason')}), got {got} ({state.reason})"
+        present = sorted(set(expect.get("absent", ())) & set(state.designs))
+        if present:
+            return f"expected no card of {', '.join(present)} in the game, found one"
+        for zone in ("counters", "hands"):
+            for who, designs in expect.get(zone, {}).items():
+                p = player_index(who)
+                got = Counter(state.designs[i] for i in getattr(state, zone)[p])
+                if got != Counter(designs):
+                    return f"expected {who}'s {zone[:-1]} {sorted(designs)}, got {sorted(got.elements())}"
+        if "cemetery" in expect and Counter(state.designs[i] for i in state.cemetery) != Counter(expect["cemetery"]):
+            return f"expected cemetery {sorted(expect['cemetery'])}, got {sorted(state.designs[i] for i in state.cemetery)}"
+        for key in ("phase", "current"):
+            if key in expect:
+                got = state.phase if key == "phase" else player(state.current)
+                if got != expect[key]:
+                    return f"expected {key} {expect[key]}, got {got}"
+        if "queen" in expect and state.queen != expect["queen"]:
+            return f"expected the Queen in {expect['queen']}, got {state.queen}"
+        for space, design in expect.get("map", {}).items():
+            slot = state.map[state.spaces.index(space)]
+            got = state.designs[slot] if slot >= 0 else None
+            if got != design:
+                return f"expected {design} on {space}, got {got}"
+        for who, count in expect.get("valid_ingredients", {}).items():
+            got = self.ingredients(state, player_index(who))[0]
+            if got != count:
+                return f"expected {who} to have {count} valid ingredients, got {got}"
+        return None
+
+    def invariants(self, state: State) -> list[str]:
+        broken = []
+        in_hands, on_counters = list(chain.from_iterable(state.hands)), list(chain.from_iterable(state.counters))
+        places = in_hands + on_counters + list(state.deck) + list(state.cemetery) \
+            + ([state.battle[3]] if state.battle else []) + [i for i in state.map if i >= 0] + list(state.laying)
+        facts = self.facts(state)
+        if len(places) != len(state.designs) or set(places) != facts.instances:
+            broken.append("conservation: every card instance must be in exactly one zone")
+        treasure = facts.treasure
+        if any(map(treasure.__getitem__, in_hands)):
+            broken.append("a treasure is in a hand instead of on its counter")
+        if not all(map(treasure.__getitem__, on_counters)):
+            broken.append("a card that is not a treasure is on a counter")
+        if (state.phase == "over") != (state.reason is not None):
+            broken.append("a game is over exactly when it has a reason")
+        if (state.phase == "defend") != (state.battle is not None):
+            broken.append("a battle is pending exactly in the defend phase")
+        if state.refused and len(state.refused) != len(state.counters):
+            broken.append("a refused paella is recorded for each player or for none")
+        if (state.phase == "lay") != bool(state.laying) and state.phase != "over":
+            broken.append("cards wait to be laid on the map exactly in the lay phase")
+        if (state.phase == "toss") != (state.toss is not None):
+            broken.append("coin tosses are pending exactly in the toss phase")
+        if state.pending and state.phase in ("turn", "over"):
+            broken.append("steps wait in the queue only while a decision or chance outcome is due")
+        if state.spaces and all(i < 0 for i in state.map) and (state.deck or state.cemetery) \
+                and state.phase not in ("over", "lay"):
+            broken.append("the map is empty while cards remain to refill it")
+        return broken
