@@ -118,9 +118,9 @@ def render_face_images(faces: FaceSet, ids: Iterable[str], dpi: int = PREVIEW_DP
 
 def scenario_games() -> tuple[str, ...]:
     """Ids of the games whose scenarios the engine can play."""
-    from ..engine.check import GAMES
+    from ..engine.plugins import registered
 
-    return GAMES
+    return tuple(registered())
 
 
 def run_scenarios(db: Database) -> list[Any]:

@@ -3,6 +3,7 @@
 from ...engine.plugins import Plugin
 from . import game
 from .actions import parse_action
+from .simulation import SIMULATION
 from .interpreter import handled, vocabulary
 from .models import MODELS
 from .validation import validate
@@ -23,5 +24,6 @@ PLUGIN = Plugin.of(
             ("discordia-humour-coin-symbol",)),
     },
     validate=validate,
+    simulation=SIMULATION,
 )
 """The game as the engine's registry sees it."""

@@ -119,10 +119,11 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     documents = {d.id: d for d in game.documents}
     pieces = {r.id: r for r in index.records if r.kind in {"card", "component", "board"}}
     names = {pid: texts.text(pid, "name", r.model.name) for pid, r in pieces.items()}
-    from ...engine.check import GAMES, run_scenarios
+    from ...engine.check import run_scenarios
+    from ...engine.plugins import registered
     from ..jinja import markup_html
 
-    verdicts = {r.id: r.passed for r in run_scenarios(db)} if proof and game.id in GAMES else {}
+    verdicts = {r.id: r.passed for r in run_scenarios(db)} if proof and game.id in registered() else {}
     by_card: dict[str, list[dict[str, Any]]] = {}
     for record in index.of_kind("ruling"):
         ruling = record.model
