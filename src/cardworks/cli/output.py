@@ -113,8 +113,9 @@ def print_build_report(report) -> None:
         click.echo(f"note: {skipped}; that game was left out of this build")
     for note in report.notes:
         click.echo(f"note: {note}")
-    for game, locale, card in report.overflow:
-        click.echo(f"warning: [text-overflow] {game} {locale} {card}: its rules text or its title (two lines) does not fit at the smallest size")
+    for game, locale, card, parts in report.overflow:
+        click.echo(f"warning: [text-overflow] {game} {locale} {card} ({', '.join(parts) or 'text'}): does not fit its place "
+                   "on the card (rules at the smallest size, the title in two lines, the flavour under the rules)")
     click.echo(f"manifest: {report.manifest}")
 
 

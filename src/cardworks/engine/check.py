@@ -11,21 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, UsageError
+from ..errors import DataError
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 from .core import SetupRefused
-from .plugins import plugin_for, registered  # ``plugin_for`` is also imported from here by older callers
+from .plugins import plugin_for
 from .playouts import PlayoutStats, failure_scenario, merged, run_playouts
 from .scenarios import ScenarioResult, run_scenario
-
-
-
-def __getattr__(name: str) -> Any:
-    if name == "GAMES":  # the ids of the registered games (kept for callers of the old module-level tuple)
-        return tuple(registered())
-    raise AttributeError(name)
 
 
 @dataclass

@@ -4,6 +4,7 @@ from ...engine.plugins import Plugin
 from . import game
 from .features import FEATURES
 from .actions import parse_action
+from .simulation import SIMULATION
 from .interpreter import handled, vocabulary
 from .models import MODELS
 from .validation import validate
@@ -15,5 +16,6 @@ PLUGIN = Plugin.of(
     handlers=handled(),
     missing_features=FEATURES,
     validate=validate,
+    simulation=SIMULATION,
 )
 """The game as the engine's registry sees it."""
