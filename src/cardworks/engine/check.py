@@ -27,6 +27,8 @@ class CheckReport:
     scenarios: list[ScenarioResult] = field(default_factory=list)
     playouts: list[PlayoutStats] = field(default_factory=list)
     left_out: dict[str, str] = field(default_factory=dict)
+    waiting: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Engine feature → (left-out cards that need it, cards it alone would free) (``coverage.features_waited_on``)."""
     later: list[str] = field(default_factory=list)
     """Deck selections the engine does not play yet."""
     rulings: dict[str, Any] = field(default_factory=dict)
@@ -115,6 +117,9 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     for config in configs:
         rules, catalogue = plugin.rules_for(db, config)
         report.left_out.update({k: v for k, v in catalogue.left_out.items() if not v.startswith("removed at")})
+    from .coverage import features_waited_on
+
+    report.waiting = features_waited_on(db, report.left_out)
     if playouts:
         report.playouts = all_playouts(db, game, playouts, seed, configs=configs)
         for config, stats in zip(configs, report.playouts):
