@@ -71,6 +71,11 @@ def _pack_copy(tmp_path: Path, edit) -> Path:
     (lambda cards: cards[2]["effects"][0]["do"][0].update(verb="teleport"), "schema", "/cards/2/effects/0/do/0"),
     (lambda cards: cards[0].update(effects=[{"do": [{"verb": "restates-terreta-bonus", "terreta": "sud"}]}]),
      "bonus-mismatch", "/cards/0/effects/0/do/0/terreta"),
+    (lambda cards: cards[1].update(needs=[{"feature": "teleporting", "behaviour": "sends a card away"}]),
+     "dangling-ref", "/cards/1/needs/0/feature"),
+    (lambda cards: cards[1].update(missing=[{"fact": "its ability", "doc": "no-such-book", "lines": "3"}]),
+     "dangling-ref", "/cards/1/missing/0/doc"),
+    (lambda cards: cards[1].update(missing=[{"fact": "", "doc": "fallera-3"}]), "bad-value", "/cards/1/missing/0/fact"),
 ])
 def test_validate_checks_inside_effects(tmp_path: Path, edit, code: str, pointer: str) -> None:
     pack = _pack_copy(tmp_path, edit)
@@ -95,3 +100,18 @@ def test_effects_doc_is_generated_from_the_models() -> None:
 
     assert (REPO / "docs" / "effects.md").read_text(encoding="utf-8") == render(), \
         "run 'python -m cardworks.games.fallera.effects_doc > docs/effects.md'"
+
+
+def test_validate_warns_on_a_card_left_out_without_saying_why(tmp_path: Path) -> None:
+    def edit(cards):
+        cards[1].update(rules="Teamwork: it is always played with another battle card.")  # text, no effects
+
+    pack = _pack_copy(tmp_path, edit)
+    run = run_cli("--cards", str(REPO / "cards"), "validate", str(pack), "--strict", "--format", "json")
+    assert run.exit_code == 1, run.output
+    assert ("unexplained-gap", "/cards/1") in [(p["code"], p["pointer"]) for p in run.problems
+                                                if p["file"].endswith("sets/example.json")]
+    explained = _pack_copy(tmp_path / "explained", lambda cards: (edit(cards), cards[1].update(missing=[
+        {"fact": "what it is played with", "doc": "fallera-base", "lines": "36"}])))
+    run = run_cli("--cards", str(REPO / "cards"), "validate", str(explained), "--format", "json")
+    assert "unexplained-gap" not in {p["code"] for p in run.problems if p["file"].endswith("sets/example.json")}

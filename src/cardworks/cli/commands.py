@@ -350,6 +350,8 @@ def check_json(report) -> dict:
                       "failures": [{"seed": f.seed, "message": f.message, "log": f.log} for f in p.failures]}
                      for p in report.playouts],
         "left_out": report.left_out, "not_played_yet": report.later,
+        "features_waited_on": {name: {"cards": needing, "freed_alone": alone}
+                               for name, (needing, alone) in report.waiting.items()},
         "rulings": {ruling: {"checked": c.checked, "scenarios": list(c.passing), "reason": c.reason}
                     for ruling, c in sorted(report.rulings.items())},
     }

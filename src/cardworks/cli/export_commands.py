@@ -62,7 +62,9 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | Non
     for name, note in result.profile.unverified().items():
         click.echo(f"  unverified {name}: {note}")
     if result.overflow:
-        click.echo(f"  rules text overflows on: {', '.join(result.overflow)}")
+        from ..render.measure import describe
+
+        click.echo(f"  text overflows on: {describe({card: result.overflow_parts.get(card, ()) for card in result.overflow})}")
 
 
 @export.command("tts")

@@ -19,13 +19,14 @@ def print_report(report: Report, strict: bool) -> None:
     for game_id, sets in report.completeness.items():
         if not sets:
             continue
-        click.echo(f"\n{game_id}: completeness (known/declared; unknown and assumed values)")
-        click.echo(f"  {'set':<14}{'designs':>9}{'cards':>9}  {'by type':<34}{'unknown':>8}{'assumed':>8}")
+        click.echo(f"\n{game_id}: completeness (known/declared; unknown and assumed values; missing facts of "
+                   "what cards do)")
+        click.echo(f"  {'set':<14}{'designs':>9}{'cards':>9}  {'by type':<34}{'unknown':>8}{'assumed':>8}{'missing':>8}")
         for item in sets:
             by_type = " ".join(f"{t} {_ratio(k, d)}" for t, (k, d) in item.by_type.items())
             click.echo(f"  {item.set_id:<14}{_ratio(item.designs, item.designs_declared):>9}"
                        f"{_ratio(item.cards, item.cards_declared):>9}  {by_type:<34}"
-                       f"{item.unknown_values:>8}{item.assumed_values:>8}")
+                       f"{item.unknown_values:>8}{item.assumed_values:>8}{item.missing_facts:>8}")
         click.echo(f"  assumed values in all: {report.assumed.get(game_id, 0)}")
     errors, warnings = len(report.errors), len(report.warnings)
     verdict = "FAILED" if report.failed(strict) else "OK"
@@ -112,8 +113,9 @@ def print_build_report(report) -> None:
         click.echo(f"note: {skipped}; that game was left out of this build")
     for note in report.notes:
         click.echo(f"note: {note}")
-    for game, locale, card in report.overflow:
-        click.echo(f"warning: [text-overflow] {game} {locale} {card}: its rules text or its title (two lines) does not fit at the smallest size")
+    for game, locale, card, parts in report.overflow:
+        click.echo(f"warning: [text-overflow] {game} {locale} {card} ({', '.join(parts) or 'text'}): does not fit its place "
+                   "on the card (rules at the smallest size, the title in two lines, the flavour under the rules)")
     click.echo(f"manifest: {report.manifest}")
 
 
@@ -145,6 +147,9 @@ def print_check(report) -> None:
         click.echo(f"left out of playouts ({len(report.left_out)} cards): " +
                    ", ".join(f"{card} ({reason})" for card, reason in sorted(report.left_out.items())[:8]) +
                    (" …" if len(report.left_out) > 8 else ""))
+    if report.waiting:
+        click.echo("engine features left-out cards wait on (cards; freed by it alone): " +
+                   ", ".join(f"{name} {needing}; {alone}" for name, (needing, alone) in report.waiting.items()))
     if report.later:
         click.echo(f"not played yet: {'; '.join(report.later)}")
     if report.rulings:

@@ -11,21 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, UsageError
+from ..errors import DataError
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 from .core import SetupRefused
-from .plugins import plugin_for, registered  # ``plugin_for`` is also imported from here by older callers
+from .plugins import plugin_for
 from .playouts import PlayoutStats, failure_scenario, merged, run_playouts
 from .scenarios import ScenarioResult, run_scenario
-
-
-
-def __getattr__(name: str) -> Any:
-    if name == "GAMES":  # the ids of the registered games (kept for callers of the old module-level tuple)
-        return tuple(registered())
-    raise AttributeError(name)
 
 
 @dataclass
@@ -34,6 +27,8 @@ class CheckReport:
     scenarios: list[ScenarioResult] = field(default_factory=list)
     playouts: list[PlayoutStats] = field(default_factory=list)
     left_out: dict[str, str] = field(default_factory=dict)
+    waiting: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Engine feature → (left-out cards that need it, cards it alone would free) (``coverage.features_waited_on``)."""
     later: list[str] = field(default_factory=list)
     """Deck selections the engine does not play yet."""
     rulings: dict[str, Any] = field(default_factory=dict)
@@ -122,6 +117,9 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     for config in configs:
         rules, catalogue = plugin.rules_for(db, config)
         report.left_out.update({k: v for k, v in catalogue.left_out.items() if not v.startswith("removed at")})
+    from .coverage import features_waited_on
+
+    report.waiting = features_waited_on(db, report.left_out)
     if playouts:
         report.playouts = all_playouts(db, game, playouts, seed, configs=configs)
         for config, stats in zip(configs, report.playouts):

@@ -115,6 +115,21 @@ def left_out_cards(db: Database) -> dict[str, str]:
     return {card: why for card, why in sorted(seen.items()) if card not in played}
 
 
+def features_waited_on(db: Database, left_out: dict[str, str]) -> dict[str, tuple[int, int]]:
+    """Engine feature → (left-out cards whose stated behaviour needs it, the cards it alone would free: those
+    recording no missing fact and no other feature), read from the cards' ``needs`` and ``missing``."""
+    result: dict[str, tuple[int, int]] = {}
+    for record in Index(db).of_kind("card"):
+        if record.id not in left_out:
+            continue
+        card = record.model
+        features = {need.feature for need in card.needs}
+        for feature in features:
+            needing, alone = result.get(feature, (0, 0))
+            result[feature] = (needing + 1, alone + int(len(features) == 1 and not card.missing))
+    return dict(sorted(result.items()))
+
+
 def ruling_coverage(db: Database, scenario_results: list[Any] | None = None) -> dict[str, RulingCoverage]:
     """Coverage of every behaviour ruling of ``db``'s game; runs its scenarios unless results are given."""
     from .check import run_scenarios

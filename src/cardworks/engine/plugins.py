@@ -4,13 +4,14 @@ The core names no game. The games shipped with cardworks are listed once, in
 ``cardworks.games.built_in``; a game living in another distribution declares
 its plugin under the entry point group ``cardworks.games`` (``name =
 "package.module:PLUGIN"``) and is found the same way. Every command, the
-renderer and the contract tests reach a game only through ``plugin_for``.
+renderer, the simulator and the contract tests reach a game only through
+``registered`` and ``plugin_for``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.metadata import entry_points
@@ -19,6 +20,40 @@ from typing import Any, Protocol, runtime_checkable
 from ..errors import CardworksError, UsageError
 
 ENTRY_POINT_GROUP = "cardworks.games"
+
+
+def _no_zones(state: Any) -> tuple[Sequence[Iterable[int]], ...]:
+    return ()
+
+
+def _nothing_played(action: Any) -> str | None:
+    return None
+
+
+def _no_cards(rules: Any) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What a game gives ``cardworks simulate`` beyond the engine's contract (only games whose engine plays
+    whole games have one). Agents read observations and the cards' public definitions, never the true
+    state; the rest is the referee's view, for the statistics."""
+
+    heuristics: Any
+    """The agents' knowledge of the game: an object (usually a module) with ``greedy(table, me, seen, legal,
+    rng)``, ``determinize(table, seen, rng)`` and ``evaluate(table, state)`` (see ``simulate.heuristics``)."""
+    turns: Callable[[Any, int], tuple[int, int]]
+    """``turns(state, players)``: (turns, rounds) played so far."""
+    cards: Callable[[Any], dict[str, Any]] = _no_cards
+    """``cards(rules)``: design → its public definition (with ``copies``), the deck the rules deal; empty
+    for a game without cards."""
+    zones: Callable[[Any], tuple[Sequence[Iterable[int]], ...]] = _no_zones
+    """``zones(state)``: the zones whose cards a player holds (hands, counters…), each indexed by player."""
+    design: Callable[[Any, int], str] | None = None
+    """``design(state, instance)``: the design of a card instance (games with ``zones``)."""
+    played: Callable[[Any], str | None] = _nothing_played
+    """``played(action)``: the design a player's action puts to use (sold, battled with…), if any."""
 
 
 @runtime_checkable
@@ -52,6 +87,9 @@ class GamePlugin(Protocol):
     def parse_action(self, text: str) -> Any:
         """The action written ``text`` in the game's notation."""
 
+    simulation: Simulation | None
+    """What ``cardworks simulate`` needs to play the game; None when its engine does not play whole games."""
+
 
 @dataclass(frozen=True)
 class Plugin:
@@ -77,7 +115,8 @@ class Plugin:
     """The score sheet's rows, for games that print one (the renderer asks)."""
     missing_features: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     """Feature id → (what the engine lacks, rulings that need it): why those rulings have no scenario yet."""
-
+    simulation: Simulation | None = None
+    """What ``cardworks simulate`` needs; None when the game's engine does not play whole games."""
 
     @classmethod
     def of(cls, id: str, game: Any, parse_action: Callable[[str], Any], **more: Any) -> "Plugin":

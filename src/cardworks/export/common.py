@@ -8,7 +8,7 @@ import os
 import shutil
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pikepdf
@@ -19,8 +19,9 @@ from ..loading.database import Database, load_database
 from ..loading.records import Index
 from ..render.build import has_card_template, selected_games
 from ..render.deck import Deck, build_deck
-from ..render.faces import BLEED_MM, FACES_PER_CHUNK, FaceResult, build_job, render_faces
+from ..render.faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceResult, build_job, render_faces
 from ..render.facecache import assemble_faces
+from ..render.fetcher import refusal_error
 from ..validate import validate
 
 MARKER = "export.json"
@@ -29,7 +30,7 @@ MARKER = "export.json"
 
 @dataclass
 class DeckFaces:
-    """A deck in one locale with its faces laid out: one page per design, then the back."""
+    """A deck in one locale with its faces laid out: one page per design, then each back the deck uses."""
 
     db: Database
     deck: Deck
@@ -37,7 +38,22 @@ class DeckFaces:
     result: FaceResult
     pdf: pikepdf.Pdf
     order: list[str]
-    """Face ids in page order: the designs, then ``back``."""
+    """Face ids in page order: the designs, then the backs (``back``, or a set's or card type's, see
+    ``render.faces.build_job``) in the order the deck first uses them."""
+    backs: dict[str, str] = field(default_factory=dict)
+    """Design id → the id of the back printed behind it (the same resolution as ``cardworks build``)."""
+
+    @property
+    def back_ids(self) -> list[str]:
+        """The backs the deck uses, in page order."""
+        return self.order[len(self.deck.cards):]
+
+    def back_copies(self) -> dict[str, int]:
+        """Physical cards per back."""
+        counts = dict.fromkeys(self.back_ids, 0)
+        for entry in self.deck.cards:
+            counts[self.backs[entry.card.id]] += entry.copies
+        return counts
 
     @property
     def trim_mm(self) -> tuple[float, float]:
@@ -93,20 +109,22 @@ def load_deck(cards_root: Path, game: str | None, selection: str | None, players
 
 
 def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1) -> DeckFaces:
-    """Lay out every design of ``deck`` once, plus the back, as the print-shop pages (trim + 3 mm bleed)."""
+    """Lay out every design of ``deck`` once, plus the backs it uses, as the print-shop pages (trim + 3 mm bleed)."""
     job = build_job(db, deck, locale)
+    backs = {face.id: face.back for face in job.faces if isinstance(face, Face)}
     if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             result = render_faces(job, pool.map)
     else:
         result = render_faces(job)
     if result.refused:
-        raise DataError(f"the templates or data asked for files outside the allowed folders: {', '.join(result.refused)}")
-    order = [c.card.id for c in deck.cards] + ["back"]
+        raise refusal_error(result.refused, f"the {db.output_id} {locale} export")
+    designs = [c.card.id for c in deck.cards]
+    order = designs + list(dict.fromkeys(backs[card] for card in designs))
     pdf = assemble_faces(result, order, BLEED_MM, locale)
     buffer = io.BytesIO()
     pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the chunks
-    return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order)
+    return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs)
 
 
 def staging_folder(out: Path) -> Path:

@@ -338,6 +338,7 @@ def check_quantities(folder: Path, record: dict) -> FileReport:
         rows = list(csv.DictReader(handle))
     missing = sorted({row["file"] for row in rows if not (folder / row["file"]).is_file()})
     report.add("files listed exist", not missing, f"{len(rows)} row(s)" if not missing else f"missing: {', '.join(missing)}")
-    cards = sum(int(row["copies"]) for row in rows if row["card_id"] != "back")
+    backs = set(record.get("backs", ["back"]))
+    cards = sum(int(row["copies"]) for row in rows if row["card_id"] not in backs)
     report.add("copies add up", cards == record["cards"], f"{cards} card(s) listed, the deck has {record['cards']}")
     return report

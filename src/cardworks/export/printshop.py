@@ -1,8 +1,9 @@
 """``cardworks export print-shop``: a deck as a print shop takes it, with a quantities list, preflighted.
 
 Profiles (``profiles.py``) decide the shape: ``pdf`` is the print-shop file of
-``cardworks build`` (one page per design, the back last); ``drivethrucards`` is
-one PDF/X-1a file per deck, front then back of every physical card;
+``cardworks build`` (one page per design, the backs last); ``drivethrucards`` is
+one PDF/X-1a file per deck, front then back of every physical card (each card's
+own back: the deck's, its set's or its card type's);
 ``thegamecrafter`` and ``makeplayingcards`` are one PNG per design at the
 shop's canvas. Every profile writes ``quantities.csv`` (file, card id, name,
 copies) and ``export.json``. Files are written into a staging folder,
@@ -36,6 +37,8 @@ class ExportResult:
     cards: int
     reports: list[FileReport] = field(default_factory=list)
     overflow: list[str] = field(default_factory=list)
+    overflow_parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Card → the parts of its face that overflow (see ``render.measure``)."""
 
 
 def default_out(profile: str, faces_label: str) -> Path:
@@ -43,11 +46,12 @@ def default_out(profile: str, faces_label: str) -> Path:
 
 
 def _pdf_files(faces: DeckFaces, profile: Profile, stem: str) -> tuple[dict[str, bytes], dict[str, int]]:
-    back = len(faces.order) - 1
     if profile.output == "pdf":
         return {f"{stem}.pdf": save_pdf(faces.pdf)}, {f"{stem}.pdf": len(faces.order)}
+    page_of = {face_id: i for i, face_id in enumerate(faces.order)}
+    back = [page_of[faces.backs[entry.card.id]] for entry in faces.deck.cards]
     copies = [i for i, entry in enumerate(faces.deck.cards) for _ in range(entry.copies)]
-    order = [page for i in copies for page in ((i, back) if profile.page_order.value == "front-back" else (i,))]
+    order = [page for i in copies for page in ((i, back[i]) if profile.page_order.value == "front-back" else (i,))]
     pages = shop_pages(faces.pdf, order, faces.trim_mm, profile.page_mm(*faces.trim_mm))
     data = to_pdfx(save_pdf(pages), profile, stem)
     return {f"{stem}.pdf": data}, {f"{stem}.pdf": len(order)}
@@ -59,14 +63,16 @@ def _png_files(faces: DeckFaces, profile: Profile) -> dict[str, bytes]:
 
 
 def quantities_rows(faces: DeckFaces, files: list[str], per_design: bool) -> list[dict[str, str | int]]:
-    """One row per design (and the back): the file to upload, the card id, its name, the copies to order."""
+    """One row per design and per back: the file to upload, the card (or back) id, its name, the copies to order."""
     names = faces.names()
     rows = []
     for index, entry in enumerate(faces.deck.cards):
         rows.append({"file": files[index] if per_design else files[0], "card_id": entry.card.id,
                      "name": names[entry.card.id], "copies": entry.copies})
-    rows.append({"file": files[-1] if per_design else files[0], "card_id": "back", "name": "",
-                 "copies": faces.deck.physical_cards})
+    designs = len(faces.deck.cards)
+    for index, (back, copies) in enumerate(faces.back_copies().items()):
+        rows.append({"file": files[designs + index] if per_design else files[0], "card_id": back, "name": "",
+                     "copies": copies})
     return rows
 
 
@@ -108,8 +114,9 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
         write_quantities(staging / "quantities.csv", quantities_rows(faces, files, profile.output == "png"))
         record = {"export": "print-shop", "profile": profile.id, "game": db.game_doc.id, "deck": deck.label, "locale": locale,
                   "trim_mm": list(trim), "designs": len(deck.cards), "cards": deck.physical_cards,
-                  "pages": pages, "files": files, "unverified": profile.unverified(),
-                  "overflow": list(faces.result.overflow)}
+                  "pages": pages, "files": files, "backs": faces.back_ids, "unverified": profile.unverified(),
+                  "overflow": list(faces.result.overflow),
+                  "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()}}
         (staging / MARKER).write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         reports = preflight(staging, profile.id)
         failed = [r for r in reports if not r.ok]
@@ -123,4 +130,5 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
         raise
     for report in reports:
         report.path = out / report.path.relative_to(staging)
-    return ExportResult(out, profile, files, len(deck.cards), deck.physical_cards, reports, list(faces.result.overflow))
+    return ExportResult(out, profile, files, len(deck.cards), deck.physical_cards, reports, list(faces.result.overflow),
+                        dict(faces.result.parts))

@@ -2,7 +2,9 @@
 
 Tabletop Simulator builds a custom deck from sheet images: a grid of at most
 10 × 7 faces, at most 4096 px a side, whose last slot is the face shown for a
-hidden card (here: the back). Each card names its face as ``CardID`` = deck
+hidden card (here: the back). A sheet has one back image, so cards are put on
+sheets by their back (the deck's, or their set's or card type's, as
+``cardworks build`` prints them). Each card names its face as ``CardID`` = deck
 key × 100 + index in the sheet; ``DeckIDs`` lists one CardID per physical card,
 so a design with three copies appears three times. The saved object (JSON)
 goes into TTS's "Saved Objects" folder; its image URLs are ``file://`` paths
@@ -91,13 +93,13 @@ class TtsResult:
     cards: int
 
 
-def saved_object(faces: DeckFaces, sheets: list[tuple[SheetGrid, list[str]]], urls: list[str], back_url: str,
+def saved_object(faces: DeckFaces, sheets: list[tuple[SheetGrid, list[str]]], urls: list[str], back_urls: list[str],
                  nickname: str) -> dict:
-    """The saved-object JSON: one DeckCustom holding every physical card."""
+    """The saved-object JSON: one DeckCustom holding every physical card (``back_urls``: each sheet's back)."""
     names = faces.names()
     copies = {entry.card.id: entry.copies for entry in faces.deck.cards}
     custom, contained, deck_ids = {}, [], []
-    for key, ((grid, ids), url) in enumerate(zip(sheets, urls), start=1):
+    for key, ((grid, ids), url, back_url) in enumerate(zip(sheets, urls, back_urls), start=1):
         custom[str(key)] = {"FaceURL": url, "BackURL": back_url, "NumWidth": grid.columns, "NumHeight": grid.rows,
                             "BackIsHidden": True, "UniqueBack": False, "Type": 0}
         for index, card_id in enumerate(ids):
@@ -126,26 +128,32 @@ def export_tts(cards_root: Path, *, game: str | None = None, selection: str | No
     staging = staging_folder(out)
     try:
         faces = render_deck(db, deck, locale, jobs)
-        ids = [entry.card.id for entry in deck.cards]
-        chunks = [ids[i : i + PER_SHEET] for i in range(0, len(ids), PER_SHEET)]
-        grids = [grid_for(len(chunk), faces.trim_mm) for chunk in chunks]
+        by_back: dict[str, list[str]] = {}
+        for entry in deck.cards:
+            by_back.setdefault(faces.backs[entry.card.id], []).append(entry.card.id)
+        chunks = [(back, ids[i : i + PER_SHEET]) for back, ids in by_back.items() for i in range(0, len(ids), PER_SHEET)]
+        grids = [grid_for(len(chunk), faces.trim_mm) for _, chunk in chunks]
         images = face_images(faces, grids[0].cell)
+        back_names = {back: "back.png" if back == "back" else f"{back}.png" for back in faces.back_ids}
         sheet_names = []
-        for number, (grid, chunk) in enumerate(zip(grids, chunks), start=1):
+        for number, (grid, (back, chunk)) in enumerate(zip(grids, chunks), start=1):
             sheet = Image.new("RGB", grid.size, "white")
             for index, card_id in enumerate(chunk):
                 sheet.paste(images[card_id], grid.position(index))
-            sheet.paste(images["back"], grid.position(grid.columns * grid.rows - 1))  # the hidden-card face
+            sheet.paste(images[back], grid.position(grid.columns * grid.rows - 1))  # the hidden-card face
             name = f"sheet-{number}.png"
             sheet.save(staging / name, format="PNG")
             sheet_names.append(name)
-        images["back"].save(staging / "back.png", format="PNG")
+        for back, name in back_names.items():
+            images[back].save(staging / name, format="PNG")
         nickname = f"{db.game_doc.name} {deck.label} ({locale})"
         urls = [_url(base_url, out, name) for name in sheet_names]
-        document = saved_object(faces, list(zip(grids, chunks)), urls, _url(base_url, out, "back.png"), nickname)
+        back_urls = [_url(base_url, out, back_names[back]) for back, _ in chunks]
+        document = saved_object(faces, [(grid, chunk) for grid, (_, chunk) in zip(grids, chunks)], urls, back_urls, nickname)
         (staging / f"{label}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         record = {"export": "tts", "game": db.game_doc.id, "deck": deck.label, "locale": locale,
-                  "designs": len(deck.cards), "cards": deck.physical_cards, "files": [*sheet_names, "back.png", f"{label}.json"]}
+                  "designs": len(deck.cards), "cards": deck.physical_cards,
+                  "files": [*sheet_names, *back_names.values(), f"{label}.json"]}
         (staging / MARKER).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
         publish_folder(staging, out)
     except BaseException:

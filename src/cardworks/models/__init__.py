@@ -3,7 +3,7 @@
 from .assumptions import Assumption, AssumptionList
 from .base import Source
 from .boards import Board, BoardSide, Edge, Space
-from .cards import CardDesign, CardSet, SetTotals
+from .cards import CardDesign, CardSet, MissingFact, NeededFeature, SetTotals
 from .components import Component, ComponentList, Face
 from .game import AttributeDef, CardType, Game, MarkerDef, Parameter, RuleSections, StatDef
 from .icons import Icon, IconRegistry
@@ -31,6 +31,8 @@ __all__ = [
     "Icon",
     "IconRegistry",
     "MarkerDef",
+    "MissingFact",
+    "NeededFeature",
     "Pack",
     "Parameter",
     "RuleSections",

@@ -52,6 +52,9 @@ Locale = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8
 #: A path to a file inside the game folder or pack, written with ``/``.
 RelPath = Annotated[str, StringConstraints(min_length=1, max_length=255)]
 
+#: A line or line range in a document's text, e.g. ``24`` or ``39-51``.
+Lines = Annotated[str, StringConstraints(pattern=r"^[0-9]+(-[0-9]+)?$")]
+
 Certainty = Literal["stated", "inferred", "external", "unverified"]
 
 
@@ -62,7 +65,7 @@ class Source(Model):
     """Id of a document declared in the game's ``documents``."""
     section: str | None = None
     """Section heading in that document."""
-    lines: Annotated[str, StringConstraints(pattern=r"^[0-9]+(-[0-9]+)?$")] | None = None
+    lines: Lines | None = None
     """Line or line range in the document's text, e.g. ``24`` or ``39-51``."""
     certainty: Certainty = "stated"
     """``stated``: the document says it; ``inferred``: it follows from the wording;

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from .game import CardBack, CardSize
-from .base import MARKUP, TRANSLATABLE, Certainty, Document, Id, Model, Ref, RelPath, Source
+from .base import MARKUP, TRANSLATABLE, Certainty, Document, Id, Lines, Model, Ref, RelPath, Source
 
 
 MAX_NAME_CHARS = 80
@@ -18,6 +18,35 @@ MAX_FLAVOUR_CHARS = 300
 """Longest flavour line."""
 CARD_TEXT_LIMITS = {"name": MAX_NAME_CHARS, "rules": MAX_RULES_CHARS, "flavour": MAX_FLAVOUR_CHARS}
 """Field (or alt_names item) → longest text, for translations of card fields too."""
+
+
+class MissingFact(Model):
+    """A fact about the card that no source gives, and where the sources stop short of it. A card missing a
+    fact its behaviour needs is left out of play with that fact named; ``validate`` counts it as missing
+    information. Never fill the gap by guessing: record it here."""
+
+    fact: str = Field(min_length=1, max_length=300)
+    """What is not known, in a few words (``how many extra plays it gives``)."""
+    field: str = Field(default="effects", min_length=1)
+    """The field of the card the fact would fill: ``effects`` (what it does), ``stats/attack``, ``types``…"""
+    doc: Ref
+    """The document that comes closest: it speaks of the card without giving the fact."""
+    section: str | None = None
+    """Section heading in that document."""
+    lines: Lines | None = None
+    """Line or line range there, e.g. ``51`` or ``180-183``."""
+    note: str | None = None
+    """What that place does say, and what it leaves out, for a reviewer."""
+
+
+class NeededFeature(Model):
+    """Behaviour the sources state for the card that needs an engine feature its game's engine lacks: the
+    card is left out of play, naming the behaviour and the feature."""
+
+    feature: Ref
+    """Id of the feature, as the game's engine declares it among its missing features."""
+    behaviour: str = Field(min_length=1, max_length=300)
+    """The card's stated behaviour that needs it, in a few words."""
 
 
 class CardDesign(Model):
@@ -63,6 +92,11 @@ class CardDesign(Model):
     """What the card does, in its game's effect vocabulary (``docs/effects.md``), which the game's schema
     (``schema/<game>/set.schema.json``) and ``validate`` check. A card with rules text and no effects is
     unmodelled: the engine leaves it out and says so."""
+    missing: list[MissingFact] = Field(default_factory=list)
+    """Facts about what the card does that no source gives (each with where the sources stop): the engine
+    names them when it leaves the card out."""
+    needs: list[NeededFeature] = Field(default_factory=list)
+    """Stated behaviour of the card that needs an engine feature the game's engine lacks."""
     sources: list[Source] = Field(min_length=1)
     """Where each fact about this card comes from."""
     notes: str | None = None

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 
@@ -33,6 +34,7 @@ from .fetcher import refusal_error
 from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from .impose import SheetLayout, calibration, impose
 from .jinja import templates_dir
+from .measure import describe
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
@@ -83,7 +85,7 @@ class BuildOptions:
 
 @dataclass
 class DeckOutcome:
-    """One deck × locale: what was written or reused, and cards whose text overflowed."""
+    """One deck × locale: what was written or reused, and cards whose text overflowed (with the parts that did)."""
 
     game: str
     locale: str
@@ -92,7 +94,8 @@ class DeckOutcome:
     cards: int
     assumed_quantities: int
     records: list[OutputRecord]
-    overflow: list[str]
+    overflow: dict[str, tuple[str, ...]]
+    """Card id → the parts that overflow (``name``, ``stats``, ``rules``, ``flavour``)."""
     rendered: bool
     """True when the print-shop file was assembled again; False when it was reused."""
     imposed: bool = True
@@ -119,8 +122,9 @@ class BuildReport:
     """What the reader of the summary should know, e.g. that the gutters leave fewer cards a sheet."""
 
     @property
-    def overflow(self) -> list[tuple[str, str, str]]:
-        return [(o.game, o.locale, card) for o in self.outcomes for card in o.overflow]
+    def overflow(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
+        """(game, locale, card, overflowing parts) for every card whose text does not fit."""
+        return [(o.game, o.locale, card, parts) for o in self.outcomes for card, parts in o.overflow.items()]
 
 
 def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
@@ -147,6 +151,31 @@ def sheet_hash(faces_key: str, layout: SheetLayout) -> str:
     return hashlib.sha256(f"{faces_key} {layout!r}".encode()).hexdigest()
 
 
+def overflow_fields(overflow: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """A manifest record's overflow: the cards (what ``i18n status`` reads) and the parts of each."""
+    return {"overflow": list(overflow), "overflow_parts": {card: list(parts) for card, parts in overflow.items()}}
+
+
+def overflow_error(db: Database, locale: str, overflow: dict[str, tuple[str, ...]], note: str = "") -> DataError:
+    """``--strict``'s refusal: each overflowing part as a problem at the text it shows (the card in its set
+    file, or its entry in the locale's translation file), and one summary line."""
+    from ..loading.records import Index
+
+    by_id = Index(db).by_id
+    problems = []
+    for card, parts in overflow.items():
+        record = by_id.get(card)
+        for part in parts or ("text",):
+            if record is None:
+                where, pointer = db.output_id, ""
+            elif locale == db.game_doc.source_locale or part == "stats":
+                where, pointer = record.file.display, f"{record.pointer}/{part}"
+            else:
+                where, pointer = display_path(record.bundle.root / "i18n" / f"{locale}.json"), f"/entries/{card}/{part}"
+            problems.append(Problem(where, pointer, "text-overflow", f"{locale}: the card's {part} does not fit its place"))
+    return DataError(f"{db.output_id} {locale}: text overflows on {describe(overflow)} (--strict){note}", problems)
+
+
 def _render_parallel(jobs: int) -> Callable[[FaceJob], FaceResult]:
     def render(job: FaceJob) -> FaceResult:
         if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
@@ -156,7 +185,7 @@ def _render_parallel(jobs: int) -> Callable[[FaceJob], FaceResult]:
     return render
 
 
-def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord], overflow: list[str],
+def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord], overflow: dict[str, tuple[str, ...]],
              rendered: bool, imposed: bool = True, faces: list[str] | None = None) -> DeckOutcome:
     return DeckOutcome(db.output_id, locale, deck.label, len(deck.cards), deck.physical_cards,
                        sum(1 for c in deck.cards if c.quantity_source != "stated"), records, overflow, rendered, imposed,
@@ -164,10 +193,12 @@ def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord],
 
 
 def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
-           kept: dict[str, OutputRecord]) -> tuple[bytes, FaceJob, str, list[str], list[OutputRecord], list[str] | None]:
+           kept: dict[str, OutputRecord]) -> tuple[bytes, FaceJob, str, dict[str, tuple[str, ...]], list[OutputRecord],
+                                                   list[str] | None]:
     """The print-shop PDF of a deck × locale: reused when its faces are unchanged, else assembled from the
     face cache (laying out only the faces whose key is new) and written. Returns the PDF, the job, its key,
-    the overflowing faces, the records and the faces laid out now (None: the print-shop file was reused)."""
+    the overflowing faces with their parts, the records and the faces laid out now (None: the print-shop file was
+    reused)."""
     base = f"{db.output_id}/{locale}"
     shop_path = f"{base}/print-shop/cards-{deck.label}.pdf"
     job = build_job(db, deck, locale, options.allow_fallback)
@@ -177,12 +208,15 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
     key = faces_hash(keys, deck, order, locale)
     previous = [kept.get(path) for path in [shop_path, *png_paths]]
     if all(r is not None and r.input_hash == key and still_valid(options.out, r) for r in previous):
-        return (options.out / shop_path).read_bytes(), job, key, list(previous[0].overflow), previous, None  # type: ignore[union-attr]
+        shop = previous[0]
+        overflow = {card: tuple(shop.overflow_parts.get(card, ())) for card in shop.overflow}  # type: ignore[union-attr]
+        return (options.out / shop_path).read_bytes(), job, key, overflow, previous, None  # type: ignore[return-value]
     result = deck_faces(job, FaceCache(options.out / FACE_CACHE), _render_parallel(options.jobs))
     if result.refused:
         raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
-    if options.strict and result.overflow:
-        raise DataError(f"{db.output_id} {locale}: rules text overflows on {', '.join(result.overflow)} (--strict); nothing written")
+    overflow = {face_id: result.parts[face_id] for face_id in order if face_id in result.parts}
+    if options.strict and overflow:
+        raise overflow_error(db, locale, overflow, "; nothing written")
     shop_bytes = save_pdf(assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,
                                    {i: f.group for i, f in result.faces.items()}))
     outputs = [("cards-print-shop", shop_path, shop_bytes, len(order))]
@@ -190,10 +224,10 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
         images = render_pngs(shop_bytes, order, Path(f"{base}/print-shop/png-{deck.label}"))
         outputs += [("card-png", path, data, 1) for path, data in images.items()]
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
-              "players": deck.players, "overflow": list(result.overflow)}
+              "players": deck.players, **overflow_fields(overflow)}
     records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(options.out, path, data), **common)
                for kind, path, data, pages in outputs]
-    return shop_bytes, job, key, list(result.overflow), records, result.rendered
+    return shop_bytes, job, key, overflow, records, result.rendered
 
 
 def size_groups(job: FaceJob, deck: Deck, game_size: tuple[float, float]) -> dict[tuple[float, float], list[int]]:
@@ -212,7 +246,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
     game = db.game_doc
     shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, options, kept)
     if options.strict and overflow:
-        raise DataError(f"{db.output_id} {locale}: rules text overflows on {', '.join(overflow)} (--strict)")
+        raise overflow_error(db, locale, overflow)
     page_of = {face.id: i for i, face in enumerate(job.faces)}
     back_of = {face.id: face.back for face in job.faces if isinstance(face, Face)}
     game_size = (game.card_size.width_mm, game.card_size.height_mm)
@@ -238,14 +272,15 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         sheet_bytes = save_pdf(sheets)
         records.append(OutputRecord(game=db.output_id, locale=locale, kind="cards", path=sheet_path, pages=len(sheets.pages),
                                     sha256=write_output(options.out, sheet_path, sheet_bytes), input_hash=sheet_key,
-                                    selection=deck.selection, players=deck.players, paper=layout.paper, overflow=overflow))
+                                    selection=deck.selection, players=deck.players, paper=layout.paper,
+                                    **overflow_fields(overflow)))
         imposed = True
     if options.proof:
         records.append(_proof(db, deck, locale, options, kept, job, faces_key, overflow, shop_bytes))
     return _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
 
 
-def proof_notes(job: FaceJob, overflow: list[str]) -> ProofNotes:
+def proof_notes(job: FaceJob, overflow: dict[str, tuple[str, ...]]) -> ProofNotes:
     """What a reviewer must look at on each face: overflow, art under 300 dpi, placeholder art, fallback strings."""
     from urllib.parse import unquote, urlparse
 
@@ -255,7 +290,7 @@ def proof_notes(job: FaceJob, overflow: list[str]) -> ProofNotes:
     notes = ProofNotes()
     for face in job.faces:
         if face.id in overflow:
-            notes.add(face.id, "OVERFLOW: rules text does not fit")
+            notes.add(face.id, "OVERFLOW: " + (", ".join(overflow[face.id]) or "text") + " does not fit")
         if not isinstance(face, Face):
             continue
         if face.art is None:
@@ -274,7 +309,7 @@ def proof_notes(job: FaceJob, overflow: list[str]) -> ProofNotes:
 
 
 def _proof(db: Database, deck: Deck, locale: str, options: BuildOptions, kept: dict[str, OutputRecord], job: FaceJob,
-           faces_key: str, overflow: list[str], shop_bytes: bytes) -> OutputRecord:
+           faces_key: str, overflow: dict[str, tuple[str, ...]], shop_bytes: bytes) -> OutputRecord:
     """The contact sheet of a deck × locale (``--proof``), reused while its faces are unchanged."""
     path = f"{db.output_id}/{locale}/proof-{deck.label}.pdf"
     key = hashlib.sha256(f"proof {faces_key} {options.layout.paper}".encode()).hexdigest()
@@ -286,7 +321,7 @@ def _proof(db: Database, deck: Deck, locale: str, options: BuildOptions, kept: d
     data = save_pdf(sheet)
     return OutputRecord(game=db.output_id, locale=locale, kind="cards-proof", path=path, pages=len(sheet.pages),
                         sha256=write_output(options.out, path, data), input_hash=key, selection=deck.selection,
-                        players=deck.players, paper=options.layout.paper, overflow=overflow)
+                        players=deck.players, paper=options.layout.paper, **overflow_fields(overflow))
 
 
 def selected_games(cards_root: Path, wanted: str | None) -> list[Path]:

@@ -27,9 +27,11 @@ from .art import placeholder_ops
 from .faces import Back, Face, FaceJob, FaceResult, Look, render_faces
 from .fonts import font_files
 from .jinja import templates_dir
+from .measure import PARTS
 
-RENDERER_VERSION = "3"
-"""Bump when the renderer draws the same inputs differently: every cached face is then laid out again."""
+RENDERER_VERSION = "4"
+"""Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
+again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules)."""
 
 Renderer = Callable[[FaceJob], FaceResult]
 
@@ -97,9 +99,14 @@ class CachedFace:
 
     pdf: bytes
     fit: int = 0
-    overflow: bool = False
+    parts: tuple[str, ...] = ()
+    """The parts of the face that overflow (see :mod:`.measure`); empty when everything fits."""
     group: str = ""
     """The document the face was laid out in (faces of one document share fonts and icons)."""
+
+    @property
+    def overflow(self) -> bool:
+        return bool(self.parts)
 
 
 @dataclass
@@ -115,9 +122,18 @@ class DeckFaces:
     def overflow(self) -> list[str]:
         return [face_id for face_id, face in self.faces.items() if face.overflow]
 
+    @property
+    def parts(self) -> dict[str, tuple[str, ...]]:
+        """Face id → the parts that overflow, for the faces that do."""
+        return {face_id: face.parts for face_id, face in self.faces.items() if face.overflow}
+
 
 class FaceCache:
-    """A folder of face pages by key: ``<key>.pdf`` and ``<key>.json`` (fit step, overflow)."""
+    """A folder of face pages by key: ``<key>.pdf`` and ``<key>.json`` (fit step, overflowing parts, group).
+
+    Metadata that is not in this form (an older cache's, or a damaged file) is a miss: the face is laid out
+    again rather than served with a verdict that may be stale.
+    """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -125,15 +141,18 @@ class FaceCache:
     def get(self, key: str) -> CachedFace | None:
         try:
             meta = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
-            return CachedFace((self.folder / f"{key}.pdf").read_bytes(), meta["fit"], meta["overflow"],
-                              meta.get("group", key))
-        except (OSError, ValueError, KeyError):
+            fit, parts, group = meta["fit"], meta["parts"], meta.get("group", key)
+            if not (isinstance(fit, int) and isinstance(parts, list) and all(p in PARTS for p in parts)
+                    and isinstance(group, str)):
+                return None
+            return CachedFace((self.folder / f"{key}.pdf").read_bytes(), fit, tuple(parts), group)
+        except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: str, face: CachedFace) -> None:
         write_bytes_atomic(self.folder / f"{key}.pdf", face.pdf)  # the page first: metadata names a page that exists
         write_bytes_atomic(self.folder / f"{key}.json",
-                           json.dumps({"fit": face.fit, "overflow": face.overflow, "group": face.group}).encode())
+                           json.dumps({"fit": face.fit, "parts": list(face.parts), "group": face.group}).encode())
 
 
 def split_pages(result: FaceResult) -> dict[str, CachedFace]:
@@ -150,7 +169,7 @@ def split_pages(result: FaceResult) -> dict[str, CachedFace]:
             page.contents_add(b"Q\n" + placeholder_ops(face_id, result.arts[face_id]))
         buffer = io.BytesIO()
         single.save(buffer, deterministic_id=True, compress_streams=True)
-        pages[face_id] = CachedFace(buffer.getvalue(), result.fits.get(face_id, 0), face_id in result.overflow,
+        pages[face_id] = CachedFace(buffer.getvalue(), result.fits.get(face_id, 0), result.parts.get(face_id, ()),
                                     groups[pdf_index])
     return pages
 

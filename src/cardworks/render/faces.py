@@ -3,8 +3,9 @@
 Faces are rendered once per distinct design (the cost of a deck follows its
 designs, not its copies); sheets place these pages as many times as needed.
 Rules text starts at the largest size and, for each card whose text overflows
-its box, is re-rendered one step smaller, down to a minimum; a card that still
-overflows is reported.
+its box or runs into the flavour, is re-rendered one step smaller, down to a
+minimum; a card whose text still spills (rules, flavour, title or stats, read
+from the layout by :mod:`.measure`) is reported with the parts that spill.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders, wrapped_lines
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
+from .measure import Spill, measure
 
 FIT_STEPS = 6
 """Rules-text sizes: ``fit-0`` (8 pt) down to ``fit-5`` (5.5 pt)."""
@@ -87,7 +89,8 @@ class Face:
     """Id of the back printed behind this face."""
     name_size: float = TITLE_SIZES[0]
     name_fits: bool = True
-    """False when the title needs more than two lines even at the smallest size (reported as overflow)."""
+    """False when the title needs more than two lines even at the smallest size (by the font's metrics; the
+    overflow report comes from the layout, see :mod:`.measure`)."""
 
 
 @dataclass
@@ -125,13 +128,15 @@ class FaceJob:
 
 @dataclass
 class FaceResult:
-    """Rendered faces: PDF bytes per pass, the page of each face, and the overflow report."""
+    """Rendered faces: PDF bytes per pass, the page of each face, and the overflow report (faces, and their parts)."""
 
     pdfs: list[bytes] = field(default_factory=list)
     pages: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Face id → (index into ``pdfs``, page index)."""
     fits: dict[str, int] = field(default_factory=dict)
     overflow: list[str] = field(default_factory=list)
+    parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Face id → the parts that overflow (``name``, ``stats``, ``rules``, ``flavour``), for faces in ``overflow``."""
     refused: list[str] = field(default_factory=list)
     arts: dict[str, ArtBox] = field(default_factory=dict)
     """Face id → where its placeholder art is painted (after layout, see ``art``); faces with art have none."""
@@ -279,36 +284,6 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
     return FaceJob(locale, name, [str(root) for root in db.roots], faces, icons, game.id, looks, list(texts.fallbacks))
 
 
-PX = 0.75
-"""PDF points per CSS pixel."""
-
-
-def _measure(document: Any, faces: list[Face | Back]) -> tuple[list[str], dict[str, ArtBox]]:
-    """Read WeasyPrint's layout: faces whose rules text overflows its box, and where each face's art goes."""
-    colours = {face.id: face.colour for face in faces if isinstance(face, Face) and face.art is None}
-    overflow, arts = [], {}
-    for page in document.pages:
-        stack = [page._page_box]
-        while stack:
-            box = stack.pop()
-            element_id = box.element.get("id") if getattr(box, "element", None) is not None else None
-            if element_id and element_id.startswith("rules-") and box.element_tag == "div" and hasattr(box, "children"):
-                limit = box.content_box_y() + box.height + 0.5
-                bottom = max((c.position_y + c.margin_height() for c in box.children), default=0)
-                if bottom > limit:
-                    overflow.append(element_id.removeprefix("rules-"))
-                continue
-            if element_id and element_id.startswith("art-") and box.element_tag == "div" \
-                    and element_id.removeprefix("art-") in colours:  # no art of its own: the placeholder goes here
-                face_id = element_id.removeprefix("art-")
-                radius = max(0.0, box.border_top_left_radius[0] - box.border_left_width)
-                arts[face_id] = ArtBox(box.padding_box_x() * PX, (page.height - box.padding_box_y() - box.padding_height()) * PX,
-                                       box.padding_width() * PX, box.padding_height() * PX, radius * PX, colours[face_id])
-                continue
-            stack.extend(getattr(box, "children", []))
-    return overflow, arts
-
-
 @lru_cache(maxsize=1)
 def _font_config() -> Any:
     """One font configuration per process: the bundled fonts are loaded once, not once per document of faces."""
@@ -317,7 +292,7 @@ def _font_config() -> Any:
     return FontConfiguration()
 
 
-def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, list[str], dict[str, ArtBox]]:
+def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, dict[str, Spill], dict[str, ArtBox]]:
     """One document of faces that share a look and a size (see ``chunks``)."""
     from weasyprint import HTML
 
@@ -339,7 +314,8 @@ def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes
         font_config=_font_config())
     out = io.BytesIO()
     document.write_pdf(out)
-    return (out.getvalue(), *_measure(document, faces))
+    placeholders = {face.id: face.colour for face in faces if isinstance(face, Face) and face.art is None}
+    return (out.getvalue(), *measure(document, placeholders))
 
 
 FACES_PER_CHUNK = 16
@@ -349,10 +325,10 @@ so any number of jobs gives byte-identical files."""
 
 @dataclass
 class PassResult:
-    """One document of faces: its PDF, the faces whose rules text overflowed, and refused fetches."""
+    """One document of faces: its PDF, the faces whose texts spill (see :mod:`.measure`), and refused fetches."""
 
     pdf: bytes
-    overflow: list[str]
+    overflow: dict[str, Spill]
     arts: dict[str, ArtBox]
     refused: list[str]
 
@@ -387,14 +363,14 @@ def chunks(items: list[Any], size: int = FACES_PER_CHUNK) -> list[list[Any]]:
 
 
 def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] = map) -> FaceResult:
-    """Every face of ``job``, shrinking overflowing rules text one step per pass.
+    """Every face of ``job``, shrinking the rules text one step per pass while it spills (out of its box, or
+    into the flavour); what still spills at the smallest size, or cannot be cured by it, is reported.
 
     Each pass lays out its chunks through ``map_passes`` (``map``, or a process pool's); the faces that
     overflowed in any chunk are gathered and re-laid out together one step smaller, so a pass costs
     one document per chunk however the overflowing faces were spread.
     """
     result = FaceResult()
-    titles = [f.id for f in job.faces if isinstance(f, Face) and not f.name_fits]
     pending = chunks(list(job.faces))
     while pending:
         done = list(map_passes(render_pass, [replace(job, faces=part) for part in pending]))
@@ -406,14 +382,15 @@ def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] =
             for page, face in enumerate(part):
                 result.pages[face.id] = (len(result.pdfs) - 1, page)
                 result.fits[face.id] = getattr(face, "fit", 0)
-                if face.id not in outcome.overflow:
+                spilled = outcome.overflow.get(face.id)
+                if spilled is None:
                     continue
-                if face.fit + 1 < FIT_STEPS:
+                if spilled.shrink and face.fit + 1 < FIT_STEPS:
                     face.fit += 1
                     retry.append(face)
                 else:
                     result.overflow.append(face.id)
+                    result.parts[face.id] = spilled.parts
         pending = chunks(retry)
-    result.overflow += [face for face in titles if face not in result.overflow]  # a title over two lines
     result.refused = sorted(set(result.refused))
     return result

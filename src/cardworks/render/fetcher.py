@@ -11,7 +11,9 @@ Each refusal is recorded as ``file: [code] reason``.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -87,8 +89,21 @@ def safe_fetcher(roots: list[Path]):
     return _fetcher_class()(roots)
 
 
-def refusal_error(refused: list[str], what: str):
-    """A DataError listing each refused fetch as a problem naming the file, for the output ``what``."""
+def fetch_key(target: str) -> str:
+    """One spelling of a fetched file, whether written as a ``file:`` URL (quoted or not) or as a path, so a
+    refusal can be matched with the reference that asked for it; other URLs stay as they are."""
+    parsed = urlparse(target)
+    if parsed.scheme == "file" or (not parsed.scheme and target.startswith("/")):
+        return os.path.normpath(unquote(parsed.path))
+    return target
+
+
+def refusal_error(refused: list[str], what: str, asked_by: Mapping[str, str] | None = None):
+    """A DataError listing each refused fetch as a problem naming the file, for the output ``what``.
+
+    ``asked_by`` maps a fetched file (see :func:`fetch_key`) to the ``file:line`` that asked for it (a rulebook
+    section's image): the problem is then reported there, naming the refused file in its message.
+    """
     from ..errors import DataError
     from ..problems import Problem
 
@@ -96,5 +111,10 @@ def refusal_error(refused: list[str], what: str):
     for entry in sorted(set(refused)):
         match = re.match(r"(.*?): \[([a-z-]+)\] (.*)", entry)
         file, code, reason = match.groups() if match else (entry, "refused", "refused")
-        problems.append(Problem(file.removeprefix("file://"), "", code, f"{reason} (while rendering {what})"))
+        asker = (asked_by or {}).get(fetch_key(file))
+        if asker is not None:
+            where, _, line = asker.rpartition(":")
+            problems.append(Problem(where, line, code, f"asks for {fetch_key(file)}: {reason} (while rendering {what})"))
+        else:
+            problems.append(Problem(file.removeprefix("file://"), "", code, f"{reason} (while rendering {what})"))
     return DataError(f"{what}: {len(problems)} file(s) refused while rendering; nothing was written", problems)

@@ -30,7 +30,9 @@ class OutputRecord:
     players: int | None = None
     paper: str | None = None
     overflow: list[str] = field(default_factory=list)
-    """Cards whose rules text did not fit its box even at the smallest size."""
+    """Cards whose text did not fit even at the smallest size."""
+    overflow_parts: dict[str, list[str]] = field(default_factory=dict)
+    """Card → the parts that did not fit (``name``, ``stats``, ``rules``, ``flavour``)."""
 
 
 def write_output(out_dir: Path, relative: str, data: bytes) -> str:
@@ -52,11 +54,14 @@ def _record(raw: Any) -> OutputRecord | None:
     text = (str,)
     expected = {"game": text, "kind": text, "path": text, "sha256": text, "input_hash": text, "pages": (int,),
                 "locale": (str, type(None)), "selection": (str, type(None)), "players": (int, type(None)),
-                "paper": (str, type(None)), "overflow": (list,)}
+                "paper": (str, type(None)), "overflow": (list,), "overflow_parts": (dict,)}
     for name, kinds in expected.items():
         if name in raw and (not isinstance(raw[name], kinds) or isinstance(raw[name], bool)):
             return None
     if not all(isinstance(card, str) for card in raw.get("overflow", [])):
+        return None
+    if not all(isinstance(parts, list) and all(isinstance(p, str) for p in parts)
+               for parts in raw.get("overflow_parts", {}).values()):
         return None
     path = PurePosixPath(raw.get("path", ""))
     if not path.parts or path.is_absolute() or ".." in path.parts:

@@ -15,6 +15,7 @@ from ..loading.records import Index
 from .deck import Deck, DeckCard
 from .facecache import FaceCache, deck_faces
 from .faces import build_job
+from .fetcher import refusal_error
 from .printshop import render_pngs
 
 
@@ -22,7 +23,7 @@ def face_pdf(db: Database, card_id: str, locale: str, cache_dir: Path, allow_fal
     """The face of ``card_id`` in ``locale`` as a one-page PDF, from the cache in ``cache_dir`` or laid out now.
 
     Raises :class:`UsageError` for an unknown card or locale and :class:`DataError` for a missing translation
-    (unless ``allow_fallback``) or a failing template.
+    (unless ``allow_fallback``), a failing template or a file the fetcher refused (each named).
     """
     game = db.game_doc
     if locale not in game.locales and locale != "qps-ploc":
@@ -35,7 +36,7 @@ def face_pdf(db: Database, card_id: str, locale: str, cache_dir: Path, allow_fal
     job.faces = [face for face in job.faces if face.id == card_id]
     result = deck_faces(job, FaceCache(cache_dir))
     if result.refused:
-        raise UsageError(f"the templates asked for files outside the allowed folders: {', '.join(result.refused)}")
+        raise refusal_error(result.refused, f"the face of {card_id} in {locale}")
     return result.faces[card_id].pdf
 
 

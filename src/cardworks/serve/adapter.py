@@ -36,7 +36,7 @@ PREVIEW_DPI = 150
 
 @dataclass(frozen=True)
 class FaceImage:
-    """One rendered face: its PNG, whether its rules text still overflowed, and where its art box is."""
+    """One rendered face: its PNG, whether its text still overflowed, and where its art box is."""
 
     png: bytes
     overflow: bool
@@ -44,6 +44,16 @@ class FaceImage:
     """Width and height of the face's art box in millimetres (None for a back)."""
     refused: tuple[str, ...] = ()
     """Files the face asked for that the renderer's fetcher refused."""
+    parts: tuple[str, ...] = ()
+    """The parts that overflowed (``name``, ``stats``, ``rules``, ``flavour``; see ``render.measure``)."""
+
+    def overflow_warnings(self) -> list[str]:
+        """What overflowed, in words, one line per part."""
+        from ..render.measure import SAYS
+
+        if not self.overflow:
+            return []
+        return [SAYS[part] for part in self.parts] or ["its text overflows its place on the card"]
 
 
 @dataclass
@@ -101,15 +111,16 @@ def render_face_images(faces: FaceSet, ids: Iterable[str], dpi: int = PREVIEW_DP
         face = next(f for f in chosen if f.id == face_id)
         box = ((art.width / 72 * 25.4, art.height / 72 * 25.4) if art else
                art_box_mm(face.trim_w, face.trim_h, face.layout) if getattr(face, "art", None) else None)
-        images[face_id] = FaceImage(pngs[str(Path(".") / f"{face_id}.png")], face_id in result.overflow, box, refused)
+        images[face_id] = FaceImage(pngs[str(Path(".") / f"{face_id}.png")], face_id in result.overflow, box, refused,
+                                    result.parts.get(face_id, ()))
     return images
 
 
 def scenario_games() -> tuple[str, ...]:
     """Ids of the games whose scenarios the engine can play."""
-    from ..engine.check import GAMES
+    from ..engine.plugins import registered
 
-    return GAMES
+    return tuple(registered())
 
 
 def run_scenarios(db: Database) -> list[Any]:

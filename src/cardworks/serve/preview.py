@@ -182,8 +182,7 @@ class Preview:
         if image is None:
             return []
         found = []
-        if image.overflow:
-            found.append("rules text overflows its box even at the smallest size")
+        found += image.overflow_warnings()
         low = low_resolution(card.art, image.art_box_mm)
         if low:
             found.append(low)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ..errors import UsageError
-from . import heuristics
 from .mcts import search
 from .tables import Table
 
@@ -36,7 +35,7 @@ class Agent:
                rng: random.Random) -> Any:
         if self.kind == "random" or len(legal) == 1:
             return legal[int(rng.random() * len(legal))]
-        game = heuristics.for_game(table.spec.game)
+        game = table.heuristics
         if self.kind == "greedy":
             return game.greedy(table, me, observe(), list(legal), rng)
         return search(table, game, me, observe(), list(legal), self.budget, rng)

@@ -2,8 +2,9 @@
 
 Everything else in ``cardworks.simulate`` talks to the generic engine contract
 (``actor``, ``legal_actions``, ``apply``, ``observe``, ``result``; ``CHANCE``; the
-``Playout`` of ``engine.core``). When the engine's games move (one package per game,
-a registry), only this module is re-pointed.
+``Playout`` of ``engine.core``). Games are reached only through the plugin registry
+(``engine.plugins``): a game plays here when its plugin has a ``Simulation`` (its agents'
+heuristics, its cards' public definitions, the referee's view of who holds what).
 
 A *table* is a game configuration ready to deal: the rules, the deck (with a
 pack's cards when asked), and the few referee's facts the statistics need (who
@@ -21,11 +22,14 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..engine.core import Playout
 from ..engine.playouts import MAX_STEPS, contract_playout
+from ..engine.plugins import Simulation, registered
 from ..errors import DataError, UsageError
 from ..problems import Problem
 
-PLAYABLE = ("calavera", "fallera")
-"""Games whose engine plays whole games (Diables' engine scores only)."""
+
+def playable() -> dict[str, Simulation]:
+    """The registered games whose engine plays whole games, by id (Diables' engine scores only)."""
+    return {game: plugin.simulation for game, plugin in registered().items() if plugin.simulation is not None}
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class Table:
     rules: Any
     deal: Callable[[random.Random], Any]
     """A new game's opening position, its chance drawn from the rng."""
+    simulation: Simulation
+    """What the game gives the simulator (its plugin's ``simulation``)."""
     deck: dict[str, int] = field(default_factory=dict)
     """Design → copies in play (empty for a game without cards)."""
     cards: dict[str, Any] = field(default_factory=dict)
@@ -79,57 +85,53 @@ class Table:
 
     def zones(self, state: Any) -> tuple[Sequence[Iterable[int]], ...]:
         """The zones whose cards a player holds (hands, counters), each indexed by player: the referee's
-        view, for per-card figures. None for a game without cards."""
-        if self.spec.game != "fallera":
-            return ()
-        return state.hands, state.counters
+        view, for per-card figures. Empty for a game without cards."""
+        return self.simulation.zones(state)
 
     def design(self, state: Any, instance: int) -> str:
-        return state.designs[instance]
+        return self.simulation.design(state, instance)
 
     def played(self, action: Any) -> str | None:
         """The design a player's action puts to use (sold, battled or defended with), if any."""
-        card = getattr(action, "card", None)
-        if card is None or type(action).__name__ not in ("Sell", "Attack", "Defend"):
-            return None
-        return card.design
+        return self.simulation.played(action)
 
     def turns(self, state: Any) -> tuple[int, int]:
         """(turns, rounds) played so far."""
-        players = self.spec.players
-        if self.spec.game == "calavera":
-            if state.phase == "over":  # the game ends as a round ends: every seat played it
-                return state.round * players, state.round
-            turn = (state.round - 1) * players + (state.current - state.first) % players + 1
-            return turn, state.round
-        turn = max(state.turn, 1)
-        return turn, (turn + players - 1) // players
+        return self.simulation.turns(state, self.spec.players)
+
+    @property
+    def heuristics(self) -> Any:
+        """What the game's agents know of it (``greedy``, ``determinize``, ``evaluate``)."""
+        return self.simulation.heuristics
+
+
+def configurations(game: str, db: Any) -> list[Any]:
+    """The configurations a game's engine plays (each with ``selection`` and ``players``), as its plugin lists them."""
+    configs, _ = registered()[game].configurations(db)
+    return configs
 
 
 def selections(game: str, db: Any) -> list[str]:
-    """The deck selections a game's engine plays."""
-    if game == "fallera":
-        from ..games.fallera.game import SUPPORTED
-
-        return [s.id for s in db.game_doc.selections if s.id in SUPPORTED]
-    return ["base"]
+    """The deck selections a game's engine plays, in the game's order."""
+    return list(dict.fromkeys(c.selection for c in configurations(game, db)))
 
 
 @lru_cache(maxsize=8)
 def build_table(spec: TableSpec) -> Table:
     """The table of ``spec`` (built once per process; raises UsageError or DataError for bad input)."""
-    if spec.game not in PLAYABLE:
-        raise UsageError(f"simulate plays {', '.join(PLAYABLE)}; the {spec.game!r} engine does not play whole games yet")
+    games = playable()
+    if spec.game not in games:
+        raise UsageError(f"simulate plays {', '.join(games)}; the {spec.game!r} engine does not play whole games yet")
     db = _database(spec)
-    if spec.selection not in selections(spec.game, db):
+    configs = configurations(spec.game, db)
+    chosen = [c for c in configs if c.selection == spec.selection]
+    if not chosen:
         raise UsageError(f"--set {spec.selection!r}: {spec.game} plays {', '.join(selections(spec.game, db))}")
-    players = db.game_doc.players if spec.game == "calavera" else \
-        next(s.players for s in db.game_doc.selections if s.id == spec.selection)
-    if not players.min <= spec.players <= players.max:
-        raise UsageError(f"--players {spec.players}: {spec.game} {spec.selection} is played by {players.min} to {players.max}")
-    if spec.game == "calavera":
-        return _calavera_table(spec, db)
-    return _fallera_table(spec, db)
+    config = next((c for c in chosen if c.players == spec.players), None)
+    if config is None:
+        counts = [c.players for c in chosen]
+        raise UsageError(f"--players {spec.players}: {spec.game} {spec.selection} is played by {min(counts)} to {max(counts)}")
+    return _table(spec, db, config, games[spec.game])
 
 
 def _database(spec: TableSpec) -> Any:
@@ -152,39 +154,23 @@ def _database(spec: TableSpec) -> Any:
     return db
 
 
-def _calavera_table(spec: TableSpec, db: Any) -> Table:
-    from ..games.calavera import game as calavera_game
+def _table(spec: TableSpec, db: Any, config: Any, simulation: Simulation) -> Table:
+    """The rules of ``config`` and its deal, with every pack's cards in the deck (a game's rules take the
+    cards of the packs loaded with it), and which designs the packs add."""
+    plugin = registered()[spec.game]
+    rules, catalogue = plugin.rules_for(db, config)
+    cards = simulation.cards(rules)
+    return Table(spec, rules, lambda rng: plugin.new_game(db, config, rng)[1], simulation,
+                 deck={design: card.copies for design, card in cards.items()}, cards=cards,
+                 pack_cards=frozenset(cards) & _pack_designs(db), left_out=dict(catalogue.left_out))
 
-    config = calavera_game.Configuration(spec.players)
-    rules, _ = calavera_game.rules_for(db, config)
-    return Table(spec, rules, lambda rng: calavera_game.new_game(db, config, rng)[1])
 
-
-def _fallera_table(spec: TableSpec, db: Any) -> Table:
-    """Fallera's rules for the selection, with every pack's cards added to the deck (the selection's
-    rules, their definitions extended the way a scenario's example cards are)."""
-    from dataclasses import replace
-
-    from ..games.fallera import game as fallera_game
-    from ..games.fallera.cards import catalogue
+def _pack_designs(db: Any) -> frozenset[str]:
+    """The ids of the cards the packs loaded with the game hold."""
     from ..loading.records import Index
 
-    rules, cards = fallera_game.rules_for(db, fallera_game.Configuration(spec.selection, spec.players))
-    left_out = {k: v for k, v in cards.left_out.items()}
-    pack_sets = [doc.id for bundle in db.packs for _, doc in bundle.docs("set")]
-    added: dict[str, Any] = {}
-    if pack_sets:
-        extra = catalogue(db, pack_sets)
-        removing = {m.id for m in db.game_doc.markers if spec.players in m.removed_at_players}
-        marked = {r.id for r in Index(db).of_kind("card") if removing & set(r.model.markers)}
-        added = {k: v for k, v in extra.cards.items() if k not in marked}
-        left_out.update(extra.left_out)
-        left_out.update({k: f"removed at {spec.players} players" for k in sorted(marked & set(extra.cards))})
-        rules = replace(rules, defs={**rules.defs, **added})
-    deal_size = fallera_game.deal_size(db, spec.players)
-    return Table(spec, rules, lambda rng: rules.new_game(rng=rng, deal=deal_size),
-                 deck={c.id: c.copies for c in rules.defs.values()}, cards=dict(rules.defs),
-                 pack_cards=frozenset(added), left_out=left_out)
+    packs = {id(bundle) for bundle in db.packs}
+    return frozenset(r.id for r in Index(db).of_kind("card") if id(r.bundle) in packs)
 
 
 def winners(result: Any) -> tuple[int, ...]:

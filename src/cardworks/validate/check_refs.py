@@ -7,7 +7,7 @@ from collections import Counter
 from ..loading.jsonfile import pointer_escape
 from ..loading.assets import image_problems
 from ..loading.paths import PathEscape, resolve_inside
-from ..models import Source
+from ..models import MissingFact, Source
 from ..problems import ProblemList
 from ..loading.records import Index, Record, iter_models
 
@@ -65,7 +65,7 @@ def check_references(index: Index, out: ProblemList) -> None:
         if check:
             check(record, refs, out)
         for pointer, model in iter_models(record.model):
-            if isinstance(model, Source):
+            if isinstance(model, (Source, MissingFact)):
                 _dangling(out, record, f"{pointer}/doc", "source document", model.doc, refs.documents)
         _check_paths(record, out)
 

@@ -1,4 +1,4 @@
-"""Completeness: each set against its declared totals, unknown and assumed values."""
+"""Completeness: each set against its declared totals, unknown and assumed values, missing facts."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ class SetCompleteness:
     """Quantities, applicable stats and attributes that are null."""
     assumed_values: int = 0
     """Values the assumptions files supply for this set's cards."""
+    missing_facts: int = 0
+    """Facts about what the set's cards do that no source gives, as the cards record them (``missing``)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "by_type": {k: {"known": v[0], "declared": v[1]} for k, v in self.by_type.items()}}
@@ -59,6 +61,7 @@ def check_totals(index: Index, out: ProblemList) -> list[SetCompleteness]:
             unknown_quantity=sum(1 for c in cards if c.quantity is None),
             unknown_values=sum(_unknown_values(c, index) for c in cards),
             assumed_values=sum(assumed_by_target.get(c.id, 0) for c in cards),
+            missing_facts=sum(len(c.missing) for c in cards),
         )
         types = dict.fromkeys([t.id for t in index.game.card_types] + list(totals.by_type))
         for type_id in types:

@@ -3,9 +3,11 @@
 from ...engine.plugins import Plugin
 from . import game
 from .actions import parse_action
+from .simulation import SIMULATION
 
 PLUGIN = Plugin.of(
     "calavera", game, parse_action,
     sheet_layout=game.sheet_layout,
+    simulation=SIMULATION,
 )
 """The game as the engine's registry sees it."""

@@ -95,6 +95,16 @@ class NoDefence(_Notated):
 
 
 @dataclass(frozen=True)
+class Pass(_Notated):
+    """Decline the battle a card lets the player call once more (phase ``again``): the action ends."""
+
+    player: int
+
+    def _write(self) -> str:
+        return f"{player(self.player)} pass"
+
+
+@dataclass(frozen=True)
 class Coin(_Notated):
     """A toss of the humour coin (chance)."""
 
@@ -160,7 +170,7 @@ class Lay(_Notated):
         return f"{player(self.player)} lay {self.card} {self.space}"
 
 
-FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Coin | Take | First | Move | Burn | Lay
+FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Pass | Coin | Take | First | Move | Burn | Lay
 
 _P = r"p(\d+)"
 _C = r"([a-z0-9-]+)#(\d+)"
@@ -171,6 +181,7 @@ _PATTERNS = [
      lambda m: Attack(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])), Card(m[5], int(m[6])))),
     (re.compile(rf"^{_P} defend {_C}$"), lambda m: Defend(_p(m[1]), Card(m[2], int(m[3])))),
     (re.compile(rf"^{_P} no-defence$"), lambda m: NoDefence(_p(m[1]))),
+    (re.compile(rf"^{_P} pass$"), lambda m: Pass(_p(m[1]))),
     (re.compile(r"^coin (heads|tails)$"), lambda m: Coin(m[1] == "heads")),
     (re.compile(rf"^{_P} takes {_C} from {_P}$"), lambda m: Take(_p(m[1]), _p(m[4]), Card(m[2], int(m[3])))),
     (re.compile(rf"^first {_P}$"), lambda m: First(_p(m[1]))),

@@ -3,9 +3,10 @@ counter add), calling a battle, and its end, defended or not."""
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
-from .actions import Attack, Defend, NoDefence
+from .actions import Attack, Defend, NoDefence, Pass
 from .interpreter import holds
 from .state import Draft, State
 from .turns import END_ACTION, END_ACTION_STEPS
@@ -36,6 +37,8 @@ class Battles:
 
     def _play_attack(self, draft: Draft, action: Attack) -> None:
         attack = action.card.number
+        if draft.again is not None:  # the battle a card allowed once more: it ends the action in its turn
+            draft.again, draft.pending = None, ()
         draft.hands[action.player].remove(attack)
         draft.phase, draft.battle = "defend", (action.player, action.target, action.treasure.number, attack)
 
@@ -56,8 +59,14 @@ class Battles:
             used = (attack, defence)
         used = tuple(step for who, card in ((attacker, attack), (target, defence)) if card is not None
                      for step in self._used(draft, who, card)) if self._uses else ()
+        if self._again and attacker == draft.current and any(
+                holds(effect.while_, draft, attacker, None) for effect, _ in draft.facts.defs[attack].doing("battle-again")):
+            used += (("again", attacker, target),)  # after what using the cards does
         draft.battle, draft.phase = None, "turn"
-        draft.cemetery += (attack,) if defence is None else (attack, defence)
+        if self._returns:  # a battle card may go back to its user's hand instead (the capità cristià)
+            self._discard_used(draft, ((attacker, attack), (target, defence)))
+        else:
+            draft.cemetery += (attack,) if defence is None else (attack, defence)
         if steals:
             if treasure in draft.counters[target]:
                 self._unplace(draft, target, treasure)
@@ -69,4 +78,30 @@ class Battles:
             self._end_action(draft)
             return
         draft.pending = used + END_ACTION_STEPS  # what using these cards does (a terreta's draws), on or off turn
+        self._resume(draft)
+
+    def _discard_used(self, draft: Draft, used: tuple[tuple[int, int | None], ...]) -> None:
+        """The battle's cards, (user, card) in turn, go to the cemetery, except each whose ``return-to-hand``
+        effect holds now: that one goes back to its user's hand, won or lost (rulebook 3, lines 58, 184)."""
+        defs = draft.facts.defs
+        for user, card in used:
+            if card is None:
+                continue
+            if any(holds(effect.while_, draft, user, None) for effect, _ in defs[card].doing("return-to-hand")):
+                insort(draft.hands[user], card)
+            else:
+                draft.cemetery.append(card)
+
+    def _offer_again(self, draft: Draft, attacker: int, target: int) -> bool:
+        """A queue step: the attacker may call one more battle against ``target`` (phase ``again``), if they
+        hold a battle card and ``target`` a treasure; else the action goes on to its end."""
+        battle = draft.facts.battle
+        if not draft.counters[target] or not any(battle[i] for i in draft.hands[attacker]):
+            return False
+        draft.phase, draft.again = "again", target
+        return True
+
+    def _play_pass(self, draft: Draft, action: Pass) -> None:
+        """The player declines the battle a card allowed once more: the action ends."""
+        draft.again, draft.phase = None, "turn"
         self._resume(draft)

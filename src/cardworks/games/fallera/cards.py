@@ -17,6 +17,7 @@ from pydantic import TypeAdapter, ValidationError
 from ...loading.database import Database
 from ...loading.records import Index
 from .effects import Effect
+from .features import FEATURES
 from .interpreter import unhandled
 
 
@@ -72,27 +73,51 @@ class Catalogue:
 
 
 def unmodelled_reason(card: Any, kind: str | None, values: dict[str, Any]) -> str | None:
-    """Why the engine cannot play ``card`` yet, or None when it can.
+    """Why the engine cannot play ``card`` yet, or None when it can; every reason that applies is given.
 
-    Facts the sources do not give come first (no effect could make up for them), then
-    behaviour the effects cannot express yet; every reason that applies is given.
+    Facts the sources do not give come first (no effect could make up for them): null stats and treasure
+    kind, then the card's recorded ``missing`` facts, each with where the sources stop. Then the stated
+    behaviour that needs an engine feature (its ``needs``). A card with text or a kind that only effects can
+    play, but neither effects nor a recorded gap, is left out saying that nothing explains it.
     """
-    if card.optional:
-        return "optional card played only by agreement"
-    missing = []
+    missing = ["optional card played only by agreement"] if card.optional else []
+    recorded = {fact.field for fact in card.missing}
     if "battle" in card.types:
-        missing += [f"{stat} not given by the sources (nor assumed)" for stat in ("attack", "defence") if values.get(stat) is None]
-    if "treasure" in card.types and kind is None:
+        missing += [f"{stat} not given by the sources (nor assumed)" for stat in ("attack", "defence")
+                    if values.get(stat) is None and f"stats/{stat}" not in recorded]
+    if "treasure" in card.types and kind is None and "attributes/treasure-kind" not in recorded:
         missing.append("treasure kind not given by the sources")
-    if kind == "sellable" and values.get("sell") is None:
+    if kind == "sellable" and values.get("sell") is None and "stats/sell" not in recorded:
         missing.append("sell value not given by the sources (nor assumed)")
-    if card.rules and not card.effects:
-        missing.append(f"its text states behaviour that no effect expresses yet ({_gap(card)})")
-    elif "special" in card.types and not card.effects:
-        missing.append("a special card whose behaviour the sources do not give")
-    elif kind == "other" and not card.effects:
-        missing.append("an other-treasure does something only its effects can say")
+    missing += [missing_fact(fact) for fact in card.missing]
+    missing += [needed_feature(need) for need in card.needs]
+    if unexplained(card, kind) and not missing:
+        missing.append(UNEXPLAINED)
     return "; ".join(missing) or None
+
+
+def unexplained(card: Any, kind: str | None) -> bool:
+    """Whether ``card`` does something only effects can play (it has text, is a special or another-treasure)
+    yet has no effects, and records no missing fact or needed feature saying why."""
+    acts = bool(card.rules) or "special" in card.types or kind == "other"
+    return acts and not (card.effects or card.missing or card.needs)
+
+
+UNEXPLAINED = "it has no effects, and neither a missing fact nor a needed engine feature is recorded for it"
+"""The reason of a card left out with nothing to explain why (``validate`` warns: ``unexplained-gap``)."""
+
+
+def missing_fact(fact: Any) -> str:
+    """A recorded missing fact as a reason: what is not known, and where the sources stop."""
+    place = fact.doc + (f" line{'s' if '-' in fact.lines else ''} {fact.lines}" if fact.lines else "")
+    return f"{fact.fact} is not given ({place}{': ' + fact.note if fact.note else ''})"
+
+
+def needed_feature(need: Any) -> str:
+    """A recorded needed feature as a reason: the card's stated behaviour and the feature it waits on (its
+    description is the plugin's, ``features.FEATURES``)."""
+    known = "" if need.feature in FEATURES else ", which the engine does not declare"
+    return f"{need.behaviour}: needs {need.feature}{known}"
 
 
 EFFECTS = TypeAdapter(list[Effect])
@@ -110,16 +135,6 @@ def parsed_effects(raw: list[dict[str, Any]]) -> tuple[tuple[Effect, ...], str |
     if missing:
         return (), f"its effects use {', '.join(missing)}, which the engine has no handler for"
     return effects, None
-
-
-def _gap(card: Any) -> str:
-    """What the engine lacks to play ``card``'s text, by what the card is (the vocabulary has no member for it)."""
-    if "special" in card.types:
-        return "playing a special card from the hand, with its timing, target and cancelling, is not modelled"
-    if "battle" in card.types:
-        return "a battle card's ability beyond its A/D (returning to the hand, moving the Queen, several " \
-               "battles) is not modelled"
-    return "a treasure's ability beyond counting, selling and the turn-start draws is not in the vocabulary"
 
 
 def catalogue(db: Database, set_ids: list[str]) -> Catalogue:

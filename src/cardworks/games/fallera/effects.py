@@ -188,6 +188,32 @@ class ExtraAction(Model):
     verb: Literal["extra-action"]
 
 
+class ActionsPerTurn(Model):
+    """The holder may take ``count`` actions on their turn instead of one, while the effect's conditions hold
+    at the end of each action (the allioli persistent). The Realm symbol's extra action comes only when taking
+    the Realm card was the last of them (fallera-3 line 116). As with the Realm's extra action, the engine has
+    the player take every action they may (an almoina is always possible)."""
+
+    verb: Literal["actions-per-turn"]
+    count: Annotated[int, Field(ge=2, le=5)]
+    """How many actions the holder takes on their turn."""
+
+
+class ReturnToHand(Model):
+    """A battle card: after a battle it was used in, won or lost, it goes back to the hand of the player who
+    used it instead of to the cemetery, while the effect's conditions hold then (the capità cristià)."""
+
+    verb: Literal["return-to-hand"]
+
+
+class BattleAgain(Model):
+    """A battle card: after a battle it attacked in, won or lost, the attacker may call one more battle
+    against the same player in the same turn, or pass (Queixalets' sobresalt!, fallera-3 lines 190-193). The
+    second battle is part of the same action; with nothing to battle with or for, the action just ends."""
+
+    verb: Literal["battle-again"]
+
+
 class Win(Model):
     """The holder wins the game at once (whatever else holds)."""
 
@@ -195,7 +221,8 @@ class Win(Model):
 
 
 Verb = Annotated[Union[AsItsType, RestatesTerretaBonus, PartOf, CountAsIngredients, ValidIngredient, ModifyStat,
-                       FaceUpAttacks, Draw, Coin, ExtraAction, Win], Field(discriminator="verb")]
+                       FaceUpAttacks, Draw, Coin, ExtraAction, ActionsPerTurn, ReturnToHand, BattleAgain, Win],
+                 Field(discriminator="verb")]
 Coin.model_rebuild()
 
 

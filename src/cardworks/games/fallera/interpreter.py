@@ -41,6 +41,9 @@ HANDLERS: dict[str, dict[str, str]] = {
         "valid-ingredient": "FalleraRules.ingredients", "modify-stat": "FalleraRules.value",
         "face-up-attacks": "Facts.face_up", "draw": "FalleraRules._verbs", "coin": "FalleraRules._verbs",
         "extra-action": "FalleraRules._verbs", "win": "FalleraRules._verbs",
+        "actions-per-turn": "FalleraRules._end_action and _end_move (turns: more actions, the Realm's after the last)",
+        "return-to-hand": "FalleraRules._play_defence (battles: where the used cards go)",
+        "battle-again": "FalleraRules._play_defence and _offer_again (battles: phase again)",
     },
 }
 """Every name the engine handles, by part, with where (for a reader)."""

@@ -41,7 +41,11 @@ class Kingdom:
 
     def _end_move(self, draft: Draft, realm: bool) -> bool:
         """The rest of a move, once the map holds cards: the Realm's extra action, or what acts when a move
-        ends the turn (the Interior's coin, expert mode), then the next turn."""
+        ends the turn (the Interior's coin, expert mode), then the next turn. A move that is not the last
+        action the player may take this turn (``actions-per-turn``) ends only that action: a Realm card
+        taken then gives nothing (rulebook 3, line 116)."""
+        if self._more_actions and self._another_action(draft):
+            return self._end_action(draft)
         if realm:  # a Realm card taken by the last action grants another action
             draft.phase = "turn"
             return False

@@ -4,7 +4,8 @@ breaks, before anything changes (``FalleraRules.play`` runs an action's check, t
 from __future__ import annotations
 
 from ...engine.core import IllegalActionError
-from .actions import Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Lay, Move, NoDefence, Sell, Take, player
+from .actions import (Almoina, Attack, Burn, Card, Coin, Defend, FalleraAction, First, Lay, Move, NoDefence, Pass,
+                      Sell, Take, player)
 from .state import Draft, State
 
 
@@ -44,7 +45,11 @@ class Checks:
             raise IllegalActionError(action.notation(), "sell-sellable", f"{action.card} is not a sellable treasure")
 
     def _check_attack(self, draft: Draft, action: Attack) -> None:
-        self._need_phase(draft, action, "turn")
+        if draft.again is None:
+            self._need_phase(draft, action, "turn")
+        elif action.target != draft.again:
+            raise IllegalActionError(action.notation(), "battle-again-same-player",
+                                     f"the battle called once more is against {player(draft.again)}")
         if action.target == action.player or not 0 <= action.target < len(draft.hands):
             raise IllegalActionError(action.notation(), "battle-rival", "a battle is called against a rival")
         attack = self._instance(draft, action.card, draft.hands[action.player], action, "battle-card-in-hand",
@@ -71,6 +76,9 @@ class Checks:
     def _check_burn(self, draft: Draft, action: Burn) -> None:
         self._need_phase(draft, action, "burn")
         self._instance(draft, action.card, draft.hands[action.player], action, "burn-hand-card", "in your hand")
+
+    def _check_pass(self, draft: Draft, action: Pass) -> None:
+        self._need_phase(draft, action, "again")
 
     def _check_nodefence(self, draft: Draft, action: NoDefence) -> None:
         self._need_phase(draft, action, "defend")

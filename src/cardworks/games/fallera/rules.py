@@ -3,8 +3,10 @@
 Covered: setup (deal 7, or 10 with two players; re-deal on 3+ ingredients;
 first player by fewest treasures, then fewest ingredients, then a chance
 tie-break), treasures placed automatically, one action per turn (sell, battle,
-almoina), battles (defend or not, attack must beat defence, both cards to the
-cemetery), victory at the instant of 5 valid ingredients (cabeça d'alls and
+almoina; more while a card such as the allioli persistent allows it), battles
+(defend or not, attack must beat defence, both cards to the cemetery unless
+one goes back to the hand, as the capità cristià may; Queixalets' attacker may
+battle the same player once more or pass: phase ``again``), victory at the instant of 5 valid ingredients (cabeça d'alls and
 other ``ingredient-value`` effects), deck exhaustion (reshuffle in the base
 game; with expansion 2 the game ends and the ``wins-at-deck-exhaustion`` card
 wins), xoriç blocking victory, seafood coin tosses (each tails lets the next
@@ -14,12 +16,13 @@ turn-start draw and the clòtxina's face-up battles; with
 expansion 3, the Kingdom map (the first five cards, redrawn on two or more
 ingredients), moving the Calavera Queen along accesses and taking the card,
 refilling an emptied map at once (the player lays the five cards drawn where
-they wish), the Realm symbol's extra action, hidden
+they wish), the Realm symbol's extra action (after a turn's last action only), hidden
 territorial foods and the win with 4 ingredients while the Queen is in your
 terreta, on or off turn; in expert mode, burning cards before each turn and
 the terreta bonuses (declared on the board's spaces). Not covered yet:
 special cards and most card abilities; cards that need them are left out of
-decks with a reason.
+decks, each naming the facts the rulebooks do not give about it or the engine
+feature it waits on (its ``missing`` and ``needs`` data).
 
 The rules are written once, on mutable drafts (``state``): ``apply`` thaws a state, plays the action and
 freezes the result; a playout without checks keeps one draft for a whole game. The step being played keeps
@@ -53,7 +56,7 @@ from functools import partial
 from typing import Any
 
 from ...engine.core import CHANCE, IllegalActionError, Outcome, Playout
-from .actions import (Almoina, Attack, Burn, Coin, Defend, FalleraAction, First, Lay, Move, NoDefence, Sell, Take,
+from .actions import (Almoina, Attack, Burn, Coin, Defend, FalleraAction, First, Lay, Move, NoDefence, Pass, Sell, Take,
                       parse_action, player)
 from .battles import Battles
 from .cards import CardDef
@@ -92,6 +95,12 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, 
     _starts: bool = field(default=False, init=False, repr=False, compare=False)
     """Some terreta has effects at the start of a turn (cards' are in ``Facts.turn_start``)."""
     _card_events: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    _more_actions: bool = field(default=False, init=False, repr=False, compare=False)
+    """Some card may allow more than one action a turn (``actions-per-turn``; else each action ends the turn)."""
+    _returns: bool = field(default=False, init=False, repr=False, compare=False)
+    """Some battle card may go back to the hand after a battle (``return-to-hand``; else all go to the cemetery)."""
+    _again: bool = field(default=False, init=False, repr=False, compare=False)
+    """Some battle card lets its attacker battle once more (``battle-again``; else a battle ends the action)."""
     _turn_starts: bool = field(default=False, init=False, repr=False, compare=False)
     """Something happens at the start of a turn: a refused paella offered again (expansion 2), the expert burn,
     an effect (else a turn starts with its action)."""
@@ -102,6 +111,9 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, 
         self._uses = any(e.when.event == "card-used" for e in terretes + cards)
         self._starts = any(e.when.event == "turn-start" for e in terretes)
         self._card_events = frozenset(e.when.event for e in cards)
+        self._more_actions = any(card.doing("actions-per-turn") for card in self.defs.values())
+        self._returns = any(card.doing("return-to-hand") for card in self.defs.values())
+        self._again = any(card.doing("battle-again") for card in self.defs.values())
         self._turn_starts = self.discord or self.burning or self._starts or "turn-start" in self._card_events
 
     def facts(self, state: State) -> Facts:
@@ -163,6 +175,12 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, 
             return [burns[i] for i in facts.in_order(state.hands[state.current])]
         if phase == "first":
             return [facts.plain(First, p) for p in sorted(state.candidates, key=player)]
+        if phase == "again":  # one more battle against the same player, or pass
+            me, target = state.current, state.again
+            weapons = [i for i in facts.in_order(state.hands[me]) if facts.battle[i]]
+            battles = [facts.attack(me, target, treasure, weapon)
+                       for treasure in facts.in_order(state.counters[target]) for weapon in weapons]
+            return sorted(battles + [facts.plain(Pass, me)], key=lambda action: action.notation())
         if phase == "lay":
             empty = [space for space, slot in zip(state.spaces, state.map) if slot < 0]
             lays = (Lay(state.current, facts.refs[i], space) for i in state.laying for space in empty)
@@ -228,11 +246,12 @@ _COINS = (Coin(True), Coin(False))
 _COIN_PHASES = frozenset({"toss", "effect-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
-_KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Coin, Take, First, Move, Burn, Lay)
+_KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Pass, Coin, Take, First, Move, Burn, Lay)
 _DEFENCES = (Defend, NoDefence)
 FalleraRules._steps = {"draw": FalleraRules._draw, "end-action": FalleraRules._end_action,
                        "next-turn": FalleraRules._next_turn, "refill": FalleraRules._refill,
-                       "end-move": FalleraRules._end_move, "burn": FalleraRules._burn, "verbs": FalleraRules._verbs}
+                       "end-move": FalleraRules._end_move, "burn": FalleraRules._burn, "verbs": FalleraRules._verbs,
+                       "again": FalleraRules._offer_again}
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}
 _EFFECTS.update(dict.fromkeys(_DEFENCES, FalleraRules._play_defence))

@@ -25,7 +25,7 @@ class State:
     cemetery: tuple[int, ...]
     current: int
     phase: str
-    """``turn``, ``defend``, ``toss``, ``effect-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
+    """``turn``, ``defend``, ``again``, ``toss``, ``effect-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
     discord: bool
     """Expansion 2's rules are in play."""
     battle: tuple[int, int, int, int] | None = None
@@ -53,6 +53,12 @@ class State:
     refused: tuple[tuple[int, ...], ...] = ()
     """Per player (empty until a paella is refused), the counter whose paella the coin refused: the
     same paella is offered again only at the start of its holder's next turn (rulebook 2, lines 18-19)."""
+    actions: int = 0
+    """Actions the current player has finished this turn, beside the one being taken: a card may allow
+    more than one (``actions-per-turn``)."""
+    again: int | None = None
+    """The rival the current player may call one more battle against (phase ``again``: a ``battle-again``
+    card such as Queixalets attacked), or None."""
     pending: tuple[tuple[Any, ...], ...] = ()
     """Steps of the flow waiting while a decision or chance outcome is due, played in order once it is
     given: ``("draw", player, cards)``, ``("end-action",)``, ``("next-turn",)``, ``("refill", realm)``,
@@ -118,7 +124,7 @@ def thawed(state: State, facts: Any) -> Draft:
     draft.battle, draft.toss, draft.takes, draft.candidates = state.battle, state.toss, state.takes, state.candidates
     draft.winner, draft.reason, draft.turn = state.winner, state.reason, state.turn
     draft.spaces, draft.map, draft.queen = state.spaces, list(state.map), state.queen
-    draft.laying, draft.pending = state.laying, state.pending
+    draft.laying, draft.pending, draft.actions, draft.again = state.laying, state.pending, state.actions, state.again
     draft.foods, draft.revealed, draft.refused = state.foods, state.revealed, state.refused
     draft.weights, draft.sellables, draft.on_counters = facts.tallies(state.counters)
     return draft
@@ -133,7 +139,8 @@ def frozen(draft: Draft) -> State:
         "toss": draft.toss, "takes": draft.takes, "candidates": draft.candidates, "winner": draft.winner,
         "reason": draft.reason, "turn": draft.turn, "spaces": draft.spaces, "map": tuple(draft.map),
         "queen": draft.queen, "laying": draft.laying, "foods": draft.foods,
-        "revealed": draft.revealed, "refused": draft.refused, "pending": draft.pending})
+        "revealed": draft.revealed, "refused": draft.refused, "actions": draft.actions, "again": draft.again,
+        "pending": draft.pending})
 
 
 def built(fields: dict[str, Any]) -> State:

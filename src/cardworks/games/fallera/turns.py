@@ -79,16 +79,33 @@ class TurnFlow:
         return False
 
     def _end_action(self, draft: Draft) -> bool:
-        """After a turn's action (a battle's after its defence): a winner, the coin, or the next turn."""
+        """After a turn's action (a battle's after its defence): a winner, the coin, another action the
+        player's counter allows (``actions-per-turn``), or the next turn."""
         if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # seldom: most
             self._later(draft, ("next-turn",))  # wins were found at the change that made them
             return True
+        if self._more_actions and self._another_action(draft):
+            draft.actions += 1
+            draft.phase = "turn"
+            return False
         return self._next_turn(draft)
+
+    def _another_action(self, draft: Draft) -> bool:
+        """Whether the action ending is not the last the current player may take this turn: a card on their
+        counter lets them take more (the allioli persistent, while they have it: checked as each action ends)."""
+        me, allowed = draft.current, 1
+        defs = draft.facts.defs
+        for instance in draft.counters[me]:
+            for effect, verb in defs[instance].doing("actions-per-turn"):
+                if verb.count > allowed and holds(effect.while_, draft, me, instance):
+                    allowed = verb.count
+        return draft.actions + 1 < allowed
 
     def _next_turn(self, draft: Draft) -> bool:
         draft.current = (draft.current + 1) % len(draft.hands)
         draft.turn += 1
         draft.phase = "turn"
+        draft.actions = 0
         if self._turn_starts:  # else nothing happens at the start of a turn
             return self._start_turn(draft)
         return False

@@ -4,7 +4,9 @@ The generic checks know no effect; here every effect of a card and every bonus
 of a terreta is read with Fallera's models, and each id it names (a card, a
 terreta) must exist (``dangling-ref``). A card saying it restates a terreta's
 bonus must be named by that bonus (``bonus-mismatch``); a terreta's bonus may
-only use verbs a terreta plays (``terreta-verb``).
+only use verbs a terreta plays (``terreta-verb``). A card's needed features must
+be declared by the engine (``dangling-ref``), and a card the engine must leave
+out says why (``unexplained-gap``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.validation import check_own_models
+from .cards import unexplained
 from .effects import Effect
+from .features import FEATURES
 from .models import MODELS
 
 TERRETA_VERBS = frozenset({"draw", "coin", "extra-action", "modify-stat", "valid-ingredient"})
@@ -86,9 +90,23 @@ def validate(index: Any, out: Any) -> None:
         if card_set is None:
             continue
         for c, card in enumerate(card_set.cards):
+            _check_gaps(out, loaded.display, f"/cards/{c}", card)
             for e, effect in enumerate(card.effects):
                 here = f"/cards/{c}/effects/{e}"
                 for pointer, what, ref in _known_references(out, loaded.display, here, effect, known):
                     if pointer.endswith("/terreta") and "/do/" in pointer and card.id not in named_by.get(ref, ()):
                         out.error(loaded.display, here + pointer, "bonus-mismatch",
                                   f"no bonus of terreta {ref!r} names {card.id!r}")
+
+
+def _check_gaps(out: Any, display: str, here: str, card: Any) -> None:
+    """A card's needed features are declared by the engine (``dangling-ref``); a card the engine must leave
+    out says why, through effects, missing facts or needed features (else ``unexplained-gap``)."""
+    for n, need in enumerate(card.needs):
+        if need.feature not in FEATURES:
+            out.error(display, f"{here}/needs/{n}/feature", "dangling-ref",
+                      f"unknown engine feature {need.feature!r} (known: {', '.join(sorted(FEATURES))})")
+    if unexplained(card, card.attributes.get("treasure-kind")):
+        out.warning(display, here, "unexplained-gap",
+                    f"{card.id!r} has text or a kind only effects can play, but no effects, and records neither "
+                    "a missing fact nor a needed engine feature: the engine leaves it out without saying why")

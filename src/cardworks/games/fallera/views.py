@@ -43,7 +43,8 @@ class Views:
             "deck_size": len(state.deck), "cemetery": list(map(label, state.cemetery)),
             "winner": state.winner, "reason": state.reason,
             "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
-            "queen": state.queen, "laying": list(map(label, state.laying)),
+            "queen": state.queen, "laying": list(map(label, state.laying)), "actions": state.actions,
+            "again": state.again,
         }
 
     def hidden_leak(self, state: State) -> str | None:
@@ -140,9 +141,12 @@ class Views:
             broken.append("cards wait to be laid on the map exactly in the lay phase")
         if (state.phase == "toss") != (state.toss is not None):
             broken.append("coin tosses are pending exactly in the toss phase")
+        if (state.phase == "again") != (state.again is not None):
+            broken.append("one more battle is offered exactly in the again phase")
         if state.pending and state.phase in ("turn", "over"):
             broken.append("steps wait in the queue only while a decision or chance outcome is due")
         if state.spaces and all(i < 0 for i in state.map) and (state.deck or state.cemetery) \
-                and state.phase not in ("over", "lay"):
+                and state.phase not in ("over", "lay") and not any(step[0] == "refill" for step in state.pending):
+            # (a win found as the last map card is taken comes first: its coin toss may keep the refill waiting)
             broken.append("the map is empty while cards remain to refill it")
         return broken

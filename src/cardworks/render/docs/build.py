@@ -117,8 +117,9 @@ def render_task(task: DocTask) -> tuple[bytes, int]:
 
     db = Database(game=load_game(Path(task.game_root)))
     if task.kind == "rulebook":
-        html = rulebook_html(db, task.locale, task.selection, task.allow_fallback, task.proof)
-        data = render_pdf(html, db.game.root)
+        asked_by: dict[str, str] = {}
+        html = rulebook_html(db, task.locale, task.selection, task.allow_fallback, task.proof, asked_by)
+        data = render_pdf(html, db.game.root, asked_by, f"the {task.game} {task.locale} rulebook")
     else:
         data = faq_pdf(db, task.locale, task.allow_fallback, task.proof)
     pdf = pikepdf.open(io.BytesIO(data))

@@ -6,6 +6,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from markupsafe import Markup
 
@@ -15,7 +16,7 @@ from ...i18n.collation import collation_key
 from ...loading.database import Database, display_path
 from ...loading.records import Index
 from ...problems import Problem
-from ..fetcher import refusal_error, safe_fetcher
+from ..fetcher import fetch_key, refusal_error, safe_fetcher
 from ..fonts import font_face_css, font_folders
 from ..jinja import environment, templates_dir
 from .generated import Generator
@@ -54,8 +55,13 @@ def _selection_sets(db: Database, index: Index, texts: DocTexts, selection: str)
     return chosen, Markup(" + ").join(texts.text(s, "name", sets[s].model.name) if s in sets else s for s in chosen)
 
 
-def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: bool = False, proof: bool = False) -> str:
-    """The rulebook of ``selection`` in ``locale``: cover, contents, sections (some generated)."""
+def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: bool = False, proof: bool = False,
+                  asked_by: dict[str, str] | None = None) -> str:
+    """The rulebook of ``selection`` in ``locale``: cover, contents, sections (some generated).
+
+    ``asked_by``, when given, receives each image a section asks for (see ``fetcher.fetch_key``) with the
+    section file and line, for :func:`render_pdf` to name them when the image is refused.
+    """
     index = Index(db)
     game = db.game_doc
     texts = DocTexts(db, locale, allow_fallback, proof)
@@ -73,11 +79,15 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
         if found is None:
             continue
         path, used = found
+        images: list[tuple[str, int]] = []
         try:
-            html, headings = render_markdown(read_text_limited(path), name, icons, generate)
+            html, headings = render_markdown(read_text_limited(path), name, icons, generate, images)
         except DataError as exc:
             raise DataError(f"{display_path(path)}: {exc}", [Problem(display_path(path), "", "rules-directive", str(exc))]) \
                 from None
+        if asked_by is not None:
+            for src, line in images:
+                asked_by.setdefault(fetch_key(urljoin(_base_url(), src)), f"{display_path(path)}:{line}")
         title = next((text for level, _, text in headings if level == 1), name)
         sections.append(Section(name, title, html, used, headings, new_page=name in new_pages))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "selection": selection_label,
@@ -109,10 +119,11 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     documents = {d.id: d for d in game.documents}
     pieces = {r.id: r for r in index.records if r.kind in {"card", "component", "board"}}
     names = {pid: texts.text(pid, "name", r.model.name) for pid, r in pieces.items()}
-    from ...engine.check import GAMES, run_scenarios
+    from ...engine.check import run_scenarios
+    from ...engine.plugins import registered
     from ..jinja import markup_html
 
-    verdicts = {r.id: r.passed for r in run_scenarios(db)} if proof and game.id in GAMES else {}
+    verdicts = {r.id: r.passed for r in run_scenarios(db)} if proof and game.id in registered() else {}
     by_card: dict[str, list[dict[str, Any]]] = {}
     for record in index.of_kind("ruling"):
         ruling = record.model
@@ -172,20 +183,28 @@ def _page(context: dict[str, Any], template: str) -> str:
     return environment().get_template(template).render(font_css=Markup(font_face_css()), css_url=css, **context)
 
 
-def _layout(html: str, game_root: Path) -> Any:
+def _base_url() -> str:
+    """Relative URLs in documents resolve against the shipped templates."""
+    return templates_dir().as_uri() + "/"
+
+
+def _layout(html: str, game_root: Path, asked_by: dict[str, str] | None = None,
+            what: str = "a rulebook or FAQ index") -> Any:
     from weasyprint import HTML
 
     fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
-    document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render()
+    document = HTML(string=html, base_url=_base_url(), url_fetcher=fetcher).render()
     if fetcher.refused:
-        raise refusal_error(fetcher.refused, "a rulebook or FAQ index")
+        raise refusal_error(fetcher.refused, what, asked_by)
     return document
 
 
-def render_pdf(html: str, game_root: Path) -> bytes:
-    """PDF bytes of a document; WeasyPrint reads only the templates, fonts and the game folder."""
+def render_pdf(html: str, game_root: Path, asked_by: dict[str, str] | None = None,
+               what: str = "a rulebook or FAQ index") -> bytes:
+    """PDF bytes of the document ``what``; WeasyPrint reads only the templates, fonts and the game folder. A
+    refused file that ``asked_by`` knows (see :func:`rulebook_html`) is reported at the section line that asked for it."""
     out = io.BytesIO()
-    _layout(html, game_root).write_pdf(out)
+    _layout(html, game_root, asked_by, what).write_pdf(out)
     return out.getvalue()
 
 
@@ -209,7 +228,8 @@ def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool
     """
     pages: dict[str, int] | None = None
     for _ in range(4):
-        document = _layout(faq_html(db, locale, allow_fallback, proof, pages), db.game.root)
+        document = _layout(faq_html(db, locale, allow_fallback, proof, pages), db.game.root,
+                           what=f"the {db.game_doc.id} {locale} FAQ index")
         found = _anchor_pages(document, "card-")
         if found == pages:
             break

@@ -20,11 +20,14 @@ def _parser():
 
 
 def render_markdown(source: str, prefix: str, icons: dict[str, tuple[str, str]],
-                    generate: Callable[[str], Markup]) -> tuple[Markup, list[tuple[int, str, str]]]:
+                    generate: Callable[[str], Markup],
+                    images: list[tuple[str, int]] | None = None) -> tuple[Markup, list[tuple[int, str, str]]]:
     """HTML of one section and its headings as (level, id, text).
 
     ``::: generated NAME`` lines are replaced by ``generate(NAME)``; ``{token}``
     becomes the icon's image; heading ids are ``prefix`` plus the heading slug.
+    ``images``, when given, receives each image's ``src`` with the line (from 1) that writes it, so a
+    refused fetch can name the line that asked for it.
     """
     parser = _parser()
 
@@ -40,17 +43,19 @@ def render_markdown(source: str, prefix: str, icons: dict[str, tuple[str, str]],
     html: list[str] = []
     headings: list[tuple[int, str, str]] = []
     position = 0
-    pieces = []
+    pieces = []  # (kind, content, lines before it)
     for match in DIRECTIVE.finditer(source):
-        pieces.append(("md", source[position : match.start()]))
-        pieces.append(("generated", match.group(1)))
+        pieces.append(("md", source[position : match.start()], source.count("\n", 0, position)))
+        pieces.append(("generated", match.group(1), 0))
         position = match.end()
-    pieces.append(("md", source[position:]))
-    for kind, content in pieces:
+    pieces.append(("md", source[position:], source.count("\n", 0, position)))
+    for kind, content, before in pieces:
         if kind == "generated":
             html.append(TOKEN.sub(icon, str(generate(content))))
             continue
         tokens = parser.parse(content)
+        if images is not None:
+            images += _image_lines(tokens, before)
         for i, token in enumerate(tokens):
             if token.type == "heading_open":
                 text = tokens[i + 1].content
@@ -59,3 +64,19 @@ def render_markdown(source: str, prefix: str, icons: dict[str, tuple[str, str]],
                 headings.append((int(token.tag[1]), anchor, text))
         html.append(parser.renderer.render(tokens, parser.options, {}))
     return Markup("".join(html)), headings
+
+
+def _image_lines(tokens: list, before: int) -> list[tuple[str, int]]:
+    """Each image of a parsed piece with its line in the section (``before``: lines above the piece)."""
+    found = []
+    for token in tokens:
+        if token.type != "inline" or not token.children or token.map is None:
+            continue
+        start = 0
+        for child in token.children:
+            if child.type != "image":
+                continue
+            at = token.content.find("![", start)  # the n-th image starts at the n-th "![" of its block
+            start = at + 2 if at >= 0 else start
+            found.append((str(child.attrs.get("src", "")), before + token.map[0] + 1 + token.content.count("\n", 0, max(at, 0))))
+    return found

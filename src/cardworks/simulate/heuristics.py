@@ -1,4 +1,5 @@
-"""What an agent knows of each game beyond the engine's contract, one small module per game.
+"""What an agent knows of each game beyond the engine's contract: each game's plugin gives it (its
+``Simulation.heuristics``, e.g. ``cardworks.games.fallera.heuristics``).
 
 Each module reads observations (``rules.observe``) and the cards' public definitions,
 never a game's true state, and offers:
@@ -12,10 +13,12 @@ never a game's true state, and offers:
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+from typing import Any
+
+from ..engine.plugins import plugin_for
 
 
-def for_game(game: str) -> ModuleType:
-    """The heuristics module of ``game``."""
-    return importlib.import_module(f".{game}", __name__)
+def for_game(game: str) -> Any:
+    """The heuristics of ``game``, as its plugin gives them (None when the game has no ``Simulation``)."""
+    simulation = plugin_for(game).simulation
+    return simulation.heuristics if simulation is not None else None

@@ -66,6 +66,8 @@ def treasure_worth(table: Any, design: str) -> float:
         return INGREDIENT if card.category != "forbidden" else 0.5
     if card.kind == "sellable":
         return 1.0 + (card.sell or 0)
+    if card.doing("actions-per-turn"):  # more actions every turn (the allioli persistent): worth an ingredient
+        return INGREDIENT
     return 1.5
 
 
@@ -223,7 +225,7 @@ def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
         "turn": seen["turn"], "spaces": spaces, "map": layout, "queen": seen.get("queen"), "laying": laying,
         "foods": tuple(foods), "revealed": tuple(f != "hidden" and p != me
                                                                 for p, f in enumerate(seen.get("foods") or [])),
-        "refused": (),
+        "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"),
     }
     return rules.load(state)
 
