@@ -1,11 +1,11 @@
 """How a game plugs into the engine: the ``GamePlugin`` protocol and the registry of games.
 
 The core names no game. The games shipped with cardworks are listed once, in
-``cardworks.games.built_in``; a game living in another distribution declares
+``cardworks.games.BUILT_IN``; a game living in another distribution declares
 its plugin under the entry point group ``cardworks.games`` (``name =
 "package.module:PLUGIN"``) and is found the same way. Every command, the
 renderer, the simulator and the contract tests reach a game only through
-``registered`` and ``plugin_for``.
+``registered``, ``plugin_for`` and ``plugin_of``.
 """
 
 from __future__ import annotations
