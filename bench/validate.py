@@ -1,7 +1,7 @@
 """Measure validation time: the shipped database, and generated packs up to 10,000 designs.
 
-Run: python bench/validate.py [--sizes 1000,5000,10000] [--cold]
-Prints wall times. Goals: under 1 s for the whole shipped-database command, and
+Run: python bench/validate.py [--sizes 1000,5000,10000] [--cold] [--repeat N]
+Prints wall times (and, cold, the command's CPU seconds). Goals: under 1 s for the whole shipped-database command, and
 under 5 s for a cold ``cardworks validate`` (a fresh process, an empty
 language-verdict cache) of 10,000 designs with translations in 3 locales,
 growing linearly. Every generated rules text and flavour is distinct and long
