@@ -183,6 +183,28 @@ def diables(tmp_path: Path) -> Path:
     return root
 
 
+BUILD = ("--jobs", "1", "--no-docs", "--locale", "en")
+"""One locale, no rulebooks: a build of Diables in a few seconds (card sheets, print-shop file, pieces)."""
+
+
+_DIABLES_BUILT: list[tuple[Path, Path]] = []
+
+
+@pytest.fixture
+def diables_built(tmp_path_factory) -> tuple[Path, Path]:
+    """A Diables database and a good build of it, made once for the whole corpus; tests copy both (the copy of
+    the output keeps its face cache, so a test's own builds lay out only the faces that changed). Kept here, not
+    as a session fixture: a fixture imported into several modules would be made once per module."""
+    if not _DIABLES_BUILT:
+        base = tmp_path_factory.mktemp("diables-built")
+        cards = base / "cards"
+        shutil.copytree(REPO / "cards" / "diables", cards / "diables")
+        result = cardworks("--cards", str(cards), "build", "--out", str(base / "out"), *BUILD, timeout=120)
+        assert result.exit_code == 0, result.stderr
+        _DIABLES_BUILT.append((cards, base / "out"))
+    return _DIABLES_BUILT[0]
+
+
 def terminal_summary(terminalreporter) -> None:
     """The corpus's summary, printed after a run that included it."""
     if not OUTCOMES:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import cardworks, diables, fingerprint, judge, lost, mini  # noqa: F401  (fixtures)
+from corpus import BUILD, cardworks, diables, diables_built, fingerprint, judge, lost, mini  # noqa: F401  (fixtures)
 
 FAMILY = "paths"
 SECRET = "root:x:0:0:secret-marker:/root:/bin/bash\n"
@@ -93,15 +93,16 @@ def test_huge_file_inside_is_refused(mini, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_database_under_a_folder_named_scenarios_rebuilds(tmp_path: Path) -> None:
-    from corpus import REPO
-
+def test_database_under_a_folder_named_scenarios_rebuilds(diables_built, tmp_path: Path) -> None:
+    """The built database is moved under a folder named ``scenarios``: the build there is a no-op (inputs are
+    hashed relative to the game), and a renamed card must rebuild its sheet (it used to be skipped)."""
     cards = tmp_path / "scenarios" / "cards"
-    shutil.copytree(REPO / "cards" / "diables", cards / "diables")
+    shutil.copytree(diables_built[0], cards)
     out = tmp_path / "out"
-    first = cardworks("--cards", str(cards), "build", "--out", str(out), "--jobs", "1", "--no-docs", "--locale", "en",
-                      timeout=90)
+    shutil.copytree(diables_built[1], out)
+    first = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=90)
     assert first.exit_code == 0, first.stderr
+    assert (out / "manifest.json").read_bytes() == (diables_built[1] / "manifest.json").read_bytes(), first.stdout
     sheet = next(r for r in json.loads((out / "manifest.json").read_text())["outputs"]
                  if r["kind"] == "cards" and r["locale"] == "en")  # the source locale shows the renamed card
     before = (out / sheet["path"]).read_bytes()
@@ -110,8 +111,7 @@ def test_database_under_a_folder_named_scenarios_rebuilds(tmp_path: Path) -> Non
     card = data["cards"][0]
     card["name"] = card["name"] + " Renamed"
     set_file.write_text(json.dumps(data, indent=2, ensure_ascii=False))
-    result = cardworks("--cards", str(cards), "build", "--out", str(out), "--jobs", "1", "--no-docs", "--locale", "en",
-                       timeout=90)
+    result = cardworks("--cards", str(cards), "build", "--out", str(out), *BUILD, timeout=90)
 
     def rebuilt() -> str | None:
         after = (out / sheet["path"]).read_bytes()

@@ -17,3 +17,6 @@ def test_a_build_without_it_warns_once(tmp_path, monkeypatch: pytest.MonkeyPatch
     run = run_cli("--cards", str(REPO / "cards"), "build", "--game", "diables", "--no-cards", "--out", str(tmp_path))
     assert run.exit_code == 0, run.output
     assert run.output.count("[slow-font-subsetting]") == 1 and "libharfbuzz-subset0" in run.output
+    again = run_cli("--cards", str(REPO / "cards"), "build", "--game", "diables", "--no-cards", "--out", str(tmp_path))
+    assert again.exit_code == 0 and "rendered" not in again.output.replace("rendered documents", "")
+    assert "[slow-font-subsetting]" not in again.output  # nothing rendered: no PDF to subset fonts for

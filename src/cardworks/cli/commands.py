@@ -163,8 +163,9 @@ def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | No
     print_build_report(report)
     from ..render.fonts import SUBSETTER_WARNING, fast_subsetter
 
-    if not fast_subsetter():  # once per build, after the report, where it is seen
-        click.echo(SUBSETTER_WARNING, err=True)
+    rendered = any(o.rendered or o.faces for o in report.outcomes) or any(r for _, _, r in report.documents)
+    if rendered and not fast_subsetter():  # once per build that made PDFs, after the report, where it is seen
+        click.echo(SUBSETTER_WARNING, err=True)  # (a no-op build skips the check: it loads WeasyPrint, ~1 s)
 
 
 @click.group()

@@ -6,13 +6,13 @@ positions, and exposes ``PLUGIN`` (an ``engine.plugins.Plugin``).
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
+
+BUILT_IN = ("calavera", "diables", "fallera")
+"""The ids of the games shipped with cardworks, each the name of its package here."""
 
 
 def built_in() -> list[Any]:
     """The plugins of the games shipped with cardworks (imported only when asked for)."""
-    from .calavera import PLUGIN as calavera
-    from .diables import PLUGIN as diables
-    from .fallera import PLUGIN as fallera
-
-    return [calavera, diables, fallera]
+    return [import_module(f"{__name__}.{game}").PLUGIN for game in BUILT_IN]

@@ -57,7 +57,10 @@ class ProperNames(tuple):
     def __new__(cls, names) -> "ProperNames":
         made = super().__new__(cls, names)
         made.lookup = frozenset(name.lower() for name in made)
-        made.span = min(MAX_NAME_PARTS, max((len(_WORDS.findall(name.lower())) for name in made), default=0))
+        parts = [_WORDS.findall(name) for name in made.lookup]
+        made.span = min(MAX_NAME_PARTS, max(map(len, parts), default=0))
+        made.first = frozenset(words[0] for words in parts if words)
+        """The first word of every name: a word that begins none is kept without trying longer matches."""
         return made
 
 
@@ -69,10 +72,12 @@ def strip_names(text: str, names: tuple[str, ...]) -> str:
     if not index.lookup:
         return lowered
     parts = _WORDS.findall(lowered)
+    if index.first.isdisjoint(parts):  # most texts name nothing
+        return lowered
     kept: list[str] = []
     i = 0
     while i < len(parts):
-        if parts[i][0].isalnum() or parts[i][0] == "_":
+        if parts[i] in index.first and (parts[i][0].isalnum() or parts[i][0] == "_"):
             for n in range(min(index.span, len(parts) - i), 0, -1):
                 if "".join(parts[i:i + n]) in index.lookup:
                     kept.append(" ")
@@ -87,23 +92,61 @@ def strip_names(text: str, names: tuple[str, ...]) -> str:
     return "".join(kept)
 
 
+def _letters(text: str) -> int:
+    return len(_LETTERS.sub("", text))
+
+
 def detect_language(text: str, candidates: tuple[str, ...], names: tuple[str, ...] = ()) -> tuple[str, float] | None:
     """The most likely locale of ``text`` among ``candidates`` and its confidence, or None if unsure."""
-    known = tuple(sorted({c.split("-")[0] for c in candidates if c.split("-")[0] in LANGUAGES}))
-    plain = strip_names(_PLACEHOLDER.sub(" ", text), names)
-    if len(known) < 2 or len(_LETTERS.sub("", plain)) < MIN_DETECT_CHARS:
-        return None
-    values = _detector(known, True).compute_language_confidence_values(plain)
-    if not values:
-        return None
-    guess = _code(values[0].language.name), values[0].value
-    expected = candidates[0].split("-")[0]
-    if guess[0] == expected or expected not in known:
-        return guess
+    return detect_languages([(text, candidates)], names)[0]
+
+
+def detect_languages(requests: list[tuple[str, tuple[str, ...]]],
+                     names: tuple[str, ...] = ()) -> list[tuple[str, float] | None]:
+    """:func:`detect_language` for many ``(text, candidates)`` at once, with the same verdicts: the detector
+    takes each batch in one call and spreads it over the cores (a pack of 10,000 cards has 80,000 texts)."""
+    index = names if isinstance(names, ProperNames) else ProperNames(names)
+    found: list[tuple[str, float] | None] = [None] * len(requests)
+    # Texts by the words the detector reads: it ignores case, digits and punctuation, so "Draw 2 cards."
+    # and "Draw 3 cards!" are judged once.
+    screen: dict[tuple[str, ...], dict[str, list[int]]] = {}
+    for i, (text, candidates) in enumerate(requests):
+        known = _known(candidates)
+        if len(known) < 2 or _letters(text) < MIN_DETECT_CHARS:  # removing names only removes letters
+            continue
+        words = _LETTERS.sub(" ", strip_names(_PLACEHOLDER.sub(" ", text), index)).strip()
+        if len(words) - words.count(" ") >= MIN_DETECT_CHARS:
+            screen.setdefault(known, {}).setdefault(words, []).append(i)
     # The quick model screens; the full models of the two languages in question confirm what it flags.
-    pair = tuple(sorted({expected, guess[0]}))
-    values = _detector(pair, False).compute_language_confidence_values(plain)
-    return (_code(values[0].language.name), values[0].value) if values else None
+    confirm: dict[tuple[str, ...], dict[str, list[int]]] = {}
+    for known, batch in screen.items():
+        for (words, asking), values in zip(batch.items(), _confidences(_detector(known, True), list(batch))):
+            if not values:
+                continue
+            guess = _code(values[0].language.name), values[0].value
+            for i in asking:
+                expected = requests[i][1][0].split("-")[0]
+                if guess[0] == expected or expected not in known:
+                    found[i] = guess
+                else:
+                    confirm.setdefault(tuple(sorted({expected, guess[0]})), {}).setdefault(words, []).append(i)
+    for pair, batch in confirm.items():
+        for (words, asking), values in zip(batch.items(), _confidences(_detector(pair, False), list(batch))):
+            for i in asking:
+                found[i] = (_code(values[0].language.name), values[0].value) if values else None
+    return found
+
+
+@lru_cache(maxsize=64)
+def _known(candidates: tuple[str, ...]) -> tuple[str, ...]:
+    """The languages among ``candidates`` that the detector knows, sorted."""
+    return tuple(sorted({c.split("-")[0] for c in candidates if c.split("-")[0] in LANGUAGES}))
+
+
+def _confidences(detector, texts: list[str]) -> list:
+    if len(texts) == 1:
+        return [detector.compute_language_confidence_values(texts[0])]
+    return detector.compute_language_confidence_values_in_parallel(texts)
 
 
 def _code(language_name: str) -> str:
@@ -141,14 +184,28 @@ class _Verdicts:
             self.table = table if isinstance(table, dict) else {}  # a damaged cache is started afresh
         return self.table
 
+    @staticmethod
+    def key(text: str, candidates: tuple[str, ...], names: tuple[str, ...]) -> str:
+        return hashlib.sha256(repr((text, candidates, len(names))).encode()).hexdigest()[:24]
+
     def get(self, text: str, candidates: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, float] | None:
-        key = hashlib.sha256(repr((text, candidates, len(names))).encode()).hexdigest()[:24]
+        key = self.key(text, candidates, names)
         table = self._load()
         if not _is_verdict(table.get(key, 0)):
             table[key] = list(detect_language(text, candidates, names) or []) or None
             self.dirty = True
         found = table[key]
         return (found[0], found[1]) if found else None
+
+    def prefetch(self, requests: list[tuple[str, tuple[str, ...]]], names: tuple[str, ...]) -> dict:
+        """The verdict on every distinct ``(text, candidates)``; those not known yet are judged in one batch."""
+        table = self._load()
+        keys = {request: self.key(*request, names) for request in dict.fromkeys(requests)}
+        missing = {key: request for request, key in keys.items() if not _is_verdict(table.get(key, 0))}
+        for key, verdict in zip(missing, detect_languages(list(missing.values()), names)):
+            table[key] = list(verdict or []) or None
+        self.dirty = self.dirty or bool(missing)
+        return {request: (table[key][0], table[key][1]) if table[key] else None for request, key in keys.items()}
 
     def flush(self) -> None:
         """Save new verdicts; a cache that cannot be written is simply not kept."""
@@ -166,13 +223,22 @@ class _Verdicts:
 VERDICTS = _Verdicts()
 
 
+def language_request(text: str, locale: str, candidates: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """What :func:`wrong_language` asks the detector about ``text``: for :meth:`_Verdicts.prefetch`."""
+    return text, (locale.split("-")[0], *candidates)
+
+
 def wrong_language(text: str, locale: str, candidates: tuple[str, ...], names: tuple[str, ...] = ()) -> str | None:
     """A message when ``text`` is confidently in another of the game's languages than ``locale``.
 
     ``names`` (longest first) are removed before guessing: proper names say nothing of the language.
     """
+    return wrong_language_message(VERDICTS.get(*language_request(text, locale, candidates), names), locale)
+
+
+def wrong_language_message(found: tuple[str, float] | None, locale: str) -> str | None:
+    """The warning for the detector's verdict ``found`` on a text meant to be in ``locale``, if any."""
     expected = locale.split("-")[0]
-    found = VERDICTS.get(text, (expected, *candidates), names)
     if found and found[0] != expected and expected in LANGUAGES and found[1] >= DETECT_CONFIDENCE:
         return f"this reads as {found[0]} ({found[1]:.0%} sure), not {expected}"
     return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pydantic import BaseModel
 
@@ -37,21 +38,22 @@ def source_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def _flags(model: BaseModel, name: str) -> tuple[bool, bool]:
-    extra = type(model).model_fields[name].json_schema_extra
-    if not isinstance(extra, dict):
-        return False, False
-    return bool(extra.get("x-translatable")), bool(extra.get("x-markup"))
-
-
+@lru_cache(maxsize=None)
+def _fields(model_class: type[BaseModel]) -> tuple[tuple[str, bool, bool], ...]:
+    """(name, translatable, markup) of each field of a model class, looked up once per class."""
+    found = []
+    for name, info in model_class.model_fields.items():
+        extra = info.json_schema_extra
+        flags = (bool(extra.get("x-translatable")), bool(extra.get("x-markup"))) if isinstance(extra, dict) else (False, False)
+        found.append((name, *flags))
+    return tuple(found)
 
 
 def _walk(model: BaseModel, record: str, prefix: str, pointer: str) -> Iterator[SourceString]:
-    for name in type(model).model_fields:
+    for name, translatable, markup in _fields(type(model)):
         if not prefix and name in RECORD_FIELDS:
             continue
         value = getattr(model, name)
-        translatable, markup = _flags(model, name)
         path, here = f"{prefix}{name}", f"{pointer}/{name}"
         if translatable:
             if isinstance(value, str):

@@ -62,6 +62,8 @@ def _line_col(text: str, index: int) -> str:
 
 def _check_tree(root: Any, display: str, problems: list[Problem]) -> bool:
     """Report duplicate keys and excessive depth; False when too deep to use."""
+    if not _needs_report(root):
+        return True
     stack: list[tuple[Any, str, int]] = [(root, "", 0)]
     ok = True
     while stack:
@@ -81,6 +83,23 @@ def _check_tree(root: Any, display: str, problems: list[Problem]) -> bool:
         else:
             stack.extend((v, f"{pointer}/{i}", depth + 1) for i, v in enumerate(node) if isinstance(v, (dict, list)))
     return ok
+
+
+def _needs_report(root: Any) -> bool:
+    """True when the tree has a duplicate key or is too deep: the walk that names where is done only then
+    (building a pointer for every node of a 10 MB file cost a second)."""
+    level, depth = [root], 0
+    while level:
+        if depth > MAX_DEPTH:
+            return True
+        below = []
+        for node in level:
+            if type(node) is _DuplicateKeys:
+                return True
+            children = node.values() if isinstance(node, dict) else node
+            below += [v for v in children if isinstance(v, (dict, list))]
+        level, depth = below, depth + 1
+    return False
 
 
 def read_json(path: Path, display: str) -> tuple[Any, list[Problem]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 TOKEN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
@@ -42,6 +43,8 @@ Part = Text | Token
 
 def parse(source: str) -> list[Part]:
     """Split ``source`` into text and tokens; raise :class:`MarkupError` on bad syntax."""
+    if "{" not in source and "}" not in source:  # most text: nothing to split
+        return [Text(source)] if source else []
     parts: list[Part] = []
     buffer: list[str] = []
     i, n = 0, len(source)
@@ -92,7 +95,13 @@ def render(parts: list[Part]) -> str:
 
 def tokens(source: str) -> list[str]:
     """Token names in ``source``, in order, repeats kept."""
-    return [part.name for part in parse(source) if isinstance(part, Token)]
+    return list(_tokens(source))
+
+
+@lru_cache(maxsize=65536)
+def _tokens(source: str) -> tuple[str, ...]:
+    """Each distinct text parsed once: validation asks for a source's tokens once per locale."""
+    return tuple(part.name for part in parse(source) if isinstance(part, Token))
 
 
 def plain_text(parts: list[Part], alt: dict[str, str]) -> str:

@@ -237,9 +237,9 @@ def _sheet_layout(db: Database) -> list[Any] | None:
     """The engine's layout of the game's score sheet rows, or None when the game has none."""
     if not any(r.model.kind == "score-sheet" for r in Index(db).of_kind("component")):
         return None
-    from ..engine.plugins import registered
+    from ..engine.plugins import plugin_of
 
-    plugin = registered().get(db.game_doc.id)
+    plugin = plugin_of(db.game_doc.id)
     layout = getattr(plugin, "sheet_layout", None)
     return layout(db) if layout else None
 

@@ -14,7 +14,7 @@ from .check_glossary import check_glossary
 from .check_ids import check_frozen, check_ids
 from .check_labels import check_labels
 from .check_refs import check_references
-from .check_text import check_text
+from .check_text import check_text, start_text_checks
 from .check_totals import SetCompleteness, check_assumptions, check_totals
 from ..loading.records import Index
 
@@ -74,10 +74,11 @@ def check_database(db: Database, out: ProblemList) -> tuple[list[SetCompleteness
                     " once they are fixed")
         return [], 0
     index = Index(db)
+    text = start_text_checks(index)  # languages are judged in a worker thread while the checks below run
     check_ids(index, out)
     check_frozen(index, out)
     check_references(index, out)
-    check_text(index, out)
+    check_text(index, out, text)
     check_art(index, out)
     check_glossary(index, out)
     check_assumptions(index, out)
@@ -87,9 +88,9 @@ def check_database(db: Database, out: ProblemList) -> tuple[list[SetCompleteness
 
 def _check_game_rules(index: Index, out: ProblemList) -> None:
     """The game plugin's own checks: its vocabulary in effects and bonuses, the references inside them."""
-    from ..engine.plugins import registered
+    from ..engine.plugins import plugin_of
 
-    plugin = registered().get(index.game.id)
+    plugin = plugin_of(index.game.id)
     if plugin is not None and getattr(plugin, "validate", None):
         plugin.validate(index, out)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -87,7 +88,7 @@ def task_hash(task: Any) -> str:
 
     from ..build import hash_files
 
-    digest = hashlib.sha256(repr(task).encode())
+    digest = hashlib.sha256(_portable_repr(task).encode())
     package = Path(__file__).resolve().parents[2]  # FAQ verdicts and score sheets come from the engine and games
     try:
         source = json.loads((Path(task.game_root) / "game.json").read_text(encoding="utf-8")).get("source_locale", "")
@@ -96,6 +97,14 @@ def task_hash(task: Any) -> str:
     for folder in (Path(task.game_root), templates_dir(), package / "engine", package / "games"):
         hash_files(digest, [p for p in folder.rglob("*") if p.is_file() and _shown_by(task, folder, p, source)], folder)
     return digest.hexdigest()
+
+
+def _portable_repr(task: Any) -> str:
+    """``repr(task)`` without the game folder's absolute path (its files are hashed relative to it): a database
+    moved or copied elsewhere is the same input, and a rebuild from there rewrites nothing."""
+    if dataclasses.is_dataclass(task) and hasattr(task, "game_root"):
+        return repr(dataclasses.replace(task, game_root=""))
+    return repr(task)
 
 
 def render_task(task: DocTask) -> tuple[bytes, int]:
