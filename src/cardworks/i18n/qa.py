@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..fileio import UnsafeFile, read_limited
+from .screen import plainly_in
 
 #: Languages the detector knows, by locale (its primary subtag).
 LANGUAGES = {"en": "ENGLISH", "ca": "CATALAN", "es": "SPANISH", "fr": "FRENCH", "nl": "DUTCH"}
@@ -112,10 +113,8 @@ def detect_languages(requests: list[tuple[str, tuple[str, ...]]],
     screen: dict[tuple[str, ...], dict[str, list[int]]] = {}
     for i, (text, candidates) in enumerate(requests):
         known = _known(candidates)
-        if len(known) < 2 or _letters(text) < MIN_DETECT_CHARS:  # removing names only removes letters
-            continue
-        words = _LETTERS.sub(" ", strip_names(_PLACEHOLDER.sub(" ", text), index)).strip()
-        if len(words) - words.count(" ") >= MIN_DETECT_CHARS:
+        words = detector_words(text, index) if len(known) >= 2 else None
+        if words is not None:
             screen.setdefault(known, {}).setdefault(words, []).append(i)
     # The quick model screens; the full models of the two languages in question confirm what it flags.
     confirm: dict[tuple[str, ...], dict[str, list[int]]] = {}
@@ -135,6 +134,22 @@ def detect_languages(requests: list[tuple[str, tuple[str, ...]]],
             for i in asking:
                 found[i] = (_code(values[0].language.name), values[0].value) if values else None
     return found
+
+
+def detector_words(text: str, names: ProperNames) -> str | None:
+    """What the detector reads of ``text``: its words in lower case, tokens and proper names left out, or None
+    when they have too few letters to guess from."""
+    if _letters(text) < MIN_DETECT_CHARS:  # removing names only removes letters
+        return None
+    words = _LETTERS.sub(" ", strip_names(_PLACEHOLDER.sub(" ", text), names)).strip()
+    return words if len(words) - words.count(" ") >= MIN_DETECT_CHARS else None
+
+
+def plainly_in_locale(text: str, locale: str, names: tuple[str, ...] = ()) -> bool:
+    """True when ``text`` plainly shows ``locale``'s language (:mod:`.screen`): the detector could not judge it
+    to be in another language, so it need not be asked."""
+    words = detector_words(text, names if isinstance(names, ProperNames) else ProperNames(names))
+    return words is not None and plainly_in(words, locale.split("-")[0])
 
 
 @lru_cache(maxsize=64)
@@ -233,6 +248,8 @@ def wrong_language(text: str, locale: str, candidates: tuple[str, ...], names: t
 
     ``names`` (longest first) are removed before guessing: proper names say nothing of the language.
     """
+    if plainly_in_locale(text, locale, names):
+        return None
     return wrong_language_message(VERDICTS.get(*language_request(text, locale, candidates), names), locale)
 
 
