@@ -28,7 +28,7 @@ _FRENCH_SPACE = re.compile(r"(?<![\u202f\u00a0])[:;!?](?:\s|$)")
 """``: ; ! ?`` closing a phrase without the (narrow) no-break space French puts before them."""
 _BAD_MIDDLE_DOT = re.compile(r"l[.•∙⋅]l|ŀl|L[.•∙⋅]L", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\{[a-z0-9-]+\}")
-_LETTERS = re.compile(r"[\W\d_]+")
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
 
 
 def is_name_field(field: str) -> bool:
@@ -47,6 +47,7 @@ def _detector(languages: tuple[str, ...], quick: bool):
 
 
 _WORDS = re.compile(r"\w+|\W+")
+_WORD = re.compile(r"\w+")
 MAX_NAME_PARTS = 15
 """Longest name matched, in words and the separators between them."""
 
@@ -72,9 +73,9 @@ def strip_names(text: str, names: tuple[str, ...]) -> str:
     index = names if isinstance(names, ProperNames) else ProperNames(names)
     if not index.lookup:
         return lowered
-    parts = _WORDS.findall(lowered)
-    if index.first.isdisjoint(parts):  # most texts name nothing
+    if index.first.isdisjoint(_WORD.findall(lowered)):  # most texts name nothing (a name is only tried at a word)
         return lowered
+    parts = _WORDS.findall(lowered)
     kept: list[str] = []
     i = 0
     while i < len(parts):
@@ -91,10 +92,6 @@ def strip_names(text: str, names: tuple[str, ...]) -> str:
             kept.append(parts[i])
             i += 1
     return "".join(kept)
-
-
-def _letters(text: str) -> int:
-    return len(_LETTERS.sub("", text))
 
 
 def detect_language(text: str, candidates: tuple[str, ...], names: tuple[str, ...] = ()) -> tuple[str, float] | None:
@@ -139,9 +136,9 @@ def detect_languages(requests: list[tuple[str, tuple[str, ...]]],
 def detector_words(text: str, names: ProperNames) -> str | None:
     """What the detector reads of ``text``: its words in lower case, tokens and proper names left out, or None
     when they have too few letters to guess from."""
-    if _letters(text) < MIN_DETECT_CHARS:  # removing names only removes letters
+    if len(text) < MIN_DETECT_CHARS:  # it has fewer letters still; removing tokens and names only removes letters
         return None
-    words = _LETTERS.sub(" ", strip_names(_PLACEHOLDER.sub(" ", text), names)).strip()
+    words = " ".join(_LETTER_RUNS.findall(strip_names(_PLACEHOLDER.sub(" ", text), names)))
     return words if len(words) - words.count(" ") >= MIN_DETECT_CHARS else None
 
 
