@@ -31,6 +31,7 @@ _PLACEHOLDER = re.compile(r"\{[a-z0-9-]+\}")
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 
 
+@lru_cache(maxsize=4096)  # asked 360,000 times for a few field paths at 10,000 cards
 def is_name_field(field: str) -> bool:
     """Names, alternative names, listed items and the titles and sections of cited documents are proper
     names: a copy of the source is fine."""
