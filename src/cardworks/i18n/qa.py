@@ -182,7 +182,9 @@ def _is_verdict(value: object) -> bool:
 
 class _Verdicts:
     """Language guesses by hash of (text, candidates): the detector's models take half a second to load,
-    so a text already judged is not judged again."""
+    so a text already judged is not judged again. A text that plainly shows its locale (:func:`plainly_in_locale`,
+    the first of its candidates) is not given to the detector: its verdict is None, as for a text too short to
+    guess, since no warning can come of it; a cached verdict costs less than the screen."""
 
     def __init__(self) -> None:
         self.table: dict[str, list | None] | None = None
@@ -205,7 +207,8 @@ class _Verdicts:
         key = self.key(text, candidates, names)
         table = self._load()
         if not _is_verdict(table.get(key, 0)):
-            table[key] = list(detect_language(text, candidates, names) or []) or None
+            plain = plainly_in_locale(text, candidates[0], names)
+            table[key] = None if plain else list(detect_language(text, candidates, names) or []) or None
             self.dirty = True
         found = table[key]
         return (found[0], found[1]) if found else None
@@ -215,7 +218,11 @@ class _Verdicts:
         table = self._load()
         keys = {request: self.key(*request, names) for request in dict.fromkeys(requests)}
         missing = {key: request for request, key in keys.items() if not _is_verdict(table.get(key, 0))}
-        for key, verdict in zip(missing, detect_languages(list(missing.values()), names)):
+        index = names if isinstance(names, ProperNames) else ProperNames(names)
+        plain = {key for key, (text, candidates) in missing.items() if plainly_in_locale(text, candidates[0], index)}
+        table.update(dict.fromkeys(plain))
+        judge = {key: request for key, request in missing.items() if key not in plain}
+        for key, verdict in zip(judge, detect_languages(list(judge.values()), index)):
             table[key] = list(verdict or []) or None
         self.dirty = self.dirty or bool(missing)
         return {request: (table[key][0], table[key][1]) if table[key] else None for request, key in keys.items()}
@@ -246,8 +253,6 @@ def wrong_language(text: str, locale: str, candidates: tuple[str, ...], names: t
 
     ``names`` (longest first) are removed before guessing: proper names say nothing of the language.
     """
-    if plainly_in_locale(text, locale, names):
-        return None
     return wrong_language_message(VERDICTS.get(*language_request(text, locale, candidates), names), locale)
 
 

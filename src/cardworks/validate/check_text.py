@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from ..i18n.qa import (VERDICTS, is_name_field, language_request, plainly_in_locale, proper_names,
-                       translation_warnings, wrong_language_message)
+from ..i18n.qa import (VERDICTS, is_name_field, language_request, proper_names, translation_warnings,
+                       wrong_language_message)
 from ..i18n.strings import SourceString, source_hash, source_index
 from ..loading.jsonfile import pointer_escape
 from ..markup import MarkupError, tokens
@@ -121,12 +121,7 @@ class _LanguageChecks:
         self.judged = None
 
     def start(self, requests: list[tuple[str, tuple[str, ...]]]) -> None:
-        self.judged = self.pool.submit(self._judge, requests)
-
-    def _judge(self, requests: list[tuple[str, tuple[str, ...]]]) -> tuple[set, dict]:
-        """The texts that plainly show their locale (no detector needed), and the detector's verdicts on the rest."""
-        plain = {request for request in dict.fromkeys(requests) if plainly_in_locale(request[0], request[1][0], self.names)}
-        return plain, VERDICTS.prefetch([request for request in requests if request not in plain], self.names)
+        self.judged = self.pool.submit(VERDICTS.prefetch, requests, self.names)
 
     def check(self, text: str, locale: str, file: str, pointer: str) -> None:
         """Ask about ``text`` here; the warning, if any, is put in this place when :meth:`finish` runs."""
@@ -134,14 +129,12 @@ class _LanguageChecks:
 
     def finish(self) -> None:
         try:
-            plain, verdicts = self.judged.result()  # re-raises what failed in the worker
+            verdicts = self.judged.result()  # re-raises what failed in the worker
         finally:
             self.pool.shutdown()
         items, merged, done = self.out.items, [], 0
         for position, text, locale, file, pointer in self.asked:
             request = language_request(text, locale, self.candidates)
-            if request in plain:
-                continue
             found = verdicts[request] if request in verdicts else VERDICTS.get(*request, self.names)
             wrong = wrong_language_message(found, locale)
             if wrong:
