@@ -136,7 +136,7 @@ def main() -> None:
           + (f" {'cold s':>8} {'cold cpu':>8} {'us/design':>10} {'judged':>8} {'warnings':>8}" if args.cold else ""))
     print("  warm: validate() in-process, language verdicts already cached; cold: the whole command, "
           "fresh process and empty cache (wall, and CPU seconds of all its threads); judged: strings the "
-          "language check ran on")
+          "detector gave a verdict on (texts the screen in i18n/screen.py accepts are not given to it)")
     for size in (int(s) for s in args.sizes.split(",")):
         folder = Path(tempfile.mkdtemp(prefix="cardworks-bench-"))
         try:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..fileio import UnsafeFile, read_limited
+from .screen import plainly_in
 
 #: Languages the detector knows, by locale (its primary subtag).
 LANGUAGES = {"en": "ENGLISH", "ca": "CATALAN", "es": "SPANISH", "fr": "FRENCH", "nl": "DUTCH"}
@@ -27,9 +28,10 @@ _FRENCH_SPACE = re.compile(r"(?<![\u202f\u00a0])[:;!?](?:\s|$)")
 """``: ; ! ?`` closing a phrase without the (narrow) no-break space French puts before them."""
 _BAD_MIDDLE_DOT = re.compile(r"l[.•∙⋅]l|ŀl|L[.•∙⋅]L", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\{[a-z0-9-]+\}")
-_LETTERS = re.compile(r"[\W\d_]+")
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
 
 
+@lru_cache(maxsize=4096)  # asked 360,000 times for a few field paths at 10,000 cards
 def is_name_field(field: str) -> bool:
     """Names, alternative names, listed items and the titles and sections of cited documents are proper
     names: a copy of the source is fine."""
@@ -46,6 +48,7 @@ def _detector(languages: tuple[str, ...], quick: bool):
 
 
 _WORDS = re.compile(r"\w+|\W+")
+_WORD = re.compile(r"\w+")
 MAX_NAME_PARTS = 15
 """Longest name matched, in words and the separators between them."""
 
@@ -71,9 +74,9 @@ def strip_names(text: str, names: tuple[str, ...]) -> str:
     index = names if isinstance(names, ProperNames) else ProperNames(names)
     if not index.lookup:
         return lowered
-    parts = _WORDS.findall(lowered)
-    if index.first.isdisjoint(parts):  # most texts name nothing
+    if index.first.isdisjoint(_WORD.findall(lowered)):  # most texts name nothing (a name is only tried at a word)
         return lowered
+    parts = _WORDS.findall(lowered)
     kept: list[str] = []
     i = 0
     while i < len(parts):
@@ -92,10 +95,6 @@ def strip_names(text: str, names: tuple[str, ...]) -> str:
     return "".join(kept)
 
 
-def _letters(text: str) -> int:
-    return len(_LETTERS.sub("", text))
-
-
 def detect_language(text: str, candidates: tuple[str, ...], names: tuple[str, ...] = ()) -> tuple[str, float] | None:
     """The most likely locale of ``text`` among ``candidates`` and its confidence, or None if unsure."""
     return detect_languages([(text, candidates)], names)[0]
@@ -112,10 +111,8 @@ def detect_languages(requests: list[tuple[str, tuple[str, ...]]],
     screen: dict[tuple[str, ...], dict[str, list[int]]] = {}
     for i, (text, candidates) in enumerate(requests):
         known = _known(candidates)
-        if len(known) < 2 or _letters(text) < MIN_DETECT_CHARS:  # removing names only removes letters
-            continue
-        words = _LETTERS.sub(" ", strip_names(_PLACEHOLDER.sub(" ", text), index)).strip()
-        if len(words) - words.count(" ") >= MIN_DETECT_CHARS:
+        words = detector_words(text, index) if len(known) >= 2 else None
+        if words is not None:
             screen.setdefault(known, {}).setdefault(words, []).append(i)
     # The quick model screens; the full models of the two languages in question confirm what it flags.
     confirm: dict[tuple[str, ...], dict[str, list[int]]] = {}
@@ -135,6 +132,22 @@ def detect_languages(requests: list[tuple[str, tuple[str, ...]]],
             for i in asking:
                 found[i] = (_code(values[0].language.name), values[0].value) if values else None
     return found
+
+
+def detector_words(text: str, names: ProperNames) -> str | None:
+    """What the detector reads of ``text``: its words in lower case, tokens and proper names left out, or None
+    when they have too few letters to guess from."""
+    if len(text) < MIN_DETECT_CHARS:  # it has fewer letters still; removing tokens and names only removes letters
+        return None
+    words = " ".join(_LETTER_RUNS.findall(strip_names(_PLACEHOLDER.sub(" ", text), names)))
+    return words if len(words) - words.count(" ") >= MIN_DETECT_CHARS else None
+
+
+def plainly_in_locale(text: str, locale: str, names: tuple[str, ...] = ()) -> bool:
+    """True when ``text`` plainly shows ``locale``'s language (:mod:`.screen`): the detector could not judge it
+    to be in another language, so it need not be asked."""
+    words = detector_words(text, names if isinstance(names, ProperNames) else ProperNames(names))
+    return words is not None and plainly_in(words, locale.split("-")[0])
 
 
 @lru_cache(maxsize=64)
@@ -169,7 +182,9 @@ def _is_verdict(value: object) -> bool:
 
 class _Verdicts:
     """Language guesses by hash of (text, candidates): the detector's models take half a second to load,
-    so a text already judged is not judged again."""
+    so a text already judged is not judged again. A text that plainly shows its locale (:func:`plainly_in_locale`,
+    the first of its candidates) is not given to the detector: its verdict is None, as for a text too short to
+    guess, since no warning can come of it; a cached verdict costs less than the screen."""
 
     def __init__(self) -> None:
         self.table: dict[str, list | None] | None = None
@@ -192,7 +207,8 @@ class _Verdicts:
         key = self.key(text, candidates, names)
         table = self._load()
         if not _is_verdict(table.get(key, 0)):
-            table[key] = list(detect_language(text, candidates, names) or []) or None
+            plain = plainly_in_locale(text, candidates[0], names)
+            table[key] = None if plain else list(detect_language(text, candidates, names) or []) or None
             self.dirty = True
         found = table[key]
         return (found[0], found[1]) if found else None
@@ -202,7 +218,11 @@ class _Verdicts:
         table = self._load()
         keys = {request: self.key(*request, names) for request in dict.fromkeys(requests)}
         missing = {key: request for request, key in keys.items() if not _is_verdict(table.get(key, 0))}
-        for key, verdict in zip(missing, detect_languages(list(missing.values()), names)):
+        index = names if isinstance(names, ProperNames) else ProperNames(names)
+        plain = {key for key, (text, candidates) in missing.items() if plainly_in_locale(text, candidates[0], index)}
+        table.update(dict.fromkeys(plain))
+        judge = {key: request for key, request in missing.items() if key not in plain}
+        for key, verdict in zip(judge, detect_languages(list(judge.values()), index)):
             table[key] = list(verdict or []) or None
         self.dirty = self.dirty or bool(missing)
         return {request: (table[key][0], table[key][1]) if table[key] else None for request, key in keys.items()}

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 TOKEN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_BRACES = re.compile(r"\{\{|\}\}|[{}]")
 
 
 class MarkupError(ValueError):
@@ -47,38 +48,35 @@ def parse(source: str) -> list[Part]:
         return [Text(source)] if source else []
     parts: list[Part] = []
     buffer: list[str] = []
-    i, n = 0, len(source)
-    while i < n:
-        ch = source[i]
-        if ch == "{":
-            if source.startswith("{{", i):
-                buffer.append("{")
-                i += 2
-                continue
-            close = source.find("}", i + 1)
-            if close == -1:
-                raise MarkupError("'{' opens a token that is never closed; write '{{' for a literal brace", i)
-            name = source[i + 1 : close]
-            if not name:
-                raise MarkupError("empty token '{}'", i)
-            if not TOKEN_NAME.fullmatch(name):
-                raise MarkupError(f"invalid token name {name!r}: use lowercase letters, digits and hyphens", i)
-            if buffer:
-                parts.append(Text("".join(buffer)))
-                buffer = []
-            parts.append(Token(name, i))
-            i = close + 1
-        elif ch == "}":
-            if source.startswith("}}", i):
-                buffer.append("}")
-                i += 2
-                continue
-            raise MarkupError("'}' without a matching '{'; write '}}' for a literal brace", i)
-        else:
-            buffer.append(ch)
-            i += 1
-    if buffer:
-        parts.append(Text("".join(buffer)))
+    i = 0
+    while brace := _BRACES.search(source, i):  # from brace to brace; the text between is copied whole
+        at = brace.start()
+        buffer.append(source[i:at])
+        mark = brace.group()
+        if mark in ("{{", "}}"):
+            buffer.append(mark[0])
+            i = at + 2
+            continue
+        if mark == "}":
+            raise MarkupError("'}' without a matching '{'; write '}}' for a literal brace", at)
+        close = source.find("}", at + 1)
+        if close == -1:
+            raise MarkupError("'{' opens a token that is never closed; write '{{' for a literal brace", at)
+        name = source[at + 1 : close]
+        if not name:
+            raise MarkupError("empty token '{}'", at)
+        if not TOKEN_NAME.fullmatch(name):
+            raise MarkupError(f"invalid token name {name!r}: use lowercase letters, digits and hyphens", at)
+        text = "".join(buffer)
+        if text:
+            parts.append(Text(text))
+        buffer = []
+        parts.append(Token(name, at))
+        i = close + 1
+    buffer.append(source[i:])
+    text = "".join(buffer)
+    if text:
+        parts.append(Text(text))
     return parts
 
 
