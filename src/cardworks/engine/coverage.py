@@ -26,9 +26,9 @@ from ..loading.records import Index
 def missing_features(game: str) -> dict[str, tuple[str, tuple[str, ...]]]:
     """Feature id → (what is missing, rulings that need it), as the game's plugin declares them: rulings that
     state behaviour no scenario can check yet although all their cards are modelled (or besides that)."""
-    from .plugins import registered
+    from .plugins import plugin_of
 
-    plugin = registered().get(game)
+    plugin = plugin_of(game)
     return dict(getattr(plugin, "missing_features", None) or {})
 
 

@@ -144,9 +144,7 @@ def registered() -> dict[str, GamePlugin]:
             plugins.append(point.load())
         found: dict[str, GamePlugin] = {}
         for plugin in plugins:
-            if not isinstance(plugin, GamePlugin):
-                raise PluginError(f"{plugin!r} is registered as a game but is not a GamePlugin")
-            found.setdefault(plugin.id, plugin)  # a built-in game is not replaced from outside
+            found.setdefault(_checked(plugin).id, plugin)  # a built-in game is not replaced from outside
         _REGISTRY.update(sorted(found.items()))
     return _REGISTRY
 
@@ -158,15 +156,19 @@ def plugin_of(game: str) -> GamePlugin | None:
 
     if _REGISTRY or game not in BUILT_IN:
         return registered().get(game)
-    plugin = import_module(f"{__package__.rsplit('.', 1)[0]}.games.{game}").PLUGIN
-    if not isinstance(plugin, GamePlugin):
-        raise PluginError(f"{plugin!r} is registered as a game but is not a GamePlugin")
-    return plugin
+    return _checked(import_module(f"{__package__.rsplit('.', 1)[0]}.games.{game}").PLUGIN)
 
 
 def plugin_for(game: str) -> GamePlugin:
-    """The plugin of ``game``; UsageError when no registered plugin plays it."""
-    plugins = registered()
-    if game not in plugins:
-        raise UsageError(f"the engine does not play {game!r}; it plays {', '.join(plugins)}")
-    return plugins[game]
+    """The plugin of ``game`` (:func:`plugin_of`); UsageError when no registered plugin plays it."""
+    plugin = plugin_of(game)
+    if plugin is None:
+        raise UsageError(f"the engine does not play {game!r}; it plays {', '.join(registered())}")
+    return plugin
+
+
+def _checked(plugin: Any) -> GamePlugin:
+    """``plugin`` itself, once it is known to keep to ``GamePlugin``."""
+    if not isinstance(plugin, GamePlugin):
+        raise PluginError(f"{plugin!r} is registered as a game but is not a GamePlugin")
+    return plugin

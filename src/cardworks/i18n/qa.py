@@ -204,14 +204,7 @@ class _Verdicts:
         return hashlib.sha256(repr((text, candidates, len(names))).encode()).hexdigest()[:24]
 
     def get(self, text: str, candidates: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, float] | None:
-        key = self.key(text, candidates, names)
-        table = self._load()
-        if not _is_verdict(table.get(key, 0)):
-            plain = plainly_in_locale(text, candidates[0], names)
-            table[key] = None if plain else list(detect_language(text, candidates, names) or []) or None
-            self.dirty = True
-        found = table[key]
-        return (found[0], found[1]) if found else None
+        return self.prefetch([(text, candidates)], names)[(text, candidates)]
 
     def prefetch(self, requests: list[tuple[str, tuple[str, ...]]], names: tuple[str, ...]) -> dict:
         """The verdict on every distinct ``(text, candidates)``; those not known yet are judged in one batch."""
