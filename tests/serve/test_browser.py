@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 from cardworks.serve.browser import chromium, server
@@ -40,7 +41,9 @@ def test_edits_reach_the_open_page_and_a_broken_file_shows_file_and_line(workspa
             assert answer.startswith("HTTP/1.1 404") and "[project]" not in answer and '"card_types"' not in answer, path
 
         driver.get(url + "/deck")
-        wait = WebDriverWait(driver, 30, poll_frequency=0.05)
+        # The page swaps a tile's elements when it updates, so an element found a moment ago may be gone
+        # when its text is read: that is a poll to repeat, not a failure.
+        wait = WebDriverWait(driver, 30, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
         wait.until(lambda d: d.find_element(By.ID, "status").text == "live")
         faces = driver.find_elements(By.CSS_SELECTOR, "#tiles .tile img.face")
         assert len(faces) == len(workspace.read(base_set)["cards"]) > 10
