@@ -1,4 +1,4 @@
-"""The language check at scale: texts are judged in one batch, in a worker thread, each distinct wording once;
+"""The language check at scale: texts are judged in one batch, apart from the other checks, each distinct wording once;
 a translation in the wrong language is still found, in its place, among hundreds of good ones."""
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def text(i: int, locale: str) -> str:
     return f"{first[i % 6]} {second[i // 6 % 6]}, {third[i // 36 % 9]}."
 
 
-def test_wrong_language_is_found_among_hundreds_of_cards(game: GameDir) -> None:
+def write_big_game(game: GameDir) -> None:
+    """Hundreds of cards translated into Catalan and Spanish; three texts in the wrong language."""
     game.files["game.json"]["locales"] = ["en", "ca", "es"]
     cards = [{"id": f"big-{i:04d}", "quantity": 1, "types": ["battle"], "stats": {"attack": 1, "defence": 1},
               "name": f"Big {i}", "rules": text(i, "en"), "sources": game.files["sets/base.json"]["cards"][1]["sources"]}
@@ -61,11 +62,16 @@ def test_wrong_language_is_found_among_hundreds_of_cards(game: GameDir) -> None:
             entries[card["id"]] = {"rules": {"text": translated, "source_hash": source_hash(card["rules"])}}
     game.write()
 
+
+EXPECTED_WRONG = [("big.json", "/cards/250/rules"), ("ca.json", f"/entries/big-{WRONG_CARD:04d}/rules/text"),
+                  ("es.json", f"/entries/big-{WRONG_CARD:04d}/rules/text")]
+
+
+def test_wrong_language_is_found_among_hundreds_of_cards(game: GameDir) -> None:
+    write_big_game(game)
     report = validate(game.cards_root)
     wrong = [(Path(p.file).name, p.location) for p in report.warnings if p.code == "wrong-language"]
-    assert wrong == [("big.json", "/cards/250/rules"),
-                     ("ca.json", f"/entries/big-{WRONG_CARD:04d}/rules/text"),
-                     ("es.json", f"/entries/big-{WRONG_CARD:04d}/rules/text")], wrong
+    assert wrong == EXPECTED_WRONG, wrong
     assert not report.errors, [p.text() for p in report.errors]
     # Each warning sits where the check that found it ran (the Catalan one before the Spanish file's problems),
     # not all at the end.

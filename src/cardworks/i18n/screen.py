@@ -18,6 +18,8 @@ English list leaves out the pronoun ``I`` so that Catalan ``i`` (and) stays dist
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 MIN_HITS = 3
 """Distinctive words of the expected language a text needs to be accepted without the detector."""
 MIN_SHARE = 1 / 10
@@ -63,22 +65,21 @@ DISTINCTIVE: dict[str, frozenset[str]] = {
     language: words.difference(*(other for name, other in _WORDS.items() if name != language))
     for language, words in _WORDS.items()}
 """Each language's function words that are no function word of another language."""
-_OWNER = {word: language for language, words in DISTINCTIVE.items() for word in words}
+_OTHERS: dict[str, frozenset[str]] = {
+    language: frozenset().union(*(other for name, other in DISTINCTIVE.items() if name != language))
+    for language in DISTINCTIVE}
+"""For each language, the distinctive words of every other language: one of them refuses a text."""
 
 
-def plainly_in(words: str, language: str) -> bool:
-    """True when ``words`` (lower-case letters and spaces, as the detector reads them) plainly show ``language``:
-    at least :data:`MIN_HITS` of its distinctive words, at least :data:`MIN_SHARE` of all words, and no
-    distinctive word of any other language."""
-    if language not in DISTINCTIVE:
+def plainly_in(words: str | Sequence[str], language: str) -> bool:
+    """True when ``words`` (lower-case letter runs, as the detector reads them, or those runs joined by spaces)
+    plainly show ``language``: at least :data:`MIN_HITS` of its distinctive words, at least :data:`MIN_SHARE`
+    of all words, and no distinctive word of any other language."""
+    own = DISTINCTIVE.get(language)
+    if own is None:
         return False
-    split = words.split()
-    hits = 0
-    for word in split:
-        owner = _OWNER.get(word)
-        if owner is None:
-            continue
-        if owner != language:
-            return False
-        hits += 1
+    split = words.split() if isinstance(words, str) else words
+    if not _OTHERS[language].isdisjoint(split):
+        return False
+    hits = sum(map(own.__contains__, split))
     return hits >= MIN_HITS and hits >= MIN_SHARE * len(split)

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel
 
-from ..loading.records import Index
+from ..loading.records import Index, model_fields_of
 from ..models.files import RECORD_FIELDS
 
 
@@ -33,6 +33,7 @@ class SourceString:
     """True when the text is card-text markup whose tokens translations must keep."""
 
 
+@lru_cache(maxsize=65536)  # validation asks for each source's hash once per locale
 def source_hash(text: str) -> str:
     """The hash that ties a translation to the exact source text it translates."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -40,12 +41,15 @@ def source_hash(text: str) -> str:
 
 @lru_cache(maxsize=None)
 def _fields(model_class: type[BaseModel]) -> tuple[tuple[str, bool, bool], ...]:
-    """(name, translatable, markup) of each field of a model class, looked up once per class."""
+    """(name, translatable, markup) of each field of a model class that holds a translatable string or may hold
+    a model, looked up once per class (the walk skips every other field)."""
+    nested = set(model_fields_of(model_class))
     found = []
     for name, info in model_class.model_fields.items():
         extra = info.json_schema_extra
         flags = (bool(extra.get("x-translatable")), bool(extra.get("x-markup"))) if isinstance(extra, dict) else (False, False)
-        found.append((name, *flags))
+        if flags[0] or name in nested:
+            found.append((name, *flags))
     return tuple(found)
 
 
@@ -54,21 +58,20 @@ def _walk(model: BaseModel, record: str, prefix: str, pointer: str) -> Iterator[
         if not prefix and name in RECORD_FIELDS:
             continue
         value = getattr(model, name)
-        path, here = f"{prefix}{name}", f"{pointer}/{name}"
         if translatable:
             if isinstance(value, str):
-                yield SourceString(record, path, here, value, markup)
+                yield SourceString(record, f"{prefix}{name}", f"{pointer}/{name}", value, markup)
             elif isinstance(value, list):
                 for index, item in enumerate(value):
-                    yield SourceString(record, f"{path}/{index}", f"{here}/{index}", item, markup)
+                    yield SourceString(record, f"{prefix}{name}/{index}", f"{pointer}/{name}/{index}", item, markup)
             continue
         if isinstance(value, BaseModel):
-            yield from _walk(value, record, f"{path}/", here)
+            yield from _walk(value, record, f"{prefix}{name}/", f"{pointer}/{name}")
         elif isinstance(value, list):
             for index, item in enumerate(value):
                 if isinstance(item, BaseModel):
                     key = getattr(item, "id", None) or str(index)
-                    yield from _walk(item, record, f"{path}/{key}/", f"{here}/{index}")
+                    yield from _walk(item, record, f"{prefix}{name}/{key}/", f"{pointer}/{name}/{index}")
 
 
 def source_strings(record: BaseModel) -> Iterator[SourceString]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, get_args
 
 from pydantic import BaseModel
 
@@ -64,10 +65,25 @@ def iter_records(db: Database) -> Iterator[Record]:
                     yield Record("card", card.id, card, loaded, f"/cards/{index}", bundle, set_id=doc.id)
 
 
+def _may_hold_model(annotation: Any) -> bool:
+    if annotation is Any:
+        return True
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    return any(_may_hold_model(arg) for arg in get_args(annotation))
+
+
+@lru_cache(maxsize=None)
+def model_fields_of(model_class: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of a model class whose annotation lets them hold a model or a list of models: walks read only
+    these (a card has over twenty fields, and three of them can)."""
+    return tuple(name for name, info in model_class.model_fields.items() if _may_hold_model(info.annotation))
+
+
 def iter_models(model: BaseModel, pointer: str = "") -> Iterator[tuple[str, BaseModel]]:
     """Every model nested in a record (itself included) with its JSON pointer; nested records are skipped."""
     yield pointer, model
-    for name in type(model).model_fields:
+    for name in model_fields_of(type(model)):
         if not pointer and name in RECORD_FIELDS:
             continue
         value = getattr(model, name)
@@ -89,6 +105,14 @@ class Index:
         for record in self.records:
             self.by_id.setdefault(record.id, record)
         self.game = db.game_doc
+        self._nested: dict[int, list[tuple[str, BaseModel]]] = {}
+
+    def nested(self, record: Record) -> list[tuple[str, BaseModel]]:
+        """:func:`iter_models` of a record, walked once for all the checks that ask."""
+        found = self._nested.get(id(record.model))
+        if found is None:
+            found = self._nested[id(record.model)] = list(iter_models(record.model))
+        return found
 
     def of_kind(self, *kinds: str) -> list[Record]:
         return [r for r in self.records if r.kind in kinds]

@@ -9,7 +9,7 @@ from ..loading.assets import image_problems
 from ..loading.paths import PathEscape, resolve_inside
 from ..models import MissingFact, Source
 from ..problems import ProblemList
-from ..loading.records import Index, Record, iter_models
+from ..loading.records import Index, Record
 
 
 class _Refs:
@@ -64,7 +64,7 @@ def check_references(index: Index, out: ProblemList) -> None:
         check = _CHECKS.get(record.kind)
         if check:
             check(record, refs, out)
-        for pointer, model in iter_models(record.model):
+        for pointer, model in index.nested(record):
             if isinstance(model, (Source, MissingFact)):
                 _dangling(out, record, f"{pointer}/doc", "source document", model.doc, refs.documents)
         _check_paths(record, out)
@@ -201,8 +201,9 @@ _CHECKS = {
 
 def _check_paths(record: Record, out: ProblemList) -> None:
     """Files named by ``svg`` and ``art`` stay inside the bundle and exist."""
+    fields = type(record.model).model_fields  # asking a model for a field it lacks costs ~25 µs
     for name in ("svg", "art"):
-        relative = getattr(record.model, name, None)
+        relative = getattr(record.model, name) if name in fields else None
         if not relative:
             continue
         here = f"{record.pointer}/{name}"

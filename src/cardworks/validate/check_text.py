@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
-from ..i18n.qa import (VERDICTS, is_name_field, language_request, proper_names, translation_warnings,
-                       wrong_language_message)
+from ..i18n.qa import is_name_field, translation_warnings
 from ..i18n.strings import SourceString, source_hash, source_index
 from ..loading.jsonfile import pointer_escape
 from ..markup import MarkupError, tokens
-from ..problems import Problem, ProblemList
+from ..problems import ProblemList
 from ..loading.records import Index
+from .check_language import LanguageChecks
 
 
 def _tokens_or_report(text: str, registered: set[str], out: ProblemList, file: str, pointer: str) -> list[str] | None:
@@ -25,14 +23,12 @@ def _tokens_or_report(text: str, registered: set[str], out: ProblemList, file: s
 
 
 class TextChecks:
-    """The source strings and proper names of a database, and its texts' languages being judged meanwhile:
-    :func:`start_text_checks` starts the detector early, so it runs while the other checks go on."""
+    """The source strings of a database, and its texts' languages being judged meanwhile: :func:`start_text_checks`
+    starts judging early, so it runs while the other checks go on."""
 
     def __init__(self, index: Index) -> None:
         self.strings = source_index(index)
-        game = index.game
-        self.language = _LanguageChecks(tuple(game.locales), proper_names(index.db, self.strings))
-        self.language.start(_language_requests(index, self.strings, game.source_locale, tuple(game.locales)))
+        self.language = LanguageChecks(index, self.strings)
 
 
 def start_text_checks(index: Index) -> TextChecks:
@@ -96,53 +92,6 @@ def check_text(index: Index, out: ProblemList, started: TextChecks | None = None
                               f"tokens {_show(found)} differ from the source's {_show(expected)}")
     language.finish()
     return strings
-
-
-def _language_requests(index: Index, strings: dict[str, dict[str, SourceString]], source_locale: str,
-                       candidates: tuple[str, ...]) -> list[tuple[str, tuple[str, ...]]]:
-    """Every text whose language :func:`check_text` will check (a few more, for entries it will refuse)."""
-    requests = [language_request(s.text, source_locale, candidates)
-                for fields in strings.values() for s in fields.values() if not is_name_field(s.field)]
-    for _, doc in index.db.docs("translations"):
-        requests += [language_request(t.text, doc.locale, candidates)
-                     for fields in doc.entries.values() for f, t in fields.items() if not is_name_field(f)]
-    return requests
-
-
-class _LanguageChecks:
-    """Wrong-language warnings, in the order the checks ask for them, while the texts are judged in a worker
-    thread: the detector works outside Python's lock, so it runs while the other checks go on."""
-
-    def __init__(self, candidates: tuple[str, ...], names: tuple[str, ...]) -> None:
-        self.out = ProblemList()
-        self.candidates, self.names = candidates, names
-        self.asked: list[tuple[int, str, str, str, str]] = []
-        self.pool = ThreadPoolExecutor(max_workers=1)
-        self.judged = None
-
-    def start(self, requests: list[tuple[str, tuple[str, ...]]]) -> None:
-        self.judged = self.pool.submit(VERDICTS.prefetch, requests, self.names)
-
-    def check(self, text: str, locale: str, file: str, pointer: str) -> None:
-        """Ask about ``text`` here; the warning, if any, is put in this place when :meth:`finish` runs."""
-        self.asked.append((len(self.out.items), text, locale, file, pointer))
-
-    def finish(self) -> None:
-        try:
-            verdicts = self.judged.result()  # re-raises what failed in the worker
-        finally:
-            self.pool.shutdown()
-        items, merged, done = self.out.items, [], 0
-        for position, text, locale, file, pointer in self.asked:
-            request = language_request(text, locale, self.candidates)
-            found = verdicts[request] if request in verdicts else VERDICTS.get(*request, self.names)
-            wrong = wrong_language_message(found, locale)
-            if wrong:
-                merged += items[done:position]
-                merged.append(Problem(file, pointer, "wrong-language", wrong, "warning"))
-                done = position
-        self.out.items[:] = merged + items[done:]
-        VERDICTS.flush()
 
 
 def _is_valid(text: str) -> bool:
