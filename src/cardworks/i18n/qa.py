@@ -215,6 +215,11 @@ def _is_verdict(value: object) -> bool:
                              and isinstance(value[1], (int, float)) and not isinstance(value[1], bool))
 
 
+@lru_cache(maxsize=64)
+def _verdict_key(candidates: tuple[str, ...], names: int) -> bytes:
+    return hashlib.sha256(repr((candidates, names)).encode()).digest()
+
+
 class _Verdicts:
     """Language guesses by hash of (text, candidates): the detector's models take half a second to load,
     so a text already judged is not judged again. A text that plainly shows its locale (:func:`plainly_in_locale`,
@@ -237,7 +242,10 @@ class _Verdicts:
 
     @staticmethod
     def key(text: str, candidates: tuple[str, ...], names: tuple[str, ...]) -> str:
-        return hashlib.sha256(repr((text, candidates, len(names))).encode()).hexdigest()[:24]
+        """The text's hash, keyed by what else the verdict depends on (a ``repr`` of the whole, hashed, cost three
+        times as much)."""
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12,
+                               key=_verdict_key(candidates, len(names))).hexdigest()
 
     def get(self, text: str, candidates: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, float] | None:
         return self.prefetch([(text, candidates)], names)[(text, candidates)]
@@ -257,16 +265,10 @@ class _Verdicts:
         self.fresh.update(fresh)
         return {request: (table[key][0], table[key][1]) if table[key] else None for request, key in keys.items()}
 
-    def take_fresh(self) -> dict[str, list | None]:
-        """The entries judged since :meth:`flush` or the last call, forgotten as unsaved: another process saves
-        them (:meth:`absorb`)."""
-        fresh, self.fresh = self.fresh, {}
-        return fresh
-
     def absorb(self, fresh: dict[str, list | None]) -> None:
-        """Take in verdicts judged elsewhere (a forked child), to be saved by :meth:`flush`."""
-        self.load().update(fresh)
-        self.fresh.update(fresh)
+        """Take in verdicts another process judged and saved, when this one has read the cache already."""
+        if self.table is not None:
+            self.table.update(fresh)
 
     def flush(self) -> None:
         """Save new verdicts; a cache that cannot be written is simply not kept."""
@@ -332,9 +334,32 @@ def typography_warnings(text: str, locale: str) -> list[tuple[str, str]]:
     return found
 
 
-def proper_names(db, strings: dict) -> tuple[str, ...]:
-    """Every name of the game in every locale, longest first: removed before guessing a language."""
+def name_texts(db, strings: dict) -> set[str]:
+    """Every name of the game in every locale (see :func:`proper_names`)."""
     names = {s.text for fields in strings.values() for s in fields.values() if is_name_field(s.field)}
     for _, doc in db.docs("translations"):
         names |= {t.text for fields in doc.entries.values() for f, t in fields.items() if is_name_field(f)}
+    return names
+
+
+def name_index(names: set[str]) -> ProperNames:
+    """The names worth removing before guessing a language (over three characters), longest first."""
     return ProperNames(sorted((n for n in names if len(n) > 3), key=lambda n: (-len(n), n)))
+
+
+def proper_names(db, strings: dict) -> tuple[str, ...]:
+    """Every name of the game in every locale, longest first: removed before guessing a language."""
+    return name_index(name_texts(db, strings))
+
+
+def warm_detector(locales: tuple[str, ...]) -> None:
+    """Load the detector's models for ``locales`` (a second or more, the first time in a process): the quick
+    screening models of them all, and the full model of each, which the detectors for pairs share."""
+    known = _known(locales)
+    if len(known) < 2:
+        return
+    sample = "the quick brown fox jumps over the lazy dog"
+    _detector(known, True).compute_language_confidence_values(sample)
+    for i in range(0, len(known), 2):  # pairs that hold every language once (the first twice, if odd)
+        pair = known[i:i + 2] if i + 1 < len(known) else (known[0], known[i])
+        _detector(pair, False).compute_language_confidence_values(sample)

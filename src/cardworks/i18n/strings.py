@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel
 
-from ..loading.records import Index, model_fields_of
+from ..loading.records import Index, has_id, model_fields_of
 from ..models.files import RECORD_FIELDS
 
 
@@ -70,7 +70,7 @@ def _walk(model: BaseModel, record: str, prefix: str, pointer: str) -> Iterator[
         elif isinstance(value, list):
             for index, item in enumerate(value):
                 if isinstance(item, BaseModel):
-                    key = getattr(item, "id", None) or str(index)
+                    key = (item.id if has_id(type(item)) else None) or str(index)
                     yield from _walk(item, record, f"{prefix}{name}/{key}/", f"{pointer}/{name}/{index}")
 
 

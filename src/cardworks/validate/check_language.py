@@ -1,10 +1,12 @@
 """Wrong-language warnings, judged apart from the other checks.
 
-Judging the language of every text (the screen of :mod:`..i18n.screen`, then the detector) is most of a cold
-validation's work. It runs in a forked child process while the parent goes on with every other check: in a
-thread, the screen's Python would hold the interpreter's lock the other checks need. A process that cannot fork
-safely (another thread is running, whose locks and work the child would not have, or the system has no
-``fork``) judges in a worker thread instead. Either way the verdicts, and so the warnings, are the same.
+Judging the language of every text (the screen of :mod:`..i18n.screen`, then the detector, whose models take a
+second or more to load) is most of a cold validation's work. It runs in a forked child process: started before
+the database is read, the child loads the detector's models while the parent reads; it is then sent the texts
+and judges them while the parent runs every other check. (In a thread, the screen's Python would hold the
+interpreter's lock the other checks need.) A process that cannot fork safely (another thread is running, whose
+locks and work the child would not have, or the system has no ``fork``) judges in a worker thread instead.
+Either way the verdicts, and so the warnings, are the same.
 """
 
 from __future__ import annotations
@@ -12,10 +14,17 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
 
-from ..i18n.qa import VERDICTS, is_name_field, language_request, proper_names, wrong_language_message
+from ..i18n.qa import (VERDICTS, is_name_field, language_request, name_index, name_texts, warm_detector,
+                       wrong_language_message)
 from ..i18n.strings import SourceString
+from ..loading.database import unsafe_entry
+from ..loading.jsonfile import read_json
 from ..loading.records import Index
 from ..problems import Problem, ProblemList
 
@@ -23,7 +32,6 @@ Request = tuple[str, tuple[str, ...]]
 Strings = dict[str, dict[str, SourceString]]
 Judged = tuple[dict, dict[int, tuple[str, float]]]
 """The verdict-cache entries made new, and the verdict on each request that has one, by its position."""
-MAX_CHILDREN = 4
 
 
 def language_requests(index: Index, strings: Strings) -> list[Request]:
@@ -38,15 +46,18 @@ def language_requests(index: Index, strings: Strings) -> list[Request]:
     return requests
 
 
-def judge(index: Index, strings: Strings, requests: list[Request]) -> Judged:
-    """The detector's verdicts on ``requests`` (see :data:`Judged`)."""
-    verdicts = VERDICTS.prefetch(requests, proper_names(index.db, strings))
+def judge(requests: list[Request], names: set[str], keep: bool = True) -> Judged:
+    """The detector's verdicts on ``requests`` (see :data:`Judged`), saved in the verdict cache; the new cache
+    entries are returned only when ``keep`` (the asking process holds the cache too)."""
+    verdicts = VERDICTS.prefetch(requests, name_index(names))
     found = {}
     for position, request in enumerate(requests):
         verdict = verdicts[request]
         if verdict:
             found[position] = verdict
-    return VERDICTS.take_fresh(), found
+    fresh = dict(VERDICTS.fresh) if keep else {}
+    VERDICTS.flush()
+    return fresh, found
 
 
 def may_fork() -> bool:
@@ -61,64 +72,112 @@ def may_fork() -> bool:
         return False
 
 
-class _Forked:
-    """:func:`judge` in forked children, a share of the requests each: a child has the parent's data without
-    copying it, and sends its answer back through a pipe."""
+class Judge:
+    """A forked child that judges languages: it loads the detector's models for ``locales`` at once, then waits
+    for the texts (:meth:`ask`) and sends back :data:`Judged`."""
 
-    def __init__(self, index: Index, strings: Strings, requests: list[Request]) -> None:
+    def __init__(self, locales: tuple[str, ...]) -> None:
         context = multiprocessing.get_context("fork")
-        count = max(1, min(MAX_CHILDREN, len(os.sched_getaffinity(0)), len(requests)))
-        self.shares = [(index, strings, requests[start::count]) for start in range(count)]
-        self.children = []
-        for share in self.shares:
-            receive, send = context.Pipe(duplex=False)
-            child = context.Process(target=_answer, args=(send, share), daemon=True, name="cardworks-languages")
-            child.start()
-            send.close()
-            self.children.append((receive, child))
+        self.pipe, theirs = context.Pipe()
+        self.child = context.Process(target=_serve, args=(theirs, locales), daemon=True, name="cardworks-languages")
+        self.child.start()
+        theirs.close()
+        self.asked: tuple[list[Request], set[str]] | None = None
+        self.sender: threading.Thread | None = None
+        self.answered = False
+
+    def ask(self, requests: list[Request], names: set[str]) -> None:
+        """Send the texts; a thread writes them, so this process goes on while the child is still loading."""
+        self.asked = (requests, names)
+        self.sender = threading.Thread(target=self._send, daemon=True, name="cardworks-languages-send")
+        self.sender.start()
+
+    def _send(self) -> None:
+        try:
+            self.pipe.send((*self.asked, VERDICTS.table is not None))
+        except OSError:  # the child is gone: result() judges here
+            pass
 
     def result(self) -> Judged:
-        fresh, found = {}, {}
-        count = len(self.shares)
-        for start, (share, (receive, child)) in enumerate(zip(self.shares, self.children)):
-            try:
-                ok, value = receive.recv()
-            except EOFError:  # the child died without answering (killed, out of memory): judge here instead
-                ok, value = True, judge(*share)
-            finally:
-                receive.close()
-                child.join()
-            if not ok:
-                raise value
-            fresh.update(value[0])
-            found.update((start + position * count, verdict) for position, verdict in value[1].items())
-        return fresh, found
+        try:
+            ok, value = self.pipe.recv()
+        except (EOFError, OSError):  # the child died without answering (killed, out of memory): judge here
+            ok, value = True, judge(*self.asked)
+        finally:
+            self.answered = True
+            self.close()
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        """End the child (it has answered, or is no longer needed: validation stopped short) and wait for it."""
+        if not self.answered:
+            self.child.terminate()
+        if self.sender is not None:
+            self.sender.join()
+        self.pipe.close()
+        self.child.join()
 
 
-def _answer(send, share: tuple) -> None:
+def _serve(pipe, locales: tuple[str, ...]) -> None:
     try:
-        send.send((True, judge(*share)))
+        warm_detector(locales)
+        requests, names, keep = pipe.recv()
+    except (EOFError, OSError):  # nothing to judge after all
+        return
+    except Exception:  # noqa: BLE001 - a detector that cannot be warmed: the parent judges for itself
+        return
+    try:
+        pipe.send((True, judge(requests, names, keep)))
     except Exception as exc:  # noqa: BLE001 - it is raised again in the parent
         try:
-            send.send((False, exc))
+            pipe.send((False, exc))
         except Exception:  # noqa: BLE001 - an exception that cannot be pickled
-            send.send((False, RuntimeError(f"judging languages failed: {exc!r}")))
+            pipe.send((False, RuntimeError(f"judging languages failed: {exc!r}")))
+
+
+@contextmanager
+def judge_for(game_folder: Path) -> Iterator[Judge | None]:
+    """A :class:`Judge` for the game in ``game_folder`` (its models loading while the database is read), or None
+    where this process may not fork; ended on leaving."""
+    if not may_fork():
+        yield None
+        return
+    found = Judge(_locales(game_folder))
+    try:
+        yield found
+    finally:
+        found.close()
+
+
+def _locales(game_folder: Path) -> tuple[str, ...]:
+    """The locales ``game.json`` names, read ahead of the loader (nothing when it cannot say)."""
+    path = game_folder / "game.json"
+    if unsafe_entry(game_folder, path) is not None:
+        return ()
+    data, _ = read_json(path, str(path))
+    locales = data.get("locales") if isinstance(data, dict) else None
+    return tuple(x for x in locales if isinstance(x, str)) if isinstance(locales, list) else ()
 
 
 class LanguageChecks:
     """Wrong-language warnings, kept in the order the checks ask for them while the texts are judged apart."""
 
-    def __init__(self, index: Index, strings: Strings) -> None:
+    def __init__(self, index: Index, strings: Strings, judge_: Judge | None = None) -> None:
         self.out = ProblemList()
         self.candidates = tuple(index.game.locales)
         self.asked: list[tuple[int, str, str, str, str]] = []
         self.requests = language_requests(index, strings)
-        if may_fork():
-            VERDICTS.load()  # once, here: the children have it then
-            self.pending: _Forked | Future = _Forked(index, strings, self.requests)
+        names = name_texts(index.db, strings)
+        if judge_ is None and may_fork():
+            judge_ = Judge(self.candidates)
+        if judge_ is not None:
+            judge_.ask(self.requests, names)
+            self.pending: Judge | Future = judge_
         else:
             pool = ThreadPoolExecutor(max_workers=1)
-            self.pending = pool.submit(judge, index, strings, self.requests)
+            self.pending = pool.submit(judge, self.requests, names)
             pool.shutdown(wait=False)
 
     def check(self, text: str, locale: str, file: str, pointer: str) -> None:
@@ -128,7 +187,6 @@ class LanguageChecks:
     def finish(self) -> None:
         fresh, found = self.pending.result()  # re-raises what failed while judging
         VERDICTS.absorb(fresh)
-        VERDICTS.flush()
         verdicts = {self.requests[position]: verdict for position, verdict in found.items()}
         items, merged, done = self.out.items, [], 0
         for position, text, locale, file, pointer in self.asked:

@@ -8,7 +8,7 @@ from ..loading.jsonfile import pointer_escape
 from ..markup import MarkupError, tokens
 from ..problems import ProblemList
 from ..loading.records import Index
-from .check_language import LanguageChecks
+from .check_language import Judge, LanguageChecks
 
 
 def _tokens_or_report(text: str, registered: set[str], out: ProblemList, file: str, pointer: str) -> list[str] | None:
@@ -26,13 +26,14 @@ class TextChecks:
     """The source strings of a database, and its texts' languages being judged meanwhile: :func:`start_text_checks`
     starts judging early, so it runs while the other checks go on."""
 
-    def __init__(self, index: Index) -> None:
+    def __init__(self, index: Index, judge: Judge | None = None) -> None:
         self.strings = source_index(index)
-        self.language = LanguageChecks(index, self.strings)
+        self.language = LanguageChecks(index, self.strings, judge)
 
 
-def start_text_checks(index: Index) -> TextChecks:
-    return TextChecks(index)
+def start_text_checks(index: Index, judge: Judge | None = None) -> TextChecks:
+    """Start the text checks; ``judge``, a child already loading the language detector, judges the texts."""
+    return TextChecks(index, judge)
 
 
 def check_text(index: Index, out: ProblemList, started: TextChecks | None = None) -> dict[str, dict[str, SourceString]]:
