@@ -1,6 +1,11 @@
-"""Languages are judged apart from the other checks: in forked children where the process may fork, else in a
-worker thread. Both give the same warnings in the same places; a child that dies is made up for, and an error
-while judging is not swallowed."""
+"""Languages are judged apart from the other checks: for a big database, in a forked child (started before the
+files are read, and sharing its texts with a sibling of its own) where the process may fork, else in a worker
+thread. Every way gives
+the same warnings in the same places; a child or sibling that dies is made up for, and an error while judging is
+not swallowed.
+
+The forking runs in fresh interpreters, as the command does: a process that has used the detector's thread pool
+may not fork (the child would wait for the pool's missing threads), and the test process has."""
 
 from __future__ import annotations
 
@@ -18,59 +23,89 @@ from test_language_at_scale import EXPECTED_WRONG, write_big_game
 from cardworks.validate import check_language
 from cardworks.validate import validate
 
+SCRIPT = """
+import json, os, sys
+from pathlib import Path
+from cardworks.validate import check_language, validate
+main = os.getpid()
+check_language.FORK_MIN_BYTES = 0  # the test game is small
+{patch}
+report = validate(Path(sys.argv[1]))
+print(json.dumps([p.as_dict() for p in report.items]))
+"""
+SHARED = "check_language.SHARE_MIN = 10"
+CHILD_DIES = "check_language._judge_shared = lambda *args: os._exit(9)"
+SIBLING_DIES = SHARED + """
+share = check_language._judge_share
+def dying(*args):
+    if os.getpid() != main and os.getppid() != main:  # the child's sibling, not the child
+        os._exit(9)
+    return share(*args)
+check_language._judge_share = dying
+"""
+FAILS = """
+def fails(*args):
+    raise LookupError("the detector lost its models")
+check_language._judge_shared = fails
+"""
 
-def _cli_validate(cards: Path, cache: Path) -> list[dict]:
-    done = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(cards), "validate", "--format", "json"],
-                          capture_output=True, text=True, env={**os.environ, "CARDWORKS_CACHE": str(cache)}, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
+
+def _validate_apart(cards: Path, cache: Path, patch: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", SCRIPT.format(patch=patch), str(cards)], capture_output=True,
+                          text=True, env={**os.environ, "CARDWORKS_CACHE": str(cache)}, timeout=300)
+
+
+def _problems(done: subprocess.CompletedProcess) -> list[dict]:
+    assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)
 
 
-def test_a_fresh_command_forks_and_warns_as_the_thread_does(game: GameDir, tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    write_big_game(game)
-    fresh = subprocess.run([sys.executable, "-c", "from cardworks.validate.check_language import may_fork; "
-                            "print(may_fork())"], capture_output=True, text=True, check=True)
-    assert fresh.stdout.strip() == ("True" if sys.platform.startswith("linux") else "False")
+def _wrong(problems: list[dict]) -> list[tuple[str, str]]:
+    return [(Path(p["file"]).name, p["pointer"]) for p in problems if p["code"] == "wrong-language"]
 
+
+@pytest.fixture
+def threaded(game: GameDir, monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    """The big game's problems, judged in a worker thread of this process."""
+    write_big_game(game)
+    with monkeypatch.context() as patched:
+        patched.setattr(check_language, "may_fork", lambda: False)
+        return [p.as_dict() for p in validate(game.cards_root).items]
+
+
+def test_a_fresh_process_may_fork() -> None:
+    done = subprocess.run([sys.executable, "-c", "from cardworks.validate.check_language import may_fork; "
+                           "print(may_fork())"], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ("True" if sys.platform.startswith("linux") else "False")
+
+
+@pytest.mark.parametrize("patch", ["", SHARED], ids=["one-child", "child-and-sibling"])
+def test_forked_judging_warns_as_the_thread_does(game: GameDir, threaded: list[dict], tmp_path: Path,
+                                                 patch: str) -> None:
     cache = tmp_path / "cache"
-    forked = _cli_validate(game.cards_root, cache)
-    saved = json.loads((cache / "language.json").read_text())  # the parent saved what its children judged
-    assert len(saved) > 300 and sum(1 for verdict in saved.values() if verdict) >= 3
-
-    monkeypatch.setattr(check_language, "may_fork", lambda: False)
-    threaded = [p.as_dict() for p in validate(game.cards_root).items]
+    forked = _problems(_validate_apart(game.cards_root, cache, patch))
     assert forked == threaded
-    wrong = [(Path(p["file"]).name, p["pointer"]) for p in forked if p["code"] == "wrong-language"]
-    assert wrong == EXPECTED_WRONG
-    assert _cli_validate(game.cards_root, cache) == forked  # again, every verdict from the cache
+    assert _wrong(forked) == EXPECTED_WRONG
+    saved = json.loads((cache / "language.json").read_text())  # what the child (and its sibling) judged is kept
+    assert len(saved) > 900 and sum(1 for verdict in saved.values() if verdict) >= 3
+    assert _problems(_validate_apart(game.cards_root, cache, patch)) == forked  # again, all from the cache
 
 
-def test_a_child_that_dies_is_made_up_for(game: GameDir, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("patch", [CHILD_DIES, SIBLING_DIES], ids=["child", "sibling"])
+def test_a_judge_that_dies_is_made_up_for(game: GameDir, threaded: list[dict], tmp_path: Path, patch: str) -> None:
+    assert _problems(_validate_apart(game.cards_root, tmp_path / "cache", patch)) == threaded
+
+
+def test_an_error_while_judging_reaches_the_caller(game: GameDir, tmp_path: Path) -> None:
     write_big_game(game)
-    parent, judge = os.getpid(), check_language.judge
-
-    def dies_in_child(*args):
-        if os.getpid() != parent:
-            os._exit(9)  # as a child killed by the system would
-        return judge(*args)
-
-    monkeypatch.setattr(check_language, "judge", dies_in_child)
-    monkeypatch.setattr(check_language, "may_fork", lambda: True)
-    report = validate(game.cards_root)
-    assert [(Path(p.file).name, p.location) for p in report.warnings if p.code == "wrong-language"] == EXPECTED_WRONG
+    done = _validate_apart(game.cards_root, tmp_path / "cache", FAILS)
+    assert done.returncode != 0 and "LookupError: the detector lost its models" in done.stderr
 
 
-def test_an_error_while_judging_reaches_the_caller(game: GameDir, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_small_database_is_judged_in_a_thread(game: GameDir) -> None:
     write_big_game(game)
-
-    def fails(*args):
-        raise LookupError("the detector lost its models")
-
-    monkeypatch.setattr(check_language, "judge", fails)
-    monkeypatch.setattr(check_language, "may_fork", lambda: True)
-    with pytest.raises(LookupError, match="lost its models"):
-        validate(game.cards_root)
+    with check_language.judge_for(game.root, []) as judge:
+        assert judge is None
 
 
 def test_no_fork_beside_another_thread() -> None:

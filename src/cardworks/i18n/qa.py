@@ -265,9 +265,13 @@ class _Verdicts:
         self.fresh.update(fresh)
         return {request: (table[key][0], table[key][1]) if table[key] else None for request, key in keys.items()}
 
-    def absorb(self, fresh: dict[str, list | None]) -> None:
-        """Take in verdicts another process judged and saved, when this one has read the cache already."""
-        if self.table is not None:
+    def absorb(self, fresh: dict[str, list | None], unsaved: bool = False) -> None:
+        """Take in verdicts another process judged: saved by it, when this process has read the cache already;
+        else (``unsaved``) to be saved by :meth:`flush`."""
+        if unsaved:
+            self.load().update(fresh)
+            self.fresh.update(fresh)
+        elif self.table is not None:
             self.table.update(fresh)
 
     def flush(self) -> None:
@@ -352,14 +356,17 @@ def proper_names(db, strings: dict) -> tuple[str, ...]:
     return name_index(name_texts(db, strings))
 
 
-def warm_detector(locales: tuple[str, ...]) -> None:
+def warm_detector(locales: tuple[str, ...], stop=lambda: False) -> None:
     """Load the detector's models for ``locales`` (a second or more, the first time in a process): the quick
-    screening models of them all, and the full model of each, which the detectors for pairs share."""
+    screening models of them all, then the full model of each, which the detectors for pairs share; ``stop()``
+    is asked between models (true when there is other work: the models then load when a text needs them)."""
     known = _known(locales)
     if len(known) < 2:
         return
     sample = "the quick brown fox jumps over the lazy dog"
     _detector(known, True).compute_language_confidence_values(sample)
     for i in range(0, len(known), 2):  # pairs that hold every language once (the first twice, if odd)
+        if stop():
+            return
         pair = known[i:i + 2] if i + 1 < len(known) else (known[0], known[i])
         _detector(pair, False).compute_language_confidence_values(sample)

@@ -4,9 +4,9 @@ Judging the language of every text (the screen of :mod:`..i18n.screen`, then the
 second or more to load) is most of a cold validation's work. It runs in a forked child process: started before
 the database is read, the child loads the detector's models while the parent reads; it is then sent the texts
 and judges them while the parent runs every other check. (In a thread, the screen's Python would hold the
-interpreter's lock the other checks need.) A process that cannot fork safely (another thread is running, whose
-locks and work the child would not have, or the system has no ``fork``) judges in a worker thread instead.
-Either way the verdicts, and so the warnings, are the same.
+interpreter's lock the other checks need.) A small database (:data:`FORK_MIN_BYTES`), or a process that cannot
+fork safely (another thread is running, whose locks and work the child would not have, or the system has no
+``fork``), is judged in a worker thread instead. Either way the verdicts, and so the warnings, are the same.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..i18n.qa import (VERDICTS, is_name_field, language_request, name_index, name_texts, warm_detector,
-                       wrong_language_message)
+from ..i18n.qa import (VERDICTS, ProperNames, is_name_field, language_request, name_index, name_texts,
+                       warm_detector, wrong_language_message)
 from ..i18n.strings import SourceString
 from ..loading.database import unsafe_entry
 from ..loading.jsonfile import read_json
@@ -46,18 +46,42 @@ def language_requests(index: Index, strings: Strings) -> list[Request]:
     return requests
 
 
-def judge(requests: list[Request], names: set[str], keep: bool = True) -> Judged:
+SHARE_MIN = 2000
+"""Fewest texts worth sharing with a second process (:func:`_judge_shared`)."""
+
+
+def judge(requests: list[Request], names: set[str] | ProperNames, keep: bool = True) -> Judged:
     """The detector's verdicts on ``requests`` (see :data:`Judged`), saved in the verdict cache; the new cache
     entries are returned only when ``keep`` (the asking process holds the cache too)."""
-    verdicts = VERDICTS.prefetch(requests, name_index(names))
+    fresh, found = _judge_share(requests, names)
+    VERDICTS.flush()
+    return (fresh if keep else {}), found
+
+
+def _judge_share(requests: list[Request], names: set[str] | ProperNames) -> Judged:
+    """:data:`Judged` for ``requests``, its new cache entries left for the caller to save."""
+    verdicts = VERDICTS.prefetch(requests, names if isinstance(names, ProperNames) else name_index(names))
     found = {}
     for position, request in enumerate(requests):
         verdict = verdicts[request]
         if verdict:
             found[position] = verdict
-    fresh = dict(VERDICTS.fresh) if keep else {}
+    return dict(VERDICTS.fresh), found
+
+
+def _judge_shared(requests: list[Request], names: ProperNames, keep: bool) -> Judged:
+    """:func:`judge`, every second text judged by a forked sibling (the detector's models already loaded, so
+    it has them too) while this process judges the others: the screen is Python, one core each."""
+    if len(requests) < SHARE_MIN or not may_fork():
+        return judge(requests, names, keep)
+    sibling = ForkedCall(_judge_share, requests[1::2], names)
+    fresh, mine = _judge_share(requests[0::2], names)
+    theirs_fresh, theirs = sibling.result()
+    VERDICTS.absorb(theirs_fresh, unsaved=True)
     VERDICTS.flush()
-    return fresh, found
+    found = {2 * position: verdict for position, verdict in mine.items()}
+    found.update((2 * position + 1, verdict) for position, verdict in theirs.items())
+    return ({**fresh, **theirs_fresh} if keep else {}), found
 
 
 def may_fork() -> bool:
@@ -72,6 +96,43 @@ def may_fork() -> bool:
         return False
 
 
+class ForkedCall:
+    """``function(*args)`` in a forked child, which has this process's data without copying it; its value (or
+    exception) comes back through a pipe. If the child dies without answering, the call is made here."""
+
+    def __init__(self, function, *args) -> None:
+        self.function, self.args = function, args
+        context = multiprocessing.get_context("fork")
+        self.answer, send = context.Pipe(duplex=False)
+        self.child = context.Process(target=_call, args=(send, function, args), daemon=True,
+                                     name="cardworks-languages")
+        self.child.start()
+        send.close()
+
+    def result(self):
+        try:
+            ok, value = self.answer.recv()
+        except (EOFError, OSError):
+            ok, value = True, self.function(*self.args)
+        finally:
+            self.answer.close()
+            self.child.join()
+        if not ok:
+            raise value
+        return value
+
+
+def _call(send, function, args: tuple) -> None:
+    try:
+        answer = (True, function(*args))
+    except Exception as exc:  # noqa: BLE001 - it is raised again in the parent
+        answer = (False, exc)
+    try:
+        send.send(answer)
+    except Exception as exc:  # noqa: BLE001 - an exception that cannot be pickled
+        send.send((False, RuntimeError(f"judging languages failed: {exc!r}")))
+
+
 class Judge:
     """A forked child that judges languages: it loads the detector's models for ``locales`` at once, then waits
     for the texts (:meth:`ask`) and sends back :data:`Judged`."""
@@ -79,7 +140,8 @@ class Judge:
     def __init__(self, locales: tuple[str, ...]) -> None:
         context = multiprocessing.get_context("fork")
         self.pipe, theirs = context.Pipe()
-        self.child = context.Process(target=_serve, args=(theirs, locales), daemon=True, name="cardworks-languages")
+        # Not a daemon: it may fork a sibling of its own (_judge_shared); close() always ends it.
+        self.child = context.Process(target=_serve, args=(theirs, locales), name="cardworks-languages")
         self.child.start()
         theirs.close()
         self.asked: tuple[list[Request], set[str]] | None = None
@@ -122,26 +184,25 @@ class Judge:
 
 def _serve(pipe, locales: tuple[str, ...]) -> None:
     try:
-        warm_detector(locales)
+        warm_detector(locales, stop=pipe.poll)  # until the texts come
         requests, names, keep = pipe.recv()
-    except (EOFError, OSError):  # nothing to judge after all
+    except Exception:  # noqa: BLE001 - nothing to judge after all, or no detector: the parent judges for itself
         return
-    except Exception:  # noqa: BLE001 - a detector that cannot be warmed: the parent judges for itself
-        return
-    try:
-        pipe.send((True, judge(requests, names, keep)))
-    except Exception as exc:  # noqa: BLE001 - it is raised again in the parent
-        try:
-            pipe.send((False, exc))
-        except Exception:  # noqa: BLE001 - an exception that cannot be pickled
-            pipe.send((False, RuntimeError(f"judging languages failed: {exc!r}")))
+    _call(pipe, _judge_shared, (requests, name_index(names), keep))
+
+
+FORK_MIN_BYTES = 4_000_000
+"""Data (bytes of JSON in a game and its packs, about 2,000 designs in four languages) from which the texts are
+judged by a forked :class:`Judge`. Below it the other checks end before the child has loaded the detector's
+models (which a cache that knows every verdict does not need at all), so a worker thread judges, at no cost
+when every verdict is cached."""
 
 
 @contextmanager
-def judge_for(game_folder: Path) -> Iterator[Judge | None]:
+def judge_for(game_folder: Path, pack_folders: list[Path]) -> Iterator[Judge | None]:
     """A :class:`Judge` for the game in ``game_folder`` (its models loading while the database is read), or None
-    where this process may not fork; ended on leaving."""
-    if not may_fork():
+    for a small database or where this process may not fork; ended on leaving."""
+    if not may_fork() or _json_bytes([game_folder, *pack_folders]) < FORK_MIN_BYTES:
         yield None
         return
     found = Judge(_locales(game_folder))
@@ -149,6 +210,22 @@ def judge_for(game_folder: Path) -> Iterator[Judge | None]:
         yield found
     finally:
         found.close()
+
+
+def _json_bytes(folders: list[Path]) -> int:
+    """Bytes of the ``.json`` files under ``folders`` (links not followed), stopping at :data:`FORK_MIN_BYTES`."""
+    total = 0
+    for folder in folders:
+        for parent, _, files in os.walk(folder):
+            for name in files:
+                if name.endswith(".json"):
+                    try:
+                        total += os.lstat(os.path.join(parent, name)).st_size
+                    except OSError:
+                        continue
+                    if total >= FORK_MIN_BYTES:
+                        return total
+    return total
 
 
 def _locales(game_folder: Path) -> tuple[str, ...]:
@@ -170,8 +247,6 @@ class LanguageChecks:
         self.asked: list[tuple[int, str, str, str, str]] = []
         self.requests = language_requests(index, strings)
         names = name_texts(index.db, strings)
-        if judge_ is None and may_fork():
-            judge_ = Judge(self.candidates)
         if judge_ is not None:
             judge_.ask(self.requests, names)
             self.pending: Judge | Future = judge_

@@ -133,7 +133,7 @@ def _validate(cards_root: Path, packs: list[Path] | None, game: str | None) -> R
             raise UsageError(f"no game folder (with a game.json) in {display_path(cards_root)!r}")
         selected = {game_id: [] for game_id in games if game is None or game_id == game}
     for game_id, pack_folders in selected.items():
-        with judge_for(games[game_id]) as judge:  # its detector loads while the files are read
+        with judge_for(games[game_id], pack_folders) as judge:  # its detector loads while the files are read
             db = Database(game=load_game(games[game_id]), packs=[load_pack(p) for p in pack_folders])
             completeness, assumed = check_database(db, out, judge)
         report.completeness[game_id] = completeness
