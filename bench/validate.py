@@ -1,7 +1,8 @@
 """Measure validation time: the shipped database, and generated packs up to 10,000 designs.
 
-Run: python bench/validate.py [--sizes 1000,5000,10000] [--cold] [--repeat N]
-Prints wall times (and, cold, the command's CPU seconds). Goals: under 1 s for the whole shipped-database command, and
+Run: python bench/validate.py [--sizes 1000,5000,10000] [--cold [--baseline CHECKOUT]] [--repeat N]
+Prints wall times (and, cold, the command's CPU seconds; with a baseline, its figures and the ratios, from runs
+alternating with this checkout's). Goals: under 1 s for the whole shipped-database command, and
 under 5 s for a cold ``cardworks validate`` (a fresh process, an empty
 language-verdict cache) of 10,000 designs with translations in 3 locales,
 growing linearly. Every generated rules text and flavour is distinct and long
@@ -96,15 +97,19 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def cold_command(cards: Path) -> tuple[float, float, dict]:
+def cold_command(cards: Path, source: Path | None = None) -> tuple[float, float, dict]:
     """``cardworks validate`` in a fresh process with an empty verdict cache: wall and CPU seconds (CPU time
-    says more than wall time on a machine shared with other work) and the cache it left."""
+    says more than wall time on a machine shared with other work) and the cache it left. ``source``: another
+    checkout's ``src`` folder to run instead of this one."""
     cache = Path(tempfile.mkdtemp(prefix="cardworks-cache-"))
+    env = {**os.environ, "CARDWORKS_CACHE": str(cache)}
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
     try:
         cpu = _children_cpu()
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(cards), "validate", "--format", "json"],
-                              capture_output=True, env={**os.environ, "CARDWORKS_CACHE": str(cache)})
+        done = subprocess.run([sys.executable, "-P", "-m", "cardworks", "--cards", str(cards), "validate", "--format",
+                               "json"], capture_output=True, env=env)
         seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
         problems = json.loads(done.stdout or "[]")
         assert done.returncode == 0, [p for p in problems if p["severity"] == "error"][:5] or done.stderr[-2000:]
@@ -121,7 +126,12 @@ def main() -> None:
                         help="also time 'cardworks validate' cold: a fresh process with an empty language-verdict "
                              "cache (the first validate of a pack on a machine)")
     parser.add_argument("--repeat", type=int, default=2, help="runs per figure; the best is shown (default 2)")
+    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT",
+                        help="with --cold: also time another checkout (e.g. a worktree of main), its runs "
+                             "alternating with this one's, and print the ratios")
     args = parser.parse_args()
+    if args.baseline and not (args.baseline / "src" / "cardworks").is_dir():
+        parser.error(f"{args.baseline} holds no src/cardworks")
     os.environ["CARDWORKS_CACHE"] = tempfile.mkdtemp(prefix="cardworks-cache-")  # never the user's own cache
 
     shipped = REPO / "cards"
@@ -133,10 +143,12 @@ def main() -> None:
           f"'python -m cardworks validate' {command * 1000:.0f} ms wall (process start included, best of 5)")
 
     print(f"{'designs':>8} {'strings':>8} {'size MB':>8} {'warm s':>8}"
+          + (f" {'base s':>8} {'base cpu':>8} {'ratio':>7} {'cpu r.':>7}" if args.cold and args.baseline else "")
           + (f" {'cold s':>8} {'cold cpu':>8} {'us/design':>10} {'judged':>8} {'warnings':>8}" if args.cold else ""))
     print("  warm: validate() in-process, language verdicts already cached; cold: the whole command, "
-          "fresh process and empty cache (wall, and CPU seconds of all its threads); judged: strings the "
-          "detector gave a verdict on (texts the screen in i18n/screen.py accepts are not given to it)")
+          "fresh process and empty cache (wall, and CPU seconds of all its processes); judged: strings the "
+          "detector gave a verdict on (texts the screen in i18n/screen.py accepts are not given to it); "
+          "base: the --baseline checkout, cold, and how many times longer it took (best of each)")
     for size in (int(s) for s in args.sizes.split(",")):
         folder = Path(tempfile.mkdtemp(prefix="cardworks-bench-"))
         try:
@@ -148,8 +160,16 @@ def main() -> None:
             assert not report.errors, [p.text() for p in report.errors[:5]]
             line += f" {timed(lambda: validate(folder), repeat=args.repeat):>8.2f}"
             if args.cold:
-                runs = [cold_command(folder) for _ in range(args.repeat)]
+                runs, base = [], []
+                for _ in range(args.repeat):  # alternating, so both see the same machine
+                    if args.baseline:
+                        base.append(cold_command(folder, args.baseline / "src"))
+                    runs.append(cold_command(folder))
                 seconds, cpu = min(s for s, _, _ in runs), min(c for _, c, _ in runs)
+                if base:
+                    base_seconds, base_cpu = min(s for s, _, _ in base), min(c for _, c, _ in base)
+                    line += (f" {base_seconds:>8.2f} {base_cpu:>8.2f} {base_seconds / seconds:>6.2f}x"
+                             f" {base_cpu / cpu:>6.2f}x")
                 verdicts = runs[0][2]["verdicts"]
                 judged = sum(1 for v in verdicts.values() if v)
                 line += (f" {seconds:>8.2f} {cpu:>8.2f} {seconds / size * 1e6:>10.0f} {judged:>8} "

@@ -33,6 +33,14 @@ Strings = dict[str, dict[str, SourceString]]
 Judged = tuple[dict, dict[int, tuple[str, float]]]
 """The verdict-cache entries made new, and the verdict on each request that has one, by its position."""
 
+FORK_MIN_BYTES = 4_000_000
+"""Data (bytes of JSON in a game and its packs, about 2,000 designs in four languages) from which the texts are
+judged by a forked :class:`Judge`. Below it the other checks end before the child has loaded the detector's
+models (which a cache that knows every verdict does not need at all), so a worker thread judges, at no cost
+when every verdict is cached."""
+SHARE_MIN = 2000
+"""Fewest texts worth sharing with a second process (:func:`_judge_shared`)."""
+
 
 def language_requests(index: Index, strings: Strings) -> list[Request]:
     """Every text whose language :func:`.check_text.check_text` asks about (and a few more: entries it refuses)."""
@@ -44,10 +52,6 @@ def language_requests(index: Index, strings: Strings) -> list[Request]:
         requests += [language_request(t.text, doc.locale, candidates)
                      for fields in doc.entries.values() for f, t in fields.items() if not is_name_field(f)]
     return requests
-
-
-SHARE_MIN = 2000
-"""Fewest texts worth sharing with a second process (:func:`_judge_shared`)."""
 
 
 def judge(requests: list[Request], names: set[str] | ProperNames, keep: bool = True) -> Judged:
@@ -191,13 +195,6 @@ def _serve(pipe, locales: tuple[str, ...]) -> None:
     _call(pipe, _judge_shared, (requests, name_index(names), keep))
 
 
-FORK_MIN_BYTES = 4_000_000
-"""Data (bytes of JSON in a game and its packs, about 2,000 designs in four languages) from which the texts are
-judged by a forked :class:`Judge`. Below it the other checks end before the child has loaded the detector's
-models (which a cache that knows every verdict does not need at all), so a worker thread judges, at no cost
-when every verdict is cached."""
-
-
 @contextmanager
 def judge_for(game_folder: Path, pack_folders: list[Path]) -> Iterator[Judge | None]:
     """A :class:`Judge` for the game in ``game_folder`` (its models loading while the database is read), or None
@@ -241,15 +238,15 @@ def _locales(game_folder: Path) -> tuple[str, ...]:
 class LanguageChecks:
     """Wrong-language warnings, kept in the order the checks ask for them while the texts are judged apart."""
 
-    def __init__(self, index: Index, strings: Strings, judge_: Judge | None = None) -> None:
+    def __init__(self, index: Index, strings: Strings, child: Judge | None = None) -> None:
         self.out = ProblemList()
         self.candidates = tuple(index.game.locales)
         self.asked: list[tuple[int, str, str, str, str]] = []
         self.requests = language_requests(index, strings)
         names = name_texts(index.db, strings)
-        if judge_ is not None:
-            judge_.ask(self.requests, names)
-            self.pending: Judge | Future = judge_
+        if child is not None:
+            child.ask(self.requests, names)
+            self.pending: Judge | Future = child
         else:
             pool = ThreadPoolExecutor(max_workers=1)
             self.pending = pool.submit(judge, self.requests, names)
