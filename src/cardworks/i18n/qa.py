@@ -29,7 +29,8 @@ _CLOSERS = "'\"»”’)]"
 
 def _ends_sentence(text: str) -> bool:
     """True when ``text`` ends a sentence: its last mark, before closing quotes or brackets and white space, is
-    one of :data:`_SENTENCE_ENDS` (a right-anchored regular expression tried every position of the text)."""
+    one of :data:`_SENTENCE_ENDS` (read from the end: a right-anchored regular expression is tried at every
+    position of the text)."""
     bare = text.rstrip().rstrip(_CLOSERS)
     return bool(bare) and bare[-1] in _SENTENCE_ENDS
 
