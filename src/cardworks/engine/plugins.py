@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
@@ -152,11 +151,11 @@ def registered() -> dict[str, GamePlugin]:
 def plugin_of(game: str) -> GamePlugin | None:
     """The plugin of ``game``, or None. A built-in game's package is imported alone: importing every game
     costs about 0.7 s, paid by each command that validates or builds one game."""
-    from ..games import BUILT_IN
+    from ..games import BUILT_IN, built_in_plugin
 
     if _REGISTRY or game not in BUILT_IN:
         return registered().get(game)
-    return _checked(import_module(f"{__package__.rsplit('.', 1)[0]}.games.{game}").PLUGIN)
+    return _checked(built_in_plugin(game))
 
 
 def plugin_for(game: str) -> GamePlugin:

@@ -15,4 +15,9 @@ BUILT_IN = ("calavera", "diables", "fallera")
 
 def built_in() -> list[Any]:
     """The plugins of the games shipped with cardworks (imported only when asked for)."""
-    return [import_module(f"{__name__}.{game}").PLUGIN for game in BUILT_IN]
+    return [built_in_plugin(game) for game in BUILT_IN]
+
+
+def built_in_plugin(game: str) -> Any:
+    """The plugin of the shipped game ``game`` (one of :data:`BUILT_IN`), only its own package imported."""
+    return import_module(f"{__name__}.{game}").PLUGIN

@@ -115,15 +115,22 @@ class ForkedCall:
 
     def result(self):
         try:
-            ok, value = self.answer.recv()
-        except (EOFError, OSError):
-            ok, value = True, self.function(*self.args)
+            return _receive(self.answer, lambda: self.function(*self.args))
         finally:
             self.answer.close()
             self.child.join()
-        if not ok:
-            raise value
-        return value
+
+
+def _receive(pipe, fallback):
+    """The answer a child sends on ``pipe`` (:func:`_call`; its exception is raised here), or ``fallback()``
+    when the child died without answering (killed, out of memory)."""
+    try:
+        ok, value = pipe.recv()
+    except (EOFError, OSError):
+        ok, value = True, fallback()
+    if not ok:
+        raise value
+    return value
 
 
 def _call(send, function, args: tuple) -> None:
@@ -166,15 +173,10 @@ class Judge:
 
     def result(self) -> Judged:
         try:
-            ok, value = self.pipe.recv()
-        except (EOFError, OSError):  # the child died without answering (killed, out of memory): judge here
-            ok, value = True, judge(*self.asked)
+            return _receive(self.pipe, lambda: judge(*self.asked))
         finally:
             self.answered = True
             self.close()
-        if not ok:
-            raise value
-        return value
 
     def close(self) -> None:
         """End the child (it has answered, or is no longer needed: validation stopped short) and wait for it."""
