@@ -102,6 +102,43 @@ def test_an_error_while_judging_reaches_the_caller(game: GameDir, tmp_path: Path
     assert done.returncode != 0 and "LookupError: the detector lost its models" in done.stderr
 
 
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _outside(path: Path) -> None:
+    path.symlink_to("/etc/passwd")
+
+
+def _null(path: Path) -> None:
+    path.write_text("null")
+
+
+@pytest.mark.parametrize("spoil, code", [(_fifo, "not-a-regular-file"), (_outside, "path-escape"), (_null, "wrong-type")],
+                         ids=["fifo", "symlink-outside", "null"])
+def test_the_game_file_read_ahead_for_the_child_is_read_as_safely(game: GameDir, tmp_path: Path, spoil, code: str) -> None:
+    """The child is told the game's locales from ``game.json`` before the loader reads it: a FIFO, a link out of
+    the game or a null document there must neither hang nor leak, and validation reports it as the loader does."""
+    write_big_game(game)
+    (game.root / "game.json").unlink()
+    spoil(game.root / "game.json")
+    problems = _problems(_validate_apart(game.cards_root, tmp_path / "cache"))
+    assert [p for p in problems if p["file"].endswith("game.json") and p["code"] == code], problems
+    assert "root:" not in json.dumps(problems)  # nothing of /etc/passwd
+
+
+def test_a_damaged_or_unwritable_cache_changes_no_warning(game: GameDir, threaded: list[dict], tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "language.json").write_text("[]")
+    assert _problems(_validate_apart(game.cards_root, cache, SHARED)) == threaded
+    assert isinstance(json.loads((cache / "language.json").read_text()), dict)  # started afresh
+    blocked = tmp_path / "a-file"  # the cache's folder is a file: the verdicts cannot be saved, even by root
+    blocked.write_text("")
+    assert _problems(_validate_apart(game.cards_root, blocked, SHARED)) == threaded
+    assert blocked.read_text() == ""
+
+
 def test_a_small_database_is_judged_in_a_thread(game: GameDir) -> None:
     write_big_game(game)
     with check_language.judge_for(game.root, []) as judge:
