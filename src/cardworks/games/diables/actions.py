@@ -135,7 +135,7 @@ def parse_action(text: str) -> DiablesAction:
         if not match:
             continue
         if kind is ScoreShow:
-            return ScoreShow(match[1], match[2], tuple(match[3].split()))
+            return ScoreShow(match[1], match[2], tuple(sorted(match[3].split())))  # a set of figures: one spelling
         if kind in (Thrill, Like, Camera):
             return kind(match[1], int(match[2]))
         return kind(*match.groups())
