@@ -345,3 +345,17 @@ def check_dump_load_round_trip(positions: list[Position]) -> None:
         loaded = rules.load(json.loads(text))
         assert loaded == state, f"{where}: the state does not survive dump/load"
         assert json.dumps(rules.dump(loaded), sort_keys=True) == text, f"{where}: the reloaded state dumps differently"
+
+
+def check_all(plugin: Any, db: Any, scenarios: list[Scenario], configs: list[Any], *, steps: int = 40,
+              packages: tuple[str, ...] = ("cardworks",)) -> list[Position]:
+    """The whole behavioural contract over the game's scenario starts and seeded playout positions; returns
+    the positions checked (AssertionError at the first broken check)."""
+    positions = scenario_positions(plugin, db, scenarios) + playout_positions(plugin, db, configs, steps=steps)
+    check_legal_actions_sorted_and_stable(positions)
+    check_illegal_actions_refused(plugin, positions)
+    check_apply_leaves_its_input_alone(positions)
+    check_no_global_chance(plugin, db, configs, positions, packages=packages)
+    check_observations_hide_what_the_rules_hide(plugin, positions)
+    check_dump_load_round_trip(positions)
+    return positions
