@@ -92,6 +92,7 @@ def test_dealing_that_raises_is_a_failed_playout_naming_configuration_and_seed(t
     assert [(f["configuration"], f["seed"], f["step"], f["log"]) for f in failures] == [
         ("base/3p", 100003, 0, []), ("base/3p", 100004, 0, [])]
     assert failures[0]["message"].startswith("dealing a new game: RuntimeError raised")
+    assert not (tmp_path / "failed").exists() or not list((tmp_path / "failed").iterdir())  # nothing to replay from
 
 
 def test_a_failure_inside_a_worker_process_is_reported_not_raised(monkeypatch):

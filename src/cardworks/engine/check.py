@@ -129,8 +129,9 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     if playouts:
         report.playouts = all_playouts(db, game, playouts, seed, configs=configs)
         for config, stats in zip(configs, report.playouts):
-            if save_failures is not None and stats.failures:
-                _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in stats.failures])
+            replayable = [f for f in stats.failures if f.start]  # dealing failed: no position to start a replay from
+            if save_failures is not None and replayable:
+                _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in replayable])
     return report
 
 

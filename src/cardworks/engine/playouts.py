@@ -34,7 +34,8 @@ class PlayoutFailure:
     message: str
     log: list[str]
     start: dict[str, Any] = field(default_factory=dict)
-    """The starting state (``rules.dump``), so the failure replays as a scenario (empty when dealing failed)."""
+    """The starting state (``rules.dump``), so the failure replays as a scenario (empty when dealing failed:
+    such a failure is reported, not saved, and ``check --seed`` with its configuration plays it again)."""
     step: int = 0
     """The step that failed: 0 while dealing, n for the n-th action of ``log`` (the last one logged)."""
 
@@ -45,8 +46,7 @@ def failure_scenario(failure: PlayoutFailure, selection: str, players: int) -> d
         "id": f"playout-{selection}-{players}p-seed-{failure.seed}",
         "title": f"Playout {failure.configuration}, seed {failure.seed}: {failure.message}",
         "source": {"doc": "playout", "note": f"cardworks check, seed {failure.seed}, step {failure.step}"},
-        "setup": ({"selection": selection, "players": players, "state": failure.start, "seed": shuffle_seed(failure.seed)}
-                  if failure.start else {"selection": selection, "players": players}),
+        "setup": {"selection": selection, "players": players, "state": failure.start, "seed": shuffle_seed(failure.seed)},
         "steps": failure.log,
         "expect": [],
     }
