@@ -31,6 +31,10 @@ class ScoreShow:
     seat: str
     show: str
     figures: tuple[str, ...] = ()
+    """A set of figures, kept sorted: one choice has one action and one notation, in whatever order it is written."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "figures", tuple(sorted(self.figures)))
 
     def notation(self) -> str:
         return " ".join((self.seat, "score", self.show) + self.figures)
@@ -135,7 +139,7 @@ def parse_action(text: str) -> DiablesAction:
         if not match:
             continue
         if kind is ScoreShow:
-            return ScoreShow(match[1], match[2], tuple(sorted(match[3].split())))  # a set of figures: one spelling
+            return ScoreShow(match[1], match[2], tuple(match[3].split()))
         if kind in (Thrill, Like, Camera):
             return kind(match[1], int(match[2]))
         return kind(*match.groups())
