@@ -185,8 +185,13 @@ class GlobalChance(AssertionError):
     """Module-level randomness or the clock was used where the contract forbids it."""
 
 
+_USED: list[str] = []
+"""What was refused inside ``no_global_chance`` (kept even when the game swallows the exception)."""
+
+
 def _refuse(name: str):
     def refuse(*args: Any, **kwargs: Any) -> Any:
+        _USED.append(name)
         raise GlobalChance(f"{name} used inside the game")
     return refuse
 
@@ -201,11 +206,14 @@ _SECRETS_FUNCTIONS = ("token_bytes", "token_hex", "token_urlsafe", "choice", "ra
 
 
 @contextmanager
-def no_global_chance(*packages: str) -> Iterator[None]:
+def no_global_chance(*packages: str) -> Iterator[list[str]]:
     """Inside: ``random``'s module functions and shared instance, an unseeded ``random.Random``, the clock,
     ``os.urandom`` and ``secrets`` raise GlobalChance, whoever calls them: names a module of ``packages``
-    imported from them (``from random import shuffle``) are replaced too. Certain, not probabilistic."""
+    imported from them (``from random import shuffle``) are replaced too. Certain, not probabilistic. Yields
+    the list of what was used, for code that catches the exception."""
     import random as random_module
+
+    _USED.clear()
 
     undo: list[tuple[Any, str, Any, bool]] = []
 
@@ -247,7 +255,7 @@ def no_global_chance(*packages: str) -> Iterator[None]:
             if id(value) in originals and not isinstance(value, type(sys)):
                 patch(module, name, _refuse(originals[id(value)]))
     try:
-        yield
+        yield _USED
     finally:
         for owner, name, value, had in reversed(undo):
             if had:
@@ -263,22 +271,24 @@ def check_no_global_chance(plugin: Any, db: Any, configs: list[Any], positions: 
     rng = random.Random(seed)
     for config in configs:
         try:
-            with no_global_chance(*packages):
+            with no_global_chance(*packages) as used:
                 plugin.new_game(db, config, random.Random(seed))
         except GlobalChance as exc:
             raise AssertionError(f"new_game {config.label}: {exc}") from None
+        assert not used, f"new_game {config.label}: {used[0]} used inside the game (its exception was caught)"
     for rules, state, where in positions:
         legal = rules.legal_actions(state)
         chosen = rng.sample(legal, min(per_position, len(legal)))
         players = _players(rules, state)
         try:
-            with no_global_chance(*packages):
+            with no_global_chance(*packages) as used:
                 for action in chosen:
                     rules.apply(state, action, rng=random.Random(seed))
                 for viewer in range(players):
                     rules.observe(state, viewer)
         except GlobalChance as exc:
             raise AssertionError(f"{where}: {exc}") from None
+        assert not used, f"{where}: {used[0]} used inside the game (its exception was caught)"
 
 
 # -- observations -----------------------------------------------------------------------------------------

@@ -77,3 +77,21 @@ def test_global_randomness_is_caught_however_it_was_imported(monkeypatch) -> Non
             __import__("random").Random()
     fixture_game.shared_random()  # restored afterwards
     __import__("random").Random()
+
+
+def test_global_randomness_is_caught_even_when_the_game_swallows_the_exception(monkeypatch) -> None:
+    plugin = fixture_game.plugin()
+    rules, state = plugin.new_game(None, plugin.configurations(None)[0][0], __import__("random").Random(1))
+    original = fixture_game.Rules.observe
+
+    def observe(self, state, who):
+        try:
+            __import__("time").time()  # a timestamp, its failure swallowed
+        except Exception:  # noqa: BLE001
+            pass
+        return original(self, state, who)
+
+    monkeypatch.setattr(fixture_game.Rules, "observe", observe)
+    positions = [contract.Position(rules, state, "start")]
+    with pytest.raises(AssertionError, match="time.time used inside the game .its exception was caught"):
+        contract.check_no_global_chance(plugin, None, [], positions, packages=("fixture_game",))
