@@ -17,7 +17,7 @@ from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 from .core import SetupRefused
 from .plugins import plugin_for
-from .playouts import PlayoutStats, raised, failure_scenario, merged, run_playouts
+from .playouts import PlayoutStats, failure_scenario, merged, raised, run_playouts
 from .scenarios import ScenarioResult, run_scenario
 
 

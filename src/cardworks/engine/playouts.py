@@ -181,8 +181,10 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
                 again_rules, again = start(random.Random(game_seed))
                 replay, replay_log, failure = play_one(again_rules, again, game_seed, label, check=False)
             except Exception as exc:
-                replay, replay_log, failure = None, [], f"replaying the seed: {raised(exc)}"
-            if failure is None and (replay_log != log or replay != final):
+                replay, replay_log, failure = None, [], raised(exc)
+            if failure is not None:
+                failure = f"replaying the seed: {failure}"
+            elif replay_log != log or replay != final:
                 failure = "the same seed replayed differently"
         if failure:
             stats.failures.append(PlayoutFailure(label, game_seed, failure, log, initial, step=len(log)))
