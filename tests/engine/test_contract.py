@@ -237,3 +237,37 @@ def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypa
     NotAPlugin.name = "broken"
     with pytest.raises(plugins.PluginError):
         plugins.registered()
+
+
+@pytest.mark.parametrize("planted", ["battle-card-not-in-hand", "battle-against-yourself", "treasure-of-another"])
+def test_the_illegal_action_check_finds_a_rule_removed_from_fallera(planted: str, monkeypatch) -> None:
+    """A check removed from the shipped Fallera rules (a card not in the hand, a wrong target) is found by the
+    changed candidates, at the same positions the suite uses."""
+    from cardworks.games.fallera.legality import Checks
+
+    instance, check_attack = Checks._instance, Checks._check_attack
+    skipped = {"battle-card-not-in-hand": "battle-card-in-hand", "treasure-of-another": "battle-for-treasure"}
+
+    def lenient_instance(self, state, card, where, action, rule, place, whose=None):
+        if rule == skipped.get(planted):
+            return card.number if 0 <= card.number < len(state.designs) else instance(
+                self, state, card, where, action, rule, place, whose)
+        return instance(self, state, card, where, action, rule, place, whose)
+
+    def lenient_attack(self, draft, action):
+        if action.target == action.player:  # the rival check skipped
+            return None
+        return check_attack(self, draft, action)
+
+    monkeypatch.setattr(Checks, "_instance", lenient_instance)
+    if planted == "battle-against-yourself":
+        monkeypatch.setattr(Checks, "_check_attack", lenient_attack)
+    import cardworks.games.fallera.rules as fallera_rules
+    from cardworks.games.fallera.actions import Attack
+
+    monkeypatch.setitem(fallera_rules._CHECKS, Attack, Checks._check_attack)
+    with pytest.raises(AssertionError, match="is not among the legal actions, but apply accepted|is not legal and raised") as found:
+        contract.check_illegal_actions_refused(registered()["fallera"], _positions("fallera"))
+    shown = {"battle-card-not-in-hand": r"'p\d battle p\d \S+ with \S+' is not among",
+             "battle-against-yourself": r"'p(\d) battle p\1 ", "treasure-of-another": r"'p\d battle p\d "}
+    assert re.search(shown[planted], str(found.value)), found.value
