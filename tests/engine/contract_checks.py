@@ -209,7 +209,8 @@ _SECRETS_FUNCTIONS = ("token_bytes", "token_hex", "token_urlsafe", "choice", "ra
 def no_global_chance(*packages: str) -> Iterator[list[str]]:
     """Inside: ``random``'s module functions and shared instance, an unseeded ``random.Random``, the clock,
     ``os.urandom`` and ``secrets`` raise GlobalChance, whoever calls them: names a module of ``packages``
-    imported from them (``from random import shuffle``) are replaced too. Certain, not probabilistic. Yields
+    imported from them (``from random import shuffle``) are replaced too, and so is a generator such a module
+    keeps (``RNG = random.Random(0)``: seeded, but shared between games, so a game would not replay). Certain, not probabilistic. Yields
     the list of what was used, for code that catches the exception."""
     import random as random_module
 
@@ -234,6 +235,7 @@ def no_global_chance(*packages: str) -> Iterator[list[str]]:
 
     def seeded_only(self: Any, a: Any = None, version: int = 2) -> None:
         if a is None:
+            _USED.append("random.Random() without a seed")
             raise GlobalChance("random.Random() without a seed used inside the game")
         seed(self, a, version)
 
@@ -254,6 +256,9 @@ def no_global_chance(*packages: str) -> Iterator[list[str]]:
         for name, value in list(vars(module).items()):
             if id(value) in originals and not isinstance(value, type(sys)):
                 patch(module, name, _refuse(originals[id(value)]))
+            elif isinstance(value, random_module.Random) and value is not shared:  # a generator kept at module level
+                for method in ("random", "getrandbits", "_randbelow", "seed"):
+                    patch(value, method, _refuse(f"{module_name}.{name}, a random.Random kept at module level"))
     try:
         yield _USED
     finally:

@@ -95,3 +95,14 @@ def test_global_randomness_is_caught_even_when_the_game_swallows_the_exception(m
     positions = [contract.Position(rules, state, "start")]
     with pytest.raises(AssertionError, match="time.time used inside the game .its exception was caught"):
         contract.check_no_global_chance(plugin, None, [], positions, packages=("fixture_game",))
+
+
+def test_a_generator_kept_at_module_level_is_refused_too(monkeypatch) -> None:
+    """Seeded once at import, it is shared by every game: a game using it would not replay from its seed."""
+    import random
+
+    monkeypatch.setattr(fixture_game, "RNG", random.Random(0), raising=False)
+    with contract.no_global_chance("fixture_game") as used:
+        with pytest.raises(contract.GlobalChance, match="fixture_game.RNG, a random.Random kept at module level"):
+            fixture_game.RNG.shuffle([1, 2, 3])
+    assert used and fixture_game.RNG.random() < 1  # restored afterwards
