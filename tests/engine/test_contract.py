@@ -138,13 +138,16 @@ def test_dump_load_round_trip_through_json(game: str) -> None:
     contract.check_dump_load_round_trip(_positions(game))
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if g in ("fallera", "calavera")])
+@pytest.mark.parametrize("game", GAMES)
 @settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_contract_holds_at_positions_hypothesis_reaches(game: str, data) -> None:
     """Positions deeper and elsewhere than the fixed ones: a configuration, a seed and a number of steps drawn
     by hypothesis (derandomized, so the fast suite is the same on every run)."""
     plugin, db, configs = registered()[game], _db(game), _configs(game)
+    if not configs:  # a game whose engine plays no whole game yet: its scenario positions are checked above
+        assert plugin.configurations(db)[1], "a game without playable configurations says why"
+        return
     config = data.draw(st.sampled_from(configs))
     seed, steps = data.draw(st.integers(0, 2**16)), data.draw(st.integers(0, 200))
     positions = contract.playout_positions(plugin, db, [config], steps=steps, every=max(1, steps // 4), seed=seed)
