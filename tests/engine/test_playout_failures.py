@@ -135,3 +135,34 @@ def test_a_scenario_position_gives_its_seed_to_the_turn_it_starts(monkeypatch):
     setup = {"selection": "base", "players": 2, "seed": 3}
     plugin_for("fallera").scenario_state(DB, setup)
     assert drawn == [random.Random(3).random()]
+
+
+def test_a_verb_drawing_chance_from_the_draft_runs_everywhere_check_plays(tmp_path, monkeypatch):
+    """Every effect the interpreter plays (in new_game's first turn, in steps, in scenarios) finds the step's
+    rng on the draft: check passes with a verb that draws from it, and the draws are there."""
+    original, draws = FalleraRules._steps["verbs"], []
+
+    def verbs(self, draft, *args):
+        draws.append(draft.rng.random())  # AttributeError on None where a draft has no rng
+        return original(self, draft, *args)
+
+    monkeypatch.setitem(FalleraRules._steps, "verbs", verbs)
+    run = _check(tmp_path, "--format", "json")
+    report = json.loads(run.output)
+    assert [f["message"] for p in report["playouts"] for f in p["failures"]] == []
+    assert all(s["passed"] for s in report["scenarios"]) and run.exit_code == 0 and draws
+
+
+def test_a_verb_that_raises_is_a_failed_playout(tmp_path, monkeypatch):
+    original = FalleraRules._steps["verbs"]
+
+    def verbs(self, draft, *args):
+        if draft.turn >= 2:
+            raise TypeError("planted bug in a verb")
+        return original(self, draft, *args)
+
+    monkeypatch.setitem(FalleraRules._steps, "verbs", verbs)
+    run = _check(tmp_path, "--format", "json")
+    failures = json.loads(run.output)["playouts"][0]["failures"]
+    assert run.exit_code == 1 and failures and all("TypeError raised" in f["message"] for f in failures)
+    assert all(f["step"] == len(f["log"]) > 0 for f in failures)
