@@ -1,8 +1,13 @@
-"""The contract every registered game keeps, run over each one the registry lists.
+"""The contract every registered game keeps, run over each one the registry lists (shipped or from an entry
+point), over scenario starts and positions reached by seeded playouts.
 
-Notation round trip, dump/load, no hidden card in another player's observation,
-seeded replay, a typed Outcome at the end, unknown setup keys refused, every
-member of the game's vocabulary handled; and the engine core names no game.
+Behaviour, tested without asking the game (``contract_checks``): changed actions that are not legal are
+refused with IllegalActionError; legal actions are sorted and stable; ``apply`` leaves its input alone;
+``new_game``, ``apply`` and ``observe`` use no global randomness or clock (patched to raise); an observation
+does not change when only what its viewer may not see changes; every position survives dump/load; a scenario
+setup that raises fails. Also: notation round trip, seeded replay, a typed Outcome at the end, unknown setup
+keys refused, every member of the game's vocabulary handled; and the engine core names no game.
+``test_contract_fixture.py`` shows each behavioural check failing on a game that breaks it.
 """
 
 from __future__ import annotations
@@ -10,9 +15,12 @@ from __future__ import annotations
 import json
 import random
 import re
+from functools import cache
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
+import contract_checks as contract
 from cardworks.engine.core import Outcome, SetupRefused
 from cardworks.engine.playouts import play_one
 from cardworks.engine.plugins import GamePlugin, registered
@@ -22,40 +30,40 @@ from conftest import REPO
 GAMES = sorted(registered())
 STEPS = 40
 """Steps each seeded game is followed for (enough to reach battles, coins and the map)."""
+POSITIONS_PER_GAME = 160
+"""About how many playout positions each game is checked at (spread over its configurations): the fast
+suite stays within a few seconds per game."""
 
 
+@cache
 def _db(game: str):
     return load_database(REPO / "cards" / game)
 
 
+def _scenarios(db) -> list[contract.Scenario]:
+    return [contract.Scenario(s.id, s.setup, s.refused) for _, doc in db.docs("scenarios") for s in doc.scenarios]
+
+
 def _scenario_setups(db) -> list[dict]:
-    return [s.setup for _, doc in db.docs("scenarios") for s in doc.scenarios if not s.refused and "state" not in s.setup]
+    return [s.setup for s in _scenarios(db) if not s.refused and "state" not in s.setup]
 
 
-def _positions(game: str) -> list[tuple[object, object]]:
-    """(rules, state) pairs: every scenario's start, and the first steps of a seeded game per configuration."""
+@cache
+def _configs(game: str) -> list:
+    return registered()[game].configurations(_db(game))[0]
+
+
+@cache
+def _positions(game: str) -> list[contract.Position]:
+    """Every scenario's start (a setup that raises fails here) and positions of one seeded game per
+    configuration, every few steps so that each game has about ``POSITIONS_PER_GAME``."""
     plugin, db = registered()[game], _db(game)
-    found = []
-    for setup in _scenario_setups(db):
-        try:
-            found.append(plugin.scenario_state(db, setup))
-        except (ValueError, KeyError):
-            continue
-    configs, _ = plugin.configurations(db)
-    for number, config in enumerate(configs):
-        rules, state = plugin.new_game(db, config, random.Random(number))
-        rng = random.Random(number + 100)
-        for _ in range(STEPS):
-            legal = rules.legal_actions(state)
-            if not legal:
-                break
-            found.append((rules, state))
-            state = rules.apply(state, rng.choice(legal), rng=rng)
-        found.append((rules, state))
+    found = contract.scenario_positions(plugin, db, _scenarios(db))
+    configs = _configs(game)
+    if configs:
+        every = max(1, STEPS * len(configs) // POSITIONS_PER_GAME)
+        found += contract.playout_positions(plugin, db, configs, steps=STEPS, every=every)
     return found
-
-
-POSITIONS = {game: _positions(game) for game in GAMES}
 
 
 def test_the_three_games_are_registered_as_plugins() -> None:
@@ -66,7 +74,7 @@ def test_the_three_games_are_registered_as_plugins() -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_notation_round_trip(game: str) -> None:
     plugin, checked = registered()[game], 0
-    for rules, state in POSITIONS[game]:
+    for rules, state, _ in _positions(game):
         for action in rules.legal_actions(state):
             text = action.notation()
             assert plugin.parse_action(text) == action and plugin.parse_action(text).notation() == text
@@ -75,18 +83,79 @@ def test_notation_round_trip(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_dump_load_round_trip_through_json(game: str) -> None:
-    for rules, state in POSITIONS[game]:
-        assert rules.load(json.loads(json.dumps(rules.dump(state)))) == state
+def test_every_scenario_setup_gives_a_position_or_its_expected_refusal(game: str) -> None:
+    plugin, db = registered()[game], _db(game)
+    assert contract.scenario_positions(plugin, db, _scenarios(db)) or not _scenarios(db)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_no_observation_leaks_hidden_information(game: str) -> None:
-    for rules, state in POSITIONS[game]:
+def test_positions_come_from_scenarios_and_seeded_playouts(game: str) -> None:
+    wheres = [p.where for p in _positions(game)]
+    assert any(w.startswith("scenario ") for w in wheres) or not _scenarios(_db(game))
+    assert any(" step " in w for w in wheres) == bool(_configs(game))
+    assert len(wheres) <= len(_scenarios(_db(game))) + 2 * POSITIONS_PER_GAME
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_actions_that_are_not_legal_are_refused(game: str) -> None:
+    assert contract.check_illegal_actions_refused(registered()[game], _positions(game)) > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_legal_actions_are_sorted_and_the_same_on_every_call(game: str) -> None:
+    contract.check_legal_actions_sorted_and_stable(_positions(game))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_apply_never_changes_its_input(game: str) -> None:
+    contract.check_apply_leaves_its_input_alone(_positions(game))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_global_randomness_or_clock_in_new_game_apply_and_observe(game: str) -> None:
+    plugin = registered()[game]
+    packages = ("cardworks", type(plugin).__module__, plugin.new_game.__module__)
+    contract.check_no_global_chance(plugin, _db(game), _configs(game), _positions(game), packages=packages)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observations_do_not_change_with_what_their_viewer_may_not_see(game: str) -> None:
+    plugin = registered()[game]
+    compared = contract.check_observations_hide_what_the_rules_hide(plugin, _positions(game))
+    assert compared > 0 or not (plugin.hidden.private or plugin.hidden.secret)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observations_are_plain_json_and_the_game_finds_no_leak_itself(game: str) -> None:
+    for rules, state, _ in _positions(game):
         assert rules.hidden_leak(state) is None
-        players = len(rules.observe(state, 0).get("hand_sizes", [])) or 1
-        for viewer in range(players):
+        for viewer in range(contract._players(rules, state)):
             json.dumps(rules.observe(state, viewer))  # plain JSON
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_dump_load_round_trip_through_json(game: str) -> None:
+    contract.check_dump_load_round_trip(_positions(game))
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_contract_holds_at_positions_hypothesis_reaches(game: str, data) -> None:
+    """Positions deeper and elsewhere than the fixed ones: a configuration, a seed and a number of steps drawn
+    by hypothesis (derandomized, so the fast suite is the same on every run)."""
+    plugin, db, configs = registered()[game], _db(game), _configs(game)
+    if not configs:  # a game whose engine plays no whole game yet: its scenario positions are checked above
+        assert plugin.configurations(db)[1], "a game without playable configurations says why"
+        return
+    config = data.draw(st.sampled_from(configs))
+    seed, steps = data.draw(st.integers(0, 2**16)), data.draw(st.integers(0, 200))
+    positions = contract.playout_positions(plugin, db, [config], steps=steps, every=max(1, steps // 4), seed=seed)
+    contract.check_legal_actions_sorted_and_stable(positions)
+    contract.check_illegal_actions_refused(plugin, positions, per_position=6, seed=seed)
+    contract.check_apply_leaves_its_input_alone(positions, per_position=2, seed=seed)
+    contract.check_observations_hide_what_the_rules_hide(plugin, positions, per_viewer=1, seed=seed)
+    contract.check_dump_load_round_trip(positions)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -171,3 +240,37 @@ def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypa
     NotAPlugin.name = "broken"
     with pytest.raises(plugins.PluginError):
         plugins.registered()
+
+
+@pytest.mark.parametrize("planted", ["battle-card-not-in-hand", "battle-against-yourself", "treasure-of-another"])
+def test_the_illegal_action_check_finds_a_rule_removed_from_fallera(planted: str, monkeypatch) -> None:
+    """A check removed from the shipped Fallera rules (a card not in the hand, a wrong target) is found by the
+    changed candidates, at the same positions the suite uses."""
+    from cardworks.games.fallera.legality import Checks
+
+    instance, check_attack = Checks._instance, Checks._check_attack
+    skipped = {"battle-card-not-in-hand": "battle-card-in-hand", "treasure-of-another": "battle-for-treasure"}
+
+    def lenient_instance(self, state, card, where, action, rule, place, whose=None):
+        if rule == skipped.get(planted):
+            return card.number if 0 <= card.number < len(state.designs) else instance(
+                self, state, card, where, action, rule, place, whose)
+        return instance(self, state, card, where, action, rule, place, whose)
+
+    def lenient_attack(self, draft, action):
+        if action.target == action.player:  # the rival check skipped
+            return None
+        return check_attack(self, draft, action)
+
+    monkeypatch.setattr(Checks, "_instance", lenient_instance)
+    if planted == "battle-against-yourself":
+        monkeypatch.setattr(Checks, "_check_attack", lenient_attack)
+    import cardworks.games.fallera.rules as fallera_rules
+    from cardworks.games.fallera.actions import Attack
+
+    monkeypatch.setitem(fallera_rules._CHECKS, Attack, Checks._check_attack)
+    with pytest.raises(AssertionError, match="is not among the legal actions, but apply accepted|is not legal and raised") as found:
+        contract.check_illegal_actions_refused(registered()["fallera"], _positions("fallera"))
+    shown = {"battle-card-not-in-hand": r"'p\d battle p\d \S+ with \S+' is not among",
+             "battle-against-yourself": r"'p(\d) battle p\1 ", "treasure-of-another": r"'p\d battle p\d "}
+    assert re.search(shown[planted], str(found.value)), found.value

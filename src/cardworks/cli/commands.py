@@ -347,7 +347,8 @@ def check_json(report) -> dict:
         "scenarios": [{"id": s.id, "file": s.file, "passed": s.passed, "messages": s.messages} for s in report.scenarios],
         "playouts": [{"configuration": p.configuration, "games": p.games, "lengths": p.lengths,
                       "endings": dict(p.endings),
-                      "failures": [{"seed": f.seed, "message": f.message, "log": f.log} for f in p.failures]}
+                      "failures": [{"configuration": f.configuration, "seed": f.seed, "step": f.step,
+                                    "message": f.message, "log": f.log} for f in p.failures]}
                      for p in report.playouts],
         "left_out": report.left_out, "not_played_yet": report.later,
         "features_waited_on": {name: {"cards": needing, "freed_alone": alone}

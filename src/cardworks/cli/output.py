@@ -142,7 +142,10 @@ def print_check(report) -> None:
                    f"median {lengths[len(lengths) // 2]} max {lengths[-1]}; {endings}"
                    + (f"; {len(stats.failures)} FAILED" if stats.failures else ""))
         for failure in stats.failures[:3]:
-            click.echo(f"  seed {failure.seed}: {failure.message}\n  log: {' ; '.join(failure.log[-12:])}")
+            earlier = f"({len(failure.log) - 12} earlier steps: see --format json or --save-failures) " \
+                if len(failure.log) > 12 else ""
+            click.echo(f"  {failure.configuration}, seed {failure.seed}, step {failure.step}: {failure.message}\n"
+                       f"  log: {earlier}{' ; '.join(failure.log[-12:]) or '(no step played)'}")
     if report.left_out:
         click.echo(f"left out of playouts ({len(report.left_out)} cards): " +
                    ", ".join(f"{card} ({reason})" for card, reason in sorted(report.left_out.items())[:8]) +

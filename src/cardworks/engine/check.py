@@ -17,7 +17,7 @@ from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 from .core import SetupRefused
 from .plugins import plugin_for
-from .playouts import PlayoutStats, failure_scenario, merged, run_playouts
+from .playouts import PlayoutStats, failure_scenario, merged, raised, run_playouts
 from .scenarios import ScenarioResult, run_scenario
 
 
@@ -72,12 +72,18 @@ def run_scenarios(db: Database, scenario_paths: list[Path] | None = None) -> lis
             except (ValueError, KeyError, TypeError) as exc:
                 results.append(ScenarioResult(scenario.id, file, False, [f"setup: {exc}"]))
                 continue
+            except Exception as exc:  # the game's own code raised: a failed scenario, not a crashed run
+                results.append(ScenarioResult(scenario.id, file, False, [f"setup: {raised(exc)}"]))
+                continue
             if scenario.refused:
                 results.append(ScenarioResult(scenario.id, file, False, [
                     f"setup: expected it refused by rule {scenario.refused!r}, but the engine accepted it"]))
                 continue
             rng = random.Random(scenario.setup.get("seed", 0))
-            results.append(run_scenario(rules, state, scenario, file, rng=rng))
+            try:
+                results.append(run_scenario(rules, state, scenario, file, rng=rng))
+            except Exception as exc:  # a step, an effect or an invariant raised (a saved failed playout replays so)
+                results.append(ScenarioResult(scenario.id, file, False, [raised(exc)]))
     return results
 
 
@@ -123,8 +129,9 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     if playouts:
         report.playouts = all_playouts(db, game, playouts, seed, configs=configs)
         for config, stats in zip(configs, report.playouts):
-            if save_failures is not None and stats.failures:
-                _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in stats.failures])
+            replayable = [f for f in stats.failures if f.start]  # dealing failed: no position to start a replay from
+            if save_failures is not None and replayable:
+                _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in replayable])
     return report
 
 

@@ -4,7 +4,9 @@ After every step: conservation of cards and the game's own invariants, no
 hidden card in any other player's observation, a sample of the legal actions
 applied without error, and the state surviving a JSON round trip. Each game is
 bounded in length (a game that reaches the bound is counted as ``step-limit``); the first game of each configuration is replayed from its
-seed and must end identically. A failure reports the seed and the action log.
+seed and must end identically. A failure reports the seed, the step and the action log. An exception raised
+by the game (dealing, an action, an effect, an invariant) is a failed playout like any broken check: a
+designer gets the seed and the log to replay, never a traceback that stops the run.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .core import Playout
@@ -31,7 +34,10 @@ class PlayoutFailure:
     message: str
     log: list[str]
     start: dict[str, Any] = field(default_factory=dict)
-    """The starting state (``rules.dump``), so the failure replays as a scenario."""
+    """The starting state (``rules.dump``), so the failure replays as a scenario (empty when dealing failed:
+    such a failure is reported, not saved, and ``check --seed`` with its configuration plays it again)."""
+    step: int = 0
+    """The step that failed: 0 while dealing, n for the n-th action of ``log`` (the last one logged)."""
 
 
 def failure_scenario(failure: PlayoutFailure, selection: str, players: int) -> dict[str, Any]:
@@ -39,7 +45,7 @@ def failure_scenario(failure: PlayoutFailure, selection: str, players: int) -> d
     return {
         "id": f"playout-{selection}-{players}p-seed-{failure.seed}",
         "title": f"Playout {failure.configuration}, seed {failure.seed}: {failure.message}",
-        "source": {"doc": "playout", "note": f"cardworks check, seed {failure.seed}"},
+        "source": {"doc": "playout", "note": f"cardworks check, seed {failure.seed}, step {failure.step}"},
         "setup": {"selection": selection, "players": players, "state": failure.start, "seed": shuffle_seed(failure.seed)},
         "steps": failure.log,
         "expect": [],
@@ -74,9 +80,12 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
         probe = random.Random(seed * 7919)  # which legal actions each step tries
         scratch = random.Random(0)  # chance for the tried actions, whose outcome is dropped
     log: list[str] = []
-    choices, play, now = contract_playout(rules, state) if check or not hasattr(rules, "playout") \
-        else rules.playout(state)
-    legal = choices()
+    try:
+        choices, play, now = contract_playout(rules, state) if check or not hasattr(rules, "playout") \
+            else rules.playout(state)
+        legal = choices()
+    except Exception as exc:  # the game's own code raised: a failed playout, reported with its step
+        return state, log, raised(exc)
     pick = rng.random  # a uniform choice: int(random() * n) (one C call) rather than randrange (a few in Python)
     for step in range(MAX_STEPS):
         count = len(legal)
@@ -86,15 +95,30 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
                 return state, log, "no legal action in a game that is not over"
             return state, log, None
         action = legal[int(pick() * count)]
-        log.append(action.notation())
-        play(action, shuffles)
-        legal = choices()
-        if not check:
-            continue
-        failure = _step_failure(rules, now(), legal, probe, scratch, step)
+        try:
+            log.append(action.notation())
+            play(action, shuffles)
+            legal = choices()
+            if not check:
+                continue
+            failure = _step_failure(rules, now(), legal, probe, scratch, step)
+        except Exception as exc:  # an action, an effect handler or an invariant raised
+            return now(), log, raised(exc)
+        if isinstance(failure, tuple):  # a listed action failed when tried: the log ends with it
+            log.append(failure[0])
+            failure = failure[1]
         if failure:
             return now(), log, failure
     return now(), log, None
+
+
+def raised(exc: BaseException) -> str:
+    """An exception the game raised, named with its type and the game's line it came from."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{type(exc).__name__} raised{where}: {exc}"
 
 
 def contract_playout(rules: Any, state: Any) -> Playout:
@@ -110,7 +134,9 @@ def contract_playout(rules: Any, state: Any) -> Playout:
 
 
 def _step_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Random, scratch: random.Random,
-                  step: int) -> str | None:
+                  step: int) -> str | tuple[str, str] | None:
+    """What is wrong with the position reached, or None; (the tried action, what is wrong) when a listed action
+    fails, so the log can end with it and replay the failure."""
     broken = rules.invariants(state)
     if broken:
         return "; ".join(broken)
@@ -127,7 +153,8 @@ def _step_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Ra
         try:
             rules.apply(state, candidate, rng=scratch)
         except Exception as exc:  # a listed legal action must apply
-            return f"legal action {candidate.notation()} fails: {exc}"
+            return candidate.notation(), f"legal action {candidate.notation()} fails: " + (
+                str(exc) if isinstance(exc, ValueError) else raised(exc))
     return None
 
 
@@ -141,20 +168,34 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
     stats = PlayoutStats(label)
     for number in range(first, first + games):
         game_seed = seed * 100_003 + number
-        rules, state = start(random.Random(game_seed))
-        initial = rules.dump(state)
-        final, log, failure = play_one(rules, state, game_seed, label)
         stats.games += 1
+        try:
+            rules, state = start(random.Random(game_seed))
+            initial = rules.dump(state)
+        except Exception as exc:  # dealing raised: nothing to replay but the configuration and the seed
+            stats.failures.append(PlayoutFailure(label, game_seed, f"dealing a new game: {raised(exc)}", []))
+            continue
+        final, log, failure = play_one(rules, state, game_seed, label)
         if failure is None and number == 0:
-            again_rules, again = start(random.Random(game_seed))
-            replay, replay_log, _ = play_one(again_rules, again, game_seed, label, check=False)
-            if replay_log != log or replay != final:
+            try:
+                again_rules, again = start(random.Random(game_seed))
+                replay, replay_log, failure = play_one(again_rules, again, game_seed, label, check=False)
+            except Exception as exc:
+                replay, replay_log, failure = None, [], raised(exc)
+            if failure is not None:
+                failure = f"replaying the seed: {failure}"
+            elif replay_log != log or replay != final:
                 failure = "the same seed replayed differently"
         if failure:
-            stats.failures.append(PlayoutFailure(label, game_seed, failure, log, initial))
+            stats.failures.append(PlayoutFailure(label, game_seed, failure, log, initial, step=len(log)))
+            continue
+        try:
+            outcome = rules.outcome(final)
+        except Exception as exc:
+            stats.failures.append(PlayoutFailure(label, game_seed, f"the outcome: {raised(exc)}", log, initial,
+                                                 step=len(log)))
             continue
         stats.lengths.append(len(log))
-        outcome = rules.outcome(final)
         stats.endings[outcome.termination if outcome else "step-limit"] += 1
     return stats
 

@@ -55,6 +55,20 @@ class Simulation:
     """``played(action)``: the design a player's action puts to use (sold, battled with…), if any."""
 
 
+@dataclass(frozen=True)
+class Hidden:
+    """Where a game's ``rules.dump`` keeps what its rules hide, so the contract tests can vary exactly that
+    and prove an observation does not change (rather than trusting the game's own ``hidden_leak``).
+
+    Zones hold card instances (numbers); the tests deal the instances a viewer may not see among those zones
+    again and compare the viewer's observations. An empty ``Hidden()`` says the rules hide nothing."""
+
+    private: tuple[str, ...] = ()
+    """Dump keys of per-player lists of instances that only their owner sees (hands)."""
+    secret: tuple[str, ...] = ()
+    """Dump keys of lists of instances nobody sees (a face-down deck)."""
+
+
 @runtime_checkable
 class GamePlugin(Protocol):
     """What a game gives the engine (``Plugin`` below is the ready-made way to give it)."""
@@ -116,6 +130,9 @@ class Plugin:
     """Feature id → (what the engine lacks, rulings that need it): why those rulings have no scenario yet."""
     simulation: Simulation | None = None
     """What ``cardworks simulate`` needs; None when the game's engine does not play whole games."""
+    hidden: Hidden | None = None
+    """What the rules hide and where the dump keeps it; None until the game declares it (the contract tests
+    then fail: a game that hides cards must say where, so its observations can be tested)."""
 
     @classmethod
     def of(cls, id: str, game: Any, parse_action: Callable[[str], Any], **more: Any) -> "Plugin":

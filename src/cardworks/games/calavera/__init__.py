@@ -1,6 +1,6 @@
 """Calavera (the roll-and-write dice game) plugged into the engine: sheet, actions, rules and setup."""
 
-from ...engine.plugins import Plugin
+from ...engine.plugins import Hidden, Plugin
 from . import game
 from .actions import parse_action
 from .simulation import SIMULATION
@@ -9,5 +9,6 @@ PLUGIN = Plugin.of(
     "calavera", game, parse_action,
     sheet_layout=game.sheet_layout,
     simulation=SIMULATION,
+    hidden=Hidden(),  # sheets and landed dice lie open; a die still rolling shows nothing in the state either
 )
 """The game as the engine's registry sees it."""

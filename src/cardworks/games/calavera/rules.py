@@ -182,6 +182,7 @@ class CalaveraRules:
 
     # --- actions ------------------------------------------------------------------------------
     def _apply_first(self, state: State, action: First) -> State:
+        self._need(state, action, "first", "the first player is drawn once, before the first turn")
         if not 0 <= action.player < state.players:
             raise IllegalActionError(action.notation(), "no-such-player", f"there are {state.players} players")
         return _replace(state, first=action.player, current=action.player, phase="roll")
@@ -194,6 +195,7 @@ class CalaveraRules:
 
     def _apply_die(self, state: State, action: Die) -> State:
         text = action.notation()
+        self._need(state, action, "dice", "a die lands only after a roll or a reroll")
         if action.die != state.pending[0]:
             raise IllegalActionError(text, "dice-in-order", f"die {state.pending[0] + 1} lands next")
         if action.face not in {face for face, _ in self.faces}:

@@ -1,6 +1,6 @@
 """Diables plugged into the engine: its tiles' scoring, actions, rules and scenario positions."""
 
-from ...engine.plugins import Plugin
+from ...engine.plugins import Hidden, Plugin
 from . import game
 from .actions import parse_action
 from .scoring import handled, vocabulary
@@ -13,5 +13,6 @@ PLUGIN = Plugin.of(
     vocabulary=vocabulary(),
     handlers=handled(),
     validate=validate,
+    hidden=Hidden(),  # what the engine plays (scoring) lies open on the table
 )
 """The game as the engine's registry sees it."""

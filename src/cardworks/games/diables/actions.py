@@ -31,6 +31,10 @@ class ScoreShow:
     seat: str
     show: str
     figures: tuple[str, ...] = ()
+    """A set of figures, kept sorted: one choice has one action and one notation, in whatever order it is written."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "figures", tuple(sorted(self.figures)))
 
     def notation(self) -> str:
         return " ".join((self.seat, "score", self.show) + self.figures)

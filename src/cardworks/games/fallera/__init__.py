@@ -1,6 +1,6 @@
 """La Fallera Calavera plugged into the engine: cards, state, actions, rules and setup."""
 
-from ...engine.plugins import Plugin
+from ...engine.plugins import Hidden, Plugin
 from . import game
 from .features import FEATURES
 from .actions import parse_action
@@ -17,5 +17,6 @@ PLUGIN = Plugin.of(
     missing_features=FEATURES,
     validate=validate,
     simulation=SIMULATION,
+    hidden=Hidden(private=("hands",), secret=("deck",)),  # hands and the face-down deck
 )
 """The game as the engine's registry sees it."""

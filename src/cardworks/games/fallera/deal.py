@@ -42,6 +42,7 @@ class Deal:
                     self._place(draft, p, instance)
             if all(sum(self.card(draft, i).kind == "ingredient" for i in c) < 3 for c in draft.counters):
                 break
+        draft.rng = rng  # the first turn may start here, and its effects may draw chance like any step's
         self._choose_first(draft)
         return frozen(draft)
 
@@ -63,8 +64,10 @@ class Deal:
         else:
             draft.phase, draft.candidates = "first", tied
 
-    def started(self, state: State) -> State:
-        """``state`` once its current player's turn has started (a scenario's explicit position)."""
+    def started(self, state: State, rng: random.Random | None = None) -> State:
+        """``state`` once its current player's turn has started (a scenario's explicit position); the turn's
+        start draws its chance from ``rng``."""
         draft = thawed(state, self.facts(state))
+        draft.rng = rng
         self._start_turn(draft)
         return frozen(draft)

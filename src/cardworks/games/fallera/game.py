@@ -242,7 +242,7 @@ def scenario_state(db: Database, setup: dict[str, Any]) -> tuple[FalleraRules, S
                   deck, cemetery, current, "turn", rules.discord, turn=1, spaces=spaces, map=slots,
                   queen=setup.get("queen", "start") if spaces else None, foods=foods,
                   revealed=tuple(False for _ in foods))
-    return rules, rules.started(state)
+    return rules, rules.started(state, random.Random(setup.get("seed", 0)))
 
 
 def _check_foods(db: Database, rules: FalleraRules, foods: tuple[str, ...]) -> None:

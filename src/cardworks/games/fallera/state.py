@@ -96,7 +96,8 @@ class Draft:
     Only the rules change a draft, and only its owner sees it: ``apply``'s own copy, or a
     playout's. Read-only helpers (legal actions, ingredient counts) take a state or a draft.
     Other slots are not fields of the position: ``facts`` keeps the deck's ``Facts`` at hand for the
-    rules; ``rng`` is the chance of the step being played (``apply``/``play`` set it as a step starts,
+    rules; ``rng`` is the chance of the step being played (``apply``/``play`` set it as a step starts, ``new_game``
+    and ``started`` as they start the first turn,
     None when no chance was given: a reshuffle then fails loudly), so no rule passes it along; and ``TALLIES`` count what is on the counters, kept up to date as cards reach and leave
     them (the rules' ``_place`` and ``_unplace``): looking for a winner is then mostly one ``max``,
     and a turn's number of legal actions needs no counting.
