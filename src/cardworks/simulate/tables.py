@@ -42,6 +42,8 @@ class TableSpec:
     players: int
     packs: tuple[str, ...] = ()
     max_steps: int = MAX_STEPS
+    paired: bool = False
+    """Also replay every game with each measured card played as a plain card of its type (``Table.measured``)."""
 
     @property
     def label(self) -> str:
@@ -65,8 +67,19 @@ class Table:
     """Design → its public definition (kind, attack, defence, sell…), what every player knows of a card."""
     pack_cards: frozenset[str] = frozenset()
     """Designs the packs add to the deck."""
+    pack_designs: frozenset[str] = frozenset()
+    """Every design the packs hold, those the deck leaves out too."""
     left_out: dict[str, str] = field(default_factory=dict)
     """Designs of the selection the engine cannot play yet, with why."""
+    families: dict[str, str] = field(default_factory=dict)
+    """Design → its type for comparisons (the game's ``plain`` names it); empty when the game has no ``plain``."""
+    stand_ins: dict[str, "Table"] = field(default_factory=dict, repr=False)
+    """Measured design → the table where it plays as a plain card of its type (with ``spec.paired``): the
+    pack's cards, and the base cards of the pack cards' types that are not plain already."""
+
+    @property
+    def measured(self) -> tuple[str, ...]:
+        return tuple(sorted(self.stand_ins))
 
     def playout(self, state: Any) -> Playout:
         """The game from ``state`` played in place when the rules offer it, else through ``apply``."""
@@ -160,9 +173,26 @@ def _table(spec: TableSpec, db: Any, config: Any, simulation: Simulation) -> Tab
     plugin = registered()[spec.game]
     rules, catalogue = plugin.rules_for(db, config)
     cards = simulation.cards(rules)
-    return Table(spec, rules, lambda rng: plugin.new_game(db, config, rng)[1], simulation,
-                 deck={design: card.copies for design, card in cards.items()}, cards=cards,
-                 pack_cards=frozenset(cards) & _pack_designs(db), left_out=dict(catalogue.left_out))
+    pack_designs = _pack_designs(db)
+    pack_cards = frozenset(cards) & pack_designs
+    table = Table(spec, rules, lambda rng: plugin.new_game(db, config, rng)[1], simulation,
+                  deck={design: card.copies for design, card in cards.items()}, cards=cards,
+                  pack_cards=pack_cards, pack_designs=pack_designs, left_out=dict(catalogue.left_out))
+    if simulation.plain is None or not cards:
+        return table
+    base = frozenset(cards) - pack_cards
+    for design in sorted(cards):
+        swapped, table.families[design] = simulation.plain(rules, design, base)
+        if spec.paired and swapped is not None:
+            table.stand_ins[design] = swapped
+    kinds = {table.families[d] for d in pack_cards if d in table.families}
+    for design, swapped in list(table.stand_ins.items()):
+        if design not in pack_cards and table.families[design] not in kinds:
+            del table.stand_ins[design]
+            continue
+        table.stand_ins[design] = Table(spec, swapped, partial(simulation.deal, db, config, swapped), simulation,
+                                        deck=table.deck, cards=simulation.cards(swapped), pack_cards=pack_cards)
+    return table
 
 
 def _pack_designs(db: Any) -> frozenset[str]:

@@ -62,10 +62,13 @@ class Triggers:
                position: int) -> Any:
         """Play the verbs at ``path`` of an effect from ``position``: a step of the queue (see ``interpreter``)."""
         verbs = verbs_at(self._effect(draft, source, index), path)
-        granted = False
+        granted, log = False, draft.log
+        if not path and not position:
+            log.append(("trigger", source))
         for k in range(position, len(verbs)):
             verb = verbs[k]
             name = verb.verb
+            log.append((name, source))
             if name == "draw":
                 if self._draw(draft, who, verb.count):
                     self._later(draft, ("verbs", who, source, index, path, k + 1))
@@ -78,5 +81,6 @@ class Triggers:
                 draft.phase, granted = "turn", True
             elif name == "win":
                 draft.phase, draft.winner, draft.reason = "over", who, "effect-win"
+                log.append(("ended", source))
                 return True
         return GRANTED if granted else False

@@ -178,6 +178,7 @@ class TurnFlow:
             instance = source if type(source) is int else None
             if holds(effect.while_, draft, holder, instance) and any(v.verb == "win" for v in effect.do):
                 draft.winner, draft.reason = holder, "deck-exhausted-holder"
+                draft.log.append(("ended", source))
                 return
 
     def _place(self, draft: Draft, who: int, instance: int) -> None:
@@ -186,6 +187,7 @@ class TurnFlow:
         facts = draft.facts
         if facts.treasure[instance]:
             insort(draft.counters[who], instance)
+            draft.log.append(("placed", instance))
             draft.weights[who] += facts.weight[instance]
             draft.sellables[who] += facts.sellable[instance]
             draft.on_counters += 1
