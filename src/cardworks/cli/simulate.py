@@ -34,12 +34,17 @@ def _cores() -> int:
 @click.option("--max-steps", type=click.IntRange(10, 10_000_000), default=5000, show_default=True,
               help="A game still running after this many steps stops and counts as a stall.")
 @click.option("--compare", is_flag=True, help="Play the deck without the PACKS and with them, and compare the two.")
+@click.option("--paired/--no-paired", default=None,
+              help="Replay each game with each pack card (and base card of its type) made a plain card of its type, "
+                   "to measure its own effect (default: on with PACKS; costs one game per card held).")
+@click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(["strong", "weak", "decides"]),
+              help="Exit 1 when a pack card gets this verdict (repeatable): gate a pack in CI.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write report.json and report.html here.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
 def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
              first: int, agent: str, budget: int, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
-             out: Path | None, fmt: str) -> None:
+             paired: bool | None, fail_on: tuple[str, ...], out: Path | None, fmt: str) -> None:
     """Play seeded games and report balance figures with 95% intervals.
 
     Win rates per seat and agent, game length, endings and stalls, and per card the win
@@ -52,12 +57,17 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
     from ..simulate.report import to_json, to_text, write_report
     from ..simulate.tables import TableSpec, build_table
     from ..simulate.progress import SimulationProgress
+    from ..simulate.verdicts import flagged
 
     if compare and not packs:
         raise UsageError("--compare plays the deck without and with PACKS: give at least one pack")
+    if fail_on and not packs:
+        raise UsageError("--fail-on judges a pack's cards: give at least one pack")
+    if fail_on and paired is False and set(fail_on) & {"strong", "weak"}:
+        raise UsageError("--fail-on strong or weak needs the paired games that --no-paired turns off")
     agents = parse_agents(agent, players, budget)
     specs = [TableSpec(str(Path(cards_root).resolve()), game, selection, players, tuple(str(p.resolve()) for p in packs),
-                       max_steps)]
+                       max_steps, paired=bool(packs) if paired is None else paired)]
     if compare:
         specs.insert(0, TableSpec(specs[0].cards_root, game, selection, players, (), max_steps))
     tables = [build_table(spec) for spec in specs]
@@ -73,3 +83,9 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
         for path in write_report(report, out):
             click.echo(f"{path}: written", err=True)
     click.echo(to_json(report) if fmt == "json" else to_text(report), nl=False)
+    if fail_on:
+        failed = flagged(report.get("b", report), packs, fail_on)
+        for line in failed:
+            click.echo(line, err=True)
+        if failed:
+            raise SystemExit(1)

@@ -74,7 +74,7 @@ def card_figures(tally: Tally, table: Table) -> list[dict[str, Any]]:
                "decided_by_effect": rate(effect, games)}
         if design in strengths:
             row["strength"] = {**strengths[design], "p_adjusted": adjusted.get(design, 1.0)}
-        elif table.spec.paired and design in table.families:
+        elif table.spec.paired and design in table.plain_cards:
             row["strength"] = {"plain": True}  # it is the plain card of its type: no effect of its own, by construction
         rows.append(row)
     return rows

@@ -73,6 +73,8 @@ class Table:
     """Designs of the selection the engine cannot play yet, with why."""
     families: dict[str, str] = field(default_factory=dict)
     """Design → its type for comparisons (the game's ``plain`` names it); empty when the game has no ``plain``."""
+    plain_cards: set[str] = field(default_factory=set)
+    """Designs that already are the plain card of their type (their own effect is 0 by construction)."""
     stand_ins: dict[str, "Table"] = field(default_factory=dict, repr=False)
     """Measured design → the table where it plays as a plain card of its type (with ``spec.paired``): the
     pack's cards, and the base cards of the pack cards' types that are not plain already."""
@@ -183,6 +185,8 @@ def _table(spec: TableSpec, db: Any, config: Any, simulation: Simulation) -> Tab
     base = frozenset(cards) - pack_cards
     for design in sorted(cards):
         swapped, table.families[design] = simulation.plain(rules, design, base)
+        if swapped is None:
+            table.plain_cards.add(design)
         if spec.paired and swapped is not None:
             table.stand_ins[design] = swapped
     kinds = {table.families[d] for d in pack_cards if d in table.families}

@@ -13,6 +13,8 @@ Thresholds (documented in docs/simulate.md, where the reasoning is):
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 ALPHA = 0.05
@@ -80,3 +82,19 @@ def _effect(card: dict[str, Any]) -> float | None:
 
 def _pts(value: float) -> str:
     return f"{100 * value:+.1f} pts"
+
+
+def flagged(report: dict[str, Any], packs: tuple[Path, ...], fail_on: tuple[str, ...]) -> list[str]:
+    """``file:/cards/N: [verdict] card: why`` for every pack card whose verdict ``fail_on`` names, pointing at
+    the card in its pack's set file (what ``--fail-on`` prints before exiting 1)."""
+    where = {}
+    for pack in packs:
+        for path in sorted((Path(pack) / "sets").glob("*.json")):
+            for index, card in enumerate(json.loads(path.read_text(encoding="utf-8")).get("cards", [])):
+                where.setdefault(card.get("id"), f"{path}:/cards/{index}")
+    lines = []
+    for card, verdict in sorted(report.get("verdicts", {}).get("cards", {}).items()):
+        for flag in verdict["verdict"]:
+            if flag in fail_on:
+                lines.append(f"{where.get(card, card)}: [{flag}] {card}: {label([flag])} ({verdict['why']})")
+    return lines
