@@ -16,7 +16,7 @@ from typing import Any
 from ..engine.core import player
 from .stats import (ANY_PACK_CARD, STALL, WIN_UNIT, Tally, benjamini_hochberg, difference, distribution, mean_difference,
                     paired_difference, rate)
-from .tables import Table
+from .tables import Table, pack_id
 from .verdicts import verdicts
 
 
@@ -126,11 +126,3 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
                    for a in base["agents"] if a in other["agents"]},
         "cards": cards,
     }
-
-
-def pack_id(path: str) -> str:
-    """A pack's id, as its ``pack.json`` gives it (the table was built from it, so the file is valid)."""
-    import json
-    from pathlib import Path
-
-    return str(json.loads((Path(path) / "pack.json").read_text(encoding="utf-8"))["id"])

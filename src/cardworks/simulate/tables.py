@@ -47,7 +47,7 @@ class TableSpec:
 
     @property
     def label(self) -> str:
-        packs = "".join(f" + {Path(p).name}" for p in self.packs)
+        packs = "".join(f" + {pack_id(p)}" for p in self.packs)
         return f"{self.game} {self.selection}{packs}, {self.players} players"
 
 
@@ -205,6 +205,17 @@ def _pack_designs(db: Any) -> frozenset[str]:
 
     packs = {id(bundle) for bundle in db.packs}
     return frozenset(r.id for r in Index(db).of_kind("card") if id(r.bundle) in packs)
+
+
+def pack_id(path: str) -> str:
+    """A pack's id, as its ``pack.json`` gives it (reports name a pack by its id, not by its folder)."""
+    import json
+
+    file = Path(path) / "pack.json"
+    try:
+        return str(json.loads(file.read_text(encoding="utf-8"))["id"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{file}: not a pack with an id ({exc})") from None
 
 
 def winners(result: Any) -> tuple[int, ...]:
