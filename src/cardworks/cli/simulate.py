@@ -39,12 +39,15 @@ def _cores() -> int:
                    "to measure its own effect (default: on with PACKS; costs one game per card held).")
 @click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(["strong", "weak", "decides"]),
               help="Exit 1 when a pack card gets this verdict (repeatable): gate a pack in CI.")
+@click.option("--sweep", "sweep", metavar="CARD.FIELD=LO..HI[:STEP]",
+              help="Step one pack card's attack, defence, sell or quantity over a range (same seeds at each value) "
+                   "and report its strength and verdict against the value.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write report.json and report.html here.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
 def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
              first: int, agent: str, budget: int, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
-             paired: bool | None, fail_on: tuple[str, ...], out: Path | None, fmt: str) -> None:
+             paired: bool | None, fail_on: tuple[str, ...], sweep: str | None, out: Path | None, fmt: str) -> None:
     """Play seeded games and report balance figures with 95% intervals.
 
     Win rates per seat and agent, game length, endings and stalls, and per card the win
@@ -66,6 +69,10 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
     if fail_on and paired is False and set(fail_on) & {"strong", "weak"}:
         raise UsageError("--fail-on strong or weak needs the paired games that --no-paired turns off")
     agents = parse_agents(agent, players, budget)
+    if sweep is not None:
+        _sweep(cards_root, packs, game, selection, players, games, seed, first, agents, workers, scheduler, max_steps,
+               compare, paired, fail_on, sweep, out, fmt)
+        return
     specs = [TableSpec(str(Path(cards_root).resolve()), game, selection, players, tuple(str(p.resolve()) for p in packs),
                        max_steps, paired=bool(packs) if paired is None else paired)]
     if compare:
@@ -89,3 +96,37 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
             click.echo(line, err=True)
         if failed:
             raise SystemExit(1)
+
+
+def _sweep(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
+           first: int, agents: list, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
+           paired: bool | None, fail_on: tuple[str, ...], sweep: str, out: Path | None, fmt: str) -> None:
+    """``--sweep``: the same games at each value of one pack card's number, through the same executors."""
+    from ..simulate.executors import simulate as run
+    from ..simulate.figures import figures
+    from ..simulate.progress import SimulationProgress
+    from ..simulate.report import to_json, to_text, write_report
+    from ..simulate.sweep import parse_sweep, sweep_figures
+    from ..simulate.tables import TableSpec, build_table
+
+    card, field, values = parse_sweep(sweep)
+    if not packs or compare or fail_on or paired is False:
+        raise UsageError("--sweep judges one pack card by paired games: give its pack, without --compare, --fail-on "
+                         "or --no-paired")
+    specs = [TableSpec(str(Path(cards_root).resolve()), game, selection, players, tuple(str(p.resolve()) for p in packs),
+                       max_steps, paired=True, adjust=(card, field, value)) for value in values]
+    tables = [build_table(spec) for spec in specs]  # every value's bad input before any game
+    if card not in tables[0].pack_cards:
+        raise UsageError(f"--sweep {card}: not a card the packs add to the deck (verdicts judge pack cards)")
+    labels = [a.label for a in agents]
+    runs = []
+    with SimulationProgress() as start:
+        for value, spec, table in zip(values, specs, tables):
+            tally = run(spec, tuple(agents), games, seed, workers=workers or _cores(), scheduler=scheduler,
+                        progress=start(f"{spec.label}, {card}.{field}={value}", games), first=first)
+            runs.append((value, figures(tally, table, labels, seed, first)))
+    report = {"sweep": sweep_figures(card, field, runs)}
+    if out is not None:
+        for path in write_report(report, out):
+            click.echo(f"{path}: written", err=True)
+    click.echo(to_json(report) if fmt == "json" else to_text(report), nl=False)

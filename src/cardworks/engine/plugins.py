@@ -65,6 +65,9 @@ class Simulation:
     """``plain(rules, design, base)``: rules in which ``design`` plays as a plain card of its type (no effects,
     the values of the ``base`` designs' plain card of that type), None when it already is one; and the
     type's name."""
+    adjusted: Callable[[Any, str, str, int], Any] | None = None
+    """``adjusted(rules, design, field, value)``: rules with one number of a card changed (``simulate --sweep``);
+    raises ValueError saying what may be swept."""
     deal: Callable[[Any, Any, Any, random.Random], Any] | None = None
     """``deal(db, config, rules, rng)``: a new game's opening position under ``rules`` (those ``plain``
     made), dealt as the plugin's ``new_game`` deals."""

@@ -49,9 +49,28 @@ def _diff(d: dict[str, Any]) -> str:
 
 
 def to_text(report: dict[str, Any]) -> str:
+    if "sweep" in report:
+        return _sweep_text(report["sweep"])
     if "compare" in report:
         return _compare_text(report)
     return _run_text(report)
+
+
+def _sweep_text(sweep: dict[str, Any]) -> str:
+    t = sweep["table"]
+    lines = [f"Sweep of {sweep['card']}.{sweep['field']}: {t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}, "
+             f"{t['players']} players, {t['games']} games a value, seed {t['seed']}, agents {','.join(t['agents'])}",
+             "  value: paired effect [95% CI] (adjusted p); its type's base band; verdict; games its effect ended"]
+    for row in sweep["values"]:
+        s, band = row["strength"] or {}, row["band"] or {"low": 0.0, "high": 0.0}
+        effect = ("plain (0)" if s.get("plain") else "-" if s.get("difference") is None else
+                  f"{100 * s['difference']:+.1f} pts [{100 * s['low']:+.1f}, {100 * s['high']:+.1f}] (p {s['p_adjusted']:.2g})")
+        lines.append(f"  {row['value']}: {effect}; band {100 * band['low']:+.1f} to {100 * band['high']:+.1f} pts; "
+                     f"{label(row['verdict'])}; {_pct(row['decided_by_effect']).strip()}")
+    in_line = sweep["in_line"]
+    lines.append(f"In line at {sweep['field']} = {', '.join(map(str, in_line))}" if in_line
+                 else f"In line at no value of {sweep['field']} swept")
+    return "\n".join(lines) + "\n"
 
 
 def _run_text(fig: dict[str, Any], top: int = 10) -> str:
@@ -284,9 +303,33 @@ caption { text-align: left; font-weight: bold; margin: 0.5em 0; }
 """
 
 
+def _sweep_plot(sweep: dict[str, Any]) -> str:
+    """The card's paired effect (with its interval) against the swept value, over its type's base band."""
+    fig, ax = _figure()
+    rows = [r for r in sweep["values"] if r["strength"] and r["strength"].get("difference") is not None]
+    xs = [r["value"] for r in sweep["values"]]
+    bands = [r["band"] or {"low": 0.0, "high": 0.0} for r in sweep["values"]]
+    ax.fill_between(xs, [b["low"] for b in bands], [b["high"] for b in bands], color=MUTED, alpha=0.3,
+                    label="base cards of its type")
+    if rows:
+        ax.errorbar([r["value"] for r in rows], [r["strength"]["difference"] for r in rows], fmt="o-", color=INK, ecolor=ACCENT,
+                    capsize=3, yerr=[[r["strength"]["difference"] - r["strength"]["low"] for r in rows],
+                                     [r["strength"]["high"] - r["strength"]["difference"] for r in rows]], label="paired effect")
+    ax.axhline(0, color=MUTED, linewidth=1)
+    ax.set_xlabel(f"{sweep['card']}.{sweep['field']}")
+    ax.set_ylabel("win rate: real minus plain (95% CI)")
+    ax.legend(loc="upper left")
+    ax.set_title("Strength against the swept value")
+    return _svg(fig)
+
+
 def to_html(report: dict[str, Any]) -> str:
     """A self-contained page: the text figures and every plot inline (no script, no external file)."""
     env = Environment(autoescape=True)
+    if "sweep" in report:
+        return env.from_string(PAGE).render(title="Sweep report", sections=[{
+            "name": f"{report['sweep']['card']}.{report['sweep']['field']}", "text": _sweep_text(report["sweep"]),
+            "plots": [("Strength against the swept value", _sweep_plot(report["sweep"]))], "cards": [], "verdicts": []}])
     runs = [("Deck A", report["a"]), ("Deck B", report["b"])] if "compare" in report else [("Results", report)]
     sections = []
     for name, fig in runs:

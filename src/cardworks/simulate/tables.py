@@ -44,6 +44,8 @@ class TableSpec:
     max_steps: int = MAX_STEPS
     paired: bool = False
     """Also replay every game with each measured card played as a plain card of its type (``Table.measured``)."""
+    adjust: tuple[str, str, int] | None = None
+    """(design, field, value): one number of a card changed, a step of ``simulate --sweep``."""
 
     @property
     def label(self) -> str:
@@ -174,10 +176,14 @@ def _table(spec: TableSpec, db: Any, config: Any, simulation: Simulation) -> Tab
     cards of the packs loaded with it), and which designs the packs add."""
     plugin = registered()[spec.game]
     rules, catalogue = plugin.rules_for(db, config)
+    new_game = lambda rng: plugin.new_game(db, config, rng)[1]  # noqa: E731
+    if spec.adjust is not None:
+        rules = _adjusted(spec, rules, simulation)
+        new_game = partial(simulation.deal, db, config, rules)
     cards = simulation.cards(rules)
     pack_designs = _pack_designs(db)
     pack_cards = frozenset(cards) & pack_designs
-    table = Table(spec, rules, lambda rng: plugin.new_game(db, config, rng)[1], simulation,
+    table = Table(spec, rules, new_game, simulation,
                   deck={design: card.copies for design, card in cards.items()}, cards=cards,
                   pack_cards=pack_cards, pack_designs=pack_designs, left_out=dict(catalogue.left_out))
     if simulation.plain is None or not cards:
@@ -197,6 +203,18 @@ def _table(spec: TableSpec, db: Any, config: Any, simulation: Simulation) -> Tab
         table.stand_ins[design] = Table(spec, swapped, partial(simulation.deal, db, config, swapped), simulation,
                                         deck=table.deck, cards=simulation.cards(swapped), pack_cards=pack_cards)
     return table
+
+
+def _adjusted(spec: TableSpec, rules: Any, simulation: Simulation) -> Any:
+    design, name, value = spec.adjust
+    if simulation.adjusted is None or simulation.deal is None:
+        raise UsageError(f"--sweep: {spec.game} cannot change a card's numbers")
+    if design not in simulation.cards(rules):
+        raise UsageError(f"--sweep {design}.{name}: {design} is not a card in play in {spec.label}")
+    try:
+        return simulation.adjusted(rules, design, name, value)
+    except ValueError as exc:
+        raise UsageError(f"--sweep {design}.{name}={value}: {exc}") from None
 
 
 def _pack_designs(db: Any) -> frozenset[str]:

@@ -117,6 +117,26 @@ def plain(rules: Any, design: str, base: frozenset[str]) -> tuple[Any | None, st
     return dataclasses.replace(rules, defs={**rules.defs, design: stand_in}), kind
 
 
+ADJUSTABLE = {"attack": "attack", "defence": "defence", "sell": "sell", "quantity": "copies"}
+"""What ``--sweep CARD.FIELD`` may change, and the definition's field it sets."""
+
+
+def adjusted(rules: Any, design: str, name: str, value: int) -> Any:
+    """Rules in which ``design``'s ``name`` (attack, defence, sell, quantity) is ``value``: a sweep's step.
+    Raises ValueError naming what may be swept."""
+    if name not in ADJUSTABLE:
+        raise ValueError(f"{name!r} cannot be swept; sweep {', '.join(ADJUSTABLE)}")
+    card = rules.defs[design]
+    if name in ("attack", "defence") and not card.battle:
+        raise ValueError(f"{design} is not a battle card: it has no {name}")
+    if name == "sell" and card.kind != "sellable":
+        raise ValueError(f"{design} is not a sellable treasure: it has no sale value")
+    if name == "quantity" and value < 1:
+        raise ValueError("a quantity below 1 takes the card out of the deck")
+    changed = dataclasses.replace(card, **{ADJUSTABLE[name]: value}, _by_verb={}, _by_event={})
+    return dataclasses.replace(rules, defs={**rules.defs, design: changed})
+
+
 def deal(db: Any, config: Any, rules: Any, rng: random.Random) -> Any:
     """A new game under ``rules`` (those ``plain`` made), dealt as ``new_game`` deals."""
     from .game import deal_size
@@ -125,4 +145,4 @@ def deal(db: Any, config: Any, rules: Any, rng: random.Random) -> Any:
 
 
 SIMULATION = Simulation(heuristics=heuristics, turns=turns, cards=cards, zones=zones, design=design, played=played,
-                        credits=credits, plain=plain, deal=deal)
+                        credits=credits, plain=plain, deal=deal, adjusted=adjusted)
