@@ -105,3 +105,31 @@ def test_verdict_thresholds_against_the_base_band(pack_card: dict, expected: lis
     result = verdicts([*base, pack_card], paired=True)
     assert result["bands"]["battle"] == {"low": -0.04, "high": 0.05, "decides_at_most": 0.06}
     assert result["cards"]["x"]["verdict"] == expected
+
+
+def test_a_sweep_plays_the_same_games_at_each_value_and_names_where_the_card_is_in_line() -> None:
+    args = (str(BALANCE), "--sweep", "balance-soldat.attack=2..10:8", "--games", "30", "--seed", "2", "--format", "json")
+    one, _ = simulate(*args, "--workers", "1")
+    two, _ = simulate(*args, "--workers", "2")
+    assert one == two
+    sweep = json.loads(one)["sweep"]
+    rows = {r["value"]: r for r in sweep["values"]}
+    assert list(rows) == [2, 10] and sweep["card"] == "balance-soldat" and sweep["field"] == "attack"
+    assert rows[2]["strength"] == {"plain": True}  # at 2/2 it is the plain battle card itself
+    assert rows[10]["strength"]["pairs"] > 0 and rows[10]["strength"]["difference"] is not None  # measured in paired games
+    assert sweep["in_line"] == [r["value"] for r in sweep["values"] if r["verdict"] == ["in line"]] and 2 in sweep["in_line"]
+    out, _ = simulate(*args[:-2], "--workers", "1")
+    assert "Sweep of balance-soldat.attack" in out and "In line at attack = " in out
+
+
+@pytest.mark.parametrize("sweep,message", [
+    ("balance-soldat.attack=5..1", "must run upwards"),
+    ("balance-soldat.attack", "write CARD.FIELD=LO..HI"),
+    ("balance-soldat.colour=1..2", "'colour' cannot be swept"),
+    ("balance-ceba.attack=1..2", "not a battle card"),
+    ("conill.quantity=1..2", "not a card the packs add"),
+    ("balance-soldat.quantity=0..2", "a quantity below 1"),
+])
+def test_a_wrong_sweep_is_a_usage_error(sweep: str, message: str) -> None:
+    _, err = simulate(str(BALANCE), "--sweep", sweep, "--games", "1", "--workers", "1", expect=2)
+    assert message in err
