@@ -133,3 +133,16 @@ def test_a_sweep_plays_the_same_games_at_each_value_and_names_where_the_card_is_
 def test_a_wrong_sweep_is_a_usage_error(sweep: str, message: str) -> None:
     _, err = simulate(str(BALANCE), "--sweep", sweep, "--games", "1", "--workers", "1", expect=2)
     assert message in err
+
+
+def test_measure_agents_states_each_agents_strength_with_an_interval(tmp_path) -> None:
+    args = ("--games", "4", "--workers", "1", "--measure-agents", "6", "--budget", "3", "--seed", "2")
+    report = simulate_json(*args)
+    rows = {r["agent"]: r for r in report["agent_strength"]}
+    assert set(rows) == {"greedy", "mcts-3", "mcts-6"}
+    assert rows["greedy"]["against"] == "random" and rows["mcts-6"]["against"] == "greedy"
+    assert all(r["n"] == 6 and r["games"] == 6 and r["low"] <= r["rate"] <= r["high"] for r in rows.values())
+    assert all(r["beats_even"] == (r["low"] > 0.25) for r in rows.values())
+    out, _ = simulate(*args, "--out", str(tmp_path / "r"))
+    assert "How strong the agents are" in out and "mcts-6 against greedy: " in out
+    assert "How strong the agents are" in (tmp_path / "r" / "report.html").read_text()

@@ -42,12 +42,16 @@ def _cores() -> int:
 @click.option("--sweep", "sweep", metavar="CARD.FIELD=LO..HI[:STEP]",
               help="Step one pack card's attack, defence, sell or quantity over a range (same seeds at each value) "
                    "and report its strength and verdict against the value.")
+@click.option("--measure-agents", "measure", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
+              help="Also play this many games of each match that states the agents' strength (greedy against random, "
+                   "ISMCTS at --budget and twice it against greedy).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write report.json and report.html here.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
 def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
              first: int, agent: str, budget: int, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
-             paired: bool | None, fail_on: tuple[str, ...], sweep: str | None, out: Path | None, fmt: str) -> None:
+             paired: bool | None, fail_on: tuple[str, ...], sweep: str | None, measure: int, out: Path | None,
+             fmt: str) -> None:
     """Play seeded games and report balance figures with 95% intervals.
 
     Win rates per seat and agent, game length, endings and stalls, and per card the win
@@ -86,6 +90,12 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
                                progress=start(spec.label, games), first=first))
     reports = [figures(tally, table, labels, seed, first) for tally, table in zip(results, tables)]
     report = reports[0] if not compare else {"a": reports[0], "b": reports[1], "compare": compared(reports[0], reports[1])}
+    if measure:
+        from ..simulate.trust import measure_agents
+
+        with SimulationProgress() as start:
+            report["agent_strength"] = measure_agents(specs[-1], measure, seed, budget, lambda spec, agents, n, s: run(
+                spec, agents, n, s, workers=workers or _cores(), scheduler=scheduler, progress=start(f"{spec.label}, agents", n)))
     if out is not None:
         for path in write_report(report, out):
             click.echo(f"{path}: written", err=True)

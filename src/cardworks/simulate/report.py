@@ -51,9 +51,18 @@ def _diff(d: dict[str, Any]) -> str:
 def to_text(report: dict[str, Any]) -> str:
     if "sweep" in report:
         return _sweep_text(report["sweep"])
-    if "compare" in report:
-        return _compare_text(report)
-    return _run_text(report)
+    text = _compare_text(report) if "compare" in report else _run_text(report)
+    return text + _trust_text(report)
+
+
+def _trust_text(report: dict[str, Any]) -> str:
+    rows = report.get("agent_strength")
+    if not rows:
+        return ""
+    lines = ["How strong the agents are (win rate over their seats, 95% CI; trust verdicts as far as the agents play well):"]
+    lines += [f"  {r['agent']} against {r['against']}: {_pct(r).strip()} of its seats in {r['games']} games"
+              + ("  above an even share" if r["beats_even"] else "  NOT above an even share") for r in rows]
+    return "\n".join(lines) + "\n"
 
 
 def _sweep_text(sweep: dict[str, Any]) -> str:
@@ -299,6 +308,7 @@ caption { text-align: left; font-weight: bold; margin: 0.5em 0; }
 {% if compare %}<section class="compare"><h2>Deck B against deck A</h2>
 <figure class="plot" data-plot="Seats, A and B">{{ paired | safe }}<figcaption>Win rate per seat, deck A and deck B</figcaption></figure>
 <pre>{{ compare }}</pre></section>{% endif %}
+{% if trust %}<section class="agents"><h2>How strong the agents are</h2><pre>{{ trust }}</pre></section>{% endif %}
 </body></html>
 """
 
@@ -343,7 +353,7 @@ def to_html(report: dict[str, Any]) -> str:
     paired = _paired_seats(report["a"], report["b"]) if compare else None
     return env.from_string(PAGE).render(title=title, sections=sections, compare=("B - A" + compare) if compare else None,
                                         paired=paired, pct=lambda r: _pct(r).strip(), diff=_diff, label=label,
-                                        strength=_strength)
+                                        strength=_strength, trust=_trust_text(report))
 
 
 def _strength(card: dict[str, Any]) -> str:
