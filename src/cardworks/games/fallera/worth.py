@@ -53,8 +53,30 @@ def verbs_worth(verbs: Sequence[Any]) -> float:
     return total
 
 
+_KEPT: dict[int, tuple[Any, float, bool]] = {}
+"""Card definition (by identity) → (it, its effects' worth, whether it returns): worked out once per card."""
+
+
 def effect_worth(card: Any) -> float:
     """What a card's effects add to holding it (at most a win)."""
+    return _kept(card)[1]
+
+
+def returns(card: Any) -> bool:
+    """The battle card goes back to its user's hand after a battle: using it costs nothing."""
+    return _kept(card)[2]
+
+
+def _kept(card: Any) -> tuple[Any, float, bool]:
+    kept = _KEPT.get(id(card))
+    if kept is None or kept[0] is not card:
+        if len(_KEPT) > 4096:
+            _KEPT.clear()
+        kept = _KEPT[id(card)] = (card, _worth(card), any(v.verb == "return-to-hand" for e in card.effects for v in e.do))
+    return kept
+
+
+def _worth(card: Any) -> float:
     worth = 0.0
     for effect in card.effects:
         event = effect.when.event
@@ -62,7 +84,3 @@ def effect_worth(card: Any) -> float:
         worth += value * (TURNS_AHEAD if event == "turn-start" else ODDS if event == "deck-runs-out" else 1.0)
     return min(worth, WIN)
 
-
-def returns(card: Any) -> bool:
-    """The battle card goes back to its user's hand after a battle: using it costs nothing."""
-    return any(verb.verb == "return-to-hand" for effect in card.effects for verb in effect.do)
