@@ -54,8 +54,9 @@ class State:
     """Per player (empty until a paella is refused), the counter whose paella the coin refused: the
     same paella is offered again only at the start of its holder's next turn (rulebook 2, lines 18-19)."""
     actions: int = 0
-    """Actions the current player has finished this turn, beside the one being taken: a card may allow
-    more than one (``actions-per-turn``)."""
+    """Actions the current player has finished this turn, beside the one being taken, less the extra actions
+    granted as the turn started (an ``extra-action`` at ``turn-start`` makes it -1): a card may allow more than
+    one (``actions-per-turn``)."""
     again: int | None = None
     """The rival the current player may call one more battle against (phase ``again``: a ``battle-again``
     card such as Queixalets attacked), or None."""
