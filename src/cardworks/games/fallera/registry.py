@@ -59,6 +59,9 @@ class Binding:
     """For a trigger that plays only some acting verbs (``deck-runs-out`` plays ``win``): those tags."""
     modes: str = ""
     """For a trigger: the game modes in which its moment comes (empty: every mode)."""
+    own: frozenset[str] = frozenset()
+    """For a trigger: the places among ``reads`` where it is read only for the card's own design (the card
+    being used reads its own ``card-used`` effect, and only when its ``cards`` name it)."""
 
 
 def members(union: Any) -> tuple[type, ...]:
@@ -82,7 +85,7 @@ class Registry:
         self.sealed = False
 
     def bind(self, model: type, kind: str, *, reads: tuple[str, ...] = (), plays: tuple[str, ...] = (),
-             only: tuple[str, ...] = (), modes: str = "") -> Callable[[F], F]:
+             only: tuple[str, ...] = (), modes: str = "", own: tuple[str, ...] = ()) -> Callable[[F], F]:
         """A decorator binding ``model`` to the decorated callable; refused at once for a model that is not a
         member of the vocabulary, a member bound twice, an unknown place or kind."""
         if model not in self._part_of:
@@ -91,7 +94,7 @@ class Registry:
             raise RegistryError(f"{tag_of(model)!r} is bound twice")
         if kind not in KINDS:
             raise RegistryError(f"unknown kind {kind!r} for {tag_of(model)!r}")
-        unknown = set(reads) - set(PLACES)
+        unknown = set(reads) - set(PLACES) | (set(own) - set(reads))
         if unknown:
             raise RegistryError(f"{tag_of(model)!r} reads unknown places {sorted(unknown)}")
 
@@ -99,7 +102,7 @@ class Registry:
             if not callable(handler):
                 raise RegistryError(f"{tag_of(model)!r} is bound to {handler!r}, which cannot be called")
             self.bindings[model] = Binding(model, tag_of(model), handler, kind, frozenset(reads), frozenset(plays),
-                                           frozenset(only), modes)
+                                           frozenset(only), modes, frozenset(own))
             return handler
 
         return decorate

@@ -44,7 +44,8 @@ class Triggers:
                 steps.append(("verbs", holder, source, index, "", 0))
         return tuple(steps)
 
-    @REGISTRY.bind(CardUsed, "trigger", reads=("battle", "sold", "counter", "terreta"), plays=("acts",))
+    @REGISTRY.bind(CardUsed, "trigger", reads=("battle", "sold", "counter", "terreta"), plays=("acts",),
+                   own=("battle", "sold"))
     def _used(self, draft: Draft, user: int, instance: int) -> tuple[tuple[Any, ...], ...]:
         """The queue steps of what using ``instance`` (in a battle, or selling it) triggers, played by ``user``:
         the used card's own effects first (it has left the hand or counter, so ``on-your-counter`` does not hold
