@@ -25,7 +25,8 @@ Count = Annotated[int, Field(ge=1, le=10)]
 
 # --- when: triggers ---------------------------------------------------------------------------------
 class Always(Model):
-    """A standing effect: it holds at every moment its conditions hold (a count, a stat, a view)."""
+    """A standing effect: it holds at every moment its conditions hold (a count, a stat, a view). It plays no
+    verb that acts (a draw, a coin): those need a trigger."""
 
     event: Literal["always"] = "always"
 
