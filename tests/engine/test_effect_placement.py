@@ -137,16 +137,24 @@ def test_validate_refuses_an_effect_placed_where_it_never_fires(tmp_path: Path, 
     assert found == [("effect-never-fires", pointer)], found
 
 
-def test_validate_refuses_a_terreta_bonus_at_a_moment_it_is_never_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize("bonus, found", [
+    ({"when": {"event": "deck-runs-out"}, "do": [{"verb": "draw", "count": 1}]},
+     {("effect-never-fires", "/when"), ("effect-never-fires", "/do/0")}),
+    ({"do": [{"verb": "face-up-attacks"}]}, {("effect-never-fires", "/do/0")}),  # refused once, not also terreta-verb
+    ({"while": [{"is": "on-your-counter"}], "do": [{"verb": "modify-stat", "cards": ["el-capita-moro"], "attack": 1}]},
+     {("effect-never-fires", "/while/0")}),
+    ({"when": {"event": "turn-start"}, "do": [{"verb": "win"}]}, {("terreta-verb", "/do/0")}),
+])
+def test_validate_refuses_a_terreta_bonus_that_never_fires(tmp_path: Path, bonus: dict, found: set) -> None:
     shutil.copytree(REPO / "cards", tmp_path / "cards", ignore=shutil.ignore_patterns("diables", "calavera"))
     board = tmp_path / "cards" / "fallera" / "boards" / "kingdom-map.json"
     data = json.loads(board.read_text(encoding="utf-8"))
     side, space = next((s, p) for s, side in enumerate(data["sides"]) for p, space in enumerate(side["spaces"])
                        if space["id"] == "nord" and space.get("bonuses"))
-    data["sides"][side]["spaces"][space]["bonuses"] = [{"when": {"event": "deck-runs-out"}, "do": [{"verb": "draw", "count": 1}]}]
+    data["sides"][side]["spaces"][space]["bonuses"] = [bonus]
     board.write_text(json.dumps(data), encoding="utf-8")
     run = run_cli("--cards", str(tmp_path / "cards"), "validate", "--format", "json")
     assert run.exit_code == 1, run.output
-    found = {(p["code"], p["pointer"]) for p in run.problems if p["file"].endswith("kingdom-map.json")}
     here = f"/sides/{side}/spaces/{space}/bonuses/0"
-    assert found == {("effect-never-fires", f"{here}/when"), ("effect-never-fires", f"{here}/do/0")}, found
+    refused = [(p["code"], p["pointer"].removeprefix(here)) for p in run.problems if p["file"].endswith("kingdom-map.json")]
+    assert sorted(refused) == sorted(found), refused

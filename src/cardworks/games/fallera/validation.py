@@ -84,9 +84,9 @@ def validate(index: Any, out: Any) -> None:
                     for pointer, what, ref in _known_references(out, loaded.display, here, effect, known):
                         if what == "card":
                             named_by.setdefault(space.id, set()).add(ref)
-                    _check_fires(out, loaded.display, here, effect, frozenset({"terreta"}), None)
+                    refused = _check_fires(out, loaded.display, here, effect, frozenset({"terreta"}), None)
                     for k, verb in enumerate(effect.do):
-                        if verb.verb not in TERRETA_VERBS:
+                        if verb.verb not in TERRETA_VERBS and f"/do/{k}" not in refused:
                             out.error(loaded.display, f"{here}/do/{k}", "terreta-verb",
                                       f"a terreta does not play {verb.verb!r}; it plays {', '.join(sorted(TERRETA_VERBS))}")
     for loaded, _ in db.docs("set"):
@@ -105,11 +105,15 @@ def validate(index: Any, out: Any) -> None:
                                   f"no bonus of terreta {ref!r} names {card.id!r}")
 
 
-def _check_fires(out: Any, display: str, here: str, effect: Effect, places: frozenset[str], own: str | None) -> None:
+def _check_fires(out: Any, display: str, here: str, effect: Effect, places: frozenset[str],
+                 own: str | None) -> set[str]:
     """An effect the engine never reads where it sits is an error (``effect-never-fires``), at the part that
-    is never read."""
+    is never read; the pointers refused (inside the effect) are returned, so no other check repeats them."""
+    refused = set()
     for pointer, why in never_fires(effect, places, own):
         out.error(display, here + pointer, "effect-never-fires", why)
+        refused.add(pointer)
+    return refused
 
 
 def _check_gaps(out: Any, display: str, here: str, card: Any) -> None:
