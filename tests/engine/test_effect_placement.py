@@ -73,8 +73,8 @@ def test_an_extra_action_gives_nothing_to_a_player_whose_turn_it_is_not(fixture_
         "counters": [[], ["conill"], []], "deck": ["monleon", "jaume-i", "cagallo"], "current": "p1"})
     own = rules.defs["fixture-petard"].effects[0]
     granting = Effect.model_validate({"when": own.when.model_dump(by_alias=True), "do": [{"verb": "extra-action"}]})
-    rules = replace(rules, defs={**rules.defs, "fixture-petard": replace(rules.defs["fixture-petard"], effects=(granting,),
-                                                                         _by_verb={}, _by_event={})})
+    petard = replace(rules.defs["fixture-petard"], effects=(granting,), _by_verb={}, _by_event={})
+    rules = replace(rules, defs={**rules.defs, "fixture-petard": petard})
     state = _play(rules, state, "p1 battle p2 conill with el-capita-moro", "p2 defend fixture-petard")
     assert state.current == 1 and state.phase == "turn"
 
@@ -83,7 +83,8 @@ def test_a_terretas_turn_start_effect_fires_while_the_queen_is_there() -> None:
     """turn-start on a terreta (no shipped terreta has one): the current player draws as the turn starts."""
     db = load_database(REPO / "cards" / "fallera")
     setup = {"selection": "expert", "players": 3, "hands": [["monleon"], [], []], "counters": [[], [], []],
-             "deck": ["jaume-i", "cagallo", "el-capita-moro", "monleon"], "current": "p1", "foods": ["sud", "interior", "nord"],
+             "deck": ["jaume-i", "cagallo", "el-capita-moro", "monleon"], "current": "p1",
+             "foods": ["sud", "interior", "nord"],
              "map": {"nord": "el-tio-sangonera", "xuquer-turia": "cagallo", "muntanyes-centrals": "bajoqueta",
                      "sud": "garrofo", "interior": "carxofa"}, "queen": "nord"}
     rules, plain = scenario_state(db, setup)  # expert mode: the turn starts with the burn
@@ -100,7 +101,8 @@ def test_the_fixture_pack_validates_and_its_scenarios_pass() -> None:
     """Every trigger and place the shipped cards do not use has a scenario in the fixture pack."""
     run = run_cli("--cards", str(REPO / "cards"), "validate", str(FIXTURES), "--format", "json")
     assert run.exit_code == 0, run.output
-    run = run_cli("--cards", str(REPO / "cards"), "check", "--pack", str(FIXTURES), "--playouts", "2", "--format", "json")
+    run = run_cli("--cards", str(REPO / "cards"), "check", "--pack", str(FIXTURES), "--playouts", "2",
+                  "--format", "json")
     assert run.exit_code == 0, run.output
     report = json.loads(run.output)
     fixture = {s["id"]: s["passed"] for s in report["scenarios"] if "fixture" in s["id"]}
@@ -112,7 +114,8 @@ def _effect(cards: list, index: int, effect: dict) -> None:
     cards[index]["effects"] = [effect]
 
 
-# the example pack: 0 orxata (ingredient), 1 cavaller (battle), 2 bunyol (other), 3 tomaca (ingredient), 4 estendard (other)
+# the example pack's cards: 0 orxata (ingredient), 1 cavaller (battle), 2 bunyol (other), 3 tomaca (ingredient),
+# 4 estendard (other)
 @pytest.mark.parametrize("index, effect, pointer", [
     (1, {"when": {"event": "card-used", "cards": ["el-capita-moro"]}, "do": [{"verb": "draw", "count": 1}]},
      "/cards/1/effects/0/when/cards"),
@@ -120,8 +123,8 @@ def _effect(cards: list, index: int, effect: dict) -> None:
     (1, {"when": {"event": "card-used", "cards": ["example-cavaller"]}, "while": [{"is": "on-your-counter"}],
          "do": [{"verb": "draw", "count": 1}]}, "/cards/1/effects/0/while/0"),
     (2, {"do": [{"verb": "draw", "count": 1}]}, "/cards/2/effects/0/do/0"),
-    (2, {"when": {"event": "turn-start"}, "do": [{"verb": "coin", "heads": [{"verb": "modify-stat", "cards": ["example-cavaller"],
-                                                                          "attack": 1}]}]},
+    (2, {"when": {"event": "turn-start"},
+         "do": [{"verb": "coin", "heads": [{"verb": "modify-stat", "cards": ["example-cavaller"], "attack": 1}]}]},
      "/cards/2/effects/0/do/0/heads/0"),
     (2, {"when": {"event": "deck-runs-out"}, "do": [{"verb": "draw", "count": 1}]}, "/cards/2/effects/0/do/0"),
     (4, {"do": [{"verb": "count-as-ingredients", "value": 2}]}, "/cards/4/effects/0/do/0"),
@@ -156,5 +159,6 @@ def test_validate_refuses_a_terreta_bonus_that_never_fires(tmp_path: Path, bonus
     run = run_cli("--cards", str(tmp_path / "cards"), "validate", "--format", "json")
     assert run.exit_code == 1, run.output
     here = f"/sides/{side}/spaces/{space}/bonuses/0"
-    refused = [(p["code"], p["pointer"].removeprefix(here)) for p in run.problems if p["file"].endswith("kingdom-map.json")]
+    refused = [(p["code"], p["pointer"].removeprefix(here)) for p in run.problems
+               if p["file"].endswith("kingdom-map.json")]
     assert sorted(refused) == sorted(found), refused

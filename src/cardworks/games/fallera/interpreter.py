@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .effects import AsItsType, Effect, OnYourCounter, PartOf, PlayerCount, QueenIn, RestatesTerretaBonus, WithCard, WithoutCard
+from .effects import (AsItsType, Effect, OnYourCounter, PartOf, PlayerCount, QueenIn, RestatesTerretaBonus, WithCard,
+                      WithoutCard)
 from .registry import PLACES, REGISTRY, Registry, members, tag_of
 
 GRANTED = "granted"

@@ -53,7 +53,8 @@ class Triggers:
         if not self._uses:
             return ()
         design = draft.designs[instance]
-        steps = [("verbs", user, instance, index, "", 0) for index, effect in draft.facts.defs[instance].triggered("card-used")
+        own = draft.facts.defs[instance].triggered("card-used")
+        steps = [("verbs", user, instance, index, "", 0) for index, effect in own
                  if design in effect.when.cards and holds(effect.while_, draft, user, instance)]
         for holder, source, index, effect, _ in self._effects(draft, "card-used", user):
             if design in effect.when.cards and holds(effect.while_, draft, holder, source if type(source) is int else None):
