@@ -40,36 +40,36 @@ def never_fires(effect: Effect, places: frozenset[str], own: str | None) -> Iter
     (``places``; ``own`` is the card's design id, None for a terreta)."""
     where = _words(places)
     trigger = REGISTRY.bindings[type(effect.when)]
-    standing = trigger.tag == "always"
-    if not standing:
+    if "stands" not in trigger.plays:  # a standing effect is read where each of its verbs is (below)
         shared = trigger.reads & places
         if not shared:
-            yield "/when", (f"{trigger.tag!r} is read only on {_words(trigger.reads)}; this effect sits on {where}")
+            yield "/when", f"{trigger.tag!r} is read only on {_words(trigger.reads)}; this effect sits on {where}"
         elif shared <= trigger.own and own not in getattr(effect.when, "cards", ()):
             yield "/when/cards", (f"on {where}, {trigger.tag!r} is read only when the card itself is used, and "
                                   f"{own!r} is not among its cards")
     for i, condition in enumerate(effect.while_):
         binding = REGISTRY.bindings[type(condition)]
         if not binding.reads & places:
-            yield f"/while/{i}", (f"{binding.tag!r} holds only on {_words(binding.reads)}; this effect sits on "
-                                  f"{where}")
+            yield f"/while/{i}", f"{binding.tag!r} holds only on {_words(binding.reads)}; this effect sits on {where}"
     yield from _verbs(effect.do, "/do", trigger, places, where)
 
 
+_PLAYED = {"acts": "verbs that act (a draw, a coin…)", "stands": "standing verbs (counts, stats, views)"}
+
+
 def _verbs(verbs: Any, pointer: str, trigger: Any, places: frozenset[str], where: str) -> Iterator[tuple[str, str]]:
-    standing = trigger.tag == "always"
+    """The verbs of ``verbs`` (at ``pointer``) that ``trigger`` never plays, or that are read nowhere here."""
     for k, verb in enumerate(verbs):
         here, binding = f"{pointer}/{k}", REGISTRY.bindings[type(verb)]
-        if binding.kind == "acts" and standing:
-            yield here, (f"{binding.tag!r} acts only when a trigger sets it off; a standing effect ('always') "
-                         "never plays it")
-        elif binding.kind == "acts" and trigger.only and binding.tag not in trigger.only:
-            yield here, f"{trigger.tag!r} plays only {', '.join(map(repr, sorted(trigger.only)))}"
-        elif binding.kind == "stands" and not standing:
-            yield here, (f"{binding.tag!r} is read only in a standing effect ('always'); a {trigger.tag!r} effect "
-                         "never plays it")
+        if binding.kind == "describes":
+            continue
+        if binding.kind not in trigger.plays:
+            plays = " and ".join(_PLAYED[kind] for kind in sorted(trigger.plays) if kind in _PLAYED)
+            yield here, f"an effect of trigger {trigger.tag!r} plays only {plays}: it never plays {binding.tag!r}"
+        elif trigger.only and binding.tag not in trigger.only:
+            yield here, f"an effect of trigger {trigger.tag!r} plays only {', '.join(map(repr, sorted(trigger.only)))}"
         elif binding.kind == "stands" and not binding.reads & places:
             yield here, f"{binding.tag!r} is read only on {_words(binding.reads)}; this effect sits on {where}"
-        if verb.verb == "coin" and binding.kind == "acts":
+        elif verb.verb == "coin":
             yield from _verbs(verb.heads, f"{here}/heads", trigger, places, where)
             yield from _verbs(verb.tails, f"{here}/tails", trigger, places, where)
