@@ -66,6 +66,23 @@ def test_an_extra_action_in_a_turn_start_coin_branch_is_granted(fixture_db) -> N
     assert (tails.current, _hand(tails, 0)) == (1, ["monleon"])
 
 
+def test_an_extra_action_before_a_coin_in_the_same_list_is_kept_while_the_coin_waits(fixture_db) -> None:
+    """``[extra-action, coin]``: the coin stops the flow after the grant; the grant waits in the queue and
+    still gives the turn its second action (it was dropped when a later verb stopped the list)."""
+    setup = {"selection": "base", "players": 3, "hands": [[], [], []], "counters": [["fixture-mascleta"], [], []],
+             "deck": ["monleon", "jaume-i", "cagallo"], "current": "p1"}
+    rules, _ = scenario_state(fixture_db, setup)
+    first = Effect.model_validate({"when": {"event": "turn-start"}, "while": [{"is": "on-your-counter"}],
+                                   "do": [{"verb": "extra-action"}, {"verb": "coin"}]})
+    mascleta = replace(rules.defs["fixture-mascleta"], effects=(first,), _by_verb={}, _by_event={})
+    rules = replace(rules, defs={**rules.defs, "fixture-mascleta": mascleta})
+    start = rules.started(replace(scenario_state(fixture_db, setup)[1], phase="turn", pending=()))
+    assert start.phase == "effect-coin"
+    state = _play(rules, start, "coin tails", "p1 almoina")
+    assert (state.current, state.phase) == (0, "turn")
+    assert _play(rules, state, "p1 almoina").current == 1
+
+
 def test_an_extra_action_gives_nothing_to_a_player_whose_turn_it_is_not(fixture_db) -> None:
     """A defender's card-used extra action would have given the attacker (whose turn it is) another action."""
     rules, state = scenario_state(fixture_db, {

@@ -63,8 +63,10 @@ class State:
     pending: tuple[tuple[Any, ...], ...] = ()
     """Steps of the flow waiting while a decision or chance outcome is due, played in order once it is
     given: ``("draw", player, cards)``, ``("end-action",)``, ``("next-turn",)``, ``("refill", realm)``,
-    ``("end-move", realm)``, ``("burn",)``, ``("verbs", player, source, effect, path, position)`` (an
-    effect's verbs, see ``interpreter``), ``("coin", …)`` (an effect's coin, first while it is due) (a win, a coin toss or a refill can cut into any of them)."""
+    ``("end-move", realm)``, ``("burn",)``, ``("grant",)`` (an extra action an effect granted before one of
+    its verbs stopped the flow), ``("verbs", player, source, effect, path, position)`` (an effect's verbs, see
+    ``interpreter``), ``("coin", …)`` (an effect's coin, first while it is due) (a win, a coin toss or a refill
+    can cut into any of them)."""
 
     @property
     def players(self) -> int:

@@ -81,6 +81,8 @@ class Triggers:
                 continue
             done = binding.handler(self, draft, who, source, index, path, k, verb)
             if done is True:
+                if granted:  # the grant waits in the queue, after the rest of this list and before the turn's end
+                    self._later(draft, ("grant",))
                 return True
             granted = granted or done == GRANTED
         return GRANTED if granted else False

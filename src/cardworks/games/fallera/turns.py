@@ -76,14 +76,18 @@ class TurnFlow:
             (name, *args), steps = steps[0], steps[1:]
             done = self._steps[name](self, draft, *args)
             if done == GRANTED:
-                ends = tuple(s for s in steps if s[0] not in TURN_ENDS)
-                if len(ends) == len(steps):
+                kept = tuple(s for s in steps if s[0] not in TURN_ENDS)
+                if len(kept) == len(steps):
                     draft.actions -= 1
-                steps = ends
+                steps = kept
             elif done:
                 self._later(draft, *steps)
                 return True
         return False
+
+    def _grant(self, draft: Draft) -> str:
+        """A queue step: the extra action an effect granted before one of its later verbs stopped the flow."""
+        return GRANTED
 
     def _end_action(self, draft: Draft) -> bool:
         """After a turn's action (a battle's after its defence): a winner, the coin, another action the
