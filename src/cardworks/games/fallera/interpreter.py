@@ -25,7 +25,8 @@ from .effects import (AsItsType, Effect, OnYourCounter, PartOf, PlayerCount, Que
 from .registry import PLACES, REGISTRY, Registry, members, tag_of
 
 GRANTED = "granted"
-"""What a step returns when it grants another action: the queued end of the turn is dropped."""
+"""What a step returns when it grants another action: the queued end of the turn is dropped, or, when none
+is queued (the grant came as the turn started), the turn allows one action more (``TurnFlow._resume``)."""
 
 
 def vocabulary() -> dict[str, frozenset[str]]:

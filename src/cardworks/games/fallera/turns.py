@@ -13,7 +13,7 @@ from bisect import insort
 from typing import Any, Callable, ClassVar
 
 from .actions import Almoina, Burn, First, Sell
-from .effects import ActionsPerTurn, DeckRunsOut, TurnStart
+from .effects import ActionsPerTurn, DeckRunsOut, TurnStart, Win
 from .interpreter import GRANTED, holds
 from .registry import REGISTRY
 from .state import Draft
@@ -186,12 +186,15 @@ class TurnFlow:
     @REGISTRY.bind(DeckRunsOut, "trigger", reads=("counter",), plays=("acts",), only=("win",),
                    modes="with expansion 2, where the deck running out ends the game")
     def _deck_exhausted(self, draft: Draft) -> None:
-        """The game ends as the deck runs out (expansion 2): a card that wins then wins (the fideuà)."""
+        """The game ends as the deck runs out (expansion 2): a card on a counter that wins then wins (the
+        fideuà). Only cards on counters are read, and only their ``win`` is played (a terreta has no holder to
+        win, and the game is over for anything else)."""
         draft.phase, draft.winner, draft.reason = "over", None, "deck-exhausted"
         draft.pending = ()
         for holder, source, index, effect, _ in self._effects(draft, "deck-runs-out", 0):
-            instance = source if type(source) is int else None
-            if holds(effect.while_, draft, holder, instance) and any(v.verb == "win" for v in effect.do):
+            if type(source) is not int:
+                continue
+            if holds(effect.while_, draft, holder, source) and any(type(v) is Win for v in effect.do):
                 draft.winner, draft.reason = holder, "deck-exhausted-holder"
                 return
 
