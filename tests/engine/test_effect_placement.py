@@ -179,3 +179,18 @@ def test_validate_refuses_a_terreta_bonus_that_never_fires(tmp_path: Path, bonus
     refused = [(p["code"], p["pointer"].removeprefix(here)) for p in run.problems
                if p["file"].endswith("kingdom-map.json")]
     assert sorted(refused) == sorted(found), refused
+
+
+def test_the_places_of_a_card_follow_its_type_and_kind() -> None:
+    from cardworks.games.fallera.placement import NOWHERE, card_places, never_fires
+
+    assert card_places(["treasure"], "ingredient") == {"counter", "ingredient"}
+    assert card_places(["treasure"], "sellable") == {"counter", "sold"}
+    assert card_places(["treasure"], "other") == {"counter"} == card_places(["treasure"], None)
+    assert card_places(["battle"], None) == {"battle"}
+    assert card_places(["special"], None) == set()
+    draw = Effect.model_validate({"when": {"event": "turn-start"}, "do": [{"verb": "draw", "count": 1}]})
+    refused = list(never_fires(draw, card_places(["special"], None), "any-special"))
+    assert [pointer for pointer, _ in refused] == ["/when"] and NOWHERE in refused[0][1]
+    describing = Effect.model_validate({"do": [{"verb": "as-its-type"}]})
+    assert list(never_fires(describing, frozenset(), "any-special")) == []

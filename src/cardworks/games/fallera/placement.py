@@ -32,7 +32,12 @@ def card_places(types: list[str] | tuple[str, ...], kind: str | None) -> frozens
 
 
 def _words(places: frozenset[str]) -> str:
-    return " or ".join(PLACES[p] for p in PLACES if p in places) or "nowhere the engine reads effects"
+    """``places`` in words."""
+    return " or ".join(PLACES[p] for p in PLACES if p in places) or NOWHERE
+
+
+NOWHERE = "a card the engine never reads effects on (only treasures and battle cards are played yet)"
+"""Where an effect of a card of no place sits (a special card: special-card play is not in the engine)."""
 
 
 def never_fires(effect: Effect, places: frozenset[str], own: str | None) -> Iterator[tuple[str, str]]:
