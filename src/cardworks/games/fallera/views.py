@@ -9,12 +9,15 @@ from typing import Any
 
 from ...engine.core import player_index
 from .actions import player
+from .effects import FaceUpAttacks
+from .registry import REGISTRY
 from .state import FIELD_SET, FIELDS, NESTED, State, built, tupled
 
 
 class Views:
     """The part of ``FalleraRules`` that shows, stores and checks positions."""
 
+    @REGISTRY.bind(FaceUpAttacks, "stands", reads=("counter",))
     def observe(self, state: State, who: int) -> dict[str, Any]:
         """What ``who`` sees: their hand, every counter, hand sizes (public), the cemetery; the deck as a count."""
         seen = self._private_view(state, who)
