@@ -1,0 +1,263 @@
+"""Typed scenario expectations: each game declares the keys its scenarios may expect as a pydantic model.
+
+A scenario's ``expect`` entries were free dictionaries, and a key no game read
+(``winnr`` for ``winner``) passed silently. Now each game plugin names a
+subclass of :class:`Expectation` (closed: an unknown key is an error) whose
+fields type the values and mark the ids they hold (:data:`PlayerId`,
+:data:`CardId`, :data:`TerretaId`, :data:`RuleId`, :data:`StepText`).
+:func:`scenario_problems` checks every scenario of a file against it, and parses
+its steps, before anything runs: ``validate`` and ``check`` report the same
+problems, each at its JSON pointer.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass, fields, is_dataclass
+from itertools import chain
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel, Field, ValidationError, model_validator
+
+from ..loading.schema_errors import schema_problems
+from ..models.base import Model
+from ..problems import Problem
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Marks a text value (or a dictionary key) as the id of something the scenario's game must have."""
+
+    kind: str
+    """``player``, ``card``, ``terreta``, ``rule``, a game's own kind (``colour``…), or ``step`` (an action
+    in the game's notation, parsed rather than looked up)."""
+
+
+PlayerId = Annotated[str, Ref("player")]
+"""A player or seat of the scenario's setup (``p1``…)."""
+CardId = Annotated[str, Ref("card")]
+"""A card design of the game (or of its packs, or of the setup's ``example_cards``)."""
+TerretaId = Annotated[str, Ref("terreta")]
+"""A space of the game's boards."""
+RuleId = Annotated[str, Ref("rule")]
+"""A rule the game's engine names when it refuses an action."""
+StepText = Annotated[str, Ref("step")]
+"""An action in the game's notation; a card without ``#n`` stands for any instance of its design."""
+
+class Expectation(Model):
+    """What a scenario expects; the keys below work in every game, each game adds its own (a subclass).
+
+    A game's subclass sets :attr:`rules` (the rule ids its engine refuses actions by),
+    :attr:`card_instances` (whether steps name card instances, ``design#n``) and :meth:`known`.
+    """
+
+    after: Annotated[int, Field(ge=0)] | str | None = None
+    """Check this expectation after step N (0: the starting position), or after the step with this text (its
+    first occurrence), instead of at the end."""
+    illegal: StepText | None = None
+    """An action that must be refused now (``"p1 sell conill"``)."""
+    rule: RuleId | None = None
+    """With ``illegal``: the rule that must refuse it."""
+    observe: PlayerId | None = None
+    """A player whose observation is checked (with ``sees``)."""
+    sees: dict[str, Any] | None = None
+    """With ``observe``: dotted path into what that player is shown (``battle.attack``, ``hand_sizes.2``) →
+    the exact value; a card written without ``#n`` matches any instance."""
+    legal: list[StepText] | None = None
+    """Exactly these actions are legal now."""
+    legal_includes: list[StepText] | None = None
+    """Each of these actions is legal now."""
+    legal_excludes: list[StepText] | None = None
+    """None of these actions is legal now."""
+
+    rules: ClassVar[frozenset[str]] = frozenset()
+    """Every rule id the game's engine may name when it refuses an action."""
+    card_instances: ClassVar[bool] = False
+    """True when actions name card instances (``conill#5``): a bare design in a step stands for any copy."""
+
+    @model_validator(mode="after")
+    def _pairs(self) -> "Expectation":
+        if self.rule is not None and self.illegal is None:
+            raise ValueError("'rule' says which rule refuses the 'illegal' action; give 'illegal' too")
+        if self.sees is not None and self.observe is None:
+            raise ValueError("'sees' is what the 'observe' player sees; give 'observe' too")
+        return self
+
+    @classmethod
+    def known(cls, db: Any, setup: dict[str, Any]) -> dict[str, frozenset[str]]:
+        """The ids a scenario with this ``setup`` may name, by kind (``player``, ``card``, ``terreta``); a kind
+        left out is not checked (the game has none). ``rule`` comes from :attr:`rules`."""
+        return {}
+
+    @classmethod
+    def more_refs(cls, data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
+        """(pointer, kind, id) of ids that no annotation can mark (a part of a key); none by default."""
+        return iter(())
+
+    @classmethod
+    def generic_keys(cls) -> tuple[str, ...]:
+        """The keys the runner reads itself, for every game."""
+        return tuple(Expectation.model_fields)
+
+    @classmethod
+    def own_keys(cls) -> dict[str, Any]:
+        """The game's own keys (with their fields), which its ``rules.expectation`` reads."""
+        return {name: field for name, field in cls.model_fields.items() if name not in Expectation.model_fields}
+
+
+def players(count: Any, *extra: str) -> frozenset[str]:
+    """``p1`` … ``pN`` (and ``extra`` seats) when ``count`` is a player count; empty when it is not one."""
+    if type(count) is not int or count < 1:
+        return frozenset(extra)
+    return frozenset(f"p{n}" for n in range(1, count + 1)) | frozenset(extra)
+
+
+# ---- checking scenarios ------------------------------------------------------------------------------------------
+
+_CODES = {"unknown-field": "unknown-expectation"}
+"""pydantic's codes as scenario expectations name them; any other is a value of the wrong type or form."""
+
+_DESIGN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) -> list[Problem]:
+    """Every problem of ``scenarios`` (a file's, shown as ``display``) against ``plugin.expectations``: unknown or
+    mistyped keys, ids the game does not have, steps that do not parse, ``after`` naming no step."""
+    model: type[Expectation] = plugin.expectations
+    problems: list[Problem] = []
+    for i, scenario in enumerate(scenarios):
+        here = f"/scenarios/{i}"
+        try:
+            known = dict(model.known(db, scenario.setup))
+        except (ValueError, KeyError, TypeError) as exc:
+            problems.append(Problem(display, f"{here}/setup", "bad-setup", f"the ids this setup allows: {exc}"))
+            known = {}
+        known["rule"] = model.rules
+        texts = [" ".join(step.split()) for step in scenario.steps]
+        for j, step in enumerate(scenario.steps):
+            problems.extend(_step_problems(plugin, model, known, display, f"{here}/steps/{j}", step))
+        for j, raw in enumerate(scenario.expect):
+            at = f"{here}/expect/{j}"
+            try:
+                model.model_validate(raw)
+            except ValidationError as exc:
+                for p in schema_problems(exc, raw, display):
+                    problems.append(Problem(display, at + p.location, _CODES.get(p.code, "expectation-type"),
+                                            p.message))
+                continue
+            for pointer, kind, value in chain(_refs(model, raw, at), model.more_refs(raw, at)):
+                if kind == "step":
+                    problems.extend(_step_problems(plugin, model, known, display, pointer, value))
+                elif kind in known and value not in known[kind]:
+                    shown = ", ".join(sorted(known[kind])[:12]) or "none"
+                    problems.append(Problem(display, pointer, f"unknown-{kind}",
+                                            f"{value!r} is no {kind} of this scenario (known: {shown})"))
+            problems.extend(_after_problems(display, at, raw.get("after"), texts))
+    return problems
+
+
+def _after_problems(display: str, at: str, where: Any, texts: list[str]) -> list[Problem]:
+    if isinstance(where, str) and " ".join(where.split()) not in texts:
+        return [Problem(display, f"{at}/after", "unknown-step",
+                        f"the expectation is set after the step {where!r}, which the script does not have")]
+    if isinstance(where, int) and where > len(texts):
+        return [Problem(display, f"{at}/after", "unknown-step",
+                        f"the expectation is set after step {where}; the script has steps 0 to {len(texts)}")]
+    return []
+
+
+def parse_step(plugin: Any, model: type[Expectation], known: dict[str, frozenset[str]], step: str) -> Any:
+    """The action ``step`` writes; a bare card design gets an instance number first when actions name instances.
+    Raises ValueError when it does not parse."""
+    words = step.split()
+    if model.card_instances:
+        designs = known.get("card", frozenset())
+        words = [f"{w}#0" if w in designs and _DESIGN.match(w) else w for w in words]
+    return plugin.parse_action(" ".join(words))
+
+
+def _step_problems(plugin: Any, model: type[Expectation], known: dict[str, frozenset[str]], display: str,
+                   pointer: str, step: str) -> list[Problem]:
+    try:
+        action = parse_step(plugin, model, known, step)
+    except (ValueError, KeyError, IndexError) as exc:
+        return [Problem(display, pointer, "unparsable-step", f"{step!r} is not an action: {exc}")]
+    if "card" not in known:
+        return []
+    unknown = sorted(design for design in _designs(action) if design not in known["card"])
+    return [Problem(display, pointer, "unknown-card", f"{step!r} names {design!r}, which is no card of this scenario")
+            for design in unknown]
+
+
+def _designs(action: Any) -> Iterator[str]:
+    """The card designs an action names (a dataclass field holding an object with a ``design``)."""
+    if not is_dataclass(action):
+        return
+    for f in fields(action):
+        value = getattr(action, f.name)
+        design = getattr(value, "design", None)
+        if isinstance(design, str):
+            yield design
+        elif is_dataclass(value):
+            yield from _designs(value)
+
+
+def _refs(model: type[BaseModel], data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
+    """(pointer, kind, id) of each id in ``data``, a valid instance of ``model``, as its annotations mark them."""
+    hints = typing.get_type_hints(model, include_extras=True)
+    for name, field in model.model_fields.items():
+        key = field.alias or name
+        if key in data:
+            yield from _walk(hints[name], data[key], f"{at}/{_escape(key)}")
+    extra = hints.get("__pydantic_extra__")
+    if extra is not None:
+        for key, value in data.items():
+            if key not in model.model_fields:
+                yield from _walk_pair(extra, key, value, f"{at}/{_escape(key)}")
+
+
+def _walk(annotation: Any, value: Any, at: str) -> Iterator[tuple[str, str, str]]:
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        base, *meta = get_args(annotation)
+        refs = [m for m in meta if isinstance(m, Ref)]
+        if refs and isinstance(value, str):
+            yield at, refs[0].kind, value
+        yield from _walk(base, value, at)
+    elif origin is Union or type(annotation).__name__ == "UnionType":
+        options = get_args(annotation)
+        if any(get_origin(o) is Literal and value in get_args(o) for o in options):
+            return  # a word the key allows besides the ids (``start``, ``null``)
+        for option in options:
+            yield from _walk(option, value, at)
+    elif origin is list and isinstance(value, list):
+        (item,) = get_args(annotation)
+        for n, element in enumerate(value):
+            yield from _walk(item, element, f"{at}/{n}")
+    elif origin is dict and isinstance(value, dict):
+        yield from _walk_pair(annotation, None, value, at)
+    elif isinstance(annotation, type) and issubclass(annotation, BaseModel) and isinstance(value, dict):
+        yield from _refs(annotation, value, at)
+
+
+def _walk_pair(annotation: Any, key: Any, value: Any, at: str) -> Iterator[tuple[str, str, str]]:
+    """A dictionary's ids: ``key`` (None: every key of ``value``) checked against the key type, values against
+    the value type."""
+    key_type, value_type = get_args(annotation)
+    pairs = value.items() if key is None else [(key, value)]
+    for k, v in pairs:
+        here = f"{at}/{_escape(k)}" if key is None else at
+        for _, kind, ident in _walk(key_type, k, here):
+            yield here, kind, ident
+        yield from _walk(value_type, v, here)
+
+
+def _escape(key: Any) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def vocabulary_schema(model: type[Expectation]) -> dict[str, Any]:
+    """The JSON Schema of one expectation of ``model`` (for the game's ``scenarios`` schema)."""
+    return model.model_json_schema(by_alias=True, mode="validation")
