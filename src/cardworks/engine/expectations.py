@@ -183,12 +183,31 @@ def _step_problems(plugin: Any, model: type[Expectation], known: dict[str, froze
     try:
         action = parse_step(plugin, model, known, step)
     except (ValueError, KeyError, IndexError) as exc:
+        stranger = _unknown_design(plugin, model, known, step)
+        if stranger:
+            return [Problem(display, pointer, "unknown-card",
+                            f"{step!r} names {stranger!r}, which is no card of this scenario")]
         return [Problem(display, pointer, "unparsable-step", f"{step!r} is not an action: {exc}")]
     if "card" not in known:
         return []
     unknown = sorted(design for design in _designs(action) if design not in known["card"])
     return [Problem(display, pointer, "unknown-card", f"{step!r} names {design!r}, which is no card of this scenario")
             for design in unknown]
+
+
+def _unknown_design(plugin: Any, model: type[Expectation], known: dict[str, frozenset[str]], step: str) -> str | None:
+    """The word of a step that does not parse which would make it parse as a card: a misspelt design."""
+    if not model.card_instances:
+        return None
+    words = step.split()
+    for n, word in enumerate(words):
+        if _DESIGN.match(word) and word not in known.get("card", ()):
+            try:
+                parse_step(plugin, model, known, " ".join(words[:n] + [f"{word}#0"] + words[n + 1:]))
+            except (ValueError, KeyError, IndexError):
+                continue
+            return word
+    return None
 
 
 def _designs(action: Any) -> Iterator[str]:

@@ -1,0 +1,189 @@
+"""Typed scenario expectations: a key no game reads, a value of the wrong type, an id the game lacks or a step that
+does not parse is refused by ``validate`` and by ``check`` (before anything runs), at its JSON pointer."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardworks.engine.expectations import Expectation
+from cardworks.engine.plugins import registered
+from conftest import REPO, run_cli
+
+Scenario = dict[str, Any]
+
+
+def _copy_game(tmp_path: Path, game: str) -> Path:
+    root = tmp_path / "cards"
+    shutil.copytree(REPO / "cards" / game, root / game)
+    return root
+
+
+def _edit(path: Path, scenario_id: str, change: Callable[[Scenario], str]) -> str:
+    """Apply ``change`` to one scenario of the file at ``path``; return the JSON pointer ``change`` names, below
+    the scenario's own."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    index = next(i for i, s in enumerate(doc["scenarios"]) if s["id"] == scenario_id)
+    where = change(doc["scenarios"][index])
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    return f"/scenarios/{index}{where}"
+
+
+def _entry(scenario: Scenario, key: str) -> int:
+    return next(i for i, e in enumerate(scenario["expect"]) if key in e)
+
+
+def rename(old: str, new: str) -> Callable[[Scenario], str]:
+    def change(scenario: Scenario) -> str:
+        k = _entry(scenario, old)
+        scenario["expect"][k] = {(new if key == old else key): v for key, v in scenario["expect"][k].items()}
+        return f"/expect/{k}/{new}"
+    return change
+
+
+def set_value(key: str, value: Any, below: str = "") -> Callable[[Scenario], str]:
+    def change(scenario: Scenario) -> str:
+        k = _entry(scenario, key) if any(key in e for e in scenario["expect"]) else len(scenario["expect"])
+        if k == len(scenario["expect"]):
+            scenario["expect"].append({})
+        scenario["expect"][k][key] = value
+        return f"/expect/{k}/{key}{below}"
+    return change
+
+
+def bad_step(text: str) -> Callable[[Scenario], str]:
+    def change(scenario: Scenario) -> str:
+        scenario["steps"][0] = text
+        return "/steps/0"
+    return change
+
+
+CASES = {
+    # game, file, scenario: the edits and the code each must be refused with
+    ("fallera", "base.json", "scenario-base-five-player-cabeca-d-alls"): [
+        ("unknown-expectation", rename("winner", "winnr")),
+        ("expectation-type", set_value("valid_ingredients", {"p1": "four"}, "/p1")),
+        ("unknown-card", set_value("counters", {"p1": ["cabeca-d-al"]}, "/p1/0")),
+        ("unknown-player", set_value("hands", {"p6": []}, "/p6")),
+        ("unparsable-step", bad_step("p1 batle p2 conill with el-capita-moro")),
+        ("unknown-card", bad_step("p1 battle p2 conil with el-capita-moro")),
+    ],
+    ("fallera", "mes-enlla.json", None): [
+        ("unknown-terreta", set_value("queen", "lluna")),
+    ],
+    ("diables", "examples.json", "scenario-leo-carretillada"): [
+        ("unknown-expectation", rename("fp", "fpp")),
+        ("expectation-type", set_value("fp", {"p1": "13"}, "/p1")),
+        ("unknown-player", set_value("fp", {"p3": 13}, "/p3")),
+        ("unknown-rule", set_value("rule", "show-scored-twice")),
+        ("unparsable-step", bad_step("p1 score carretilada c1 d1 t1")),
+    ],
+    ("calavera", "turn.json", "calavera-full-turn"): [
+        ("unknown-expectation", rename("sheets", "sheet")),
+        ("expectation-type", set_value("rolls", "0")),
+        ("unknown-player", set_value("scores", {"p9": 3}, "/p9")),
+        ("unknown-colour", set_value("sheets", {"p1": {"colour-9": 3}}, "/p1/colour-9")),
+        ("unparsable-step", bad_step("p1 rol")),
+    ],
+}
+
+
+def _cases() -> list[Any]:
+    found = []
+    for (game, file, scenario), edits in CASES.items():
+        for code, change in edits:
+            found.append(pytest.param(game, file, scenario, code, change, id=f"{game}-{code}-{len(found)}"))
+    return found
+
+
+def _first_with(path: Path, key: str) -> str:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return next(s["id"] for s in doc["scenarios"] if any(key in e for e in s["expect"]))
+
+
+@pytest.mark.parametrize(("game", "file", "scenario", "code", "change"), _cases())
+def test_validate_and_check_refuse_a_bad_expectation_at_its_pointer(tmp_path: Path, game: str, file: str,
+                                                                    scenario: str | None, code: str,
+                                                                    change: Callable[[Scenario], str]) -> None:
+    root = _copy_game(tmp_path, game)
+    path = root / game / "scenarios" / file
+    pointer = _edit(path, scenario or _first_with(path, "queen"), change)
+    shown = str(path)
+
+    validated = run_cli("--cards", str(root), "validate", "--format", "json")
+    assert validated.exit_code == 1, validated.output
+    assert (code, pointer) in [(p["code"], p["pointer"]) for p in validated.problems], validated.problems
+
+    checked = run_cli("--cards", str(root), "check", "--game", game, "--playouts", "0")
+    assert checked.exit_code == 1
+    assert f"{shown}:{pointer}: [{code}]" in checked.output, checked.output
+    assert "passed" not in checked.output  # refused before any scenario ran
+
+
+def test_the_shipped_scenarios_keep_to_their_games_vocabulary() -> None:
+    run = run_cli("--cards", str(REPO / "cards"), "validate", "--format", "json")
+    assert not [p for p in run.problems if p["severity"] == "error"], run.problems
+
+
+def _pack(tmp_path: Path, change: Callable[[Scenario], str]) -> tuple[Path, str, str]:
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "examples/fallera-pack", pack)
+    path = pack / "scenarios/example.json"
+    return pack, str(path), _edit(path, "scenario-example-bunyol-heads-draws-two", change)
+
+
+@pytest.mark.parametrize(("code", "change"), [
+    ("unknown-expectation", rename("phase", "phse")),
+    ("expectation-type", set_value("current", 1)),
+    ("unknown-card", set_value("hands", {"p1": ["example-bunyl"]}, "/p1/0")),
+    ("unparsable-step", bad_step("coin edge")),
+])
+def test_a_packs_scenario_is_held_to_its_games_vocabulary(tmp_path: Path, code: str,
+                                                          change: Callable[[Scenario], str]) -> None:
+    pack, shown, pointer = _pack(tmp_path, change)
+    validated = run_cli("--cards", str(REPO / "cards"), "validate", str(pack), "--format", "json")
+    assert validated.exit_code == 1
+    assert (code, shown, pointer) in [(p["code"], p["file"], p["pointer"]) for p in validated.problems]
+    checked = run_cli("--cards", str(REPO / "cards"), "check", str(pack), "--playouts", "0")
+    assert checked.exit_code == 1 and f"{shown}:{pointer}: [{code}]" in checked.output, checked.output
+
+
+def test_a_packs_own_cards_are_known_to_its_scenarios(tmp_path: Path) -> None:
+    """The unchanged example pack names its own card (example-bunyol): it is no unknown card."""
+    pack, _, _ = _pack(tmp_path, lambda scenario: "")
+    validated = run_cli("--cards", str(REPO / "cards"), "validate", str(pack), "--format", "json")
+    assert validated.exit_code == 0, validated.problems
+
+
+def test_check_scenarios_path_is_held_to_the_vocabulary(tmp_path: Path) -> None:
+    source = json.loads((REPO / "cards/fallera/scenarios/base.json").read_text(encoding="utf-8"))
+    source["scenarios"] = [s for s in source["scenarios"] if s["id"] == "scenario-base-five-player-cabeca-d-alls"]
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(source), encoding="utf-8")
+    pointer = _edit(path, "scenario-base-five-player-cabeca-d-alls", rename("winner", "winnr"))
+    checked = run_cli("--cards", str(REPO / "cards"), "check", "--game", "fallera", "--scenarios", str(path),
+                      "--playouts", "0")
+    assert checked.exit_code == 1
+    assert f"{path}:{pointer}: [unknown-expectation]" in checked.output, checked.output
+    assert pointer == "/scenarios/0/expect/" + pointer.split("/")[4] + "/winnr"
+
+
+def test_an_expectation_after_a_step_the_script_lacks_is_refused(tmp_path: Path) -> None:
+    root = _copy_game(tmp_path, "calavera")
+    path = root / "calavera/scenarios/turn.json"
+    pointer = _edit(path, "calavera-full-turn", set_value("after", "p1 rolls"))
+    validated = run_cli("--cards", str(root), "validate", "--format", "json")
+    assert ("unknown-step", pointer) in [(p["code"], p["pointer"]) for p in validated.problems]
+
+
+@pytest.mark.parametrize("game", sorted(registered()))
+def test_every_game_declares_its_expectations(game: str) -> None:
+    model = registered()[game].expectations
+    assert issubclass(model, Expectation) and model.own_keys()
+    assert model.model_config.get("extra") == "forbid"
+    assert model.rules  # the rules its engine refuses by, so an ``illegal`` expectation's ``rule`` is checked
