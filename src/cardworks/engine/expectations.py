@@ -280,3 +280,18 @@ def _escape(key: Any) -> str:
 def vocabulary_schema(model: type[Expectation]) -> dict[str, Any]:
     """The JSON Schema of one expectation of ``model`` (for the game's ``scenarios`` schema)."""
     return model.model_json_schema(by_alias=True, mode="validation")
+
+
+def scenario_file_model(model: type[Expectation]) -> type[BaseModel]:
+    """The scenario file model of a game whose expectations are ``model``: the generic one with ``expect`` typed
+    (``schema/<game>/scenarios.schema.json`` is generated from it, so an editor completes and checks the keys)."""
+    from pydantic import create_model
+
+    from ..models.scenarios import Scenario, ScenarioFile
+
+    game = model.__name__.removesuffix("Expectation")
+    about = "Expectations checked after the steps (or after the step ``after`` names), in the game's vocabulary."
+    scenario = create_model(f"{game}Scenario", __base__=Scenario, __doc__=Scenario.__doc__,
+                            expect=(list[model], Field(default_factory=list, description=about)))
+    return create_model(f"{game}ScenarioFile", __base__=ScenarioFile, __doc__=ScenarioFile.__doc__,
+                        scenarios=(list[scenario], Field(default_factory=list)))
