@@ -3,6 +3,7 @@ does not parse is refused by ``validate`` and by ``check`` (before anything runs
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from collections.abc import Callable
@@ -70,6 +71,7 @@ CASES = {
         ("expectation-type", set_value("valid_ingredients", {"p1": "four"}, "/p1")),
         ("unknown-card", set_value("counters", {"p1": ["cabeca-d-al"]}, "/p1/0")),
         ("unknown-player", set_value("hands", {"p6": []}, "/p6")),
+        ("expectation-type", set_value("cemetery", None)),  # null would skip the check (or crash it)
         ("unparsable-step", bad_step("p1 batle p2 conill with el-capita-moro")),
         ("unknown-card", bad_step("p1 battle p2 conil with el-capita-moro")),
     ],
@@ -187,3 +189,61 @@ def test_every_game_declares_its_expectations(game: str) -> None:
     assert issubclass(model, Expectation) and model.own_keys()
     assert model.model_config.get("extra") == "forbid"
     assert model.rules  # the rules its engine refuses by, so an ``illegal`` expectation's ``rule`` is checked
+
+
+DOC = REPO / "docs" / "scenarios.md"
+
+
+def test_the_expectation_tables_of_the_docs_are_the_models() -> None:
+    from cardworks.engine.expectations_doc import blocks, update
+
+    text = DOC.read_text(encoding="utf-8")
+    assert sorted(blocks(text)) == sorted(["generic", *registered()])
+    assert update(text) == text, "run 'python -m cardworks.engine.expectations_doc docs/scenarios.md'"
+
+
+def test_a_table_that_disagrees_with_its_model_is_found() -> None:
+    from cardworks.engine.expectations_doc import update
+
+    text = DOC.read_text(encoding="utf-8")
+    stale = text.replace("| `winner` | player or `null` | Who won", "| `winner` | player | Who won", 1)
+    assert stale != text and update(stale) == text
+    missing = "\n".join(line for line in text.splitlines() if not line.startswith("| `absent` |")) + "\n"
+    assert update(missing) == text
+
+
+def _raised_rules(package: Path) -> set[str]:
+    """The rule ids a game's code gives ``IllegalActionError``: literals, and for a rule passed in (``rule``,
+    ``f"phase-{phase}"``), the literals every caller of that function passes."""
+    trees = [ast.parse(path.read_text(encoding="utf-8")) for path in sorted(package.glob("*.py"))]
+    found, passed = set(), []
+    for tree in trees:
+        for function in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+            params = [a.arg for a in function.args.args]
+            for call in ast.walk(function):
+                if not (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "IllegalActionError"):
+                    continue
+                rule = call.args[1]
+                if isinstance(rule, ast.Constant):
+                    found.add(rule.value)
+                elif isinstance(rule, ast.Name) and rule.id in params:
+                    passed.append(("", function.name, params.index(rule.id)))
+                elif isinstance(rule, ast.JoinedStr):
+                    prefix, value = rule.values
+                    passed.append((prefix.value, function.name, params.index(value.value.id)))
+    for prefix, name, index in passed:
+        for tree in trees:
+            for call in ast.walk(tree):
+                if isinstance(call, ast.Call) and getattr(call.func, "attr", None) == name:
+                    argument = call.args[index - 1]  # called as a method: ``self`` is not among the arguments
+                    assert isinstance(argument, ast.Constant), ast.unparse(call)
+                    found.add(prefix + argument.value)
+    return found
+
+
+@pytest.mark.parametrize("game", ["calavera", "diables", "fallera"])
+def test_each_game_declares_every_rule_its_engine_refuses_by(game: str) -> None:
+    import cardworks.games
+
+    package = Path(cardworks.games.__file__).parent / game
+    assert registered()[game].expectations.rules == _raised_rules(package)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from itertools import chain
 from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from ..loading.schema_errors import schema_problems
 from ..models.base import Model
@@ -76,6 +76,17 @@ class Expectation(Model):
     """Every rule id the game's engine may name when it refuses an action."""
     card_instances: ClassVar[bool] = False
     """True when actions name card instances (``conill#5``): a bare design in a step stands for any copy."""
+
+    nullable: ClassVar[frozenset[str]] = frozenset()
+    """The keys whose ``null`` means something (no winner, nobody deciding); any other key given ``null`` is an
+    error, never a check skipped."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _not_null(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None and info.field_name not in cls.nullable:
+            raise ValueError(f"{info.field_name!r} expects a value; leave the key out to check nothing")
+        return value
 
     @model_validator(mode="after")
     def _pairs(self) -> "Expectation":

@@ -40,15 +40,17 @@ class CalaveraExpectation(Expectation):
     aside: list[Annotated[int, Field(ge=1)]] | None = None
     """The dice set aside, by number."""
     sheets: dict[PlayerId, dict[ColourId, Annotated[int, Field(ge=0)]]] | None = None
-    """Boxes ticked per listed row of each listed player."""
+    """Boxes ticked per listed row of each listed player (only the rows listed): ``{"p1": {"colour-2": 12}}``."""
     scores: dict[PlayerId, int] | None = None
-    """Each listed player's total: the number under the last ticked box of each row, summed."""
+    """Each listed player's total: the number under the last ticked box of each row, summed (an untouched row
+    scores 0)."""
     winners: list[PlayerId] | None = None
     """Every winner (a tie shares the win)."""
     reason: Literal["all-rows-closed", "rows-closed"] | None = None
     """With ``winners``: why the game ended."""
 
     rules = RULES
+    nullable = frozenset({"passive"})
 
     @model_validator(mode="after")
     def _reason_needs_winners(self) -> "CalaveraExpectation":

@@ -32,7 +32,7 @@ class LluimentCounts(Model):
     __pydantic_extra__: dict[PlayerId, int] = Field(init=False)  # each other key: a seat → its count
 
     tile: LluimentId | None = None
-    """The tile (default: the current round's)."""
+    """The tile, without ``lluiment-tile-`` (default: the current round's)."""
 
 
 class DiablesExpectation(Expectation):
@@ -47,7 +47,7 @@ class DiablesExpectation(Expectation):
     figure_fp: dict[Annotated[str, Field(pattern=r"^\S+ \S+ \S+$")], int] | None = None
     """``"seat show space"`` → the FP that figure would earn under its show's tile now."""
     lluiment_counts: LluimentCounts | None = None
-    """What a lluïment tile counts per seat."""
+    """What a lluïment tile counts per seat: ``{"tile": "diables", "p1": 4}`` (without ``tile``: the round's tile)."""
     order: list[PlayerId] | None = None
     """The turn order, first seat first."""
     winner: PlayerId | None = None
@@ -57,7 +57,7 @@ class DiablesExpectation(Expectation):
     round: Annotated[int, Field(ge=1, le=3)] | None = None
     """The round, 1 to 3."""
     firebot_show: Show | None = None
-    """The show of the Firebot's chosen token."""
+    """The show of the Firebot's chosen token (``null``: none chosen)."""
     scored: dict[PlayerId, list[Show]] | None = None
     """The shows each listed seat has scored."""
     street: dict[PlayerId, int] | None = None
@@ -66,6 +66,7 @@ class DiablesExpectation(Expectation):
     """Posts on the wall."""
 
     rules = RULES
+    nullable = frozenset({"winner", "firebot_show"})
 
     @field_validator("figure_fp")
     @classmethod

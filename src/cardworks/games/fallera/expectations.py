@@ -25,11 +25,11 @@ class FalleraExpectation(Expectation):
     """La Fallera Calavera's expectations."""
 
     winner: PlayerId | None = None
-    """Who won (``null``: the game ended without a winner)."""
+    """Who won (``null``: the game ended without a winner): ``{"winner": "p1", "reason": "five-ingredients"}``."""
     reason: Reason | None = None
     """With ``winner``: why the game ended."""
     counters: dict[PlayerId, list[CardId]] | None = None
-    """The cards on each listed player's counter, as a multiset of designs."""
+    """The cards on each listed player's counter, as a multiset of designs (``{"p1": ["conill"]}``)."""
     hands: dict[PlayerId, list[CardId]] | None = None
     """The cards in each listed player's hand, as a multiset of designs."""
     cemetery: list[CardId] | None = None
@@ -43,11 +43,12 @@ class FalleraExpectation(Expectation):
     absent: list[CardId] | None = None
     """No card of these designs is anywhere in the game (removed by the player count)."""
     queen: TerretaId | Literal["start"] | None = None
-    """Where the Calavera Queen stands (``start`` before her first move)."""
+    """Where the Calavera Queen stands (``start`` before her first move; ``null``: there is no map)."""
     map: dict[TerretaId, CardId | None] | None = None
     """The card on each listed terreta (``null``: it is empty)."""
 
     rules = RULES
+    nullable = frozenset({"winner", "queen"})
     card_instances = True
 
     @model_validator(mode="after")
