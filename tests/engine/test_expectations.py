@@ -247,3 +247,38 @@ def test_each_game_declares_every_rule_its_engine_refuses_by(game: str) -> None:
 
     package = Path(cardworks.games.__file__).parent / game
     assert registered()[game].expectations.rules == _raised_rules(package)
+
+
+@pytest.mark.parametrize("expectations", ["missing", dict, "a plain model"])
+def test_a_game_must_declare_its_expectations_as_a_model(monkeypatch, expectations: Any) -> None:
+    """A plugin from an entry point without an Expectation model is refused, like one that is no plugin."""
+    from dataclasses import dataclass
+
+    from pydantic import BaseModel
+
+    from cardworks.engine import plugins
+
+    calavera = registered()["calavera"]
+    fields = {f: getattr(calavera, f) for f in calavera.__dataclass_fields__} | {"id": "fourth"}
+    if expectations == "missing":
+        @dataclass(frozen=True)
+        class Outside:  # every member of the protocol but ``expectations``
+            pass
+        outside: Any = Outside()
+        for name, value in fields.items():
+            if name != "expectations":
+                object.__setattr__(outside, name, value)
+    else:
+        model = type("Plain", (BaseModel,), {}) if expectations == "a plain model" else expectations
+        outside = plugins.Plugin(**fields | {"expectations": model})
+
+    class Point:
+        name = "fourth"
+
+        def load(self) -> Any:
+            return outside
+
+    monkeypatch.setattr(plugins, "_REGISTRY", {})
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
+    with pytest.raises(plugins.PluginError):
+        plugins.registered()
