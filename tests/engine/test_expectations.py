@@ -84,6 +84,7 @@ CASES = {
         ("unknown-player", set_value("fp", {"p3": 13}, "/p3")),
         ("unknown-rule", set_value("rule", "show-scored-twice")),
         ("unparsable-step", bad_step("p1 score carretilada c1 d1 t1")),
+        ("unknown-player", bad_step("p3 score carretillada c1 d1 t1")),
     ],
     ("calavera", "turn.json", "calavera-full-turn"): [
         ("unknown-expectation", rename("sheets", "sheet")),
@@ -91,6 +92,7 @@ CASES = {
         ("unknown-player", set_value("scores", {"p9": 3}, "/p9")),
         ("unknown-colour", set_value("sheets", {"p1": {"colour-9": 3}}, "/p1/colour-9")),
         ("unparsable-step", bad_step("p1 rol")),
+        ("unknown-player", set_value("illegal", "p4 roll")),
     ],
 }
 

@@ -132,6 +132,7 @@ _CODES = {"unknown-field": "unknown-expectation"}
 """pydantic's codes as scenario expectations name them; any other is a value of the wrong type or form."""
 
 _DESIGN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_PLAYER = re.compile(r"^p\d+$")
 
 
 def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) -> list[Problem]:
@@ -200,11 +201,16 @@ def _step_problems(plugin: Any, model: type[Expectation], known: dict[str, froze
             return [Problem(display, pointer, "unknown-card",
                             f"{step!r} names {stranger!r}, which is no card of this scenario")]
         return [Problem(display, pointer, "unparsable-step", f"{step!r} is not an action: {exc}")]
-    if "card" not in known:
-        return []
-    unknown = sorted(design for design in _designs(action) if design not in known["card"])
-    return [Problem(display, pointer, "unknown-card", f"{step!r} names {design!r}, which is no card of this scenario")
-            for design in unknown]
+    problems = []
+    if "player" in known:  # every game writes its players ``p1``… (``core.player``)
+        words = getattr(action, "notation", lambda: "")().split()
+        problems += [Problem(display, pointer, "unknown-player", f"{step!r} names {word!r}, who does not play here")
+                     for word in sorted(set(words)) if _PLAYER.match(word) and word not in known["player"]]
+    if "card" in known:
+        problems += [Problem(display, pointer, "unknown-card",
+                             f"{step!r} names {design!r}, which is no card of this scenario")
+                     for design in sorted(set(_designs(action))) if design not in known["card"]]
+    return problems
 
 
 def _unknown_design(plugin: Any, model: type[Expectation], known: dict[str, frozenset[str]], step: str) -> str | None:
