@@ -284,3 +284,33 @@ def test_a_game_must_declare_its_expectations_as_a_model(monkeypatch, expectatio
     monkeypatch.setattr(plugins, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
     with pytest.raises(plugins.PluginError):
         plugins.registered()
+
+
+@pytest.mark.parametrize("game", ["calavera", "diables", "fallera"])
+def test_each_game_declares_what_its_observations_hold(game: str) -> None:
+    """The declared zones are exactly the top-level keys ``observe`` gives, over every shipped scenario's start."""
+    from cardworks.loading import load_database
+
+    plugin = registered()[game]
+    db = load_database(REPO / "cards" / game)
+    seen: set[str] = set()
+    for _, doc in db.docs("scenarios"):
+        for scenario in doc.scenarios:
+            if scenario.refused:
+                continue
+            rules, state = plugin.scenario_state(db, scenario.setup)
+            seen.update(rules.observe(state, 0))
+    assert plugin.expectations.observed == seen
+
+
+def test_a_sees_path_into_no_zone_is_refused(tmp_path: Path) -> None:
+    root = _copy_game(tmp_path, "fallera")
+    path = root / "fallera/scenarios/base.json"
+    pointer = _edit(path, "scenario-base-five-player-cabeca-d-alls",
+                    set_value("sees", {"hands_sizes.1": 1}, "/hands_sizes.1"))
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    entry = doc["scenarios"][int(pointer.split("/")[2])]["expect"][int(pointer.split("/")[4])]
+    entry["observe"] = "p1"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    validated = run_cli("--cards", str(root), "validate", "--format", "json")
+    assert ("unknown-zone", pointer) in [(p["code"], p["pointer"]) for p in validated.problems], validated.problems

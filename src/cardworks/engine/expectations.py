@@ -75,6 +75,9 @@ class Expectation(Model):
 
     rules: ClassVar[frozenset[str]] = frozenset()
     """Every rule id the game's engine may name when it refuses an action."""
+    observed: ClassVar[frozenset[str]] = frozenset()
+    """The top-level keys of what ``rules.observe`` shows a player: the first part of each ``sees`` path must be one
+    (empty: not checked)."""
     card_instances: ClassVar[bool] = False
     """True when actions name card instances (``conill#5``): a bare design in a step stands for any copy."""
 
@@ -148,6 +151,8 @@ def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) 
             problems.append(Problem(display, f"{here}/setup", "bad-setup", f"the ids this setup allows: {exc}"))
             known = {}
         known["rule"] = model.rules
+        if model.observed:
+            known["zone"] = model.observed
         texts = [" ".join(step.split()) for step in scenario.steps]
         for j, step in enumerate(scenario.steps):
             problems.extend(_step_problems(plugin, model, known, display, f"{here}/steps/{j}", step))
@@ -160,7 +165,7 @@ def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) 
                     problems.append(Problem(display, at + p.location, _CODES.get(p.code, "expectation-type"),
                                             p.message))
                 continue
-            for pointer, kind, value in chain(_refs(model, raw, at), model.more_refs(raw, at)):
+            for pointer, kind, value in chain(_refs(model, raw, at), model.more_refs(raw, at), _seen(raw, at)):
                 if kind == "step":
                     problems.extend(_step_problems(plugin, model, known, display, pointer, value))
                 elif kind in known and value not in known[kind]:
@@ -169,6 +174,12 @@ def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) 
                                             f"{value!r} is no {kind} of this scenario (known: {shown})"))
             problems.extend(_after_problems(display, at, raw.get("after"), texts))
     return problems
+
+
+def _seen(data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
+    """The observation zone each ``sees`` path starts with (``battle`` of ``battle.attack``)."""
+    for path in data.get("sees") or {}:
+        yield f"{at}/sees/{_escape(path)}", "zone", path.split(".")[0]
 
 
 def _after_problems(display: str, at: str, where: Any, texts: list[str]) -> list[Problem]:

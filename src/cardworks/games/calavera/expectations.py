@@ -21,6 +21,13 @@ RULES = frozenset({
 })
 """The rules Calavera's engine names when it refuses an action (a test finds each one in the engine's code)."""
 
+OBSERVED = frozenset({
+    "aside", "chosen", "credits", "current", "dice", "first", "jokers_used", "passive", "passive_jokers",
+    "pending", "phase", "reason", "rolls", "round", "scores", "sheets", "taken", "winners", "you",
+})
+"""What ``observe`` shows a player, by top-level key (a test compares with the observations of every shipped
+scenario's start)."""
+
 
 class CalaveraExpectation(Expectation):
     """Calavera's expectations."""
@@ -50,6 +57,7 @@ class CalaveraExpectation(Expectation):
     """With ``winners``: why the game ended."""
 
     rules = RULES
+    observed = OBSERVED
     nullable = frozenset({"passive"})
 
     @model_validator(mode="after")

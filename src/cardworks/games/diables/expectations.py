@@ -24,6 +24,13 @@ RULES = frozenset({
 })
 """The rules Diables' engine names when it refuses an action (a test finds each one in the engine's code)."""
 
+OBSERVED = frozenset({
+    "done", "drummed", "drums", "firebot_show", "fp", "icons", "lluiments", "order", "phase", "plaza", "round",
+    "scored", "seats", "shows_now", "social_icons", "sound", "street", "thrills", "tiles", "wall", "winner",
+})
+"""What ``observe`` shows a player, by top-level key (a test compares with the observations of every shipped
+scenario's start)."""
+
 
 class LluimentCounts(Model):
     """What a lluïment tile counts for each listed seat."""
@@ -66,6 +73,7 @@ class DiablesExpectation(Expectation):
     """Posts on the wall."""
 
     rules = RULES
+    observed = OBSERVED
     nullable = frozenset({"winner", "firebot_show"})
 
     @field_validator("figure_fp")

@@ -20,6 +20,13 @@ RULES = frozenset({
 })
 """The rules Fallera's engine names when it refuses an action (a test finds each one in the engine's code)."""
 
+OBSERVED = frozenset({
+    "actions", "again", "battle", "cemetery", "counters", "current", "deck_size", "foods", "hand", "hand_sizes",
+    "laying", "map", "phase", "queen", "reason", "turn", "winner", "you",
+})
+"""What ``observe`` shows a player, by top-level key (a test compares with the observations of every shipped
+scenario's start)."""
+
 
 class FalleraExpectation(Expectation):
     """La Fallera Calavera's expectations."""
@@ -48,6 +55,7 @@ class FalleraExpectation(Expectation):
     """The card on each listed terreta (``null``: it is empty)."""
 
     rules = RULES
+    observed = OBSERVED
     nullable = frozenset({"winner", "queen"})
     card_instances = True
 
