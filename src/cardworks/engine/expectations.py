@@ -12,6 +12,7 @@ problems, each at its JSON pointer.
 
 from __future__ import annotations
 
+import difflib
 import re
 import typing
 from collections.abc import Iterator
@@ -161,25 +162,43 @@ def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) 
             try:
                 model.model_validate(raw)
             except ValidationError as exc:
-                for p in schema_problems(exc, raw, display):
-                    problems.append(Problem(display, at + p.location, _CODES.get(p.code, "expectation-type"),
-                                            p.message))
-                continue
+                problems.extend(_typing_problems(model, exc, raw, display, at))
             for pointer, kind, value in chain(_refs(model, raw, at), model.more_refs(raw, at), _seen(raw, at)):
                 if kind == "step":
                     problems.extend(_step_problems(plugin, model, known, display, pointer, value))
                 elif kind in known and value not in known[kind]:
-                    shown = ", ".join(sorted(known[kind])[:12]) or "none"
                     problems.append(Problem(display, pointer, f"unknown-{kind}",
-                                            f"{value!r} is no {kind} of this scenario (known: {shown})"))
+                                            f"{value!r} is no {kind} of this scenario ({_hint(value, known[kind])})"))
             problems.extend(_after_problems(display, at, raw.get("after"), texts))
     return problems
+
+
+def _typing_problems(model: type[Expectation], error: ValidationError, raw: dict[str, Any], display: str,
+                     at: str) -> list[Problem]:
+    """pydantic's complaints about one expectation, located in the file, an unknown key named with those it may be."""
+    found = []
+    for p in schema_problems(error, raw, display):
+        code = _CODES.get(p.code, "expectation-type")
+        message = p.message
+        if code == "unknown-expectation":
+            message = (f"{p.location.rsplit('/', 1)[-1]!r} is no expectation this game reads; "
+                       f"it reads {', '.join(sorted(model.model_fields))}")
+        found.append(Problem(display, at + p.location, code, message))
+    return found
 
 
 def _seen(data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
     """The observation zone each ``sees`` path starts with (``battle`` of ``battle.attack``)."""
     for path in data.get("sees") or {}:
         yield f"{at}/sees/{_escape(path)}", "zone", path.split(".")[0]
+
+
+def _hint(value: str, known: frozenset[str]) -> str:
+    close = difflib.get_close_matches(value, sorted(known), n=3)
+    if close:
+        return f"did you mean {' or '.join(close)}?"
+    shown = sorted(known)
+    return f"known: {', '.join(shown[:12])}{' …' if len(shown) > 12 else ''}" if shown else "it has none"
 
 
 def _after_problems(display: str, at: str, where: Any, texts: list[str]) -> list[Problem]:
@@ -211,7 +230,7 @@ def _step_problems(plugin: Any, model: type[Expectation], known: dict[str, froze
         if stranger:
             return [Problem(display, pointer, "unknown-card",
                             f"{step!r} names {stranger!r}, which is no card of this scenario")]
-        return [Problem(display, pointer, "unparsable-step", f"{step!r} is not an action: {exc}")]
+        return [Problem(display, pointer, "unparsable-step", f"the step does not parse: {exc}")]
     problems = []
     if "player" in known:  # every game writes its players ``p1``… (``core.player``)
         words = getattr(action, "notation", lambda: "")().split()
