@@ -217,5 +217,5 @@ def _save(folder: Path, game: str, scenarios: list[dict]) -> None:
     from ..fileio import write_text_atomic
 
     for scenario in scenarios:
-        document = {"$schema": "../../../schema/scenarios.schema.json", "game": game, "scenarios": [scenario]}
+        document = {"$schema": f"../../../schema/{game}/scenarios.schema.json", "game": game, "scenarios": [scenario]}
         write_text_atomic(folder / f"{scenario['id']}.json", json.dumps(document, indent=2) + "\n")
