@@ -314,3 +314,20 @@ def test_a_sees_path_into_no_zone_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc), encoding="utf-8")
     validated = run_cli("--cards", str(root), "validate", "--format", "json")
     assert ("unknown-zone", pointer) in [(p["code"], p["pointer"]) for p in validated.problems], validated.problems
+
+
+def test_a_game_that_declares_nothing_has_only_the_generic_keys() -> None:
+    """A Plugin built without ``expectations`` fails closed: its scenarios' own keys are refused, not ignored."""
+    from cardworks.engine import plugins
+    from cardworks.engine.expectations import scenario_problems
+    from cardworks.loading import load_database
+
+    calavera = registered()["calavera"]
+    fields = {f: getattr(calavera, f) for f in calavera.__dataclass_fields__ if f != "expectations"}
+    bare = plugins.Plugin(**fields)
+    assert bare.expectations is Expectation
+    db = load_database(REPO / "cards" / "calavera")
+    (loaded, doc), *_ = db.docs("scenarios")
+    assert not scenario_problems(calavera, db, loaded.display, doc.scenarios)
+    refused = scenario_problems(bare, db, loaded.display, doc.scenarios)
+    assert refused and {p.code for p in refused} == {"unknown-expectation"}

@@ -106,8 +106,9 @@ class Plugin:
     check_setup: Callable[[Any, str | None, int | None], None]
     parse_action: Callable[[str], Any]
     setup_keys: frozenset[str]
-    expectations: type[Expectation]
-    """What a scenario may expect (``GamePlugin.expectations``)."""
+    expectations: type[Expectation] = Expectation
+    """What a scenario may expect (``GamePlugin.expectations``); left out, only the keys every game has, so a
+    scenario expecting anything of the game's own is refused until the game declares it."""
     vocabulary: dict[str, frozenset[str]] = field(default_factory=dict)
     handlers: dict[str, frozenset[str]] = field(default_factory=dict)
     models: dict[str, type] = field(default_factory=dict)
