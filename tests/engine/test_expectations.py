@@ -331,3 +331,34 @@ def test_a_game_that_declares_nothing_has_only_the_generic_keys() -> None:
     assert not scenario_problems(calavera, db, loaded.display, doc.scenarios)
     refused = scenario_problems(bare, db, loaded.display, doc.scenarios)
     assert refused and {p.code for p in refused} == {"unknown-expectation"}
+
+
+@pytest.fixture(scope="module")
+def fallera_db() -> Any:
+    from cardworks.loading import load_database
+
+    return load_database(REPO / "cards" / "fallera")
+
+
+def test_any_unknown_key_is_refused_at_its_own_pointer(fallera_db: Any) -> None:
+    """Whatever a key is called (slashes and tildes escaped in the pointer), if the game does not read it, it is
+    refused there and nowhere else."""
+    from hypothesis import given, settings, strategies as st
+
+    from cardworks.engine.expectations import scenario_problems
+    from cardworks.models.scenarios import Scenario
+
+    plugin = registered()["fallera"]
+    source = {"doc": "fallera-base", "section": "Battle Cards", "lines": "29"}
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.text(min_size=1, max_size=12).filter(lambda k: k not in plugin.expectations.model_fields),
+           st.sampled_from([1, "p1", [], {}]))
+    def refused(key: str, value: Any) -> None:
+        scenario = Scenario.model_validate({"id": "x", "title": "x", "source": source,
+                                            "setup": {"players": 3}, "expect": [{"current": "p1", key: value}]})
+        found = scenario_problems(plugin, fallera_db, "f.json", [scenario])
+        pointer = "/scenarios/0/expect/0/" + key.replace("~", "~0").replace("/", "~1")
+        assert [(p.code, p.location) for p in found] == [("unknown-expectation", pointer)]
+
+    refused()
