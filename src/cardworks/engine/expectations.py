@@ -23,6 +23,7 @@ from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origi
 
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from ..loading.jsonfile import pointer_escape
 from ..loading.schema_errors import schema_problems
 from ..models.base import Model
 from ..problems import Problem
@@ -190,7 +191,7 @@ def _typing_problems(model: type[Expectation], error: ValidationError, raw: dict
 def _seen(data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
     """The observation zone each ``sees`` path starts with (``battle`` of ``battle.attack``)."""
     for path in data.get("sees") or {}:
-        yield f"{at}/sees/{_escape(path)}", "zone", path.split(".")[0]
+        yield f"{at}/sees/{pointer_escape(path)}", "zone", path.split(".")[0]
 
 
 def _hint(value: str, known: frozenset[str]) -> str:
@@ -277,12 +278,12 @@ def _refs(model: type[BaseModel], data: dict[str, Any], at: str) -> Iterator[tup
     for name, field in model.model_fields.items():
         key = field.alias or name
         if key in data:
-            yield from _walk(hints[name], data[key], f"{at}/{_escape(key)}")
+            yield from _walk(hints[name], data[key], f"{at}/{pointer_escape(key)}")
     extra = hints.get("__pydantic_extra__")
     if extra is not None:
         for key, value in data.items():
             if key not in model.model_fields:
-                yield from _walk_pair(extra, key, value, f"{at}/{_escape(key)}")
+                yield from _walk_pair(extra, key, value, f"{at}/{pointer_escape(key)}")
 
 
 @cache
@@ -321,19 +322,10 @@ def _walk_pair(annotation: Any, key: Any, value: Any, at: str) -> Iterator[tuple
     key_type, value_type = get_args(annotation)
     pairs = value.items() if key is None else [(key, value)]
     for k, v in pairs:
-        here = f"{at}/{_escape(k)}" if key is None else at
+        here = f"{at}/{pointer_escape(k)}" if key is None else at
         for _, kind, ident in _walk(key_type, k, here):
             yield here, kind, ident
         yield from _walk(value_type, v, here)
-
-
-def _escape(key: Any) -> str:
-    return str(key).replace("~", "~0").replace("/", "~1")
-
-
-def vocabulary_schema(model: type[Expectation]) -> dict[str, Any]:
-    """The JSON Schema of one expectation of ``model`` (for the game's ``scenarios`` schema)."""
-    return model.model_json_schema(by_alias=True, mode="validation")
 
 
 def scenario_file_model(model: type[Expectation]) -> type[BaseModel]:
