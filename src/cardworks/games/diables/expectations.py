@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, field_validator
 
 from ...engine.expectations import Expectation, PlayerId, Ref, players
+from ...loading.jsonfile import pointer_escape
 from ...models.base import Model
 from .actions import SHOWS
 
@@ -97,4 +98,4 @@ class DiablesExpectation(Expectation):
     def more_refs(cls, data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
         """The seat that begins each ``figure_fp`` key."""
         for key in data.get("figure_fp") or {}:
-            yield f"{at}/figure_fp/{key}", "player", key.split()[0]
+            yield f"{at}/figure_fp/{pointer_escape(key)}", "player", key.split()[0]
