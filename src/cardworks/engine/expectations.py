@@ -21,7 +21,7 @@ from functools import cache
 from itertools import chain
 from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from ..loading.jsonfile import pointer_escape
 from ..loading.schema_errors import schema_problems
@@ -55,6 +55,8 @@ class Expectation(Model):
     A game's subclass sets :attr:`rules` (the rule ids its engine refuses actions by),
     :attr:`card_instances` (whether steps name card instances, ``design#n``) and :meth:`known`.
     """
+
+    model_config = ConfigDict(defer_build=True)  # built when a scenario is first checked, not by every command
 
     after: Annotated[int, Field(ge=0)] | str | None = None
     """Check this expectation after step N (0: the starting position), or after the step with this text (its
