@@ -362,3 +362,17 @@ def test_any_unknown_key_is_refused_at_its_own_pointer(fallera_db: Any) -> None:
         assert [(p.code, p.location) for p in found] == [("unknown-expectation", pointer)]
 
     refused()
+
+
+def test_a_map_expectation_in_a_game_without_that_terreta_fails_without_a_crash() -> None:
+    """``map`` names a known terreta, but the scenario plays without the map: the scenario fails, saying so."""
+    import random
+
+    from cardworks.engine.scenarios import check_expectation
+    from cardworks.loading import load_database
+
+    db = load_database(REPO / "cards" / "fallera")
+    rules, state = registered()["fallera"].scenario_state(db, {
+        "players": 3, "hands": [[], [], []], "counters": [[], [], []], "deck": ["conill"], "current": "p1"})
+    message = check_expectation(rules, state, {"map": {"sud": None}}, random.Random(0))
+    assert message == "expected None on sud, but this game's map has no sud"
