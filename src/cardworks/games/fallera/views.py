@@ -111,6 +111,8 @@ class Views:
         if "queen" in expect and state.queen != expect["queen"]:
             return f"expected the Queen in {expect['queen']}, got {state.queen}"
         for space, design in expect.get("map", {}).items():
+            if space not in state.spaces:  # a terreta of another board side, or a game without the map
+                return f"expected {design} on {space}, but this game's map has no {space}"
             slot = state.map[state.spaces.index(space)]
             got = state.designs[slot] if slot >= 0 else None
             if got != design:
