@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardworks.games.fallera import interpreter
+from cardworks.games.fallera.registry import REGISTRY
 from cardworks.games.fallera.cards import catalogue, parsed_effects
 from cardworks.games.fallera.game import Configuration, rules_for
 from cardworks.loading import load_database
@@ -27,9 +28,7 @@ def test_every_vocabulary_member_has_a_handler_and_every_handler_a_member() -> N
 
 def test_a_card_using_an_unhandled_verb_is_left_out_with_the_reason_never_played_blank(monkeypatch) -> None:
     db = load_database(REPO / "cards" / "fallera")
-    handlers = {part: dict(names) for part, names in interpreter.HANDLERS.items()}
-    del handlers["do"]["draw"]
-    monkeypatch.setattr(interpreter, "HANDLERS", handlers)
+    monkeypatch.delitem(REGISTRY.bindings, REGISTRY.by_tag("do")["draw"].model)
     cards = catalogue(db, ["base"])
     assert "taronger-putrefacte" not in cards.cards
     assert "do draw" in cards.left_out["taronger-putrefacte"] and "no handler" in cards.left_out["taronger-putrefacte"]

@@ -108,11 +108,9 @@ def test_the_cards_made_playable_pass_their_scenarios(shipped) -> None:
 
 @pytest.mark.parametrize("verb", sorted(ABILITIES))
 def test_their_scenarios_fail_without_the_handler(monkeypatch, verb: str) -> None:
-    from cardworks.games.fallera import interpreter
+    from cardworks.games.fallera.registry import REGISTRY
 
-    handlers = {part: dict(names) for part, names in interpreter.HANDLERS.items()}
-    del handlers["do"][verb]
-    monkeypatch.setattr(interpreter, "HANDLERS", handlers)
+    monkeypatch.delitem(REGISTRY.bindings, REGISTRY.by_tag("do")[verb].model)
     results = _results(load_database(REPO / "cards" / "fallera"))
     assert not any(results[s] for s in ABILITIES[verb]), results
 

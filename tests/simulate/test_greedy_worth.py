@@ -9,7 +9,7 @@ from pydantic import TypeAdapter
 
 from cardworks.games.fallera.cards import CardDef
 from cardworks.games.fallera.effects import Effect
-from cardworks.games.fallera.interpreter import HANDLERS, vocabulary
+from cardworks.games.fallera.interpreter import handled, vocabulary
 from cardworks.games.fallera.worth import WORTH, effect_worth, returns
 
 NOTHING = {"as-its-type", "restates-terreta-bonus", "part-of", "face-up-attacks", "return-to-hand"}
@@ -25,7 +25,7 @@ EXAMPLES = {
 
 
 def test_every_verb_of_the_vocabulary_and_of_the_engine_has_a_value() -> None:
-    assert set(WORTH) == set(vocabulary()["do"]) == set(HANDLERS["do"])
+    assert set(WORTH) == set(vocabulary()["do"]) == set(handled()["do"])
     assert set(EXAMPLES) | NOTHING == set(WORTH)
 
 

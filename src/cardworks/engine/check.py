@@ -16,6 +16,7 @@ from ..loading.database import Database, display_path, load_game, load_pack
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 from .core import SetupRefused
+from .expectations import scenario_problems
 from .plugins import plugin_for
 from .playouts import PlayoutStats, failure_scenario, merged, raised, run_playouts
 from .scenarios import ScenarioResult, run_scenario
@@ -59,10 +60,17 @@ def _scenario_files(db: Database, extra: list[Path]) -> list[tuple[str, Scenario
 
 
 def run_scenarios(db: Database, scenario_paths: list[Path] | None = None) -> list[ScenarioResult]:
-    """Every scenario of the game (and of ``scenario_paths``), each run on its own, failures included."""
+    """Every scenario of the game (and of ``scenario_paths``), each run on its own, failures included.
+
+    Raises DataError, before any runs, when a scenario expects a key the game does not read, a value of the wrong
+    type or an id the game lacks, or has a step that does not parse (``expectations.scenario_problems``)."""
     plugin = plugin_for(db.game_doc.id)
+    files = _scenario_files(db, scenario_paths or [])
+    problems = [p for file, doc in files for p in scenario_problems(plugin, db, file, doc.scenarios)]
+    if problems:  # refused before anything runs: a key no game reads would pass silently
+        raise DataError(f"{len(problems)} problem(s) in the scenarios; none was run", problems)
     results = []
-    for file, doc in _scenario_files(db, scenario_paths or []):
+    for file, doc in files:
         for scenario in doc.scenarios:
             try:
                 rules, state = plugin.scenario_state(db, scenario.setup)
@@ -216,5 +224,5 @@ def _save(folder: Path, game: str, scenarios: list[dict]) -> None:
     from ..fileio import write_text_atomic
 
     for scenario in scenarios:
-        document = {"$schema": "../../../schema/scenarios.schema.json", "game": game, "scenarios": [scenario]}
+        document = {"$schema": f"../../../schema/{game}/scenarios.schema.json", "game": game, "scenarios": [scenario]}
         write_text_atomic(folder / f"{scenario['id']}.json", json.dumps(document, indent=2) + "\n")

@@ -17,6 +17,7 @@ from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import CardworksError, UsageError
+from .expectations import Expectation
 
 ENTRY_POINT_GROUP = "cardworks.games"
 
@@ -95,6 +96,9 @@ class GamePlugin(Protocol):
     """The game's id, as in its ``game.json``."""
     setup_keys: frozenset[str]
     """Keys a scenario's ``setup`` may use; any other is refused."""
+    expectations: type[Expectation]
+    """The keys a scenario's ``expect`` may use, typed: a subclass of ``engine.expectations.Expectation``
+    (any other key, a value of another type or an id the game lacks is refused before a scenario runs)."""
     vocabulary: dict[str, frozenset[str]]
     """The game's effect vocabulary by part (``when``, ``while``, ``do``…): names cards may use."""
     handlers: dict[str, frozenset[str]]
@@ -134,6 +138,9 @@ class Plugin:
     check_setup: Callable[[Any, str | None, int | None], None]
     parse_action: Callable[[str], Any]
     setup_keys: frozenset[str]
+    expectations: type[Expectation] = Expectation
+    """What a scenario may expect (``GamePlugin.expectations``); left out, only the keys every game has, so a
+    scenario expecting anything of the game's own is refused until the game declares it."""
     vocabulary: dict[str, frozenset[str]] = field(default_factory=dict)
     handlers: dict[str, frozenset[str]] = field(default_factory=dict)
     models: dict[str, type] = field(default_factory=dict)
@@ -205,4 +212,6 @@ def _checked(plugin: Any) -> GamePlugin:
     """``plugin`` itself, once it is known to keep to ``GamePlugin``."""
     if not isinstance(plugin, GamePlugin):
         raise PluginError(f"{plugin!r} is registered as a game but is not a GamePlugin")
+    if not (isinstance(plugin.expectations, type) and issubclass(plugin.expectations, Expectation)):
+        raise PluginError(f"game {plugin.id!r}: its expectations {plugin.expectations!r} are not an Expectation model")
     return plugin

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .core import CHANCE, IllegalActionError, player_index
+from .expectations import Expectation
 
 _NUMBER = re.compile(r"#\d+")
 
@@ -142,8 +143,8 @@ def check_legal(rules: Any, state: Any, expect: dict[str, Any]) -> str | None:
     return None
 
 
-GENERIC_KEYS = ("illegal", "rule", "observe", "sees", "legal", "legal_includes", "legal_excludes")
-"""Expectation keys the runner reads itself, for every game."""
+GENERIC_KEYS = Expectation.generic_keys()
+"""Expectation keys the runner reads itself, for every game (``after`` is read before a check is made)."""
 
 
 def check_observation(rules: Any, state: Any, who: str, sees: dict[str, Any]) -> str | None:

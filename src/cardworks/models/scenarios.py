@@ -35,7 +35,8 @@ class Scenario(Model):
     steps: list[str] = Field(default_factory=list)
     """Scripted actions and chance outcomes in the engine's text notation."""
     expect: list[dict[str, Any]] = Field(default_factory=list)
-    """Expectations checked after the steps, read by the game's engine."""
+    """Expectations checked after the steps, read by the game's engine; each game types them with its own model
+    (``engine.expectations``), checked by ``validate`` and ``check`` and in ``schema/<game>/scenarios.schema.json``."""
 
 
 class ScenarioFile(Document):

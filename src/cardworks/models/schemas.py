@@ -18,7 +18,8 @@ def schema_for(kind: FileKind) -> dict:
 
 def game_schemas() -> dict[str, dict]:
     """Each game's own schemas, ``<game>/<kind>.schema.json``: the file kinds whose documents carry the
-    game's vocabulary (effects, bonuses, scoring), typed by the models its plugin gives."""
+    game's vocabulary (effects, bonuses, scoring), typed by the models its plugin gives, and its scenario files
+    with their expectations typed."""
     from ..engine.plugins import registered
 
     found = {}
@@ -27,6 +28,13 @@ def game_schemas() -> dict[str, dict]:
             kind = KINDS_BY_NAME[kind_name]
             name = f"{game}/{kind.schema_file}"
             found[name] = {"$schema": DIALECT, "$id": name, **model.model_json_schema(by_alias=True, mode="validation")}
+        expectations = getattr(plugin, "expectations", None)
+        if expectations is not None:  # the scenario files, their ``expect`` typed by the game's vocabulary
+            from ..engine.expectations import scenario_file_model
+
+            name = f"{game}/{KINDS_BY_NAME['scenarios'].schema_file}"
+            schema = scenario_file_model(expectations).model_json_schema(by_alias=True, mode="validation")
+            found[name] = {"$schema": DIALECT, "$id": name, **schema}
     return found
 
 

@@ -92,12 +92,17 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None) -
 
 
 def _check_game_rules(index: Index, out: ProblemList) -> None:
-    """The game plugin's own checks: its vocabulary in effects and bonuses, the references inside them."""
+    """The game plugin's own checks: its vocabulary in effects and bonuses, the references inside them, and
+    its scenarios' expectations and steps (the same check ``cardworks check`` makes before it runs them)."""
+    from ..engine.expectations import scenario_problems
     from ..engine.plugins import plugin_of
 
     plugin = plugin_of(index.game.id)
     if plugin is not None and getattr(plugin, "validate", None):
         plugin.validate(index, out)
+    if plugin is not None:
+        for loaded, doc in index.db.docs("scenarios"):
+            out.extend(scenario_problems(plugin, index.db, loaded.display, doc.scenarios))
 
 
 @contextmanager

@@ -3,10 +3,12 @@
 from ...engine.plugins import Hidden, Plugin
 from . import game
 from .actions import parse_action
+from .expectations import CalaveraExpectation
 from .simulation import SIMULATION
 
 PLUGIN = Plugin.of(
     "calavera", game, parse_action,
+    expectations=CalaveraExpectation,
     sheet_layout=game.sheet_layout,
     simulation=SIMULATION,
     hidden=Hidden(),  # sheets and landed dice lie open; a die still rolling shows nothing in the state either

@@ -3,12 +3,14 @@
 from ...engine.plugins import Hidden, Plugin
 from . import game
 from .actions import parse_action
+from .expectations import DiablesExpectation
 from .scoring import handled, vocabulary
 from .models import MODELS
 from .validation import validate
 
 PLUGIN = Plugin.of(
     "diables", game, parse_action,
+    expectations=DiablesExpectation,
     models=MODELS,
     vocabulary=vocabulary(),
     handlers=handled(),

@@ -4,6 +4,7 @@ from ...engine.plugins import Hidden, Plugin
 from . import game
 from .features import FEATURES
 from .actions import parse_action
+from .expectations import FalleraExpectation
 from .simulation import SIMULATION
 from .interpreter import handled, vocabulary
 from .models import MODELS
@@ -11,6 +12,7 @@ from .validation import validate
 
 PLUGIN = Plugin.of(
     "fallera", game, parse_action,
+    expectations=FalleraExpectation,
     models=MODELS,
     vocabulary=vocabulary(),
     handlers=handled(),

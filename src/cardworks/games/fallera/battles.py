@@ -7,7 +7,9 @@ from bisect import insort
 from typing import Any
 
 from .actions import Attack, Defend, NoDefence, Pass
+from .effects import BattleAgain, ModifyStat, ReturnToHand
 from .interpreter import holds
+from .registry import REGISTRY
 from .state import Draft, State
 from .turns import END_ACTION, END_ACTION_STEPS
 
@@ -21,6 +23,7 @@ class Battles:
             return []
         return [v for e in self.bonuses[state.queen] if e.when.event == "always" for v in e.do if v.verb == verb]
 
+    @REGISTRY.bind(ModifyStat, "stands", reads=("counter", "terreta"))
     def value(self, state: State, instance: int, stat: str, user: int | None = None) -> int:
         """A battle card's attack or defence, with what the Queen's terreta and the user's counter add."""
         facts = self.facts(state)
@@ -42,6 +45,7 @@ class Battles:
         draft.hands[action.player].remove(attack)
         draft.phase, draft.battle = "defend", (action.player, action.target, action.treasure.number, attack)
 
+    @REGISTRY.bind(BattleAgain, "stands", reads=("battle",))
     def _play_defence(self, draft: Draft, action: Defend | NoDefence) -> None:
         """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both. A win is
         looked for as the treasure changes hands, before any card the terreta's bonus draws."""
@@ -80,6 +84,7 @@ class Battles:
         draft.pending = used + END_ACTION_STEPS  # what using these cards does (a terreta's draws), on or off turn
         self._resume(draft)
 
+    @REGISTRY.bind(ReturnToHand, "stands", reads=("battle",))
     def _discard_used(self, draft: Draft, used: tuple[tuple[int, int | None], ...]) -> None:
         """The battle's cards, (user, card) in turn, go to the cemetery, except each whose ``return-to-hand``
         effect holds now: that one goes back to its user's hand, won or lost (rulebook 3, lines 58, 184)."""

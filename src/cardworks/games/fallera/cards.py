@@ -16,9 +16,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from ...loading.database import Database
 from ...loading.records import Index
-from .effects import Effect
+from .effects import Always, Effect
 from .features import FEATURES
 from .interpreter import unhandled
+from .registry import REGISTRY
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,10 @@ class CardDef:
                 key = (event, verb.verb)
                 self._by_verb[key] = self._by_verb.get(key, ()) + ((effect, verb),)
 
+    @REGISTRY.bind(Always, "trigger", plays=("stands", "describes"))
     def doing(self, verb: str, event: str = "always") -> tuple[tuple[Any, Any], ...]:
-        """(effect, verb) for each ``verb`` the card's effects of trigger ``event`` do (coin branches not included)."""
+        """(effect, verb) for each ``verb`` the card's effects of trigger ``event`` do (coin branches not included):
+        how the rules read a card's standing effects (``always``, each standing verb where its rule applies)."""
         return self._by_verb.get((event, verb), ())
 
     def triggered(self, event: str) -> tuple[tuple[int, Any], ...]:

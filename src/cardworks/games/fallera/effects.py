@@ -4,9 +4,11 @@
 that must all hold then, ``do`` the verbs played in order. A terreta's bonuses
 on the board's expert side are effects too, holding only while the Queen stands
 there. Each member below is a pydantic model tagged by ``event``, ``is`` or
-``verb``: an unknown name is a validation error, and a member the engine has no
-handler for (``interpreter.HANDLERS``) leaves the card out of play with that
-reason instead of playing it blank. ``docs/effects.md`` is generated from these
+``verb``: an unknown name is a validation error. Each member is bound to the
+code that handles it, and says where it is read, in ``registry.REGISTRY``; a
+member with no handler leaves the card out of play with that reason instead of
+playing it blank, and an effect placed where its trigger is never read is
+refused by ``validate`` (``effect-never-fires``). ``docs/effects.md`` is generated from these
 docstrings (``python -m cardworks.games.fallera.effects_doc``).
 """
 
@@ -23,7 +25,8 @@ Count = Annotated[int, Field(ge=1, le=10)]
 
 # --- when: triggers ---------------------------------------------------------------------------------
 class Always(Model):
-    """A standing effect: it holds at every moment its conditions hold (a count, a stat, a view)."""
+    """A standing effect: it holds at every moment its conditions hold (a count, a stat, a view). It plays no
+    verb that acts (a draw, a coin): those need a trigger."""
 
     event: Literal["always"] = "always"
 
@@ -44,7 +47,9 @@ class DeckRunsOut(Model):
 
 class CardUsed(Model):
     """Whenever one of ``cards`` is used: played in a battle (attack or defence) or sold. The verbs act for
-    the player who used it, on or off turn."""
+    the player who used it, on or off turn. The card being used reads its own such effect when its own design
+    is among ``cards`` (first, before the terreta's and the counters'); a card on any counter and the Queen's
+    terreta read theirs whoever uses the card."""
 
     event: Literal["card-used"]
     cards: list[Ref] = Field(min_length=1)
@@ -183,7 +188,9 @@ class Coin(Model):
 
 
 class ExtraAction(Model):
-    """The acting player takes another action this turn."""
+    """The acting player takes another action this turn: after the action that set it off, or, granted as
+    the turn starts, one action more than the turn allows. It gives nothing to a player whose turn it is not
+    (a card used in defence)."""
 
     verb: Literal["extra-action"]
 

@@ -9,7 +9,7 @@ import inspect
 from typing import Any, get_args
 
 from .effects import PARTS, Effect
-from .interpreter import HANDLERS
+from .registry import PLACES, REGISTRY
 
 _TITLES = {"when": "When: triggers (`event`)", "while": "While: conditions (`is`)", "do": "Do: verbs (`verb`)"}
 
@@ -34,6 +34,36 @@ def _fields(model: Any) -> list[str]:
     return lines
 
 
+_ALL = frozenset(PLACES)
+
+
+def _places(reads: frozenset[str]) -> str:
+    """The places in ``reads`` in words, in ``PLACES`` order."""
+    words = [PLACES[place] for place in PLACES if place in reads]
+    return words[0] if len(words) == 1 else "; ".join(words[:-1]) + "; or " + words[-1]
+
+
+def _where(binding: Any) -> str:
+    """Where the engine reads a member, from its binding in the registry (what ``validate`` holds effects to)."""
+    handler = f"`{binding.handler.__qualname__}`"
+    if binding.kind == "trigger" and binding.tag == "always":
+        return (f"*Read:* where each of its standing verbs is read (below), by {handler} and the rules that "
+                "read those verbs; a verb that acts is never played by it.")
+    if binding.kind == "trigger":
+        verbs = (f"only `{'`, `'.join(sorted(binding.only))}`" if binding.only else "the verbs that act")
+        modes = f" Only {binding.modes}." if binding.modes else ""
+        return f"*Read:* on {_places(binding.reads)} (by {handler}); it plays {verbs}.{modes}"
+    if binding.kind == "acts":
+        return f"*Played:* by {handler}, in an effect whose trigger is not `always`, wherever that trigger is read."
+    if binding.kind == "describes":
+        return f"*Plays:* nothing ({handler}); allowed on any card or terreta."
+    if binding.reads == _ALL:
+        return f"*Tested:* by {handler}, wherever its effect is read."
+    kind = "Tested" if binding.kind == "condition" else "Read"
+    standing = " in a standing effect (`always`)" if binding.kind == "stands" else ""
+    return f"*{kind}:*{standing} on {_places(binding.reads)} only (by {handler})."
+
+
 def render() -> str:
     """The Markdown page describing every member of the vocabulary."""
     out = ["# Card effects (La Fallera Calavera)", "",
@@ -52,10 +82,13 @@ def render() -> str:
         out += [f"## {_TITLES[part]}", ""]
         for model in _members(union):
             tag = _tag(model)
-            handled = "" if tag in HANDLERS[part] else " **(no handler: a card using it is left out)**"
+            binding = REGISTRY.bindings.get(model)
+            handled = "" if binding else " **(no handler: a card using it is left out)**"
             out.append(f"### `{tag}`{handled}")
             out.append("")
             out.append(" ".join(inspect.getdoc(model).split()))
+            if binding:
+                out += ["", _where(binding)]
             fields = _fields(model)
             if fields:
                 out += [""] + fields

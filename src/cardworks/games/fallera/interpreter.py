@@ -1,72 +1,86 @@
-"""The interpreter of Fallera's effect vocabulary: which names it handles, and how conditions and verbs run.
+"""The interpreter of Fallera's effect vocabulary: the conditions' tests, and which names have handlers.
 
-Fail closed: ``HANDLERS`` lists, per part of the vocabulary, every name the
-engine plays and where. A card whose effects use a name missing here is left
-out of play with that reason (``unhandled``), never played as a blank card; a
-test proves the vocabulary and ``HANDLERS`` agree.
+Fail closed: every member of the vocabulary is bound to its handler in
+``registry.REGISTRY`` (the conditions here, the triggers and verbs where the
+rules play or read them). A card whose effects use a name with no handler is
+left out of play with that reason (``unhandled``), never played as a blank
+card.
 
 Verbs that act (``draw``, ``coin``, ``extra-action``, ``win``) run as steps of
 the state's queue (``pending``): ``("verbs", who, source, path, position)``
 plays the verb list at ``path`` of the effect of ``source`` (a card instance,
 or ``terreta:<id>``) from ``position``. A coin stops the flow for a chance
 outcome; the branch it lands on resumes there. Standing verbs (counts, stats,
-views) are read by the rules where they apply.
+views) are read by the rules where they apply, each bound to the rule that
+reads it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any, get_args
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-from .effects import PARTS, Effect
+from .effects import (AsItsType, Effect, OnYourCounter, PartOf, PlayerCount, QueenIn, RestatesTerretaBonus, WithCard,
+                      WithoutCard)
+from .registry import PLACES, REGISTRY, Registry, members, tag_of
 
 GRANTED = "granted"
-"""What a step returns when it grants another action: the queued end of the turn is dropped."""
-
-HANDLERS: dict[str, dict[str, str]] = {
-    "when": {
-        "always": "read where it applies (FalleraRules.ingredients, value, observe)",
-        "turn-start": "FalleraRules._turn_start_effects",
-        "deck-runs-out": "FalleraRules._deck_exhausted",
-        "card-used": "FalleraRules._used",
-        "move-ends-turn": "FalleraRules._end_move",
-    },
-    "while": {
-        "on-your-counter": "holds", "with-card": "holds", "without-card": "holds", "player-count": "holds",
-        "queen-in": "holds",
-    },
-    "do": {
-        "as-its-type": "nothing beyond the card's type", "restates-terreta-bonus": "the board's effects",
-        "part-of": "the named card's effects", "count-as-ingredients": "FalleraRules.ingredients",
-        "valid-ingredient": "FalleraRules.ingredients", "modify-stat": "FalleraRules.value",
-        "face-up-attacks": "Facts.face_up", "draw": "FalleraRules._verbs", "coin": "FalleraRules._verbs",
-        "extra-action": "FalleraRules._verbs", "win": "FalleraRules._verbs",
-        "actions-per-turn": "FalleraRules._end_action and _end_move (turns: more actions, the Realm's after the last)",
-        "return-to-hand": "FalleraRules._play_defence (battles: where the used cards go)",
-        "battle-again": "FalleraRules._play_defence and _offer_again (battles: phase again)",
-    },
-}
-"""Every name the engine handles, by part, with where (for a reader)."""
-
-
-def _tags(union: Any) -> list[str]:
-    """The tag values of a discriminated union of models."""
-    members = get_args(get_args(union)[0])
-    tags = []
-    for model in members:
-        field = next(f for f in model.model_fields.values() if get_args(f.annotation))
-        tags += list(get_args(field.annotation))
-    return tags
+"""What a step returns when it grants another action: the queued end of the turn is dropped, or, when none
+is queued (the grant came as the turn started), the turn allows one action more (``TurnFlow._resume``)."""
 
 
 def vocabulary() -> dict[str, frozenset[str]]:
     """Every name of the vocabulary, by part (``when``, ``while``, ``do``), read from the models."""
-    return {part: frozenset(_tags(union)) for part, union in PARTS.items()}
+    return {part: frozenset(map(tag_of, members(union))) for part, union in REGISTRY.parts.items()}
 
 
-def handled() -> dict[str, frozenset[str]]:
-    """Every name the engine handles, by part."""
-    return {part: frozenset(names) for part, names in HANDLERS.items()}
+def handled(registry: Registry | None = None) -> dict[str, frozenset[str]]:
+    """Every name the engine handles, by part (those bound in the registry)."""
+    return (registry or REGISTRY).handled()
+
+
+ALL_PLACES = tuple(PLACES)
+
+
+@REGISTRY.bind(AsItsType, "describes", reads=ALL_PLACES)
+@REGISTRY.bind(RestatesTerretaBonus, "describes", reads=ALL_PLACES)
+@REGISTRY.bind(PartOf, "describes", reads=ALL_PLACES)
+def plays_nothing(*_: Any) -> None:
+    """The verbs that only say where a card's text is played (by its type, a terreta's bonus, another card's
+    effects): the engine plays nothing for them, and ``validate`` checks what they name."""
+    return None
+
+
+# --- while: each condition's test, (condition, state, holder, instance) -> bool ----------------------------
+@REGISTRY.bind(OnYourCounter, "condition", reads=("counter",))
+def on_your_counter(condition: Any, state: Any, who: int, instance: int | None) -> bool:
+    """The card is on its holder's counter (a terreta's effect or a card in use is on none)."""
+    return instance is not None and instance in state.counters[who]
+
+
+@REGISTRY.bind(WithCard, "condition", reads=ALL_PLACES)
+def with_card(condition: Any, state: Any, who: int, instance: int | None) -> bool:
+    """A card of the design is on the holder's counter."""
+    designs, card = state.designs, condition.card
+    return any(designs[i] == card for i in state.counters[who])
+
+
+@REGISTRY.bind(WithoutCard, "condition", reads=ALL_PLACES)
+def without_card(condition: Any, state: Any, who: int, instance: int | None) -> bool:
+    """No card of the design is on the holder's counter."""
+    return not with_card(condition, state, who, instance)
+
+
+@REGISTRY.bind(PlayerCount, "condition", reads=ALL_PLACES)
+def player_count(condition: Any, state: Any, who: int, instance: int | None) -> bool:
+    """The game has one of the player counts."""
+    return len(state.hands) in condition.counts
+
+
+@REGISTRY.bind(QueenIn, "condition", reads=ALL_PLACES)
+def queen_in(condition: Any, state: Any, who: int, instance: int | None) -> bool:
+    """The Calavera Queen stands in the terreta."""
+    return state.queen == condition.terreta
 
 
 def _verbs_in(verbs: Sequence[Any]) -> Iterator[Any]:
@@ -86,50 +100,39 @@ def names_used(effect: Effect) -> Iterator[tuple[str, str]]:
         yield "do", verb.verb
 
 
-def unhandled(effects: Sequence[Effect], handlers: dict[str, dict[str, str]] | None = None) -> list[str]:
+def unhandled(effects: Sequence[Effect], registry: Registry | None = None) -> list[str]:
     """The names ``effects`` use that have no handler, as ``part name`` (sorted, each once)."""
-    table = HANDLERS if handlers is None else handlers
+    table = handled(registry)
     return sorted({f"{part} {name}" for effect in effects for part, name in names_used(effect)
-                   if name not in table.get(part, {})})
+                   if name not in table.get(part, ())})
 
 
-def _compiled(conditions: Sequence[Any]) -> tuple[tuple[str, Any], ...]:
-    """``conditions`` as (name, argument) pairs, worked out once per list (the rules ask at every step, and
-    reading a pydantic model's fields costs more than reading a tuple)."""
+def _compiled(conditions: Sequence[Any]) -> tuple[tuple[Callable[..., bool], Any], ...]:
+    """``conditions`` as (test, condition) pairs, looked up once per list (the rules ask at every step)."""
     kept = _COMPILED.get(id(conditions))
     if kept is not None and kept[0] is conditions:
         return kept[1]
+    bindings = REGISTRY.bindings
     pairs = []
     for condition in conditions:
-        name = condition.is_
-        if name not in HANDLERS["while"]:  # a name ``unhandled`` should have kept out of play
-            raise ValueError(f"no handler for the condition {name!r}")
-        argument = {"with-card": "card", "without-card": "card", "player-count": "counts", "queen-in": "terreta"}.get(name)
-        pairs.append((name, getattr(condition, argument) if argument else None))
+        binding = bindings.get(type(condition))
+        if binding is None:  # a name ``unhandled`` should have kept out of play
+            raise ValueError(f"no handler for the condition {condition.is_!r}")
+        pairs.append((binding.handler, condition))
     _COMPILED[id(conditions)] = (conditions, tuple(pairs))
     return tuple(pairs)
 
 
-_COMPILED: dict[int, tuple[Sequence[Any], tuple[tuple[str, Any], ...]]] = {}
+_COMPILED: dict[int, tuple[Sequence[Any], tuple[tuple[Callable[..., bool], Any], ...]]] = {}
 
 
 def holds(conditions: Sequence[Any], state: Any, who: int, instance: int | None) -> bool:
-    """Whether every condition holds for the card ``instance`` (None for a terreta's effect) held by ``who``."""
+    """Whether every condition holds for the card ``instance`` (None for a terreta's effect or a card in use)
+    held by ``who``."""
     if not conditions:
         return True
-    for name, argument in _compiled(conditions):
-        if name == "on-your-counter":
-            if instance is None or instance not in state.counters[who]:
-                return False
-        elif name == "with-card" or name == "without-card":
-            designs = state.designs
-            present = any(designs[i] == argument for i in state.counters[who])
-            if present != (name == "with-card"):
-                return False
-        elif name == "player-count":
-            if len(state.hands) not in argument:
-                return False
-        elif state.queen != argument:  # queen-in
+    for test, condition in _compiled(conditions):
+        if not test(condition, state, who, instance):
             return False
     return True
 

@@ -4,7 +4,9 @@ refill of an emptied map (the player lays the cards drawn)."""
 from __future__ import annotations
 
 from .actions import FalleraAction, Lay, Move
+from .effects import MoveEndsTurn
 from .facts import Facts
+from .registry import REGISTRY
 from .state import Draft, State
 from .turns import reshuffle
 
@@ -39,12 +41,14 @@ class Kingdom:
             return
         self._refill(draft, realm)
 
+    @REGISTRY.bind(MoveEndsTurn, "trigger", reads=("counter", "terreta"), plays=("acts",),
+                   modes="with expansion 3's Kingdom map")
     def _end_move(self, draft: Draft, realm: bool) -> bool:
         """The rest of a move, once the map holds cards: the Realm's extra action, or what acts when a move
         ends the turn (the Interior's coin, expert mode), then the next turn. A move that is not the last
         action the player may take this turn (``actions-per-turn``) ends only that action: a Realm card
         taken then gives nothing (rulebook 3, line 116)."""
-        if self._more_actions and self._another_action(draft):
+        if (self._more_actions or draft.actions < 0) and self._another_action(draft):
             return self._end_action(draft)
         if realm:  # a Realm card taken by the last action grants another action
             draft.phase = "turn"

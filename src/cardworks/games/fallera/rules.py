@@ -65,6 +65,7 @@ from .facts import Facts, TurnChoices
 from .kingdom import Kingdom
 from .legality import Checks
 from .state import Draft, State, frozen, thawed
+from .registry import REGISTRY
 from .triggers import Triggers
 from .turns import TurnFlow
 from .victory import Victory
@@ -251,8 +252,9 @@ _DEFENCES = (Defend, NoDefence)
 FalleraRules._steps = {"draw": FalleraRules._draw, "end-action": FalleraRules._end_action,
                        "next-turn": FalleraRules._next_turn, "refill": FalleraRules._refill,
                        "end-move": FalleraRules._end_move, "burn": FalleraRules._burn, "verbs": FalleraRules._verbs,
-                       "again": FalleraRules._offer_again}
+                       "again": FalleraRules._offer_again, "grant": FalleraRules._grant}
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}
 _EFFECTS.update(dict.fromkeys(_DEFENCES, FalleraRules._play_defence))
 """Each action type's check and effect (looked up once, not by name at each step)."""
+REGISTRY.seal()  # every part of the rules is defined: each member of the vocabulary must have its handler

@@ -54,16 +54,19 @@ class State:
     """Per player (empty until a paella is refused), the counter whose paella the coin refused: the
     same paella is offered again only at the start of its holder's next turn (rulebook 2, lines 18-19)."""
     actions: int = 0
-    """Actions the current player has finished this turn, beside the one being taken: a card may allow
-    more than one (``actions-per-turn``)."""
+    """Actions the current player has finished this turn, beside the one being taken, less the extra actions
+    granted as the turn started (an ``extra-action`` at ``turn-start`` makes it -1): a card may allow more than
+    one (``actions-per-turn``)."""
     again: int | None = None
     """The rival the current player may call one more battle against (phase ``again``: a ``battle-again``
     card such as Queixalets attacked), or None."""
     pending: tuple[tuple[Any, ...], ...] = ()
     """Steps of the flow waiting while a decision or chance outcome is due, played in order once it is
     given: ``("draw", player, cards)``, ``("end-action",)``, ``("next-turn",)``, ``("refill", realm)``,
-    ``("end-move", realm)``, ``("burn",)``, ``("verbs", player, source, effect, path, position)`` (an
-    effect's verbs, see ``interpreter``), ``("coin", …)`` (an effect's coin, first while it is due) (a win, a coin toss or a refill can cut into any of them)."""
+    ``("end-move", realm)``, ``("burn",)``, ``("grant",)`` (an extra action an effect granted before one of
+    its verbs stopped the flow), ``("verbs", player, source, effect, path, position)`` (an effect's verbs, see
+    ``interpreter``), ``("coin", …)`` (an effect's coin, first while it is due) (a win, a coin toss or a refill
+    can cut into any of them)."""
 
     @property
     def players(self) -> int:

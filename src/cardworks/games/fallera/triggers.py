@@ -1,12 +1,14 @@
 """Card and terreta effects as steps of Fallera's queue: which effects a trigger sets off (``_effects``,
-``_triggered``, ``_used``) and how the verbs of one are played (``_verbs``; the vocabulary and conditions are
-in ``interpreter``)."""
+``_triggered``, ``_used``) and how the verbs of one are played (``_verbs``, each acting verb by the function
+bound to it in the registry; the conditions are in ``interpreter``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .effects import CardUsed, Coin, Draw, ExtraAction, Win
 from .interpreter import GRANTED, holds, ordered, verbs_at
+from .registry import REGISTRY
 from .state import Draft
 
 
@@ -42,12 +44,18 @@ class Triggers:
                 steps.append(("verbs", holder, source, index, "", 0))
         return tuple(steps)
 
+    @REGISTRY.bind(CardUsed, "trigger", reads=("battle", "sold", "counter", "terreta"), plays=("acts",),
+                   own=("battle", "sold"))
     def _used(self, draft: Draft, user: int, instance: int) -> tuple[tuple[Any, ...], ...]:
-        """The queue steps of what using ``instance`` (in a battle, or selling it) triggers, played by ``user``."""
+        """The queue steps of what using ``instance`` (in a battle, or selling it) triggers, played by ``user``:
+        the used card's own effects first (it has left the hand or counter, so ``on-your-counter`` does not hold
+        for it), then the Queen's terreta's, then those of the cards on every counter, the user's first."""
         if not self._uses:
             return ()
         design = draft.designs[instance]
-        steps = []
+        own = draft.facts.defs[instance].triggered("card-used")
+        steps = [("verbs", user, instance, index, "", 0) for index, effect in own
+                 if design in effect.when.cards and holds(effect.while_, draft, user, instance)]
         for holder, source, index, effect, _ in self._effects(draft, "card-used", user):
             if design in effect.when.cards and holds(effect.while_, draft, holder, source if type(source) is int else None):
                 steps.append(("verbs", user, source, index, "", 0))
@@ -60,27 +68,61 @@ class Triggers:
 
     def _verbs(self, draft: Draft, who: int, source: Any, index: int, path: str,
                position: int) -> Any:
-        """Play the verbs at ``path`` of an effect from ``position``: a step of the queue (see ``interpreter``)."""
+        """Play the verbs at ``path`` of an effect from ``position``: a step of the queue (see ``interpreter``).
+        Each acting verb is played by the function bound to it: it goes on (None), stops the flow (True; what
+        is left waits in the queue) or grants another action (``GRANTED``, once the list is played)."""
         verbs = verbs_at(self._effect(draft, source, index), path)
+        bindings = REGISTRY.bindings
         granted, log = False, draft.log
         if not path and not position:
-            log.append(("trigger", source))
+            log.append(("trigger", source))  # credited to the card in simulations (Draft.log)
         for k in range(position, len(verbs)):
             verb = verbs[k]
-            name = verb.verb
-            log.append((name, source))
-            if name == "draw":
-                if self._draw(draft, who, verb.count):
-                    self._later(draft, ("verbs", who, source, index, path, k + 1))
-                    return True
-            elif name == "coin":
-                draft.phase = "effect-coin"
-                self._later(draft, ("coin", who, source, index, path, k), ("verbs", who, source, index, path, k + 1))
+            binding = bindings[type(verb)]
+            if binding.kind != "acts":  # standing and describing verbs are read elsewhere (validate refuses them here)
+                continue
+            log.append((binding.tag, source))
+            done = binding.handler(self, draft, who, source, index, path, k, verb)
+            if done is True:
+                if granted:  # the grant waits in the queue, after the rest of this list and before the turn's end
+                    self._later(draft, ("grant",))
                 return True
-            elif name == "extra-action":
-                draft.phase, granted = "turn", True
-            elif name == "win":
-                draft.phase, draft.winner, draft.reason = "over", who, "effect-win"
-                log.append(("ended", source))
-                return True
+            granted = granted or done == GRANTED
         return GRANTED if granted else False
+
+
+# --- do: the acting verbs, (rules, draft, who, source, index, path, position, verb) -> None | True | GRANTED ---
+@REGISTRY.bind(Draw, "acts")
+def draw(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Draw) -> bool | None:
+    """``who`` draws; a draw cut short (a win, the deck running out) leaves the rest of the list waiting."""
+    if rules._draw(draft, who, verb.count):
+        rules._later(draft, ("verbs", who, source, index, path, k + 1))
+        return True
+    return None
+
+
+@REGISTRY.bind(Coin, "acts")
+def coin(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Coin) -> bool:
+    """The flow stops for the coin (phase ``effect-coin``); its side's branch, then the rest, wait in the queue."""
+    draft.phase = "effect-coin"
+    rules._later(draft, ("coin", who, source, index, path, k), ("verbs", who, source, index, path, k + 1))
+    return True
+
+
+@REGISTRY.bind(ExtraAction, "acts")
+def extra_action(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+                 verb: ExtraAction) -> str | None:
+    """Another action for ``who`` this turn, when it is their turn (a card used in defence gives its user
+    none: the turn is someone else's). How it is granted depends on where the turn is: see ``_resume``."""
+    if who != draft.current:
+        return None
+    draft.phase = "turn"
+    return GRANTED
+
+
+@REGISTRY.bind(Win, "acts")
+def win(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Win) -> bool:
+    """``who`` wins at once: the game is over."""
+    draft.phase, draft.winner, draft.reason = "over", who, "effect-win"
+    draft.log.append(("ended", source))
+    return True

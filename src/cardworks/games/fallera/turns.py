@@ -13,7 +13,9 @@ from bisect import insort
 from typing import Any, Callable, ClassVar
 
 from .actions import Almoina, Burn, First, Sell
+from .effects import ActionsPerTurn, DeckRunsOut, TurnStart, Win
 from .interpreter import GRANTED, holds
+from .registry import REGISTRY
 from .state import Draft
 
 END_ACTION = ("end-action",)
@@ -66,17 +68,26 @@ class TurnFlow:
 
     def _resume(self, draft: Draft) -> bool:
         """Play the steps waiting in the queue, in order, until one stops again (True) or none is left. A
-        step that grants another action drops the end of the turn waiting after it."""
+        step that grants another action drops the end of the turn waiting after it; with none waiting, the
+        turn's action is still to come (the grant came as the turn started), so the turn allows one action
+        more (``actions`` goes below 0)."""
         steps, draft.pending = draft.pending, ()
         while steps:
             (name, *args), steps = steps[0], steps[1:]
             done = self._steps[name](self, draft, *args)
             if done == GRANTED:
-                steps = tuple(s for s in steps if s[0] not in TURN_ENDS)
+                kept = tuple(s for s in steps if s[0] not in TURN_ENDS)
+                if len(kept) == len(steps):
+                    draft.actions -= 1
+                steps = kept
             elif done:
                 self._later(draft, *steps)
                 return True
         return False
+
+    def _grant(self, draft: Draft) -> str:
+        """A queue step: the extra action an effect granted before one of its later verbs stopped the flow."""
+        return GRANTED
 
     def _end_action(self, draft: Draft) -> bool:
         """After a turn's action (a battle's after its defence): a winner, the coin, another action the
@@ -84,12 +95,13 @@ class TurnFlow:
         if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # seldom: most
             self._later(draft, ("next-turn",))  # wins were found at the change that made them
             return True
-        if self._more_actions and self._another_action(draft):
+        if (self._more_actions or draft.actions < 0) and self._another_action(draft):
             draft.actions += 1
             draft.phase = "turn"
             return False
         return self._next_turn(draft)
 
+    @REGISTRY.bind(ActionsPerTurn, "stands", reads=("counter",))
     def _another_action(self, draft: Draft) -> bool:
         """Whether the action ending is not the last the current player may take this turn: a card on their
         counter lets them take more (the allioli persistent, while they have it: checked as each action ends)."""
@@ -134,6 +146,7 @@ class TurnFlow:
             return True
         return self._after_burn(draft)
 
+    @REGISTRY.bind(TurnStart, "trigger", reads=("counter", "terreta"), plays=("acts",))
     def _after_burn(self, draft: Draft) -> bool:
         """What acts at the start of the turn (the gamba's coin, the taronger's card…), then the action."""
         draft.phase = "turn"
@@ -170,13 +183,18 @@ class TurnFlow:
                 return True
         return False
 
+    @REGISTRY.bind(DeckRunsOut, "trigger", reads=("counter",), plays=("acts",), only=("win",),
+                   modes="with expansion 2, where the deck running out ends the game")
     def _deck_exhausted(self, draft: Draft) -> None:
-        """The game ends as the deck runs out (expansion 2): a card that wins then wins (the fideuà)."""
+        """The game ends as the deck runs out (expansion 2): a card on a counter that wins then wins (the
+        fideuà). Only cards on counters are read, and only their ``win`` is played (a terreta has no holder to
+        win, and the game is over for anything else)."""
         draft.phase, draft.winner, draft.reason = "over", None, "deck-exhausted"
         draft.pending = ()
         for holder, source, index, effect, _ in self._effects(draft, "deck-runs-out", 0):
-            instance = source if type(source) is int else None
-            if holds(effect.while_, draft, holder, instance) and any(v.verb == "win" for v in effect.do):
+            if type(source) is not int:
+                continue
+            if holds(effect.while_, draft, holder, source) and any(type(v) is Win for v in effect.do):
                 draft.winner, draft.reason = holder, "deck-exhausted-holder"
                 draft.log.append(("ended", source))
                 return

@@ -4,7 +4,9 @@ The generic checks know no effect; here every effect of a card and every bonus
 of a terreta is read with Fallera's models, and each id it names (a card, a
 terreta) must exist (``dangling-ref``). A card saying it restates a terreta's
 bonus must be named by that bonus (``bonus-mismatch``); a terreta's bonus may
-only use verbs a terreta plays (``terreta-verb``). A card's needed features must
+only use verbs a terreta plays (``terreta-verb``). An effect placed where the
+engine never reads it (its trigger, a verb or a condition) is refused
+(``effect-never-fires``, see ``placement``). A card's needed features must
 be declared by the engine (``dangling-ref``), and a card the engine must leave
 out says why (``unexplained-gap``).
 """
@@ -18,6 +20,7 @@ from .cards import unexplained
 from .effects import Effect
 from .features import FEATURES
 from .models import MODELS
+from .placement import card_places, never_fires
 
 TERRETA_VERBS = frozenset({"draw", "coin", "extra-action", "modify-stat", "valid-ingredient"})
 """The verbs a terreta's bonus may use (the others belong to a card on a counter)."""
@@ -81,8 +84,9 @@ def validate(index: Any, out: Any) -> None:
                     for pointer, what, ref in _known_references(out, loaded.display, here, effect, known):
                         if what == "card":
                             named_by.setdefault(space.id, set()).add(ref)
+                    refused = _check_fires(out, loaded.display, here, effect, frozenset({"terreta"}), None)
                     for k, verb in enumerate(effect.do):
-                        if verb.verb not in TERRETA_VERBS:
+                        if verb.verb not in TERRETA_VERBS and f"/do/{k}" not in refused:
                             out.error(loaded.display, f"{here}/do/{k}", "terreta-verb",
                                       f"a terreta does not play {verb.verb!r}; it plays {', '.join(sorted(TERRETA_VERBS))}")
     for loaded, _ in db.docs("set"):
@@ -91,12 +95,25 @@ def validate(index: Any, out: Any) -> None:
             continue
         for c, card in enumerate(card_set.cards):
             _check_gaps(out, loaded.display, f"/cards/{c}", card)
+            places = card_places(card.types, card.attributes.get("treasure-kind"))
             for e, effect in enumerate(card.effects):
                 here = f"/cards/{c}/effects/{e}"
+                _check_fires(out, loaded.display, here, effect, places, card.id)
                 for pointer, what, ref in _known_references(out, loaded.display, here, effect, known):
                     if pointer.endswith("/terreta") and "/do/" in pointer and card.id not in named_by.get(ref, ()):
                         out.error(loaded.display, here + pointer, "bonus-mismatch",
                                   f"no bonus of terreta {ref!r} names {card.id!r}")
+
+
+def _check_fires(out: Any, display: str, here: str, effect: Effect, places: frozenset[str],
+                 own: str | None) -> set[str]:
+    """An effect the engine never reads where it sits is an error (``effect-never-fires``), at the part that
+    is never read; the pointers refused (inside the effect) are returned, so no other check repeats them."""
+    refused = set()
+    for pointer, why in never_fires(effect, places, own):
+        out.error(display, here + pointer, "effect-never-fires", why)
+        refused.add(pointer)
+    return refused
 
 
 def _check_gaps(out: Any, display: str, here: str, card: Any) -> None:

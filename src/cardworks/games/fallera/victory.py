@@ -5,13 +5,17 @@ that may refuse it."""
 from __future__ import annotations
 
 from .actions import Coin, Take
+from .effects import CountAsIngredients, ValidIngredient
 from .interpreter import holds
+from .registry import REGISTRY
 from .state import Draft, State
 
 
 class Victory:
     """The part of ``FalleraRules`` that finds a winner."""
 
+    @REGISTRY.bind(CountAsIngredients, "stands", reads=("ingredient",))
+    @REGISTRY.bind(ValidIngredient, "stands", reads=("counter", "terreta"))
     def ingredients(self, state: State, who: int) -> tuple[int, bool, int]:
         """Valid ingredient count, whether a forbidden ingredient blocks, and seafood count, on a counter."""
         counter = state.counters[who]

@@ -9,12 +9,15 @@ from typing import Any
 
 from ...engine.core import player_index
 from .actions import player
+from .effects import FaceUpAttacks
+from .registry import REGISTRY
 from .state import FIELD_SET, FIELDS, NESTED, State, built, tupled
 
 
 class Views:
     """The part of ``FalleraRules`` that shows, stores and checks positions."""
 
+    @REGISTRY.bind(FaceUpAttacks, "stands", reads=("counter",))
     def observe(self, state: State, who: int) -> dict[str, Any]:
         """What ``who`` sees: their hand, every counter, hand sizes (public), the cemetery; the deck as a count."""
         seen = self._private_view(state, who)
@@ -108,6 +111,8 @@ class Views:
         if "queen" in expect and state.queen != expect["queen"]:
             return f"expected the Queen in {expect['queen']}, got {state.queen}"
         for space, design in expect.get("map", {}).items():
+            if space not in state.spaces:  # a terreta of another board side, or a game without the map
+                return f"expected {design} on {space}, but this game's map has no {space}"
             slot = state.map[state.spaces.index(space)]
             got = state.designs[slot] if slot >= 0 else None
             if got != design:

@@ -1,0 +1,78 @@
+"""What a Fallera scenario may expect: the keys ``FalleraRules.expectation`` reads, typed (docs/scenarios.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import model_validator
+
+from ...engine.expectations import CardId, Expectation, PlayerId, TerretaId, players
+
+Phase = Literal["turn", "defend", "again", "toss", "effect-coin", "burn", "lay", "first", "over"]
+Reason = Literal["five-ingredients", "five-ingredients-seafood", "four-ingredients-territorial",
+                 "deck-exhausted-holder", "deck-exhausted", "effect-win"]
+
+RULES = frozenset({
+    "battle-again-same-player", "battle-card", "battle-card-in-hand", "battle-for-treasure", "battle-rival",
+    "burn-hand-card", "chance-pending", "defend-from-hand", "defend-with-battle-card", "first-player", "game-over",
+    "lay-drawn-card", "lay-on-empty-terreta", "no-such-card", "not-chance", "not-your-turn", "one-action-per-turn",
+    "queen-access", "queen-needs-map", "sell-own-treasure", "sell-sellable", "tails-steal", "take-from-hand",
+})
+"""The rules Fallera's engine names when it refuses an action (a test finds each one in the engine's code)."""
+
+OBSERVED = frozenset({
+    "actions", "again", "battle", "cemetery", "counters", "current", "deck_size", "foods", "hand", "hand_sizes",
+    "laying", "map", "phase", "queen", "reason", "turn", "winner", "you",
+})
+"""What ``observe`` shows a player, by top-level key (a test compares with the observations of every shipped
+scenario's start)."""
+
+
+class FalleraExpectation(Expectation):
+    """La Fallera Calavera's expectations."""
+
+    winner: PlayerId | None = None
+    """Who won (``null``: the game ended without a winner): ``{"winner": "p1", "reason": "five-ingredients"}``."""
+    reason: Reason | None = None
+    """With ``winner``: why the game ended."""
+    counters: dict[PlayerId, list[CardId]] | None = None
+    """The cards on each listed player's counter, as a multiset of designs (``{"p1": ["conill"]}``)."""
+    hands: dict[PlayerId, list[CardId]] | None = None
+    """The cards in each listed player's hand, as a multiset of designs."""
+    cemetery: list[CardId] | None = None
+    """The discard pile, as a multiset of designs."""
+    phase: Phase | None = None
+    """What kind of decision is next (``again``: one more battle a card allows, or ``pN pass``)."""
+    current: PlayerId | None = None
+    """Whose decision is next."""
+    valid_ingredients: dict[PlayerId, int] | None = None
+    """The ingredients that count towards victory, per listed player."""
+    absent: list[CardId] | None = None
+    """No card of these designs is anywhere in the game (removed by the player count)."""
+    queen: TerretaId | Literal["start"] | None = None
+    """Where the Calavera Queen stands (``start`` before her first move; ``null``: there is no map)."""
+    map: dict[TerretaId, CardId | None] | None = None
+    """The card on each listed terreta (``null``: it is empty)."""
+
+    rules = RULES
+    observed = OBSERVED
+    nullable = frozenset({"winner", "queen"})
+    card_instances = True
+
+    @model_validator(mode="after")
+    def _reason_needs_winner(self) -> "FalleraExpectation":
+        if self.reason is not None and "winner" not in self.model_fields_set:
+            raise ValueError("'reason' is checked with 'winner'; give 'winner' too")
+        return self
+
+    @classmethod
+    def known(cls, db: Any, setup: dict[str, Any]) -> dict[str, frozenset[str]]:
+        """The setup's players, the game's (and its packs') card designs with the setup's example cards, and the
+        spaces of every board side."""
+        cards = {card.id for _, doc in db.docs("set") for card in doc.cards}
+        cards |= {extra["id"] for extra in setup.get("example_cards", ()) if isinstance(extra, dict) and "id" in extra}
+        spaces = {space.id for _, board in db.docs("board") for side in board.sides for space in side.spaces}
+        known = {"card": frozenset(cards), "terreta": frozenset(spaces)}
+        if "players" in setup:
+            known["player"] = players(setup["players"])
+        return known
