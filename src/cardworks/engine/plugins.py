@@ -34,7 +34,7 @@ def _no_cards(rules: Any) -> dict[str, Any]:
     return {}
 
 
-def _no_log(state: Any, reason: str | None) -> tuple[tuple[str, str] | None, tuple[tuple[str, str], ...]]:
+def _no_log(state: Any, reason: str | None) -> tuple[tuple[str, str] | None, tuple[tuple[tuple[str, str], int], ...]]:
     return None, ()
 
 
@@ -58,10 +58,10 @@ class Simulation:
     """``design(state, instance)``: the design of a card instance (games with ``zones``)."""
     played: Callable[[Any], str | None] = _nothing_played
     """``played(action)``: the design a player's action puts to use (sold, battled with…), if any."""
-    credits: Callable[[Any, str | None], tuple[tuple[str, str] | None, tuple[tuple[str, str], ...]]] = _no_log
+    credits: Callable[[Any, str | None], tuple[tuple[str, str] | None, tuple[tuple[tuple[str, str], int], ...]]] = _no_log
     """``credits(state, reason)`` at a game's end: (the design, or ``terreta:<id>``, that caused the ending,
-    and how: ``effect`` or ``completed``), None for a rule alone; and (what, design) of every card event of
-    the game (``placed``, ``trigger``, a verb that acted), for per-card counts."""
+    and how: ``effect`` or ``completed``), None for a rule alone; and ((what, design), times) of the game's
+    card events (``placed``, ``trigger``, a verb that acted), sorted, for per-card counts."""
     plain: Callable[[Any, str, frozenset[str]], tuple[Any | None, str]] | None = None
     """``plain(rules, design, base)``: rules in which ``design`` plays as a plain card of its type (no effects,
     the values of the ``base`` designs' plain card of that type), None when it already is one; and the

@@ -76,7 +76,7 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
         index=index, seats=tuple(agent.label for agent in seats), winners=winners(result) if over else (),
         reason=(reason or "no-reason") if over else "step-limit", steps=steps, turns=turns, rounds=rounds,
         held=tuple(frozenset(table.design(final, i) for i in h) for h in held) if cards else (),
-        played=tuple(sorted(played.items())), cause=cause, events=tuple(sorted(Counter(events).items())))
+        played=tuple(sorted(played.items())), cause=cause, events=events)
 
 
 def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameRecord) -> list[tuple[str, bool, bool]]:

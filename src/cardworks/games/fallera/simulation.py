@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -45,12 +46,11 @@ EFFECT_ENDINGS = frozenset({"effect-win", "deck-exhausted-holder"})
 """Endings a card's own effect brings (a ``win`` verb, the fideuà when the deck runs out)."""
 PAELLA_ENDINGS = frozenset({"five-ingredients", "four-ingredients-territorial", "five-ingredients-seafood"})
 """Endings a complete paella brings: credited to the ingredient that completed it."""
-ACTING = frozenset({"draw", "coin", "extra-action", "win"})
-"""Verbs that act when an effect fires (the standing ones are read where they apply)."""
 
 
-def credits(state: Any, reason: str | None) -> tuple[tuple[str, str] | None, tuple[tuple[str, str], ...]]:
-    """(the card that ended the game and how, every card event of the game) from the draft's ``log``.
+def credits(state: Any, reason: str | None) -> tuple[tuple[str, str] | None, tuple[tuple[tuple[str, str], int], ...]]:
+    """(the card that ended the game and how, ((what, design), times) of the game's card events) from the
+    draft's ``log``.
 
     How: ``effect`` (its own effect won, or it won as the deck ran out) or ``completed`` (the last
     ingredient that reached the winner's counter and is still there: the draw, theft or battle that
@@ -63,8 +63,12 @@ def credits(state: Any, reason: str | None) -> tuple[tuple[str, str] | None, tup
     def named(source: Any) -> str:
         return designs[source] if type(source) is int else source
 
-    events = tuple((what, named(source)) for what, source in log
-                   if what in ACTING or what == "trigger" or what == "placed")
+    counted: dict[tuple[str, str], int] = {}
+    for (what, source), times in Counter(log).items():  # counted by instance first: most entries repeat
+        if what != "ended":
+            key = (what, named(source))
+            counted[key] = counted.get(key, 0) + times
+    events = tuple(sorted(counted.items()))
     cause = None
     if reason in EFFECT_ENDINGS:
         source = next((source for what, source in reversed(log) if what == "ended"), None)
