@@ -146,3 +146,13 @@ def test_measure_agents_states_each_agents_strength_with_an_interval(tmp_path) -
     out, _ = simulate(*args, "--out", str(tmp_path / "r"))
     assert "How strong the agents are" in out and "mcts-6 against greedy: " in out
     assert "How strong the agents are" in (tmp_path / "r" / "report.html").read_text()
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--fail-on", "strong"), "--fail-on judges a pack's cards"),
+    ((str(BALANCE), "--no-paired", "--fail-on", "strong"), "needs the paired games"),
+    ((str(BALANCE), "--compare", "--sweep", "balance-soldat.attack=1..2"), "--sweep judges one pack card"),
+])
+def test_verdict_options_without_what_they_need_are_usage_errors(args: tuple[str, ...], message: str) -> None:
+    _, err = simulate(*args, "--games", "1", "--workers", "1", expect=2)
+    assert message in err

@@ -55,8 +55,9 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
     """Play seeded games and report balance figures with 95% intervals.
 
     Win rates per seat and agent, game length, endings and stalls, and per card the win
-    rate of players who held it against those who did not. The figures are the same for
-    any --workers and on a Dask cluster.
+    rate of players who held it against those who did not, its activity, the games it ended
+    and, with PACKS, its paired strength and a verdict per pack card (--fail-on gates on it).
+    The figures are the same for any --workers and on a Dask cluster.
     """
     from ..simulate.agents import parse_agents
     from ..simulate.executors import simulate as run
