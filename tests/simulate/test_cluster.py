@@ -32,3 +32,17 @@ def test_a_two_worker_local_cluster_gives_the_same_json_as_the_local_run() -> No
 def test_an_unreachable_scheduler_is_a_usage_error() -> None:
     _, err = simulate("--games", "2", "--scheduler", "tcp://127.0.0.1:9", expect=2)
     assert "cannot reach the Dask scheduler" in err
+
+
+def test_a_sweep_of_ten_values_on_a_two_worker_local_cluster_gives_the_local_report() -> None:
+    import distributed
+
+    from simulate_helpers import REPO
+
+    pack = REPO / "tests" / "simulate" / "balance-pack"
+    args = (str(pack), "--sweep", "balance-soldat.defence=1..10", "--games", "6", "--seed", "5", "--format", "json")
+    local, _ = simulate(*args, "--workers", "2")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0") as cluster:
+        on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
+    assert on_cluster == local and len(json.loads(local)["sweep"]["values"]) == 10

@@ -19,7 +19,7 @@ def _simulate(cards, *args: str) -> tuple[int, str]:
     result = CliRunner().invoke(cli, ["--cards", str(cards), "simulate", *args], catch_exceptions=True)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"uncaught {type(result.exception).__name__}: {result.exception}") from result.exception
-    return result.exit_code, result.output
+    return result.exit_code, result.stdout if result.exit_code == 0 else result.output  # stderr holds progress lines
 
 
 def _register(monkeypatch, plugin) -> None:

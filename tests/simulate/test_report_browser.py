@@ -38,6 +38,14 @@ def test_the_report_opens_in_headless_chromium_with_its_plots(tmp_path: Path) ->
     report = json.loads((out / "report.json").read_text())
     pack_cards = sum(c["pack"] for c in report["b"]["cards"])
     assert pack_cards >= 2 and dom.count("<table class=\"cards\"") == 2 and dom.count("<tr class=\"pack\"") == pack_cards
+    measured = tmp_path / "measured.html"  # the page, told to write down how wide it lays out in 1280 px
+    measured.write_text((out / "report.html").read_text().replace(
+        "</body>", '<script>document.body.dataset.width = document.documentElement.scrollWidth</script></body>'))
+    laid_out = _chromium("--window-size=1280,900", "--dump-dom", measured.as_uri(), home=tmp_path).stdout
+    width = int(re.search(r'data-width="(\d+)"', laid_out).group(1))
+    assert width <= 1280, f"the report is {width} px wide: it overflows a 1280 px window"
+    assert "<table class=\"verdicts\"" in dom  # the pack cards' verdicts; the pack named by its id
+    assert "example-pack" in dom
     shot = tmp_path / "shot.png"
     _chromium(f"--screenshot={shot}", "--window-size=1000,2400", page, home=tmp_path)
     image = Image.open(shot).convert("RGB")

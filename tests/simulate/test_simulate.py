@@ -66,7 +66,7 @@ def test_compare_with_the_example_pack_prints_the_pack_cards_difference() -> Non
     new = {c["card"]: c for c in report["compare"]["cards"] if c["new"]}
     pack_ids = {c["id"] for path in (PACK / "sets").glob("*.json") for c in json.loads(path.read_text())["cards"]}
     assert {"example-cavaller", "example-orxata"} <= set(new) <= pack_ids
-    assert report["a"]["table"]["packs"] == [] and report["b"]["table"]["packs"] == ["fallera-pack"]
+    assert report["a"]["table"]["packs"] == [] and report["b"]["table"]["packs"] == ["example-pack"]
     pack = report["b"]["pack"]
     assert pack["held"] > 0 and set(pack["rank_among_base"]) == set(new)
     base = [c["improvement"]["difference"] for c in report["b"]["cards"] if not c["pack"]]

@@ -55,3 +55,23 @@ def test_tallies_sum_the_same_whatever_the_split_and_order(games: list[GameRecor
         parts[index >= cut].add(game, frozenset({"c"}))
     assert merged(parts[::-1], 3) == whole == merged(parts, 3)
     assert sum(whole.seat_wins) == whole.decided * WIN_UNIT  # shared wins split exactly
+
+
+def test_paired_difference_mcnemar_and_benjamini_hochberg_agree_with_scipy() -> None:
+    from cardworks.simulate.stats import benjamini_hochberg, mcnemar, paired_difference
+
+    scipy_stats = pytest.importorskip("scipy.stats")
+    for first, second in ((30, 5), (7, 9), (0, 4), (120, 80)):
+        assert mcnemar(first, second) == pytest.approx(scipy_stats.binomtest(first, first + second, 0.5).pvalue)
+    pvalues = {"a": 0.01, "b": 0.04, "c": 0.03, "d": 0.5, "e": 0.001}
+    adjusted = benjamini_hochberg(pvalues)
+    expected = scipy_stats.false_discovery_control([pvalues[k] for k in sorted(pvalues)])
+    assert [adjusted[k] for k in sorted(pvalues)] == pytest.approx(list(expected), abs=1e-6)
+    # Newcombe's paired interval is his unpaired one corrected by the pairs' correlation phi: with phi = 0
+    # (AD = BC) it is the unpaired interval of the two rates, and a positive phi narrows it
+    uncorrelated, unpaired = paired_difference(4, 2, 2, 1), difference(6, 9, 6, 9)
+    assert (uncorrelated["low"], uncorrelated["high"]) == pytest.approx((unpaired["low"], unpaired["high"]), abs=1e-6)
+    d = paired_difference(12, 9, 2, 13)  # phi = 0.443
+    wide = difference(21, 36, 14, 36)
+    assert d["difference"] == pytest.approx(7 / 36, abs=1e-6) and wide["low"] < d["low"] < d["difference"] < d["high"] < wide["high"]
+    assert paired_difference(5, 0, 0, 5)["difference"] == 0 and paired_difference(0, 0, 0, 0)["pairs"] == 0

@@ -34,17 +34,30 @@ def _cores() -> int:
 @click.option("--max-steps", type=click.IntRange(10, 10_000_000), default=5000, show_default=True,
               help="A game still running after this many steps stops and counts as a stall.")
 @click.option("--compare", is_flag=True, help="Play the deck without the PACKS and with them, and compare the two.")
+@click.option("--paired/--no-paired", default=None,
+              help="Replay each game with each pack card (and base card of its type) made a plain card of its type, "
+                   "to measure its own effect (default: on with PACKS; costs one game per card held).")
+@click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(["strong", "weak", "decides"]),
+              help="Exit 1 when a pack card gets this verdict (repeatable): gate a pack in CI.")
+@click.option("--sweep", "sweep", metavar="CARD.FIELD=LO..HI[:STEP]",
+              help="Step one pack card's attack, defence, sell or quantity over a range (same seeds at each value) "
+                   "and report its strength and verdict against the value.")
+@click.option("--measure-agents", "measure", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
+              help="Also play this many games of each match that states the agents' strength (greedy against random, "
+                   "ISMCTS at --budget and twice it against greedy).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write report.json and report.html here.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
 def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
              first: int, agent: str, budget: int, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
-             out: Path | None, fmt: str) -> None:
+             paired: bool | None, fail_on: tuple[str, ...], sweep: str | None, measure: int, out: Path | None,
+             fmt: str) -> None:
     """Play seeded games and report balance figures with 95% intervals.
 
     Win rates per seat and agent, game length, endings and stalls, and per card the win
-    rate of players who held it against those who did not. The figures are the same for
-    any --workers and on a Dask cluster.
+    rate of players who held it against those who did not, its activity, the games it ended
+    and, with PACKS, its paired strength and a verdict per pack card (--fail-on gates on it).
+    The figures are the same for any --workers and on a Dask cluster.
     """
     from ..simulate.agents import parse_agents
     from ..simulate.executors import simulate as run
@@ -52,12 +65,21 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
     from ..simulate.report import to_json, to_text, write_report
     from ..simulate.tables import TableSpec, build_table
     from ..simulate.progress import SimulationProgress
+    from ..simulate.verdicts import flagged
 
     if compare and not packs:
         raise UsageError("--compare plays the deck without and with PACKS: give at least one pack")
+    if fail_on and not packs:
+        raise UsageError("--fail-on judges a pack's cards: give at least one pack")
+    if fail_on and paired is False and set(fail_on) & {"strong", "weak"}:
+        raise UsageError("--fail-on strong or weak needs the paired games that --no-paired turns off")
     agents = parse_agents(agent, players, budget)
+    if sweep is not None:
+        _sweep(cards_root, packs, game, selection, players, games, seed, first, agents, workers, scheduler, max_steps,
+               compare, paired, fail_on, sweep, out, fmt)
+        return
     specs = [TableSpec(str(Path(cards_root).resolve()), game, selection, players, tuple(str(p.resolve()) for p in packs),
-                       max_steps)]
+                       max_steps, paired=bool(packs) if paired is None else paired)]
     if compare:
         specs.insert(0, TableSpec(specs[0].cards_root, game, selection, players, (), max_steps))
     tables = [build_table(spec) for spec in specs]
@@ -69,6 +91,52 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
                                progress=start(spec.label, games), first=first))
     reports = [figures(tally, table, labels, seed, first) for tally, table in zip(results, tables)]
     report = reports[0] if not compare else {"a": reports[0], "b": reports[1], "compare": compared(reports[0], reports[1])}
+    if measure:
+        from ..simulate.trust import measure_agents
+
+        with SimulationProgress() as start:
+            report["agent_strength"] = measure_agents(specs[-1], measure, seed, budget, lambda spec, agents, n, s: run(
+                spec, agents, n, s, workers=workers or _cores(), scheduler=scheduler, progress=start(f"{spec.label}, agents", n)))
+    if out is not None:
+        for path in write_report(report, out):
+            click.echo(f"{path}: written", err=True)
+    click.echo(to_json(report) if fmt == "json" else to_text(report), nl=False)
+    if fail_on:
+        failed = flagged(report.get("b", report), packs, fail_on)
+        for line in failed:
+            click.echo(line, err=True)
+        if failed:
+            raise SystemExit(1)
+
+
+def _sweep(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
+           first: int, agents: list, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
+           paired: bool | None, fail_on: tuple[str, ...], sweep: str, out: Path | None, fmt: str) -> None:
+    """``--sweep``: the same games at each value of one pack card's number, through the same executors."""
+    from ..simulate.executors import simulate as run
+    from ..simulate.figures import figures
+    from ..simulate.progress import SimulationProgress
+    from ..simulate.report import to_json, to_text, write_report
+    from ..simulate.sweep import parse_sweep, sweep_figures
+    from ..simulate.tables import TableSpec, build_table
+
+    card, field, values = parse_sweep(sweep)
+    if not packs or compare or fail_on or paired is False:
+        raise UsageError("--sweep judges one pack card by paired games: give its pack, without --compare, --fail-on "
+                         "or --no-paired")
+    specs = [TableSpec(str(Path(cards_root).resolve()), game, selection, players, tuple(str(p.resolve()) for p in packs),
+                       max_steps, paired=True, adjust=(card, field, value)) for value in values]
+    tables = [build_table(spec) for spec in specs]  # every value's bad input before any game
+    if card not in tables[0].pack_cards:
+        raise UsageError(f"--sweep {card}: not a card the packs add to the deck (verdicts judge pack cards)")
+    labels = [a.label for a in agents]
+    runs = []
+    with SimulationProgress() as start:
+        for value, spec, table in zip(values, specs, tables):
+            tally = run(spec, tuple(agents), games, seed, workers=workers or _cores(), scheduler=scheduler,
+                        progress=start(f"{spec.label}, {card}.{field}={value}", games), first=first)
+            runs.append((value, figures(tally, table, labels, seed, first)))
+    report = {"sweep": sweep_figures(card, field, runs)}
     if out is not None:
         for path in write_report(report, out):
             click.echo(f"{path}: written", err=True)

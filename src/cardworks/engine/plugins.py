@@ -34,6 +34,10 @@ def _no_cards(rules: Any) -> dict[str, Any]:
     return {}
 
 
+def _no_log(state: Any, reason: str | None) -> tuple[tuple[str, str] | None, tuple[tuple[tuple[str, str], int], ...]]:
+    return None, ()
+
+
 @dataclass(frozen=True)
 class Simulation:
     """What a game gives ``cardworks simulate`` beyond the engine's contract (only games whose engine plays
@@ -54,6 +58,20 @@ class Simulation:
     """``design(state, instance)``: the design of a card instance (games with ``zones``)."""
     played: Callable[[Any], str | None] = _nothing_played
     """``played(action)``: the design a player's action puts to use (sold, battled with…), if any."""
+    credits: Callable[[Any, str | None], tuple[tuple[str, str] | None, tuple[tuple[tuple[str, str], int], ...]]] = _no_log
+    """``credits(state, reason)`` at a game's end: (the design, or ``terreta:<id>``, that caused the ending,
+    and how: ``effect`` or ``completed``), None for a rule alone; and ((what, design), times) of the game's
+    card events (``placed``, ``trigger``, a verb that acted), sorted, for per-card counts."""
+    plain: Callable[[Any, str, frozenset[str]], tuple[Any | None, str]] | None = None
+    """``plain(rules, design, base)``: rules in which ``design`` plays as a plain card of its type (no effects,
+    the values of the ``base`` designs' plain card of that type), None when it already is one; and the
+    type's name."""
+    adjusted: Callable[[Any, str, str, int], Any] | None = None
+    """``adjusted(rules, design, field, value)``: rules with one number of a card changed (``simulate --sweep``);
+    raises ValueError saying what may be swept."""
+    deal: Callable[[Any, Any, Any, random.Random], Any] | None = None
+    """``deal(db, config, rules, rng)``: a new game's opening position under ``rules`` (those ``plain``
+    made), dealt as the plugin's ``new_game`` deals."""
 
 
 @dataclass(frozen=True)

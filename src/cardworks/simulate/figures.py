@@ -14,9 +14,10 @@ from itertools import combinations
 from typing import Any
 
 from ..engine.core import player
-from .stats import ANY_PACK_CARD, STALL, WIN_UNIT, Tally, difference, distribution, mean_difference, rate
-from .tables import Table
-
+from .stats import (ANY_PACK_CARD, STALL, WIN_UNIT, Tally, benjamini_hochberg, difference, distribution, mean_difference,
+                    paired_difference, rate)
+from .tables import Table, pack_id
+from .verdicts import verdicts
 
 
 def figures(tally: Tally, table: Table, agents: list[str], seed: int, first: int = 0) -> dict[str, Any]:
@@ -26,7 +27,7 @@ def figures(tally: Tally, table: Table, agents: list[str], seed: int, first: int
     even = 1 / players
     result: dict[str, Any] = {
         "table": {"game": table.spec.game, "set": table.spec.selection, "players": players,
-                  "packs": [_pack_name(p) for p in table.spec.packs], "agents": agents, "seed": seed,
+                  "packs": [pack_id(p) for p in table.spec.packs], "agents": agents, "seed": seed,
                   "games": games, "first": first, "step_cap": table.spec.max_steps, "rotated": len(set(agents)) > 1},
         "seats": [{"seat": player(s), **rate(w / WIN_UNIT, decided), "share_of_all_games": rate(w / WIN_UNIT, games)["rate"]}
                   for s, w in enumerate(tally.seat_wins)],
@@ -44,19 +45,38 @@ def figures(tally: Tally, table: Table, agents: list[str], seed: int, first: int
                                    for a, b in combinations(sorted(agent_rates), 2)]
     if table.deck:
         result["cards"] = card_figures(tally, table)
+        result["left_out"] = [{"card": d, "pack": d in table.pack_designs, "reason": why}
+                              for d, why in sorted(table.left_out.items()) if d not in table.deck]
         if table.pack_cards:
             result["pack"] = {**_held_figures(tally, ANY_PACK_CARD, tally.players * tally.games),
                               **_against_base(result["cards"])}
+            result["verdicts"] = verdicts(result["cards"], paired=table.spec.paired)
     return result
 
 
 def card_figures(tally: Tally, table: Table) -> list[dict[str, Any]]:
-    seats = tally.players * tally.games
+    seats, games = tally.players * tally.games, tally.games
+    per_game = lambda n: round(n / games, 6) if games else 0.0  # noqa: E731
+    strengths = {d: paired_difference(*(tally.pairs.get((d, real, twin), 0)
+                                         for real, twin in ((True, True), (True, False), (False, True), (False, False))))
+                 for d in table.measured}
+    adjusted = benjamini_hochberg({d: s["p"] for d, s in strengths.items() if s["pairs"]})
     rows = []
     for design in sorted(table.deck):
-        rows.append({"card": design, "pack": design in table.pack_cards, "copies": table.deck[design],
-                     **_held_figures(tally, design, seats), "played": tally.played.get(design, 0),
-                     "played_per_game": round(tally.played.get(design, 0) / tally.games, 6) if tally.games else 0.0})
+        events = {what: tally.events.get((what, design), 0) for what in ("placed", "trigger")}
+        firings = sum(n for (what, d), n in tally.events.items() if d == design and what not in ("placed", "trigger"))
+        effect, completed = tally.decided_by.get((design, "effect"), 0), tally.decided_by.get((design, "completed"), 0)
+        row = {"card": design, "pack": design in table.pack_cards, "copies": table.deck[design],
+               "type": table.families.get(design), **_held_figures(tally, design, seats),
+               "played": tally.played.get(design, 0), "played_per_game": per_game(tally.played.get(design, 0)),
+               "placed_per_game": per_game(events["placed"]), "triggers_per_game": per_game(events["trigger"]),
+               "firings_per_game": per_game(firings), "decided": rate(effect + completed, games),
+               "decided_by_effect": rate(effect, games)}
+        if design in strengths:
+            row["strength"] = {**strengths[design], "p_adjusted": adjusted.get(design, 1.0)}
+        elif table.spec.paired and design in table.plain_cards:
+            row["strength"] = {"plain": True}  # it is the plain card of its type: no effect of its own, by construction
+        rows.append(row)
     return rows
 
 
@@ -106,9 +126,3 @@ def compare(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
                    for a in base["agents"] if a in other["agents"]},
         "cards": cards,
     }
-
-
-def _pack_name(path: str) -> str:
-    from pathlib import Path
-
-    return Path(path).name

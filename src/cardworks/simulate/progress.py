@@ -1,11 +1,12 @@
-"""A progress bar for simulations on the terminal's stderr: games done, games/s and the time left.
-
-Silent when stderr is not a terminal (a pipe, a test, CI), so output stays clean.
+"""Progress of simulations on stderr: a bar on a terminal (games done, games/s, the time left); elsewhere (a
+pipe, a log file, CI) one plain line per finished chunk of games, with the speed so far, so a long run
+shows it is alive without control characters in the log.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from typing import Any, Callable
 
 
@@ -43,9 +44,21 @@ class SimulationProgress:
 
     def start(self, label: str, total: int) -> Callable[[int], None]:
         if self.bar is None:
-            return lambda done: None
+            return self._lines(label, total)
         task = self.bar.add_task(label, total=total)
         return lambda done: self.bar.advance(task, done)
+
+    def _lines(self, label: str, total: int) -> Callable[[int], None]:
+        began, done = time.monotonic(), 0
+
+        def tell(more: int) -> None:
+            nonlocal done
+            done += more
+            elapsed = time.monotonic() - began
+            speed = f"{done / elapsed:,.1f} games/s" if elapsed > 0 else "- games/s"
+            print(f"{label}: {done}/{total} games, {speed}", file=self.stream, flush=True)
+
+        return tell
 
     def __exit__(self, *exc: Any) -> None:
         if self.bar is not None:

@@ -17,6 +17,7 @@ from typing import Any
 from jinja2 import Environment
 
 from ..fileio import write_text_atomic
+from .verdicts import ALPHA, label
 
 INK, ACCENT, MUTED = "#1f3b57", "#c8553d", "#8a8f98"
 
@@ -48,9 +49,37 @@ def _diff(d: dict[str, Any]) -> str:
 
 
 def to_text(report: dict[str, Any]) -> str:
-    if "compare" in report:
-        return _compare_text(report)
-    return _run_text(report)
+    if "sweep" in report:
+        return _sweep_text(report["sweep"])
+    text = _compare_text(report) if "compare" in report else _run_text(report)
+    return text + _trust_text(report)
+
+
+def _trust_text(report: dict[str, Any]) -> str:
+    rows = report.get("agent_strength")
+    if not rows:
+        return ""
+    lines = ["How strong the agents are (win rate over their seats, 95% CI; trust verdicts as far as the agents play well):"]
+    lines += [f"  {r['agent']} against {r['against']}: {_pct(r).strip()} of its seats in {r['games']} games"
+              + ("  above an even share" if r["beats_even"] else "  NOT above an even share") for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _sweep_text(sweep: dict[str, Any]) -> str:
+    t = sweep["table"]
+    lines = [f"Sweep of {sweep['card']}.{sweep['field']}: {t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}, "
+             f"{t['players']} players, {t['games']} games a value, seed {t['seed']}, agents {','.join(t['agents'])}",
+             "  value: paired effect [95% CI] (adjusted p); its type's base band; verdict; games its effect ended"]
+    for row in sweep["values"]:
+        s, band = row["strength"] or {}, row["band"] or {"low": 0.0, "high": 0.0}
+        effect = ("plain (0)" if s.get("plain") else "-" if s.get("difference") is None else
+                  f"{100 * s['difference']:+.1f} pts [{100 * s['low']:+.1f}, {100 * s['high']:+.1f}] (p {s['p_adjusted']:.2g})")
+        lines.append(f"  {row['value']}: {effect}; band {100 * band['low']:+.1f} to {100 * band['high']:+.1f} pts; "
+                     f"{label(row['verdict'])}; {_pct(row['decided_by_effect']).strip()}")
+    in_line = sweep["in_line"]
+    lines.append(f"In line at {sweep['field']} = {', '.join(map(str, in_line))}" if in_line
+                 else f"In line at no value of {sweep['field']} swept")
+    return "\n".join(lines) + "\n"
 
 
 def _run_text(fig: dict[str, Any], top: int = 10) -> str:
@@ -87,7 +116,51 @@ def _run_text(fig: dict[str, Any], top: int = 10) -> str:
                              f"against {100 * pack['mean_improvement_base']:+.1f} pts; "
                              + ", ".join(f"{card} improves more than {rank} of {pack['base_cards']}"
                                          for card, rank in sorted(pack["rank_among_base"].items())))
+        lines += _activity_text(fig["cards"], top)
+    lines += _verdict_text(fig)
+    lines += _left_out_text(fig)
     return "\n".join(lines) + "\n"
+
+
+def _activity_text(cards: list[dict[str, Any]], top: int) -> list[str]:
+    """Per card: plays, placings, triggers and firings per game, and the games it decided (pack cards, and the
+    base cards most active)."""
+    active = [c for c in cards if c["pack"] or c["decided"]["rate"] or c["triggers_per_game"] or c["played_per_game"]]
+    active.sort(key=lambda c: (not c["pack"], -c["decided"]["rate"], -c["played_per_game"], c["card"]))
+    shown = [c for c in active if c["pack"]] + [c for c in active if not c["pack"]][:top]
+    if not shown:
+        return []
+    lines = ["Card activity per game (played, reached a counter, effects triggered, verbs fired; games it ended):"]
+    for c in shown:
+        effect = c["decided_by_effect"]["rate"]
+        lines.append(f"  {c['card']}{' [pack]' if c['pack'] else ''}: played {c['played_per_game']:.2f}, placed "
+                     f"{c['placed_per_game']:.2f}, triggers {c['triggers_per_game']:.2f}, firings {c['firings_per_game']:.2f}; "
+                     f"ended {_pct(c['decided']).strip()} of games" + (f" ({100 * effect:.1f}% by its own effect)" if effect else ""))
+    return lines
+
+
+def _verdict_text(fig: dict[str, Any]) -> list[str]:
+    verdicts = fig.get("verdicts")
+    if not verdicts:
+        return []
+    t = verdicts["thresholds"]
+    lines = [f"Verdicts (paired effect against the base cards of its type; {t['correction']} at {t['alpha']}; "
+             f"decides games: {100 * t['decides_margin']:.0f} pts above its type's base cards):"]
+    lines += [f"  {card}: {label(v['verdict'])}" + (f" ({v['why']})" if v["why"] else "")
+              for card, v in sorted(verdicts["cards"].items())]
+    return lines
+
+
+def _left_out_text(fig: dict[str, Any]) -> list[str]:
+    left = fig.get("left_out") or []
+    pack = [c for c in left if c["pack"]]
+    lines = []
+    if pack:
+        lines.append("Pack cards left out of play (the engine cannot play them yet):")
+        lines += [f"  {c['card']}: {c['reason']}" for c in pack]
+    if len(left) > len(pack):
+        lines.append(f"Base cards left out of play: {len(left) - len(pack)} (listed with their reasons in report.json)")
+    return lines
 
 
 def _compare_text(report: dict[str, Any]) -> str:
@@ -95,6 +168,7 @@ def _compare_text(report: dict[str, Any]) -> str:
     lines = ["Deck A:", _run_text(a, top=5), "Deck B:", _run_text(b, top=5), "B - A (95% CI; * significant):"]
     lines += [f"  seat {s['seat']} win rate: {_diff(s)}" for s in diff["seats"]]
     lines.append(f"  stalls: {_diff(diff['stalls'])}")
+    lines += [f"  agent {agent} win rate: {_diff(d)}" for agent, d in sorted(diff["agents"].items())]
     for key, d in diff["length"].items():
         if d["difference"] is not None:
             lines.append(f"  mean {key}: {d['difference']:+.1f} [{d['low']:+.1f}, {d['high']:+.1f}]{' *' if d['significant'] else ''}")
@@ -210,7 +284,9 @@ body { font: 15px/1.45 "DejaVu Sans", sans-serif; color: #1d232a; max-width: 960
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; border-bottom: 1px solid #ddd; }
 figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 table { border-collapse: collapse; font-size: 0.9em; } td, th { padding: 0.2em 0.6em; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
-pre { background: #f6f7f9; padding: 1em; overflow-x: auto; font-size: 0.85em; }
+pre { background: #f6f7f9; padding: 1em; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85em; }
+.wide { overflow-x: auto; max-width: 100%; } td.why { white-space: normal; min-width: 20em; }
+.strong, .weak, .decides { color: #c8553d; font-weight: bold; }
 .sig { color: #c8553d; font-weight: bold; } tr.pack td:first-child { color: #c8553d; }
 caption { text-align: left; font-weight: bold; margin: 0.5em 0; }
 </style></head><body>
@@ -219,31 +295,74 @@ caption { text-align: left; font-weight: bold; margin: 0.5em 0; }
 <section class="run"><h2>{{ section.name }}</h2>
 <pre>{{ section.text }}</pre>
 {% for caption, svg in section.plots %}<figure class="plot" data-plot="{{ caption }}">{{ svg | safe }}<figcaption>{{ caption }}</figcaption></figure>
-{% endfor %}{% if section.cards %}<table class="cards"><caption>Every card: win rate of players who held it against those who did not (95% CI)</caption>
-<tr><th>card</th><th>held (player-games)</th><th>win rate held</th><th>win rate not held</th><th>improvement</th><th>played per game</th></tr>
+{% endfor %}{% if section.verdicts %}<div class="wide"><table class="verdicts"><caption>Verdict per pack card (paired effect and games ended, against the base cards of its type)</caption>
+<tr><th>card</th><th>type</th><th>verdict</th><th>why</th></tr>
+{% for card, v in section.verdicts %}<tr><td>{{ card }}</td><td>{{ v.type }}</td><td class="{{ v.verdict | join(' ') }}">{{ label(v.verdict) }}</td><td class="why">{{ v.why }}</td></tr>
+{% endfor %}</table></div>{% endif %}{% if section.cards %}<div class="wide"><table class="cards"><caption>Every card: win rate of players who held it against those who did not (95% CI)</caption>
+<tr><th>card</th><th>held (player-games)</th><th>win rate held</th><th>win rate not held</th><th>improvement</th><th>paired effect</th><th>played / placed / triggers / firings per game</th><th>games it ended</th></tr>
 {% for c in section.cards %}<tr{% if c.pack %} class="pack"{% endif %}><td>{{ c.card }}{% if c.pack %} (pack){% endif %}</td><td>{{ c.held }}</td>
-<td>{{ pct(c.win_rate_held) }}</td><td>{{ pct(c.win_rate_not_held) }}</td><td{% if c.improvement.significant %} class="sig"{% endif %}>{{ diff(c.improvement) }}</td><td>{{ "%.2f"|format(c.played_per_game) }}</td></tr>
-{% endfor %}</table>{% endif %}</section>
+<td>{{ pct(c.win_rate_held) }}</td><td>{{ pct(c.win_rate_not_held) }}</td><td{% if c.improvement.significant %} class="sig"{% endif %}>{{ diff(c.improvement) }}</td><td>{{ strength(c) }}</td>
+<td>{{ "%.2f / %.2f / %.2f / %.2f"|format(c.played_per_game, c.placed_per_game, c.triggers_per_game, c.firings_per_game) }}</td><td>{{ pct(c.decided) }}</td></tr>
+{% endfor %}</table></div>{% endif %}</section>
 {% endfor %}
 {% if compare %}<section class="compare"><h2>Deck B against deck A</h2>
 <figure class="plot" data-plot="Seats, A and B">{{ paired | safe }}<figcaption>Win rate per seat, deck A and deck B</figcaption></figure>
 <pre>{{ compare }}</pre></section>{% endif %}
+{% if trust %}<section class="agents"><h2>How strong the agents are</h2><pre>{{ trust }}</pre></section>{% endif %}
 </body></html>
 """
+
+
+def _sweep_plot(sweep: dict[str, Any]) -> str:
+    """The card's paired effect (with its interval) against the swept value, over its type's base band."""
+    fig, ax = _figure()
+    rows = [r for r in sweep["values"] if r["strength"] and r["strength"].get("difference") is not None]
+    xs = [r["value"] for r in sweep["values"]]
+    bands = [r["band"] or {"low": 0.0, "high": 0.0} for r in sweep["values"]]
+    ax.fill_between(xs, [b["low"] for b in bands], [b["high"] for b in bands], color=MUTED, alpha=0.3,
+                    label="base cards of its type")
+    if rows:
+        ax.errorbar([r["value"] for r in rows], [r["strength"]["difference"] for r in rows], fmt="o-", color=INK, ecolor=ACCENT,
+                    capsize=3, yerr=[[r["strength"]["difference"] - r["strength"]["low"] for r in rows],
+                                     [r["strength"]["high"] - r["strength"]["difference"] for r in rows]], label="paired effect")
+    ax.axhline(0, color=MUTED, linewidth=1)
+    ax.set_xlabel(f"{sweep['card']}.{sweep['field']}")
+    ax.set_ylabel("win rate: real minus plain (95% CI)")
+    ax.legend(loc="upper left")
+    ax.set_title("Strength against the swept value")
+    return _svg(fig)
 
 
 def to_html(report: dict[str, Any]) -> str:
     """A self-contained page: the text figures and every plot inline (no script, no external file)."""
     env = Environment(autoescape=True)
+    if "sweep" in report:
+        return env.from_string(PAGE).render(title="Sweep report", sections=[{
+            "name": f"{report['sweep']['card']}.{report['sweep']['field']}", "text": _sweep_text(report["sweep"]),
+            "plots": [("Strength against the swept value", _sweep_plot(report["sweep"]))], "cards": [], "verdicts": []}])
     runs = [("Deck A", report["a"]), ("Deck B", report["b"])] if "compare" in report else [("Results", report)]
     sections = []
     for name, fig in runs:
         t = fig["table"]
-        label = f"{name}: {t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}"
-        sections.append({"name": label, "text": _run_text(fig), "plots": _plots(fig, fig.get("histograms", {}).get("steps")),
-                         "cards": sorted(fig.get("cards", []), key=lambda c: -(c["improvement"]["difference"] or 0))})
+        heading = f"{name}: {t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}"
+        sections.append({"name": heading, "text": _run_text(fig), "plots": _plots(fig, fig.get("histograms", {}).get("steps")),
+                         "cards": sorted(fig.get("cards", []), key=lambda c: -(c["improvement"]["difference"] or 0)),
+                         "verdicts": sorted(fig.get("verdicts", {}).get("cards", {}).items())})
     title = "Simulation report" + (" (comparison)" if "compare" in report else "")
     compare = _compare_text(report).split("B - A", 1)[1] if "compare" in report else None
     paired = _paired_seats(report["a"], report["b"]) if compare else None
     return env.from_string(PAGE).render(title=title, sections=sections, compare=("B - A" + compare) if compare else None,
-                                        paired=paired, pct=lambda r: _pct(r).strip(), diff=_diff)
+                                        paired=paired, pct=lambda r: _pct(r).strip(), diff=_diff, label=label,
+                                        strength=_strength, trust=_trust_text(report))
+
+
+def _strength(card: dict[str, Any]) -> str:
+    """A card's paired effect as the cards table writes it."""
+    strength = card.get("strength")
+    if not strength:
+        return "-"
+    if strength.get("plain"):
+        return "plain (0)"
+    if strength["difference"] is None:
+        return "-"
+    return f"{_diff({**strength, 'significant': strength['p_adjusted'] < ALPHA})} (adj. p {strength['p_adjusted']:.2g})"

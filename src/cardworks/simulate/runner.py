@@ -71,11 +71,24 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
     over = rules.actor(final) is None
     result, reason = rules.result(final)
     turns, rounds = table.turns(final)
+    cause, events = table.simulation.credits(position(), reason if over else None)
     return GameRecord(
         index=index, seats=tuple(agent.label for agent in seats), winners=winners(result) if over else (),
         reason=(reason or "no-reason") if over else "step-limit", steps=steps, turns=turns, rounds=rounds,
         held=tuple(frozenset(table.design(final, i) for i in h) for h in held) if cards else (),
-        played=tuple(sorted(played.items())))
+        played=tuple(sorted(played.items())), cause=cause, events=events)
+
+
+def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameRecord) -> list[tuple[str, bool, bool]]:
+    """The game of ``record`` replayed once per measured card that some player held in it, with that card
+    played as a plain card of its type (same seed): per holder, (card, won the real game, won the twin)."""
+    pairs = []
+    for design in table.measured:
+        holders = [seat for seat, held in enumerate(record.held) if design in held]
+        if holders:
+            twin = play_game(table.stand_ins[design], agents, seed, record.index)
+            pairs += [(design, seat in record.winners, seat in twin.winners) for seat in holders]
+    return pairs
 
 
 def play_chunk(spec: TableSpec, agents: tuple[Agent, ...], seed: int, first: int, count: int) -> Tally:
@@ -83,7 +96,11 @@ def play_chunk(spec: TableSpec, agents: tuple[Agent, ...], seed: int, first: int
     table = build_table(spec)
     tally = Tally(spec.players)
     for index in range(first, first + count):
-        tally.add(play_game(table, agents, seed, index), table.pack_cards)
+        record = play_game(table, agents, seed, index)
+        tally.add(record, table.pack_cards)
+        if table.stand_ins:
+            for design, real, twin in play_twins(table, agents, seed, record):
+                tally.pairs[design, real, twin] += 1
     return tally
 
 

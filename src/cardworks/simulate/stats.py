@@ -43,6 +43,10 @@ class GameRecord:
     """Per seat, the designs the player held at some point."""
     played: tuple[tuple[str, int], ...] = ()
     """(design, times) put to use by any player."""
+    cause: tuple[str, str] | None = None
+    """(the design that ended the game, how: ``effect`` or ``completed``), None for a rule alone."""
+    events: tuple[tuple[tuple[str, str], int], ...] = ()
+    """((what, design), times): cards placed, effects triggered, verbs that acted (the game's ``credits``)."""
 
 
 @dataclass
@@ -66,6 +70,12 @@ class Tally:
     played: Counter = field(default_factory=Counter)
     stalled: list[int] = field(default_factory=list)
     """The smallest numbers (at most ``KEPT_STALLS``) of games that reached the step cap, to replay them."""
+    decided_by: Counter = field(default_factory=Counter)
+    """(design, how) → games that card ended (see ``GameRecord.cause``)."""
+    events: Counter = field(default_factory=Counter)
+    """(what, design) → times over all games."""
+    pairs: Counter = field(default_factory=Counter)
+    """(design, won the real game, won its twin with the card made plain) → holder-games (paired games)."""
 
     def __post_init__(self) -> None:
         if not self.seat_wins:
@@ -95,13 +105,18 @@ class Tally:
                     self.held_wins[design] += won
         for design, times in record.played:
             self.played[design] += times
+        if record.cause is not None:
+            self.decided_by[record.cause] += 1
+        for key, times in record.events:
+            self.events[key] += times
 
     def merge(self, other: "Tally") -> "Tally":
         """The sum of two tallies (a new one): commutative and associative."""
         total = Tally(self.players)
         total.games, total.decided = self.games + other.games, self.decided + other.decided
         total.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins)]
-        for name in ("agent_seats", "agent_wins", "endings", "steps", "turns", "rounds", "held", "held_wins", "played"):
+        for name in ("agent_seats", "agent_wins", "endings", "steps", "turns", "rounds", "held", "held_wins", "played",
+                     "decided_by", "events", "pairs"):
             setattr(total, name, getattr(self, name) + getattr(other, name))
         total.stalled = sorted({*self.stalled, *other.stalled})[:KEPT_STALLS]
         return total
@@ -187,3 +202,44 @@ def mean_difference(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 def _r(value: float) -> float:
     """Rounded for the report: stable text, no false precision."""
     return round(value, 6)
+
+
+# --- paired games ----------------------------------------------------------------------------------
+
+def paired_difference(both: int, first: int, second: int, neither: int) -> dict[str, Any]:
+    """Rate of success in the first of each pair minus in the second, from the four counts of pairs (both
+    succeeded, only the first, only the second, neither): Newcombe's hybrid score interval for paired
+    proportions (his 1998 method 10, Wilson's intervals joined with the pairs' phi correlation), and the
+    exact McNemar p-value (the discordant pairs against an even split)."""
+    n = both + first + second + neither
+    if not n:
+        return {"difference": None, "low": None, "high": None, "p": 1.0, "pairs": 0}
+    p1, p2 = (both + first) / n, (both + second) / n
+    (l1, u1), (l2, u2) = wilson(both + first, n), wilson(both + second, n)
+    rows = (both + first) * (second + neither) * (both + second) * (first + neither)
+    phi = (both * neither - first * second) / math.sqrt(rows) if rows else 0.0
+    d = p1 - p2
+    below = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    above = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return {"difference": _r(d), "low": _r(max(-1.0, d - below)), "high": _r(min(1.0, d + above)),
+            "p": _r(mcnemar(first, second)), "pairs": n}
+
+
+def mcnemar(first: int, second: int) -> float:
+    """The exact two-sided McNemar p-value: twice the smaller tail of Binomial(first + second, 1/2)."""
+    n = first + second
+    if not n:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(first, second) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def benjamini_hochberg(pvalues: dict[str, float]) -> dict[str, float]:
+    """Benjamini-Hochberg adjusted p-values (the false discovery rate across all the tests given)."""
+    ranked = sorted(pvalues.items(), key=lambda kv: (kv[1], kv[0]))
+    m, adjusted, smallest = len(ranked), {}, 1.0
+    for rank in range(m, 0, -1):
+        key, p = ranked[rank - 1]
+        smallest = min(smallest, p * m / rank)
+        adjusted[key] = _r(smallest)
+    return adjusted

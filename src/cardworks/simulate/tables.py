@@ -42,10 +42,14 @@ class TableSpec:
     players: int
     packs: tuple[str, ...] = ()
     max_steps: int = MAX_STEPS
+    paired: bool = False
+    """Also replay every game with each measured card played as a plain card of its type (``Table.measured``)."""
+    adjust: tuple[str, str, int] | None = None
+    """(design, field, value): one number of a card changed, a step of ``simulate --sweep``."""
 
     @property
     def label(self) -> str:
-        packs = "".join(f" + {Path(p).name}" for p in self.packs)
+        packs = "".join(f" + {pack_id(p)}" for p in self.packs)
         return f"{self.game} {self.selection}{packs}, {self.players} players"
 
 
@@ -65,8 +69,21 @@ class Table:
     """Design → its public definition (kind, attack, defence, sell…), what every player knows of a card."""
     pack_cards: frozenset[str] = frozenset()
     """Designs the packs add to the deck."""
+    pack_designs: frozenset[str] = frozenset()
+    """Every design the packs hold, those the deck leaves out too."""
     left_out: dict[str, str] = field(default_factory=dict)
     """Designs of the selection the engine cannot play yet, with why."""
+    families: dict[str, str] = field(default_factory=dict)
+    """Design → its type for comparisons (the game's ``plain`` names it); empty when the game has no ``plain``."""
+    plain_cards: set[str] = field(default_factory=set)
+    """Designs that already are the plain card of their type (their own effect is 0 by construction)."""
+    stand_ins: dict[str, "Table"] = field(default_factory=dict, repr=False)
+    """Measured design → the table where it plays as a plain card of its type (with ``spec.paired``): the
+    pack's cards, and the base cards of the pack cards' types that are not plain already."""
+
+    @property
+    def measured(self) -> tuple[str, ...]:
+        return tuple(sorted(self.stand_ins))
 
     def playout(self, state: Any) -> Playout:
         """The game from ``state`` played in place when the rules offer it, else through ``apply``."""
@@ -159,10 +176,45 @@ def _table(spec: TableSpec, db: Any, config: Any, simulation: Simulation) -> Tab
     cards of the packs loaded with it), and which designs the packs add."""
     plugin = registered()[spec.game]
     rules, catalogue = plugin.rules_for(db, config)
+    new_game = lambda rng: plugin.new_game(db, config, rng)[1]  # noqa: E731
+    if spec.adjust is not None:
+        rules = _adjusted(spec, rules, simulation)
+        new_game = partial(simulation.deal, db, config, rules)
     cards = simulation.cards(rules)
-    return Table(spec, rules, lambda rng: plugin.new_game(db, config, rng)[1], simulation,
-                 deck={design: card.copies for design, card in cards.items()}, cards=cards,
-                 pack_cards=frozenset(cards) & _pack_designs(db), left_out=dict(catalogue.left_out))
+    pack_designs = _pack_designs(db)
+    pack_cards = frozenset(cards) & pack_designs
+    table = Table(spec, rules, new_game, simulation,
+                  deck={design: card.copies for design, card in cards.items()}, cards=cards,
+                  pack_cards=pack_cards, pack_designs=pack_designs, left_out=dict(catalogue.left_out))
+    if simulation.plain is None or not cards:
+        return table
+    base = frozenset(cards) - pack_cards
+    for design in sorted(cards):
+        swapped, table.families[design] = simulation.plain(rules, design, base)
+        if swapped is None:
+            table.plain_cards.add(design)
+        if spec.paired and swapped is not None:
+            table.stand_ins[design] = swapped
+    kinds = {table.families[d] for d in pack_cards if d in table.families}
+    for design, swapped in list(table.stand_ins.items()):
+        if design not in pack_cards and table.families[design] not in kinds:
+            del table.stand_ins[design]
+            continue
+        table.stand_ins[design] = Table(spec, swapped, partial(simulation.deal, db, config, swapped), simulation,
+                                        deck=table.deck, cards=simulation.cards(swapped), pack_cards=pack_cards)
+    return table
+
+
+def _adjusted(spec: TableSpec, rules: Any, simulation: Simulation) -> Any:
+    design, name, value = spec.adjust
+    if simulation.adjusted is None or simulation.deal is None:
+        raise UsageError(f"--sweep: {spec.game} cannot change a card's numbers")
+    if design not in simulation.cards(rules):
+        raise UsageError(f"--sweep {design}.{name}: {design} is not a card in play in {spec.label}")
+    try:
+        return simulation.adjusted(rules, design, name, value)
+    except ValueError as exc:
+        raise UsageError(f"--sweep {design}.{name}={value}: {exc}") from None
 
 
 def _pack_designs(db: Any) -> frozenset[str]:
@@ -171,6 +223,17 @@ def _pack_designs(db: Any) -> frozenset[str]:
 
     packs = {id(bundle) for bundle in db.packs}
     return frozenset(r.id for r in Index(db).of_kind("card") if id(r.bundle) in packs)
+
+
+def pack_id(path: str) -> str:
+    """A pack's id, as its ``pack.json`` gives it (reports name a pack by its id, not by its folder)."""
+    import json
+
+    file = Path(path) / "pack.json"
+    try:
+        return str(json.loads(file.read_text(encoding="utf-8"))["id"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{file}: not a pack with an id ({exc})") from None
 
 
 def winners(result: Any) -> tuple[int, ...]:

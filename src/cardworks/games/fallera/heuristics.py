@@ -14,6 +14,8 @@ import random
 from functools import lru_cache
 from typing import Any, Sequence
 
+from .worth import effect_worth, returns
+
 WIN = 1000.0
 INGREDIENT = 10.0
 DRAW = 1.0
@@ -68,7 +70,7 @@ def treasure_worth(table: Any, design: str) -> float:
         return 1.0 + (card.sell or 0)
     if card.doing("actions-per-turn"):  # more actions every turn (the allioli persistent): worth an ingredient
         return INGREDIENT
-    return 1.5
+    return 1.5 + effect_worth(card)
 
 
 def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
@@ -113,8 +115,13 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
 def _card_worth(table: Any, design: str) -> float:
     card = table.cards[design]
     if card.battle:
-        return max(card.attack or 0, card.defence or 0) + 0.1 * (card.attack or 0)
+        return max(card.attack or 0, card.defence or 0) + 0.1 * (card.attack or 0) + effect_worth(card)
     return 0.0
+
+
+def _use_cost(table: Any, design: str) -> float:
+    """What using a battle card loses: the card, unless it goes back to the hand after the battle."""
+    return 0.0 if returns(table.cards[design]) else _card_worth(table, design)
 
 
 def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], defences: list[int]) -> float:
@@ -145,7 +152,7 @@ def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: 
                 gain = WIN / 4  # a win if undefended: worth trying whatever the odds
             gain += 2.0 * counts[action.target]  # taking from the leader holds them back
         odds = _odds(card.attack or 0, defences, seen["hand_sizes"][action.target])
-        return odds * gain - 0.3 * _card_worth(table, action.card.design) - 0.5
+        return odds * gain - 0.3 * _use_cost(table, action.card.design) - 0.5
     return 0.0
 
 
@@ -161,7 +168,7 @@ def _defend(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any]) -> 
         stopping = [a for a in cards if (table.cards[a.card.design].defence or 0) >= attack]
         if not stopping:
             return refuse
-        return min(stopping, key=lambda a: (_card_worth(table, a.card.design), a.notation()))
+        return min(stopping, key=lambda a: (_use_cost(table, a.card.design), a.notation()))
     strongest = max(cards, key=lambda a: (table.cards[a.card.design].defence or 0, a.notation()))
     if worth >= INGREDIENT or (table.cards[strongest.card.design].defence or 0) >= 3 and worth >= 3:
         return strongest

@@ -3,6 +3,9 @@ heuristics, the deck's public card definitions, and the referee's view of who ho
 
 from __future__ import annotations
 
+import dataclasses
+import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -39,4 +42,111 @@ def turns(state: Any, players: int) -> tuple[int, int]:
     return turn, (turn + players - 1) // players
 
 
-SIMULATION = Simulation(heuristics=heuristics, turns=turns, cards=cards, zones=zones, design=design, played=played)
+EFFECT_ENDINGS = frozenset({"effect-win", "deck-exhausted-holder"})
+"""Endings a card's own effect brings (a ``win`` verb, the fideuà when the deck runs out)."""
+PAELLA_ENDINGS = frozenset({"five-ingredients", "four-ingredients-territorial", "five-ingredients-seafood"})
+"""Endings a complete paella brings: credited to the ingredient that completed it."""
+
+
+def credits(state: Any, reason: str | None) -> tuple[tuple[str, str] | None, tuple[tuple[tuple[str, str], int], ...]]:
+    """(the card that ended the game and how, ((what, design), times) of the game's card events) from the
+    draft's ``log``.
+
+    How: ``effect`` (its own effect won, or it won as the deck ran out) or ``completed`` (the last
+    ingredient that reached the winner's counter and is still there: the draw, theft or battle that
+    brought it made the paella). A position without a log (a frozen state) credits nothing."""
+    log = getattr(state, "log", None)
+    if not log:
+        return None, ()
+    designs = state.designs
+
+    def named(source: Any) -> str:
+        return designs[source] if type(source) is int else source
+
+    counted: dict[tuple[str, str], int] = {}
+    for (what, source), times in Counter(log).items():  # counted by instance first: most entries repeat
+        if what != "ended":
+            key = (what, named(source))
+            counted[key] = counted.get(key, 0) + times
+    events = tuple(sorted(counted.items()))
+    cause = None
+    if reason in EFFECT_ENDINGS:
+        source = next((source for what, source in reversed(log) if what == "ended"), None)
+        cause = (named(source), "effect") if source is not None else None
+    elif reason in PAELLA_ENDINGS and state.winner is not None:
+        counter, facts = state.counters[state.winner], state.facts
+        source = next((source for what, source in reversed(log) if what == "placed" and source in counter
+                       and facts.defs[source].kind == "ingredient"), None)
+        cause = (named(source), "completed") if source is not None else None
+    return cause, events
+
+
+def family(card: Any) -> str:
+    """A card's type for comparisons: ``battle``, or its treasure kind (``ingredient``, ``sellable``, ``other``)."""
+    return "battle" if card.battle else (card.kind or card.types[0])
+
+
+def _is_plain(card: Any) -> bool:
+    return all(verb.verb == "as-its-type" for effect in card.effects for verb in effect.do)
+
+
+def _median(values: list[tuple[int | None, int]]) -> float:
+    """The copies-weighted median of (value, copies), None counted as 0."""
+    flat = sorted(v or 0 for v, copies in values for _ in range(copies))
+    return flat[len(flat) // 2] if flat else 0
+
+
+def plain(rules: Any, design: str, base: frozenset[str]) -> tuple[Any | None, str]:
+    """Rules in which ``design`` plays as a plain card of its type: no effects, and the values (attack,
+    defence, sell) of the base deck's plain card of that type (and ingredient category) closest to the
+    type's copies-weighted median (None when the card already is that plain card), and the type.
+
+    The stand-in is a measuring device, not a card of the game: every copy keeps its place in the deck,
+    so a seeded game replays identically until the card's own difference matters."""
+    card = rules.defs[design]
+    kind = family(card)
+    same = [rules.defs[d] for d in sorted(base) if family(rules.defs[d]) == kind
+            and (kind != "ingredient" or rules.defs[d].category == card.category)]
+    medians = [_median([(getattr(c, stat), c.copies) for c in same]) for stat in ("attack", "defence", "sell")]
+    plains = [c for c in same if _is_plain(c)]
+    values = (card.attack, card.defence, card.sell)
+    if plains:
+        best = min(plains, key=lambda c: (sum(abs((v or 0) - m) for v, m in zip((c.attack, c.defence, c.sell), medians)),
+                                          -c.copies, c.id))
+        values = (best.attack, best.defence, best.sell)
+    if _is_plain(card) and values == (card.attack, card.defence, card.sell):
+        return None, kind
+    stand_in = dataclasses.replace(card, attack=values[0], defence=values[1], sell=values[2], effects=(),
+                                   _by_verb={}, _by_event={})
+    return dataclasses.replace(rules, defs={**rules.defs, design: stand_in}), kind
+
+
+ADJUSTABLE = {"attack": "attack", "defence": "defence", "sell": "sell", "quantity": "copies"}
+"""What ``--sweep CARD.FIELD`` may change, and the definition's field it sets."""
+
+
+def adjusted(rules: Any, design: str, name: str, value: int) -> Any:
+    """Rules in which ``design``'s ``name`` (attack, defence, sell, quantity) is ``value``: a sweep's step.
+    Raises ValueError naming what may be swept."""
+    if name not in ADJUSTABLE:
+        raise ValueError(f"{name!r} cannot be swept; sweep {', '.join(ADJUSTABLE)}")
+    card = rules.defs[design]
+    if name in ("attack", "defence") and not card.battle:
+        raise ValueError(f"{design} is not a battle card: it has no {name}")
+    if name == "sell" and card.kind != "sellable":
+        raise ValueError(f"{design} is not a sellable treasure: it has no sale value")
+    if name == "quantity" and value < 1:
+        raise ValueError("a quantity below 1 takes the card out of the deck")
+    changed = dataclasses.replace(card, **{ADJUSTABLE[name]: value}, _by_verb={}, _by_event={})
+    return dataclasses.replace(rules, defs={**rules.defs, design: changed})
+
+
+def deal(db: Any, config: Any, rules: Any, rng: random.Random) -> Any:
+    """A new game under ``rules`` (those ``plain`` made), dealt as ``new_game`` deals."""
+    from .game import deal_size
+
+    return rules.new_game(rng=rng, deal=deal_size(db, config.players))
+
+
+SIMULATION = Simulation(heuristics=heuristics, turns=turns, cards=cards, zones=zones, design=design, played=played,
+                        credits=credits, plain=plain, deal=deal, adjusted=adjusted)

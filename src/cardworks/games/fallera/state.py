@@ -103,10 +103,13 @@ class Draft:
     and ``started`` as they start the first turn,
     None when no chance was given: a reshuffle then fails loudly), so no rule passes it along; and ``TALLIES`` count what is on the counters, kept up to date as cards reach and leave
     them (the rules' ``_place`` and ``_unplace``): looking for a winner is then mostly one ``max``,
-    and a turn's number of legal actions needs no counting.
+    and a turn's number of legal actions needs no counting. ``log`` lists what happened to cards since the
+    draft was thawed, as (what, instance or terreta source): ``placed`` (a treasure reached a counter),
+    ``trigger`` (an effect began), a verb that acted (``draw``, ``coin``, ``extra-action``, ``win``), and
+    ``ended`` (the effect that ended the game); simulations credit cards with it (not part of the position).
     """
 
-    __slots__ = FIELDS + ("facts", "rng") + TALLIES
+    __slots__ = FIELDS + ("facts", "rng", "log") + TALLIES
 
     @property
     def players(self) -> int:
@@ -119,7 +122,7 @@ def thawed(state: State, facts: Any) -> Draft:
     Field by field, as ``frozen`` (a loop of ``setattr`` took twice as long, and checked playouts
     thaw a state for every action they try)."""
     draft = object.__new__(Draft)
-    draft.facts, draft.rng = facts, None
+    draft.facts, draft.rng, draft.log = facts, None, []
     draft.designs = state.designs
     draft.hands = [list(hand) for hand in state.hands]
     draft.counters = [list(counter) for counter in state.counters]

@@ -73,12 +73,15 @@ class Triggers:
         is left waits in the queue) or grants another action (``GRANTED``, once the list is played)."""
         verbs = verbs_at(self._effect(draft, source, index), path)
         bindings = REGISTRY.bindings
-        granted = False
+        granted, log = False, draft.log
+        if not path and not position:
+            log.append(("trigger", source))  # credited to the card in simulations (Draft.log)
         for k in range(position, len(verbs)):
             verb = verbs[k]
             binding = bindings[type(verb)]
             if binding.kind != "acts":  # standing and describing verbs are read elsewhere (validate refuses them here)
                 continue
+            log.append((binding.tag, source))
             done = binding.handler(self, draft, who, source, index, path, k, verb)
             if done is True:
                 if granted:  # the grant waits in the queue, after the rest of this list and before the turn's end
@@ -121,4 +124,5 @@ def extra_action(rules: Any, draft: Draft, who: int, source: Any, index: int, pa
 def win(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Win) -> bool:
     """``who`` wins at once: the game is over."""
     draft.phase, draft.winner, draft.reason = "over", who, "effect-win"
+    draft.log.append(("ended", source))
     return True

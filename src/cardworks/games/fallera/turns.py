@@ -196,6 +196,7 @@ class TurnFlow:
                 continue
             if holds(effect.while_, draft, holder, source) and any(type(v) is Win for v in effect.do):
                 draft.winner, draft.reason = holder, "deck-exhausted-holder"
+                draft.log.append(("ended", source))
                 return
 
     def _place(self, draft: Draft, who: int, instance: int) -> None:
@@ -204,6 +205,7 @@ class TurnFlow:
         facts = draft.facts
         if facts.treasure[instance]:
             insort(draft.counters[who], instance)
+            draft.log.append(("placed", instance))
             draft.weights[who] += facts.weight[instance]
             draft.sellables[who] += facts.sellable[instance]
             draft.on_counters += 1

@@ -1,0 +1,42 @@
+"""``simulate --sweep CARD.FIELD=LO..HI[:STEP]``: one pack card's number stepped over a range, the same seeded
+games at each value, and its strength and verdict against the value, to find where the card is in line."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import UsageError
+
+PATTERN = re.compile(r"^(?P<card>[a-z0-9][a-z0-9-]*)\.(?P<field>[a-z-]+)=(?P<lo>-?\d+)\.\.(?P<hi>-?\d+)(?::(?P<step>\d+))?$")
+MOST_VALUES = 50
+"""A sweep plays every game once per value (and per paired card): more values than this is a mistake."""
+
+
+def parse_sweep(text: str) -> tuple[str, str, list[int]]:
+    """(card, field, values) of ``CARD.FIELD=LO..HI[:STEP]`` (both ends included); UsageError otherwise."""
+    found = PATTERN.match(text)
+    if not found:
+        raise UsageError(f"--sweep {text!r}: write CARD.FIELD=LO..HI or CARD.FIELD=LO..HI:STEP (attack=1..10:1)")
+    lo, hi, step = int(found["lo"]), int(found["hi"]), int(found["step"] or 1)
+    if step < 1 or hi < lo:
+        raise UsageError(f"--sweep {text!r}: the range must run upwards (LO <= HI) by a step of at least 1")
+    values = list(range(lo, hi + 1, step))
+    if len(values) > MOST_VALUES:
+        raise UsageError(f"--sweep {text!r}: {len(values)} values; sweep at most {MOST_VALUES}")
+    return found["card"], found["field"], values
+
+
+def sweep_figures(card: str, field: str, runs: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """Per value: the card's strength, its type's band, its verdict and the games its effect ended; and the
+    values at which it is in line."""
+    rows = []
+    for value, fig in runs:
+        row = next(c for c in fig["cards"] if c["card"] == card)
+        verdict = fig["verdicts"]["cards"][card]
+        rows.append({"value": value, "strength": row.get("strength"), "band": fig["verdicts"]["bands"].get(row["type"]),
+                     "verdict": verdict["verdict"], "why": verdict["why"], "decided_by_effect": row["decided_by_effect"],
+                     "played_per_game": row["played_per_game"]})
+    first = runs[0][1]["table"]
+    return {"card": card, "field": field, "table": {k: v for k, v in first.items()},
+            "values": rows, "in_line": [r["value"] for r in rows if r["verdict"] == ["in line"]]}
