@@ -115,6 +115,8 @@ class Registration(Model):
     room the cards leave."""
     max_length: Positive
     """Longest arm the marks are lengthened to."""
+    padding: Length
+    """Room added to ``length`` for the square corner zones no card may reach into on both axes."""
     square: Positive
     """Side of the filled square (three-mark pattern)."""
 

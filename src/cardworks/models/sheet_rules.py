@@ -170,15 +170,16 @@ def registration_marks(pattern: str, page_w: float, page_h: float, inset: float,
 
 def print_and_cut_sheet(rule: PrintAndCutRule, paper: str, card_w: float, card_h: float, bleed: float,
                         mark_inset: float | None = None) -> Sheet:
-    """silhouette-card-maker's geometry: both page orientations tried (landscape first), the one with more
-    cards kept; the grid centred; the marks' arms lengthened to the room the cards leave."""
+    """silhouette-card-maker's geometry: both page orientations tried (portrait first, as its layout script
+    does), the one with more cards kept; the grid centred; the marks' arms lengthened to the room the cards
+    leave; the corner zones the arm length plus the padding."""
     reg = rule.registration
     inset = reg.inset if mark_inset is None else mark_inset
     portrait = PAPERS[paper]
     gap = rule.spacing
     chosen = None
-    for page_w, page_h in ((portrait[1], portrait[0]), portrait):
-        found = _scm_margins(page_w, page_h, card_w, card_h, gap, inset, reg.length)
+    for page_w, page_h in (portrait, (portrait[1], portrait[0])):
+        found = _scm_margins(page_w, page_h, card_w, card_h, gap, inset, reg.length + reg.padding)
         if found is not None and (chosen is None or found[0] * found[1] > chosen[2][0] * chosen[2][1]):
             chosen = (page_w, page_h, found)
     if chosen is None:
