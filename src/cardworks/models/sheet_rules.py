@@ -32,22 +32,37 @@ def _fit(room: float, size: float, spacing: float) -> int:
     return max(0, int(math.floor((room + spacing + EPSILON) / (size + spacing))))
 
 
-def _ticks(slots: list[Slot], sheet_boxes: list[tuple[float, float, float, float]], bleed: float, length: float,
-           printable: tuple[float, float, float, float]) -> list[Line]:
-    """Crop ticks on the lines of each trim edge, outward from each corner, kept only where they cross no
-    card's visible area and stay on the printable area."""
+def _ticks(boxes: list[tuple[float, float, float, float]], bleed: float, length: float, paper: tuple[float, float]) -> list[Line]:
+    """Crop ticks on the lines of each trim edge, outward from each corner, shortened to stop before any
+    card's visible area and the paper edge (as the grid's are); a tick with less than 0.5 mm left is dropped."""
     visible = [(a - bleed - MARK_CLEARANCE, b - bleed - MARK_CLEARANCE, c + bleed + MARK_CLEARANCE, d + bleed + MARK_CLEARANCE)
-               for a, b, c, d in sheet_boxes]
+               for a, b, c, d in boxes]
     start = bleed + 1.0
-    ticks = []
-    for x0, y0, x1, y1 in sheet_boxes:
+    ticks: list[Line] = []
+    for x0, y0, x1, y1 in boxes:
         for cx, out_x in ((x0, -1), (x1, 1)):
             for cy, out_y in ((y0, -1), (y1, 1)):
-                for tick in (Line(kind="crop", x1=cx, y1=cy + out_y * start, x2=cx, y2=cy + out_y * (start + length)),
-                             Line(kind="crop", x1=cx + out_x * start, y1=cy, x2=cx + out_x * (start + length), y2=cy)):
-                    inside = all(printable[0] - EPSILON <= v <= printable[2] + EPSILON for v in (tick.x1, tick.x2)) and \
-                        all(printable[1] - EPSILON <= v <= printable[3] + EPSILON for v in (tick.y1, tick.y2))
-                    if inside and not any(_segment_hits(tick, box) for box in visible) and tick not in ticks:
+                for vertical in (True, False):
+                    along, origin, step, end = (cx, cy + out_y * start, out_y, paper[1]) if vertical else \
+                        (cy, cx + out_x * start, out_x, paper[0])
+                    room = min(length, (end - origin) if step > 0 else origin)
+                    blocked = False
+                    for bx0, by0, bx1, by1 in visible:
+                        lo_across, hi_across, lo, hi = (bx0, bx1, by0, by1) if vertical else (by0, by1, bx0, bx1)
+                        if not lo_across < along < hi_across:
+                            continue
+                        if lo <= origin <= hi:
+                            blocked = True
+                        elif step > 0 and lo > origin:
+                            room = min(room, lo - origin)
+                        elif step < 0 and hi < origin:
+                            room = min(room, origin - hi)
+                    if blocked or room < 0.5:
+                        continue
+                    stop = origin + step * room
+                    tick = Line(kind="crop", x1=cx, y1=origin, x2=cx, y2=stop) if vertical else \
+                        Line(kind="crop", x1=origin, y1=cy, x2=stop, y2=cy)
+                    if tick not in ticks:
                         ticks.append(tick)
     return ticks
 
@@ -109,7 +124,7 @@ def gutterfold_sheet(rule: GutterfoldRule, margin: float, paper: str, card_w: fl
         fold_line = Line(kind="fold", x1=margin, y1=centre, x2=width - margin, y2=centre, dashed=True)
         glue = [Mark(kind="glue", x=(b[0] + b[2] - rule.glue_mark) / 2, y=centre - rule.glue_mark / 2,
                      width=rule.glue_mark, height=rule.glue_mark) for s, b in zip(slots, boxes) if s.side == "front"]
-    ticks = _ticks(slots, boxes, shown, rule.mark_length, printable)
+    ticks = _ticks(boxes, shown, rule.mark_length, (width, height))
     note = (f"gutterfold, {_n(card_w)} × {_n(card_h)} mm cards on {paper} paper: {count} card(s) a sheet "
             f"(fold {'down the middle' if fold == 'down' else 'across the middle'})")
     return Sheet(paper, width, height, card_w, card_h, shown, printable, tuple(slots), tuple(glue),
