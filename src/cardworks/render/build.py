@@ -32,7 +32,7 @@ from .docs.build import DocTask, build_documents, doc_tasks
 from .facecache import FaceCache, deck_faces, face_keys
 from .fetcher import refusal_error
 from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
-from ..models.layout import GridRule, LayoutFile
+from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRule
 from ..models.sheets import LayoutError, Sheet, sheet_for, sheet_problems
 from .cutfiles import cut_dxf, cut_svg
 from .impose import SheetLayout, calibration, impose
@@ -251,6 +251,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
                 kept: dict[str, OutputRecord]) -> DeckOutcome:
     """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size."""
     game = db.game_doc
+    chosen, layout_digest = _chosen_layout(db, options)  # a layout that cannot be used stops before any face is laid out
     shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, options, kept)
     if options.strict and overflow:
         raise overflow_error(db, locale, overflow)
@@ -260,7 +261,6 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
     groups = size_groups(job, deck, game_size)
     imposed = False
     shop = None
-    chosen, layout_digest = _chosen_layout(db, options)
     notes: list[str] = []
     for (width, height), entries in groups.items():
         layout = replace(options.layout, trim_w=width, trim_h=height, bleed=BLEED_MM)
@@ -311,10 +311,17 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
 
 def _chosen_layout(db: Database, options: BuildOptions) -> tuple[tuple[LayoutFile, str], str]:
     """The layout ``--layout`` names (the pack's or game folder's own before the shipped one) and a digest of
-    its file, which goes into each sheet's input hash."""
+    its file, which goes into each sheet's input hash. Options the layout would ignore are refused."""
     roots = [bundle.root for bundle in db.packs] + [db.game.root]
     path = layout_path(options.layout.name, roots)
     layout = read_layout(path)
+    rule, name, given = layout[0].rule, options.layout.name, options.layout
+    if given.mark_inset is not None and not isinstance(rule, PrintAndCutRule):
+        raise UsageError(f"--mark-inset moves registration marks; layout {name!r} prints none")
+    if not isinstance(rule, GridRule) and (given.gutter or given.marks != "cards"):
+        raise UsageError(f"--gutter and --marks shape the grid; layout {name!r} places its cards and marks itself")
+    if isinstance(rule, GutterfoldRule) and (given.offset_x or given.offset_y):
+        raise UsageError(f"--back-offset shifts back pages; layout {name!r} prints each back beside its front")
     return layout, hashlib.sha256(read_limited(path, MAX_ASSET_BYTES)).hexdigest()
 
 
