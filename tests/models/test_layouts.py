@@ -161,3 +161,14 @@ def test_gutterfold_mirrors_each_front_onto_its_back(paper: str, size: str) -> N
         mirrored = (2 * fold.x1 - x1, y0, 2 * fold.x1 - x0, y1) if down else (x0, 2 * fold.y1 - y1, x1, 2 * fold.y1 - y0)
         assert sheet.footprint(backs[card]) == pytest.approx(mirrored, abs=1e-9)
     assert PAPERS[paper] == (sheet.width, sheet.height)
+
+
+def test_long_lines_across_many_slots_are_checked_exactly() -> None:
+    slots = tuple(Slot(x=6 + (i % 10) * 19.5, y=6 + (i // 10) * 14, card=i) for i in range(200))
+    lines = tuple(Line(kind="fold", x1=-2000, y1=6.5 + 14 * (i % 20), x2=2000, y2=6.5 + 14 * (i % 20) + i / 1000)
+                  for i in range(1000))  # each crosses a row of cards from far off the sheet
+    sheet = _sheet(card_width=19, card_height=13, bleed=0.0, printable=(0, 0, 210, 297), slots=slots, marks=(), lines=lines)
+    found = sheet_problems(sheet)  # (sampling each line every 0.05 mm, as a first version did, took hours)
+    assert len([f for f in found if f[1] == "layout-mark-on-card"]) == 1000
+    touching = _sheet(lines=(Line(kind="fold", x1=84.1, y1=5, x2=84.1, y2=292),))  # along the edge of the bleed
+    assert sheet_problems(touching) == []

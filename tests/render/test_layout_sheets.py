@@ -271,7 +271,8 @@ def test_a_layout_name_is_a_name(tmp_path: Path, name: str, message: str) -> Non
     (["--layout", "grid", "--mark-inset", "15"], "--mark-inset moves registration marks; layout 'grid' prints none"),
     (["--layout", "silhouette", "--gutter", "4"], "--gutter and --marks shape the grid"),
     (["--layout", "cricut", "--marks", "page-edge"], "--gutter and --marks shape the grid"),
-    (["--layout", "gutterfold", "--back-offset", "1,0"], "--back-offset shifts back pages"),
+    (["--layout", "gutterfold", "--back-offset", "1,0"], "--back-offset and --duplex place back pages"),
+    (["--layout", "gutterfold", "--duplex", "none"], "--back-offset and --duplex place back pages"),
 ])
 def test_an_option_the_layout_would_ignore_is_refused(tmp_path: Path, options: list[str], message: str) -> None:
     run = run_cli("--cards", str(REPO / "cards"), "build", "--game", "diables", "--locale", "en", "--no-docs",

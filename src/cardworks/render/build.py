@@ -320,8 +320,8 @@ def _chosen_layout(db: Database, options: BuildOptions) -> tuple[tuple[LayoutFil
         raise UsageError(f"--mark-inset moves registration marks; layout {name!r} prints none")
     if not isinstance(rule, GridRule) and (given.gutter or given.marks != "cards"):
         raise UsageError(f"--gutter and --marks shape the grid; layout {name!r} places its cards and marks itself")
-    if isinstance(rule, GutterfoldRule) and (given.offset_x or given.offset_y):
-        raise UsageError(f"--back-offset shifts back pages; layout {name!r} prints each back beside its front")
+    if isinstance(rule, GutterfoldRule) and (given.offset_x or given.offset_y or given.duplex != "long"):
+        raise UsageError(f"--back-offset and --duplex place back pages; layout {name!r} prints each back beside its front")
     return layout, hashlib.sha256(read_limited(path, MAX_ASSET_BYTES)).hexdigest()
 
 
