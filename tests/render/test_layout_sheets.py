@@ -279,3 +279,25 @@ def test_an_option_the_layout_would_ignore_is_refused(tmp_path: Path, options: l
                   *options, "--out", str(tmp_path))
     assert run.exit_code == 2 and message in " ".join(run.output.split()), run.output
     assert not (tmp_path / "diables").exists()
+
+
+def test_a_sheet_listed_slot_by_slot_is_drawn_as_listed(tmp_path: Path) -> None:
+    cards = tmp_path / "cards"
+    shutil.copytree(REPO / "cards" / "diables", cards / "diables")
+    (cards / "diables" / "layouts").mkdir()
+    sprue = {"$schema": "../../../schema/layout.schema.json", "description": "two cards, one turned", "papers": ["a4"],
+             "margin": 5.0, "sheets": [{"paper": "a4", "card_width": 63, "card_height": 88, "bleed": 1.5,
+                                        "slots": [{"x": 20, "y": 150}, {"x": 100, "y": 30, "rotation": 90, "card": 1}],
+                                        "lines": [{"kind": "crop", "x1": 10, "y1": 150, "x2": 16, "y2": 150}]}]}
+    (cards / "diables" / "layouts" / "sprue.json").write_text(json.dumps(sprue))
+    run = run_cli("--cards", str(cards), "build", "--game", "diables", "--locale", "en", "--no-docs", "--layout", "sprue",
+                  "--duplex", "none", "--out", str(tmp_path / "b"))
+    assert run.exit_code == 0, run.output
+    pdf = pikepdf.open(tmp_path / "b" / "diables" / "en" / "cards-all-sprue-a4.pdf")
+    assert len(pdf.pages) == 8  # 16 cards, 2 a sheet, no back pages
+    read = _read_page(pdf.pages[0])
+    (_, upright, clip0), (_, turned, clip1) = read["placements"]
+    assert _trim(upright, 63, 88) == pytest.approx((20, 150, 83, 238), abs=1e-3)
+    assert _trim(turned, 63, 88) == pytest.approx((100, 30, 188, 93), abs=1e-3) and _up(turned) == pytest.approx((-1, 0))
+    assert clip1 == pytest.approx((98.5, 28.5, 91, 66), abs=1e-3)
+    assert read["plain"] == [pytest.approx((10, 150, 16, 150), abs=1e-3)]
