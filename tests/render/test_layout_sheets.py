@@ -224,9 +224,14 @@ def test_print_and_cut_sheets_cut_files_and_marks_line_up(tmp_path: Path, layout
     assert len(horizontal) == (2 if squares else 4)
     back = _read_page(pdf.pages[1])
     assert not back["filled"]
-    back_trims = sorted(_trim(m, 63, 88) for _, m, _ in back["placements"])
-    mirrored = sorted((width - t[2], t[1], width - t[0], t[3]) for t in trims)
-    assert [v for t in back_trims for v in t] == pytest.approx([v for t in mirrored for v in t], abs=1e-3)
+    # the n-th card's back: on a landscape page (long-edge flip), silhouette-card-maker's place for it, the row
+    # reversed and the back turned 180°; on a portrait page, mirrored across the vertical centre line
+    for (_, front_matrix, _), (_, back_matrix, _) in zip(front["placements"], back["placements"]):
+        x0, y0, x1, y1 = _trim(front_matrix, 63, 88)
+        landscape = width > height
+        expected = (x0, height - y1, x1, height - y0) if landscape else (width - x1, y0, width - x0, y1)
+        assert _trim(back_matrix, 63, 88) == pytest.approx(expected, abs=1e-3)
+        assert _up(back_matrix) == pytest.approx((0, -1) if landscape else (0, 1))
 
 
 def test_cricut_pages_fit_print_then_cut_with_bleed(tmp_path: Path) -> None:

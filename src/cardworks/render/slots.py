@@ -54,15 +54,24 @@ def _decorations(sheet: Sheet) -> str:
 
 
 def mirrored(sheet: Sheet, duplex: str, offset: tuple[float, float]) -> Sheet:
-    """The back page of a duplex print-and-cut sheet: each slot mirrored across the page's vertical centre
-    line (``long``) or horizontal one (``short``), shifted by the back offset, with no marks."""
+    """The back page of a duplex sheet, with no marks, shifted by the back offset (mm).
+
+    On a portrait page, as on the grid's, a back is mirrored across the vertical centre line for long-edge
+    flipping and across the horizontal one for short-edge flipping. On a landscape page flipped on the
+    paper's long edge, the back goes where silhouette-card-maker puts it (``utilities.draw_card_layout``
+    with ``flip``): rows in reverse order and each back turned 180°; flipped on the short edge, it is
+    mirrored across the vertical centre line.
+    """
     from dataclasses import replace
 
+    landscape = sheet.width > sheet.height
     slots = []
     for slot in sheet.slots:
         x0, y0, x1, y1 = sheet.footprint(slot)
-        x, y = (sheet.width - x1, y0) if duplex == "long" else (x0, sheet.height - y1)
-        slots.append(slot.model_copy(update={"x": x + offset[0], "y": y + offset[1]}))
+        across = (duplex == "short") != landscape  # mirrored across the horizontal centre line
+        x, y = (x0, sheet.height - y1) if across else (sheet.width - x1, y0)
+        turn = 180 if landscape and duplex == "long" else 0
+        slots.append(slot.model_copy(update={"x": x + offset[0], "y": y + offset[1], "rotation": (slot.rotation + turn) % 360}))
     return replace(sheet, slots=tuple(slots), marks=(), lines=())
 
 
