@@ -1,4 +1,4 @@
-"""Packaging hook: a wheel carries the shipped templates and card database as package data.
+"""Packaging hook: a wheel carries the shipped templates, card database and sheet layouts as package data.
 
 They live at the top of the checkout (``templates/``, ``cards/``) where designers
 and translators edit them; building a wheel copies them into
@@ -13,7 +13,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
-SHIPPED = ("templates", "cards")
+SHIPPED = ("templates", "cards", "layouts")
 
 
 class build_py_with_data(build_py):

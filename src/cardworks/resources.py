@@ -18,7 +18,7 @@ def package_dir() -> Path:
 
 
 def data_dir(name: str) -> Path:
-    """The shipped folder ``name`` (``templates`` or ``cards``): packaged in a wheel, else the checkout's."""
+    """The shipped folder ``name`` (``templates``, ``cards`` or ``layouts``): packaged in a wheel, else the checkout's."""
     packaged = package_dir() / "data" / name
     if packaged.is_dir():
         return packaged

@@ -108,6 +108,10 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
     return value
 
 
+def _finite_or_none(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    return None if value is None else _finite(ctx, param, value)
+
+
 def _selection(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A deck selection joins set ids with '+': an empty part ('+', 'base+') would select nothing."""
     if value is not None and (not value.strip() or any(not part.strip() for part in value.split("+"))):
@@ -121,7 +125,12 @@ def _selection(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--set", "selection", callback=_selection, help="Deck selection (e.g. base, base-2, base-3, expert) or sets joined by '+'.")
 @click.option("--locale", "locales", multiple=True, help="Locale to build (repeatable; default: every locale).")
 @click.option("--players", type=click.IntRange(1, 20), help="Remove the cards marked for this player count.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "letter", "legal"]), default="a4", show_default=True)
+@click.option("--layout", "layout_name", default="grid", show_default=True,
+              help="Sheet layout: grid, gutterfold, silhouette, silhouette-4, cricut, or a pack's own layouts/NAME.json.")
+@click.option("--mark-inset", type=click.FloatRange(3, 80), default=None, callback=_finite_or_none,
+              help="Print-and-cut layouts: distance of the registration marks from the paper edges, mm "
+              "(default: the layout's, 10 mm; 15.875 for Silhouette's auto sheet feeder).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("build"), show_default=True)
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Render in N processes (default: one per processor, at most 4).")
 @click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, callback=_finite, help="Space between cards, mm.")
@@ -142,8 +151,8 @@ def _selection(ctx: click.Context, param: click.Parameter, value: str | None) ->
               help="Also print optional cards (such as the Misteri d'Elx): every one, or the ids given, comma-separated.")
 @click.pass_obj
 def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
-          paper: str, out: Path, jobs: int | None, gutter: float, marks: str, duplex: str, back_offset: str,
-          png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool,
+          paper: str, layout_name: str, mark_inset: float | None, out: Path, jobs: int | None, gutter: float, marks: str,
+          duplex: str, back_offset: str, png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool,
           optional: str | None) -> None:
     """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json.
 
@@ -153,7 +162,8 @@ def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | No
     from ..render.impose import SheetLayout
 
     offset_x, offset_y = _offset(back_offset)
-    layout = SheetLayout(paper=paper, gutter=gutter, marks=marks, duplex=duplex, offset_x=offset_x, offset_y=offset_y)
+    layout = SheetLayout(paper=paper, gutter=gutter, marks=marks, duplex=duplex, offset_x=offset_x, offset_y=offset_y,
+                         name=layout_name, mark_inset=mark_inset)
     options = BuildOptions(out=out, game=game, selection=selection, locales=list(locales) or None, players=players,
                            layout=layout, jobs=jobs or default_jobs(), png=png, strict=strict, cards=card_sheets, documents=docs,
                            allow_fallback=allow_fallback or proof, proof=proof, packs=list(packs), merge=merge,

@@ -18,6 +18,7 @@ from .components import ComponentList
 from .game import Game, RuleSections
 from .icons import IconRegistry
 from .ids import FrozenIds
+from .layout import LayoutFile
 from .pack import Pack
 from .rulings import RulingList
 from .scenarios import ScenarioFile
@@ -52,6 +53,7 @@ FILE_KINDS: tuple[FileKind, ...] = (
     FileKind("glossary", Glossary, "i18n/glossary/*.json"),
     FileKind("scenarios", ScenarioFile, "scenarios/*.json"),
     FileKind("rule-sections", RuleSections, "rules/sections.json"),
+    FileKind("layout", LayoutFile, "layouts/*.json"),
 )
 
 #: Fields of a document that hold whole records of their own (walked as records, not as parts).

@@ -32,7 +32,12 @@ from .docs.build import DocTask, build_documents, doc_tasks
 from .facecache import FaceCache, deck_faces, face_keys
 from .fetcher import refusal_error
 from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
+from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRule
+from ..models.sheets import LayoutError, Sheet, sheet_for, sheet_problems
+from .cutfiles import cut_dxf, cut_svg
 from .impose import SheetLayout, calibration, impose
+from .layouts import layout_path, read_layout
+from .slots import impose_slots
 from .jinja import templates_dir
 from .measure import describe
 from .pieces import PieceTask, piece_tasks
@@ -102,6 +107,8 @@ class DeckOutcome:
     """True when the sheets were laid out again."""
     faces: list[str] = field(default_factory=list)
     """Faces laid out in this build (the rest came from the face cache)."""
+    notes: list[str] = field(default_factory=list)
+    """What the layout says about the sheets, e.g. how many cards fit on one."""
 
     @property
     def status(self) -> str:
@@ -146,9 +153,9 @@ def faces_hash(keys: dict[str, str], deck: Deck, order: list[str], locale: str) 
     return digest.hexdigest()
 
 
-def sheet_hash(faces_key: str, layout: SheetLayout) -> str:
-    """Hash of a sheet file: its faces and its layout."""
-    return hashlib.sha256(f"{faces_key} {layout!r}".encode()).hexdigest()
+def sheet_hash(faces_key: str, layout: SheetLayout, layout_digest: str = "") -> str:
+    """Hash of a sheet file: its faces, its layout options and the layout file's bytes."""
+    return hashlib.sha256(f"{faces_key} {layout!r} {layout_digest}".encode()).hexdigest()
 
 
 def overflow_fields(overflow: dict[str, tuple[str, ...]]) -> dict[str, Any]:
@@ -244,6 +251,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
                 kept: dict[str, OutputRecord]) -> DeckOutcome:
     """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size."""
     game = db.game_doc
+    chosen, layout_digest = _chosen_layout(db, options)  # a layout that cannot be used stops before any face is laid out
     shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, options, kept)
     if options.strict and overflow:
         raise overflow_error(db, locale, overflow)
@@ -253,31 +261,90 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
     groups = size_groups(job, deck, game_size)
     imposed = False
     shop = None
+    notes: list[str] = []
     for (width, height), entries in groups.items():
         layout = replace(options.layout, trim_w=width, trim_h=height, bleed=BLEED_MM)
-        sheet_key = sheet_hash(faces_key, layout)
+        sheet = _slot_sheet(db, chosen, layout)
+        if sheet is None:  # the grid rule: drawn by .impose with the layout file's numbers
+            rule = chosen[0].rule
+            layout = replace(layout, min_margin=chosen[0].margin, mark_length=rule.mark_length, mark_gap=rule.mark_gap)  # type: ignore[union-attr]
+        else:
+            notes += [n for n in sheet.notes if n not in notes]
+        sheet_key = sheet_hash(faces_key, layout, layout_digest)
         suffix = "" if len(groups) == 1 or (width, height) == game_size else f"-{width:g}x{height:g}"
-        sheet_path = f"{db.output_id}/{locale}/cards-{deck.label}{suffix}-{layout.paper}.pdf"
-        previous = kept.get(sheet_path)
-        if previous is not None and previous.input_hash == sheet_key and still_valid(options.out, previous):
-            records.append(previous)
+        named = "" if layout.name == "grid" else f"-{layout.name}"
+        sheet_path = f"{db.output_id}/{locale}/cards-{deck.label}{suffix}{named}-{layout.paper}.pdf"
+        cut_paths = [sheet_path[:-4] + ext for ext in (".cut.svg", ".cut.dxf")] if sheet and sheet.corner_radius is not None else []
+        previous = [kept.get(path) for path in [sheet_path, *cut_paths]]
+        if all(r is not None and r.input_hash == sheet_key and still_valid(options.out, r) for r in previous):
+            records += previous  # type: ignore[arg-type]
             continue
-        try:
-            layout.grid
-        except ValueError as exc:
-            raise UsageError(f"{db.output_id}: {exc}") from None
+        if sheet is None:
+            try:
+                layout.grid
+            except ValueError as exc:
+                raise UsageError(f"{db.output_id}: {exc}") from None
         shop = shop or pikepdf.open(io.BytesIO(shop_bytes))
         cards = [deck.cards[i].card.id for i in entries for _ in range(deck.cards[i].copies)]
-        sheets = impose(shop, [page_of[c] for c in cards], [page_of[back_of[c]] for c in cards], layout)
+        fronts, backs = [page_of[c] for c in cards], [page_of[back_of[c]] for c in cards]
+        if sheet is None:
+            sheets = impose(shop, fronts, backs, layout)
+        else:
+            sheets = impose_slots(shop, fronts, backs, sheet, BLEED_MM, layout.duplex, (layout.offset_x, layout.offset_y))
         sheet_bytes = save_pdf(sheets)
-        records.append(OutputRecord(game=db.output_id, locale=locale, kind="cards", path=sheet_path, pages=len(sheets.pages),
-                                    sha256=write_output(options.out, sheet_path, sheet_bytes), input_hash=sheet_key,
-                                    selection=deck.selection, players=deck.players, paper=layout.paper,
+        common = {"game": db.output_id, "locale": locale, "input_hash": sheet_key, "selection": deck.selection,
+                  "players": deck.players, "paper": layout.paper}
+        records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages),
+                                    sha256=write_output(options.out, sheet_path, sheet_bytes), **common,
                                     **overflow_fields(overflow)))
+        if cut_paths:
+            for kind, path, data in (("cut-svg", cut_paths[0], cut_svg(sheet)), ("cut-dxf", cut_paths[1], cut_dxf(sheet))):  # type: ignore[arg-type]
+                records.append(OutputRecord(kind=kind, path=path, pages=1, sha256=write_output(options.out, path, data),
+                                            **common))
         imposed = True
     if options.proof:
         records.append(_proof(db, deck, locale, options, kept, job, faces_key, overflow, shop_bytes))
-    return _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
+    outcome = _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
+    outcome.notes = notes
+    return outcome
+
+
+def _chosen_layout(db: Database, options: BuildOptions) -> tuple[tuple[LayoutFile, str], str]:
+    """The layout ``--layout`` names (the pack's or game folder's own before the shipped one) and a digest of
+    its file, which goes into each sheet's input hash. Options the layout would ignore are refused."""
+    roots = [bundle.root for bundle in db.packs] + [db.game.root]
+    path = layout_path(options.layout.name, roots)
+    layout = read_layout(path)
+    rule, name, given = layout[0].rule, options.layout.name, options.layout
+    if given.mark_inset is not None and not isinstance(rule, PrintAndCutRule):
+        raise UsageError(f"--mark-inset moves registration marks; layout {name!r} prints none")
+    if not isinstance(rule, GridRule) and (given.gutter or given.marks != "cards"):
+        raise UsageError(f"--gutter and --marks shape the grid; layout {name!r} places its cards and marks itself")
+    if isinstance(rule, GutterfoldRule) and (given.offset_x or given.offset_y or given.duplex != "long"):
+        raise UsageError(f"--back-offset and --duplex place back pages; layout {name!r} prints each back beside its front")
+    return layout, hashlib.sha256(read_limited(path, MAX_ASSET_BYTES)).hexdigest()
+
+
+def _slot_sheet(db: Database, chosen: tuple[LayoutFile, str], layout: SheetLayout) -> Sheet | None:
+    """The sheet of a slot layout for this paper and card size, checked; None for the grid rule (drawn by
+    :mod:`.impose`). A layout that cannot take the size, or whose sheet has a fault, stops the build."""
+    layout_file, display = chosen
+    listed = any(s.paper == layout.paper and abs(s.card_width - layout.trim_w) < 0.01
+                 and abs(s.card_height - layout.trim_h) < 0.01 for s in layout_file.sheets)
+    if isinstance(layout_file.rule, GridRule) and not listed:
+        if layout.paper not in layout_file.papers:
+            raise UsageError(f"{display}: the layout is made for {', '.join(layout_file.papers)} paper, not {layout.paper}")
+        return None
+    try:
+        sheet = sheet_for(layout_file, layout.paper, layout.trim_w, layout.trim_h, layout.bleed, layout.mark_inset)
+    except LayoutError as exc:
+        raise UsageError(f"{db.output_id}: layout {layout.name!r} ({display}): {exc}") from None
+    faults = sheet_problems(sheet)
+    if faults:
+        raise DataError(f"layout {layout.name!r} makes a faulty sheet for {layout.trim_w:g} × {layout.trim_h:g} mm cards "
+                        f"on {layout.paper} paper", [Problem(display, pointer or "/rule", code, message)
+                                                    for pointer, code, message in faults])
+    return sheet
 
 
 def proof_notes(job: FaceJob, overflow: dict[str, tuple[str, ...]]) -> ProofNotes:
@@ -419,8 +486,9 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
                 finished(record.path, time.perf_counter() - started)
         size = db.game_doc.card_size
         note = replace(options.layout, trim_w=size.width_mm, trim_h=size.height_mm).fit_note()
-        if note and f"{db.game_doc.id}: {note}" not in result.notes:
-            result.notes.append(f"{db.game_doc.id}: {note}")
+        for line in [note] if options.layout.name == "grid" else outcome.notes:
+            if line and f"{db.output_id}: {line}" not in result.notes:
+                result.notes.append(f"{db.output_id}: {line}")
         for record in outcome.records:
             kept[record.path] = record
         result.outcomes.append(outcome)

@@ -12,8 +12,10 @@ from typing import Literal
 
 import pikepdf
 
+from ..models.sheet_rules import grid_cells
+from ..models.sheets import PAPERS, LayoutError
+
 MM = 72 / 25.4
-PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARK_LENGTH = 4.0
 MARK_GAP = 1.0
 
@@ -34,6 +36,14 @@ class SheetLayout:
     offset_y: float = 0.0
     """Back-page shift in mm (positive: up)."""
     min_margin: float = 6.0
+    mark_length: float = MARK_LENGTH
+    """Length of a crop tick (the grid layout file's ``mark_length``)."""
+    mark_gap: float = MARK_GAP
+    """Space between a crop tick and the card it marks (the grid layout file's ``mark_gap``)."""
+    name: str = "grid"
+    """The sheet layout (``--layout``): ``grid`` is drawn here; the others by :mod:`.slots`."""
+    mark_inset: float | None = None
+    """Registration marks' distance from the paper edges (print-and-cut layouts), None for the layout's own."""
 
     @property
     def size(self) -> tuple[float, float]:
@@ -41,12 +51,14 @@ class SheetLayout:
 
     @property
     def grid(self) -> tuple[int, int]:
+        return self._grid()[:2]
+
+    def _grid(self) -> tuple[int, int, list[tuple[float, float]]]:
         width, height = self.size
-        cols = int((width - 2 * self.min_margin + self.gutter) // (self.trim_w + self.gutter))
-        rows = int((height - 2 * self.min_margin + self.gutter) // (self.trim_h + self.gutter))
-        if cols < 1 or rows < 1:
-            raise ValueError(f"a {self.trim_w}×{self.trim_h} mm card does not fit on {self.paper} paper")
-        return cols, rows
+        try:
+            return grid_cells(width, height, self.trim_w, self.trim_h, self.gutter, self.min_margin)
+        except LayoutError:
+            raise ValueError(f"a {self.trim_w}×{self.trim_h} mm card does not fit on {self.paper} paper") from None
 
     @property
     def per_sheet(self) -> int:
@@ -55,13 +67,7 @@ class SheetLayout:
 
     def cells(self) -> list[tuple[float, float]]:
         """Bottom-left trim corner (mm, PDF axes) of each cell, in reading order."""
-        width, height = self.size
-        cols, rows = self.grid
-        grid_w = cols * self.trim_w + (cols - 1) * self.gutter
-        grid_h = rows * self.trim_h + (rows - 1) * self.gutter
-        left, top = (width - grid_w) / 2, (height + grid_h) / 2
-        return [(left + c * (self.trim_w + self.gutter), top - (r + 1) * self.trim_h - r * self.gutter)
-                for r in range(rows) for c in range(cols)]
+        return self._grid()[2]
 
     def back_cell(self, index: int) -> tuple[float, float]:
         """Where the back of the card in cell ``index`` lands on the back page."""
@@ -108,6 +114,7 @@ def crop_marks(layout: SheetLayout, cells: list[tuple[float, float]]) -> list[tu
     boxes = [(x - layout.visible_bleed, y - layout.visible_bleed,
               x + layout.trim_w + layout.visible_bleed, y + layout.trim_h + layout.visible_bleed) for x, y in cells]
     segments = []
+    gap, length = layout.mark_gap, layout.mark_length
     if layout.marks == "page-edge":
         xs = sorted({round(v, 4) for x, _ in cells for v in (x, x + layout.trim_w)})
         ys = sorted({round(v, 4) for _, y in cells for v in (y, y + layout.trim_h)})
@@ -116,20 +123,20 @@ def crop_marks(layout: SheetLayout, cells: list[tuple[float, float]]) -> list[tu
         left = min(b[0] for b in boxes)
         right = max(b[2] for b in boxes)
         for x in xs:
-            segments += [(x, max(0.0, low - MARK_GAP - MARK_LENGTH), x, low - MARK_GAP),
-                         (x, high + MARK_GAP, x, min(height, high + MARK_GAP + MARK_LENGTH))]
+            segments += [(x, max(0.0, low - gap - length), x, low - gap),
+                         (x, high + gap, x, min(height, high + gap + length))]
         for y in ys:
-            segments += [(max(0.0, left - MARK_GAP - MARK_LENGTH), y, left - MARK_GAP, y),
-                         (right + MARK_GAP, y, min(width, right + MARK_GAP + MARK_LENGTH), y)]
+            segments += [(max(0.0, left - gap - length), y, left - gap, y),
+                         (right + gap, y, min(width, right + gap + length), y)]
         return segments
     for x, y in cells:
         for cx in (x, x + layout.trim_w):
             for cy in (y, y + layout.trim_h):
                 out_x = -1 if cx == x else 1
                 out_y = -1 if cy == y else 1
-                start = layout.visible_bleed + MARK_GAP
-                segments.append((cx, cy + out_y * start, cx, cy + out_y * (start + MARK_LENGTH)))
-                segments.append((cx + out_x * start, cy, cx + out_x * (start + MARK_LENGTH), cy))
+                start = layout.visible_bleed + gap
+                segments.append((cx, cy + out_y * start, cx, cy + out_y * (start + length)))
+                segments.append((cx + out_x * start, cy, cx + out_x * (start + length), cy))
     page = (0.0, 0.0, width, height)
     trimmed = (_trim(segment, boxes, page) for segment in segments)
     return [segment for segment in trimmed if segment is not None]

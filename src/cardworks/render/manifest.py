@@ -19,7 +19,8 @@ class OutputRecord:
     game: str
     locale: str | None
     kind: str
-    """``cards``, ``cards-print-shop``, ``card-png``, ``calibration``."""
+    """``cards``, ``cards-print-shop``, ``card-png``, ``calibration``, ``cut-svg`` and ``cut-dxf`` (the cut files of
+    print-and-cut sheets) …"""
     path: str
     """Relative to the build folder, ``/``-separated."""
     pages: int

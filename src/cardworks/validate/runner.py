@@ -16,6 +16,7 @@ from .check_art import check_art
 from .check_glossary import check_glossary
 from .check_ids import check_frozen, check_ids
 from .check_labels import check_labels
+from .check_layouts import check_layouts
 from .check_refs import check_references
 from .check_language import Judge, judge_for
 from .check_text import check_text, start_text_checks
@@ -87,6 +88,7 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None) -
     check_art(index, out)
     check_glossary(index, out)
     check_assumptions(index, out)
+    check_layouts(db, out)
     _check_game_rules(index, out)
     return check_totals(index, out), len(index.of_kind("assumption"))
 
