@@ -19,7 +19,7 @@ from ..loading.database import Database, load_database
 from ..loading.records import Index
 from ..render.build import has_card_template, selected_games
 from ..render.deck import Deck, build_deck
-from ..render.faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceResult, build_job, render_faces
+from ..render.faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from ..render.facecache import assemble_faces
 from ..render.fetcher import refusal_error
 from ..validate import validate
@@ -42,6 +42,8 @@ class DeckFaces:
     ``render.faces.build_job``) in the order the deck first uses them."""
     backs: dict[str, str] = field(default_factory=dict)
     """Design id → the id of the back printed behind it (the same resolution as ``cardworks build``)."""
+    sizes: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Face id (design or back) → its own trim size in mm: its set's, its pack's or the game's."""
 
     @property
     def back_ids(self) -> list[str]:
@@ -55,10 +57,13 @@ class DeckFaces:
             counts[self.backs[entry.card.id]] += entry.copies
         return counts
 
-    @property
-    def trim_mm(self) -> tuple[float, float]:
-        size = self.db.game_doc.card_size
-        return size.width_mm, size.height_mm
+    def trim_of(self, face_id: str) -> tuple[float, float]:
+        """The trim size of one face, never the game's size assumed."""
+        return self.sizes[face_id]
+
+    def page_trims(self) -> list[tuple[float, float]]:
+        """The trim size of each page of ``pdf`` (``order``)."""
+        return [self.sizes[face_id] for face_id in self.order]
 
     def names(self) -> dict[str, str]:
         """Each design's name in the locale."""
@@ -108,9 +113,27 @@ def load_deck(cards_root: Path, game: str | None, selection: str | None, players
     return db, deck, locale
 
 
-def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1) -> DeckFaces:
-    """Lay out every design of ``deck`` once, plus the backs it uses, as the print-shop pages (trim + 3 mm bleed)."""
-    job = build_job(db, deck, locale)
+def face_sizes(job: FaceJob) -> dict[str, tuple[float, float]]:
+    """Each face's (and back's) own trim size, known before anything is laid out."""
+    return {face.id: (face.trim_w, face.trim_h) for face in job.faces}
+
+
+def set_sizes(job: FaceJob) -> dict[tuple[str, float, float], int]:
+    """(set id, width, height) → number of designs, for messages that name a set and its size."""
+    found: dict[tuple[str, float, float], int] = {}
+    for face in job.faces:
+        if isinstance(face, Face):
+            key = (face.set_id, face.trim_w, face.trim_h)
+            found[key] = found.get(key, 0) + 1
+    return found
+
+
+def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1, job: FaceJob | None = None) -> DeckFaces:
+    """Lay out every design of ``deck`` once, plus the backs it uses, as the print-shop pages (trim + 3 mm bleed).
+
+    ``job`` is the deck's face job when the caller has already built it (to check sizes before rendering).
+    """
+    job = job or build_job(db, deck, locale)
     backs = {face.id: face.back for face in job.faces if isinstance(face, Face)}
     if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -124,7 +147,7 @@ def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1) -> DeckFac
     pdf = assemble_faces(result, order, BLEED_MM, locale)
     buffer = io.BytesIO()
     pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the chunks
-    return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs)
+    return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs, face_sizes(job))
 
 
 def staging_folder(out: Path) -> Path:
