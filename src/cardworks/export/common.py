@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import os
 import shutil
 import tempfile
@@ -22,7 +21,9 @@ from ..render.deck import Deck, build_deck
 from ..render.faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from ..render.facecache import assemble_faces
 from ..render.fetcher import refusal_error
+from ..render.telltale import telltale_backs
 from ..validate import validate
+from .packs import pack_games
 
 MARKER = "export.json"
 """Every folder an export writes holds this record; only such folders are ever replaced."""
@@ -44,6 +45,8 @@ class DeckFaces:
     """Design id → the id of the back printed behind it (the same resolution as ``cardworks build``)."""
     sizes: dict[str, tuple[float, float]] = field(default_factory=dict)
     """Face id (design or back) → its own trim size in mm: its set's, its pack's or the game's."""
+    telltale: dict[str, list[str]] = field(default_factory=dict)
+    """Card type → its backs, for types whose cards carry several backs (``render.telltale``): a warning."""
 
     @property
     def back_ids(self) -> list[str]:
@@ -71,16 +74,6 @@ class DeckFaces:
         return {c.card.id: localizer.text(c.card.id, "name", c.card.name)[0] for c in self.deck.cards}
 
 
-def _pack_games(packs: list[Path]) -> set[str]:
-    games = set()
-    for pack in packs:
-        try:
-            games.add(json.loads((pack / "pack.json").read_text(encoding="utf-8"))["extends"])
-        except (OSError, ValueError, KeyError, TypeError):
-            raise UsageError(f"{pack}: not a pack folder (it needs a pack.json naming the game it extends)") from None
-    return games
-
-
 def load_deck(cards_root: Path, game: str | None, selection: str | None, players: int | None,
               locale: str | None, packs: list[Path] | None = None) -> tuple[Database, Deck, str]:
     """Validate the database (with ``packs``), then the chosen game's deck and locale.
@@ -89,7 +82,7 @@ def load_deck(cards_root: Path, game: str | None, selection: str | None, players
     """
     packs = list(packs or [])
     if packs:
-        extended = _pack_games(packs)
+        extended = pack_games(packs)
         if len(extended) > 1 or (game is not None and game not in extended):
             raise UsageError(f"the packs extend {', '.join(sorted(extended))}; export one game at a time")
         game = extended.pop()
@@ -147,7 +140,8 @@ def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1, job: FaceJ
     pdf = assemble_faces(result, order, BLEED_MM, locale)
     buffer = io.BytesIO()
     pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the chunks
-    return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs, face_sizes(job))
+    return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs, face_sizes(job),
+                     telltale_backs(job))
 
 
 def staging_folder(out: Path) -> Path:

@@ -40,6 +40,9 @@ class ExportResult:
     overflow: list[str] = field(default_factory=list)
     overflow_parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Card → the parts of its face that overflow (see ``render.measure``)."""
+    telltale: dict[str, list[str]] = field(default_factory=dict)
+    """Card type → its backs, where one type carries several (a warning, see ``render.telltale``)."""
+    deck: str = ""
 
 
 def default_out(profile: str, faces_label: str) -> Path:
@@ -151,4 +154,4 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
     for report in reports:
         report.path = out / report.path.relative_to(staging)
     return ExportResult(out, profile, files, len(deck.cards), deck.physical_cards, reports, list(faces.result.overflow),
-                        dict(faces.result.parts))
+                        dict(faces.result.parts), faces.telltale, label)

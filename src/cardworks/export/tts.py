@@ -101,6 +101,9 @@ class TtsResult:
     sheets: list[Path]
     designs: int
     cards: int
+    telltale: dict[str, list[str]]
+    """Card type → its backs, where one type carries several (a warning, see ``render.telltale``)."""
+    deck: str
 
 
 def saved_object(faces: DeckFaces, sheets: list[tuple[SheetGrid, list[str]]], urls: list[str], back_urls: list[str],
@@ -170,4 +173,5 @@ def export_tts(cards_root: Path, *, game: str | None = None, selection: str | No
     except BaseException:
         discard(staging)
         raise
-    return TtsResult(out, out / f"{label}.json", [out / name for name in sheet_names], len(deck.cards), deck.physical_cards)
+    return TtsResult(out, out / f"{label}.json", [out / name for name in sheet_names], len(deck.cards), deck.physical_cards,
+                     faces.telltale, label)

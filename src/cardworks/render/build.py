@@ -39,6 +39,7 @@ from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
 from .proof import ProofNotes, contact_sheet
+from .telltale import telltale_backs
 from .transaction import BuildTransaction
 
 FACE_CACHE = ".cache/faces"
@@ -102,6 +103,8 @@ class DeckOutcome:
     """True when the sheets were laid out again."""
     faces: list[str] = field(default_factory=list)
     """Faces laid out in this build (the rest came from the face cache)."""
+    telltale: dict[str, list[str]] = field(default_factory=dict)
+    """Card type → its backs, for types whose cards carry several backs in this deck (see ``telltale``)."""
 
     @property
     def status(self) -> str:
@@ -277,7 +280,9 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         imposed = True
     if options.proof:
         records.append(_proof(db, deck, locale, options, kept, job, faces_key, overflow, shop_bytes))
-    return _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
+    outcome = _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
+    outcome.telltale = telltale_backs(job)
+    return outcome
 
 
 def proof_notes(job: FaceJob, overflow: dict[str, tuple[str, ...]]) -> ProofNotes:
