@@ -26,8 +26,9 @@ SIZES = {"poker": (63, 88), "bridge": (57, 89), "mini": (44.5, 63.5), "tarot": (
          "landscape": (88, 63)}
 """Trim sizes in mm (research/print-and-play-anchors.md, CLS Renderer's list; landscape is poker turned)."""
 QUARTER = 0.25
-SLACK = 0.01
-"""Rounding of the layout between sizes, as a fraction of the card's height."""
+SLACK = 0.04
+"""One line of rules text (8 pt × 1.18 ≈ 3.3 mm of an 88 mm card): line breaks are discrete, so a text set a
+little larger on a wider card may take one line fewer or more than on a poker card."""
 
 
 def _game_at(folder: Path, size: tuple[float, float]) -> Path:

@@ -30,8 +30,9 @@ from .fonts import font_face_css, font_folders, wrapped_lines
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure
 
-FIT_STEPS = 6
-"""Rules-text sizes: ``fit-0`` (8 pt) down to ``fit-5`` (5.5 pt)."""
+FIT_SIZES = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5)
+"""Rules-text sizes in points, ``fit-0`` to ``fit-5`` (as in templates/cards/cards.css)."""
+FIT_STEPS = len(FIT_SIZES)
 TITLE_SIZES = (9.5, 8.5, 7.5, 7.0)
 """Card-title sizes in points, tried in order: the largest at which the title takes at most two lines,
 broken at spaces only (titles are never hyphenated)."""
@@ -307,6 +308,7 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> Any
         "card_h": shape.card_h, "art_h": shape.art_h, "stats_top": shape.stats_top, "rules_top": shape.rules_top,
         "rules_h": max(8.0, shape.rules_h), "stylesheets": list(look.stylesheets),
         "layout_w": max(first.trim_w, shape.card_w) + 2 * BLEED_MM, "layout_h": max(first.trim_h, shape.card_h) + 2 * BLEED_MM,
+        "text_scale": shape.text_scale, "fit_sizes": FIT_SIZES,
     }
     try:
         html = environment(look.overrides).get_template("cards/cards.html.j2").render(doc=doc, faces=faces, icons=job.icons)

@@ -7,8 +7,9 @@ or shrink with the card, so a text that fits a poker face fits every size the
 same way. The virtual card is never lower than a poker card (``scale`` is at
 most height ÷ 88) but may be taller (tarot, bridge) or wider (landscape,
 square): the height it has beyond a poker card's goes to the art box, so the
-rules box, and every text in it, stays exactly the poker face's, and no band
-of the face is left emptier than on a poker card.
+rules box stays exactly the poker face's. On a wider card the rules and
+flavour text are set larger (``text_scale``), so a text fills its box about
+as on a poker face rather than in fewer, longer lines.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ POKER_MM = (63.0, 88.0)
 ART_MM, RULES_MM = 31.0, 27.5
 """The poker face's art and rules box heights."""
 HEADER_MM, GAP_MM, STATS_MM = 9.4, 0.8, 6.0
+TEXT_MM = 53.5
+"""Width of the poker face's rules text: 63 less the frame (2 × 2.6), the panel border (2 × 0.35) and the
+rules margins (2 × 1.8)."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,9 @@ class FaceGeometry:
     stats_top: float
     rules_top: float
     rules_h: float
+    text_scale: float = 1.0
+    """Rules and flavour text size against the poker face's, on a card wider than poker (square, landscape):
+    √(width ratio), so a text takes about the height it takes on a poker face instead of fewer, longer lines."""
 
 
 def face_geometry(trim_w: float, trim_h: float) -> FaceGeometry:
@@ -42,4 +49,5 @@ def face_geometry(trim_w: float, trim_h: float) -> FaceGeometry:
     rules_h = RULES_MM
     stats_top = HEADER_MM + art_h + GAP_MM
     rules_top = stats_top + STATS_MM + GAP_MM
-    return FaceGeometry(scale, card_w, card_h, art_h, stats_top, rules_top, rules_h)
+    text_scale = max(1.0, ((card_w - (POKER_MM[0] - TEXT_MM)) / TEXT_MM) ** 0.5)
+    return FaceGeometry(scale, card_w, card_h, art_h, stats_top, rules_top, rules_h, text_scale)
