@@ -25,8 +25,8 @@ from .art import ArtBox
 from .deck import Deck
 from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
-from .geometry import face_geometry
 from .fonts import font_face_css, font_folders, wrapped_lines
+from .geometry import face_geometry
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure
 
