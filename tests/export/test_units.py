@@ -16,7 +16,7 @@ from cardworks.export.ink import colour_ink, limit_ink, limited
 from cardworks.export.profiles import Fact, load_profile, profile_names
 from cardworks.export.sheet import Column
 from cardworks.export.sheet_import import convert
-from cardworks.export.tts import MAX_SIDE, PER_SHEET, grid_for
+from cardworks.export.tts import MAX_COLUMNS, MAX_SIDE, PER_SHEET, grid_for
 
 
 def test_every_profile_gives_a_source_for_every_fact_and_flags_research_marked_unverified() -> None:
@@ -25,11 +25,13 @@ def test_every_profile_gives_a_source_for_every_fact_and_flags_research_marked_u
         profile = load_profile(name)
         facts = [value for _, value in profile if isinstance(value, Fact)]
         assert facts and all(fact.source.strip() for fact in facts)
+        assert all(row.source.strip() for row in profile.sizes.value or [])
         raw = (resources.files("cardworks.export") / "profiles" / f"{name}.json").read_text()
-        if "[unverified]" in raw or "unverified" in json.loads(raw).get("canvas_px", {}):
+        if "[unverified]" in raw:
             assert profile.unverified()
-    assert load_profile("thegamecrafter").canvas_px.value.width == 825
-    assert "canvas_px" in load_profile("makeplayingcards").unverified()
+        assert "/work/" not in raw and "/home/" not in raw  # no path of any machine's research folder
+    assert load_profile("thegamecrafter").canvas_for(63, 88).width == 825
+    assert "sizes/poker" in load_profile("makeplayingcards").unverified()
     assert load_profile("drivethrucards").colour.value.icc == "/usr/share/color/icc/ghostscript/default_cmyk.icc"
     with pytest.raises(UsageError, match="unknown print-shop profile"):
         load_profile("kinkos")
@@ -38,8 +40,20 @@ def test_every_profile_gives_a_source_for_every_fact_and_flags_research_marked_u
 def test_profiles_refuse_cards_of_another_size() -> None:
     shop = load_profile("drivethrucards")
     assert shop.takes(63, 88) and shop.takes(63.5, 88.9) and not shop.takes(70, 120)
-    assert load_profile("pdf").takes(70, 120)
+    assert load_profile("pdf").takes(70, 120) and load_profile("pdf").takes(44, 68)
     assert shop.page_mm(63, 88) == pytest.approx((63 + 6.35, 88 + 6.35))
+    assert load_profile("pdf").page_mm(70, 120) == pytest.approx((76, 126))
+    assert load_profile("thegamecrafter").page_px(63, 88) == (825, 1125)
+    assert not load_profile("thegamecrafter").takes(44, 68) and "poker 63.5 × 88.9 mm" in shop.size_names()
+
+
+@pytest.mark.parametrize("trim", [(63, 88), (70, 120), (44, 68), (70, 70), (88, 63), (57, 89)])
+def test_tts_cells_keep_each_card_shape(trim) -> None:
+    from cardworks.export.tts import cell_for
+
+    cell = cell_for(trim)
+    assert cell[0] * MAX_COLUMNS <= MAX_SIDE and cell[1] * 7 <= MAX_SIDE
+    assert cell[1] / cell[0] == pytest.approx(trim[1] / trim[0], rel=0.01)
 
 
 @given(st.lists(st.floats(0, 1), min_size=4, max_size=4), st.floats(1.5, 3.5))
@@ -99,3 +113,16 @@ def test_preflight_measures_image_resolution_at_print_size() -> None:
         check_images(pdf, profile, report)
         assert report.checks[0].ok is ok, report.checks[0].message
     assert "150 ppi" in report.checks[0].message
+
+
+def test_shop_pages_refuse_to_place_a_face_at_another_cards_size() -> None:
+    from cardworks.export.pages import shop_pages
+    from cardworks.render.impose import MM
+
+    faces = pikepdf.new()
+    face = faces.add_blank_page(page_size=(69 * MM, 94 * MM))
+    face.obj.TrimBox = [3 * MM, 3 * MM, 66 * MM, 91 * MM]
+    placed = shop_pages(faces, [0], [((63, 88), (69, 94))])
+    assert [round(float(v) / MM, 2) for v in placed.pages[0].TrimBox] == [3, 3, 66, 91]
+    with pytest.raises(ValueError, match="is not 70 × 120 mm"):  # a poker face stretched into a tarot page
+        shop_pages(faces, [0], [((70, 120), (76, 126))])

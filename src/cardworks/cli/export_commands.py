@@ -61,6 +61,7 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | Non
                f"{result.designs} designs, {result.cards} cards; preflight passed")
     for name, note in result.profile.unverified().items():
         click.echo(f"  unverified {name}: {note}")
+    _warn_telltale(result)
     if result.overflow:
         from ..render.measure import describe
 
@@ -84,6 +85,15 @@ def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, sele
     result = run(cards_root, game=game, selection=selection, players=players, locale=locale, out=out,
                  base_url=base_url, jobs=jobs, packs=list(packs))
     click.echo(f"{result.saved_object}: {result.designs} designs, {result.cards} cards on {len(result.sheets)} sheet(s)")
+    _warn_telltale(result)
+
+
+def _warn_telltale(result) -> None:
+    """The warning for a deck whose cards of one type carry several backs."""
+    if result.telltale:
+        from ..render.telltale import describe
+
+        click.echo(f"warning: {describe(result.deck, result.telltale)}", err=True)
 
 
 @click.command()
@@ -105,6 +115,7 @@ def sheet() -> None:
 
 
 @sheet.command("export")
+@PACKS
 @GAME
 @SELECTION
 @click.option("--locale", "locales", multiple=True, help="Add a column per translated field in LOCALE (repeatable).")
@@ -112,30 +123,28 @@ def sheet() -> None:
               help="File format (default: from the --out suffix).")
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), required=True, help="File to write.")
 @click.pass_obj
-def sheet_export(cards_root: Path, game: str | None, selection: str | None, locales: tuple[str, ...], fmt: str | None,
-                 out: Path) -> None:
-    """Write one row per card, one column per field and per translation."""
-    from ..catalog import load_games
-    from ..export.sheet import export_sheet
+def sheet_export(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None,
+                 locales: tuple[str, ...], fmt: str | None, out: Path) -> None:
+    """Write one row per card (the PACKS' cards, when given), one column per field and per translation."""
+    from ..export.sheet import export_sheet, pack_selection, sheet_database
     from ..fileio import write_bytes_atomic
 
     fmt = fmt or ("xlsx" if out.suffix.lower() == ".xlsx" else "csv")
-    databases = load_games(cards_root, game)
-    if len(databases) > 1:
-        raise click.UsageError("several games here; choose one with --game")
-    write_bytes_atomic(out, export_sheet(databases[0], selection, list(locales), fmt))
+    db = sheet_database(cards_root, game, list(packs))
+    write_bytes_atomic(out, export_sheet(db, selection or pack_selection(db), list(locales), fmt))
     click.echo(f"{out}: written")
 
 
 @sheet.command("import")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@PACKS
 @GAME
 @click.pass_obj
-def sheet_import(cards_root: Path, file: Path, game: str | None) -> None:
-    """Write the edited cells of FILE back into the card files, or refuse the whole file."""
+def sheet_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: str | None) -> None:
+    """Write the edited cells of FILE back into the card files (and the PACKS' files), or refuse the whole file."""
     from ..export.sheet_import import import_sheet
 
-    result = import_sheet(cards_root, file, game)
+    result = import_sheet(cards_root, file, game, list(packs))
     click.echo(f"{file}: {result.cards_changed} card(s) and {result.translations_changed} translation(s) changed; "
                f"{len(result.files_written)} file(s) written")
     for path in result.files_written:

@@ -113,6 +113,11 @@ def print_build_report(report) -> None:
         click.echo(f"note: {skipped}; that game was left out of this build")
     for note in report.notes:
         click.echo(f"note: {note}")
+    from ..render.telltale import describe
+
+    for o in report.outcomes:
+        if o.telltale:
+            click.echo(f"warning: {describe(f'{o.game} {o.deck} ({o.locale})', o.telltale)}")
     for game, locale, card, parts in report.overflow:
         click.echo(f"warning: [text-overflow] {game} {locale} {card} ({', '.join(parts) or 'text'}): does not fit its place "
                    "on the card (rules at the smallest size, the title in two lines, the flavour under the rules)")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import os
 import shutil
 import tempfile
@@ -19,10 +18,12 @@ from ..loading.database import Database, load_database
 from ..loading.records import Index
 from ..render.build import has_card_template, selected_games
 from ..render.deck import Deck, build_deck
-from ..render.faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceResult, build_job, render_faces
+from ..render.faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from ..render.facecache import assemble_faces
 from ..render.fetcher import refusal_error
+from ..render.telltale import telltale_backs
 from ..validate import validate
+from .packs import pack_games
 
 MARKER = "export.json"
 """Every folder an export writes holds this record; only such folders are ever replaced."""
@@ -42,6 +43,10 @@ class DeckFaces:
     ``render.faces.build_job``) in the order the deck first uses them."""
     backs: dict[str, str] = field(default_factory=dict)
     """Design id → the id of the back printed behind it (the same resolution as ``cardworks build``)."""
+    sizes: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Face id (design or back) → its own trim size in mm: its set's, its pack's or the game's."""
+    telltale: dict[str, list[str]] = field(default_factory=dict)
+    """Card type → its backs, for types whose cards carry several backs (``render.telltale``): a warning."""
 
     @property
     def back_ids(self) -> list[str]:
@@ -55,25 +60,18 @@ class DeckFaces:
             counts[self.backs[entry.card.id]] += entry.copies
         return counts
 
-    @property
-    def trim_mm(self) -> tuple[float, float]:
-        size = self.db.game_doc.card_size
-        return size.width_mm, size.height_mm
+    def trim_of(self, face_id: str) -> tuple[float, float]:
+        """The trim size of one face, never the game's size assumed."""
+        return self.sizes[face_id]
+
+    def page_trims(self) -> list[tuple[float, float]]:
+        """The trim size of each page of ``pdf`` (``order``)."""
+        return [self.sizes[face_id] for face_id in self.order]
 
     def names(self) -> dict[str, str]:
         """Each design's name in the locale."""
         localizer = Localizer(self.db, self.locale)
         return {c.card.id: localizer.text(c.card.id, "name", c.card.name)[0] for c in self.deck.cards}
-
-
-def _pack_games(packs: list[Path]) -> set[str]:
-    games = set()
-    for pack in packs:
-        try:
-            games.add(json.loads((pack / "pack.json").read_text(encoding="utf-8"))["extends"])
-        except (OSError, ValueError, KeyError, TypeError):
-            raise UsageError(f"{pack}: not a pack folder (it needs a pack.json naming the game it extends)") from None
-    return games
 
 
 def load_deck(cards_root: Path, game: str | None, selection: str | None, players: int | None,
@@ -84,7 +82,7 @@ def load_deck(cards_root: Path, game: str | None, selection: str | None, players
     """
     packs = list(packs or [])
     if packs:
-        extended = _pack_games(packs)
+        extended = pack_games(packs)
         if len(extended) > 1 or (game is not None and game not in extended):
             raise UsageError(f"the packs extend {', '.join(sorted(extended))}; export one game at a time")
         game = extended.pop()
@@ -108,9 +106,27 @@ def load_deck(cards_root: Path, game: str | None, selection: str | None, players
     return db, deck, locale
 
 
-def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1) -> DeckFaces:
-    """Lay out every design of ``deck`` once, plus the backs it uses, as the print-shop pages (trim + 3 mm bleed)."""
-    job = build_job(db, deck, locale)
+def face_sizes(job: FaceJob) -> dict[str, tuple[float, float]]:
+    """Each face's (and back's) own trim size, known before anything is laid out."""
+    return {face.id: (face.trim_w, face.trim_h) for face in job.faces}
+
+
+def set_sizes(job: FaceJob) -> dict[tuple[str, float, float], int]:
+    """(set id, width, height) → number of designs, for messages that name a set and its size."""
+    found: dict[tuple[str, float, float], int] = {}
+    for face in job.faces:
+        if isinstance(face, Face):
+            key = (face.set_id, face.trim_w, face.trim_h)
+            found[key] = found.get(key, 0) + 1
+    return found
+
+
+def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1, job: FaceJob | None = None) -> DeckFaces:
+    """Lay out every design of ``deck`` once, plus the backs it uses, as the print-shop pages (trim + 3 mm bleed).
+
+    ``job`` is the deck's face job when the caller has already built it (to check sizes before rendering).
+    """
+    job = job or build_job(db, deck, locale)
     backs = {face.id: face.back for face in job.faces if isinstance(face, Face)}
     if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -124,7 +140,8 @@ def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1) -> DeckFac
     pdf = assemble_faces(result, order, BLEED_MM, locale)
     buffer = io.BytesIO()
     pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the chunks
-    return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs)
+    return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs, face_sizes(job),
+                     telltale_backs(job))
 
 
 def staging_folder(out: Path) -> Path:

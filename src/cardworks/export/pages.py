@@ -19,20 +19,29 @@ def _num(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
-def shop_pages(faces: pikepdf.Pdf, order: list[int], trim_mm: tuple[float, float], page_mm: tuple[float, float]) -> pikepdf.Pdf:
-    """A PDF with one page per entry of ``order`` (page indexes into ``faces``), each ``page_mm`` large.
+def shop_pages(faces: pikepdf.Pdf, order: list[int], sizes: list[tuple[tuple[float, float], tuple[float, float]]]
+               ) -> pikepdf.Pdf:
+    """A PDF with one page per entry of ``order`` (page indexes into ``faces``).
 
-    Each page gets a TrimBox of ``trim_mm`` centred on it and a BleedBox equal to the page.
+    ``sizes`` gives, for each entry of ``order``, the card's own trim and the page it goes on (both in mm): each
+    page gets a TrimBox of that trim centred on it and a BleedBox equal to the page. A face is never scaled to
+    another card's size: its trim must be the one given.
     """
+    if len(sizes) != len(order):
+        raise ValueError("shop_pages needs one (trim, page) size per page")
     out = pikepdf.new()
     forms: dict[int, pikepdf.Object] = {}
-    page_w, page_h = page_mm[0] * MM, page_mm[1] * MM
-    trim_w, trim_h = trim_mm[0] * MM, trim_mm[1] * MM
-    for index in order:
+    for index, (trim_mm, page_mm) in zip(order, sizes):
+        page_w, page_h = page_mm[0] * MM, page_mm[1] * MM
+        trim_w, trim_h = trim_mm[0] * MM, trim_mm[1] * MM
         if index not in forms:
             forms[index] = out.copy_foreign(faces.pages[index].as_form_xobject())
         x0, y0, x1, y1 = (float(v) for v in faces.pages[index].mediabox)
         face_w, face_h = x1 - x0, y1 - y0
+        own = faces.pages[index].obj.get("/TrimBox")
+        if own is not None and (abs(float(own[2]) - float(own[0]) - trim_w) > 0.05 * MM
+                                or abs(float(own[3]) - float(own[1]) - trim_h) > 0.05 * MM):
+            raise ValueError(f"face page {index} is not {trim_mm[0]:g} × {trim_mm[1]:g} mm: it would be cropped or scaled")
         left, bottom = (page_w - face_w) / 2, (page_h - face_h) / 2
         scale = max(page_w / face_w, page_h / face_h)
         ops = []

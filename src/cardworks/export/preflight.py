@@ -24,7 +24,7 @@ import pikepdf
 from ..errors import UsageError
 from ..render.impose import MM
 from ..render.subset_tags import font_program
-from .ink import colour_ink, content_streams, parse_content
+from .ink import colour_ink, content_streams, image_ink, parse_content
 from .pdfx import GS_TIMEOUT, ghostscript
 from .profiles import Profile, load_profile
 
@@ -59,8 +59,14 @@ class FileReport:
 class Expected:
     """What the deck says a file must hold (from ``export.json``), when known."""
 
-    trim_mm: tuple[float, float] | None = None
+    trims_mm: tuple[tuple[float, float], ...] | None = None
+    """The card's own trim size on each page (or of the image), in order."""
     pages: int | None = None
+
+    def trim(self, index: int) -> tuple[float, float] | None:
+        if self.trims_mm is None or index >= len(self.trims_mm):
+            return None
+        return self.trims_mm[index]
 
 
 # PDF checks -----------------------------------------------------------------------------------------
@@ -94,7 +100,9 @@ def _box(page: pikepdf.Page, name: str) -> tuple[float, float, float, float] | N
 
 
 def check_boxes(pdf: pikepdf.Pdf, profile: Profile, expected: Expected, report: FileReport) -> None:
-    """Each page's TrimBox (the cut) and BleedBox; trim size against the deck or the profile; bleed against the profile."""
+    """Each page's TrimBox (the cut) and BleedBox: the trim is the card's own size (from ``export.json``, else a size
+    the profile takes), and the bleed is exactly the profile's on every side, so a face cropped into a smaller
+    frame or enlarged into a larger one cannot pass."""
     problems = []
     need_bleed = profile.bleed_mm.value
     for number, page in enumerate(pdf.pages, 1):
@@ -104,15 +112,19 @@ def check_boxes(pdf: pikepdf.Pdf, profile: Profile, expected: Expected, report: 
             problems.append(f"page {number}: no {'TrimBox' if trim is None else 'BleedBox'}")
             continue
         width, height = (trim[2] - trim[0]) / MM, (trim[3] - trim[1]) / MM
-        if expected.trim_mm is not None:
-            if abs(width - expected.trim_mm[0]) > BOX_TOLERANCE_MM or abs(height - expected.trim_mm[1]) > BOX_TOLERANCE_MM:
-                problems.append(f"page {number}: trim {width:.2f} × {height:.2f} mm, the deck's cards are "
-                                f"{expected.trim_mm[0]:g} × {expected.trim_mm[1]:g} mm")
-        elif not profile.takes(width, height):
-            problems.append(f"page {number}: trim {width:.2f} × {height:.2f} mm is not a card size {profile.name} takes")
+        own = expected.trim(number - 1)
+        if own is not None:
+            if abs(width - own[0]) > BOX_TOLERANCE_MM or abs(height - own[1]) > BOX_TOLERANCE_MM:
+                problems.append(f"page {number}: trim {width:.2f} × {height:.2f} mm, the card on it is "
+                                f"{own[0]:g} × {own[1]:g} mm")
+        if not profile.takes(width, height):
+            problems.append(f"page {number}: trim {width:.2f} × {height:.2f} mm is not a card size {profile.name} takes "
+                            f"({profile.size_names()})")
         sides = [(trim[0] - bleed[0]), (trim[1] - bleed[1]), (bleed[2] - trim[2]), (bleed[3] - trim[3])]
-        if min(sides) / MM < need_bleed - BOX_TOLERANCE_MM:
-            problems.append(f"page {number}: bleed {min(sides) / MM:.2f} mm, {profile.name} wants {need_bleed:g} mm")
+        if min(sides) / MM < need_bleed - BOX_TOLERANCE_MM or max(sides) / MM > need_bleed + BOX_TOLERANCE_MM:
+            shown = f"{min(sides) / MM:.2f}" if max(sides) - min(sides) < 0.01 * MM else \
+                f"{min(sides) / MM:.2f} to {max(sides) / MM:.2f}"
+            problems.append(f"page {number}: bleed {shown} mm, {profile.name} wants {need_bleed:g} mm")
         if bleed[0] < media[0] - 0.01 or bleed[1] < media[1] - 0.01 or bleed[2] > media[2] + 0.01 or bleed[3] > media[3] + 0.01:
             problems.append(f"page {number}: BleedBox reaches outside the MediaBox")
     shown = problems[:5] + ([f"and {len(problems) - 5} more"] if len(problems) > 5 else [])
@@ -227,19 +239,51 @@ def raster_ink(data: bytes) -> list[float]:
         return highest
 
 
+def _page_images(container: pikepdf.Object, found: dict, depth: int = 0) -> None:
+    """Every image a page (or a Form XObject in it) can draw, by object id."""
+    if depth > 8:
+        return
+    xobjects = container.get("/Resources", pikepdf.Dictionary()).get("/XObject", pikepdf.Dictionary())
+    for key in xobjects.keys():
+        xobject = xobjects[key]
+        if xobject.get("/Subtype") == "/Image":
+            found[xobject.objgen] = xobject
+        elif xobject.get("/Subtype") == "/Form":
+            _page_images(xobject, found, depth + 1)
+
+
+def image_ink_per_page(pdf: pikepdf.Pdf) -> list[float]:
+    """Highest total ink (0–4) of any pixel of any CMYK image on each page: a 36 dpi raster averages one
+    saturated pixel away, the image's own samples do not."""
+    memo: dict = {}
+    highest = []
+    for page in pdf.pages:
+        found: dict = {}
+        _page_images(page.obj, found)
+        for key, image in found.items():
+            if key not in memo:
+                memo[key] = image_ink(image)
+        highest.append(max((memo[key] for key in found), default=0.0))
+    return highest
+
+
 def check_ink(pdf: pikepdf.Pdf, data: bytes, profile: Profile, report: FileReport) -> None:
+    """Total ink against the profile's limit: colours set, and per page the highest of the sampled raster and of
+    every CMYK image's own pixels (each page's real maximum is reported)."""
     limit = profile.max_ink_percent.value
     if limit is None or profile.colour.value.space != "CMYK":
         report.add("total ink", True, f"{profile.name} sets no ink limit; not checked")
         return
     set_max = colour_ink(pdf)
-    pages = raster_ink(data)
+    pages = [max(sampled, pixel) for sampled, pixel in zip(raster_ink(data), image_ink_per_page(pdf))]
     sampled = max(pages, default=0.0)
     over = [i + 1 for i, value in enumerate(pages) if value > limit / 100 + INK_TOLERANCE]
     ok = set_max <= limit / 100 + 1e-6 and not over
-    report.add("total ink", ok, f"at most {set_max * 100:.0f}% set, {sampled * 100:.0f}% sampled (limit {limit}%)" if ok
-               else f"colours up to {set_max * 100:.0f}% set, {sampled * 100:.0f}% sampled on page(s) "
-               f"{', '.join(map(str, over[:10])) or '-'}; the limit is {limit}%")
+    per_page = ", ".join(f"{number}: {value * 100:.0f}%" for number, value in enumerate(pages, 1))
+    report.add("total ink", ok, f"at most {set_max * 100:.0f}% set, {sampled * 100:.0f}% measured (limit {limit}%); "
+               f"highest per page {per_page}" if ok
+               else f"colours up to {set_max * 100:.0f}% set, {sampled * 100:.0f}% measured on page(s) "
+               f"{', '.join(map(str, over[:10])) or '-'}; the limit is {limit}%; highest per page {per_page}")
 
 
 def check_pdf(path: Path, profile: Profile, expected: Expected) -> FileReport:
@@ -264,7 +308,8 @@ def check_pdf(path: Path, profile: Profile, expected: Expected) -> FileReport:
 # PNG checks -----------------------------------------------------------------------------------------
 
 
-def check_png(path: Path, profile: Profile) -> FileReport:
+def check_png(path: Path, profile: Profile, expected: Expected = Expected()) -> FileReport:
+    """Pixel size against the card's own trim and the profile's bleed or canvas for that size; resolution; colour mode."""
     from PIL import Image
 
     report = FileReport(path)
@@ -274,10 +319,20 @@ def check_png(path: Path, profile: Profile) -> FileReport:
     except OSError as exc:
         report.add("readable", False, f"not a readable image: {exc}")
         return report
-    canvas = profile.canvas_px.value
-    if canvas is not None:
-        report.add("pixel size", size == (canvas.width, canvas.height),
-                   f"{size[0]} × {size[1]} px; {profile.name} wants {canvas.width} × {canvas.height}")
+    own = expected.trim(0)
+    if own is not None:
+        wanted_px = profile.page_px(*own)
+        ok = size == wanted_px and profile.takes(*own)
+        report.add("pixel size", ok, f"{size[0]} × {size[1]} px; a {own[0]:g} × {own[1]:g} mm card at {profile.name} "
+                   f"wants {wanted_px[0]} × {wanted_px[1]}" + ("" if profile.takes(*own) else
+                                                                f" and {profile.name} does not take that size"))
+    elif profile.sizes.value is not None:
+        allowed = {profile.page_px(row.width_mm, row.height_mm): row.name for row in profile.sizes.value}
+        report.add("pixel size", size in allowed, f"{size[0]} × {size[1]} px; {profile.name} wants " + ", ".join(
+            f"{w} × {h} ({name})" for (w, h), name in allowed.items()))
+    else:
+        report.add("pixel size", False, f"{size[0]} × {size[1]} px; no export.json gives this card's trim and "
+                   f"{profile.name} takes any size, so the size cannot be checked")
     wanted = profile.dpi.value
     ok_dpi = dpi is not None and all(abs(float(v) - wanted) < 0.5 for v in dpi)
     report.add("resolution", ok_dpi, f"{'%g × %g' % tuple(dpi) if dpi else 'no'} dpi recorded; {wanted} wanted")
@@ -315,20 +370,28 @@ def preflight(target: Path, profile_name: str | None = None) -> list[FileReport]
         files = [target]
     if not files:
         raise UsageError(f"{target}: no PDF or PNG file to check")
-    expected = {}
-    if record is not None:
-        trim = tuple(record["trim_mm"])
-        for relative, pages in record.get("pages", {}).items():
-            expected[(target / relative).resolve()] = Expected(trim, pages)  # type: ignore[arg-type]
+    expected = _expected(target, record) if record is not None else {}
     reports = []
     for path in files:
         if path.suffix.lower() == ".png":
-            reports.append(check_png(path, profile))
+            reports.append(check_png(path, profile, expected.get(path.resolve(), Expected())))
         else:
             reports.append(check_pdf(path, profile, expected.get(path.resolve(), Expected())))
     if record is not None and (target / "quantities.csv").is_file():
         reports.append(check_quantities(target, record))
     return reports
+
+
+def _expected(folder: Path, record: dict) -> dict[Path, Expected]:
+    """Each file's page count and the trim of each of its pages, as ``export.json`` records them."""
+    pages = record.get("pages", {})
+    trims = record.get("trims_mm", {})
+    out = {}
+    for relative in set(pages) | set(trims):
+        own = trims.get(relative)
+        out[(folder / relative).resolve()] = Expected(
+            tuple(tuple(float(v) for v in trim) for trim in own) if own is not None else None, pages.get(relative))
+    return out
 
 
 def check_quantities(folder: Path, record: dict) -> FileReport:

@@ -21,7 +21,8 @@ from pathlib import Path
 from ..errors import DataError, UsageError
 from ..problems import Problem
 from ..render.printshop import render_pngs, save_pdf
-from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, staging_folder
+from ..render.faces import FaceJob, build_job
+from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, set_sizes, staging_folder
 from .pages import shop_pages
 from .pdfx import ghostscript, to_pdfx
 from .preflight import FileReport, preflight
@@ -39,27 +40,53 @@ class ExportResult:
     overflow: list[str] = field(default_factory=list)
     overflow_parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Card → the parts of its face that overflow (see ``render.measure``)."""
+    telltale: dict[str, list[str]] = field(default_factory=dict)
+    """Card type → its backs, where one type carries several (a warning, see ``render.telltale``)."""
+    deck: str = ""
 
 
 def default_out(profile: str, faces_label: str) -> Path:
     return Path("build") / "export" / f"{profile}-{faces_label}"
 
 
-def _pdf_files(faces: DeckFaces, profile: Profile, stem: str) -> tuple[dict[str, bytes], dict[str, int]]:
+def _sizes(faces: DeckFaces, profile: Profile, order: list[int]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Each page's own trim and the page the profile wants for it."""
+    trims = faces.page_trims()
+    return [(trims[i], profile.page_mm(*trims[i])) for i in order]
+
+
+def _pdf_files(faces: DeckFaces, profile: Profile, stem: str) -> tuple[dict[str, bytes], dict[str, int], dict[str, list]]:
+    """The deck's PDF, its page count and each page's trim (for preflight)."""
     if profile.output == "pdf":
-        return {f"{stem}.pdf": save_pdf(faces.pdf)}, {f"{stem}.pdf": len(faces.order)}
-    page_of = {face_id: i for i, face_id in enumerate(faces.order)}
-    back = [page_of[faces.backs[entry.card.id]] for entry in faces.deck.cards]
-    copies = [i for i, entry in enumerate(faces.deck.cards) for _ in range(entry.copies)]
-    order = [page for i in copies for page in ((i, back[i]) if profile.page_order.value == "front-back" else (i,))]
-    pages = shop_pages(faces.pdf, order, faces.trim_mm, profile.page_mm(*faces.trim_mm))
-    data = to_pdfx(save_pdf(pages), profile, stem)
-    return {f"{stem}.pdf": data}, {f"{stem}.pdf": len(order)}
+        order = list(range(len(faces.order)))
+    else:
+        page_of = {face_id: i for i, face_id in enumerate(faces.order)}
+        back = [page_of[faces.backs[entry.card.id]] for entry in faces.deck.cards]
+        copies = [i for i, entry in enumerate(faces.deck.cards) for _ in range(entry.copies)]
+        order = [page for i in copies for page in ((i, back[i]) if profile.page_order.value == "front-back" else (i,))]
+    sizes = _sizes(faces, profile, order)
+    data = save_pdf(shop_pages(faces.pdf, order, sizes))  # the profile's own bleed, each card at its own trim
+    if profile.output == "pdf-x1a":
+        data = to_pdfx(data, profile, stem)
+    name = f"{stem}.pdf"
+    return {name: data}, {name: len(order)}, {name: [list(trim) for trim, _ in sizes]}
 
 
-def _png_files(faces: DeckFaces, profile: Profile) -> dict[str, bytes]:
-    pages = shop_pages(faces.pdf, list(range(len(faces.order))), faces.trim_mm, profile.page_mm(*faces.trim_mm))
-    return render_pngs(save_pdf(pages), faces.order, Path("png"), dpi=profile.dpi.value)
+def _png_files(faces: DeckFaces, profile: Profile) -> tuple[dict[str, bytes], dict[str, list]]:
+    """One PNG per face at the profile's canvas for that face's size, and each file's trim (for preflight)."""
+    order = list(range(len(faces.order)))
+    sizes = _sizes(faces, profile, order)
+    images = render_pngs(save_pdf(shop_pages(faces.pdf, order, sizes)), faces.order, Path("png"), dpi=profile.dpi.value)
+    return images, {name: [list(trim)] for name, (trim, _) in zip(images, sizes)}
+
+
+def refuse_sizes(profile: Profile, job: FaceJob) -> None:
+    """UsageError (exit 2) naming every set whose cards are a size the profile does not take; before any rendering."""
+    refused = [(set_id, w, h) for (set_id, w, h) in set_sizes(job) if not profile.takes(w, h)]
+    if refused:
+        which = "; ".join(f"set {set_id!r} is {w:g} × {h:g} mm" for set_id, w, h in refused)
+        raise UsageError(f"{profile.name} does not take these cards: {which}; it takes {profile.size_names()}; "
+                         "nothing was rendered")
 
 
 def quantities_rows(faces: DeckFaces, files: list[str], per_design: bool) -> list[dict[str, str | int]]:
@@ -91,29 +118,25 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
     if profile.output == "pdf-x1a":
         ghostscript()  # before any work: a missing Ghostscript must not leave half an export
     db, deck, locale = load_deck(cards_root, game, selection, players, locale, packs)
-    trim = (db.game_doc.card_size.width_mm, db.game_doc.card_size.height_mm)
-    if not profile.takes(*trim):
-        size = profile.card.value
-        raise UsageError(f"{profile.name} takes {size.width_mm:g} × {size.height_mm:g} mm cards (± {size.tolerance_mm:g}); "
-                         f"{db.game_doc.id}'s cards are {trim[0]:g} × {trim[1]:g} mm")
+    job = build_job(db, deck, locale)
+    refuse_sizes(profile, job)
     label = f"{db.game_doc.id}-{deck.label}-{locale}"
     out = out or default_out(profile.id, label)
     staging = staging_folder(out)
     try:
-        faces = render_deck(db, deck, locale, jobs)
+        faces = render_deck(db, deck, locale, jobs, job)
         if profile.output == "png":
-            images = _png_files(faces, profile)
-            outputs, pages = images, {}
-            files = list(images)
+            outputs, trims = _png_files(faces, profile)
+            pages: dict[str, int] = {}
         else:
-            outputs, pages = _pdf_files(faces, profile, label)
-            files = list(outputs)
+            outputs, pages, trims = _pdf_files(faces, profile, label)
+        files = list(outputs)
         for relative, data in outputs.items():
             (staging / relative).parent.mkdir(parents=True, exist_ok=True)
             (staging / relative).write_bytes(data)
         write_quantities(staging / "quantities.csv", quantities_rows(faces, files, profile.output == "png"))
         record = {"export": "print-shop", "profile": profile.id, "game": db.game_doc.id, "deck": deck.label, "locale": locale,
-                  "trim_mm": list(trim), "designs": len(deck.cards), "cards": deck.physical_cards,
+                  "trims_mm": trims, "designs": len(deck.cards), "cards": deck.physical_cards,
                   "pages": pages, "files": files, "backs": faces.back_ids, "unverified": profile.unverified(),
                   "overflow": list(faces.result.overflow),
                   "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()}}
@@ -131,4 +154,4 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
     for report in reports:
         report.path = out / report.path.relative_to(staging)
     return ExportResult(out, profile, files, len(deck.cards), deck.physical_cards, reports, list(faces.result.overflow),
-                        dict(faces.result.parts))
+                        dict(faces.result.parts), faces.telltale, label)

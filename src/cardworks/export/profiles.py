@@ -29,17 +29,27 @@ class Fact(BaseModel, Generic[T]):
     unverified: str | None = None
 
 
-class CardSize(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    width_mm: float
-    height_mm: float
-    tolerance_mm: float = 1.0
-
-
 class Canvas(BaseModel):
     model_config = ConfigDict(extra="forbid")
     width: int
     height: int
+
+
+class CardSize(BaseModel):
+    """One row of a shop's size table: a trim size it prints, the canvas it wants for it, and where that is written."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    width_mm: float
+    height_mm: float
+    tolerance_mm: float = 1.0
+    canvas_px: Canvas | None = None
+    """The image the shop wants for this size (PNG shops); None: trim plus the profile's bleed."""
+    source: str
+    unverified: str | None = None
+
+    def fits(self, width_mm: float, height_mm: float) -> bool:
+        return abs(self.width_mm - width_mm) <= self.tolerance_mm and abs(self.height_mm - height_mm) <= self.tolerance_mm
 
 
 class Colour(BaseModel):
@@ -62,33 +72,55 @@ class Profile(BaseModel):
     id: str
     name: str
     output: Literal["pdf", "pdf-x1a", "png"]
-    card: Fact[CardSize | None]
+    sizes: Fact[list[CardSize] | None]
+    """The card sizes the shop takes, one row each; None: any size (the card's own trim is kept)."""
     bleed_mm: Fact[float]
     dpi: Fact[int]
-    canvas_px: Fact[Canvas | None]
     colour: Fact[Colour]
     max_ink_percent: Fact[int | None]
     pdf_standard: Fact[str | None]
     page_order: Fact[PageOrder]
     one_file_per: Fact[Literal["deck", "design"]]
 
+    def size_for(self, width_mm: float, height_mm: float) -> CardSize | None:
+        """The row of the size table that a card of this trim matches (None also when any size is taken)."""
+        return next((row for row in self.sizes.value or [] if row.fits(width_mm, height_mm)), None)
+
     def takes(self, width_mm: float, height_mm: float) -> bool:
         """True when a card of this trim size can be printed by the shop."""
-        size = self.card.value
-        if size is None:
-            return True
-        return abs(size.width_mm - width_mm) <= size.tolerance_mm and abs(size.height_mm - height_mm) <= size.tolerance_mm
+        return self.sizes.value is None or self.size_for(width_mm, height_mm) is not None
+
+    def size_names(self) -> str:
+        """The sizes the shop takes, for messages."""
+        if self.sizes.value is None:
+            return "any size"
+        return ", ".join(f"{row.name} {row.width_mm:g} × {row.height_mm:g} mm (± {row.tolerance_mm:g})"
+                         for row in self.sizes.value)
+
+    def canvas_for(self, width_mm: float, height_mm: float) -> Canvas | None:
+        row = self.size_for(width_mm, height_mm)
+        return row.canvas_px if row is not None else None
 
     def page_mm(self, trim_w: float, trim_h: float) -> tuple[float, float]:
-        """The page (or image) size for a card of this trim: the shop's canvas, else trim plus bleed."""
-        canvas = self.canvas_px.value
+        """The page (or image) size for a card of this trim: the shop's canvas for that size, else trim plus bleed."""
+        canvas = self.canvas_for(trim_w, trim_h)
         if canvas is not None:
             return canvas.width / self.dpi.value * 25.4, canvas.height / self.dpi.value * 25.4
         return trim_w + 2 * self.bleed_mm.value, trim_h + 2 * self.bleed_mm.value
 
+    def page_px(self, trim_w: float, trim_h: float) -> tuple[int, int]:
+        """The pixel size of a card image of this trim at the profile's resolution."""
+        canvas = self.canvas_for(trim_w, trim_h)
+        if canvas is not None:
+            return canvas.width, canvas.height
+        width, height = self.page_mm(trim_w, trim_h)
+        return round(width / 25.4 * self.dpi.value), round(height / 25.4 * self.dpi.value)
+
     def unverified(self) -> dict[str, str]:
-        """Each fact that is not confirmed, with the reason."""
-        return {name: fact.unverified for name, fact in self if isinstance(fact, Fact) and fact.unverified}
+        """Each fact (and each row of the size table) that is not confirmed, with the reason."""
+        notes = {name: fact.unverified for name, fact in self if isinstance(fact, Fact) and fact.unverified}
+        notes.update({f"sizes/{row.name}": row.unverified for row in self.sizes.value or [] if row.unverified})
+        return notes
 
 
 def _folder():

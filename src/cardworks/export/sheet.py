@@ -11,6 +11,8 @@ read CSV/XLSX). Columns:
 - one column per translatable field and locale (``name@ca``, ``rules@es``).
 
 Effects and sources are not in the sheet; ``sheet import`` leaves them as they are.
+With PACK folders the sheet holds the packs' own sets (unless ``--set`` says
+otherwise) and their translations, read from and written back to each pack.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..loading.database import Database
 from ..loading.records import Index
 from ..problems import Problem
 from ..i18n.strings import source_index
+from .packs import pack_games
 
 Kind = Literal["text", "int", "bool", "ids", "names"]
 
@@ -117,10 +120,47 @@ def columns_for(db: Database, rows: list[CardRow], locales: list[str]) -> list[C
 
 
 def translations(db: Database, locale: str) -> dict[str, dict[str, Any]]:
-    path = db.game.root / "i18n" / f"{locale}.json"
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8")).get("entries", {})
+    """Entries of ``locale`` by record id, from the game's and every pack's translation file (ids are unique)."""
+    entries: dict[str, dict[str, Any]] = {}
+    for root in db.roots:
+        path = root / "i18n" / f"{locale}.json"
+        if path.is_file():
+            entries.update(json.loads(path.read_text(encoding="utf-8")).get("entries", {}))
+    return entries
+
+
+def sheet_database(cards_root: Path, game: str | None, packs: list[Path]) -> Database:
+    """The one game a sheet is about, loaded with ``packs``; UsageError when that is not one game."""
+    from ..catalog import load_games
+    from ..loading.database import load_pack
+
+    if packs:
+        extended = pack_games(packs)
+        if len(extended) > 1 or (game is not None and game not in extended):
+            raise UsageError(f"the packs extend {', '.join(sorted(extended))}; one game at a time")
+        game = extended.pop()
+    if (cards_root / "pack.json").is_file() and not (cards_root / "game.json").is_file():
+        raise UsageError(f"{cards_root} is a pack, not a cards folder; give it after the command "
+                         f"(cardworks sheet export {cards_root} --out FILE)")
+    databases = load_games(cards_root, game)
+    if not databases:
+        raise UsageError(f"no game folder (with a game.json) in {cards_root}")
+    if len(databases) > 1:
+        raise UsageError("several games here; choose one with --game")
+    db = databases[0]
+    if packs:
+        db = Database(game=db.game, packs=[load_pack(folder) for folder in packs])
+        broken = [p for bundle in db.packs for p in bundle.problems if p.severity == "error"]
+        if broken or any(bundle.docs("pack") == [] for bundle in db.packs):
+            raise DataError("a pack has unusable files; run 'cardworks validate PACK'", broken)
+    return db
+
+
+def pack_selection(db: Database) -> str | None:
+    """With packs, the packs' own sets joined by '+'; without, None (every set)."""
+    if not db.packs:
+        return None
+    return "+".join(r.id for r in Index(db).of_kind("set") if r.bundle is not db.game) or None
 
 
 def cell_value(column: Column, card: dict[str, Any], texts: dict[str, dict[str, dict[str, Any]]]) -> Any:

@@ -28,7 +28,7 @@ from ..i18n.files import merge_translations
 from ..loading.database import Database, load_game
 from ..problems import Problem
 from ..validate import validate
-from .sheet import SEPARATOR, SHEET_NAME, Column, card_rows, columns_for, selected_sets, translations
+from .sheet import SEPARATOR, SHEET_NAME, Column, card_rows, columns_for, selected_sets, sheet_database, translations
 
 WHOLE_NUMBER = re.compile(r"^-?\d+$")
 
@@ -180,9 +180,11 @@ class ImportResult:
     files_written: list[Path]
 
 
-def _which_game(cards_root: Path, table: Table, game: str | None) -> Database:
+def _which_game(cards_root: Path, table: Table, game: str | None, packs: list[Path]) -> Database:
     from ..catalog import load_games
 
+    if packs or (cards_root / "pack.json").is_file():
+        return sheet_database(cards_root, game, packs)
     databases = load_games(cards_root, game)
     if len(databases) == 1:
         return databases[0]
@@ -193,10 +195,12 @@ def _which_game(cards_root: Path, table: Table, game: str | None) -> Database:
     return fitting[0]
 
 
-def import_sheet(cards_root: Path, path: Path, game: str | None = None) -> ImportResult:
-    """Apply the sheet at ``path`` to the game's JSON files; DataError (nothing written) on any bad cell."""
+def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: list[Path] | None = None) -> ImportResult:
+    """Apply the sheet at ``path`` to the game's (and the ``packs``') JSON files; DataError (nothing written) on any bad
+    cell."""
+    packs = list(packs or [])
     table = read_table(path)
-    db = _which_game(cards_root, table, game)
+    db = _which_game(cards_root, table, game, packs)
     rows = card_rows(db, selected_sets(db, None))
     by_id = {row.card["id"]: row for row in rows}
     locales = [loc for loc in db.game_doc.locales if loc != db.game_doc.source_locale]
@@ -269,36 +273,66 @@ def import_sheet(cards_root: Path, path: Path, game: str | None = None) -> Impor
         raise DataError(f"{path}: {len(problems)} bad cell(s); nothing written", problems)
     if not changed_cards and not translation_items:
         return ImportResult(0, 0, [])
-    written = _validate_and_write(cards_root, db, edited, translation_items)
+    owners = {row.card["id"]: _owner(db, row.file) for row in rows}
+    touched = {by_id[card_id].file for card_id in changed_cards}  # other files are left exactly as they are
+    written = _validate_and_write(cards_root, db, {f: d for f, d in edited.items() if f in touched}, translation_items,
+                                  owners)
     return ImportResult(len(changed_cards), sum(len(v) for v in translation_items.values()), written)
 
 
+def _owner(db: Database, file: Path) -> Path:
+    """The root (game folder or pack) that holds ``file``."""
+    resolved = file.resolve()
+    return next(root.resolve() for root in reversed(db.roots) if resolved.is_relative_to(root.resolve()))
+
+
 def _validate_and_write(cards_root: Path, db: Database, edited: dict[Path, dict],
-                        translation_items: dict[str, list]) -> list[Path]:
-    """Write the edits into a copy of the database, validate it whole, then copy changed files back atomically."""
+                        translation_items: dict[str, list], owners: dict[str, Path]) -> list[Path]:
+    """Write the edits into a copy of the database (and of its packs), validate it whole, then copy changed files
+    back atomically, each into the game folder or pack it came from."""
+    from ..loading.database import load_pack
+
     game_root = db.game.root.resolve()
     root = cards_root.resolve()
     with tempfile.TemporaryDirectory(prefix="cardworks-sheet-") as tmp:
         copy_root = Path(tmp) / "cards"
         shutil.copytree(root, copy_root, symlinks=True)
-        copy_game = copy_root / game_root.relative_to(root)
+        copies = {game_root: copy_root / game_root.relative_to(root)}
+        for number, pack in enumerate(db.packs):
+            copies[pack.root.resolve()] = Path(tmp) / f"pack-{number}"
+            shutil.copytree(pack.root.resolve(), copies[pack.root.resolve()], symlinks=True)
         for file, document in edited.items():
-            target = copy_game / file.resolve().relative_to(game_root)
+            owner = _owner(db, file)
+            target = copies[owner] / file.resolve().relative_to(owner)
             target.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        if translation_items:
-            copy_db = Database(game=load_game(copy_game))
-            for locale, items in translation_items.items():
-                merge_translations(copy_db, locale, items)
-        report = validate(copy_root)
+        for locale, items in translation_items.items():
+            by_owner: dict[Path, list] = {}
+            for item in items:
+                by_owner.setdefault(owners[item[0]], []).append(item)
+            for owner, owned in by_owner.items():  # a translation goes into the folder that holds its card
+                game = load_game(copies[game_root])
+                copy_db = Database(game=game) if owner == game_root else Database(game=game, packs=[load_pack(copies[owner])])
+                merge_translations(copy_db, locale, owned)
+        copy_packs = [copies[pack.root.resolve()] for pack in db.packs]
+        report = validate(copy_root, copy_packs or None)
         if report.errors:
-            problems = [Problem(p.file.replace(str(copy_root), str(cards_root)), p.location, p.code, p.message)
-                        for p in report.errors]
+            names = {str(copy): str(real if real != game_root else cards_root / game_root.relative_to(root))
+                     for real, copy in copies.items()}
+            names[str(copy_root)] = str(cards_root)
+
+            def shown(text: str) -> str:
+                for copy, real in sorted(names.items(), key=lambda item: -len(item[0])):
+                    text = text.replace(copy, real)
+                return text
+
+            problems = [Problem(shown(p.file), p.location, p.code, p.message) for p in report.errors]
             raise DataError("the edited cards do not validate; nothing written", problems)
         written = []
-        for new in sorted(p for p in copy_game.rglob("*.json") if p.is_file()):
-            real = game_root / new.relative_to(copy_game)
-            data = new.read_bytes()
-            if not real.is_file() or real.read_bytes() != data:
-                write_bytes_atomic(real, data)
-                written.append(real)
+        for real_root, copy in copies.items():
+            for new in sorted(p for p in copy.rglob("*.json") if p.is_file()):
+                real = real_root / new.relative_to(copy)
+                data = new.read_bytes()
+                if not real.is_file() or real.read_bytes() != data:
+                    write_bytes_atomic(real, data)
+                    written.append(real)
         return written

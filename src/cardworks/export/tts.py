@@ -4,7 +4,8 @@ Tabletop Simulator builds a custom deck from sheet images: a grid of at most
 10 × 7 faces, at most 4096 px a side, whose last slot is the face shown for a
 hidden card (here: the back). A sheet has one back image, so cards are put on
 sheets by their back (the deck's, or their set's or card type's, as
-``cardworks build`` prints them). Each card names its face as ``CardID`` = deck
+``cardworks build`` prints them), and since every card size has its own back,
+each sheet holds one size, its cells shaped like that card. Each card names its face as ``CardID`` = deck
 key × 100 + index in the sheet; ``DeckIDs`` lists one CardID per physical card,
 so a design with three copies appears three times. The saved object (JSON)
 goes into TTS's "Saved Objects" folder; its image URLs are ``file://`` paths
@@ -44,18 +45,23 @@ class SheetGrid:
         return column * self.cell[0], row * self.cell[1]
 
 
+def cell_for(trim_mm: tuple[float, float]) -> tuple[int, int]:
+    """The pixel cell of a card of this trim: as large as a full 10 × 7 sheet within 4096 px allows, true to its shape."""
+    ratio = trim_mm[1] / trim_mm[0]
+    width = min(MAX_SIDE // MAX_COLUMNS, math.floor(MAX_SIDE // MAX_ROWS / ratio))
+    return width, min(MAX_SIDE // MAX_ROWS, round(width * ratio))
+
+
 def grid_for(faces: int, trim_mm: tuple[float, float]) -> SheetGrid:
-    """The smallest grid holding ``faces`` faces plus the hidden slot, cells as large as 4096 px allows."""
+    """The smallest grid holding ``faces`` faces plus the hidden slot, cells of this card size (``cell_for``)."""
     slots = faces + 1
     columns = min(MAX_COLUMNS, slots)
     rows = math.ceil(slots / columns)
-    ratio = trim_mm[1] / trim_mm[0]
-    width = min(MAX_SIDE // MAX_COLUMNS, math.floor(MAX_SIDE // MAX_ROWS / ratio))
-    return SheetGrid(columns, rows, (width, round(width * ratio)))
+    return SheetGrid(columns, rows, cell_for(trim_mm))
 
 
-def face_images(faces: DeckFaces, cell: tuple[int, int]) -> dict[str, "object"]:
-    """Each face (and the back) as a PIL image of exactly ``cell`` pixels, trimmed (no bleed)."""
+def face_images(faces: DeckFaces, cells: dict[tuple[float, float], tuple[int, int]]) -> dict[str, "object"]:
+    """Each face (and back) as a PIL image of exactly the cell of its own size (``cells``: trim → pixels), no bleed."""
     import pypdfium2
     from PIL import Image
 
@@ -63,12 +69,16 @@ def face_images(faces: DeckFaces, cell: tuple[int, int]) -> dict[str, "object"]:
     faces.pdf.save(out)
     document = pypdfium2.PdfDocument(out.getvalue())
     images = {}
-    trim_w, trim_h = faces.trim_mm
-    scale = cell[0] / (trim_w * MM)
-    bleed = BLEED_MM * MM * scale
-    trim_box = (bleed, bleed, bleed + trim_w * MM * scale, bleed + trim_h * MM * scale)
     for index, face_id in enumerate(faces.order):
-        image = document[index].render(scale=scale).to_pil().convert("RGB")
+        trim_w, trim_h = faces.trim_of(face_id)
+        if (trim_w, trim_h) not in cells:
+            continue  # a back no sheet of this size uses
+        cell = cells[(trim_w, trim_h)]
+        scale = max(cell[0] / (trim_w * MM), cell[1] / (trim_h * MM), 1.0)  # never below 72 dpi: small cards stay sharp
+        bleed = BLEED_MM * MM * scale
+        page = document[index]
+        image = page.render(scale=scale).to_pil().convert("RGB")
+        trim_box = (bleed, bleed, min(bleed + trim_w * MM * scale, image.width), min(bleed + trim_h * MM * scale, image.height))
         images[face_id] = image.resize(cell, Image.Resampling.LANCZOS, box=trim_box)  # exact trim, no rounding shift
     document.close()
     return images
@@ -91,6 +101,9 @@ class TtsResult:
     sheets: list[Path]
     designs: int
     cards: int
+    telltale: dict[str, list[str]]
+    """Card type → its backs, where one type carries several (a warning, see ``render.telltale``)."""
+    deck: str
 
 
 def saved_object(faces: DeckFaces, sheets: list[tuple[SheetGrid, list[str]]], urls: list[str], back_urls: list[str],
@@ -128,13 +141,14 @@ def export_tts(cards_root: Path, *, game: str | None = None, selection: str | No
     staging = staging_folder(out)
     try:
         faces = render_deck(db, deck, locale, jobs)
-        by_back: dict[str, list[str]] = {}
+        by_back: dict[str, list[str]] = {}  # one size per back: render.faces gives each size its own back id
         for entry in deck.cards:
             by_back.setdefault(faces.backs[entry.card.id], []).append(entry.card.id)
         chunks = [(back, ids[i : i + PER_SHEET]) for back, ids in by_back.items() for i in range(0, len(ids), PER_SHEET)]
-        grids = [grid_for(len(chunk), faces.trim_mm) for _, chunk in chunks]
-        images = face_images(faces, grids[0].cell)
-        back_names = {back: "back.png" if back == "back" else f"{back}.png" for back in faces.back_ids}
+        grids = [grid_for(len(chunk), faces.trim_of(back)) for back, chunk in chunks]
+        cells = {faces.trim_of(back): cell_for(faces.trim_of(back)) for back, _ in chunks}
+        images = face_images(faces, cells)
+        back_names = {back: "back.png" if back == "back" else f"{back}.png" for back in by_back}
         sheet_names = []
         for number, (grid, (back, chunk)) in enumerate(zip(grids, chunks), start=1):
             sheet = Image.new("RGB", grid.size, "white")
@@ -159,4 +173,5 @@ def export_tts(cards_root: Path, *, game: str | None = None, selection: str | No
     except BaseException:
         discard(staging)
         raise
-    return TtsResult(out, out / f"{label}.json", [out / name for name in sheet_names], len(deck.cards), deck.physical_cards)
+    return TtsResult(out, out / f"{label}.json", [out / name for name in sheet_names], len(deck.cards), deck.physical_cards,
+                     faces.telltale, label)

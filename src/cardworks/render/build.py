@@ -44,6 +44,7 @@ from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
 from .proof import ProofNotes, contact_sheet
+from .telltale import telltale_backs
 from .transaction import BuildTransaction
 
 FACE_CACHE = ".cache/faces"
@@ -109,6 +110,8 @@ class DeckOutcome:
     """Faces laid out in this build (the rest came from the face cache)."""
     notes: list[str] = field(default_factory=list)
     """What the layout says about the sheets, e.g. how many cards fit on one."""
+    telltale: dict[str, list[str]] = field(default_factory=dict)
+    """Card type → its backs, for types whose cards carry several backs in this deck (see ``telltale``)."""
 
     @property
     def status(self) -> str:
@@ -306,6 +309,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         records.append(_proof(db, deck, locale, options, kept, job, faces_key, overflow, shop_bytes))
     outcome = _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
     outcome.notes = notes
+    outcome.telltale = telltale_backs(job)
     return outcome
 
 

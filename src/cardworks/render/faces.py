@@ -26,16 +26,17 @@ from .deck import Deck
 from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders, wrapped_lines
+from .geometry import face_geometry
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure
 
-FIT_STEPS = 6
-"""Rules-text sizes: ``fit-0`` (8 pt) down to ``fit-5`` (5.5 pt)."""
+FIT_SIZES = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5)
+"""Rules-text sizes in points, ``fit-0`` to ``fit-5`` (as in templates/cards/cards.css)."""
+FIT_STEPS = len(FIT_SIZES)
 TITLE_SIZES = (9.5, 8.5, 7.5, 7.0)
 """Card-title sizes in points, tried in order: the largest at which the title takes at most two lines,
 broken at spaces only (titles are never hyphenated)."""
 BLEED_MM = 3.0
-RULES_HEIGHT_MM = 27.5
 
 
 @dataclass(frozen=True)
@@ -247,8 +248,8 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
             focus = card.art_focus or (0.5, 0.5)
             art = Art(resolve_inside(bundle.root, card.art).as_uri(), f"{focus[0] * 100:g}% {focus[1] * 100:g}%")
         card_name = str(texts.text(card.id, "name", card.name))
-        title_pt, title_fits = title_size(card_name, _title_width(size.width_mm, kind in kinds,
-                                                                  card.stats.get("sell") is not None))
+        title_pt, title_fits = title_size(card_name, _title_width(face_geometry(size.width_mm, size.height_mm).card_w,
+                                                                  kind in kinds, card.stats.get("sell") is not None))
         faces.append(Face(
             id=card.id,
             name=card_name,
@@ -292,30 +293,71 @@ def _font_config() -> Any:
     return FontConfiguration()
 
 
-def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, dict[str, Spill], dict[str, ArtBox]]:
-    """One document of faces that share a look and a size (see ``chunks``)."""
+def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> Any:
+    """WeasyPrint's layout of one document of faces that share a look and a size (see ``chunks``)."""
     from weasyprint import HTML
 
     first = faces[0]
     look = job.looks.get(first.look) or Look((), (
         (templates_dir() / "cards" / "cards.css").as_uri(), (templates_dir() / job.game_id / "cards.css").as_uri()))
+    shape = face_geometry(first.trim_w, first.trim_h)
     doc = {
         "lang": job.lang, "title": job.title, "font_css": font_face_css(),
         "page_w": first.trim_w + 2 * BLEED_MM, "page_h": first.trim_h + 2 * BLEED_MM, "bleed": BLEED_MM,
-        "trim_w": first.trim_w, "trim_h": first.trim_h, "rules_h": max(8.0, RULES_HEIGHT_MM + first.trim_h - 88.0),
-        "stylesheets": list(look.stylesheets),
+        "trim_w": first.trim_w, "trim_h": first.trim_h, "scale": shape.scale, "card_w": shape.card_w,
+        "card_h": shape.card_h, "art_h": shape.art_h, "stats_top": shape.stats_top, "rules_top": shape.rules_top,
+        "rules_h": max(8.0, shape.rules_h), "stylesheets": list(look.stylesheets),
+        "layout_w": max(first.trim_w, shape.card_w) + 2 * BLEED_MM, "layout_h": max(first.trim_h, shape.card_h) + 2 * BLEED_MM,
+        "text_scale": shape.text_scale, "fit_sizes": FIT_SIZES,
     }
     try:
         html = environment(look.overrides).get_template("cards/cards.html.j2").render(doc=doc, faces=faces, icons=job.icons)
     except TEMPLATE_FAILURES as exc:
         problem = template_problem(exc)
         raise DataError(f"a card template failed: {problem.text()}", [problem]) from None
-    document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
+    return HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
         font_config=_font_config())
+
+
+def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, dict[str, Spill], dict[str, ArtBox]]:
+    """One document of faces that share a look and a size: its PDF, the faces that overflow, the placeholder boxes."""
+    document = layout_document(job, faces, fetcher)
     out = io.BytesIO()
     document.write_pdf(out)
     placeholders = {face.id: face.colour for face in faces if isinstance(face, Face) and face.art is None}
-    return (out.getvalue(), *measure(document, placeholders))
+    first = faces[0]
+    origin = BLEED_MM / 25.4 * 96  # the card's top left corner, in CSS px: the scale's fixed point
+    overflow, arts = measure(document, placeholders, (face_geometry(first.trim_w, first.trim_h).scale, origin))
+    data, drop = _crop(out.getvalue(), (first.trim_w + 2 * BLEED_MM) * MM_PT, (first.trim_h + 2 * BLEED_MM) * MM_PT)
+    return data, overflow, {face_id: replace(box, y=box.y - drop) for face_id, box in arts.items()}
+
+
+MM_PT = 72 / 25.4
+
+
+def _crop(data: bytes, width: float, height: float) -> tuple[bytes, float]:
+    """Pages laid out larger than the card (``layout_document``) cut back to ``width`` × ``height`` points at their
+    top left, the content moved down so the MediaBox starts at 0 0; returns the PDF and how far it moved."""
+    import pikepdf
+
+    pdf = pikepdf.open(io.BytesIO(data))
+    drop = 0.0
+    for page in pdf.pages:
+        x0, y0, x1, y1 = (float(v) for v in page.mediabox)
+        if abs(x1 - x0 - width) < 0.01 and abs(y1 - y0 - height) < 0.01:
+            continue
+        drop = y1 - height
+        page.contents_add(f"q 1 0 0 1 0 {-drop:.4f} cm\n".encode("ascii"), prepend=True)
+        page.contents_add(b"\nQ\n")
+        page.obj.MediaBox = pikepdf.Array([0, 0, round(width, 4), round(height, 4)])
+        for box in ("/CropBox", "/TrimBox", "/BleedBox", "/ArtBox"):
+            if box in page.obj:
+                del page.obj[box]
+    if drop == 0.0:
+        return data, 0.0
+    buffer = io.BytesIO()
+    pdf.save(buffer, deterministic_id=True)
+    return buffer.getvalue(), drop
 
 
 FACES_PER_CHUNK = 16

@@ -125,9 +125,19 @@ def _classes(box: Any) -> list[str]:
     return (element.get("class") or "").split() if element is not None else []
 
 
-def measure(document: Any, placeholder_colours: dict[str, str]) -> tuple[dict[str, Spill], dict[str, ArtBox]]:
+def measure(document: Any, placeholder_colours: dict[str, str],
+            transform: tuple[float, float] = (1.0, 0.0)) -> tuple[dict[str, Spill], dict[str, ArtBox]]:
     """Read WeasyPrint's layout: faces whose texts spill (face id → :class:`Spill`), and the box where each
-    face without art of its own (``placeholder_colours``: face id → frame colour) gets its placeholder."""
+    face without art of its own (``placeholder_colours``: face id → frame colour) gets its placeholder.
+
+    ``transform`` is (scale, origin in CSS px) of the card drawn scaled about its top left corner (see
+    ``geometry``): overflow is read in layout coordinates, where the scale changes nothing, and placeholder
+    boxes are mapped to the page."""
+    scale, origin = transform
+
+    def placed(value: float) -> float:
+        return origin + (value - origin) * scale
+
     overflow: dict[str, Spill] = {}
     arts: dict[str, ArtBox] = {}
     for page in document.pages:
@@ -149,9 +159,10 @@ def measure(document: Any, placeholder_colours: dict[str, str]) -> tuple[dict[st
                     and element_id.removeprefix("art-") in placeholder_colours:
                 art_id = element_id.removeprefix("art-")
                 radius = max(0.0, box.border_top_left_radius[0] - box.border_left_width)
-                arts[art_id] = ArtBox(box.padding_box_x() * PX, (page.height - box.padding_box_y() - box.padding_height()) * PX,
-                                      box.padding_width() * PX, box.padding_height() * PX, radius * PX,
-                                      placeholder_colours[art_id])
+                bottom = placed(box.padding_box_y() + box.padding_height())
+                arts[art_id] = ArtBox(placed(box.padding_box_x()) * PX, (page.height - bottom) * PX,
+                                      box.padding_width() * scale * PX, box.padding_height() * scale * PX,
+                                      radius * scale * PX, placeholder_colours[art_id])
                 continue
             stack.extend((child, face_id) for child in getattr(box, "children", []))
         for face_id, found in parts.items():
@@ -164,3 +175,35 @@ def measure(document: Any, placeholder_colours: dict[str, str]) -> tuple[dict[st
 def describe(overflow: dict[str, tuple[str, ...]]) -> str:
     """Overflowing faces for a message: ``card-a (name), card-b (rules, flavour)``."""
     return ", ".join(f"{face_id} ({', '.join(parts)})" if parts else face_id for face_id, parts in overflow.items())
+
+
+def unused_height(document: Any) -> dict[str, float]:
+    """Face id → the tallest band of its card (as a fraction of the card's height) where nothing is drawn: no
+    text, no icon, no art box. A face whose parts do not grow with the card leaves such a band at its foot."""
+    found: dict[str, float] = {}
+    for page in document.pages:
+        stack: list[tuple[Any, str | None]] = [(page._page_box, None)]
+        cards: dict[str, Any] = {}
+        drawn: dict[str, list[tuple[float, float]]] = {}
+        while stack:
+            box, face_id = stack.pop()
+            element = getattr(box, "element", None)
+            element_id = element.get("id") if element is not None else None
+            if element_id and element_id.startswith("card-") and box.element_tag == "section":
+                face_id = element_id.removeprefix("card-")
+            classes = _classes(box)
+            if face_id is not None and "card" in classes and box.element_tag == "div":
+                cards.setdefault(face_id, box)
+                for leaf in _leaves(box):
+                    drawn.setdefault(face_id, []).append((leaf.border_box_y(), leaf.border_box_y() + leaf.border_height()))
+            if face_id is not None and "art" in classes and box.element_tag == "div":
+                drawn.setdefault(face_id, []).append((box.border_box_y(), box.border_box_y() + box.border_height()))
+            stack.extend((child, face_id) for child in getattr(box, "children", []))
+        for face_id, card in cards.items():
+            top, height = card.border_box_y(), card.border_height()
+            edge, gap = top, 0.0
+            for start, end in sorted(drawn.get(face_id, [])):
+                gap = max(gap, start - edge)
+                edge = max(edge, end)
+            found[face_id] = max(gap, top + height - edge) / height
+    return found

@@ -107,6 +107,39 @@ def _back_paths(record: Record) -> list[tuple[str, str, Any]]:
     return [(pointer + "/art", art, back) for pointer, art, back in found if art]
 
 
+def _back_templates(record: Record) -> list[tuple[str, str]]:
+    model = record.model
+    found = []
+    if record.kind == "set" and model.back is not None:
+        found.append(("/back", model.back))
+    if record.kind in {"game", "pack"}:
+        found += [(f"/backs/{type_id}", back) for type_id, back in model.backs.items()]
+    return [(pointer + "/template", back.template) for pointer, back in found if back.template]
+
+
+def check_back_templates(index: Index, out: ProblemList) -> None:
+    """A back template is looked up as the renderer does (the folder's ``templates/``, then the game's, then the
+    shipped ones); one found nowhere is an error, not a silent fall back to the common back."""
+    from ..resources import data_dir
+
+    for record in index.of_kind("set", "game", "pack"):
+        folders = [record.bundle.root / "templates"]
+        if record.bundle is not index.db.game:
+            folders.append(index.db.game.root / "templates")
+        folders.append(data_dir("templates"))
+        for pointer, template in _back_templates(record):
+            where = f"{record.pointer}{pointer}"
+            try:
+                candidates = [resolve_inside(folder, template) for folder in folders]
+            except PathEscape as exc:
+                out.error(record.file.display, where, "path-escape", str(exc))
+                continue
+            if not any(candidate.is_file() for candidate in candidates):
+                out.error(record.file.display, where, "missing-template",
+                          f"back template {template!r} is in none of: {record.bundle.label}/templates"
+                          + (", the game's templates" if len(folders) > 2 else "") + ", the shipped templates")
+
+
 def check_art(index: Index, out: ProblemList) -> None:
     """Every card's art and every back image: a real image, not too big, sharp enough where it is printed."""
     game = index.game

@@ -12,7 +12,7 @@ from ..errors import UsageError
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..loading.packs import group_packs
 from ..problems import ProblemList
-from .check_art import check_art
+from .check_art import check_art, check_back_templates
 from .check_glossary import check_glossary
 from .check_ids import check_frozen, check_ids
 from .check_labels import check_labels
@@ -86,6 +86,7 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None) -
     check_references(index, out)
     check_text(index, out, text)
     check_art(index, out)
+    check_back_templates(index, out)
     check_glossary(index, out)
     check_assumptions(index, out)
     check_layouts(db, out)

@@ -1,0 +1,53 @@
+"""The face layout at any card size: the poker face (63 × 88 mm) scaled, with its art and rules boxes stretched.
+
+Every card is laid out on a *virtual* card as wide as a poker card relative to
+its text (trim ÷ ``scale``, where ``scale`` is the smaller of width ÷ 63 and
+height ÷ 88) and drawn scaled by ``scale``: titles, icons, frames and text grow
+or shrink with the card, so a text that fits a poker face fits every size the
+same way. The virtual card is never lower than a poker card (``scale`` is at
+most height ÷ 88) but may be taller (tarot, bridge) or wider (landscape,
+square): the height it has beyond a poker card's goes to the art box, so the
+rules box stays exactly the poker face's. On a wider card the rules and
+flavour text are set larger (``text_scale``), so a text fills its box about
+as on a poker face rather than in fewer, longer lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+POKER_MM = (63.0, 88.0)
+ART_MM, RULES_MM = 31.0, 27.5
+"""The poker face's art and rules box heights."""
+HEADER_MM, GAP_MM, STATS_MM = 9.4, 0.8, 6.0
+TEXT_MM = 53.5
+"""Width of the poker face's rules text: 63 less the frame (2 × 2.6), the panel border (2 × 0.35) and the
+rules margins (2 × 1.8)."""
+
+
+@dataclass(frozen=True)
+class FaceGeometry:
+    """Where the parts of a face go, in virtual mm (before ``scale``)."""
+
+    scale: float
+    card_w: float
+    card_h: float
+    art_h: float
+    stats_top: float
+    rules_top: float
+    rules_h: float
+    text_scale: float = 1.0
+    """Rules and flavour text size against the poker face's, on a card wider than poker (square, landscape):
+    √(width ratio), so a text takes about the height it takes on a poker face instead of fewer, longer lines."""
+
+
+def face_geometry(trim_w: float, trim_h: float) -> FaceGeometry:
+    """The layout of a face of this trim size (see the module docstring)."""
+    scale = min(trim_w / POKER_MM[0], trim_h / POKER_MM[1])
+    card_w, card_h = trim_w / scale, trim_h / scale
+    art_h = ART_MM + max(0.0, card_h - POKER_MM[1])
+    rules_h = RULES_MM
+    stats_top = HEADER_MM + art_h + GAP_MM
+    rules_top = stats_top + STATS_MM + GAP_MM
+    text_scale = max(1.0, ((card_w - (POKER_MM[0] - TEXT_MM)) / TEXT_MM) ** 0.5)
+    return FaceGeometry(scale, card_w, card_h, art_h, stats_top, rules_top, rules_h, text_scale)
