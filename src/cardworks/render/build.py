@@ -81,6 +81,8 @@ class BuildOptions:
     """For packs: the pack's cards in the game's deck instead of alone."""
     optional: tuple[str, ...] = ()
     """Optional cards to print as well (``all``, or card ids)."""
+    edition: str = "fact"
+    """``fact`` (only what the sources give) or ``playtest`` (marked stand-ins fill the unknowns)."""
 
 
 @dataclass
@@ -224,7 +226,7 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
         images = render_pngs(shop_bytes, order, Path(f"{base}/print-shop/png-{deck.label}"))
         outputs += [("card-png", path, data, 1) for path, data in images.items()]
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
-              "players": deck.players, **overflow_fields(overflow)}
+              "players": deck.players, "edition": deck.edition, **overflow_fields(overflow)}
     records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(options.out, path, data), **common)
                for kind, path, data, pages in outputs]
     return shop_bytes, job, key, overflow, records, result.rendered
@@ -273,7 +275,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         records.append(OutputRecord(game=db.output_id, locale=locale, kind="cards", path=sheet_path, pages=len(sheets.pages),
                                     sha256=write_output(options.out, sheet_path, sheet_bytes), input_hash=sheet_key,
                                     selection=deck.selection, players=deck.players, paper=layout.paper,
-                                    **overflow_fields(overflow)))
+                                    edition=deck.edition, **overflow_fields(overflow)))
         imposed = True
     if options.proof:
         records.append(_proof(db, deck, locale, options, kept, job, faces_key, overflow, shop_bytes))
@@ -321,7 +323,8 @@ def _proof(db: Database, deck: Deck, locale: str, options: BuildOptions, kept: d
     data = save_pdf(sheet)
     return OutputRecord(game=db.output_id, locale=locale, kind="cards-proof", path=path, pages=len(sheet.pages),
                         sha256=write_output(options.out, path, data), input_hash=key, selection=deck.selection,
-                        players=deck.players, paper=options.layout.paper, **overflow_fields(overflow))
+                        players=deck.players, paper=options.layout.paper, edition=deck.edition,
+                        **overflow_fields(overflow))
 
 
 def selected_games(cards_root: Path, wanted: str | None) -> list[Path]:
@@ -364,7 +367,8 @@ def _pack_plans(cards_root: Path, options: BuildOptions) -> list[tuple[Database,
     """Each pack's deck (alone, or merged into the game's) in each of its locales."""
     plans = []
     for db in open_packs(cards_root, options.packs):
-        deck = build_deck(db, options.selection, options.players, options.optional, with_game=options.merge)
+        deck = build_deck(db, options.selection, options.players, options.optional, with_game=options.merge,
+                          edition=options.edition)
         if not deck.cards:
             raise UsageError(f"pack {db.output_id!r} has no cards to print in {deck.label!r}")
         plans += [(db, deck, locale) for locale in _locales(db, options, every_game=False)]
@@ -397,7 +401,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         game = db.game_doc
         locales = _locales(db, options, every_game=options.game is None)
         try:
-            deck = build_deck(db, options.selection, options.players, options.optional)
+            deck = build_deck(db, options.selection, options.players, options.optional, edition=options.edition)
         except UsageError as exc:
             if options.game is not None:
                 raise

@@ -40,6 +40,8 @@ class Deck:
     """Ids of designs left out for the player count."""
     optional: tuple[str, ...] = ()
     """Ids of optional designs printed at the user's request (``--with-optional``)."""
+    edition: str = "fact"
+    """``fact`` or ``playtest`` (stand-in values printed, marked): see :mod:`.marks`."""
 
     @property
     def physical_cards(self) -> int:
@@ -47,7 +49,8 @@ class Deck:
 
     @property
     def label(self) -> str:
-        return self.selection + (f"-{self.players}p" if self.players else "") + ("-with-optional" if self.optional else "")
+        return (self.selection + (f"-{self.players}p" if self.players else "") + ("-with-optional" if self.optional else "")
+                + ("" if self.edition == "fact" else f"-{self.edition}"))
 
 
 def _selection(game: Any, wanted: str | None, set_ids: list[str],
@@ -87,9 +90,10 @@ def _optional_ids(index: Index, set_ids: list[str], wanted: tuple[str, ...]) -> 
 
 
 def build_deck(db: Database, selection: str | None = None, players: int | None = None,
-               optional: tuple[str, ...] = (), with_game: bool = False) -> Deck:
+               optional: tuple[str, ...] = (), with_game: bool = False, edition: str = "fact") -> Deck:
     """The deck for a selection (a selection id or set ids joined by ``+``) and player count; ``optional``
-    adds optional designs (``all``, or ids), which are otherwise never printed.
+    adds optional designs (``all``, or ids), which are otherwise never printed; ``edition`` names the
+    edition its faces are printed in (the label and file names say it).
 
     For a database with a pack: the pack's sets alone, or the sets ``selection`` names (the pack's and the
     game's), or with ``with_game`` the game's selection with every set of the pack shuffled in.
@@ -129,4 +133,4 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
             cards.append(DeckCard(card, record.set_id, assumed[card.id], "assumed"))
         else:
             cards.append(DeckCard(card, record.set_id, 1, "default"))
-    return Deck(game, name, players, tuple(cards), tuple(removed), tuple(sorted(wanted)))
+    return Deck(game, name, players, tuple(cards), tuple(removed), tuple(sorted(wanted)), edition)
