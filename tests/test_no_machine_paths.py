@@ -63,7 +63,7 @@ def test_the_scanner_finds_a_planted_path(tmp_path: Path) -> None:
     pdf.pages[0].Contents = pdf.make_stream(b"BT /F1 9 Tf (/root/secret) Tj ET")  # compressed on save
     pdf.save(tmp_path / "planted.pdf", compress_streams=True)
     assert b"/root/secret" not in (tmp_path / "planted.pdf").read_bytes(), "the path hides in a compressed stream"
-    assert machine_paths(tmp_path / "planted.pdf") == ["planted.pdf: /root/"]
+    assert "planted.pdf: /root/" in machine_paths(tmp_path / "planted.pdf")
 
 
 @pytest.mark.slow
