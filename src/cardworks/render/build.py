@@ -95,6 +95,7 @@ class DeckOutcome:
     designs: int
     cards: int
     assumed_quantities: int
+    """Designs whose quantity no source states (one copy in the fact edition, the stand-in in the playtest one)."""
     records: list[OutputRecord]
     overflow: dict[str, tuple[str, ...]]
     """Card id → the parts that overflow (``name``, ``stats``, ``rules``, ``flavour``)."""

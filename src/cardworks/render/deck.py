@@ -2,8 +2,9 @@
 
 A deck is a game's selection of sets, less the cards whose player-count
 markers remove them at the chosen number of players. Copies follow each
-design's quantity; where no source gives it, the assumed quantity decides how
-many copies are printed (never printed on the card), else one copy.
+design's quantity; where no source gives it, the ``fact`` edition prints one
+copy (a count it does not know is not made up), and the ``playtest`` edition
+the assumed quantity, so that the deck can be played.
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
             continue
         if card.quantity is not None:
             cards.append(DeckCard(card, record.set_id, card.quantity, "stated"))
-        elif isinstance(assumed.get(card.id), int):
+        elif edition == "playtest" and isinstance(assumed.get(card.id), int):
             cards.append(DeckCard(card, record.set_id, assumed[card.id], "assumed"))
         else:
             cards.append(DeckCard(card, record.set_id, 1, "default"))
