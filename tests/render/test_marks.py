@@ -155,3 +155,12 @@ def test_the_expert_map_marks_its_inferred_access_and_counts() -> None:
     assert "2" in counts, "Benidorm's 2 accesses are stated (fallera-3 line 160)"
     assert sum(c.endswith(NOT_STATED) for c in counts) == 5, counts
     assert 'data-key="inferred"' in caption and 'data-key="access"' not in caption
+
+
+def test_only_the_playtest_edition_prints_assumed_quantities() -> None:
+    assumed = {target: value for (target, field), value in Index(DB).assumed().items() if field == "quantity"}
+    fact = {e.card.id: e for e in build_deck(DB, "expert").cards}
+    play = {e.card.id: e for e in build_deck(DB, "expert", edition="playtest").cards}
+    assert (fact["monleonetes"].copies, fact["monleonetes"].quantity_source) == (1, "default")
+    assert (play["monleonetes"].copies, play["monleonetes"].quantity_source) == (assumed["monleonetes"], "assumed")
+    assert sum(e.copies for e in play.values()) > sum(e.copies for e in fact.values()) == len(fact)
