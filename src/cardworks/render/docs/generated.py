@@ -18,6 +18,11 @@ from ...models.certainty import ORDER, field_certainty
 from ..marks import NOT_STATED, UNKNOWN, legend, marked, used_marks
 
 
+def _optional_note(label: Any) -> Markup:
+    """Why an optional design is off the sheets, with the build option kept on one line (never broken at its hyphens)."""
+    return Markup('{} <span class="option">--with-optional</span>').format(label)
+
+
 def _stated_count(board: Any, side: Any, space: Any) -> bool:
     """True when the rulebooks state the access count of ``space`` on ``side``: the board's sources name it by its
     path (or, failing that, the space's own sources name ``accesses``), and every one naming it states it."""
@@ -136,7 +141,7 @@ class Generator:
             rows.append({"name": self._name(r), "types": marked(" + ".join(str(types[t]) for t in card.types),
                                                                 card.sources, "types"),
                          "set": set_name, "certainty": self.texts.label(f"certainty_{max(levels, key=ORDER.index)}"),
-                         "printed": self.labels.index_optional if card.optional else ""})
+                         "printed": _optional_note(self.labels.index_optional) if card.optional else ""})
         rows.sort(key=lambda row: collation_key(str(row["name"]), self.texts.locale))
         notes = []
         for set_id in self.set_ids:
