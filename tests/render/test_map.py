@@ -98,5 +98,6 @@ def test_legend_lists_what_the_side_draws() -> None:
         drawn = {"space"} if 'class="space"' in svg else set()
         drawn |= {"access"} if 'class="access"' in svg else set()
         drawn |= {"unknown"} if 'class="unknown-access"' in svg else set()
+        drawn |= {"inferred"} if 'class="inferred-access"' in svg or re.search(r'class="count"[^>]*>\d+†', svg) else set()
         assert set(re.findall(r'data-key="([a-z]+)"', caption)) == drawn
         assert "accesos cuyo destino no da ningún reglamento" in caption

@@ -149,11 +149,14 @@ def _selection(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--with-game", "merge", is_flag=True, help="For PACKS: shuffle the pack's cards into the game's deck.")
 @click.option("--with-optional", "optional", is_flag=False, flag_value="all", default=None, metavar="[IDS]",
               help="Also print optional cards (such as the Misteri d'Elx): every one, or the ids given, comma-separated.")
+@click.option("--edition", type=click.Choice(["fact", "playtest"]), default="fact", show_default=True,
+              help="fact: only what the rulebooks give, unknown values printed as '?'; playtest: the engine's "
+              "stand-in values fill them, each marked as not from the rulebooks (file names end in -playtest).")
 @click.pass_obj
 def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
           paper: str, layout_name: str, mark_inset: float | None, out: Path, jobs: int | None, gutter: float, marks: str,
           duplex: str, back_offset: str, png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool,
-          optional: str | None) -> None:
+          optional: str | None, edition: str) -> None:
     """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json.
 
     With PACKS, build each pack's cards (alone, or with --with-game in the game's deck) under OUT/<pack id>/.
@@ -167,7 +170,8 @@ def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | No
     options = BuildOptions(out=out, game=game, selection=selection, locales=list(locales) or None, players=players,
                            layout=layout, jobs=jobs or default_jobs(), png=png, strict=strict, cards=card_sheets, documents=docs,
                            allow_fallback=allow_fallback or proof, proof=proof, packs=list(packs), merge=merge,
-                           optional=tuple(p.strip() for p in optional.split(",") if p.strip()) if optional else ())
+                           optional=tuple(p.strip() for p in optional.split(",") if p.strip()) if optional else (),
+                           edition=edition)
     with progress_bar() as progress:
         report = run_build(cards_root, options, progress)
     print_build_report(report)

@@ -93,7 +93,7 @@ def print_build_report(report) -> None:
     from rich.table import Table
 
     table = Table(show_edge=False, header_style="bold")
-    for column in ("game", "locale", "deck", "designs", "cards", "assumed qty", "files", "status"):
+    for column in ("game", "locale", "deck", "designs", "cards", "qty not stated", "files", "status"):
         table.add_column(column)
     for o in report.outcomes:
         table.add_row(o.game, o.locale, o.deck, str(o.designs), str(o.cards), str(o.assumed_quantities),

@@ -87,6 +87,8 @@ class BuildOptions:
     """For packs: the pack's cards in the game's deck instead of alone."""
     optional: tuple[str, ...] = ()
     """Optional cards to print as well (``all``, or card ids)."""
+    edition: str = "fact"
+    """``fact`` (only what the sources give) or ``playtest`` (marked stand-ins fill the unknowns)."""
 
 
 @dataclass
@@ -99,6 +101,7 @@ class DeckOutcome:
     designs: int
     cards: int
     assumed_quantities: int
+    """Designs whose quantity no source states (one copy in the fact edition, the stand-in in the playtest one)."""
     records: list[OutputRecord]
     overflow: dict[str, tuple[str, ...]]
     """Card id → the parts that overflow (``name``, ``stats``, ``rules``, ``flavour``)."""
@@ -234,7 +237,7 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
         images = render_pngs(shop_bytes, order, Path(f"{base}/print-shop/png-{deck.label}"))
         outputs += [("card-png", path, data, 1) for path, data in images.items()]
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
-              "players": deck.players, **overflow_fields(overflow)}
+              "players": deck.players, "edition": deck.edition, **overflow_fields(overflow)}
     records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(options.out, path, data), **common)
                for kind, path, data, pages in outputs]
     return shop_bytes, job, key, overflow, records, result.rendered
@@ -296,7 +299,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
             sheets = impose_slots(shop, fronts, backs, sheet, BLEED_MM, layout.duplex, (layout.offset_x, layout.offset_y))
         sheet_bytes = save_pdf(sheets)
         common = {"game": db.output_id, "locale": locale, "input_hash": sheet_key, "selection": deck.selection,
-                  "players": deck.players, "paper": layout.paper}
+                  "players": deck.players, "paper": layout.paper, "edition": deck.edition}
         records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages),
                                     sha256=write_output(options.out, sheet_path, sheet_bytes), **common,
                                     **overflow_fields(overflow)))
@@ -392,7 +395,8 @@ def _proof(db: Database, deck: Deck, locale: str, options: BuildOptions, kept: d
     data = save_pdf(sheet)
     return OutputRecord(game=db.output_id, locale=locale, kind="cards-proof", path=path, pages=len(sheet.pages),
                         sha256=write_output(options.out, path, data), input_hash=key, selection=deck.selection,
-                        players=deck.players, paper=options.layout.paper, **overflow_fields(overflow))
+                        players=deck.players, paper=options.layout.paper, edition=deck.edition,
+                        **overflow_fields(overflow))
 
 
 def selected_games(cards_root: Path, wanted: str | None) -> list[Path]:
@@ -435,7 +439,8 @@ def _pack_plans(cards_root: Path, options: BuildOptions) -> list[tuple[Database,
     """Each pack's deck (alone, or merged into the game's) in each of its locales."""
     plans = []
     for db in open_packs(cards_root, options.packs):
-        deck = build_deck(db, options.selection, options.players, options.optional, with_game=options.merge)
+        deck = build_deck(db, options.selection, options.players, options.optional, with_game=options.merge,
+                          edition=options.edition)
         if not deck.cards:
             raise UsageError(f"pack {db.output_id!r} has no cards to print in {deck.label!r}")
         plans += [(db, deck, locale) for locale in _locales(db, options, every_game=False)]
@@ -468,7 +473,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         game = db.game_doc
         locales = _locales(db, options, every_game=options.game is None)
         try:
-            deck = build_deck(db, options.selection, options.players, options.optional)
+            deck = build_deck(db, options.selection, options.players, options.optional, edition=options.edition)
         except UsageError as exc:
             if options.game is not None:
                 raise

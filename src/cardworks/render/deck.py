@@ -2,8 +2,9 @@
 
 A deck is a game's selection of sets, less the cards whose player-count
 markers remove them at the chosen number of players. Copies follow each
-design's quantity; where no source gives it, the assumed quantity decides how
-many copies are printed (never printed on the card), else one copy.
+design's quantity; where no source gives it, the ``fact`` edition prints one
+copy (a count it does not know is not made up), and the ``playtest`` edition
+the assumed quantity, so that the deck can be played.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Deck:
     """Ids of designs left out for the player count."""
     optional: tuple[str, ...] = ()
     """Ids of optional designs printed at the user's request (``--with-optional``)."""
+    edition: str = "fact"
+    """``fact`` or ``playtest`` (stand-in values printed, marked): see :mod:`.marks`."""
 
     @property
     def physical_cards(self) -> int:
@@ -47,7 +50,8 @@ class Deck:
 
     @property
     def label(self) -> str:
-        return self.selection + (f"-{self.players}p" if self.players else "") + ("-with-optional" if self.optional else "")
+        return (self.selection + (f"-{self.players}p" if self.players else "") + ("-with-optional" if self.optional else "")
+                + ("" if self.edition == "fact" else f"-{self.edition}"))
 
 
 def _selection(game: Any, wanted: str | None, set_ids: list[str],
@@ -87,9 +91,10 @@ def _optional_ids(index: Index, set_ids: list[str], wanted: tuple[str, ...]) -> 
 
 
 def build_deck(db: Database, selection: str | None = None, players: int | None = None,
-               optional: tuple[str, ...] = (), with_game: bool = False) -> Deck:
+               optional: tuple[str, ...] = (), with_game: bool = False, edition: str = "fact") -> Deck:
     """The deck for a selection (a selection id or set ids joined by ``+``) and player count; ``optional``
-    adds optional designs (``all``, or ids), which are otherwise never printed.
+    adds optional designs (``all``, or ids), which are otherwise never printed; ``edition`` names the
+    edition its faces are printed in (the label and file names say it).
 
     For a database with a pack: the pack's sets alone, or the sets ``selection`` names (the pack's and the
     game's), or with ``with_game`` the game's selection with every set of the pack shuffled in.
@@ -125,8 +130,8 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
             continue
         if card.quantity is not None:
             cards.append(DeckCard(card, record.set_id, card.quantity, "stated"))
-        elif isinstance(assumed.get(card.id), int):
+        elif edition == "playtest" and isinstance(assumed.get(card.id), int):
             cards.append(DeckCard(card, record.set_id, assumed[card.id], "assumed"))
         else:
             cards.append(DeckCard(card, record.set_id, 1, "default"))
-    return Deck(game, name, players, tuple(cards), tuple(removed), tuple(sorted(wanted)))
+    return Deck(game, name, players, tuple(cards), tuple(removed), tuple(sorted(wanted)), edition)

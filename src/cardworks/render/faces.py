@@ -20,6 +20,7 @@ from ..errors import DataError
 from ..loading.database import Bundle, Database, display_path
 from ..loading.paths import resolve_inside
 from ..loading.records import Index
+from ..models.certainty import field_certainty
 from ..problems import Problem
 from .art import ArtBox
 from .deck import Deck
@@ -27,6 +28,7 @@ from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders, wrapped_lines
 from .geometry import face_geometry
+from .marks import NOT_STATED, Edition, legend, shown_value, used_marks
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure
 
@@ -43,6 +45,8 @@ BLEED_MM = 3.0
 class Icon:
     url: str
     alt: str
+    mark: str = ""
+    """``†`` when what the icon claims (a type, a set, a marker) is not stated by the rulebooks."""
 
 
 @dataclass(frozen=True)
@@ -63,19 +67,22 @@ class Look:
 
 @dataclass
 class Face:
-    """What one card face shows: facts only, in one locale; nothing assumed."""
+    """What one card face shows, in one locale: facts, with every value the rulebooks do not state marked
+    (see :mod:`.marks`); stand-ins only in the playtest edition, marked too."""
 
     id: str
     name: str
     colour: str
     type_icons: list[Icon]
     kind_icon: Icon | None
-    sell: int | None
+    sell: str | None
+    """The sell value as printed (``2``, ``2†``, ``?``); None for a card without one."""
     stats: list[dict[str, Any]]
     marks: list[Icon]
     rules: str | None
     flavour: str | None
     unverified: str
+    """The legend of the marks this face prints (empty when it prints none)."""
     set_id: str = ""
     type: str = ""
     fit: int = 0
@@ -92,6 +99,12 @@ class Face:
     name_fits: bool = True
     """False when the title needs more than two lines even at the smallest size (by the font's metrics; the
     overflow report comes from the layout, see :mod:`.measure`)."""
+    type_mark: str = ""
+    """``†`` when the card's types are not stated by the rulebooks."""
+    kind_mark: str = ""
+    """``†`` when its treasure kind is not stated."""
+    edition: str = "fact"
+    """The edition the face belongs to (part of its cache key)."""
 
 
 @dataclass
@@ -143,12 +156,25 @@ class FaceResult:
     """Face id → where its placeholder art is painted (after layout, see ``art``); faces with art have none."""
 
 
-def _unverified_fields(card: Any) -> set[str]:
-    supported: dict[str, set[str]] = {}
-    for source in card.sources:
-        for fact in source.facts:
-            supported.setdefault(fact.split("/")[0], set()).add(source.certainty)
-    return {name for name, levels in supported.items() if levels == {"unverified"}}
+def _not_stated(card: Any, field: str) -> str:
+    """``†`` when the rulebooks do not state ``field`` of ``card`` (see :mod:`.marks`)."""
+    return NOT_STATED if field_certainty(card.sources, field) != "stated" else ""
+
+
+def face_stats(card: Any, stats: dict[str, Any], edition: Edition, assumed: dict[tuple[str, str], Any]) -> dict[str, str]:
+    """Stat id → the value printed on the face: every stat the card carries (a ``null`` one has a value the
+    sources do not give: ``?``, or in the playtest edition its marked stand-in; a stat with a default prints
+    only a value of its own); a stat the card's ``missing`` facts name is unknown too."""
+    shown = {}
+    missing = {fact.field for fact in card.missing}
+    for stat in stats.values():
+        if stat.id not in card.stats and f"stats/{stat.id}" not in missing:
+            continue
+        value = card.stats.get(stat.id)
+        if value is None and stat.default is not None:
+            continue  # the stated default (e.g. rank 1) is what a card printing no value has
+        shown[stat.id] = shown_value(value, card.sources, f"stats/{stat.id}", edition, assumed.get((card.id, f"stats/{stat.id}")))
+    return shown
 
 
 def title_size(name: str, width_mm: float) -> tuple[float, bool]:
@@ -182,7 +208,7 @@ def _size_suffix(size: Any, game_size: Any) -> str:
 
 
 def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = False) -> FaceJob:
-    """The faces of ``deck`` in ``locale``, plus their backs.
+    """The faces of ``deck`` in ``locale`` and its edition, plus their backs.
 
     Raises :class:`DataError` naming every card string missing in ``locale`` unless ``allow_fallback``
     (then the game's declared chain fills them).
@@ -206,6 +232,8 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
     sets = {r.id: r for r in index.of_kind("set")}
     packs = {id(b): doc for b in db.packs for _, doc in b.docs("pack")}
     looks: dict[str, Look] = {}
+    assumed = index.assumed()
+    edition = deck.edition
     name = str(texts.text(game.id, "name", game.name))
     back_icon = icon(game.card_types[0].icon) if game.card_types else None
     backs: dict[str, Back] = {}
@@ -233,23 +261,29 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
         bundle = set_record.bundle
         pack = packs.get(id(bundle))
         size = set_record.model.card_size or (pack.card_size if pack is not None else None) or game.card_size
-        unverified = _unverified_fields(card)
         colour = types[card.types[0]].colour or "#cccccc"
         kind = card.attributes.get("treasure-kind")
+        values = face_stats(card, stats, edition, assumed)
         shown_stats = [{"url": icons[stats[s].icon][0], "alt": icons[stats[s].icon][1],
                         "value": value}  # the rank's icon already reads "n": the number alone follows it
-                       for s, value in card.stats.items()
-                       if value is not None and s != "sell" and stats[s].icon in icons]
-        marks = [icon(markers[m].icon) for m in card.markers if m in markers]
-        marks += [icon(token) for token in card.icons]
-        marks.append(icon(set_record.model.mark))
+                       for s, value in values.items() if s != "sell" and stats[s].icon in icons]
+        marks = [_marked(icon(markers[m].icon), _not_stated(card, "markers")) for m in card.markers if m in markers]
+        marks += [_marked(icon(token), _not_stated(card, "icons")) for token in card.icons]
+        marks.append(_marked(icon(set_record.model.mark), "" if card.set_certainty == "stated" else NOT_STATED))
+        rules = str(texts.text(card.id, "rules", card.rules)) if card.rules else None
+        flavour = str(texts.text(card.id, "flavour", card.flavour)) if card.flavour else None
+        rules_mark, flavour_mark = _not_stated(card, "rules"), _not_stated(card, "flavour")
+        type_mark = _not_stated(card, "types")
+        kind_mark = _not_stated(card, "attributes/treasure-kind") if kind in kinds else ""
+        printed = [*values.values(), type_mark, kind_mark, *(m.mark for m in marks if m),
+                   rules_mark if rules else "", flavour_mark if flavour else ""]
         art = None
         if card.art:
             focus = card.art_focus or (0.5, 0.5)
             art = Art(resolve_inside(bundle.root, card.art).as_uri(), f"{focus[0] * 100:g}% {focus[1] * 100:g}%")
         card_name = str(texts.text(card.id, "name", card.name))
         title_pt, title_fits = title_size(card_name, _title_width(face_geometry(size.width_mm, size.height_mm).card_w,
-                                                                  kind in kinds, card.stats.get("sell") is not None))
+                                                                  kind in kinds, "sell" in values))
         faces.append(Face(
             id=card.id,
             name=card_name,
@@ -258,14 +292,15 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
             colour=colour,
             type_icons=[i for i in (icon(types[t].icon) for t in card.types) if i],
             kind_icon=icon(kinds[kind].icon) if kind in kinds else None,
-            sell=card.stats.get("sell"),
+            sell=values.get("sell"),
             stats=shown_stats,
             marks=[m for m in marks if m],
-            rules=str(texts.text(card.id, "rules", card.rules)) if card.rules else None,
-            flavour=str(texts.text(card.id, "flavour", card.flavour)) if card.flavour else None,
+            rules=f"{rules_mark}{rules}" if rules else None,
+            flavour=f"{flavour_mark}{flavour}" if flavour else None,
             set_id=entry.set_id,
             type=card.types[0],
-            unverified="?" if unverified & {"types", "stats", "attributes", "markers", "rules", "icons"} else "",
+            unverified=legend(texts.label, used_marks(*printed), edition),
+            type_mark=type_mark, kind_mark=kind_mark, edition=edition,
             art=art, layout=card.layout, artist=card.artist, look=_look(db, bundle, looks),
             trim_w=size.width_mm, trim_h=size.height_mm, back=back_for(card, set_record, bundle, size),
         ))
@@ -283,6 +318,10 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
                              trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm)
     faces += list(backs.values())
     return FaceJob(locale, name, [str(root) for root in db.roots], faces, icons, game.id, looks, list(texts.fallbacks))
+
+
+def _marked(icon: Icon | None, mark: str) -> Icon | None:
+    return replace(icon, mark=mark) if icon is not None and mark else icon
 
 
 @lru_cache(maxsize=1)

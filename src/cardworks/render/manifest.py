@@ -34,6 +34,8 @@ class OutputRecord:
     """Cards whose text did not fit even at the smallest size."""
     overflow_parts: dict[str, list[str]] = field(default_factory=dict)
     """Card → the parts that did not fit (``name``, ``stats``, ``rules``, ``flavour``)."""
+    edition: str | None = None
+    """For card files: ``fact`` or ``playtest`` (see :mod:`.marks`)."""
 
 
 def write_output(out_dir: Path, relative: str, data: bytes) -> str:
@@ -55,7 +57,8 @@ def _record(raw: Any) -> OutputRecord | None:
     text = (str,)
     expected = {"game": text, "kind": text, "path": text, "sha256": text, "input_hash": text, "pages": (int,),
                 "locale": (str, type(None)), "selection": (str, type(None)), "players": (int, type(None)),
-                "paper": (str, type(None)), "overflow": (list,), "overflow_parts": (dict,)}
+                "paper": (str, type(None)), "overflow": (list,), "overflow_parts": (dict,),
+                "edition": (str, type(None))}
     for name, kinds in expected.items():
         if name in raw and (not isinstance(raw[name], kinds) or isinstance(raw[name], bool)):
             return None

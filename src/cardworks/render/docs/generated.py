@@ -14,6 +14,22 @@ from ..jinja import environment
 from .diables_sections import SECTIONS as DIABLES_SECTIONS
 from .mapsvg import legend_keys, map_geometry, svg_of
 from .texts import DocTexts, Labels
+from ...models.certainty import ORDER, field_certainty
+from ..marks import NOT_STATED, UNKNOWN, legend, marked, used_marks
+
+
+def _optional_note(label: Any) -> Markup:
+    """Why an optional design is off the sheets, with the build option kept on one line (never broken at its hyphens)."""
+    return Markup('{} <span class="option">--with-optional</span>').format(label)
+
+
+def _stated_count(board: Any, side: Any, space: Any) -> bool:
+    """True when the rulebooks state the access count of ``space`` on ``side``: the board's sources name it by its
+    path (or, failing that, the space's own sources name ``accesses``), and every one naming it states it."""
+    found = field_certainty(board.model.sources, f"sides/{side.id}/spaces/{space.id}/accesses")
+    if found is None:
+        found = field_certainty(space.sources, "accesses")
+    return found == "stated"
 
 NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
 
@@ -68,11 +84,11 @@ class Generator:
     def rank_table(self) -> Markup:
         stat = next(s for s in self.game.stats if s.id == "rank")
         ranked = [r for r in self._cards() if (r.model.stats.get("rank") or 0) > (stat.default or 0)]
-        rows = [{"name": self._name(r), "rank": r.model.stats["rank"]}
+        rows = [{"name": self._name(r), "rank": marked(r.model.stats["rank"], r.model.sources, "stats/rank")}
                 for r in sorted(ranked, key=lambda r: -r.model.stats["rank"])]
         if stat.default is not None:
             rows.append({"name": self.labels.other_specials, "rank": stat.default})
-        return Markup(self.macros.rank_table(rows, self.labels))
+        return Markup(self.macros.rank_table(rows, self.labels, self._legend(row["rank"] for row in rows)))
 
     def battle_table(self) -> Markup:
         examples = next(p.value for p in self.game.parameters if p.id == "battle-examples")
@@ -92,26 +108,55 @@ class Generator:
         rows = []
         for players in range(self.game.players.min, self.game.players.max + 1):
             decks = [s for s in selections if s.players.min <= players <= s.players.max]
-            if not decks:
-                continue
             removing = {m.id for m in self.game.markers if players in m.removed_at_players}
-            removed = sorted((self._name(r) for r in self._cards() if removing & set(r.model.markers)),
-                             key=lambda n: collation_key(str(n), self.texts.locale))
-            rows.append({
-                "players": players,
-                "decks": ", ".join(str(self.texts.text(self.game.id, f"selections/{s.id}/name", s.name)) for s in decks),
-                "deal": params.get(f"deal-size-{players}-players", params.get("deal-size", "")),
-                "removed": ", ".join(map(str, removed)) or self.labels.none,
-            })
+            by_removed: dict[str, list[Any]] = {}  # decks that lose the same cards share a row
+            for deck in decks:  # each deck loses only its own sets' cards
+                removed = sorted((self._name(r) for r in self._cards()
+                                  if r.set_id in deck.sets and removing & set(r.model.markers)),
+                                 key=lambda n: collation_key(str(n), self.texts.locale))
+                by_removed.setdefault(", ".join(map(str, removed)) or str(self.labels.none), []).append(deck)
+            for removed_text, same in by_removed.items():
+                rows.append({
+                    "players": players,
+                    "decks": ", ".join(str(self.texts.text(self.game.id, f"selections/{s.id}/name", s.name)) for s in same),
+                    "deal": params.get(f"deal-size-{players}-players", params.get("deal-size", "")),
+                    "removed": removed_text,
+                })
         return Markup(self.macros.player_variants(rows, self.labels))
 
     def card_index(self) -> Markup:
+        """Every design of the deck's sets: its types and set, each marked when the rulebooks do not state it
+        (a set no source names is unknown), its least sure printed fact in words, and why it is not on the
+        card sheets when it is not; then, per set, how many of its declared designs no source names."""
         types = {t.id: self.texts.text(self.game.id, f"card_types/{t.id}/name", t.name) for t in self.game.card_types}
-        sets = {r.id: self._name(r) for r in self.index.of_kind("set")}
-        rows = [{"name": self._name(r), "types": " + ".join(str(types[t]) for t in r.model.types), "set": sets[r.set_id]}
-                for r in self._cards()]
+        sets = {r.id: r for r in self.index.of_kind("set")}
+        rows = []
+        for r in self._cards():
+            card = r.model
+            set_sourced = field_certainty(card.sources, "set") is not None
+            set_name = (f"{self._name(sets[r.set_id])}{'' if card.set_certainty == 'stated' else NOT_STATED}"
+                        if set_sourced else UNKNOWN)
+            levels = [card.set_certainty if set_sourced else "unverified",
+                      field_certainty(card.sources, "types") or "unverified"]
+            rows.append({"name": self._name(r), "types": marked(" + ".join(str(types[t]) for t in card.types),
+                                                                card.sources, "types"),
+                         "set": set_name, "certainty": self.texts.label(f"certainty_{max(levels, key=ORDER.index)}"),
+                         "printed": _optional_note(self.labels.index_optional) if card.optional else ""})
         rows.sort(key=lambda row: collation_key(str(row["name"]), self.texts.locale))
-        return Markup(self.macros.card_index(rows, self.labels))
+        notes = []
+        for set_id in self.set_ids:
+            record = sets.get(set_id)
+            declared = record.model.totals.designs if record is not None else None
+            known = sum(1 for r in self._cards() if r.set_id == set_id and not r.model.optional)
+            if declared is not None and declared > known:
+                notes.append(str(self.labels.index_not_in_database).format(set=self._name(record), known=known,
+                                                                            declared=declared, missing=declared - known))
+        legend = self._legend(value for row in rows for value in (row["types"], row["set"]))
+        return Markup(self.macros.card_index(rows, self.labels, legend, notes))
+
+    def _legend(self, values: Any) -> str:
+        """The legend of the marks in ``values``: printed in the table's head, which repeats on every page."""
+        return legend(self.texts.label, used_marks(*values), "fact")
 
     def map(self) -> Markup:
         sides = []
@@ -121,7 +166,8 @@ class Generator:
             for side in board.model.sides:
                 names = {s.id: str(self.texts.text(board.id, f"sides/{side.id}/spaces/{s.id}/name", s.name))
                          for s in side.spaces}
-                geometry = map_geometry(side, names, str(self.labels.start))
+                unsure = frozenset(s.id for s in side.spaces if s.accesses is not None and not _stated_count(board, side, s))
+                geometry = map_geometry(side, names, str(self.labels.start), unsure)
                 sides.append({"name": self.texts.text(board.id, f"sides/{side.id}/name", side.name),
                               "svg": svg_of(geometry), "legend": legend_keys(geometry)})
         return Markup(self.macros.map(sides, self.labels))

@@ -1,4 +1,6 @@
 """The map diagram, drawn from the board data: stated accesses as lines, unknown ones as dashed stubs.
+An access or an access count the rulebooks do not state (inferred) is drawn with the ``†`` mark of
+:mod:`..marks` and its own legend entry, never as known.
 
 Assumed accesses (the engine's guesses) are never drawn: the diagram shows
 what the rulebooks say and marks the rest unknown. Labels are measured with
@@ -17,6 +19,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ..fonts import text_width
+from ..marks import NOT_STATED
 
 WIDTH, HEIGHT = 160.0, 120.0
 CENTRE = (WIDTH / 2, HEIGHT / 2)
@@ -46,6 +49,11 @@ class MapGeometry:
     circles: list[tuple[str, float, float, float, str]] = field(default_factory=list)
     """(space id, x, y, radius, css class)."""
     lines: list[Segment] = field(default_factory=list)
+    """Accesses the rulebooks state."""
+    inferred: list[Segment] = field(default_factory=list)
+    """Accesses drawn from an inference: dashed, with a ``†`` (in ``daggers``)."""
+    daggers: list[tuple[float, float, Box]] = field(default_factory=list)
+    """``†`` marks of inferred accesses: baseline position and box."""
     stubs: list[Segment] = field(default_factory=list)
     marks: list[tuple[float, float, Box]] = field(default_factory=list)
     """``?`` marks: baseline position and box."""
@@ -92,12 +100,12 @@ def inside(box: Box, margin: float = 0.0) -> bool:
 def _free(box: Box, geometry: MapGeometry) -> bool:
     if not inside(box, MARGIN):
         return False
-    if any(segment_meets_box(s, box, CLEARANCE) for s in geometry.lines + geometry.stubs):
+    if any(segment_meets_box(s, box, CLEARANCE) for s in geometry.lines + geometry.inferred + geometry.stubs):
         return False
     if any(circle_meets_box(x, y, r, box, CLEARANCE) for _, x, y, r, _ in geometry.circles):
         return False
     return not any(_boxes_meet(box, other, CLEARANCE) for *_, other in geometry.labels) and \
-        not any(_boxes_meet(box, other, CLEARANCE) for _, _, other in geometry.marks)
+        not any(_boxes_meet(box, other, CLEARANCE) for _, _, other in geometry.marks + geometry.daggers)
 
 
 def _place_label(text: str, x: float, y: float, r: float, geometry: MapGeometry) -> tuple[float, float, Box]:
@@ -116,8 +124,12 @@ def _place_label(text: str, x: float, y: float, r: float, geometry: MapGeometry)
     raise ValueError(f"no room for the map label {text!r}")
 
 
-def map_geometry(side: Any, names: dict[str, str], start_label: str) -> MapGeometry:
-    """Lay out one board side: spaces on an ellipse (the start in the middle), accesses, unknown stubs, labels."""
+def map_geometry(side: Any, names: dict[str, str], start_label: str,
+                 unsure_counts: frozenset[str] = frozenset()) -> MapGeometry:
+    """Lay out one board side: spaces on an ellipse (the start in the middle), accesses, unknown stubs, labels.
+
+    An edge whose certainty is not ``stated`` is drawn as inferred, and the access counts of the spaces in
+    ``unsure_counts`` carry the ``†`` mark."""
     spaces = [s for s in side.spaces if not s.start]
     start = next((s for s in side.spaces if s.start), None)
     points: dict[str, tuple[float, float]] = {}
@@ -136,12 +148,18 @@ def map_geometry(side: Any, names: dict[str, str], start_label: str) -> MapGeome
             (x1, y1), (x2, y2) = points[a], points[b]
             length = math.hypot(x2 - x1, y2 - y1)
             ux, uy = (x2 - x1) / length, (y2 - y1) / length
-            geometry.lines.append((x1 + ux * radius[a], y1 + uy * radius[a], x2 - ux * radius[b], y2 - uy * radius[b]))
+            segment = (x1 + ux * radius[a], y1 + uy * radius[a], x2 - ux * radius[b], y2 - uy * radius[b])
+            if edge.certainty == "stated" and (edge.source is None or edge.source.certainty == "stated"):
+                geometry.lines.append(segment)
+                continue
+            geometry.inferred.append(segment)
+            mx, my = (x1 + x2) / 2 - uy * 3.2, (y1 + y2) / 2 + ux * 3.2 + 0.26 * MARK_SIZE  # beside the line's middle
+            geometry.daggers.append((mx, my, text_box(mx, my, NOT_STATED, MARK_SIZE)))
     for space in side.spaces:
         x, y = points[space.id]
         geometry.circles.append((space.id, x, y, radius[space.id], "start" if space.start else "space"))
         if space.accesses is not None and not space.start:
-            geometry.counts.append((x, y + 1.6, str(space.accesses)))
+            geometry.counts.append((x, y + 1.6, f"{space.accesses}{NOT_STATED if space.id in unsure_counts else ''}"))
     for space in spaces:
         unknown = max(0, (space.accesses or 0) - degree[space.id])
         x, y = points[space.id]
@@ -172,7 +190,9 @@ STYLE = (".access{stroke:#3b3127;stroke-width:1.2} .unknown-access{stroke:#8a7d6
          "stroke-dasharray:2 1.5} .space{fill:#e8b923;stroke:#3b3127;stroke-width:0.6} "
          ".start{fill:#fbf7ee;stroke:#3b3127;stroke-width:0.6} text{font-family:CardSans;text-anchor:middle} "
          f".label{{font-size:{LABEL_SIZE}px}} .count{{font-size:4.5px;font-weight:bold}} "
-         f".unknown-mark{{font-size:{MARK_SIZE}px;fill:#6b5a48}}")
+         f".unknown-mark{{font-size:{MARK_SIZE}px;fill:#6b5a48}} "
+         ".inferred-access{stroke:#3b3127;stroke-width:1;stroke-dasharray:4 1.2} "
+         f".inferred-mark{{font-size:{MARK_SIZE}px;font-weight:bold}}")
 
 
 def svg_of(geometry: MapGeometry) -> Markup:
@@ -180,7 +200,10 @@ def svg_of(geometry: MapGeometry) -> Markup:
     parts = [f'<line class="access" x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}"/>' for a, b, c, d in geometry.lines]
     parts += [f'<line class="unknown-access" x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}"/>'
               for a, b, c, d in geometry.stubs]
+    parts += [f'<line class="inferred-access" x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}"/>'
+              for a, b, c, d in geometry.inferred]
     parts += [f'<text class="unknown-mark" x="{x:.2f}" y="{y:.2f}">?</text>' for x, y, _ in geometry.marks]
+    parts += [f'<text class="inferred-mark" x="{x:.2f}" y="{y:.2f}">{NOT_STATED}</text>' for x, y, _ in geometry.daggers]
     parts += [f'<circle class="{css}" data-space="{escape(sid)}" cx="{x:.2f}" cy="{y:.2f}" r="{r:g}"/>'
               for sid, x, y, r, css in geometry.circles]
     parts += [f'<text class="count" x="{x:.2f}" y="{y:.2f}">{escape(text)}</text>' for x, y, text in geometry.counts]
@@ -195,6 +218,9 @@ def map_svg(side: Any, names: dict[str, str], start_label: str) -> Markup:
 
 
 def legend_keys(geometry: MapGeometry) -> list[str]:
-    """Which legend entries this side needs: only what it draws (``space``, ``access``, ``unknown``)."""
+    """Which legend entries this side needs: only what it draws (``space``, ``access``, ``unknown``, and
+    ``inferred`` for an inferred access or access count)."""
     keys = ["space"] if any(css == "space" for *_, css in geometry.circles) else []
-    return keys + (["access"] if geometry.lines else []) + (["unknown"] if geometry.stubs else [])
+    inferred = geometry.inferred or any(text.endswith(NOT_STATED) for *_, text in geometry.counts)
+    return keys + (["access"] if geometry.lines else []) + (["unknown"] if geometry.stubs else []) + \
+        (["inferred"] if inferred else [])
