@@ -200,12 +200,16 @@ def _cores() -> list[int]:
         return []
 
 
-def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None) -> tuple[int, int, int, list[Mutant], float]:
-    """(killed, timeouts, counted, survivors, seconds) of one game's sample; each job has its own copy."""
+def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None,
+             only: set[str] | None = None) -> tuple[int, int, int, list[Mutant], float]:
+    """(killed, timeouts, counted, survivors, seconds) of one game's sample (of its mutants written in
+    ``only``, when given); each job has its own copy of the sources."""
     cores = _cores()
     with tempfile.TemporaryDirectory(prefix="cardworks-mutants-") as tmp:
         copies = [_copy_tree(Path(tmp) / f"job{j}") for j in range(jobs)]
         mutants = sample(find_mutants(copies[0], game), count, seed)
+        if only is not None:
+            mutants = [m for m in mutants if str(m) in only]
         verdict, base_seconds = _run_check(copies[0], game, 600, cores[0] if cores else None)
         if verdict != "passed":
             raise SystemExit(f"{game}: check fails on the unmutated sources; fix that first")
@@ -221,7 +225,9 @@ def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None)
                 path.write_text(mutated_source(original, mutant), encoding="utf-8")
                 try:
                     core = cores[job % len(cores)] if cores else None
-                    return _run_check(copies[job], game, limit, core)[0]
+                    verdict = _run_check(copies[job], game, limit, core)[0]
+                    print(f"{verdict:7} {mutant}", file=sys.stderr, flush=True)
+                    return verdict
                 finally:
                     path.write_text(original, encoding="utf-8")
             finally:
@@ -243,14 +249,19 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="mutants checked at once")
     parser.add_argument("--timeout", type=float, help="seconds per mutant (default: 10x the unmutated run, >= 30)")
     parser.add_argument("--list", action="store_true", help="print the sample without running it")
+    parser.add_argument("--only", type=Path, help="run only the sampled mutants this file names (as a report "
+                        "prints them: a survivors list from an earlier run)")
     args = parser.parse_args()
     failed = False
+    only = None
+    if args.only:
+        only = {line.split("survived", 1)[-1].strip() for line in args.only.read_text(encoding="utf-8").splitlines()}
     for game in args.game or sorted(RULES_MODULES):
         if args.list:
             for mutant in sample(find_mutants(REPO / "src", game), args.count, args.seed):
                 print(mutant)
             continue
-        killed, timeouts, counted, survivors, seconds = run_game(game, args.count, args.seed, args.jobs, args.timeout)
+        killed, timeouts, counted, survivors, seconds = run_game(game, args.count, args.seed, args.jobs, args.timeout, only)
         score = killed / counted if counted else 0.0
         failed |= score < GOALS[game]
         print(f"{game}: {killed} of {counted} killed ({score:.0%}; {timeouts} by timeout), goal {GOALS[game]:.0%}, "

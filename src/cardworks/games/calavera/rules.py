@@ -49,6 +49,7 @@ from itertools import combinations
 from typing import Any
 
 from .actions import CalaveraAction, Die, First, Mark, Pass, Reroll, Roll, parse_action, player
+from .invariants import more_invariants
 from ...engine.core import CHANCE, IllegalActionError, Outcome, player_index
 
 SKULL = "calavera"
@@ -182,6 +183,7 @@ class CalaveraRules:
 
     # --- actions ------------------------------------------------------------------------------
     def _apply_first(self, state: State, action: First) -> State:
+        self._need(state, action, "first", "the first player is drawn once, before the first turn")
         if not 0 <= action.player < state.players:
             raise IllegalActionError(action.notation(), "no-such-player", f"there are {state.players} players")
         return _replace(state, first=action.player, current=action.player, phase="roll")
@@ -418,7 +420,7 @@ class CalaveraRules:
             broken.append("the active player is deciding as a passive player")
         if state.phase == "over" and state.scores != tuple(self.score(state, p) for p in range(state.players)):
             broken.append("final scores differ from the sheets")
-        return broken
+        return [*broken, *more_invariants(self, state)]
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
         """None when a scenario's expectation holds, else what differs (keys: docs/scenarios.md, Calavera)."""
