@@ -9,6 +9,7 @@ from typing import Any
 
 from ...engine.core import player_index
 from .actions import player
+from .invariants import more_invariants
 from .state import FIELD_SET, FIELDS, NESTED, State, built, tupled
 
 
@@ -149,4 +150,4 @@ class Views:
                 and state.phase not in ("over", "lay") and not any(step[0] == "refill" for step in state.pending):
             # (a win found as the last map card is taken comes first: its coin toss may keep the refill waiting)
             broken.append("the map is empty while cards remain to refill it")
-        return broken
+        return [*broken, *more_invariants(self, state)]
