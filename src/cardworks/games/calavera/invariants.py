@@ -1,7 +1,7 @@
 """Invariants of a Calavera position beyond the sheet's own (``CalaveraRules.invariants`` adds these).
 
 Kept apart from the rules they check, so a planted bug in the rules (``bench/mutants.py``) is caught by
-code it did not touch: who may act, how many rolls a phase allows, skulls owed only while a passive
+code it did not touch: who may act, how many rolls a phase allows, jokers counted only when a die shows one, skulls owed only while a passive
 player decides, and the outcome agreeing with the state.
 """
 
@@ -12,6 +12,8 @@ from typing import Any
 
 def more_invariants(rules: Any, state: Any) -> list[str]:
     """What is broken in ``state`` (empty when it is sound)."""
+    from .rules import JOKER  # (rules imports this module)
+
     broken = []
     players = state.players
     if not (0 <= state.first < players and 0 <= state.current < players):
@@ -28,6 +30,10 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
         broken.append(f"{len(state.dice)} dice on the table, the game has {rules.dice}")
     if state.credits < 0 or (state.phase != "passive" and state.credits):
         broken.append(f"{state.credits} skulls owed outside a passive player's decision")
+    if state.phase == "first" and (state.round != 1 or any(map(any, state.sheets))):
+        broken.append("the first player is drawn before the first round, on empty sheets")
+    if (state.jokers_used or state.passive_jokers) and JOKER not in state.dice:
+        broken.append("jokers were counted, but no die shows a joker")
     outcome = rules.outcome(state)
     if (outcome is None) != (state.phase != "over"):
         broken.append("the game has an outcome exactly when it is over")

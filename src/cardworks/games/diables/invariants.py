@@ -37,7 +37,7 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
         broken.append("a post holds a negative number of likes")
     if state.firebot_show is not None and state.firebot_show not in SHOWS:
         broken.append(f"the Firebot's chosen token is on {state.firebot_show!r}, not a show")
-    for action in rules.legal_actions(state):
+    for action in [] if broken else rules.legal_actions(state):  # (a broken state may have none to list)
         try:
             back = rules.parse(action.notation())
         except ValueError:
