@@ -213,7 +213,7 @@ def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None,
         verdict, base_seconds = _run_check(copies[0], game, 600, cores[0] if cores else None)
         if verdict != "passed":
             raise SystemExit(f"{game}: check fails on the unmutated sources; fix that first")
-        limit = timeout or max(30.0, 10 * base_seconds)
+        limit = timeout or max(30.0, 5 * base_seconds)
         start = time.perf_counter()
         free = list(range(jobs))
 
@@ -247,7 +247,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=200, help="mutants sampled per game")
     parser.add_argument("--seed", type=int, default=1, help="seed of the sample")
     parser.add_argument("--jobs", type=int, default=1, help="mutants checked at once")
-    parser.add_argument("--timeout", type=float, help="seconds per mutant (default: 10x the unmutated run, >= 30)")
+    parser.add_argument("--timeout", type=float, help="seconds per mutant (default: 5x the unmutated run, >= 30)")
     parser.add_argument("--list", action="store_true", help="print the sample without running it")
     parser.add_argument("--only", type=Path, help="run only the sampled mutants this file names (as a report "
                         "prints them: a survivors list from an earlier run)")
