@@ -129,3 +129,15 @@ def test_fallera_legal_actions_must_parse_back(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(type(rules), "parse", lambda self, text: legal[0])  # every notation read as one action
     broken = rules.invariants(state)
     assert len(legal) > 1 and any("does not parse back to itself" in line for line in broken)
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    (("normal", "bonus", "danger"), "has 12 boxes and 3 zones"),
+    (("danger",) * 2 + ("normal",) * 10, "does not end in its danger zone"),
+    (("normal",) * 12, "does not end in its danger zone"),
+])
+def test_calavera_sheet_rows_end_in_their_danger_zone(row: tuple, message: str) -> None:
+    rules, state = _calavera([])
+    assert len(rules.zones) == 4 and all(z[-1] == "danger" for z in rules.zones)
+    bad = replace(rules, zones=(row,) + rules.zones[1:], _cache={})
+    assert any(message in line for line in bad.invariants(state)), bad.invariants(state)

@@ -2,7 +2,7 @@
 
 Kept apart from the rules they check, so a planted bug in the rules (``bench/mutants.py``) is caught by
 code it did not touch: who may act, how many rolls a phase allows, jokers counted only when a die shows one, skulls owed only while a passive
-player decides, and the outcome agreeing with the state.
+player decides, the outcome agreeing with the state, and the printed sheet the scores are read from.
 """
 
 from __future__ import annotations
@@ -34,9 +34,25 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
         broken.append("the first player is drawn before the first round, on empty sheets")
     if (state.jokers_used or state.passive_jokers) and JOKER not in state.dice:
         broken.append("jokers were counted, but no die shows a joker")
+    broken += _sheet(rules)
     outcome = rules.outcome(state)
     if (outcome is None) != (state.phase != "over"):
         broken.append("the game has an outcome exactly when it is over")
     if outcome is not None and (tuple(outcome.winners) != tuple(state.winners) or outcome.termination != state.reason):
         broken.append("the outcome differs from the winners and reason the state records")
     return broken
+
+
+def _sheet(rules: Any) -> list[str]:
+    """The printed sheet the scores are read from: a zone for every box, and each row ending in its danger
+    zone ("une zone de danger ... au bout de chaque ligne", calavera-rules line 5). Checked once per rules."""
+    key = ("sheet-broken",)
+    if key not in rules._cache:
+        broken = []
+        for colour, zones, values in zip(rules.colours, rules.zones, rules.values):
+            if len(zones) != len(values):
+                broken.append(f"the {colour} row has {len(values)} boxes and {len(zones)} zones")
+            elif "danger" not in zones or any(z != "danger" for z in zones[zones.index("danger"):]):
+                broken.append(f"the {colour} row does not end in its danger zone")
+        rules._cache[key] = broken
+    return list(rules._cache[key])

@@ -111,6 +111,8 @@ class CalaveraRules:
     dice: int = 6
     rolls: int = 3
     rows_to_end: int = 3
+    zones: tuple[tuple[str, ...], ...] = ()
+    """The zone of each box of each row (``normal``, ``bonus``, ``danger``), as the sheet is printed."""
     _cache: dict[tuple, list[CalaveraAction]] = field(default_factory=dict, repr=False, compare=False)
 
     # --- the core protocol ------------------------------------------------------------------
