@@ -141,3 +141,12 @@ def test_calavera_sheet_rows_end_in_their_danger_zone(row: tuple, message: str) 
     assert len(rules.zones) == 4 and all(z[-1] == "danger" for z in rules.zones)
     bad = replace(rules, zones=(row,) + rules.zones[1:], _cache={})
     assert any(message in line for line in bad.invariants(state)), bad.invariants(state)
+
+
+def test_fallera_legal_actions_belong_to_the_actor(monkeypatch: pytest.MonkeyPatch) -> None:
+    setup = {"players": 2, "hands": [["el-capita-moro"], ["el-tio-sangonera"]], "counters": [[], ["garrofo"]],
+             "deck": ["carxofa", "bajoqueta"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.actor(state) == 0 and rules.invariants(state) == []
+    monkeypatch.setattr(type(rules), "actor", lambda self, s: 1)  # the actor named wrongly: p2, on p1's turn
+    assert any("is not p2's, who is to act" in line for line in rules.invariants(state))
