@@ -66,7 +66,7 @@ def rules_for(db: Database, config: Configuration) -> tuple[CalaveraRules, Catal
     rules = CalaveraRules(players=config.players, colours=tuple(r.colour for r in rows),
                           values=tuple(r.values for r in rows), faces=face_weights(db),
                           dice=parameter(db, "dice"), rolls=parameter(db, "rolls-per-turn"),
-                          rows_to_end=parameter(db, "rows-to-end"))
+                          rows_to_end=parameter(db, "rows-to-end"), zones=tuple(r.zones for r in rows))
     return rules, Catalogue()
 
 

@@ -49,6 +49,7 @@ from itertools import combinations
 from typing import Any
 
 from .actions import CalaveraAction, Die, First, Mark, Pass, Reroll, Roll, parse_action, player
+from .invariants import more_invariants
 from ...engine.core import CHANCE, IllegalActionError, Outcome, player_index
 
 SKULL = "calavera"
@@ -110,6 +111,8 @@ class CalaveraRules:
     dice: int = 6
     rolls: int = 3
     rows_to_end: int = 3
+    zones: tuple[tuple[str, ...], ...] = ()
+    """The zone of each box of each row (``normal``, ``bonus``, ``danger``), as the sheet is printed."""
     _cache: dict[tuple, list[CalaveraAction]] = field(default_factory=dict, repr=False, compare=False)
 
     # --- the core protocol ------------------------------------------------------------------
@@ -420,7 +423,7 @@ class CalaveraRules:
             broken.append("the active player is deciding as a passive player")
         if state.phase == "over" and state.scores != tuple(self.score(state, p) for p in range(state.players)):
             broken.append("final scores differ from the sheets")
-        return broken
+        return [*broken, *more_invariants(self, state)]
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
         """None when a scenario's expectation holds, else what differs (keys: docs/scenarios.md, Calavera)."""

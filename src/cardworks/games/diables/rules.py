@@ -25,6 +25,7 @@ from ...engine.core import IllegalActionError, Outcome
 from .actions import (SHOWS, Camera, DiablesAction, Drums, EndPerformance, Like, ScoreLluiment, ScoreShow,
                               ScoreSocialMedia, ScoreStreet, Thrill, TurnOrder, parse_action)
 from .scoring import Figure, Layout, figure_points, plaza_count, plaza_rewards
+from .invariants import more_invariants
 
 FIREBOT = "firebot"
 
@@ -413,7 +414,7 @@ class DiablesRules:
             broken.append("a street card kept the thrilled crowd tokens that send it to the plaza")
         if (state.phase == "over") != (state.winner is not None):
             broken.append("a winner exists exactly when the game is over")
-        return broken
+        return [*broken, *more_invariants(self, state)]
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
         """None when a scenario's expectation holds, else what differs (see docs/scenarios.md)."""

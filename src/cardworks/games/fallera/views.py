@@ -11,6 +11,7 @@ from ...engine.core import player_index
 from .actions import player
 from .effects import FaceUpAttacks
 from .registry import REGISTRY
+from .invariants import more_invariants
 from .state import FIELD_SET, FIELDS, NESTED, State, built, tupled
 
 
@@ -154,4 +155,4 @@ class Views:
                 and state.phase not in ("over", "lay") and not any(step[0] == "refill" for step in state.pending):
             # (a win found as the last map card is taken comes first: its coin toss may keep the refill waiting)
             broken.append("the map is empty while cards remain to refill it")
-        return broken
+        return [*broken, *more_invariants(self, state)]

@@ -1,0 +1,152 @@
+"""The invariants added so planted rules bugs are caught (``bench/mutants.py``): each one fails on a bad state."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from cardworks.engine.calavera_game import Configuration, rules_for
+from cardworks.engine.core import IllegalActionError, Outcome
+from cardworks.engine.diables_game import scenario_state as diables_state
+from cardworks.engine.fallera_game import scenario_state as fallera_state
+from cardworks.engine.scenarios import resolve
+from cardworks.games.fallera import invariants as fallera_invariants
+from cardworks.loading import load_database
+from conftest import REPO
+
+CALAVERA = load_database(REPO / "cards" / "calavera")
+DIABLES = load_database(REPO / "cards" / "diables")
+FALLERA = load_database(REPO / "cards" / "fallera")
+
+
+def _calavera(steps: list[str]):
+    rules, _ = rules_for(CALAVERA, Configuration(2))
+    state = rules.new_game()
+    for step in steps:
+        state = rules.apply(state, resolve(rules, state, step))
+    return rules, state
+
+
+ROLLED = ["first p1", "p1 roll", "die 1 calavera", "die 2 colour-1", "die 3 colour-1", "die 4 colour-2",
+          "die 5 colour-3", "die 6 colour-4"]
+
+
+def test_calavera_sound_states_break_nothing() -> None:
+    for count in range(len(ROLLED) + 1):
+        rules, state = _calavera(ROLLED[:count])
+        assert rules.invariants(state) == []
+
+
+@pytest.mark.parametrize(("steps", "change", "message"), [
+    ([], {"round": 0}, "rounds count from 1"),
+    ([], {"round": 2}, "drawn before the first round"),
+    (ROLLED[:1], {"current": 2}, "not a player of the game"),
+    (ROLLED[:1], {"rolls": 1}, "before the turn's first roll"),
+    (ROLLED, {"rolls": 0}, "rolls after a roll was made"),
+    (ROLLED, {"dice": ("colour-1",) * 7, "aside": (False,) * 7}, "dice on the table, the game has 6"),
+    (ROLLED[:1], {"credits": 1}, "skulls owed outside"),
+    (ROLLED, {"jokers_used": True}, "no die shows a joker"),
+    (ROLLED[:1], {"phase": "over", "reason": "rows-closed", "winners": (0,), "scores": (0, 0)}, None),
+    (ROLLED[:1], {"passive": 3}, "passive player is not a player"),
+])
+def test_calavera_invariant_fails_on_a_bad_state(steps: list[str], change: dict, message: str | None) -> None:
+    rules, state = _calavera(steps)
+    broken = rules.invariants(replace(state, **change))
+    if message is None:  # a finished game: sound, and its outcome agrees
+        assert broken == [] and rules.outcome(replace(state, **change)).winners == (0,)
+    else:
+        assert any(message in line for line in broken), broken
+
+
+def test_calavera_outcome_must_agree_with_the_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules, state = _calavera(ROLLED[:1])
+    monkeypatch.setattr(type(rules), "outcome", lambda self, s: None)
+    over = replace(state, phase="over", reason="rows-closed", winners=(0,), scores=(0, 0))
+    assert any("outcome exactly when it is over" in line for line in rules.invariants(over))
+
+
+def test_calavera_first_player_is_drawn_only_before_the_first_turn() -> None:
+    rules, state = _calavera(ROLLED[:2])  # a roll is landing: a die outcome is due, not the first player
+    with pytest.raises(IllegalActionError) as refused:
+        rules.apply(state, rules.parse("first p2"))
+    assert refused.value.rule == "turn-sequence"
+
+
+def _diables(**setup):
+    return diables_state(DIABLES, {"players": 2, **setup})
+
+
+def test_diables_sound_state_breaks_nothing() -> None:
+    rules, state = _diables(phase="performance", thrills={"p1": 1}, street={"p1": [{"covered": False}]},
+                            wall=[{"kind": "photo", "like_slots": 2}])
+    assert rules.invariants(state) == []
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"thrills": (-1, 0)}, "negative thrilled crowd actions"),
+    ({"round": 0}, "round 0 does not exist"),
+    ({"shows_now": (3, 0)}, "p1 scored 3 shows this round"),
+    ({"firebot_show": "plaza"}, "not a show"),
+    ({"phase": "over", "winner": 1}, None),
+])
+def test_diables_invariant_fails_on_a_bad_state(change: dict, message: str | None) -> None:
+    rules, state = _diables()
+    broken = rules.invariants(replace(state, **change))
+    if message is None:
+        assert broken == []
+    else:
+        assert any(message in line for line in broken), broken
+
+
+def test_diables_negative_likes_break_an_invariant() -> None:
+    rules, state = _diables(phase="performance", wall=[{"kind": "photo", "like_slots": 2}])
+    bad = replace(state, wall=(replace(state.wall[0], likes=-1),))
+    assert "a post holds a negative number of likes" in rules.invariants(bad)
+
+
+@pytest.mark.parametrize(("method", "patched", "message"), [
+    ("actor", lambda self, state: 1, "the table (0) scores"),
+    ("outcome", lambda self, state: Outcome("round-scored"), "disagrees with the phase"),
+    ("result", lambda self, state: (None, "game-over"), "disagrees with the phase"),
+    ("parse", lambda self, text: None, "does not parse back to itself"),
+])
+def test_diables_views_must_agree_with_the_rules(monkeypatch: pytest.MonkeyPatch, method: str, patched,
+                                                 message: str) -> None:
+    rules, state = _diables(phase="performance", thrills={"p1": 1}, street={"p1": [{"covered": False}]})
+    assert rules.invariants(state) == []
+    monkeypatch.setattr(type(rules), method, patched)
+    assert any(message in line for line in rules.invariants(state))
+
+
+def test_fallera_legal_actions_must_parse_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    setup = {"players": 2, "hands": [["el-capita-moro"], ["el-tio-sangonera"]], "counters": [[], ["garrofo"]],
+             "deck": ["carxofa", "bajoqueta"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.invariants(state) == []
+    legal = rules.legal_actions(state)
+    monkeypatch.setattr(fallera_invariants, "_PARSED", {})  # a fresh cache: the bad parser is not remembered
+    monkeypatch.setattr(type(rules), "parse", lambda self, text: legal[0])  # every notation read as one action
+    broken = rules.invariants(state)
+    assert len(legal) > 1 and any("does not parse back to itself" in line for line in broken)
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    (("normal", "bonus", "danger"), "has 12 boxes and 3 zones"),
+    (("danger",) * 2 + ("normal",) * 10, "does not end in its danger zone"),
+    (("normal",) * 12, "does not end in its danger zone"),
+])
+def test_calavera_sheet_rows_end_in_their_danger_zone(row: tuple, message: str) -> None:
+    rules, state = _calavera([])
+    assert len(rules.zones) == 4 and all(z[-1] == "danger" for z in rules.zones)
+    bad = replace(rules, zones=(row,) + rules.zones[1:], _cache={})
+    assert any(message in line for line in bad.invariants(state)), bad.invariants(state)
+
+
+def test_fallera_legal_actions_belong_to_the_actor(monkeypatch: pytest.MonkeyPatch) -> None:
+    setup = {"players": 2, "hands": [["el-capita-moro"], ["el-tio-sangonera"]], "counters": [[], ["garrofo"]],
+             "deck": ["carxofa", "bajoqueta"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.actor(state) == 0 and rules.invariants(state) == []
+    monkeypatch.setattr(type(rules), "actor", lambda self, s: 1)  # the actor named wrongly: p2, on p1's turn
+    assert any("is not p2's, who is to act" in line for line in rules.invariants(state))
