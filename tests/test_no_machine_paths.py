@@ -54,7 +54,7 @@ def test_nothing_shipped_names_a_machine_path() -> None:
 
 def test_the_scanner_finds_a_planted_path(tmp_path: Path) -> None:
     profile = json.loads((REPO / "src/cardworks/export/profiles/drivethrucards.json").read_text(encoding="utf-8"))
-    profile["card"]["unverified"] = f"not in {REPO}/../shared/research"  # the line the profile used to carry
+    profile["sizes"]["value"][0]["unverified"] = f"not in {REPO}/../shared/research"  # the line the profile used to carry
     planted = tmp_path / "drivethrucards.json"
     planted.write_text(json.dumps(profile), encoding="utf-8")
     assert machine_paths(planted), "a checkout path in a profile is found"

@@ -376,3 +376,20 @@ def test_a_map_expectation_in_a_game_without_that_terreta_fails_without_a_crash(
         "players": 3, "hands": [[], [], []], "counters": [[], [], []], "deck": ["conill"], "current": "p1"})
     message = check_expectation(rules, state, {"map": {"sud": None}}, random.Random(0))
     assert message == "expected None on sud, but this game's map has no sud"
+
+
+def test_an_illegal_action_may_name_a_stranger_only_when_its_rule_is_pinned(tmp_path: Path) -> None:
+    """``scenario-base-battle-names-a-player`` checks that a battle against a player the game lacks is refused
+    for ``battle-rival``; without that rule the same step is a typo to report."""
+    root = _copy_game(tmp_path, "fallera")
+    path = root / "fallera" / "scenarios" / "coverage.json"
+    assert run_cli("--cards", str(root), "validate").exit_code == 0
+
+    def unpin(scenario: Scenario) -> str:
+        del scenario["expect"][1]["rule"]
+        return "/expect/1/illegal"
+
+    pointer = _edit(path, "scenario-base-battle-names-a-player", unpin)
+    validated = run_cli("--cards", str(root), "validate", "--format", "json")
+    assert validated.exit_code == 1
+    assert ("unknown-player", pointer) in [(p["code"], p["pointer"]) for p in validated.problems]

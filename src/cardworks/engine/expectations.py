@@ -168,7 +168,10 @@ def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) 
                 problems.extend(_typing_problems(model, exc, raw, display, at))
             for pointer, kind, value in chain(_refs(model, raw, at), model.more_refs(raw, at), _seen(raw, at)):
                 if kind == "step":
-                    problems.extend(_step_problems(plugin, model, known, display, pointer, value))
+                    # an action expected to be refused for a named rule may name a player the game lacks: that
+                    # refusal is what it checks, and the rule pins the reason, so a typo cannot pass for it
+                    strangers = pointer == f"{at}/illegal" and bool(raw.get("rule"))
+                    problems.extend(_step_problems(plugin, model, known, display, pointer, value, strangers))
                 elif kind in known and value not in known[kind]:
                     problems.append(Problem(display, pointer, f"unknown-{kind}",
                                             f"{value!r} is no {kind} of this scenario ({_hint(value, known[kind])})"))
@@ -225,7 +228,7 @@ def parse_step(plugin: Any, model: type[Expectation], known: dict[str, frozenset
 
 
 def _step_problems(plugin: Any, model: type[Expectation], known: dict[str, frozenset[str]], display: str,
-                   pointer: str, step: str) -> list[Problem]:
+                   pointer: str, step: str, strangers: bool = False) -> list[Problem]:
     try:
         action = parse_step(plugin, model, known, step)
     except (ValueError, KeyError, IndexError) as exc:
@@ -235,7 +238,7 @@ def _step_problems(plugin: Any, model: type[Expectation], known: dict[str, froze
                             f"{step!r} names {stranger!r}, which is no card of this scenario")]
         return [Problem(display, pointer, "unparsable-step", f"the step does not parse: {exc}")]
     problems = []
-    if "player" in known:  # every game writes its players ``p1``… (``core.player``)
+    if "player" in known and not strangers:  # every game writes its players ``p1``… (``core.player``)
         words = getattr(action, "notation", lambda: "")().split()
         problems += [Problem(display, pointer, "unknown-player", f"{step!r} names {word!r}, who does not play here")
                      for word in sorted(set(words)) if _PLAYER.match(word) and word not in known["player"]]

@@ -14,6 +14,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ...i18n import Localizer
+from ...i18n.pseudo import PSEUDO_LOCALE, pseudo_text
 from ...loading.database import Database
 from ..jinja import templates_dir
 
@@ -32,6 +33,7 @@ class DocTexts:
         self.missing: list[str] = []
         self.fallbacks: list[str] = []
         self.rules_root = db.game.root / "rules"
+        self.source_locale = game.source_locale
 
     def _mark(self, text: str, used: str, what: str) -> str | Markup:
         if used == self.locale:
@@ -53,7 +55,7 @@ class DocTexts:
     def label(self, key: str) -> str | Markup:
         """A user-interface label of the documents (``templates/docs/labels/<locale>.json``)."""
         for code in self.chain if self.allow_fallback else self.chain[:1]:
-            labels = _labels(code)
+            labels = _pseudo_labels(self.source_locale) if code == PSEUDO_LOCALE else _labels(code)
             if key in labels:
                 return self._mark(labels[key], code, f"label {key}")
         self.missing.append(f"label {key}")
@@ -85,6 +87,11 @@ class Labels:
 
     def __getattr__(self, key: str) -> str | Markup:
         return self._texts.label(key)
+
+
+def _pseudo_labels(source: str) -> dict[str, str]:
+    """The pseudo-locale's labels: the source locale's, accented and lengthened like its card texts."""
+    return {key: pseudo_text(value) for key, value in _labels(source).items()}
 
 
 def _labels(locale: str) -> dict[str, str]:
