@@ -35,6 +35,7 @@ from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_j
 from .impose import SheetLayout, calibration, impose
 from .jinja import templates_dir
 from .measure import describe
+from .kit import deck_sets
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
@@ -406,7 +407,8 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         if options.cards and deck.cards and has_card_template(game.id, db.game.root):
             plans += [(db, deck, locale) for locale in locales]
         if options.cards:
-            tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof)
+            tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof,
+                                 deck_sets(db, deck))
         if options.documents:
             tasks += doc_tasks(db, locales, deck.selection, options.allow_fallback, options.proof)
     for step, (db, deck, locale) in enumerate(plans):
