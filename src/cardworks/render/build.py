@@ -35,7 +35,8 @@ from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_j
 from .impose import SheetLayout, calibration, impose
 from .jinja import templates_dir
 from .measure import describe
-from .kit import deck_sets
+from .contents import contents_pdf
+from .kit import contents as kit_contents, deck_sets
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
@@ -254,9 +255,12 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
     groups = size_groups(job, deck, game_size)
     imposed = False
     shop = None
+    rows = kit_contents(db, deck)
+    contents_key = hashlib.sha256(repr(rows).encode()).hexdigest()
+    opening = None
     for (width, height), entries in groups.items():
         layout = replace(options.layout, trim_w=width, trim_h=height, bleed=BLEED_MM)
-        sheet_key = sheet_hash(faces_key, layout)
+        sheet_key = sheet_hash(f"{faces_key} {contents_key}", layout)
         suffix = "" if len(groups) == 1 or (width, height) == game_size else f"-{width:g}x{height:g}"
         sheet_path = f"{db.output_id}/{locale}/cards-{deck.label}{suffix}-{layout.paper}.pdf"
         previous = kept.get(sheet_path)
@@ -270,11 +274,15 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         shop = shop or pikepdf.open(io.BytesIO(shop_bytes))
         cards = [deck.cards[i].card.id for i in entries for _ in range(deck.cards[i].copies)]
         sheets = impose(shop, [page_of[c] for c in cards], [page_of[back_of[c]] for c in cards], layout)
+        opening = opening or contents_pdf(db, locale, rows, deck.label, layout.paper, layout.duplex != "none",
+                                          options.allow_fallback)
+        for number, page in enumerate(opening.pages):
+            sheets.pages.insert(number, page)
         sheet_bytes = save_pdf(sheets)
         records.append(OutputRecord(game=db.output_id, locale=locale, kind="cards", path=sheet_path, pages=len(sheets.pages),
                                     sha256=write_output(options.out, sheet_path, sheet_bytes), input_hash=sheet_key,
                                     selection=deck.selection, players=deck.players, paper=layout.paper,
-                                    **overflow_fields(overflow)))
+                                    contents=[row.record() for row in rows], **overflow_fields(overflow)))
         imposed = True
     if options.proof:
         records.append(_proof(db, deck, locale, options, kept, job, faces_key, overflow, shop_bytes))

@@ -89,7 +89,7 @@ def contents(db: Database, deck: Any) -> list[ContentRow]:
     """Every component of the game's boxes: what the box holds, what this kit prints, and why they differ."""
     index = Index(db)
     chosen = {entry.card.id: entry for entry in deck.cards}
-    deck_sets = {entry.set_id for entry in deck.cards} | set(deck_sets(db, deck))
+    chosen_sets = {entry.set_id for entry in deck.cards} | set(deck_sets(db, deck))
     rows: list[ContentRow] = []
     sets = sorted(index.of_kind("set"), key=lambda r: (r.model.order, r.id))
     for record in sets:
@@ -97,7 +97,7 @@ def contents(db: Database, deck: Any) -> list[ContentRow]:
         printed = sum(chosen[r.id].copies for r in cards if r.id in chosen)
         box = record.model.totals.cards
         reasons: list[str] = []
-        if record.id not in deck_sets:
+        if record.id not in chosen_sets:
             reasons.append("left-out-by-set")
         else:
             if any(chosen[r.id].quantity_source != "stated" for r in cards if r.id in chosen) or \
@@ -114,14 +114,14 @@ def contents(db: Database, deck: Any) -> list[ContentRow]:
         for card in (r for r in index.of_kind("card") if r.set_id == record.id and r.model.optional):
             copies = chosen[card.id].copies if card.id in chosen else 0
             why = () if copies and card.model.quantity is not None else \
-                (("left-out-by-set",) if record.id not in deck_sets else ("optional",) if not copies
+                (("left-out-by-set",) if record.id not in chosen_sets else ("optional",) if not copies
                  else ("quantity-unknown",))
             rows.append(ContentRow(card.id, "optional-card", record.id, card.model.quantity, copies,
                                    "cards" if copies else None, why))
     for record in index.of_kind("component"):
         component = record.model
         plan = printing(component, index.assumed().get((component.id, "quantity")))
-        if not _in_sets(component.set, sorted(deck_sets)):
+        if not _in_sets(component.set, sorted(chosen_sets)):
             plan = Printing(None, 0, "left-out-by-set")
         reasons = (plan.reason,) if plan.reason else ()
         if component.quantity is None and "quantity-unknown" not in reasons and plan.piece is not None:
@@ -130,7 +130,7 @@ def contents(db: Database, deck: Any) -> list[ContentRow]:
                                plan.piece, reasons))
     for record in index.of_kind("board"):
         board = record.model
-        inside = _in_sets(board.set, sorted(deck_sets))
+        inside = _in_sets(board.set, sorted(chosen_sets))
         rows.append(ContentRow(board.id, "board", board.set, 1, 1 if inside else 0, "board" if inside else None,
                                () if inside else ("left-out-by-set",)))
     return rows

@@ -33,6 +33,8 @@ class OutputRecord:
     """Cards whose text did not fit even at the smallest size."""
     overflow_parts: dict[str, list[str]] = field(default_factory=dict)
     """Card → the parts that did not fit (``name``, ``stats``, ``rules``, ``flavour``)."""
+    contents: list[dict[str, Any]] = field(default_factory=list)
+    """Card sheets: what the box holds against what the kit prints, one row per component (``kit.ContentRow``)."""
 
 
 def write_output(out_dir: Path, relative: str, data: bytes) -> str:
@@ -54,10 +56,12 @@ def _record(raw: Any) -> OutputRecord | None:
     text = (str,)
     expected = {"game": text, "kind": text, "path": text, "sha256": text, "input_hash": text, "pages": (int,),
                 "locale": (str, type(None)), "selection": (str, type(None)), "players": (int, type(None)),
-                "paper": (str, type(None)), "overflow": (list,), "overflow_parts": (dict,)}
+                "paper": (str, type(None)), "overflow": (list,), "overflow_parts": (dict,), "contents": (list,)}
     for name, kinds in expected.items():
         if name in raw and (not isinstance(raw[name], kinds) or isinstance(raw[name], bool)):
             return None
+    if not all(isinstance(row, dict) for row in raw.get("contents", [])):
+        return None
     if not all(isinstance(card, str) for card in raw.get("overflow", [])):
         return None
     if not all(isinstance(parts, list) and all(isinstance(p, str) for p in parts)
