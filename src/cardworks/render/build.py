@@ -418,7 +418,9 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
             tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof,
                                  deck_sets(db, deck))
         if options.documents:
-            tasks += doc_tasks(db, locales, deck.selection, options.allow_fallback, options.proof)
+            boxes = [s.id for s in game.selections] if options.selection is None else []
+            tasks += doc_tasks(db, locales, [deck.selection, *(b for b in boxes if b != deck.selection)],
+                               options.allow_fallback, options.proof)
     for step, (db, deck, locale) in enumerate(plans):
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))

@@ -55,10 +55,17 @@ class Generator:
                 cards = record.model.totals.cards
                 rows.append({"name": self._name(record),
                              "quantity": f"{cards} {self.labels.cards}" if cards is not None else self.labels.unknown})
+            for card in self.index.of_kind("card"):  # optional cards are in the box but not in the set's total
+                if card.set_id == record.id and card.model.optional:
+                    quantity = card.model.quantity
+                    rows.append({"name": self._name(card), "quantity": quantity if quantity is not None else self.labels.unknown})
         for record in self.index.of_kind("component"):
             if record.model.set in self.set_ids or record.model.set is None:
                 quantity = record.model.quantity
                 rows.append({"name": self._name(record), "quantity": quantity if quantity is not None else self.labels.unknown})
+        for record in self.index.of_kind("board"):  # a board file is one physical board, however many sides
+            if record.model.set in self.set_ids or record.model.set is None:
+                rows.append({"name": self._name(record), "quantity": 1})
         return Markup(self.macros.components(rows, self.labels))
 
     def icon_legend(self) -> Markup:
