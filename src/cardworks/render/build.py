@@ -282,7 +282,8 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         records.append(OutputRecord(game=db.output_id, locale=locale, kind="cards", path=sheet_path, pages=len(sheets.pages),
                                     sha256=write_output(options.out, sheet_path, sheet_bytes), input_hash=sheet_key,
                                     selection=deck.selection, players=deck.players, paper=layout.paper,
-                                    contents=[row.record() for row in rows], **overflow_fields(overflow)))
+                                    contents=[row.record() for row in rows], contents_pages=len(opening.pages),
+                                    **overflow_fields(overflow)))
         imposed = True
     if options.proof:
         records.append(_proof(db, deck, locale, options, kept, job, faces_key, overflow, shop_bytes))
