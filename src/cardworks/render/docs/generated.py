@@ -69,7 +69,14 @@ class Generator:
         return Markup(self.macros.components(rows, self.labels))
 
     def icon_legend(self) -> Markup:
-        rows = [{"url": url, "alt": alt} for url, alt in self.icons.values()]
+        """The icons of the boxes this rulebook covers: an icon whose every source is the rulebook of a set
+        left out (a set's rulebook is the document its ``sources`` cite) is left out with it."""
+        docs_of_set = {r.id: {s.doc for s in r.model.sources} for r in self.index.of_kind("set")}
+        chosen = set().union(*(docs for set_id, docs in docs_of_set.items() if set_id in self.set_ids))
+        left_out = set().union(*(docs for set_id, docs in docs_of_set.items() if set_id not in self.set_ids)) - chosen
+        shown = {r.id for r in self.index.of_kind("icon")
+                 if not r.model.sources or any(s.doc not in left_out for s in r.model.sources)}
+        rows = [{"url": url, "alt": alt} for icon, (url, alt) in self.icons.items() if icon in shown]
         return Markup(self.macros.icon_legend(rows, self.labels))
 
     def rank_table(self) -> Markup:
