@@ -54,7 +54,9 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: 
     from ..errors import DataError
     from .pieces import _html, _pdf
 
-    texts = DocTexts(db, locale, allow_fallback)
+    from ..i18n.pseudo import PSEUDO_LOCALE
+
+    texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
     html = _html("contents.html.j2", texts, rows=page_rows(db, texts, rows, deck_label, paper), paper=paper,
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
     if texts.missing:
