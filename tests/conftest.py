@@ -97,6 +97,16 @@ def mini_files() -> dict[str, Any]:
                            "rules": {"text": "Roba un {treasure} a un rival.", "source_hash": source_hash(rules),
                                      "source": rules}},
                 "conill": {"alt_names/0": {"text": "conejo", "source_hash": source_hash("rabbit"), "source": "rabbit"}},
+                # the pieces every locale prints (the board, the coin's stickers) name the game and the pieces
+                **{record: {field: {"text": text, "source_hash": source_hash(source), "source": source}
+                            for field, source, text in fields}
+                   for record, fields in {
+                       "mini": [("name", "Mini", "Mini")],
+                       "map": [("name", "Map", "Mapa"), ("sides/front/name", "Front", "Frente"),
+                               ("sides/front/spaces/north/name", "North", "Norte"),
+                               ("sides/front/spaces/south/name", "South", "Sur")],
+                       "coin": [("name", "coin", "moneda"), ("faces/heads/name", "heads", "cara"),
+                                ("faces/tails/name", "tails", "cruz")]}.items()},
             },
         },
     }

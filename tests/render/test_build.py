@@ -63,12 +63,14 @@ def test_sheets_are_a4_with_fronts_and_mirrored_backs(base_build) -> None:
     pdf = pikepdf.open(out / records["cards:en"]["path"])
     deck = build_deck(load_database(CARDS / "fallera"), "base")
     sheets = -(-deck.physical_cards // 9)
-    assert len(pdf.pages) == 2 * sheets
+    opening = records["cards:en"]["contents_pages"]
+    assert opening == 2, "the contents page and a blank, so that fronts stay on the front side when printed duplex"
+    assert len(pdf.pages) == opening + 2 * sheets
     for page in pdf.pages:
         assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, *A4], abs=0.01)
     layout = SheetLayout()
-    fronts, _ = _placements(pdf.pages[0])
-    backs, back_marks = _placements(pdf.pages[1])
+    fronts, _ = _placements(pdf.pages[opening])
+    backs, back_marks = _placements(pdf.pages[opening + 1])
     assert len(fronts) == len(backs) == 9 and back_marks == []
     assert len({name for name, _, _ in backs}) == 1
     for i, (_, x, y) in enumerate(fronts):
@@ -82,7 +84,7 @@ def test_sheets_are_a4_with_fronts_and_mirrored_backs(base_build) -> None:
 def test_crop_marks_sit_on_card_edges(base_build) -> None:
     out, records = base_build
     pdf = pikepdf.open(out / records["cards:en"]["path"])
-    placed, marks = _placements(pdf.pages[0])
+    placed, marks = _placements(pdf.pages[records["cards:en"]["contents_pages"]])
     xs = {round(v, 3) for _, x, _ in placed for v in (x, x + 63)}
     ys = {round(v, 3) for _, _, y in placed for v in (y, y + 88)}
     assert marks
@@ -103,7 +105,7 @@ def test_every_card_appears_as_often_as_its_copies(base_build) -> None:
     shop = pikepdf.open(out / records["cards-print-shop:en"]["path"])
     deck = build_deck(load_database(CARDS / "fallera"), "base")
     counts: dict[str, int] = {}
-    for page in pdf.pages[::2]:
+    for page in pdf.pages[records["cards:en"]["contents_pages"]::2]:
         for name, _, _ in _placements(page)[0]:
             counts[name] = counts.get(name, 0) + 1
     assert sorted(counts.values()) == sorted(c.copies for c in deck.cards)
@@ -205,8 +207,9 @@ def test_layout_change_re_imposes_without_rendering_faces(tmp_path: Path) -> Non
               if r["paper"] != "a4"}
     pdf = pikepdf.open(tmp_path / second["cards:en"]["path"])
     assert [float(v) for v in pdf.pages[0].mediabox] == pytest.approx([0, 0, 215.9 * MM, 279.4 * MM], abs=0.01)
-    fronts, _ = _placements(pdf.pages[0])
-    backs, _ = _placements(pdf.pages[1])
+    opening = second["cards:en"]["contents_pages"]
+    fronts, _ = _placements(pdf.pages[opening])
+    backs, _ = _placements(pdf.pages[opening + 1])
     layout = SheetLayout(paper="letter", gutter=4, offset_x=0.5, offset_y=-1)
     assert (backs[0][1], backs[0][2]) == pytest.approx(layout.back_cell(0), abs=0.01)
     assert fronts[1][1] - fronts[0][1] == pytest.approx(63 + 4, abs=0.01)

@@ -138,6 +138,10 @@ CASES = [
         {"between": ["south", "west"]}), "dangling-ref", "boards/map.json", "/sides/0/edges/1/between/1"),
     Case("component-to-missing-space", lambda g: g.data("components.json")["components"][0].update(space="east"),
          "dangling-ref", "components.json", "/components/0/space"),
+    Case("per-colour-not-dividing", lambda g: g.data("components.json")["components"][0].update(quantity=5, per_colour=2),
+         "per-colour-mismatch", "components.json", "/components/0/per_colour"),
+    Case("per-colour-without-quantity", lambda g: g.data("components.json")["components"][0].update(
+        quantity=None, per_colour=2), "per-colour-mismatch", "components.json", "/components/0/per_colour"),
     # references inside effects are the game's own check: tests/engine/test_effects.py
     Case("unknown-card-type", card(0, types=["relic"]), "dangling-ref", SET, "/cards/0/types/0"),
     Case("unknown-source-document", card(0, sources=[{"doc": "blog"}]), "dangling-ref", SET, "/cards/0/sources/0/doc"),

@@ -33,6 +33,9 @@ class Component(Model):
     """Set that brings this component."""
     quantity: Annotated[int, Field(ge=1, le=999)] | None = None
     """How many come in the box; ``null`` when no source says."""
+    per_colour: Annotated[int, Field(ge=1, le=999)] | None = None
+    """How many of ``quantity`` come in each player colour, when the source splits them by colour; the
+    colours are ``quantity / per_colour``. Cut-out counters are printed in groups of this size."""
     name: str = Field(min_length=1, json_schema_extra=TRANSLATABLE)
     text: str | None = Field(default=None, json_schema_extra=MARKUP)
     """What the component does, in card-text markup."""

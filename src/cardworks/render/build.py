@@ -40,6 +40,8 @@ from .layouts import layout_path, read_layout
 from .slots import impose_slots
 from .jinja import templates_dir
 from .measure import describe
+from .contents import contents_pdf
+from .kit import contents as kit_contents, deck_sets
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .printshop import assemble, render_pngs, save_pdf
@@ -268,6 +270,9 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
     imposed = False
     shop = None
     notes: list[str] = []
+    rows = kit_contents(db, deck)
+    contents_key = hashlib.sha256(repr(rows).encode()).hexdigest()
+    opening = None
     for (width, height), entries in groups.items():
         layout = replace(options.layout, trim_w=width, trim_h=height, bleed=BLEED_MM)
         sheet = _slot_sheet(db, chosen, layout)
@@ -276,7 +281,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
             layout = replace(layout, min_margin=chosen[0].margin, mark_length=rule.mark_length, mark_gap=rule.mark_gap)  # type: ignore[union-attr]
         else:
             notes += [n for n in sheet.notes if n not in notes]
-        sheet_key = sheet_hash(faces_key, layout, layout_digest)
+        sheet_key = sheet_hash(f"{faces_key} {contents_key}", layout, layout_digest)
         suffix = "" if len(groups) == 1 or (width, height) == game_size else f"-{width:g}x{height:g}"
         named = "" if layout.name == "grid" else f"-{layout.name}"
         sheet_path = f"{db.output_id}/{locale}/cards-{deck.label}{suffix}{named}-{layout.paper}.pdf"
@@ -297,11 +302,16 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
             sheets = impose(shop, fronts, backs, layout)
         else:
             sheets = impose_slots(shop, fronts, backs, sheet, BLEED_MM, layout.duplex, (layout.offset_x, layout.offset_y))
+        duplex = layout.duplex != "none" and not isinstance(chosen[0].rule, GutterfoldRule)  # backs on their own pages
+        opening = opening or contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, options.allow_fallback)
+        for number, page in enumerate(opening.pages):
+            sheets.pages.insert(number, page)
         sheet_bytes = save_pdf(sheets)
         common = {"game": db.output_id, "locale": locale, "input_hash": sheet_key, "selection": deck.selection,
                   "players": deck.players, "paper": layout.paper, "edition": deck.edition}
         records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages),
                                     sha256=write_output(options.out, sheet_path, sheet_bytes), **common,
+                                    contents=[row.record() for row in rows], contents_pages=len(opening.pages),
                                     **overflow_fields(overflow)))
         if cut_paths:
             for kind, path, data in (("cut-svg", cut_paths[0], cut_svg(sheet)), ("cut-dxf", cut_paths[1], cut_dxf(sheet))):  # type: ignore[arg-type]
@@ -482,9 +492,12 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         if options.cards and deck.cards and has_card_template(game.id, db.game.root):
             plans += [(db, deck, locale) for locale in locales]
         if options.cards:
-            tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof)
+            tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof,
+                                 deck_sets(db, deck))
         if options.documents:
-            tasks += doc_tasks(db, locales, deck.selection, options.allow_fallback, options.proof)
+            boxes = [s.id for s in game.selections] if options.selection is None else []
+            tasks += doc_tasks(db, locales, [deck.selection, *(b for b in boxes if b != deck.selection)],
+                               options.allow_fallback, options.proof)
     for step, (db, deck, locale) in enumerate(plans):
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))

@@ -36,6 +36,11 @@ class OutputRecord:
     """Card → the parts that did not fit (``name``, ``stats``, ``rules``, ``flavour``)."""
     edition: str | None = None
     """For card files: ``fact`` or ``playtest`` (see :mod:`.marks`)."""
+    contents: list[dict[str, Any]] = field(default_factory=list)
+    """Card sheets: what the box holds against what the kit prints, one row per component (``kit.ContentRow``)."""
+    contents_pages: int = 0
+    """Card sheets: pages the contents takes at the start of the file (with its blank page for duplex); the
+    sheets begin after them."""
 
 
 def write_output(out_dir: Path, relative: str, data: bytes) -> str:
@@ -58,10 +63,12 @@ def _record(raw: Any) -> OutputRecord | None:
     expected = {"game": text, "kind": text, "path": text, "sha256": text, "input_hash": text, "pages": (int,),
                 "locale": (str, type(None)), "selection": (str, type(None)), "players": (int, type(None)),
                 "paper": (str, type(None)), "overflow": (list,), "overflow_parts": (dict,),
-                "edition": (str, type(None))}
+                "edition": (str, type(None)), "contents": (list,), "contents_pages": (int,)}
     for name, kinds in expected.items():
         if name in raw and (not isinstance(raw[name], kinds) or isinstance(raw[name], bool)):
             return None
+    if not all(isinstance(row, dict) for row in raw.get("contents", [])):
+        return None
     if not all(isinstance(card, str) for card in raw.get("overflow", [])):
         return None
     if not all(isinstance(parts, list) and all(isinstance(p, str) for p in parts)

@@ -31,6 +31,9 @@ from .fetcher import refusal_error, safe_fetcher
 from .fonts import font_face_css, font_folders
 from .impose import SheetLayout, impose
 from .jinja import environment, markup_html, templates_dir
+from .boardpiece import boards, render_board_a3, render_board_tiled
+from .cutouts import render_component_cards, render_counters, render_stickers, render_standees
+from .kit import printed_components
 
 TILE_MM = (60.0, 60.0)
 """Print size of a tile whose data gives none: our layout choice, not a fact about the game."""
@@ -54,10 +57,13 @@ class PieceTask:
     layout: SheetLayout
     allow_fallback: bool = False
     proof: bool = False
+    sets: tuple[str, ...] | None = None
+    """The deck's sets: components of other sets are left out (None: every set)."""
 
     @property
     def path(self) -> str:
-        return f"{self.game}/{self.locale}/{self.kind}-{self.layout.paper}{'-proof' if self.proof else ''}.pdf"
+        paper = "" if self.kind.endswith("-a3") else f"-{self.layout.paper}"  # printed on its own paper size
+        return f"{self.game}/{self.locale}/{self.kind}{paper}{'-proof' if self.proof else ''}.pdf"
 
     @property
     def record_selection(self) -> None:
@@ -65,12 +71,12 @@ class PieceTask:
 
     @property
     def paper(self) -> str:
-        return self.layout.paper
+        return "a3" if self.kind.endswith("-a3") else self.layout.paper
 
     def render(self) -> tuple[bytes, int]:
         db = Database(game=load_game(Path(self.game_root)))
         texts = DocTexts(db, self.locale, self.allow_fallback, self.proof)
-        data = PIECES[self.kind].render(db, texts, self.layout)
+        data = PIECES[self.kind].render(db, texts, self.layout, list(self.sets) if self.sets is not None else None)
         if texts.missing:
             raise DataError(f"{self.game} {self.locale} {self.kind}: {len(texts.missing)} missing translation(s): "
                             f"{', '.join(texts.missing[:5])}; build with --allow-fallback")
@@ -84,17 +90,19 @@ class PieceTask:
 class Piece:
     """A kind of printable piece: when a game has it, and how it is drawn."""
 
-    present: Callable[[Database], bool]
-    render: Callable[[Database, DocTexts, SheetLayout], bytes]
+    present: Callable[[Database, list[str] | None], bool]
+    """Whether the game (limited to the deck's sets) has anything for this piece."""
+    render: Callable[[Database, DocTexts, SheetLayout, list[str] | None], bytes]
 
 
 def piece_tasks(db: Database, locales: list[str], layout: SheetLayout, allow_fallback: bool,
-                proof: bool) -> list[PieceTask]:
-    """Every piece the game's data calls for, in every locale."""
+                proof: bool, sets: list[str] | None = None) -> list[PieceTask]:
+    """Every piece the game's data calls for (in ``sets``, when given), in every locale."""
     from ..i18n.pseudo import PSEUDO_LOCALE
 
-    kinds = [kind for kind, piece in PIECES.items() if piece.present(db)]
-    return [PieceTask(str(db.game.root), db.game_doc.id, locale, kind, layout, allow_fallback, proof)
+    kinds = [kind for kind, piece in PIECES.items() if piece.present(db, sets)]
+    chosen = tuple(sets) if sets is not None else None
+    return [PieceTask(str(db.game.root), db.game_doc.id, locale, kind, layout, allow_fallback, proof, chosen)
             for locale in locales if locale != PSEUDO_LOCALE for kind in kinds]
 
 
@@ -128,16 +136,16 @@ def _copies(index: Index, component: Any) -> int:
 # Tiles ---------------------------------------------------------------------------------------------
 
 
-def _tiles(index: Index) -> list[Any]:
-    return [r.model for r in index.of_kind("component") if r.model.kind == "tile" and r.model.text]
+def _tiles(index: Index, sets: list[str] | None = None) -> list[Any]:
+    return printed_components(index.db, "tiles", sets)
 
 
-def _render_tiles(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
+def _render_tiles(db: Database, texts: DocTexts, layout: SheetLayout, sets: list[str] | None = None) -> bytes:
     """Each tile once at trim + bleed, then imposed per size with crop marks, as many copies as the box has."""
     index = Index(db)
     icons = icon_urls(index, texts)
     groups: dict[tuple[float, float], list[Any]] = {}
-    for tile in _tiles(index):
+    for tile in _tiles(index, sets):
         size = (tile.card_size.width_mm, tile.card_size.height_mm) if tile.card_size else TILE_MM
         groups.setdefault(size, []).append(tile)
     out = pikepdf.new()
@@ -159,8 +167,8 @@ def _render_tiles(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
 # Dice ----------------------------------------------------------------------------------------------
 
 
-def _dice(index: Index) -> list[Any]:
-    return [r.model for r in index.of_kind("component") if r.model.kind == "die" and r.model.faces]
+def _dice(index: Index, sets: list[str] | None = None) -> list[Any]:
+    return [d for d in printed_components(index.db, "dice-net", sets) if d.faces]
 
 
 def die_faces(index: Index, die: Any) -> tuple[list[Any], bool]:
@@ -178,10 +186,10 @@ def die_faces(index: Index, die: Any) -> tuple[list[Any], bool]:
     return faces, guessed
 
 
-def _render_dice(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
+def _render_dice(db: Database, texts: DocTexts, layout: SheetLayout, sets: list[str] | None = None) -> bytes:
     index = Index(db)
     nets, assumed = [], False
-    for die in _dice(index):
+    for die in _dice(index, sets):
         faces, guessed = die_faces(index, die)
         if len(faces) != 6:
             raise DataError(f"{die.id}: {len(faces)} faces; a paper net is drawn only for six-faced dice")
@@ -244,7 +252,7 @@ def _sheet_layout(db: Database) -> list[Any] | None:
     return layout(db) if layout else None
 
 
-def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
+def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout, sets: list[str] | None = None) -> bytes:
     """Two score sheets per page; cells whose value is only assumed are left blank to fill in."""
     index = Index(db)
     sheet = next(r.model for r in index.of_kind("component") if r.model.kind == "score-sheet")
@@ -274,7 +282,7 @@ AID_GRIDS = ((2, 2), (1, 2), (1, 1))
 """Player aids a sheet holds (columns, rows), tried in order: quarters, halves, then a whole page."""
 
 
-def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
+def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout, sets: list[str] | None = None) -> bytes:
     """The phases of a round as a player aid, as many to a sheet as fit (one per player up to four).
 
     Each grid is laid out for real; a grid whose aids do not fit their cell spills onto a second
@@ -297,10 +305,27 @@ def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout) -> bytes:
     return data
 
 
+def _components_piece(kind: str, draw: Callable[[Database, DocTexts, SheetLayout, list[Any]], bytes]) -> Piece:
+    """A piece drawing the components :func:`.kit.printing` gives to ``kind``."""
+    return Piece(lambda db, sets: bool(printed_components(db, kind, sets)),
+                 lambda db, texts, layout, sets: draw(db, texts, layout, printed_components(db, kind, sets)))
+
+
+def _board_piece(draw: Callable[[Database, DocTexts, SheetLayout, list[Any]], bytes]) -> Piece:
+    return Piece(lambda db, sets: bool(boards(db, sets)),
+                 lambda db, texts, layout, sets: draw(db, texts, layout, boards(db, sets)))
+
+
 PIECES: dict[str, Piece] = {
-    "tiles": Piece(lambda db: bool(_tiles(Index(db))), _render_tiles),
-    "dice-net": Piece(lambda db: bool(_dice(Index(db))), _render_dice),
-    "score-sheet": Piece(lambda db: bool(_sheet_layout(db)), _render_sheets),
-    "player-aid": Piece(lambda db: bool(db.game_doc.phases), _render_aid),
+    "tiles": Piece(lambda db, sets: bool(_tiles(Index(db), sets)), _render_tiles),
+    "dice-net": Piece(lambda db, sets: bool(_dice(Index(db), sets)), _render_dice),
+    "score-sheet": Piece(lambda db, sets: bool(_sheet_layout(db)), _render_sheets),
+    "player-aid": Piece(lambda db, sets: bool(db.game_doc.phases), _render_aid),
+    "component-cards": _components_piece("component-cards", render_component_cards),
+    "counters": _components_piece("counters", render_counters),
+    "stickers": _components_piece("stickers", render_stickers),
+    "standees": _components_piece("standees", render_standees),
+    "board": _board_piece(render_board_tiled),
+    "board-a3": _board_piece(render_board_a3),
 }
 """Every kind of piece, in build order."""

@@ -149,6 +149,9 @@ def _check_component(record: Record, refs: _Refs, out: ProblemList) -> None:
         _dangling(out, record, "/set", "set", component.set, refs.sets)
     if component.space:
         _dangling(out, record, "/space", "board space", component.space, refs.spaces)
+    if component.per_colour is not None and (component.quantity is None or component.quantity % component.per_colour):
+        out.error(record.file.display, f"{record.pointer}/per_colour", "per-colour-mismatch",
+                  f"{component.per_colour} per colour does not divide the quantity ({component.quantity}) into whole colours")
 
 
 def _check_board(record: Record, refs: _Refs, out: ProblemList) -> None:

@@ -46,9 +46,12 @@ class DocTask:
         return render_task(self)
 
 
-def doc_tasks(db: Database, locales: list[str], selection: str, allow_fallback: bool, proof: bool) -> list[DocTask]:
-    """The documents of one game, per locale: a rulebook for the selection where the game has rulebook
-    sources in that locale (in any locale when fallbacks are allowed), and an FAQ index when it has rulings."""
+def doc_tasks(db: Database, locales: list[str], selection: str | list[str], allow_fallback: bool,
+              proof: bool) -> list[DocTask]:
+    """The documents of one game, per locale: a rulebook for each selection (one, or a list: a rulebook per
+    box) where the game has rulebook sources in that locale (in any locale when fallbacks are allowed), and
+    an FAQ index when it has rulings."""
+    selections = [selection] if isinstance(selection, str) else selection
     rules = db.game.root / "rules"
     if not rules.is_dir():
         return []
@@ -61,9 +64,9 @@ def doc_tasks(db: Database, locales: list[str], selection: str, allow_fallback: 
         if locale == PSEUDO_LOCALE:
             continue
         if allow_fallback or (rules / locale).is_dir():
-            tasks.append(DocTask(root, game, locale, "rulebook", selection, allow_fallback, proof))
+            tasks += [DocTask(root, game, locale, "rulebook", chosen, allow_fallback, proof) for chosen in selections]
         if has_rulings:
-            tasks.append(DocTask(root, game, locale, "faq", selection, allow_fallback, proof))
+            tasks.append(DocTask(root, game, locale, "faq", selections[0], allow_fallback, proof))
     return tasks
 
 

@@ -71,14 +71,28 @@ class Generator:
                 cards = record.model.totals.cards
                 rows.append({"name": self._name(record),
                              "quantity": f"{cards} {self.labels.cards}" if cards is not None else self.labels.unknown})
+            for card in self.index.of_kind("card"):  # optional cards are in the box but not in the set's total
+                if card.set_id == record.id and card.model.optional:
+                    quantity = card.model.quantity
+                    rows.append({"name": self._name(card), "quantity": quantity if quantity is not None else self.labels.unknown})
         for record in self.index.of_kind("component"):
             if record.model.set in self.set_ids or record.model.set is None:
                 quantity = record.model.quantity
                 rows.append({"name": self._name(record), "quantity": quantity if quantity is not None else self.labels.unknown})
+        for record in self.index.of_kind("board"):  # a board file is one physical board, however many sides
+            if record.model.set in self.set_ids or record.model.set is None:
+                rows.append({"name": self._name(record), "quantity": 1})
         return Markup(self.macros.components(rows, self.labels))
 
     def icon_legend(self) -> Markup:
-        rows = [{"url": url, "alt": alt} for url, alt in self.icons.values()]
+        """The icons of the boxes this rulebook covers: an icon whose every source is the rulebook of a set
+        left out (a set's rulebook is the document its ``sources`` cite) is left out with it."""
+        docs_of_set = {r.id: {s.doc for s in r.model.sources} for r in self.index.of_kind("set")}
+        chosen = set().union(*(docs for set_id, docs in docs_of_set.items() if set_id in self.set_ids))
+        left_out = set().union(*(docs for set_id, docs in docs_of_set.items() if set_id not in self.set_ids)) - chosen
+        shown = {r.id for r in self.index.of_kind("icon")
+                 if not r.model.sources or any(s.doc not in left_out for s in r.model.sources)}
+        rows = [{"url": url, "alt": alt} for icon, (url, alt) in self.icons.items() if icon in shown]
         return Markup(self.macros.icon_legend(rows, self.labels))
 
     def rank_table(self) -> Markup:

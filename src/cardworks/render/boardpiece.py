@@ -1,0 +1,135 @@
+"""The game's boards as printable pieces: each side on one A3 page, and tiled over A4/Letter with overlap.
+
+Each side is drawn from the board data (its spaces, the accesses each space
+has, the connections the rulebooks state) with the map layout of
+:mod:`.docs.mapsvg`; nothing the rulebooks do not give is drawn as known: an
+access whose destination is not stated is a dashed stub with a "?", and a
+legend on the page says what is plain layout (positions, shapes, colours).
+The tiled file places the A3 page on landscape sheets as a Form XObject
+clipped to the printable area, so tiling costs no second layout; tiles
+overlap by :data:`OVERLAP_MM`, carry registration crosses in the overlap and
+a grid code (A1, A2 …), and start with a page that says how to assemble them.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+import pikepdf
+
+from ..loading.database import Database
+from ..loading.records import Index
+from .docs.mapsvg import legend_keys, map_geometry, svg_of
+from .docs.texts import DocTexts
+from .impose import MM, PAPERS, SheetLayout
+
+A3 = (420.0, 297.0)
+"""A3 landscape, the board's own page (mm)."""
+OVERLAP_MM = 12.0
+MARGIN_MM = 8.0
+CROSS_MM = 3.0
+
+
+def boards(db: Database, set_ids: list[str] | None) -> list[Any]:
+    """The board records the kit prints (those of the chosen sets)."""
+    return [r for r in Index(db).of_kind("board")
+            if set_ids is None or r.model.set is None or r.model.set in set_ids]
+
+
+def board_html(db: Database, texts: DocTexts, records: list[Any], paper: str | None) -> str:
+    """One A3 landscape page per board side; with ``paper``, first an assembly page of that paper size."""
+    from .pieces import _html
+
+    sides = []
+    for record in records:
+        board = record.model
+        for side in board.sides:
+            names = {s.id: str(texts.text(record.id, f"sides/{side.id}/spaces/{s.id}/name", s.name))
+                     for s in side.spaces}
+            geometry = map_geometry(side, names, str(texts.label("start")))
+            sides.append({"board": texts.text(record.id, "name", board.name),
+                          "name": texts.text(record.id, f"sides/{side.id}/name", side.name),
+                          "svg": svg_of(geometry), "legend": legend_keys(geometry)})
+    return _html("board.html.j2", texts, sides=sides, paper=paper,
+                 game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+
+
+def tile_grid(paper: str) -> tuple[int, int, float, float]:
+    """(columns, rows, printable width, printable height) of the tiles of an A3 page on landscape ``paper``."""
+    height, width = PAPERS[paper]  # landscape
+    usable_w, usable_h = width - 2 * MARGIN_MM, height - 2 * MARGIN_MM
+    cols = math.ceil((A3[0] - OVERLAP_MM) / (usable_w - OVERLAP_MM))
+    rows = math.ceil((A3[1] - OVERLAP_MM) / (usable_h - OVERLAP_MM))
+    return cols, rows, usable_w, usable_h
+
+
+def _n(value: float) -> str:
+    return f"{value * MM:.3f}".rstrip("0").rstrip(".")
+
+
+def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str) -> pikepdf.Pdf:
+    """Pages before ``first_side`` as they are; every later (A3) page cut into overlapping landscape tiles."""
+    out = pikepdf.new()
+    for page in board_pdf.pages[:first_side]:
+        out.pages.append(page)
+    height, width = PAPERS[paper]
+    cols, rows, usable_w, usable_h = tile_grid(paper)
+    step_x, step_y = usable_w - OVERLAP_MM, usable_h - OVERLAP_MM
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    for number, page in enumerate(board_pdf.pages[first_side:], start=1):
+        form = out.copy_foreign(page.as_form_xobject())
+        for row in range(rows):
+            for col in range(cols):
+                left, top = col * step_x, row * step_y  # the tile's window on the board, from its top-left
+                ty = MARGIN_MM - (A3[1] - top - usable_h)
+                ops = [f"q {_n(MARGIN_MM)} {_n(MARGIN_MM)} {_n(usable_w)} {_n(usable_h)} re W n "
+                       f"1 0 0 1 {_n(MARGIN_MM - left)} {_n(ty)} cm /Board Do Q"]
+                ops.append(f"q 0.4 w 0 0 0 RG {_n(MARGIN_MM)} {_n(MARGIN_MM)} {_n(usable_w)} {_n(usable_h)} re S Q")
+                ops += _crosses(col, row, cols, rows, usable_w, usable_h)
+                code = f"{chr(ord('A') + row)}{col + 1}"
+                label = f"{number}: {code}   ({rows} x {cols})"
+                ops.append(f"BT /Helv 8 Tf {_n(MARGIN_MM)} {_n(MARGIN_MM / 2 - 1)} Td ({label}) Tj ET")
+                content = out.make_stream(" ".join(ops).encode())
+                sheet = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, width * MM, height * MM],
+                                           Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Board=form),
+                                                                        Font=pikepdf.Dictionary(Helv=font)),
+                                           Contents=content)
+                out.pages.append(pikepdf.Page(sheet))
+    return out
+
+
+def _crosses(col: int, row: int, cols: int, rows: int, usable_w: float, usable_h: float) -> list[str]:
+    """Registration crosses in the middle of each overlap strip this tile shares with a neighbour."""
+    marks = []
+    for side, present in (("left", col > 0), ("right", col < cols - 1), ("top", row > 0), ("bottom", row < rows - 1)):
+        if not present:
+            continue
+        if side in {"left", "right"}:
+            x = MARGIN_MM + (OVERLAP_MM / 2 if side == "left" else usable_w - OVERLAP_MM / 2)
+            points = [(x, MARGIN_MM + usable_h * f) for f in (0.25, 0.75)]
+        else:
+            y = MARGIN_MM + (usable_h - OVERLAP_MM / 2 if side == "top" else OVERLAP_MM / 2)
+            points = [(MARGIN_MM + usable_w * f, y) for f in (0.25, 0.75)]
+        for x, y in points:
+            marks.append(f"q 0.6 w 0.8 0 0 RG {_n(x - CROSS_MM)} {_n(y)} m {_n(x + CROSS_MM)} {_n(y)} l "
+                         f"{_n(x)} {_n(y - CROSS_MM)} m {_n(x)} {_n(y + CROSS_MM)} l S Q")
+    return marks
+
+
+def render_board_a3(db: Database, texts: DocTexts, layout: SheetLayout, records: list[Any]) -> bytes:
+    """Each side of each board on one A3 landscape page."""
+    from .pieces import _pdf
+
+    return _pdf(board_html(db, texts, records, None), db.game.root)
+
+
+def render_board_tiled(db: Database, texts: DocTexts, layout: SheetLayout, records: list[Any]) -> bytes:
+    """An assembly page, then each side tiled over landscape sheets of the layout's paper."""
+    from .pieces import _pdf
+
+    pdf = pikepdf.open(io.BytesIO(_pdf(board_html(db, texts, records, layout.paper), db.game.root)))
+    out = io.BytesIO()
+    tile(pdf, 1, layout.paper).save(out)
+    return out.getvalue()

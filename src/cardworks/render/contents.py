@@ -1,0 +1,68 @@
+"""The contents page that opens every card-sheet PDF: the box's components against what the kit prints.
+
+Rows come from :func:`.kit.contents`; this module only names them in the
+reader's language and lays the page out. A row whose printed count differs
+from the box's (or whose box count no source gives) says why, in words.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pikepdf
+
+from ..loading.database import Database
+from ..loading.records import Index
+from .docs.texts import DocTexts, Labels
+from .kit import ContentRow
+
+
+def _file(row: ContentRow, deck_label: str, paper: str) -> str:
+    if row.piece is None:
+        return ""
+    if row.piece == "cards":
+        return f"cards-{deck_label}-{paper}.pdf"
+    if row.piece == "board":
+        return f"board-{paper}.pdf, board-a3.pdf"
+    return f"{row.piece}-{paper}.pdf"
+
+
+def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label: str, paper: str) -> list[dict[str, Any]]:
+    """The rows as the page prints them: localized name, counts (unknown in words), file, reasons."""
+    index = Index(db)
+    sets = {r.id: r.model for r in index.of_kind("set")}
+    labels = Labels(texts)
+    out = []
+    for row in rows:
+        model = index.by_id[row.id].model
+        name = texts.text(row.id, "name", model.name)
+        if row.kind == "cards":
+            name = f"{name} ({labels.contents_cards})"
+        where = texts.text(row.set, "name", sets[row.set].name) if row.set in sets and row.kind != "cards" else ""
+        out.append({"id": row.id, "name": name, "set": where,
+                    "box": labels.unknown if row.box is None else row.box, "printed": row.printed,
+                    "file": _file(row, deck_label, paper),
+                    "why": "; ".join(str(texts.label(f"reason_{code}")) for code in row.reasons)})
+    return out
+
+
+def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: str, paper: str, duplex: bool,
+                 allow_fallback: bool = False) -> pikepdf.Pdf:
+    """The contents page(s) on ``paper``; padded with a blank page to an even count when sheets print duplex,
+    so the fronts and backs that follow stay on their own sides of the paper."""
+    from ..errors import DataError
+    from .pieces import _html, _pdf
+
+    from ..i18n.pseudo import PSEUDO_LOCALE
+
+    texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
+    html = _html("contents.html.j2", texts, rows=page_rows(db, texts, rows, deck_label, paper), paper=paper,
+                 game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+    if texts.missing:
+        raise DataError(f"{db.game_doc.id} {locale} contents page: {len(texts.missing)} missing translation(s): "
+                        f"{', '.join(texts.missing[:5])}; build with --allow-fallback")
+    pdf = pikepdf.open(io.BytesIO(_pdf(html, db.game.root)))
+    if duplex and len(pdf.pages) % 2:
+        pdf.add_blank_page(page_size=(pdf.pages[0].mediabox[2], pdf.pages[0].mediabox[3]))
+    return pdf

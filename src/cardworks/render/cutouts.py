@@ -1,0 +1,127 @@
+"""Cut-out pieces drawn from component data: component cards, counters, coin stickers and fold-up standees.
+
+Which component becomes which piece is decided once, in :func:`.kit.printing`
+(a ``card`` whose printed lines the data lists, a ``token``, a ``coin`` with
+faces, a ``pawn``), so the contents page and the pieces agree. Sizes of
+counters, stickers and standees are our layout choices (no rulebook gives
+them) and every sheet says so in its footnote. Colours the rulebooks split
+pieces into (``per_colour``) are printed as numbered groups, because no
+rulebook names the colours.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from typing import Any
+
+import pikepdf
+
+from ..loading.database import Database
+from ..loading.records import Index
+from .docs.texts import DocTexts, icon_urls
+from .impose import SheetLayout, impose
+from .jinja import markup_html
+
+COUNTER_MM = 20.0
+"""Diameter of a printed counter: our choice, no rulebook gives one."""
+STICKER_MM = 30.0
+"""Diameter of a coin sticker: our choice, the rulebook does not give the disc's size."""
+STANDEE_MM = (22.0, 34.0)
+"""Width and height of one panel of a fold-up standee: our choice."""
+CARD_MM = (63.0, 88.0)
+"""Size of a component card when neither it nor its game gives one (the deck cards' own default)."""
+
+
+def _groups(component: Any) -> list[tuple[int | None, int]]:
+    """(colour number or None, count) for each group of a component's copies."""
+    quantity = component.quantity or 1
+    per = component.per_colour
+    if not per:
+        return [(None, quantity)]
+    colours, rest = divmod(quantity, per)
+    return [(n + 1, per) for n in range(colours)] + ([(None, rest)] if rest else [])
+
+
+def _faces(texts: DocTexts, component: Any) -> list[str]:
+    return [str(texts.text(component.id, f"faces/{f.id}/name", f.name)) for f in component.faces]
+
+
+def render_counters(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
+    """Round counters to cut out, in groups per colour; a token with two faces is printed as a pair to glue
+    back to back."""
+    from .pieces import _html, _pdf
+
+    groups = []
+    for component in components:
+        name = str(texts.text(component.id, "name", component.name))
+        faces = _faces(texts, component)
+        for colour, count in _groups(component):
+            groups.append({"id": component.id, "name": name, "colour": colour, "count": count,
+                           "faces": faces if len(faces) > 1 else [faces[0] if faces else name]})
+    html = _html("counters.html.j2", texts, groups=groups, size=COUNTER_MM, paper=layout.paper,
+                 game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+    return _pdf(html, db.game.root)
+
+
+def render_stickers(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
+    """One round sticker per face of each coin, to stick on a disc."""
+    from .pieces import _html, _pdf
+
+    icons = icon_urls(Index(db), texts)
+    coins = [{"id": c.id, "name": texts.text(c.id, "name", c.name), "copies": c.quantity or 1,
+              "faces": [{"name": texts.text(c.id, f"faces/{f.id}/name", f.name),
+                         "text": markup_html(texts.text(c.id, f"faces/{f.id}/text", f.text), icons) if f.text else ""}
+                        for f in c.faces]} for c in components]
+    html = _html("stickers.html.j2", texts, coins=coins, size=STICKER_MM, paper=layout.paper,
+                 game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+    return _pdf(html, db.game.root)
+
+
+def render_standees(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
+    """Fold-up standees: base, front, back (upside down, so it reads upright once folded), base."""
+    from .pieces import _html, _pdf
+
+    standees = []
+    for component in components:
+        name = texts.text(component.id, "name", component.name)
+        for colour, count in _groups(component):
+            standees += [{"id": component.id, "name": name, "colour": colour}] * count
+    width, height = STANDEE_MM
+    html = _html("standees.html.j2", texts, standees=standees, panel_w=width, panel_h=height, paper=layout.paper,
+                 game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+    return _pdf(html, db.game.root)
+
+
+def render_component_cards(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
+    """Component cards with their own back, imposed duplex with crop marks like the deck's cards.
+
+    The back names the game and the set the cards come in, never the card: these cards are dealt face down.
+    """
+    from .pieces import TILE_BLEED_MM, _html, _pdf
+
+    index = Index(db)
+    icons = icon_urls(index, texts)
+    sets = {r.id: r.model for r in index.of_kind("set")}
+    size = db.game_doc.card_size
+    out = pikepdf.new()
+    by_size: dict[tuple[float, float], list[Any]] = {}
+    for component in components:
+        own = component.card_size or size
+        by_size.setdefault((own.width_mm, own.height_mm) if own else CARD_MM, []).append(component)
+    for (width, height), cards in sorted(by_size.items()):
+        backs = sorted({c.set or "" for c in cards})
+        faces = [{"id": c.id, "name": texts.text(c.id, "name", c.name),
+                  "text": markup_html(texts.text(c.id, "text", c.text), icons) if c.text else "",
+                  "lines": [texts.text(c.id, f"items/{i}", item) for i, item in enumerate(c.items)]} for c in cards]
+        back_faces = [{"set": texts.text(s, "name", sets[s].name) if s in sets else ""} for s in backs]
+        html = _html("component-cards.html.j2", texts, cards=faces, backs=back_faces, trim_w=width, trim_h=height,
+                     bleed=TILE_BLEED_MM, game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+        pages = pikepdf.open(io.BytesIO(_pdf(html, db.game.root)))
+        copies = [i for i, card in enumerate(cards) for _ in range(card.quantity or 1)]
+        back_of = [len(cards) + backs.index(cards[i].set or "") for i in copies]
+        sheet = replace(layout, trim_w=width, trim_h=height, bleed=TILE_BLEED_MM)
+        out.pages.extend(impose(pages, copies, back_of, sheet).pages)
+    data = io.BytesIO()
+    out.save(data)
+    return data.getvalue()
