@@ -148,10 +148,10 @@ def test_a_gutterfold_build_says_how_many_fit_and_folds_true(tmp_path: Path) -> 
         json.loads((tmp_path / "manifest.json").read_text()), dict) else json.loads((tmp_path / "manifest.json").read_text())
     sheets = [r for r in records if r["kind"] == "cards"]
     assert [r["path"] for r in sheets] == ["diables/en/cards-all-gutterfold-letter.pdf"]
-    pdf = pikepdf.open(tmp_path / sheets[0]["path"])
-    assert len(pdf.pages) == 4  # 16 cards, 4 a sheet
+    pdf, pages = _sheet_pages(tmp_path, sheets[0]["path"])
+    assert len(pages) == 4  # 16 cards, 4 a sheet
     pairs = 0
-    for page in pdf.pages:
+    for page in pages:
         read = _read_page(page)
         names = [n for n, _, _ in read["placements"]]
         back = max(set(names), key=names.count)  # every diables card has the one back
@@ -162,6 +162,14 @@ def test_a_gutterfold_build_says_how_many_fit_and_folds_true(tmp_path: Path) -> 
 def _manifest(folder: Path) -> list[dict]:
     data = json.loads((folder / "manifest.json").read_text())
     return data["outputs"] if isinstance(data, dict) else data
+
+
+def _sheet_pages(out: Path, relative: str) -> tuple[pikepdf.Pdf, list[pikepdf.Page]]:
+    """A card-sheet file (kept open: its pages live in it) and its pages after the contents page(s), which the
+    manifest counts."""
+    record = next(r for r in _manifest(out) if r["path"] == relative)
+    pdf = pikepdf.open(out / relative)
+    return pdf, list(pdf.pages)[record["contents_pages"]:]
 
 
 def _svg_rects(path: Path, page_height: float) -> list[tuple[float, ...]]:
@@ -201,9 +209,9 @@ def test_print_and_cut_sheets_cut_files_and_marks_line_up(tmp_path: Path, layout
     stem = f"diables/en/cards-all-{layout}-{paper}"
     assert {k: r["path"] for k, r in records.items()} == {"cards": f"{stem}.pdf", "cut-svg": f"{stem}.cut.svg",
                                                            "cut-dxf": f"{stem}.cut.dxf"}
-    pdf = pikepdf.open(tmp_path / records["cards"]["path"])
-    width, height = (float(v) / MM for v in pdf.pages[0].MediaBox[2:])
-    front = _read_page(pdf.pages[0])
+    pdf, pages = _sheet_pages(tmp_path, records["cards"]["path"])
+    width, height = (float(v) / MM for v in pages[0].MediaBox[2:])
+    front = _read_page(pages[0])
     trims = sorted(_trim(m, 63, 88) for _, m, _ in front["placements"])
     for (_, _, clip), trim in zip(sorted(front["placements"], key=lambda p: _trim(p[1], 63, 88)), trims):
         assert clip == pytest.approx((trim[0] - 0.625, trim[1] - 0.625, 63 + 1.25, 88 + 1.25), abs=1e-3)
@@ -222,7 +230,7 @@ def test_print_and_cut_sheets_cut_files_and_marks_line_up(tmp_path: Path, layout
     horizontal = [m for m in marks if abs(m[3] - 1) < 1e-3]
     assert {round(m[1] + 0.5, 3) for m in horizontal} == {round(at, 3), round(height - at, 3)}
     assert len(horizontal) == (2 if squares else 4)
-    back = _read_page(pdf.pages[1])
+    back = _read_page(pages[1])
     assert not back["filled"]
     # the n-th card's back: on a landscape page (long-edge flip), silhouette-card-maker's place for it, the row
     # reversed and the back turned 180°; on a portrait page, mirrored across the vertical centre line
@@ -239,9 +247,9 @@ def test_cricut_pages_fit_print_then_cut_with_bleed(tmp_path: Path) -> None:
                   "--layout", "cricut", "--paper", "letter", "--duplex", "none", "--out", str(tmp_path))
     assert run.exit_code == 0, run.output
     sheets = [r for r in _manifest(tmp_path) if r["kind"] == "cards"]
-    pdf = pikepdf.open(tmp_path / sheets[0]["path"])
-    assert len(pdf.pages) == 4  # 16 cards, 4 an image, no back pages
-    for page in pdf.pages:
+    pdf, pages = _sheet_pages(tmp_path, sheets[0]["path"])
+    assert len(pages) == 4  # 16 cards, 4 an image, no back pages
+    for page in pages:
         width, height = (float(v) / MM for v in page.MediaBox[2:])
         assert width <= 6.75 * 25.4 + 1e-6 and height <= 9.25 * 25.4 + 1e-6
         for _, matrix, clip in _read_page(page)["placements"]:
@@ -260,9 +268,9 @@ def test_a_game_folders_own_layout_replaces_the_shipped_one(tmp_path: Path) -> N
                                                                          "margin": 40.0}))
     run = run_cli("--cards", str(cards), "build", "--game", "diables", "--locale", "en", "--no-docs", "--out", str(tmp_path / "b"))
     assert run.exit_code == 0, run.output
-    pdf = pikepdf.open(tmp_path / "b" / "diables" / "en" / "cards-all-a4.pdf")
-    assert len(pdf.pages) == 8  # 16 cards, 4 a sheet inside 40 mm margins (9 with the shipped 6 mm), backs between
-    assert len(_read_page(pdf.pages[0])["placements"]) == 4
+    pdf, pages = _sheet_pages(tmp_path / "b", "diables/en/cards-all-a4.pdf")
+    assert len(pages) == 8  # 16 cards, 4 a sheet inside 40 mm margins (9 with the shipped 6 mm), backs between
+    assert len(_read_page(pages[0])["placements"]) == 4
 
 
 @pytest.mark.parametrize("name, message", [("../../etc/passwd", "layout name"), ("nonesuch", "no layout 'nonesuch'")])
@@ -298,9 +306,9 @@ def test_a_sheet_listed_slot_by_slot_is_drawn_as_listed(tmp_path: Path) -> None:
     run = run_cli("--cards", str(cards), "build", "--game", "diables", "--locale", "en", "--no-docs", "--layout", "sprue",
                   "--duplex", "none", "--out", str(tmp_path / "b"))
     assert run.exit_code == 0, run.output
-    pdf = pikepdf.open(tmp_path / "b" / "diables" / "en" / "cards-all-sprue-a4.pdf")
-    assert len(pdf.pages) == 8  # 16 cards, 2 a sheet, no back pages
-    read = _read_page(pdf.pages[0])
+    pdf, pages = _sheet_pages(tmp_path / "b", "diables/en/cards-all-sprue-a4.pdf")
+    assert len(pages) == 8  # 16 cards, 2 a sheet, no back pages
+    read = _read_page(pages[0])
     (_, upright, clip0), (_, turned, clip1) = read["placements"]
     assert _trim(upright, 63, 88) == pytest.approx((20, 150, 83, 238), abs=1e-3)
     assert _trim(turned, 63, 88) == pytest.approx((100, 30, 188, 93), abs=1e-3) and _up(turned) == pytest.approx((-1, 0))
