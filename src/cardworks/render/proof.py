@@ -52,8 +52,8 @@ def _face_ops(name: str, x: float, y: float, w: float, h: float, bleed: float, f
     ops.append(f"q 0.3 w [2 2] 0 d 0 0.6 0 RG {_num(x + safe)} {_num(y + safe)} {_num(w * s - 2 * safe)} "
                f"{_num(h * s - 2 * safe)} re S Q")
     ops.append(f"BT /Helv 7 Tf 0 g {_num(x)} {_num(y - 9)} Td {_text(face_id)} Tj ET")
-    for i, note in enumerate(notes):  # on the card, over its lower part, white behind the red words
-        ty = y + safe + 2 + i * 9
+    for i, note in enumerate(notes):  # over the middle of the card (its art), clear of the title and of the
+        ty = y + h * s * 0.55 - i * 9  # rules, flavour and marks legend at the foot; white behind the red words
         ops.append(f"q 1 g {_num(x + safe)} {_num(ty - 2)} {_num(w * s - 2 * safe)} 9 re f Q")
         ops.append(f"BT /Helv 6.5 Tf 0.85 0 0 rg {_num(x + safe + 2)} {_num(ty + 0.5)} Td {_text(note)} Tj ET")
     return ops
