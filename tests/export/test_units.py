@@ -126,3 +126,16 @@ def test_shop_pages_refuse_to_place_a_face_at_another_cards_size() -> None:
     assert [round(float(v) / MM, 2) for v in placed.pages[0].TrimBox] == [3, 3, 66, 91]
     with pytest.raises(ValueError, match="is not 70 × 120 mm"):  # a poker face stretched into a tarot page
         shop_pages(faces, [0], [((70, 120), (76, 126))])
+
+
+def test_gray_colours_become_black_only_cmyk() -> None:
+    """Ghostscript keeps some greys as DeviceGray in a CMYK PDF/X; the shop file must set CMYK only."""
+    from cardworks.export.ink import gray_as_cmyk
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.pages[0].Contents = pdf.make_stream(b"0.25 g 1 G 0 0 10 10 re B 0 0 0 1 k")
+    assert gray_as_cmyk(pdf) == 2
+    ops = [(list(map(float, operands)), str(op)) for operands, op in pikepdf.parse_content_stream(pdf.pages[0])]
+    assert ops[0] == ([0, 0, 0, 0.75], "k") and ops[1] == ([0, 0, 0, 0], "K")
+    assert ops[-1] == ([0, 0, 0, 1], "k")  # CMYK left as it was

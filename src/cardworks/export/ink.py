@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
+from typing import Callable
+
 import pikepdf
 
 CMYK_OPERATORS = {"k", "K", "sc", "scn", "SC", "SCN"}
@@ -71,17 +73,17 @@ def colour_ink(pdf: pikepdf.Pdf) -> float:
     return highest
 
 
-def limit_ink(pdf: pikepdf.Pdf, limit: float) -> int:
-    """Rewrite every CMYK colour above ``limit`` (e.g. 2.4 for 240%); returns how many operators changed."""
+def _rewrite(pdf: pikepdf.Pdf, change: Callable[[list, str], tuple[list, str] | None]) -> int:
+    """Apply ``change`` to every colour-setting instruction of every content stream; returns how many changed.
+    ``change`` returns the new (operands, operator), or None to keep the instruction."""
     changed = 0
     for obj in content_streams(pdf):
-        instructions = parse_content(obj)
         rewritten = []
         touched = False
-        for operands, operator in instructions:
-            values = _cmyk(list(operands)) if str(operator) in CMYK_OPERATORS else None
-            if values is not None and sum(values) > limit + 1e-9:
-                operands = [round(v, 3) for v in limited(values, limit)]
+        for operands, operator in parse_content(obj):
+            new = change(list(operands), str(operator))
+            if new is not None:
+                operands, operator = new[0], pikepdf.Operator(new[1])
                 touched = True
                 changed += 1
             rewritten.append((operands, operator))
@@ -93,6 +95,26 @@ def limit_ink(pdf: pikepdf.Pdf, limit: float) -> int:
         else:
             obj.write(data)
     return changed
+
+
+def limit_ink(pdf: pikepdf.Pdf, limit: float) -> int:
+    """Rewrite every CMYK colour above ``limit`` (e.g. 2.4 for 240%); returns how many operators changed."""
+    def change(operands: list, operator: str) -> tuple[list, str] | None:
+        values = _cmyk(operands) if operator in CMYK_OPERATORS else None
+        if values is not None and sum(values) > limit + 1e-9:
+            return [round(v, 3) for v in limited(values, limit)], operator
+        return None
+    return _rewrite(pdf, change)
+
+
+def gray_as_cmyk(pdf: pikepdf.Pdf) -> int:
+    """Turn DeviceGray colours (``g``/``G``, which Ghostscript keeps for some greys) into black-only CMYK, the
+    same ink, so a CMYK-only profile's file sets no other colour space; returns how many changed."""
+    def change(operands: list, operator: str) -> tuple[list, str] | None:
+        if operator in ("g", "G") and len(operands) == 1:
+            return [0, 0, 0, round(1 - float(operands[0]), 4)], "k" if operator == "g" else "K"
+        return None
+    return _rewrite(pdf, change)
 
 
 def _cmyk_image(obj: pikepdf.Object) -> bool:

@@ -22,7 +22,7 @@ import pikepdf
 
 from ..errors import UsageError
 from ..render.subset_tags import retag_subsets
-from .ink import limit_image_ink, limit_ink
+from .ink import gray_as_cmyk, limit_image_ink, limit_ink
 from .profiles import Profile
 
 GS_TIMEOUT = 600
@@ -113,6 +113,7 @@ def to_pdfx(data: bytes, profile: Profile, title: str) -> bytes:
         if run.returncode != 0 or not (folder / "out.pdf").is_file():
             raise UsageError(f"Ghostscript failed ({run.returncode}): {(run.stderr or run.stdout).strip()[:500]}")
         out = pikepdf.open(folder / "out.pdf")
+        gray_as_cmyk(out)
         if profile.max_ink_percent.value is not None:
             limit_ink(out, profile.max_ink_percent.value / 100)
             limit_image_ink(out, profile.max_ink_percent.value / 100)
