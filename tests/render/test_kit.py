@@ -231,6 +231,21 @@ def test_the_contents_page_says_its_edition(fallera, playtest) -> None:
     assert "† a stand-in for play" in play, "the legend explains the mark on the same page"
 
 
+@pytest.mark.slow
+def test_a_contents_page_that_marks_a_count_explains_the_mark_on_every_page(diables) -> None:
+    out, records = diables
+    record = records["diables/en/cards-all-a4.pdf"]
+    rows = {row["id"]: row for row in record["contents"]}
+    assert rows["cart-tile"]["stand_in"], "the cart tiles' count is the assumed one, not a fact"
+    reader = PdfReader(out / record["path"])
+    pages = [" ".join((reader.pages[n].extract_text() or "").split()) for n in range(record["contents_pages"])]
+    assert record["contents_pages"] >= 2 and "Edition: fact" in pages[0]
+    marked = [n for n, page in enumerate(pages) if "†" in page]
+    assert marked, "the stand-in count is marked"
+    assert [n for n in marked if "† not stated in the rulebooks" not in pages[n]] == [], \
+        "the legend is repeated on every page of the contents that shows a mark"
+
+
 # qpdf over every generated PDF -------------------------------------------------------------------
 
 
