@@ -317,12 +317,12 @@ def test_each_rulebook_setup_gives_the_box_count_and_says_the_kit_prints_fewer(f
     def note(sets: str, box: int) -> str:
         fact, play = printed[sets]
         assert fact < box
-        return f"This kit's card sheets hold {fact} of these {box} cards ({play} in the playtest edition)"
+        return f"The kit's card sheets hold {fact} of these {box} cards ({play} in the playtest edition)"
 
     base = texts["base"]
     assert base.index("Shuffle all 102 cards") < base.index(note("base", 102)) < base.index("Who goes first")
-    assert "contents page that opens the card sheets" in base
-    assert base.count("This kit's card sheets hold") == 1
+    assert "their contents page says what is missing and why" in base
+    assert base.count("The kit's card sheets hold") == 1
     assert texts["base-2"].index("deck of 153 cards") < texts["base-2"].index(note("base+discordia", 153))
     assert texts["base-3"].index("Shuffle the 102 base cards together with the 50 normal cards") \
         < texts["base-3"].index(note("base+mes-enlla", 152))
@@ -337,8 +337,8 @@ def _generate(db, directive: str, locale: str = "en") -> str:
     return str(Generator(index, texts, ["base", "discordia", "mes-enlla"], icon_urls(index, texts))(directive))
 
 
-@pytest.mark.parametrize("locale,words", [("ca", "Els fulls de cartes d'este kit porten"),
-                                          ("es", "Las hojas de cartas de este kit traen")])
+@pytest.mark.parametrize("locale,words", [("ca", "Els fulls de cartes del kit porten"),
+                                          ("es", "Las hojas de cartas del kit traen")])
 def test_the_printed_deck_note_is_translated(locale: str, words: str) -> None:
     db = load_database(CARDS / "fallera")
     html = _generate(db, "printed-deck base+discordia", locale).replace("&#39;", "'")
