@@ -386,3 +386,25 @@ def test_a_directive_with_an_argument_is_not_translatable_text() -> None:
 
     assert not is_text("::: generated printed-deck base+discordia")
     assert is_text("::: generated printed-deck base discordia"), "one argument only: anything else is text"
+
+
+def test_every_board_tile_that_shows_a_mark_explains_it(tmp_path) -> None:
+    from cardworks.render.boardpiece import boards, render_board_tiled
+    from cardworks.render.docs.texts import DocTexts
+
+    db = load_database(CARDS / "fallera")
+    path = tmp_path / "board.pdf"
+    path.write_bytes(render_board_tiled(db, DocTexts(db, "en"), SheetLayout(), boards(db, None)))
+    pages = [" ".join((page.extract_text() or "").split()) for page in PdfReader(path).pages[1:]]
+    marked = [n for n, text in enumerate(pages) if "†" in text.replace("† not stated in the rulebooks", "")]
+    assert marked, "the expert side draws an inferred access count"
+    assert [n for n in marked if "† not stated in the rulebooks" not in pages[n]] == []
+
+
+def test_a_board_tile_footer_refuses_what_its_font_cannot_print() -> None:
+    from cardworks.errors import DataError
+    from cardworks.render.boardpiece import _pdf_text
+
+    assert _pdf_text("1: A1 † règles (x)") == "(1: A1 \x86 r\xe8gles \\(x\\))"
+    with pytest.raises(DataError, match="'ĕ'"):
+        _pdf_text("† [ñötĕ štàtédĕŵ]")
