@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -177,3 +179,232 @@ def test_a_rulebook_per_box_with_its_own_credits(fallera) -> None:
     assert len(texts["base"]) < len(texts["base-2"]) < len(texts["expert"])
     table = texts["expert"][texts["expert"].index("Components"):]
     assert "Misteri d'Elx" in table and "Map of the Kingdom" in table, "the components table lists every piece"
+
+
+# The edition on the contents page, stand-in counts marked ------------------------------------------
+
+
+def test_contents_rows_count_each_edition_and_flag_stand_in_counts() -> None:
+    db = load_database(CARDS / "fallera")
+    fact = {row.id: row for row in contents(db, build_deck(db, "base"))}
+    playtest = {row.id: row for row in contents(db, build_deck(db, "base", edition="playtest"))}
+    one_each = sum(1 for r in Index(db).of_kind("card") if r.set_id == "base" and not r.model.optional)
+    stated = sum(r.model.quantity - 1 for r in Index(db).of_kind("card")
+                 if r.set_id == "base" and not r.model.optional and r.model.quantity is not None)
+    assert fact["base"].printed == one_each + stated, "the fact edition prints one copy of a design of unknown count"
+    assert not fact["base"].stand_in
+    assert playtest["base"].printed > fact["base"].printed and playtest["base"].stand_in
+    assert playtest["base"].record()["stand_in"] is True
+
+
+@pytest.fixture(scope="module")
+def playtest(tmp_path_factory) -> tuple[Path, dict[str, dict]]:
+    out = tmp_path_factory.mktemp("playtest")
+    run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--game", "fallera", "--locale", "en",
+                  "--set", "base", "--edition", "playtest", "--no-docs", "--jobs", "2")
+    assert run.exit_code == 0, run.output
+    return out, {r["path"]: r for r in json.loads((out / "manifest.json").read_text())["outputs"]}
+
+
+def _contents_page(out: Path, record: dict) -> str:
+    reader = PdfReader(out / record["path"])
+    return " ".join(" ".join((reader.pages[n].extract_text() or "").split()) for n in range(record["contents_pages"]))
+
+
+@pytest.mark.slow
+def test_the_contents_page_says_its_edition(fallera, playtest) -> None:
+    out, records = fallera
+    fact_record = records["fallera/en/cards-expert-a4.pdf"]
+    fact = _contents_page(out, fact_record)
+    assert "Edition: fact" in fact and "is printed once" in fact and "Edition: playtest" not in fact
+    assert "†" not in fact, "no count in the fact edition is a stand-in"
+    base = {row["id"]: row for row in fact_record["contents"]}["base"]
+    assert f"La Fallera Calavera (cards) 102 {base['printed']} " in fact
+    out, records = playtest
+    play_record = records["fallera/en/cards-base-playtest-a4.pdf"]
+    assert play_record["edition"] == "playtest"
+    play = _contents_page(out, play_record)
+    assert "Edition: playtest" in play and "Edition: fact" not in play
+    base = {row["id"]: row for row in play_record["contents"]}["base"]
+    assert base["stand_in"] and base["printed"] > 44
+    assert f"La Fallera Calavera (cards) 102 {base['printed']}† " in play, "a stand-in count carries the mark"
+    assert "† a stand-in for play" in play, "the legend explains the mark on the same page"
+
+
+@pytest.mark.slow
+def test_a_contents_page_that_marks_a_count_explains_the_mark_on_every_page(diables) -> None:
+    out, records = diables
+    record = records["diables/en/cards-all-a4.pdf"]
+    rows = {row["id"]: row for row in record["contents"]}
+    assert rows["cart-tile"]["stand_in"], "the cart tiles' count is the assumed one, not a fact"
+    reader = PdfReader(out / record["path"])
+    pages = [" ".join((reader.pages[n].extract_text() or "").split()) for n in range(record["contents_pages"])]
+    assert record["contents_pages"] >= 2 and "Edition: fact" in pages[0]
+    marked = [n for n, page in enumerate(pages) if "†" in page]
+    assert marked, "the stand-in count is marked"
+    assert [n for n in marked if "† not stated in the rulebooks" not in pages[n]] == [], \
+        "the legend is repeated on every page of the contents that shows a mark"
+
+
+# qpdf over every generated PDF -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def diables(tmp_path_factory) -> tuple[Path, dict[str, dict]]:
+    out = tmp_path_factory.mktemp("diables")
+    run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--game", "diables", "--locale", "en",
+                  "--jobs", "2")
+    assert run.exit_code == 0, run.output
+    return out, {r["path"]: r for r in json.loads((out / "manifest.json").read_text())["outputs"]}
+
+
+def _qpdf_check(path: Path) -> str | None:
+    """None when ``qpdf --check`` finds nothing wrong with ``path``, else what it said."""
+    found = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
+    if found.returncode == 0 and "No syntax or stream encoding errors found" in found.stdout:
+        return None
+    return f"exit {found.returncode}: {(found.stdout + found.stderr).strip()[-400:]}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf is not installed (.ci/run installs it)")
+def test_every_generated_pdf_passes_qpdf_check(fallera, diables, playtest) -> None:
+    kinds: dict[str, set[str]] = {}
+    failures = {}
+    for out, records in (fallera, diables, playtest):
+        for path, record in records.items():
+            if not path.endswith(".pdf"):
+                continue
+            kinds.setdefault(record["game"], set()).add(record["kind"])
+            if (problem := _qpdf_check(out / path)) is not None:
+                failures[path] = problem
+    assert {"cards", "component-cards", "board", "board-a3", "standees", "stickers", "rulebook", "faq",
+            "cards-print-shop"} <= kinds["fallera"], kinds["fallera"]
+    assert {"cards", "counters", "rulebook", "faq"} <= kinds["diables"], kinds["diables"]
+    rulebooks = [p for p, r in fallera[1].items() if r["kind"] == "rulebook"]
+    assert len(rulebooks) == 4, "a rulebook per box"
+    assert failures == {}
+
+
+def test_qpdf_check_reports_a_damaged_pdf(tmp_path) -> None:
+    if shutil.which("qpdf") is None:
+        pytest.skip("qpdf is not installed (.ci/run installs it)")
+    import pikepdf
+
+    good = tmp_path / "good.pdf"
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.save(good)
+    assert _qpdf_check(good) is None
+    data = good.read_bytes()
+    start = data.rindex(b"startxref")
+    bad = tmp_path / "bad.pdf"
+    bad.write_bytes(data[:start] + b"startxref\n999999\n%%EOF\n")  # a cross-reference table where none is
+    assert _qpdf_check(bad) is not None, "the check fails on a damaged file"
+
+
+# The rulebooks say the kit is partial where they promise the whole deck ----------------------------
+
+
+@pytest.mark.slow
+def test_each_rulebook_setup_gives_the_box_count_and_says_the_kit_prints_fewer(fallera) -> None:
+    out, _ = fallera
+    db = load_database(CARDS / "fallera")
+    printed = {sets: (build_deck(db, sets).physical_cards, build_deck(db, sets, edition="playtest").physical_cards)
+               for sets in ("base", "base+discordia", "base+mes-enlla", "base+discordia+mes-enlla")}
+    texts = {box: _text(out / f"fallera/en/rulebook-{box}.pdf") for box in ("base", "base-2", "base-3", "expert")}
+
+    def note(sets: str, box: int) -> str:
+        fact, play = printed[sets]
+        assert fact < box
+        return f"The kit's card sheets hold {fact} of these {box} cards ({play} in the playtest edition)"
+
+    base = texts["base"]
+    assert base.index("Shuffle all 102 cards") < base.index(note("base", 102)) < base.index("Who goes first")
+    assert "their contents page says what is missing and why" in base
+    assert base.count("The kit's card sheets hold") == 1
+    assert texts["base-2"].index("deck of 153 cards") < texts["base-2"].index(note("base+discordia", 153))
+    assert texts["base-3"].index("Shuffle the 102 base cards together with the 50 normal cards") \
+        < texts["base-3"].index(note("base+mes-enlla", 152))
+    assert texts["expert"].index("more than 200") < texts["expert"].index(note("base+discordia+mes-enlla", 203))
+
+
+def _generate(db, directive: str, locale: str = "en") -> str:
+    from cardworks.render.docs.generated import Generator
+    from cardworks.render.docs.texts import DocTexts, icon_urls
+
+    index, texts = Index(db), DocTexts(db, locale)
+    return str(Generator(index, texts, ["base", "discordia", "mes-enlla"], icon_urls(index, texts))(directive))
+
+
+@pytest.mark.parametrize("locale,words", [("ca", "Els fulls de cartes del kit porten"),
+                                          ("es", "Las hojas de cartas del kit traen")])
+def test_the_printed_deck_note_is_translated(locale: str, words: str) -> None:
+    db = load_database(CARDS / "fallera")
+    html = _generate(db, "printed-deck base+discordia", locale).replace("&#39;", "'")
+    fact = build_deck(db, "base+discordia").physical_cards
+    assert f"{words} {fact} d" in html and " 153 " in html
+
+
+def _copy_with_totals(tmp_path: Path, set_id: str, cards: int | None) -> object:
+    root = tmp_path / "fallera"
+    shutil.copytree(CARDS / "fallera", root)
+    path = root / "sets" / f"{set_id}.json"
+    data = json.loads(path.read_text())
+    if cards is None:
+        del data["totals"]["cards"]
+    else:
+        data["totals"]["cards"] = cards
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2))
+    return load_database(root)
+
+
+def test_the_printed_deck_note_is_left_out_when_the_kit_prints_the_whole_deck(tmp_path) -> None:
+    db = load_database(CARDS / "fallera")
+    assert "kit-note" in _generate(db, "printed-deck base")
+    smaller = _copy_with_totals(tmp_path, "base", build_deck(db, "base").physical_cards)
+    assert _generate(smaller, "printed-deck base") == "", "nothing to say when both editions print the whole deck"
+
+
+def test_the_printed_deck_note_refuses_what_it_cannot_count(tmp_path) -> None:
+    from cardworks.errors import DataError
+
+    db = load_database(CARDS / "fallera")
+    with pytest.raises(DataError, match="names no set 'bogus'"):
+        _generate(db, "printed-deck base+bogus")
+    with pytest.raises(DataError, match="needs the sets it counts"):
+        _generate(db, "printed-deck")
+    with pytest.raises(DataError, match="takes no argument"):
+        _generate(db, "components base")
+    unknown_total = _copy_with_totals(tmp_path, "discordia", None)
+    with pytest.raises(DataError, match="no source gives one for discordia"):
+        _generate(unknown_total, "printed-deck base+discordia")
+
+
+def test_a_directive_with_an_argument_is_not_translatable_text() -> None:
+    from cardworks.i18n.rules import is_text
+
+    assert not is_text("::: generated printed-deck base+discordia")
+    assert is_text("::: generated printed-deck base discordia"), "one argument only: anything else is text"
+
+
+def test_every_board_tile_that_shows_a_mark_explains_it(tmp_path) -> None:
+    from cardworks.render.boardpiece import boards, render_board_tiled
+    from cardworks.render.docs.texts import DocTexts
+
+    db = load_database(CARDS / "fallera")
+    path = tmp_path / "board.pdf"
+    path.write_bytes(render_board_tiled(db, DocTexts(db, "en"), SheetLayout(), boards(db, None)))
+    pages = [" ".join((page.extract_text() or "").split()) for page in PdfReader(path).pages[1:]]
+    marked = [n for n, text in enumerate(pages) if "†" in text.replace("† not stated in the rulebooks", "")]
+    assert marked, "the expert side draws an inferred access count"
+    assert [n for n in marked if "† not stated in the rulebooks" not in pages[n]] == []
+
+
+def test_a_board_tile_footer_refuses_what_its_font_cannot_print() -> None:
+    from cardworks.errors import DataError
+    from cardworks.render.boardpiece import _pdf_text
+
+    assert _pdf_text("1: A1 † règles (x)") == "(1: A1 \x86 r\xe8gles \\(x\\))"
+    with pytest.raises(DataError, match="'ĕ'"):
+        _pdf_text("† [ñötĕ štàtédĕŵ]")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..fileio import read_text_limited
 
-DIRECTIVE = re.compile(r"^::: generated [a-z-]+\s*$")
+DIRECTIVE = re.compile(r"^::: generated [a-z-]+(?: [a-z0-9+-]+)?\s*$")
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,11 @@ from typing import Any
 
 import pikepdf
 
+from ..errors import DataError
 from ..loading.database import Database
 from ..loading.records import Index
 from .docs.mapsvg import legend_keys, map_geometry, svg_of
+from .marks import NOT_STATED, UNKNOWN, legend
 from .docs.texts import DocTexts
 from .impose import MM, PAPERS, SheetLayout
 
@@ -56,6 +58,18 @@ def board_html(db: Database, texts: DocTexts, records: list[Any], paper: str | N
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
 
 
+def side_notes(texts: DocTexts, records: list[Any]) -> list[str]:
+    """For each side, in page order, the legend of the marks (``†``, ``?``) it draws, in the reader's language."""
+    notes = []
+    for record in records:
+        for side in record.model.sides:
+            names = {s.id: s.name for s in side.spaces}
+            keys = legend_keys(map_geometry(side, names, str(texts.label("start"))))
+            marks = ({NOT_STATED} if "inferred" in keys else set()) | ({UNKNOWN} if "unknown" in keys else set())
+            notes.append(legend(texts.label, marks, "fact"))
+    return notes
+
+
 def tile_grid(paper: str) -> tuple[int, int, float, float]:
     """(columns, rows, printable width, printable height) of the tiles of an A3 page on landscape ``paper``."""
     height, width = PAPERS[paper]  # landscape
@@ -69,15 +83,30 @@ def _n(value: float) -> str:
     return f"{value * MM:.3f}".rstrip("0").rstrip(".")
 
 
-def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str) -> pikepdf.Pdf:
-    """Pages before ``first_side`` as they are; every later (A3) page cut into overlapping landscape tiles."""
+def _pdf_text(text: str) -> str:
+    """``text`` as a PDF string literal in WinAnsi (the tiles' Helvetica); a character it lacks fails loudly."""
+    try:
+        raw = text.encode("cp1252")
+    except UnicodeEncodeError as exc:
+        raise DataError(f"the board tiles' footer cannot print {text[exc.start:exc.end]!r} (not in WinAnsi) "
+                        f"in {text!r}") from None
+    escaped = raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+    return "(" + escaped.decode("latin-1") + ")"
+
+
+def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str, notes: list[str] | None = None) -> pikepdf.Pdf:
+    """Pages before ``first_side`` as they are; every later (A3) page cut into overlapping landscape tiles.
+
+    ``notes[i]``, when given, is printed in the footer of every tile of side ``i`` (the legend of the marks
+    that side draws, so a tile that shows a mark explains it however the board is cut)."""
     out = pikepdf.new()
     for page in board_pdf.pages[:first_side]:
         out.pages.append(page)
     height, width = PAPERS[paper]
     cols, rows, usable_w, usable_h = tile_grid(paper)
     step_x, step_y = usable_w - OVERLAP_MM, usable_h - OVERLAP_MM
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
+                              Encoding=pikepdf.Name.WinAnsiEncoding)
     for number, page in enumerate(board_pdf.pages[first_side:], start=1):
         form = out.copy_foreign(page.as_form_xobject())
         for row in range(rows):
@@ -90,8 +119,11 @@ def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str) -> pikepdf.Pdf:
                 ops += _crosses(col, row, cols, rows, usable_w, usable_h)
                 code = f"{chr(ord('A') + row)}{col + 1}"
                 label = f"{number}: {code}   ({rows} x {cols})"
-                ops.append(f"BT /Helv 8 Tf {_n(MARGIN_MM)} {_n(MARGIN_MM / 2 - 1)} Td ({label}) Tj ET")
-                content = out.make_stream(" ".join(ops).encode())
+                note = notes[number - 1] if notes and number <= len(notes) else ""
+                if note:
+                    label += f"   {note}"
+                ops.append(f"BT /Helv 8 Tf {_n(MARGIN_MM)} {_n(MARGIN_MM / 2 - 1)} Td {_pdf_text(label)} Tj ET")
+                content = out.make_stream(" ".join(ops).encode("latin-1"))  # the footer is WinAnsi (see _pdf_text)
                 sheet = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, width * MM, height * MM],
                                            Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Board=form),
                                                                         Font=pikepdf.Dictionary(Helv=font)),
@@ -131,5 +163,5 @@ def render_board_tiled(db: Database, texts: DocTexts, layout: SheetLayout, recor
 
     pdf = pikepdf.open(io.BytesIO(_pdf(board_html(db, texts, records, layout.paper), db.game.root)))
     out = io.BytesIO()
-    tile(pdf, 1, layout.paper).save(out)
+    tile(pdf, 1, layout.paper, side_notes(texts, records)).save(out)
     return out.getvalue()

@@ -303,7 +303,8 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         else:
             sheets = impose_slots(shop, fronts, backs, sheet, BLEED_MM, layout.duplex, (layout.offset_x, layout.offset_y))
         duplex = layout.duplex != "none" and not isinstance(chosen[0].rule, GutterfoldRule)  # backs on their own pages
-        opening = opening or contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, options.allow_fallback)
+        opening = opening or contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, options.allow_fallback,
+                                          deck.edition)  # type: ignore[arg-type]
         for number, page in enumerate(opening.pages):
             sheets.pages.insert(number, page)
         sheet_bytes = save_pdf(sheets)

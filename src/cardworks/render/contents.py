@@ -16,6 +16,7 @@ from ..loading.database import Database
 from ..loading.records import Index
 from .docs.texts import DocTexts, Labels
 from .kit import ContentRow
+from .marks import NOT_STATED, Edition, legend, used_marks
 
 
 def _file(row: ContentRow, deck_label: str, paper: str) -> str:
@@ -41,15 +42,17 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label:
             name = f"{name} ({labels.contents_cards})"
         where = texts.text(row.set, "name", sets[row.set].name) if row.set in sets and row.kind != "cards" else ""
         out.append({"id": row.id, "name": name, "set": where,
-                    "box": labels.unknown if row.box is None else row.box, "printed": row.printed,
+                    "box": labels.unknown if row.box is None else row.box,
+                    "printed": f"{row.printed}{NOT_STATED}" if row.stand_in else str(row.printed),
                     "file": _file(row, deck_label, paper),
                     "why": "; ".join(str(texts.label(f"reason_{code}")) for code in row.reasons)})
     return out
 
 
 def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: str, paper: str, duplex: bool,
-                 allow_fallback: bool = False) -> pikepdf.Pdf:
-    """The contents page(s) on ``paper``; padded with a blank page to an even count when sheets print duplex,
+                 allow_fallback: bool = False, edition: Edition = "fact") -> pikepdf.Pdf:
+    """The contents page(s) on ``paper``, saying which edition the file is (and so how it counts a design
+    whose quantity no source gives); padded with a blank page to an even count when sheets print duplex,
     so the fronts and backs that follow stay on their own sides of the paper."""
     from ..errors import DataError
     from .pieces import _html, _pdf
@@ -57,8 +60,11 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: 
     from ..i18n.pseudo import PSEUDO_LOCALE
 
     texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
-    html = _html("contents.html.j2", texts, rows=page_rows(db, texts, rows, deck_label, paper), paper=paper,
-                 game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+    shown = page_rows(db, texts, rows, deck_label, paper)
+    html = _html("contents.html.j2", texts, rows=shown, paper=paper,
+                 game=texts.text(db.game_doc.id, "name", db.game_doc.name),
+                 edition=texts.label(f"contents_edition_{edition}"),
+                 legend=legend(texts.label, used_marks(*(row["printed"] for row in shown)), edition))
     if texts.missing:
         raise DataError(f"{db.game_doc.id} {locale} contents page: {len(texts.missing)} missing translation(s): "
                         f"{', '.join(texts.missing[:5])}; build with --allow-fallback")

@@ -42,6 +42,9 @@ class ContentRow:
     piece: str | None
     """The output kind that prints it (``cards`` for the card sheets, else a piece kind); None when nothing does."""
     reasons: tuple[str, ...] = ()
+    stand_in: bool = False
+    """The printed count includes stand-in quantities (from ``assumptions/``), not a count any source gives;
+    the contents page marks it."""
 
     def record(self) -> dict[str, Any]:
         """The row as ``manifest.json`` stores it."""
@@ -89,6 +92,7 @@ def contents(db: Database, deck: Any) -> list[ContentRow]:
     """Every component of the game's boxes: what the box holds, what this kit prints, and why they differ."""
     index = Index(db)
     chosen = {entry.card.id: entry for entry in deck.cards}
+    assumed = index.assumed()
     chosen_sets = {entry.set_id for entry in deck.cards} | set(deck_sets(db, deck))
     rows: list[ContentRow] = []
     sets = sorted(index.of_kind("set"), key=lambda r: (r.model.order, r.id))
@@ -109,25 +113,29 @@ def contents(db: Database, deck: Any) -> list[ContentRow]:
                 reasons.append("contents-unknown")
             if any(r.id in deck.removed for r in cards):
                 reasons.append("player-count")
+        stand_in = any(chosen[r.id].quantity_source == "assumed" for r in cards if r.id in chosen)
         rows.append(ContentRow(record.id, "cards", record.id, box, printed, "cards" if printed else None,
-                               tuple(reasons) if printed != box or box is None else ()))
+                               tuple(reasons) if printed != box or box is None else (), stand_in))
         for card in (r for r in index.of_kind("card") if r.set_id == record.id and r.model.optional):
             copies = chosen[card.id].copies if card.id in chosen else 0
             why = () if copies and card.model.quantity is not None else \
                 (("left-out-by-set",) if record.id not in chosen_sets else ("optional",) if not copies
                  else ("quantity-unknown",))
             rows.append(ContentRow(card.id, "optional-card", record.id, card.model.quantity, copies,
-                                   "cards" if copies else None, why))
+                                   "cards" if copies else None, why,
+                                   card.id in chosen and chosen[card.id].quantity_source == "assumed"))
     for record in index.of_kind("component"):
         component = record.model
-        plan = printing(component, index.assumed().get((component.id, "quantity")))
+        stand_in_count = assumed.get((component.id, "quantity"))
+        plan = printing(component, stand_in_count)
         if not _in_sets(component.set, sorted(chosen_sets)):
             plan = Printing(None, 0, "left-out-by-set")
         reasons = (plan.reason,) if plan.reason else ()
         if component.quantity is None and "quantity-unknown" not in reasons and plan.piece is not None:
             reasons += ("quantity-unknown",)
         rows.append(ContentRow(component.id, component.kind, component.set, component.quantity, plan.count,
-                               plan.piece, reasons))
+                               plan.piece, reasons, component.quantity is None and plan.piece is not None
+                               and plan.count == stand_in_count))
     for record in index.of_kind("board"):
         board = record.model
         inside = _in_sets(board.set, sorted(chosen_sets))

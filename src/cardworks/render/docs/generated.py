@@ -47,10 +47,21 @@ class Generator:
         self.labels = Labels(texts)
 
     NAMES = ("components", "icon-legend", "rank-table", "battle-table", "player-variants", "map", "card-index")
+    WITH_ARGUMENT = ("printed-deck",)
+    """Sections written ``::: generated NAME ARGUMENT``; every other section takes none."""
 
     def __call__(self, name: str) -> Markup:
+        name, _, argument = name.partition(" ")
+        if name in self.WITH_ARGUMENT:
+            if not argument:
+                raise DataError(f"the generated section {name!r} needs the sets it counts, as in "
+                                f"'::: generated {name} base+discordia'")
+            return getattr(self, name.replace("-", "_"))(argument)
+        if argument:
+            raise DataError(f"the generated section {name!r} takes no argument (got {argument!r})")
         if name not in self.NAMES and name not in DIABLES_SECTIONS:
-            raise DataError(f"unknown generated section {name!r}; use one of {', '.join((*self.NAMES, *DIABLES_SECTIONS))}")
+            raise DataError(f"unknown generated section {name!r}; use one of "
+                            f"{', '.join((*self.NAMES, *self.WITH_ARGUMENT, *DIABLES_SECTIONS))}")
         try:
             if name in DIABLES_SECTIONS:
                 return DIABLES_SECTIONS[name](self)
@@ -83,6 +94,32 @@ class Generator:
             if record.model.set in self.set_ids or record.model.set is None:
                 rows.append({"name": self._name(record), "quantity": 1})
         return Markup(self.macros.components(rows, self.labels))
+
+    def printed_deck(self, argument: str) -> Markup:
+        """Beneath a setup step that names the deck's size: how many of those cards the kit's card sheets hold
+        in each edition, pointing to their contents page; nothing when both editions print the whole deck.
+
+        ``argument`` names the sets the step's count covers (``base+discordia``); each must give its card total.
+        """
+        from ..deck import build_deck
+
+        sets = {r.id: r.model for r in self.index.of_kind("set")}
+        chosen = argument.split("+")
+        unknown = [s for s in chosen if s not in sets]
+        if unknown:
+            raise DataError(f"the generated section 'printed-deck' names no set {', '.join(map(repr, unknown))}; "
+                            f"sets: {', '.join(sets)}")
+        totals = [sets[s].totals.cards for s in chosen]
+        if any(total is None for total in totals):
+            raise DataError(f"the generated section 'printed-deck {argument}' needs each set's card total, and no "
+                            f"source gives one for {', '.join(s for s, t in zip(chosen, totals) if t is None)}")
+        box = sum(totals)  # type: ignore[arg-type]
+        fact, playtest = (build_deck(self.index.db, "+".join(chosen), edition=edition).physical_cards
+                          for edition in ("fact", "playtest"))
+        if fact >= box and playtest >= box:
+            return Markup("")
+        note = self.texts.label("printed_deck_note").format(printed=fact, box=box, playtest=playtest)
+        return Markup(self.macros.kit_note(note))
 
     def icon_legend(self) -> Markup:
         """The icons of the boxes this rulebook covers: an icon whose every source is the rulebook of a set

@@ -9,7 +9,7 @@ from markupsafe import Markup, escape
 
 from ...ids import slugify
 
-DIRECTIVE = re.compile(r"^::: generated ([a-z-]+)\s*$", re.MULTILINE)
+DIRECTIVE = re.compile(r"^::: generated ([a-z-]+(?: [a-z0-9+-]+)?)\s*$", re.MULTILINE)
 TOKEN = re.compile(r"\{([a-z0-9]+(?:-[a-z0-9]+)*)\}")
 
 
@@ -24,7 +24,7 @@ def render_markdown(source: str, prefix: str, icons: dict[str, tuple[str, str]],
                     images: list[tuple[str, int]] | None = None) -> tuple[Markup, list[tuple[int, str, str]]]:
     """HTML of one section and its headings as (level, id, text).
 
-    ``::: generated NAME`` lines are replaced by ``generate(NAME)``; ``{token}``
+    ``::: generated NAME`` lines (or ``NAME ARGUMENT``) are replaced by ``generate("NAME[ ARGUMENT]")``; ``{token}``
     becomes the icon's image; heading ids are ``prefix`` plus the heading slug.
     ``images``, when given, receives each image's ``src`` with the line (from 1) that writes it, so a
     refused fetch can name the line that asked for it.
