@@ -150,3 +150,29 @@ def test_fallera_legal_actions_belong_to_the_actor(monkeypatch: pytest.MonkeyPat
     assert rules.actor(state) == 0 and rules.invariants(state) == []
     monkeypatch.setattr(type(rules), "actor", lambda self, s: 1)  # the actor named wrongly: p2, on p1's turn
     assert any("is not p2's, who is to act" in line for line in rules.invariants(state))
+
+
+@pytest.mark.parametrize(("game", "db"), [("fallera", FALLERA), ("calavera", CALAVERA)])
+def test_every_declared_configuration_is_played(game: str, db) -> None:
+    from cardworks.engine.check import missing_configurations
+    from cardworks.engine.plugins import plugin_for
+
+    configs, later = plugin_for(game).configurations(db)
+    assert missing_configurations(db, configs, later) == []
+    dropped = configs[-1]  # the largest player count of the last selection, as `max + 1 -> max` would drop it
+    assert missing_configurations(db, configs[:-1], later) == [f"{dropped.selection}/{dropped.players}p"]
+
+
+def test_check_fails_when_a_declared_player_count_is_not_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace as replace_plugin
+
+    from cardworks.engine import check
+    from cardworks.engine.plugins import plugin_for
+
+    plugin = plugin_for("calavera")
+    fewer = replace_plugin(plugin, configurations=lambda db: (plugin.configurations(db)[0][1:], []))
+    monkeypatch.setattr(check, "plugin_for", lambda game: fewer)
+    report = check.check_game(REPO / "cards", "calavera", [], 0, 1)
+    assert report.unplayed == ["base/2p"] and report.failed
+    monkeypatch.setattr(check, "plugin_for", lambda game: plugin)
+    assert not check.check_game(REPO / "cards", "calavera", [], 0, 1).failed
