@@ -176,3 +176,27 @@ def test_check_fails_when_a_declared_player_count_is_not_played(monkeypatch: pyt
     assert report.unplayed == ["base/2p"] and report.failed
     monkeypatch.setattr(check, "plugin_for", lambda game: plugin)
     assert not check.check_game(REPO / "cards", "calavera", [], 0, 1).failed
+
+
+PAELLA = ["bajoqueta", "cuixa-de-pollastre", "garrofo", "carxofa", "conill"]
+
+
+def test_fallera_a_complete_paella_must_end_the_game() -> None:
+    setup = {"players": 2, "hands": [["el-capita-moro"], []], "counters": [PAELLA[:4], []],
+             "deck": ["monleon", "jaume-i"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.invariants(state) == []  # four ingredients: the game goes on
+    unnoticed = fallera_state(FALLERA, {**setup, "counters": [PAELLA, []]})[1]  # five, and nobody won
+    assert any("p1 holds a complete paella (5 valid ingredients)" in line for line in rules.invariants(unnoticed))
+    over = replace(unnoticed, phase="over", winner=0, reason="five-ingredients")
+    assert not any("complete paella" in line for line in rules.invariants(over))
+
+
+def test_fallera_a_territorial_paella_must_end_the_game() -> None:
+    setup = {"selection": "base-3", "players": 3, "hands": [[], [], []], "counters": [PAELLA[:4], [], []],
+             "deck": ["monleon", "jaume-i"], "current": "p1", "foods": ["sud", "interior", "nord"],
+             "map": {"nord": "el-tio-sangonera"}, "queen": "nord"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.invariants(state) == []  # the Queen is not in p1's terreta
+    broken = rules.invariants(replace(state, queen=state.foods[0]))
+    assert any("p1 holds a complete paella (4 valid ingredients)" in line for line in broken), broken
