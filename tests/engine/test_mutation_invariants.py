@@ -200,3 +200,12 @@ def test_fallera_a_territorial_paella_must_end_the_game() -> None:
     assert rules.invariants(state) == []  # the Queen is not in p1's terreta
     broken = rules.invariants(replace(state, queen=state.foods[0]))
     assert any("p1 holds a complete paella (4 valid ingredients)" in line for line in broken), broken
+
+
+def test_fallera_an_empty_map_slot_is_minus_one() -> None:
+    setup = {"selection": "base-3", "players": 2, "hands": [[], []], "counters": [[], []], "deck": ["monleon"],
+             "current": "p1", "foods": ["sud", "interior"], "map": {"nord": "romer", "sud": "carxofa"}}
+    rules, state = fallera_state(FALLERA, setup)
+    assert -1 in state.map and rules.invariants(state) == []
+    emptied = replace(state, map=tuple(-2 if slot == -1 else slot for slot in state.map))
+    assert any("neither a card instance nor -1" in line for line in rules.invariants(emptied))

@@ -21,6 +21,8 @@ _PARSED: dict[str, Any] = {}
 def more_invariants(rules: Any, state: Any) -> list[str]:
     """What is broken in ``state`` (empty when it is sound)."""
     broken = unnoticed_paellas(rules, state)
+    if any(slot < -1 for slot in state.map):
+        broken.append("a map slot holds neither a card instance nor -1 (empty)")
     actor = rules.actor(state)
     for action in rules.legal_actions(state):
         text = action.notation()
