@@ -151,7 +151,7 @@ def missing_configurations(db: Database, configs: list[Any], later: list[str]) -
 
     Worked out from the declarations, not from the game's code, so a game that drops a player count (or a
     whole selection without saying it waits for later) fails ``check`` instead of going unplayed. A game
-    that plays no configuration at all (only scenarios, as Diables) has nothing to compare."""
+    that plays no configuration at all (it checks scenarios only) has nothing to compare."""
     if not configs:
         return []
     played = {(str(getattr(c, "selection", None)), c.players) for c in configs}
