@@ -150,3 +150,62 @@ def test_fallera_legal_actions_belong_to_the_actor(monkeypatch: pytest.MonkeyPat
     assert rules.actor(state) == 0 and rules.invariants(state) == []
     monkeypatch.setattr(type(rules), "actor", lambda self, s: 1)  # the actor named wrongly: p2, on p1's turn
     assert any("is not p2's, who is to act" in line for line in rules.invariants(state))
+
+
+@pytest.mark.parametrize(("game", "db"), [("fallera", FALLERA), ("calavera", CALAVERA)])
+def test_every_declared_configuration_is_played(game: str, db) -> None:
+    from cardworks.engine.check import missing_configurations
+    from cardworks.engine.plugins import plugin_for
+
+    configs, later = plugin_for(game).configurations(db)
+    assert missing_configurations(db, configs, later) == []
+    dropped = configs[-1]  # the largest player count of the last selection, as `max + 1 -> max` would drop it
+    assert missing_configurations(db, configs[:-1], later) == [f"{dropped.selection}/{dropped.players}p"]
+
+
+def test_check_fails_when_a_declared_player_count_is_not_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace as replace_plugin
+
+    from cardworks.engine import check
+    from cardworks.engine.plugins import plugin_for
+
+    plugin = plugin_for("calavera")
+    fewer = replace_plugin(plugin, configurations=lambda db: (plugin.configurations(db)[0][1:], []))
+    monkeypatch.setattr(check, "plugin_for", lambda game: fewer)
+    report = check.check_game(REPO / "cards", "calavera", [], 0, 1)
+    assert report.unplayed == ["base/2p"] and report.failed
+    monkeypatch.setattr(check, "plugin_for", lambda game: plugin)
+    assert not check.check_game(REPO / "cards", "calavera", [], 0, 1).failed
+
+
+PAELLA = ["bajoqueta", "cuixa-de-pollastre", "garrofo", "carxofa", "conill"]
+
+
+def test_fallera_a_complete_paella_must_end_the_game() -> None:
+    setup = {"players": 2, "hands": [["el-capita-moro"], []], "counters": [PAELLA[:4], []],
+             "deck": ["monleon", "jaume-i"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.invariants(state) == []  # four ingredients: the game goes on
+    unnoticed = fallera_state(FALLERA, {**setup, "counters": [PAELLA, []]})[1]  # five, and nobody won
+    assert any("p1 holds a complete paella (5 valid ingredients)" in line for line in rules.invariants(unnoticed))
+    over = replace(unnoticed, phase="over", winner=0, reason="five-ingredients")
+    assert not any("complete paella" in line for line in rules.invariants(over))
+
+
+def test_fallera_a_territorial_paella_must_end_the_game() -> None:
+    setup = {"selection": "base-3", "players": 3, "hands": [[], [], []], "counters": [PAELLA[:4], [], []],
+             "deck": ["monleon", "jaume-i"], "current": "p1", "foods": ["sud", "interior", "nord"],
+             "map": {"nord": "el-tio-sangonera"}, "queen": "nord"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.invariants(state) == []  # the Queen is not in p1's terreta
+    broken = rules.invariants(replace(state, queen=state.foods[0]))
+    assert any("p1 holds a complete paella (4 valid ingredients)" in line for line in broken), broken
+
+
+def test_fallera_an_empty_map_slot_is_minus_one() -> None:
+    setup = {"selection": "base-3", "players": 2, "hands": [[], []], "counters": [[], []], "deck": ["monleon"],
+             "current": "p1", "foods": ["sud", "interior"], "map": {"nord": "romer", "sud": "carxofa"}}
+    rules, state = fallera_state(FALLERA, setup)
+    assert -1 in state.map and rules.invariants(state) == []
+    emptied = replace(state, map=tuple(-2 if slot == -1 else slot for slot in state.map))
+    assert any("neither a card instance nor -1" in line for line in rules.invariants(emptied))

@@ -365,6 +365,7 @@ def check_json(report) -> dict:
                                     "message": f.message, "log": f.log} for f in p.failures]}
                      for p in report.playouts],
         "left_out": report.left_out, "not_played_yet": report.later,
+        "declared_not_played": report.unplayed,
         "features_waited_on": {name: {"cards": needing, "freed_alone": alone}
                                for name, (needing, alone) in report.waiting.items()},
         "rulings": {ruling: {"checked": c.checked, "scenarios": list(c.passing), "reason": c.reason}

@@ -160,6 +160,8 @@ def print_check(report) -> None:
                    ", ".join(f"{name} {needing}; {alone}" for name, (needing, alone) in report.waiting.items()))
     if report.later:
         click.echo(f"not played yet: {'; '.join(report.later)}")
+    if report.unplayed:
+        click.echo(f"FAIL configurations declared in game.json but not played: {', '.join(report.unplayed)}")
     if report.rulings:
         coverage = report.rulings.values()
         cards = sum(1 for c in coverage if c.blocked and c.left_out)

@@ -34,6 +34,8 @@ class CheckReport:
     """Deck selections the engine does not play yet."""
     rulings: dict[str, Any] = field(default_factory=dict)
     """Each ruling that states behaviour: how it is checked, or why it cannot be yet (``coverage``)."""
+    unplayed: list[str] = field(default_factory=list)
+    """Declared selections and player counts the game's configurations leave out (``missing_configurations``)."""
 
     @property
     def unchecked_rulings(self) -> list[Any]:
@@ -43,7 +45,7 @@ class CheckReport:
     @property
     def failed(self) -> bool:
         return (any(not s.passed for s in self.scenarios) or any(p.failures for p in self.playouts)
-                or bool(self.unchecked_rulings))
+                or bool(self.unchecked_rulings) or bool(self.unplayed))
 
 
 def _scenario_files(db: Database, extra: list[Path]) -> list[tuple[str, ScenarioFile]]:
@@ -126,6 +128,7 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
 
         report.rulings = ruling_coverage(db, report.scenarios)
     configs, report.later = plugin.configurations(db)
+    report.unplayed = missing_configurations(db, configs, report.later)
     if selection is not None or players is not None:
         configs = _chosen(db, game, plugin, configs, selection, players)
     for config in configs:
@@ -141,6 +144,25 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
             if save_failures is not None and replayable:
                 _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in replayable])
     return report
+
+
+def missing_configurations(db: Database, configs: list[Any], later: list[str]) -> list[str]:
+    """Each selection × player count ``game.json`` declares that the game's ``configurations`` do not play.
+
+    Worked out from the declarations, not from the game's code, so a game that drops a player count (or a
+    whole selection without saying it waits for later) fails ``check`` instead of going unplayed. A game
+    that plays no configuration at all (it checks scenarios only) has nothing to compare."""
+    if not configs:
+        return []
+    played = {(str(getattr(c, "selection", None)), c.players) for c in configs}
+    declared = [(s.id, s.players) for s in db.game_doc.selections] or \
+        [(chosen, db.game_doc.players) for chosen in sorted({str(getattr(c, "selection", None)) for c in configs})]
+    missing = []
+    for selection, count in declared:
+        if selection in later:
+            continue
+        missing += [f"{selection}/{n}p" for n in range(count.min, count.max + 1) if (selection, n) not in played]
+    return missing
 
 
 def _chosen(db: Database, game: str, plugin: Any, configs: list[Any], selection: str | None,

@@ -20,7 +20,9 @@ _PARSED: dict[str, Any] = {}
 
 def more_invariants(rules: Any, state: Any) -> list[str]:
     """What is broken in ``state`` (empty when it is sound)."""
-    broken = []
+    broken = unnoticed_paellas(rules, state)
+    if any(slot < -1 for slot in state.map):
+        broken.append("a map slot holds neither a card instance nor -1 (empty)")
     actor = rules.actor(state)
     for action in rules.legal_actions(state):
         text = action.notation()
@@ -33,4 +35,25 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
                 _PARSED[text] = exc
         if _PARSED[text] != action:
             broken.append(f"the legal action {text!r} does not parse back to itself")
+    return broken
+
+
+def unnoticed_paellas(rules: Any, state: Any) -> list[str]:
+    """A complete paella the game has not acted on: the slow twin of the quick bounds and early checks that
+    spare counting ingredients (``Victory._check_victory`` and its callers).
+
+    A win comes at the instant of 5 valid ingredients, or 4 with the Queen in the holder's territorial
+    terreta (fallera-3 lines 120-122): so in a game still going, nobody may hold one, unless its seafood
+    coin tosses are under way (``toss``, ``take``) or it is the very paella the coin refused, which waits for
+    its holder's next turn (expansion 2). Every counter is counted in full here, with no bound."""
+    if state.phase in ("over", "toss", "take") or state.toss is not None or state.takes is not None:
+        return []
+    broken = []
+    for who, counter in enumerate(state.counters):
+        if state.refused and state.refused[who] == tuple(counter):
+            continue
+        count, blocked, _ = rules.ingredients(state, who)
+        territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
+        if (count >= 5 or territorial) and not blocked:
+            broken.append(f"{player(who)} holds a complete paella ({count} valid ingredients) but the game goes on")
     return broken
