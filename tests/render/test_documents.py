@@ -195,13 +195,13 @@ def _fill(path: Path) -> list[float]:
 
 @pytest.mark.slow
 def test_rulebook_sections_flow_on_and_pages_are_filled(docs) -> None:
-    """Fewer than 26 pages in English; after the cover and contents, no page is under a third full unless the
+    """Fewer than 28 pages in English (the book holds its credits and setup as sections of their own); after the cover and contents, no page is under a third full unless the
     next page begins a part of the book (``new_page`` in sections.json) or it is the last page."""
     sections = json.loads((CARDS / "fallera/rules/sections.json").read_text())["new_page"]
     for locale in ("en", "ca", "es"):
         reader = PdfReader(docs[f"rulebook:{locale}"])
         if locale == "en":
-            assert len(reader.pages) < 26
+            assert len(reader.pages) < 28
         titles = {name: next(line[2:].strip() for line in (CARDS / f"fallera/rules/{locale}/{name}.md").read_text()
                              .splitlines() if line.startswith("# ")) for name in sections}
         part_starts = {page for depth, title, page in _outline(reader) if depth == 0 and title in titles.values()}
