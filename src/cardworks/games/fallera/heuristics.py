@@ -234,7 +234,24 @@ def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
                                                                 for p, f in enumerate(seen.get("foods") or [])),
         "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"),
     }
-    return rules.load(state)
+    return _with_refused(rules, rules.load(state))
+
+
+def _with_refused(rules: Any, state: Any) -> Any:
+    """``state`` with each complete paella on a counter recorded as refused. The observation does not show a
+    refused paella, but it is the only complete one a game still going can hold (expansion 2's coin refused
+    it; the invariant ``unnoticed_paellas`` says the same), so the sampled world keeps it waiting as the real
+    one does instead of being a world in which a win went unnoticed."""
+    if state.phase == "over":
+        return state
+    refused = []
+    for who, counter in enumerate(state.counters):
+        count, blocked, _ = rules.ingredients(state, who)
+        territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
+        refused.append(tuple(counter) if (count >= 5 or territorial) and not blocked else ())
+    if not any(refused):
+        return state
+    return rules.load({**rules.dump(state), "refused": [list(c) for c in refused]})
 
 
 def evaluate(table: Any, state: Any) -> list[float]:
