@@ -57,22 +57,33 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] - EPSILON and b[0] < a[2] - EPSILON and a[1] < b[3] - EPSILON and b[1] < a[3] - EPSILON
 
 
-def _segment_hits(line: Line, box: tuple[float, float, float, float]) -> bool:
-    """Whether the segment passes through the inside of ``box`` (Liang–Barsky clipping: exact, and as quick
-    for a long line as for a short one)."""
-    dx, dy = line.x2 - line.x1, line.y2 - line.y1
+def clip_interval(segment: tuple[float, float, float, float], box: tuple[float, float, float, float],
+                  edges_inside: bool = True) -> tuple[float, float] | None:
+    """The part of a segment inside ``box`` as its parameters ``(low, high)`` along it (Liang–Barsky clipping:
+    exact, and as quick for a long line as for a short one); ``None`` when it misses. A segment lying on an
+    edge, parallel to it, is inside only when ``edges_inside``. Shared by the sheet checks and the map diagram."""
+    x1, y1, x2, y2 = segment
+    dx, dy = x2 - x1, y2 - y1
     low, high = 0.0, 1.0
-    for p, q in ((-dx, line.x1 - box[0]), (dx, box[2] - line.x1), (-dy, line.y1 - box[1]), (dy, box[3] - line.y1)):
+    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
         if p == 0:
-            if q <= 0:
-                return False
+            if q < 0 or (q == 0 and not edges_inside):
+                return None
             continue
         t = q / p
         if p < 0:
             low = max(low, t)
         else:
             high = min(high, t)
-    return low < high - EPSILON
+        if low > high:
+            return None
+    return low, high
+
+
+def _segment_hits(line: Line, box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment passes through the inside of ``box``, not only along or across its edge."""
+    clipped = clip_interval((line.x1, line.y1, line.x2, line.y2), box, edges_inside=False)
+    return clipped is not None and clipped[0] < clipped[1] - EPSILON
 
 
 def sheet_problems(sheet: Sheet, pointer: str = "") -> list[tuple[str, str, str]]:
