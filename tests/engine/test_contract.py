@@ -202,14 +202,9 @@ def test_every_vocabulary_member_is_handled(game: str) -> None:
         assert names <= plugin.handlers[part], f"{game} {part}: no handler for {sorted(names - plugin.handlers[part])}"
 
 
-OLD_PATHS = {f"{game}{suffix}.py" for game in ("fallera", "calavera", "diables")
-             for suffix in ("", "_actions", "_cards", "_facts", "_state", "_game", "_sheet", "_scoring", "_expect")}
-"""Aliases keeping old import paths working (``sys.modules`` entries for the moved modules), not core code."""
-
-
 def test_the_engine_core_names_no_game() -> None:
-    names = re.compile("|".join(sorted(GAMES)), re.IGNORECASE)
-    core = [p for p in sorted((REPO / "src" / "cardworks" / "engine").glob("*.py")) if p.name not in OLD_PATHS]
+    names = re.compile(r"\b(?:" + "|".join(sorted(GAMES)) + r")\b", re.IGNORECASE)
+    core = sorted((REPO / "src" / "cardworks" / "engine").glob("*.py"))
     assert len(core) >= 8
     named = {p.name: names.findall(p.read_text(encoding="utf-8")) for p in core}
     assert not {name: found for name, found in named.items() if found}

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from cardworks.engine.calavera_game import Configuration, rules_for
+from cardworks.games.calavera.game import Configuration, rules_for
 from cardworks.engine.core import IllegalActionError, Outcome
-from cardworks.engine.diables_game import scenario_state as diables_state
-from cardworks.engine.fallera_game import scenario_state as fallera_state
+from cardworks.games.diables.game import scenario_state as diables_state
+from cardworks.games.fallera.game import scenario_state as fallera_state
 from cardworks.engine.scenarios import resolve
 from cardworks.games.fallera import invariants as fallera_invariants
 from cardworks.loading import load_database

@@ -312,6 +312,202 @@ def test_proof_contact_sheet_marks_what_a_reviewer_must_see(tmp_path: Path) -> N
         assert strokes.count("S") >= 3 * 4  # bleed, trim and safe-area lines around each face
 
 
+@pytest.mark.parametrize("art, code", [("../outside.png", "path-escape"), ("art/none.png", "missing-file")])
+def test_art_path_leaving_the_pack_or_missing_is_refused(tmp_path: Path, art: str, code: str) -> None:
+    _png(tmp_path / "outside.png", (800, 480), GREEN)
+    pack = make_pack(tmp_path / "pack", [_card("lost-art", "lost art", art=art)])
+    before = snapshot(tmp_path)
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1 and f"sets/art.json:/cards/0/art: [{code}]" in run.output, run.output
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.slow
+def test_pack_stylesheet_changes_its_own_cards_only(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path / "pack", [_card("styled", "styled card")])
+    css = (REPO / "templates/fallera/cards.css").read_text(encoding="utf-8")
+    (pack / "templates/fallera").mkdir(parents=True)
+    (pack / "templates/fallera/cards.css").write_text(css + "\n.face .inner { background: #ff00ff; }\n", encoding="utf-8")
+    run = _build(pack, tmp_path / "build", "--with-game", "--set", "base", "--png")
+    assert run.exit_code == 0, run.output
+    pngs = tmp_path / "build/example-pack/en/print-shop/png-base+example-pack"
+    assert _pixel(pngs / "styled.png", 6.8, 60) == (255, 0, 255)  # the pack's cards: its own panel colour
+    assert _pixel(pngs / "example-cavaller.png", 6.8, 60) == (255, 0, 255)
+    assert _pixel(pngs / "el-capita-moro.png", 6.8, 60) == (0xFB, 0xF7, 0xEE)  # the game's cards keep the shipped look
+
+
+@pytest.mark.slow
+def test_set_card_size_prints_at_that_size_with_more_cards_per_sheet(tmp_path: Path) -> None:
+    cards = [_card(f"mini-{i}", f"mini card {i}") for i in range(20)]
+    pack = make_pack(tmp_path / "pack", cards, card_size={"width_mm": 44, "height_mm": 68})
+    for extra in [*(pack / "sets").glob("*.json"), *pack.glob("rulings/*.json"), *pack.glob("i18n/*.json"),
+                  *pack.glob("scenarios/*.json")]:
+        if extra.name != "art.json":  # the pack holds only the small cards
+            extra.unlink()
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 0, run.output
+    shop = pikepdf.open(tmp_path / "build/example-pack/en/print-shop/cards-example-pack.pdf")
+    for page in shop.pages:
+        x0, y0, x1, y1 = (float(v) for v in page.obj.TrimBox)
+        assert ((x1 - x0) / MM, (y1 - y0) / MM) == pytest.approx((44, 68), abs=0.01)
+    sheets = pikepdf.open(tmp_path / "build/example-pack/en/cards-example-pack-a4.pdf")
+    placed = [str(op) for page in sheets.pages[2:3] for _, op in pikepdf.parse_content_stream(page) if str(op) == "Do"]
+    assert len(placed) == 16  # 4 × 4 on A4 instead of 3 × 3 poker cards (after the contents page and its blank)
+    assert len(sheets.pages) == 2 + 4  # 20 cards: two sheets, each with its back page
+
+
+@pytest.mark.slow
+def test_missing_translation_fails_naming_it_unless_fallback(tmp_path: Path) -> None:
+    cards_root = tmp_path / "cards"
+    shutil.copytree(CARDS, cards_root)
+    path = cards_root / "fallera/i18n/ca.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["entries"]["conill"]["rules"]
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    args = ("--cards", str(cards_root), "build", "--out", str(tmp_path / "build"), "--game", "fallera", "--no-docs",
+            "--locale", "ca", "--set", "base", "--jobs", "1")
+    run = run_cli(*args)
+    assert run.exit_code == 1
+    assert "/entries/conill/rules: [translation-missing]" in run.output, run.output
+    assert not (tmp_path / "build/fallera").exists()
+    allowed = run_cli(*args, "--allow-fallback")
+    assert allowed.exit_code == 0, allowed.output
+    shop = tmp_path / "build/fallera/ca/print-shop/cards-base.pdf"
+    text = " ".join(" ".join(page.extract_text().split()) for page in __import__("pypdf").PdfReader(shop).pages)
+    assert "Cuenta como dos ingredientes" in text  # the declared chain (ca, es, en) fills the gap from Spanish
+
+
+@pytest.mark.parametrize("template, expected", [
+    ("<section>\n{% if face.name %}\n{{ face.name }\n</section>\n", "face.html.j2:3: [template-error]"),
+    ("<section>\n\n{{ face.no_such_field }}\n</section>\n", "face.html.j2:3: [template-error] UndefinedError"),
+    ("<section>\n{% include '../../../outside.html' %}\n</section>\n", "face.html.j2:2: [template-error] TemplateNotFound"),
+])
+def test_failing_pack_template_names_file_and_line_and_writes_nothing(tmp_path: Path, template: str, expected: str) -> None:
+    (tmp_path / "outside.html").write_text("secret", encoding="utf-8")
+    pack = make_pack(tmp_path / "pack", [_card("templated", "templated card")])
+    (pack / "templates/cards").mkdir(parents=True)
+    (pack / "templates/cards/face.html.j2").write_text(template, encoding="utf-8")
+    before = snapshot(tmp_path)
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1 and "Traceback" not in run.output
+    assert expected in run.output, run.output
+    assert snapshot(tmp_path) == before
+
+
+def test_template_symlinked_outside_its_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "outside.html.j2").write_text("<section>secret</section>", encoding="utf-8")
+    pack = make_pack(tmp_path / "pack", [_card("templated", "templated card")])
+    (pack / "templates/cards").mkdir(parents=True)
+    (pack / "templates/cards/face.html.j2").symlink_to(tmp_path / "outside.html.j2")
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1 and "templates/cards/face.html.j2" in run.output and "outside" in run.output, run.output
+    # validation refuses the link first ([path-escape]); the template loader would refuse it too ([template-error])
+    assert "[path-escape]" in run.output or "[template-error] TemplateEscape" in run.output
+    assert not (tmp_path / "build").exists()
+
+
+def test_stylesheet_reading_outside_the_pack_is_refused(tmp_path: Path) -> None:
+    _png(tmp_path / "outside.png", (10, 10), GREEN)
+    pack = make_pack(tmp_path / "pack", [_card("styled", "styled card")])
+    (pack / "templates/cards").mkdir(parents=True)
+    css = (REPO / "templates/cards/cards.css").read_text(encoding="utf-8")
+    (pack / "templates/cards/cards.css").write_text(
+        css + f'\n.inner {{ background-image: url("{(tmp_path / "outside.png").as_uri()}"); }}\n', encoding="utf-8")
+    run = _build(pack, tmp_path / "build")
+    assert run.exit_code == 1 and "outside.png: [path-escape]" in run.output, run.output
+    assert not (tmp_path / "build/example-pack").exists()
+
+
+@pytest.mark.slow
+def test_backs_per_set_and_per_type(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path / "pack", [_card("red-backed", "red backed")], back={"art": "art/red.png"})
+    _png(pack / "art/red.png", (830, 1130), (200, 20, 20))
+    _png(pack / "art/gold.png", (830, 1130), (230, 180, 20))
+    manifest = json.loads((pack / "pack.json").read_text(encoding="utf-8"))
+    manifest["backs"] = {"treasure": {"art": "art/gold.png"}}
+    (pack / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (pack / "sets/night.json").write_text(json.dumps({
+        "$schema": "../../../schema/set.schema.json", "id": "night-set", "name": "Night", "order": 12,
+        "back": {"template": "cards/back-night.html.j2"},
+        "cards": [_card("night-card", "night card")]}), encoding="utf-8")
+    (pack / "templates/cards").mkdir(parents=True)
+    (pack / "templates/cards/back-night.html.j2").write_text(
+        '<section class="page back" id="{{ face.id }}"><div class="bleed" style="background: #102030"></div></section>\n',
+        encoding="utf-8")
+    run = _build(pack, tmp_path / "build", "--png")
+    assert run.exit_code == 0, run.output
+    pngs = tmp_path / "build/example-pack/en/print-shop/png-example-pack"
+    assert _pixel(pngs / "back-set-art-set.png", 34.5, 47) == (200, 20, 20)
+    assert _pixel(pngs / "back-type-treasure.png", 34.5, 47) == (230, 180, 20)
+    assert _pixel(pngs / "back.png", 34.5, 10) != (200, 20, 20)  # the battle card of the example set: the common back
+    assert _pixel(pngs / "back-set-night-set.png", 34.5, 47) == (0x10, 0x20, 0x30)  # drawn by the pack's template
+    sheets = pikepdf.open(tmp_path / "build/example-pack/en/cards-example-pack-a4.pdf")
+    fronts, backs = ([str(operands[0]) for operands, op in pikepdf.parse_content_stream(page) if str(op) == "Do"]
+                     for page in sheets.pages[2:4])  # after the contents page and its blank
+    assert len(fronts) == len(backs) and len(set(backs)) == 4  # four different backs, each behind its own cards
+
+
+@pytest.mark.slow
+def test_editing_one_card_lays_out_one_face_per_affected_locale(tmp_path: Path) -> None:
+    from cardworks.i18n import source_hash
+    from cardworks.render.build import BuildOptions, build
+
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "examples/fallera-pack", pack)
+    example = json.loads((pack / "sets/example.json").read_text(encoding="utf-8"))  # two cards translated into es
+    example["cards"] = [c for c in example["cards"] if c["id"] in ("example-orxata", "example-cavaller")]
+    example.pop("totals", None)
+    (pack / "sets/example.json").write_text(json.dumps(example, ensure_ascii=False), encoding="utf-8")
+    shutil.rmtree(pack / "scenarios", ignore_errors=True)
+    rulings = json.loads((pack / "rulings/example.json").read_text(encoding="utf-8"))
+    for ruling in rulings["rulings"]:
+        ruling["scenarios"] = []
+    (pack / "rulings/example.json").write_text(json.dumps(rulings, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "build"
+
+    def rebuild(*locales: str) -> dict[str, list[str]]:
+        report = build(CARDS, BuildOptions(out=out, packs=[pack], locales=list(locales), jobs=1))
+        return {o.locale: o.faces for o in report.outcomes}
+
+    assert {locale: len(faces) for locale, faces in rebuild("en", "es").items()} == {"en": 3, "es": 3}
+    assert rebuild("en", "es") == {"en": [], "es": []}  # nothing changed: nothing laid out
+    sheet = out / "example-pack/en/cards-example-pack-a4.pdf"
+    before = sheet.read_bytes()
+    sets = pack / "sets/example.json"
+    sets.write_text(sets.read_text(encoding="utf-8").replace('"name": "cavaller d\'exemple"', '"name": "cavaller nou"'),
+                    encoding="utf-8")
+    assert rebuild("en") == {"en": ["example-cavaller"]}  # one face laid out again, the deck re-imposed
+    assert sheet.read_bytes() != before
+    translations = pack / "i18n/es.json"
+    data = json.loads(translations.read_text(encoding="utf-8"))
+    data["entries"]["example-cavaller"]["name"] = {"text": "cavaller nou", "source": "cavaller nou",
+                                                   "source_hash": source_hash("cavaller nou")}
+    translations.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert rebuild("en", "es") == {"en": [], "es": ["example-cavaller"]}  # the renamed card, in Spanish now
+    data["entries"]["example-orxata"]["rules"]["text"] = "Un ingrediente de ejemplo: cuenta para tu paella de cinco {ingredient}."
+    translations.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert rebuild("en", "es") == {"en": [], "es": ["example-orxata"]}  # a one-string import: one Spanish face
+
+
+@pytest.mark.slow
+def test_proof_contact_sheet_marks_what_a_reviewer_must_see(tmp_path: Path) -> None:
+    pack = make_pack(tmp_path / "pack", [_card("fair-art", "fair art", art="art/fair.png")])
+    _png(pack / "art/fair.png", (400, 240), GREEN)  # 190 dpi: a warning, the build goes on
+    run = run_cli("--cards", str(CARDS), "build", str(pack), "--out", str(tmp_path / "build"), "--locale", "ca",
+                  "--jobs", "1", "--proof")
+    assert run.exit_code == 0, run.output
+    proof = tmp_path / "build/example-pack/ca/proof-example-pack.pdf"
+    reader = __import__("pypdf").PdfReader(proof)
+    text = " ".join(page.extract_text() for page in reader.pages)
+    for face_id in ("example-orxata", "example-cavaller", "fair-art", "back"):
+        assert face_id in text
+    assert "LOW RESOLUTION: 190 dpi" in text and "PLACEHOLDER ART" in text
+    assert "FALLBACK name (es)" in text  # the pack has no Valencian: its Spanish names are marked
+    with pikepdf.open(proof) as pdf:
+        strokes = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0]) if str(op) in {"re", "S"}]
+        assert strokes.count("S") >= 3 * 4  # bleed, trim and safe-area lines around each face
+
+
 @pytest.mark.slow
 def test_one_face_on_demand_comes_from_the_cache_the_second_time(tmp_path: Path) -> None:
     from cardworks.loading import load_database
