@@ -120,6 +120,15 @@ def _roll_forward(anchor: Path) -> int:
     return moved
 
 
+def anchor_for(roots: list[Path], paths: list[Path]) -> Path:
+    """Where a change's journal goes: the one root (a pack, else the game) that holds every file, else the first
+    root (the game folder, which the import has locked)."""
+    for root in reversed(roots):  # a pack before the game it extends
+        if all(path.resolve().is_relative_to(root.resolve()) for path in paths):
+            return root
+    return roots[0]
+
+
 def pending(anchor: Path) -> tuple[int, int] | None:
     """(files still to rename, files in the change) when an import's journal is left in ``anchor``, else None."""
     if not (anchor / JOURNAL).exists():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import DataError, UsageError
 from ..fileio import MAX_TEXT_BYTES, OS_ERROR_CODES, UnsafeFile, folder_lock, read_limited, read_text_limited
-from ..journal import recover, write_journaled
+from ..journal import anchor_for, recover, write_journaled
 from ..loading.jsonfile import MAX_FILE_BYTES
 from ..models.cards import CARD_TEXT_LIMITS
 from ..models.translations import MAX_TRANSLATION_CHARS
@@ -180,7 +180,7 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
         raise DataError(f"{shown} refused; nothing written", [Problem(shown, "", "file-too-large",
                         f"the import would make {display_path(json_path)} larger than {MAX_FILE_BYTES:,} bytes")])
     try:
-        write_journaled(_anchor(db, contents), contents)
+        write_journaled(anchor_for(db.roots, list(contents)), contents)
     except OSError as exc:
         code = OS_ERROR_CODES.get(exc.errno or 0, "write-failed")
         where = display_path(Path(exc.filename)) if exc.filename else display_path(json_path)
@@ -190,14 +190,6 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
     changed = sum(1 for record, field_, text, _ in applied if before.get((record, field_)) != text)
     return ImportResult(json_path, changed, kept + len(applied) - changed, skipped,
                         [] if based else [f"{shown}: {LEGACY_WARNING}"])
-
-
-def _anchor(db: Database, contents: dict[Path, bytes]) -> Path:
-    """Where the journal of a change goes: the one root (game or pack) holding every file, else the game folder."""
-    for root in reversed(db.roots):  # a pack before the game it extends
-        if all(path.resolve().is_relative_to(root.resolve()) for path in contents):
-            return root
-    return db.game.root
 
 
 def _new_contents(db: Database, locale: str, items: list[tuple[str, str, str, str]],
