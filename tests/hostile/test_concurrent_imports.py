@@ -17,6 +17,7 @@ from pathlib import Path
 
 import polib
 
+from conftest import run_cli
 from corpus import cardworks, finish, fingerprint, judge, judge_files, lost, mini, start  # noqa: F401  (fixtures)
 
 FAMILY = "concurrency"
@@ -24,9 +25,9 @@ MAP, COIN = "mini/board/map/name", "mini/component/coin/name"
 
 
 def _po(game, where: Path) -> polib.POFile:
-    path = where / "exported.po"
-    result = cardworks("--cards", str(game.cards_root), "i18n", "export", "--locale", "es", "--out", str(path))
-    assert result.exit_code == 0, result.stderr
+    path = where / "exported.po"  # set-up runs in-process (quicker); the runs judged are real processes
+    result = run_cli("--cards", str(game.cards_root), "i18n", "export", "--locale", "es", "--out", str(path))
+    assert result.exit_code == 0, result.output
     return polib.pofile(str(path), wrapwidth=0)
 
 
@@ -42,8 +43,8 @@ def _save(po: polib.POFile, where: Path, name: str, edits: dict[str, str]) -> st
 
 def _sheet(game, where: Path) -> Path:
     path = where / "cards.csv"
-    result = cardworks("--cards", str(game.cards_root), "sheet", "export", "--locale", "es", "--out", str(path))
-    assert result.exit_code == 0, result.stderr
+    result = run_cli("--cards", str(game.cards_root), "sheet", "export", "--locale", "es", "--out", str(path))
+    assert result.exit_code == 0, result.output
     return path
 
 
@@ -153,7 +154,7 @@ def test_two_sheet_imports_of_different_cells_both_land(mini, tmp_path: Path) ->
 def test_sheet_cell_changed_in_the_database_since_the_export_is_a_conflict(mini, tmp_path: Path) -> None:
     sheet = _sheet(mini, tmp_path)
     po = _po(mini, tmp_path)
-    assert cardworks("--cards", str(mini.cards_root), "i18n", "import",
+    assert run_cli("--cards", str(mini.cards_root), "i18n", "import",
                      _save(po, tmp_path, "es.po", {"mini/base/capita/name": "capitán"})).exit_code == 0
     edited = _edit_sheet(sheet, "edited.csv", "capita", "name@es", "jefe")
     before = fingerprint(mini.root)
@@ -180,8 +181,8 @@ def test_sheet_import_killed_between_its_renames_is_reported_then_finished(mini,
           check=lambda: None if (_card(mini, "olla").get("flavour"), _text(mini, "capita", "name"))
           == ("Bubbling, always.", "capitán") else "the interrupted import was not finished")
     assert "finished an import that was interrupted" in again.stderr, again.stderr
-    clean = cardworks("--cards", str(mini.cards_root), "validate")
-    assert clean.exit_code == 0 and "import-half-applied" not in clean.stdout, clean.stdout[-2000:]
+    clean = run_cli("--cards", str(mini.cards_root), "validate")
+    assert clean.exit_code == 0 and "import-half-applied" not in clean.output, clean.output[-2000:]
 
 
 def test_sheet_import_killed_before_its_commit_changes_nothing(mini, tmp_path: Path) -> None:
