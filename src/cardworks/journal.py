@@ -92,6 +92,8 @@ def _pairs(anchor: Path) -> list[tuple[Path, Path]]:
     Only a temporary named for its target, in the target's own folder, is ever renamed, so a planted journal
     cannot move other files around.
     """
+    if (anchor / JOURNAL).is_symlink():
+        raise ValueError("the journal is a symbolic link; an import never writes one")
     data = json.loads(read_limited(anchor / JOURNAL, 4 * 1024 * 1024))
     pairs = []
     for target, temp in data["files"]:

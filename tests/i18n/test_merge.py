@@ -180,7 +180,11 @@ def test_a_planted_journal_moves_nothing(tmp_path: Path) -> None:
     (tmp_path / JOURNAL).write_text(json.dumps({"files": [["victim.json", "evil.txt"]]}))
     with pytest.raises(ValueError, match="no import writes"):
         recover([tmp_path])
-    assert (tmp_path / "victim.json").read_text() == "kept"
+    assert (tmp_path / "victim.json").read_text() == "kept" and pending(tmp_path) == (0, 0)
+    (tmp_path / JOURNAL).unlink()
+    (tmp_path / JOURNAL).symlink_to("/etc/passwd")
+    with pytest.raises(ValueError, match="symbolic link"):
+        recover([tmp_path])
 
 
 def test_validate_reports_a_journal_left_by_an_interrupted_import(game: GameDir) -> None:

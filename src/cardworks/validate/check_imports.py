@@ -15,7 +15,7 @@ def check_imports(db: Database, out: ProblemList) -> None:
             continue
         left, total = found
         if not total:
-            what = "its journal cannot be read"
+            what = "its journal cannot be read or lists files no import writes (finish or undo it by hand)"
         elif left:
             what = f"{left} of its {total} file(s) are not yet in place, so the data is partly old and partly new"
         else:
