@@ -198,3 +198,21 @@ def test_sheet_import_killed_before_its_commit_changes_nothing(mini, tmp_path: P
     judge("the next sheet import sweeps the killed one's temporaries", "faults", again, refuse=False,
           check=lambda: None if not list(mini.root.rglob("*.tmp")) and _text(mini, "capita", "name") == "capitán"
           else f"left: {[p.name for p in mini.root.rglob('*.tmp')]}")
+
+
+def test_i18n_import_killed_between_its_renames_is_finished_by_the_next(mini, tmp_path: Path) -> None:
+    rules = mini.root / "rules" / "en"
+    rules.mkdir(parents=True)
+    (rules / "01-intro.md").write_text("# Intro\n\nSteal one {treasure} from a rival.\n")
+    po = _po(mini, tmp_path)
+    edited = _save(po, tmp_path, "es.po", {MAP: "Plano", "mini/rules/01-intro/1": "Roba un {treasure} a un rival."})
+    killed = cardworks("--cards", str(mini.cards_root), "i18n", "import", edited,
+                       env={"CARDWORKS_KILL_AT": "import-between-renames"})
+    assert killed.exit_code == -signal.SIGKILL, killed.stderr
+    assert (_text(mini, "map", "name") == "Plano") != (mini.root / "rules/es/01-intro.md").is_file(), "not half-way"
+    report = run_cli("--cards", str(mini.cards_root), "validate")
+    assert report.exit_code == 1 and "[import-half-applied]" in report.output, report.output[-2000:]
+    again = cardworks("--cards", str(mini.cards_root), "i18n", "import", edited)
+    judge("the next i18n import finishes one killed between its renames", "faults", again, refuse=False,
+          check=lambda: None if _text(mini, "map", "name") == "Plano" and "Roba un" in
+          (mini.root / "rules/es/01-intro.md").read_text() else "the interrupted import was not finished")
