@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n.merge import BASE_LABEL, check_base, value_hash
-from ..problems import Problem
 
 BASE_COLUMN = BASE_LABEL
 BASE_SHEET = BASE_LABEL
@@ -50,22 +49,22 @@ def add_base_sheet(book: Any, rows: list[tuple[str, str]]) -> None:
     sheet.sheet_state = "hidden"
 
 
-def read_base(path: Path, table: Any, limit_rows: int) -> tuple[dict[str, str] | None, list[Problem]]:
+def read_base(path: Path, table: Any, limit_rows: int) -> dict[str, str] | None:
     """Each row's raw base cell by card id, or None when the file holds no base (exported before bases).
 
     A CSV's base column is taken out of ``table`` (it is no card field). An XLSX's hidden sheet is read
     row by row, at most ``limit_rows`` rows and two columns, whatever size it claims.
     """
     if path.suffix.lower() == ".xlsx":
-        return _read_base_sheet(path, table, limit_rows)
+        return _read_base_sheet(path, limit_rows)
     header = [str(h) if h is not None else "" for h in table.header]
     if BASE_COLUMN not in header:
-        return None, []
+        return None
     at = header.index(BASE_COLUMN)
     try:
         id_at = header.index("id")
     except ValueError:
-        return None, []
+        return None
     del table.header[at]
     found: dict[str, str] = {}
     for row in table.rows:
@@ -73,24 +72,24 @@ def read_base(path: Path, table: Any, limit_rows: int) -> tuple[dict[str, str] |
         card_id = row[id_at - (at < id_at)] if id_at - (at < id_at) < len(row) else None
         if card_id is not None and base is not None:
             found[str(card_id)] = str(base)
-    return found, []
+    return found
 
 
-def _read_base_sheet(path: Path, table: Any, limit_rows: int) -> tuple[dict[str, str] | None, list[Problem]]:
+def _read_base_sheet(path: Path, limit_rows: int) -> dict[str, str] | None:
     from openpyxl import load_workbook
 
     try:
         book = load_workbook(path, read_only=True, data_only=False)
     except Exception:  # the cards sheet was read already: a damaged file was refused there
-        return None, []
+        return None
     try:
         if BASE_SHEET not in book.sheetnames:
-            return None, []
+            return None
         found: dict[str, str] = {}
         for row in book[BASE_SHEET].iter_rows(min_row=2, max_row=limit_rows + 1, max_col=2, values_only=True):
             if row and row[0] is not None and len(row) > 1 and row[1] is not None:
                 found[str(row[0])] = str(row[1])
-        return found, []
+        return found
     finally:
         book.close()
 

@@ -5,9 +5,13 @@ merged cells, wrong types, unknown columns, unknown or repeated ids and a
 changed ``set`` are each reported with their sheet, row and column. The edits
 are then applied to a copy of the database, which is validated as a whole
 (schemas, references, markup tokens, translations); only when it has no error
-are the changed files written, atomically, in the same layout
-(``json.dumps(indent=2, ensure_ascii=False)``, key order kept). Cells that match
-the files change nothing, so an unchanged round trip writes no byte.
+are the changed files written, as one journaled change (all or none), in the
+same layout (``json.dumps(indent=2, ensure_ascii=False)``, key order kept). Cells
+that match the files change nothing, so an unchanged round trip writes no byte.
+
+The sheet's base hashes (:mod:`.sheet_base`) say what each cell held when it was
+exported: only cells the sheet changed are applied, under the game folder's lock
+(the one ``i18n import`` takes), so a sheet never reverts another import's work.
 """
 
 from __future__ import annotations
@@ -212,23 +216,22 @@ def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: l
     """
     packs = list(packs or [])
     table = read_table(path)
-    raw_bases, problems = read_base(path, table, len(table.rows))
+    raw_bases = read_base(path, table, len(table.rows))
     db = _which_game(cards_root, table, game, packs)
     with folder_lock(db.game.root, "import"):
         recovered = recover_imports(db)
         db = Database(game=load_game(db.game.root), packs=[load_pack(pack.root) for pack in db.packs])  # as it is now
-        result = _apply(cards_root, path, table, raw_bases, problems, db)
+        result = _apply(cards_root, path, table, raw_bases, db)
         result.warnings[:0] = recovered
         return result
 
 
-def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str] | None, problems: list[Problem],
-           db: Database) -> ImportResult:
+def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str] | None, db: Database) -> ImportResult:
     rows = card_rows(db, selected_sets(db, None))
     by_id = {row.card["id"]: row for row in rows}
     locales = [loc for loc in db.game_doc.locales if loc != db.game_doc.source_locale]
     known = {c.name: c for c in columns_for(db, rows, locales)}
-    problems = list(table.problems) + problems
+    problems = list(table.problems)
     header = [str(h) if h is not None else "" for h in table.header]
     for index, name in enumerate(header):
         if name not in known and name not in ("set", "id"):

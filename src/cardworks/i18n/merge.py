@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
 from typing import Any, Literal
 
 BASE_LABEL = "cardworks-base"
@@ -66,14 +65,6 @@ def conflict_message(what: str, stored: Any, file_value: Any, base: str) -> str:
     return (f"{what}: changed in the database since the file was exported and differently in the file: database now "
             f"has {shown(stored)}, file has {shown(file_value)}, exported the value with base hash {base}; "
             "export again and redo this edit, or make the database hold the file's value first")
-
-
-@dataclass(frozen=True)
-class BaseProblem:
-    """A base hash that is present but unusable (edited, cut short)."""
-
-    where: str
-    message: str
 
 
 def check_base(text: str | None) -> str | None:
