@@ -5,8 +5,8 @@ read only when it is a regular file under a size limit (a FIFO, a device or a
 3 GB file is refused, never waited on or swallowed whole).
 
 Writes: a failed or interrupted write never leaves half a file; several files
-that belong together (one translation import) are written to temporaries
-first and renamed together, rolled back when a rename fails.
+that belong together (one import) are written as one journaled change by
+:mod:`cardworks.journal`.
 """
 
 from __future__ import annotations
@@ -129,38 +129,6 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
 def write_text_atomic(path: Path, text: str) -> None:
     """Write UTF-8 ``text`` to ``path`` atomically."""
     write_bytes_atomic(path, text.encode("utf-8"))
-
-
-def replace_together(contents: dict[Path, bytes]) -> None:
-    """Write several files as one change: every temporary first, then the renames.
-
-    A failure while writing temporaries (a full disk) leaves every file as it
-    was; a failure during the renames puts back the files already replaced.
-    """
-    temps: dict[Path, str] = {}
-    backups: dict[Path, str | None] = {}
-    try:
-        for path, data in contents.items():
-            temps[path] = _write_temp(path, data)
-        for path in contents:
-            backup = None
-            if path.exists():
-                backup = f"{temps[path]}.old"
-                os.link(path, backup)
-            backups[path] = backup
-            os.replace(temps[path], path)
-    except BaseException:
-        for path, backup in backups.items():
-            if backup is not None:
-                os.replace(backup, path)
-            elif not Path(temps[path]).exists():
-                path.unlink(missing_ok=True)
-        for tmp in temps.values():
-            Path(tmp).unlink(missing_ok=True)
-        raise
-    for backup in backups.values():
-        if backup is not None:
-            Path(backup).unlink(missing_ok=True)
 
 
 @contextmanager

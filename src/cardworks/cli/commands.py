@@ -264,6 +264,8 @@ def i18n_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: str
             raise DataError(f"{file} names game {game!r}, which is not here; give --game",
                             [Problem(str(file), "", "wrong-game", f"no game {game!r} in {cards_root}")])
     result = import_catalog(_one_game(cards_root, game, packs), file, locale)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(f"{result.path}: {result.changed} changed, {result.unchanged} unchanged, "
                f"{result.skipped} untranslated or fuzzy skipped")
 

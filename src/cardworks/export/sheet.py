@@ -30,6 +30,7 @@ from ..loading.records import Index
 from ..problems import Problem
 from ..i18n.strings import source_index
 from .packs import pack_games
+from .sheet_base import BASE_COLUMN, add_base_sheet, row_base
 
 Kind = Literal["text", "int", "bool", "ids", "names"]
 
@@ -190,7 +191,10 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
     texts = {locale: translations(db, locale) for locale in locales}
     header = ["set", "id", *(c.name for c in columns)]
     table = [[row.set_id, row.card["id"], *(cell_value(c, row.card, texts) for c in columns)] for row in rows]
+    bases = [(line[1], row_base(columns, line[2:])) for line in table]  # what each cell held: imports merge on it
     if fmt == "csv":
+        header = [*header, BASE_COLUMN]
+        table = [[*line, base] for line, (_, base) in zip(table, bases)]
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(header)
@@ -212,6 +216,7 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
             if isinstance(cell.value, str) and cell.value.startswith("="):
                 cell.data_type = "s"  # text that begins with '=' stays text, never a formula
     sheet.freeze_panes = "C2"
+    add_base_sheet(book, bases)
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()

@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 
 from ..markup.parser import MarkupError, Token, parse
 from .catalog import Entry
+from .merge import BASE_LABEL, value_hash
 
 GAME_HEADER = "X-Cardworks-Game"
 _BRACE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -46,6 +47,8 @@ class ImportedEntry:
     previous_source: str | None
     where: str
     """Location in the file for messages: ``line N`` in a PO file, the unit id in XLIFF."""
+    base: str | None = None
+    """The base hash the export recorded (the text found, checked by the import), None when the entry has none."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ def to_po(entries: list[Entry], game: str, locale: str) -> str:
     }
     for entry in entries:
         item = polib.POEntry(msgctxt=entry.context, msgid=entry.source, msgstr=entry.translation or "",
-                             comment="\n".join(entry.comments))
+                             comment="\n".join([*entry.comments, f"{BASE_LABEL}: {value_hash(entry.stored)}"]))
         if entry.state == "stale":
             item.flags.append("fuzzy")
         item.flags.extend(po_flags(entry))
@@ -98,8 +101,17 @@ def from_po(data: bytes) -> ImportedFile:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"not a readable PO file: {exc}") from None
     entries = [ImportedEntry(e.msgctxt or "", e.msgid, e.msgstr, "fuzzy" in e.flags, e.previous_msgid,
-                             f"line {e.linenum}") for e in po if not e.obsolete]
+                             f"line {e.linenum}", _po_base(e.comment)) for e in po if not e.obsolete]
     return ImportedFile(po.metadata.get(GAME_HEADER), po.metadata.get("Language"), entries)
+
+
+def _po_base(comment: str | None) -> str | None:
+    """The base hash of a ``#. cardworks-base: …`` line (translators' tools keep extracted comments as they are)."""
+    for line in (comment or "").splitlines():
+        label, colon, value = line.partition(":")
+        if colon and label.strip() == BASE_LABEL:
+            return value.strip()
+    return None
 
 
 def _rich(text: str, markup: bool) -> list:
@@ -146,6 +158,7 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
             unit.addnote(note, origin="developer")
         if entry.previous_source is not None:
             unit.addnote(f"previous source: {entry.previous_source}", origin="developer")
+        unit.addnote(value_hash(entry.stored), origin=BASE_LABEL)  # CAT tools keep notes; most drop foreign attributes
         if entry.state == "stale":
             unit.markfuzzy(True)
     return bytes(store)
@@ -166,5 +179,7 @@ def from_xliff(data: bytes) -> ImportedFile:
         if unit.isheader():
             continue
         unit_id = unit.getid().rpartition("\x04")[2]  # the toolkit prefixes the file name
-        entries.append(ImportedEntry(unit_id, unit.source, unit.target or "", unit.isfuzzy(), None, f"unit {unit_id}"))
+        base = unit.getnotes(origin=BASE_LABEL) if unit.getnotes(origin=BASE_LABEL) else None
+        entries.append(ImportedEntry(unit_id, unit.source, unit.target or "", unit.isfuzzy(), None, f"unit {unit_id}",
+                                     base))
     return ImportedFile(game or None, store.gettargetlanguage() or locale or None, entries)

@@ -15,6 +15,7 @@ from ..problems import ProblemList
 from .check_art import check_art, check_back_templates
 from .check_glossary import check_glossary
 from .check_ids import check_frozen, check_ids
+from .check_imports import check_imports
 from .check_labels import check_labels
 from .check_layouts import check_layouts
 from .check_refs import check_references
@@ -62,6 +63,7 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None) -
     :func:`.check_language.judge_for`) judges the texts' languages."""
     for bundle in db.bundles:
         out.extend(bundle.problems)
+    check_imports(db, out)
     if db.game_doc is None:
         if not any(f.kind.name == "game" for f in db.game.files):
             out.error(display_path(db.game.root / "game.json"), "", "missing-file", "a game folder needs a game.json")
