@@ -29,6 +29,7 @@ from ..loading.database import Database
 from ..loading.records import Index
 from ..problems import Problem
 from ..i18n.strings import source_index
+from .cells import FORMULA_START, neutralise
 from .packs import pack_games
 
 Kind = Literal["text", "int", "bool", "ids", "names"]
@@ -174,6 +175,15 @@ def cell_value(column: Column, card: dict[str, Any], texts: dict[str, dict[str, 
     return value
 
 
+def _csv_cell(value: Any) -> Any:
+    """A value as a CSV cell: booleans as true/false, text neutralised so no spreadsheet runs it as a formula."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return neutralise(value) if isinstance(value, str) else value
+
+
 def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: str) -> bytes:
     """The cards of the selected sets as CSV or XLSX bytes."""
     unknown = [loc for loc in locales if loc not in db.game_doc.locales or loc == db.game_doc.source_locale]
@@ -195,7 +205,7 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(header)
         for line in table:
-            writer.writerow(["" if v is None else ("true" if v is True else "false" if v is False else v) for v in line])
+            writer.writerow([_csv_cell(v) for v in line])
         return buffer.getvalue().encode("utf-8")
     from openpyxl import Workbook
     from openpyxl.styles import Font
@@ -209,8 +219,11 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
     for line in table:
         sheet.append(line)
         for cell in sheet[sheet.max_row]:
-            if isinstance(cell.value, str) and cell.value.startswith("="):
-                cell.data_type = "s"  # text that begins with '=' stays text, never a formula
+            if isinstance(cell.value, str) and cell.value[:1] in FORMULA_START:
+                # Text stays text (never a formula), and keeps Excel's quote prefix, so that editing the cell or
+                # saving the sheet as CSV does not turn it into one: the XLSX form of OWASP's leading quote.
+                cell.data_type = "s"
+                cell.quotePrefix = True
     sheet.freeze_panes = "C2"
     buffer = io.BytesIO()
     book.save(buffer)
