@@ -113,7 +113,7 @@ def read_csv(path: Path) -> Table:
         message = str(exc)
         if "field larger than field limit" in message:
             message = f"a cell longer than {csv.field_size_limit():,} characters; no card text is that long"
-        raise _refuse(path, f"line {reader.line_num + 1}", "sheet-unreadable", message) from None
+        raise _refuse(path, f"line {reader.line_num}", "sheet-unreadable", message) from None
     header, body = (lines[0], lines[1:]) if lines else ([], [])
     rows = [[restore(value) if value != "" else None for value in line] for line in body]
     return Table(str(path), path.name, [restore(value) for value in header], rows, [])
