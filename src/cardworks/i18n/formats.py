@@ -46,6 +46,8 @@ class ImportedEntry:
     previous_source: str | None
     where: str
     """Location in the file for messages: ``line N`` in a PO file, the unit id in XLIFF."""
+    state: str | None = None
+    """An XLIFF target's ``state`` as its tool wrote it (None: no state, or a PO entry)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,41 @@ class ImportedFile:
     game: str | None
     locale: str | None
     entries: list[ImportedEntry]
+
+
+TRANSLATED_STATES = frozenset({"translated", "needs-review-translation", "needs-review-adaptation",
+                               "needs-review-l10n", "signed-off", "final"})
+"""XLIFF 1.2 target states saying the target is a translation (some still to be reviewed): imported."""
+DRAFT_STATES = frozenset({"new", "needs-translation", "needs-adaptation", "needs-l10n"})
+"""States saying the target is not a translation yet: the export writes ``needs-translation`` on stale units."""
+
+
+def xliff_is_draft(state: str | None, approved: bool) -> bool:
+    """True when a unit's target is not to be imported as it is: a draft state (or one XLIFF 1.2 does not define).
+
+    Tools write different things for a finished translation: Weblate ``state="translated"`` (``final`` once
+    approved), Poedit ``translated`` (``needs-review-translation`` when marked needing work), OmegaT often no
+    state at all. Each of those is a translation the translator typed, so each is imported; ``approved="yes"``
+    is one too, whatever the state says.
+    """
+    return not approved and state is not None and state not in TRANSLATED_STATES
+
+
+def state_refusal(entry: ImportedEntry, stored: str | None) -> str | None:
+    """Why an XLIFF target in a draft or unknown state is refused, or None when it is only skipped.
+
+    A draft target equal to the stored translation is what the export wrote (a stale unit) and is skipped; one
+    the translator changed while the state still says "not translated" is refused, never dropped in silence.
+    """
+    if entry.state is None or entry.state in TRANSLATED_STATES:
+        return None
+    if entry.state not in DRAFT_STATES:
+        return (f"state {entry.state!r} is not an XLIFF 1.2 state; imported are no state, "
+                f"{', '.join(sorted(TRANSLATED_STATES))}, or approved=\"yes\"")
+    if entry.text != (stored or ""):
+        return (f"the target was changed but its state {entry.state!r} says it is not translated yet; mark it "
+                "translated (or final) in your tool, or undo the change")
+    return None
 
 
 def to_po(entries: list[Entry], game: str, locale: str) -> str:
@@ -124,7 +161,7 @@ def _rich(text: str, markup: bool) -> list:
 
 
 def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -> bytes:
-    """An XLIFF 1.2 file of ``entries``; stale translations are marked ``needs-review``.
+    """An XLIFF 1.2 file of ``entries``; translations are ``state="translated"``, stale ones ``needs-translation``.
 
     Tokens are ``<ph>`` placeholders and card fields carry ``maxwidth`` in characters
     (``size-unit="char"``), so CAT tools check both while the translator types.
@@ -139,6 +176,8 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
         unit.rich_source = _rich(entry.source, entry.markup)
         if entry.translation is not None:
             unit.rich_target = _rich(entry.translation, entry.markup)
+            if entry.state != "stale":  # tools then show it translated, not new (stale ones are marked below)
+                unit.getlanguageNode(lang=None, index=1).set("state", "translated")
         if entry.max_length is not None:
             unit.xmlelement.set("maxwidth", str(entry.max_length))
             unit.xmlelement.set("size-unit", "char")
@@ -147,7 +186,8 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
         if entry.previous_source is not None:
             unit.addnote(f"previous source: {entry.previous_source}", origin="developer")
         if entry.state == "stale":
-            unit.markfuzzy(True)
+            unit.markfuzzy(True)  # approved="no"; the toolkit leaves the target's state out, so it is written here
+            unit.getlanguageNode(lang=None, index=1).set("state", "needs-translation")
     return bytes(store)
 
 
@@ -166,5 +206,9 @@ def from_xliff(data: bytes) -> ImportedFile:
         if unit.isheader():
             continue
         unit_id = unit.getid().rpartition("\x04")[2]  # the toolkit prefixes the file name
-        entries.append(ImportedEntry(unit_id, unit.source, unit.target or "", unit.isfuzzy(), None, f"unit {unit_id}"))
+        target = unit.getlanguageNode(lang=None, index=1)
+        state = target.get("state") if target is not None else None
+        # Not unit.isfuzzy(): the toolkit calls every unit without approved="yes" fuzzy, whatever its state.
+        draft = xliff_is_draft(state, unit.isapproved())
+        entries.append(ImportedEntry(unit_id, unit.source, unit.target or "", draft, None, f"unit {unit_id}", state))
     return ImportedFile(game or None, store.gettargetlanguage() or locale or None, entries)

@@ -17,7 +17,7 @@ from ..markup import MarkupError, tokens
 from ..problems import Problem
 from .catalog import Entry, build_catalog, parse_context
 from .files import merged_translations
-from .formats import ImportedFile, from_po, from_xliff, to_po, to_xliff
+from .formats import ImportedFile, from_po, from_xliff, state_refusal, to_po, to_xliff
 from .locales import resolve_locale
 from .rules import section_with_blocks, split_blocks, translated_blocks
 
@@ -120,7 +120,11 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
         translated_from = entry.source
         if entry.fuzzy:
             if not entry.previous_source:
-                skipped += 1
+                refusal = state_refusal(entry, source.translation)
+                if refusal:
+                    problems.append(Problem(shown, entry.where, "xliff-state", f"{entry.context}: {refusal}"))
+                else:
+                    skipped += 1
                 continue
             translated_from = entry.previous_source
         found = _text_problems(shown, entry.where, entry.context, source, entry.text)
