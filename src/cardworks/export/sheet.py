@@ -11,6 +11,7 @@ read CSV/XLSX). Columns:
 - one column per translatable field and locale (``name@ca``, ``rules@es``).
 
 Effects and sources are not in the sheet; ``sheet import`` leaves them as they are.
+Text that a spreadsheet would run as a formula is written inert (see :mod:`.cells`).
 With PACK folders the sheet holds the packs' own sets (unless ``--set`` says
 otherwise) and their translations, read from and written back to each pack.
 """

@@ -1,8 +1,10 @@
 """``cardworks sheet import``: edited cells written back into the JSON files, or the whole file refused.
 
-Every cell is read and checked before anything is written: formulas, dates,
-merged cells, wrong types, unknown columns, unknown or repeated ids and a
-changed ``set`` are each reported with their sheet, row and column. The edits
+Every cell is read (:mod:`.sheet_read`, which bounds the work and refuses
+undecodable or oversized files) and checked before anything is written:
+formulas, error values, dates, merged cells, wrong types, unknown columns,
+unknown or repeated ids and a changed ``set`` are each reported with their
+sheet, row and column. The edits
 are then applied to a copy of the database, which is validated as a whole
 (schemas, references, markup tokens, translations); only when it has no error
 are the changed files written, atomically, in the same layout
