@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import struct
 import zipfile
@@ -63,14 +64,30 @@ def test_one_cell_at_the_grids_far_corner_is_refused_before_the_grid_is_walked(m
     _import(mini, path, "xlsx cell at XFD1048576", code="sheet-too-large", names="cards!XFD1048576")
 
 
+def _rewrite(saved: io.BytesIO, path: Path, part: str, old: bytes, new: bytes) -> None:
+    """Save the workbook in ``saved`` to ``path`` with ``old`` replaced by ``new`` in one part, as a hand edit would."""
+    with zipfile.ZipFile(saved) as source, zipfile.ZipFile(path, "w") as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            target.writestr(info, re.sub(old, new, data) if info.filename == part else data)
+
+
+@pytest.mark.parametrize("merged", ["C3:XFD1048576", "A:A", "C3:ALL5000"])
+def test_a_merged_range_over_the_grid_is_refused_before_openpyxl_expands_it(mini, tmp_path: Path, merged: str) -> None:
+    saved = io.BytesIO()
+    book, sheet = _xlsx(tmp_path / "x.xlsx")
+    sheet.merged_cells.add("C3:D4")
+    book.save(saved)
+    path = tmp_path / "merged.xlsx"
+    _rewrite(saved, path, "xl/worksheets/sheet1.xml", rb'ref="C3:D4"', f'ref="{merged}"'.encode())
+    _import(mini, path, f"xlsx merged range {merged}", code="sheet-too-large", names=f"merged.xlsx:{merged}")
+
+
 def test_a_workbook_without_worksheets_is_refused(mini, tmp_path: Path) -> None:
     saved = io.BytesIO()
     _xlsx(tmp_path / "x.xlsx")[0].save(saved)
-    path = tmp_path / "empty.xlsx"
-    with zipfile.ZipFile(saved) as source, zipfile.ZipFile(path, "w") as target:
-        for info in source.infolist():  # the workbook lists no sheet, as a hand-made or damaged file may
-            data = source.read(info.filename)
-            target.writestr(info, re.sub(rb"<sheets>.*</sheets>", b"<sheets/>", data) if info.filename == "xl/workbook.xml" else data)
+    path = tmp_path / "empty.xlsx"  # the workbook lists no sheet, as a hand-made or damaged file may
+    _rewrite(saved, path, "xl/workbook.xml", rb"<sheets>.*</sheets>", b"<sheets/>")
     assert load_workbook(path).worksheets == []
     _import(mini, path, "xlsx without worksheets", code="sheet-no-worksheet", names="empty.xlsx")
 
@@ -148,6 +165,19 @@ def test_a_csv_wider_than_the_column_cap_is_refused(mini, tmp_path: Path) -> Non
     path = tmp_path / "wide.csv"
     path.write_text(",".join(HEADER) + "," * 5000 + "\n", encoding="utf-8")
     _import(mini, path, "csv of 5,005 columns", code="sheet-too-large", names="wide.csv:line 1")
+
+
+def test_a_csv_longer_than_the_row_cap_is_refused(mini, tmp_path: Path) -> None:
+    path = tmp_path / "long-sheet.csv"
+    path.write_text(",".join(HEADER) + "\n" + "base,conill\n" * 100_001, encoding="utf-8")
+    _import(mini, path, "csv of 100,002 rows", code="sheet-too-large", names="long-sheet.csv:line 100002")
+
+
+@pytest.mark.parametrize("suffix", ["csv", "xlsx"])
+def test_a_sheet_that_is_a_fifo_is_refused_unopened(mini, tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"pipe.{suffix}"
+    os.mkfifo(path)  # nobody writes to it: opening it for reading in the ordinary way would wait for ever
+    _import(mini, path, f"{suffix} sheet that is a FIFO", code="not-a-regular-file", names=f"pipe.{suffix}")
 
 
 # Formula injection: texts that begin like a formula are exported inert and come back exactly.

@@ -31,10 +31,11 @@ MAX_ROWS = 100_001
 """A header and 100,000 cards: the largest pack the corpus builds."""
 MAX_COLUMNS = 1_000
 """A sheet has a column per field, stat, attribute and translated field: under 100 for the shipped games."""
-MAX_CELLS = 2_000_000
-"""Positions in the used range the XLSX reader visits (it makes an object for each)."""
-MAX_UNPACKED_BYTES = 256 * 1024 * 1024
-"""An XLSX's parts unpacked: a sheet of the largest pack is well under this; a zip bomb is far over it."""
+MAX_UNPACKED_BYTES = 32 * 1024 * 1024
+"""An XLSX's parts unpacked, checked before openpyxl parses them (it holds every cell in memory and reads
+about 10,000 a second): the shipped Fallera sheet with two locales unpacks to 0.14 MB."""
+MAX_MERGED_CELLS = 100_000
+"""Cells in merged ranges (openpyxl makes an object for each; a card sheet has none, and refuses any)."""
 BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 """Byte order marks, longest first (the UTF-32 LE mark begins with the UTF-16 LE one)."""
@@ -119,27 +120,72 @@ def read_csv(path: Path) -> Table:
     return Table(str(path), path.name, [restore(value) for value in header], rows, [])
 
 
-def _check_unpacked(path: Path, data: bytes) -> None:
-    """Refuse an XLSX whose parts unpack to more than :data:`MAX_UNPACKED_BYTES` (the zip's own sizes)."""
+def _check_parts(path: Path, data: bytes) -> None:
+    """Refuse an XLSX whose parts unpack past :data:`MAX_UNPACKED_BYTES` or whose merged ranges reach past the caps.
+
+    Both before openpyxl opens it: it trusts the sizes the zip declares (so these bound what it reads), and it
+    makes an object for every cell of a merged range, so ``<mergeCell ref="A1:XFD1048576"/>`` in a 5 KB file
+    would make 17 billion.
+    """
+    from lxml import etree
+    from openpyxl.utils.cell import range_boundaries
+
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             total = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, ValueError) as exc:
+            if total > MAX_UNPACKED_BYTES:
+                raise _refuse(path, "", "sheet-too-large",
+                              f"its parts unpack to {total:,} bytes; at most {MAX_UNPACKED_BYTES:,} are read")
+            merged = 0
+            for name in archive.namelist():
+                if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
+                    continue
+                with archive.open(name) as part:
+                    for _, element in etree.iterparse(part, events=("start",), tag="{*}mergeCell",
+                                                      resolve_entities=False, no_network=True):
+                        ref = element.get("ref", "")
+                        try:
+                            low_column, low_row, high_column, high_row = range_boundaries(ref)
+                        except (TypeError, ValueError):
+                            raise _refuse(path, "", "sheet-unreadable", f"{name}: a merged range {ref!r} that is "
+                                          "not a cell range") from None
+                        merged += ((high_row or MAX_ROWS + 1) - (low_row or 1) + 1) * \
+                            ((high_column or MAX_COLUMNS + 1) - (low_column or 1) + 1)
+                        if (high_row or MAX_ROWS + 1) > MAX_ROWS or (high_column or MAX_COLUMNS + 1) > MAX_COLUMNS \
+                                or merged > MAX_MERGED_CELLS:
+                            raise _refuse(path, ref, "sheet-too-large",
+                                          f"a merged range reaching past {MAX_ROWS:,} rows or {MAX_COLUMNS:,} columns, "
+                                          f"or merging more than {MAX_MERGED_CELLS:,} cells in all ({name}); unmerge "
+                                          "it and delete the cells beyond the cards")
+    except (zipfile.BadZipFile, etree.XMLSyntaxError, ValueError, KeyError, OSError) as exc:
+        if isinstance(exc, DataError):
+            raise
         raise _refuse(path, "", "sheet-unreadable", f"not a readable XLSX file: {exc}") from None
-    if total > MAX_UNPACKED_BYTES:
-        raise _refuse(path, "", "sheet-too-large",
-                      f"its parts unpack to {total:,} bytes; at most {MAX_UNPACKED_BYTES:,} are read")
 
 
-def _check_range(path: Path, sheet: Any) -> None:
-    """Refuse a used range past the caps before visiting it (openpyxl computes it from the cells it holds)."""
-    rows, columns = sheet.max_row, sheet.max_column
-    if rows > MAX_ROWS or columns > MAX_COLUMNS or rows * columns > MAX_CELLS:
-        corner = f"{letter(columns - 1)}{rows}"
-        raise _refuse(path, f"{sheet.title}!{corner}", "sheet-too-large",
-                      f"the sheet's cells reach {corner} ({rows:,} rows × {columns:,} columns); a sheet may have at "
-                      f"most {MAX_ROWS:,} rows, {MAX_COLUMNS:,} columns and {MAX_CELLS:,} cells in all: delete the "
-                      "cells (even empty formatted ones) beyond the cards")
+def _cells_by_row(path: Path, sheet: Any) -> list[list[Any]]:
+    """The cells the sheet holds, row by row (a row as long as its last cell, a missing row empty).
+
+    Only cells present in the file are visited: openpyxl's ``iter_rows`` would make a cell for every position of
+    the used range, and one stray cell at ``XFD1048576`` makes that range 17 billion positions. A cell past
+    :data:`MAX_ROWS` or :data:`MAX_COLUMNS` refuses the sheet before any row is built.
+    """
+    present = sheet._cells  # openpyxl's store of the cells it read, keyed by (row, column)
+    if present:
+        rows, columns = max(row for row, _ in present), max(column for _, column in present)
+        if rows > MAX_ROWS or columns > MAX_COLUMNS:
+            far = max(present, key=lambda at: (at[0] > MAX_ROWS or at[1] > MAX_COLUMNS, at))
+            corner = f"{letter(far[1] - 1)}{far[0]}"
+            raise _refuse(path, f"{sheet.title}!{corner}", "sheet-too-large",
+                          f"a cell at {corner} (the used range is {rows:,} rows × {columns:,} columns); a sheet may have "
+                          f"at most {MAX_ROWS:,} rows and {MAX_COLUMNS:,} columns: delete the cells (even empty, "
+                          "formatted ones) beyond the cards")
+    table: list[list[Any]] = [[] for _ in range(max((row for row, _ in present), default=0))]
+    for (row, column), cell in sorted(present.items()):
+        line = table[row - 1]
+        line.extend([None] * (column - 1 - len(line)))
+        line.append(cell)
+    return table
 
 
 def read_xlsx(path: Path) -> Table:
@@ -148,7 +194,7 @@ def read_xlsx(path: Path) -> Table:
     from openpyxl.cell.cell import MergedCell
 
     data = _read(path, MAX_ASSET_BYTES)
-    _check_unpacked(path, data)
+    _check_parts(path, data)
     try:
         book = load_workbook(io.BytesIO(data), data_only=False)
     except Exception as exc:  # openpyxl raises many kinds for a damaged file
@@ -158,9 +204,9 @@ def read_xlsx(path: Path) -> Table:
         raise _refuse(path, "", "sheet-no-worksheet",
                       "the workbook holds no worksheet" + (f" (only chart sheets: {others})" if others else ""))
     sheet = book[SHEET_NAME] if SHEET_NAME in book.sheetnames else book.worksheets[0]
-    if not hasattr(sheet, "iter_rows"):  # a chart sheet named 'cards'
+    if not hasattr(sheet, "_cells"):  # a chart sheet named 'cards'
         raise _refuse(path, f"{SHEET_NAME}!", "sheet-no-worksheet", f"{SHEET_NAME!r} is a chart sheet, not a worksheet")
-    _check_range(path, sheet)
+    rows = _cells_by_row(path, sheet)
     table = Table(str(path), sheet.title, [], [], [])
 
     def problem(cell: Any, code: str, message: str) -> None:
@@ -170,11 +216,11 @@ def read_xlsx(path: Path) -> Table:
         table.problems.append(Problem(str(path), f"{sheet.title}!{merged.coord}", "sheet-merged",
                                       f"rows {merged.min_row}-{merged.max_row}, columns {letter(merged.min_col - 1)}-"
                                       f"{letter(merged.max_col - 1)}: merged cells; unmerge them"))
-    for number, row in enumerate(sheet.iter_rows(), start=1):
+    for number, row in enumerate(rows, start=1):
         values = []
         for cell in row:
             value = None
-            if isinstance(cell, MergedCell):  # reported once per range above
+            if cell is None or isinstance(cell, MergedCell):  # no cell there; a merged one is reported above
                 pass
             elif cell.data_type == "f":
                 problem(cell, "sheet-formula", f"a formula ({cell.value}); type the value instead")
