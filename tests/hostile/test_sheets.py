@@ -105,6 +105,12 @@ def test_error_values_are_refused_at_their_cells(mini, tmp_path: Path) -> None:
               changed=lost(before, fingerprint(mini.root)))
 
 
+def test_an_error_value_saved_into_a_csv_is_refused_at_its_cell(mini, tmp_path: Path) -> None:
+    path = tmp_path / "errors.csv"
+    path.write_text(_csv_text([ROWS[0], ["base", "capita", "3", "#REF!", ""]]), encoding="utf-8")
+    _import(mini, path, "csv error value #REF!", code="sheet-error-cell", names="errors.csv!D3")
+
+
 def test_an_xlsx_declaring_gigabytes_unpacked_is_refused_unread(mini, tmp_path: Path) -> None:
     small = io.BytesIO()
     book, _ = _xlsx(tmp_path / "x.xlsx")

@@ -36,6 +36,9 @@ MAX_UNPACKED_BYTES = 32 * 1024 * 1024
 about 10,000 a second): the shipped Fallera sheet with two locales unpacks to 0.14 MB."""
 MAX_MERGED_CELLS = 100_000
 """Cells in merged ranges (openpyxl makes an object for each; a card sheet has none, and refuses any)."""
+ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!",
+                          "#GETTING_DATA"})
+"""Error values spreadsheets show (and save into a CSV as text) for a formula that failed."""
 BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 """Byte order marks, longest first (the UTF-32 LE mark begins with the UTF-16 LE one)."""
@@ -116,8 +119,15 @@ def read_csv(path: Path) -> Table:
             message = f"a cell longer than {csv.field_size_limit():,} characters; no card text is that long"
         raise _refuse(path, f"line {reader.line_num}", "sheet-unreadable", message) from None
     header, body = (lines[0], lines[1:]) if lines else ([], [])
-    rows = [[restore(value) if value != "" else None for value in line] for line in body]
-    return Table(str(path), path.name, [restore(value) for value in header], rows, [])
+    table = Table(str(path), path.name, [restore(value) for value in header], [], [])
+    for number, line in enumerate(body, start=2):
+        for column, value in enumerate(line):
+            if value in ERROR_VALUES:  # a spreadsheet saved its error as text; no card text is only that
+                table.problems.append(Problem(table.file, where(table, number, column), "sheet-error-cell",
+                                              f"row {number}: an error value ({value}) saved by a spreadsheet; "
+                                              "type the value instead"))
+        table.rows.append([restore(value) if value != "" else None for value in line])
+    return table
 
 
 def _check_parts(path: Path, data: bytes) -> None:
