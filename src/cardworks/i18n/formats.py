@@ -67,10 +67,10 @@ DRAFT_STATES = frozenset({"new", "needs-translation", "needs-adaptation", "needs
 def xliff_is_draft(state: str | None, approved: bool) -> bool:
     """True when a unit's target is not to be imported as it is: a draft state (or one XLIFF 1.2 does not define).
 
-    Tools write different things for a finished translation: Weblate ``state="translated"`` (``final`` once
-    approved), Poedit ``translated`` (``needs-review-translation`` when marked needing work), OmegaT often no
-    state at all. Each of those is a translation the translator typed, so each is imported; ``approved="yes"``
-    is one too, whatever the state says.
+    Tools differ in what they write on a string the translator typed: ``translated``, ``final`` or
+    ``signed-off``, a ``needs-review-*`` state for one to be checked, ``approved="yes"``, or no state at all.
+    Each of those is a translation, so each is imported (translate-toolkit's ``isfuzzy`` would skip every unit
+    not approved, which is what made edited targets vanish).
     """
     return not approved and state is not None and state not in TRANSLATED_STATES
 
