@@ -221,8 +221,8 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
         sheet.append(line)
         for cell in sheet[sheet.max_row]:
             if isinstance(cell.value, str) and cell.value[:1] in FORMULA_START:
-                # Text stays text (never a formula), and keeps Excel's quote prefix, so that editing the cell or
-                # saving the sheet as CSV does not turn it into one: the XLSX form of OWASP's leading quote.
+                # A text cell is never run; Excel's quote prefix (what typing a leading ' stores) keeps it text when
+                # the designer edits it too. The text itself is unchanged, so the import needs no restoring.
                 cell.data_type = "s"
                 cell.quotePrefix = True
     sheet.freeze_panes = "C2"

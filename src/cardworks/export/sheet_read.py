@@ -167,9 +167,9 @@ def _check_parts(path: Path, data: bytes) -> None:
                                           f"a merged range reaching past {MAX_ROWS:,} rows or {MAX_COLUMNS:,} columns, "
                                           f"or merging more than {MAX_MERGED_CELLS:,} cells in all ({name}); unmerge "
                                           "it and delete the cells beyond the cards")
+    except DataError:
+        raise
     except (zipfile.BadZipFile, etree.XMLSyntaxError, ValueError, KeyError, OSError) as exc:
-        if isinstance(exc, DataError):
-            raise
         raise _refuse(path, "", "sheet-unreadable", f"not a readable XLSX file: {exc}") from None
 
 
