@@ -1,7 +1,8 @@
 """XLIFF edited the way translators' tools edit it: only the ``<target>`` text, with whatever ``state`` the tool
 writes. A target the translator typed is imported whatever its state says it is (none, translated, needs review,
-final, approved); one changed while its state still says "not translated yet", or in a state XLIFF 1.2 does not
-define, is refused with the reason; none is dropped in silence."""
+final, approved). A stale unit's target changed under the export's ``needs-translation`` is imported as a
+translation of the previous source, so it stays stale; any other target changed while its state says "not
+translated yet", or in a state XLIFF 1.2 does not define, is refused with the reason. None is dropped in silence."""
 
 from __future__ import annotations
 
@@ -95,14 +96,29 @@ def test_a_stale_unit_left_as_exported_is_skipped(mini, tmp_path: Path) -> None:
           check=lambda: None if _entries(mini) == before else "an unchanged file changed the translations")
 
 
-def test_a_target_changed_under_a_draft_state_is_refused_with_the_reason(mini, tmp_path: Path) -> None:
+def test_a_stale_target_changed_under_its_draft_state_is_imported_and_stays_stale(mini, tmp_path: Path) -> None:
     _stale(mini)
     path = _export(mini, tmp_path)
     _edit(path, "mini/base/capita/rules", "Roba dos {treasure} a un rival.")  # state stays needs-translation
+    result = cardworks("--cards", str(mini.cards_root), "i18n", "import", str(path), timeout=30)
+
+    def check() -> str | None:
+        entry = _entries(mini)["capita"]["rules"]
+        if entry["text"] != "Roba dos {treasure} a un rival.":
+            return f"the edit was not imported: {entry}"
+        if entry["source"] != "Steal one {treasure} from a rival.":
+            return f"imported as a translation of the new source, though its state says it is not done: {entry}"
+        return None
+    judge("xliff stale target changed under needs-translation", FAMILY, result, refuse=False, check=check)
+
+
+def test_a_target_typed_under_a_draft_state_is_refused_with_the_reason(mini, tmp_path: Path) -> None:
+    path = _export(mini, tmp_path)
+    _edit(path, "mini/base/olla/name", "olla", "needs-translation")  # a unit with no earlier translation
     before = fingerprint(mini.root)
     result = cardworks("--cards", str(mini.cards_root), "i18n", "import", str(path), timeout=30)
-    judge("xliff target changed under needs-translation", FAMILY, result, refuse=True,
-          names="unit mini/base/capita/rules", code="xliff-state", changed=lost(before, fingerprint(mini.root)))
+    judge("xliff new target under needs-translation", FAMILY, result, refuse=True,
+          names="unit mini/base/olla/name", code="xliff-state", changed=lost(before, fingerprint(mini.root)))
 
 
 def test_a_state_xliff_does_not_define_is_refused(mini, tmp_path: Path) -> None:

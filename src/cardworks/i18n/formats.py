@@ -57,6 +57,8 @@ class ImportedFile:
     entries: list[ImportedEntry]
 
 
+PREVIOUS_NOTE = "previous source: "
+"""How an XLIFF unit's developer note gives the source a stale translation was made from."""
 TRANSLATED_STATES = frozenset({"translated", "needs-review-translation", "needs-review-adaptation",
                                "needs-review-l10n", "signed-off", "final"})
 """XLIFF 1.2 target states saying the target is a translation (some still to be reviewed): imported."""
@@ -76,16 +78,20 @@ def xliff_is_draft(state: str | None, approved: bool) -> bool:
 
 
 def state_refusal(entry: ImportedEntry, stored: str | None) -> str | None:
-    """Why an XLIFF target in a draft or unknown state is refused, or None when it is only skipped.
+    """Why an XLIFF target in a draft or unknown state is refused, or None when it is imported or skipped.
 
-    A draft target equal to the stored translation is what the export wrote (a stale unit) and is skipped; one
-    the translator changed while the state still says "not translated" is refused, never dropped in silence.
+    A stale unit's target (one with a previous source) is imported as a translation of that previous source, so
+    it stays stale until a state says it is done: as a fuzzy PO entry with ``#|``, and some tools cannot change
+    a unit's state at all. Any other draft target equal to the stored translation is skipped; one the translator
+    changed while its state still says "not translated" is refused, never dropped in silence.
     """
     if entry.state is None or entry.state in TRANSLATED_STATES:
         return None
     if entry.state not in DRAFT_STATES:
         return (f"state {entry.state!r} is not an XLIFF 1.2 state; imported are no state, "
                 f"{', '.join(sorted(TRANSLATED_STATES))}, or approved=\"yes\"")
+    if entry.previous_source:
+        return None
     if entry.text != (stored or ""):
         return (f"the target was changed but its state {entry.state!r} says it is not translated yet; mark it "
                 "translated (or final) in your tool, or undo the change")
@@ -184,11 +190,20 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
         for note in entry.comments:
             unit.addnote(note, origin="developer")
         if entry.previous_source is not None:
-            unit.addnote(f"previous source: {entry.previous_source}", origin="developer")
+            unit.addnote(PREVIOUS_NOTE + entry.previous_source, origin="developer")
         if entry.state == "stale":
             unit.markfuzzy(True)  # approved="no"; the toolkit leaves the target's state out, so it is written here
             unit.getlanguageNode(lang=None, index=1).set("state", "needs-translation")
     return bytes(store)
+
+
+def _previous_source(unit) -> str | None:
+    """The source a stale unit's translation was made from, as the export's note gives it (XLIFF 1.2 has no
+    field for it; PO has ``#|``)."""
+    for note in unit.xmlelement.iterdescendants(unit.namespaced("note")):
+        if note.get("from") == "developer" and (note.text or "").startswith(PREVIOUS_NOTE):
+            return note.text.removeprefix(PREVIOUS_NOTE)
+    return None
 
 
 def from_xliff(data: bytes) -> ImportedFile:
@@ -210,5 +225,6 @@ def from_xliff(data: bytes) -> ImportedFile:
         state = target.get("state") if target is not None else None
         # Not unit.isfuzzy(): the toolkit calls every unit without approved="yes" fuzzy, whatever its state.
         draft = xliff_is_draft(state, unit.isapproved())
-        entries.append(ImportedEntry(unit_id, unit.source, unit.target or "", draft, None, f"unit {unit_id}", state))
+        previous = _previous_source(unit) if draft else None
+        entries.append(ImportedEntry(unit_id, unit.source, unit.target or "", draft, previous, f"unit {unit_id}", state))
     return ImportedFile(game or None, store.gettargetlanguage() or locale or None, entries)

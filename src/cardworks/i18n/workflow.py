@@ -119,12 +119,12 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
             continue
         translated_from = entry.source
         if entry.fuzzy:
+            refusal = state_refusal(entry, source.translation)
+            if refusal:
+                problems.append(Problem(shown, entry.where, "xliff-state", f"{entry.context}: {refusal}"))
+                continue
             if not entry.previous_source:
-                refusal = state_refusal(entry, source.translation)
-                if refusal:
-                    problems.append(Problem(shown, entry.where, "xliff-state", f"{entry.context}: {refusal}"))
-                else:
-                    skipped += 1
+                skipped += 1
                 continue
             translated_from = entry.previous_source
         found = _text_problems(shown, entry.where, entry.context, source, entry.text)
