@@ -182,8 +182,10 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
         unit.rich_source = _rich(entry.source, entry.markup)
         if entry.translation is not None:
             unit.rich_target = _rich(entry.translation, entry.markup)
-            if entry.state != "stale":  # tools then show it translated, not new (stale ones are marked below)
-                unit.getlanguageNode(lang=None, index=1).set("state", "translated")
+            # Written here: the toolkit writes no state on a target (its markfuzzy writes nothing on a unit that
+            # was never approved), and a tool shows a stale target as needing work only when its state says so.
+            state = "needs-translation" if entry.state == "stale" else "translated"
+            unit.getlanguageNode(lang=None, index=1).set("state", state)
         if entry.max_length is not None:
             unit.xmlelement.set("maxwidth", str(entry.max_length))
             unit.xmlelement.set("size-unit", "char")
@@ -191,9 +193,6 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
             unit.addnote(note, origin="developer")
         if entry.previous_source is not None:
             unit.addnote(PREVIOUS_NOTE + entry.previous_source, origin="developer")
-        if entry.state == "stale":
-            unit.markfuzzy(True)  # approved="no"; the toolkit leaves the target's state out, so it is written here
-            unit.getlanguageNode(lang=None, index=1).set("state", "needs-translation")
     return bytes(store)
 
 
