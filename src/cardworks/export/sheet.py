@@ -11,6 +11,7 @@ read CSV/XLSX). Columns:
 - one column per translatable field and locale (``name@ca``, ``rules@es``).
 
 Effects and sources are not in the sheet; ``sheet import`` leaves them as they are.
+Text that a spreadsheet would run as a formula is written inert (see :mod:`.cells`).
 With PACK folders the sheet holds the packs' own sets (unless ``--set`` says
 otherwise) and their translations, read from and written back to each pack.
 """
@@ -29,6 +30,7 @@ from ..loading.database import Database
 from ..loading.records import Index
 from ..problems import Problem
 from ..i18n.strings import source_index
+from .cells import FORMULA_START, neutralise
 from .packs import pack_games
 from .sheet_base import BASE_COLUMN, add_base_sheet, row_base
 
@@ -175,6 +177,15 @@ def cell_value(column: Column, card: dict[str, Any], texts: dict[str, dict[str, 
     return value
 
 
+def _csv_cell(value: Any) -> Any:
+    """A value as a CSV cell: booleans as true/false, text neutralised so no spreadsheet runs it as a formula."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return neutralise(value) if isinstance(value, str) else value
+
+
 def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: str) -> bytes:
     """The cards of the selected sets as CSV or XLSX bytes."""
     unknown = [loc for loc in locales if loc not in db.game_doc.locales or loc == db.game_doc.source_locale]
@@ -199,7 +210,7 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(header)
         for line in table:
-            writer.writerow(["" if v is None else ("true" if v is True else "false" if v is False else v) for v in line])
+            writer.writerow([_csv_cell(v) for v in line])
         return buffer.getvalue().encode("utf-8")
     from openpyxl import Workbook
     from openpyxl.styles import Font
@@ -213,8 +224,11 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
     for line in table:
         sheet.append(line)
         for cell in sheet[sheet.max_row]:
-            if isinstance(cell.value, str) and cell.value.startswith("="):
-                cell.data_type = "s"  # text that begins with '=' stays text, never a formula
+            if isinstance(cell.value, str) and cell.value[:1] in FORMULA_START:
+                # A text cell is never run; Excel's quote prefix (what typing a leading ' stores) keeps it text when
+                # the designer edits it too. The text itself is unchanged, so the import needs no restoring.
+                cell.data_type = "s"
+                cell.quotePrefix = True
     sheet.freeze_panes = "C2"
     add_base_sheet(book, bases)
     buffer = io.BytesIO()

@@ -1,8 +1,10 @@
 """``cardworks sheet import``: edited cells written back into the JSON files, or the whole file refused.
 
-Every cell is read and checked before anything is written: formulas, dates,
-merged cells, wrong types, unknown columns, unknown or repeated ids and a
-changed ``set`` are each reported with their sheet, row and column. The edits
+Every cell is read (:mod:`.sheet_read`, which bounds the work and refuses
+undecodable or oversized files) and checked before anything is written:
+formulas, error values, dates, merged cells, wrong types, unknown columns,
+unknown or repeated ids and a changed ``set`` are each reported with their
+sheet, row and column. The edits
 are then applied to a copy of the database, which is validated as a whole
 (schemas, references, markup tokens, translations); only when it has no error
 are the changed files written, as one journaled change (all or none), in the
@@ -16,8 +18,6 @@ exported: only cells the sheet changed are applied, under the game folder's lock
 
 from __future__ import annotations
 
-import copy
-import csv
 import json
 import re
 import shutil
@@ -35,88 +35,21 @@ from ..journal import anchor_for, write_journaled
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..problems import Problem
 from ..validate import validate
-from .sheet import (SEPARATOR, SHEET_NAME, Column, card_rows, cell_value, columns_for, selected_sets, sheet_database,
+from .sheet import (SEPARATOR, Column, card_rows, cell_value, columns_for, selected_sets, sheet_database,
                     translations)
 from .sheet_base import cell_base, normalized, parse_row_base, read_base
+from .sheet_read import Table, read_table
+from .sheet_read import where as _where
 
 WHOLE_NUMBER = re.compile(r"^-?\d+$")
+MAX_DIGITS = 15
+"""Longest whole number a cell may hold: card values are small, and a float holds 15 digits exactly."""
 
 
-@dataclass
-class Table:
-    file: str
-    sheet: str
-    header: list[Any]
-    rows: list[list[Any]]
-    problems: list[Problem]
-
-
-def _letter(index: int) -> str:
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
-
-
-def _where(table: Table, row: int, column: int) -> str:
-    return f"{table.sheet}!{_letter(column)}{row}"
-
-
-def read_csv(path: Path) -> Table:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        lines = list(csv.reader(handle))
-    header, body = (lines[0], lines[1:]) if lines else ([], [])
-    rows = [[value if value != "" else None for value in line] for line in body]
-    return Table(str(path), path.name, header, rows, [])
-
-
-def read_xlsx(path: Path) -> Table:
-    """The ``cards`` sheet (else the first); formulas, dates and merged cells are problems."""
-    from openpyxl import load_workbook
-    from openpyxl.cell.cell import MergedCell
-
-    try:
-        book = load_workbook(path, data_only=False)
-    except Exception as exc:  # openpyxl raises many kinds for a damaged file
-        raise DataError(f"{path} is not a readable XLSX file", [Problem(str(path), "", "sheet-unreadable", str(exc))]) from None
-    sheet = book[SHEET_NAME] if SHEET_NAME in book.sheetnames else book.worksheets[0]
-    table = Table(str(path), sheet.title, [], [], [])
-    for merged in sheet.merged_cells.ranges:
-        table.problems.append(Problem(str(path), f"{sheet.title}!{merged.coord}", "sheet-merged",
-                                      f"rows {merged.min_row}-{merged.max_row}, columns {_letter(merged.min_col - 1)}-"
-                                      f"{_letter(merged.max_col - 1)}: merged cells; unmerge them"))
-    for number, row in enumerate(sheet.iter_rows(), start=1):
-        values = []
-        for cell in row:
-            if isinstance(cell, MergedCell):  # reported once per range above
-                values.append(None)
-            elif cell.data_type == "f":
-                table.problems.append(Problem(str(path), f"{sheet.title}!{cell.coordinate}", "sheet-formula",
-                                              f"row {cell.row}: a formula ({cell.value}); type the value instead"))
-                values.append(None)
-            elif cell.is_date:
-                table.problems.append(Problem(str(path), f"{sheet.title}!{cell.coordinate}", "sheet-date",
-                                              f"row {cell.row}: a date; card data holds no dates"))
-                values.append(None)
-            else:
-                values.append(cell.value if cell.value != "" else None)
-        if number == 1:
-            table.header = values
-        else:
-            table.rows.append(values)
-    while table.header and table.header[-1] is None:
-        table.header.pop()
-    return table
-
-
-def read_table(path: Path) -> Table:
-    if path.suffix.lower() == ".xlsx":
-        return read_xlsx(path)
-    if path.suffix.lower() == ".csv":
-        return read_csv(path)
-    raise UsageError(f"{path}: give a .csv or .xlsx file")
+def _shown(value: Any) -> str:
+    """A cell's value for a message, cut short (a refused cell may hold 100,000 characters)."""
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:60]}… ({len(str(value)):,} characters)"
 
 
 def convert(column: Column, value: Any) -> tuple[Any, str | None]:
@@ -126,21 +59,26 @@ def convert(column: Column, value: Any) -> tuple[Any, str | None]:
     if column.kind == "int":
         if isinstance(value, bool):
             return None, "expected a whole number, found TRUE/FALSE"
-        if isinstance(value, int):
-            return value, None
         if isinstance(value, float) and value.is_integer():
-            return int(value), None
+            value = int(value)
         if isinstance(value, str) and WHOLE_NUMBER.match(value.strip()):
-            return int(value.strip()), None
-        return None, f"expected a whole number, found {value!r}"
+            digits = len(value.strip().lstrip("-"))
+            if digits > MAX_DIGITS:  # int() of a 5,000-digit text raises, and no card value is that large
+                return None, f"a whole number of {digits:,} digits; at most {MAX_DIGITS} are taken"
+            value = int(value.strip())
+        if isinstance(value, int):
+            if abs(value) >= 10 ** MAX_DIGITS:
+                return None, f"a whole number of {len(str(abs(value))):,} digits; at most {MAX_DIGITS} are taken"
+            return value, None
+        return None, f"expected a whole number, found {_shown(value)}"
     if column.kind == "bool":
         if isinstance(value, bool):
             return value, None
         if isinstance(value, str) and value.strip().lower() in ("true", "false"):
             return value.strip().lower() == "true", None
-        return None, f"expected true or false, found {value!r}"
+        return None, f"expected true or false, found {_shown(value)}"
     if not isinstance(value, str):
-        return None, f"expected text, found {type(value).__name__} {value!r}"
+        return None, f"expected text, found {type(value).__name__} {_shown(value)}"
     if column.kind in SEPARATOR:
         return [part.strip() for part in value.split(SEPARATOR[column.kind].strip()) if part.strip()], None
     return value, None

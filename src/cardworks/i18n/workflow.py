@@ -17,7 +17,7 @@ from ..markup import MarkupError, tokens
 from ..problems import Problem
 from .catalog import Entry, build_catalog, parse_context
 from .files import merged_translations
-from .formats import ImportedFile, from_po, from_xliff, to_po, to_xliff
+from .formats import ImportedFile, from_po, from_xliff, state_refusal, to_po, to_xliff
 from .locales import resolve_locale
 from .merge import LEGACY_WARNING, check_base, conflict_message, decide
 from .strings import source_hash
@@ -145,6 +145,10 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
             continue
         translated_from = entry.source
         if entry.fuzzy:
+            refusal = state_refusal(entry, source.translation)
+            if refusal:
+                problems.append(Problem(shown, entry.where, "xliff-state", f"{entry.context}: {refusal}"))
+                continue
             if not entry.previous_source:
                 skipped += 1
                 continue
