@@ -1,7 +1,9 @@
 """Terminology: each locale's required translation of the game's terms, and the variants it forbids.
 
 A glossary lives in ``i18n/glossary/<locale>.json``. ``validate`` warns where a
-translation or the locale's rulebook uses a forbidden variant; ``i18n glossary``
+translation (cards, rulings, components), the locale's rulebook and FAQ sources or a
+document label uses a forbidden variant, or a form the locale's regional standard
+(:mod:`.standards`) avoids; ``i18n glossary``
 exports the terms for translators' tools as TBX (Weblate, Poedit, Lokalize and
 OmegaT read it) or CSV.
 """
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from xml.etree import ElementTree as ET
 
 from ..loading.database import Database
+from .standards import STANDARDS
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,21 @@ class Hit:
     variant: str
     translation: str
     term: str
+    standard: str | None = None
+    """The regional standard the variant breaks (``valencian``), or None for a glossary term."""
+
+    @property
+    def code(self) -> str:
+        """The problem code validate reports it under: ``glossary``, or ``valencian-form`` and the like."""
+        return f"{self.standard}-form" if self.standard else "glossary"
+
+    @property
+    def message(self) -> str:
+        if self.standard:
+            return (f"{self.found!r} is not a {self.standard} form ({self.variant}); "
+                    f"the {self.standard} standard writes {self.translation!r} for {self.term}")
+        return (f"{self.found!r} is a forbidden variant ({self.variant}); "
+                f"the glossary says {self.term!r} is {self.translation!r}")
 
 
 def variant_pattern(variant: str) -> re.Pattern[str]:
@@ -47,13 +65,18 @@ class Terminology:
 
     def __init__(self, db: Database, locale: str) -> None:
         self.locale = locale
-        self.terms = [term for _, doc in db.docs("glossary") if doc.locale == locale for term in doc.terms]
-        self._patterns = [(term, variant, variant_pattern(variant)) for term in self.terms for variant in term.forbidden]
+        docs = [doc for _, doc in db.docs("glossary") if doc.locale == locale]
+        self.terms = [term for doc in docs for term in doc.terms]
+        self.standards = sorted({doc.standard for doc in docs if doc.standard})
+        found = [(term, None) for term in self.terms]
+        found += [(term, name) for name in self.standards for term in STANDARDS[name]]
+        self._patterns = [(term, standard, variant, variant_pattern(variant))
+                          for term, standard in found for variant in term.forbidden]
 
     def hits(self, text: str) -> Iterator[Hit]:
-        for term, variant, pattern in self._patterns:
+        for term, standard, variant, pattern in self._patterns:
             for match in pattern.finditer(text):
-                yield Hit(match.group(0), variant, term.translation, term.term)
+                yield Hit(match.group(0), variant, term.translation, term.term, standard)
 
 
 def glossary_locales(db: Database) -> list[str]:
