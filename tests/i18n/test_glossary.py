@@ -62,6 +62,7 @@ def test_tbx_and_csv_exports_are_read_by_translate_toolkit(tmp_path: Path) -> No
     assert run.exit_code == 0, run.output
     units = {u.source: u.target for u in tbx.tbxfile.parsefile(str(out)).units}
     assert units["draw (a card from the deck)"] == "robar" and units["sellable (treasure)"] == "venable"
+    assert units["half"] == "mitat"  # the Valencian forms travel with the glossary
     assert "deprecatedTerm-admn-sts" in out.read_text(encoding="utf-8")
     run = run_cli("--cards", str(REPO / "cards"), "i18n", "glossary", "--locale", "es", "--game", "fallera",
                   "--format", "csv")

@@ -68,6 +68,8 @@ class Terminology:
         docs = [doc for _, doc in db.docs("glossary") if doc.locale == locale]
         self.terms = [term for doc in docs for term in doc.terms]
         self.standards = sorted({doc.standard for doc in docs if doc.standard})
+        # The standards' forms, as terms: exported with the glossary, so a translator's tool flags them too.
+        self.forms = [term for name in self.standards for term in STANDARDS[name]]
         found = [(term, None) for term in self.terms]
         found += [(term, name) for name in self.standards for term in STANDARDS[name]]
         self._patterns = [(term, standard, variant, variant_pattern(variant))
@@ -84,14 +86,16 @@ def glossary_locales(db: Database) -> list[str]:
 
 
 def to_tbx(db: Database, locale: str) -> bytes:
-    """The glossary as TBX-Basic (ISO 30042): a concept per term, the source term, the required translation
-    (``preferredTerm-admn-sts``) and each forbidden variant (``deprecatedTerm-admn-sts``)."""
+    """The glossary as TBX-Basic (ISO 30042): a concept per term (and per form of the locale's standard), the
+    source term, the required translation (``preferredTerm-admn-sts``) and each forbidden variant
+    (``deprecatedTerm-admn-sts``)."""
     source = db.game_doc.source_locale
     martif = ET.Element("martif", {"type": "TBX-Basic", "xml:lang": source})
     header = ET.SubElement(ET.SubElement(martif, "martifHeader"), "fileDesc")
     ET.SubElement(ET.SubElement(header, "sourceDesc"), "p").text = f"cardworks glossary of {db.game_doc.id}, {locale}"
     body = ET.SubElement(ET.SubElement(martif, "text"), "body")
-    for number, term in enumerate(Terminology(db, locale).terms, start=1):
+    terms = Terminology(db, locale)
+    for number, term in enumerate([*terms.terms, *terms.forms], start=1):
         entry = ET.SubElement(body, "termEntry", {"id": f"{db.game_doc.id}-{locale}-{number}"})
         if term.note:
             ET.SubElement(entry, "descrip", {"type": "definition"}).text = term.note
@@ -115,6 +119,7 @@ def to_csv(db: Database, locale: str) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["source", "target", "forbidden", "note"])
-    for term in Terminology(db, locale).terms:
+    terms = Terminology(db, locale)
+    for term in [*terms.terms, *terms.forms]:
         writer.writerow([term.term, term.translation, " | ".join(term.forbidden), term.note or ""])
     return out.getvalue().encode("utf-8")
