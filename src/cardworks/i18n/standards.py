@@ -2,8 +2,10 @@
 
 The games' Catalan text is Valencian: the Fallera rulebook and cards write the forms of the Acadèmia Valenciana
 de la Llengua (AVL), and a translation that mixes in Central forms (``seves``, ``aquest``, ``comparteixes``)
-reads as two dialects at once. The forms avoided here are ones the AVL's own texts do not use where a Valencian
-form exists, chosen so that none is a correct Valencian word: a warning is always worth reading.
+reads as two dialects at once. Most forms avoided here are ones the AVL's standard does not admit (``seves``,
+``aquest``, ``comparteixes``, the ``-i`` subjunctive, ``cinquè``); a few are admitted variants these texts leave
+out so that they speak with one voice (``meitat``, ``sota``, ``dos`` before a feminine noun). None is a word of
+its own in Valencian, so a warning is always worth reading.
 """
 
 from __future__ import annotations
@@ -31,14 +33,14 @@ VALENCIAN: tuple[GlossaryTerm, ...] = (
     _form("present subjunctive (be, can, have…)", "siga, puga, tinga, haja, faça, vullga, jugue",
           ["sigui*", "pugui*", "tingui*", "hagi", "hagis", "hagin", "faci", "facis", "facin", "vulgui*",
            "jugui*"], "Valencian present subjunctive ends in -a/-e, not -i."),
-    _form("half", "mitat", ["meitat*"], "One word for half throughout: mitat."),
-    _form("under, below", "davall", ["sota"], "The rulebooks write davall (davall de)."),
+    _form("half", "mitat", ["meitat*"], "One word for half throughout: mitat (meitat is admitted, not used)."),
+    _form("under, below", "davall", ["sota"], "The Valencian texts write davall (davall de); sota is not used."),
     _form("two (feminine)", "dues",
           ["les dos", "totes dos", "dos cartes", "dos cares", "dos vegades", "dos caselles", "dos files", "dos fitxes",
            "dos rajoles", "dos voreres", "dos columnes", "dos accions", "dos piles", "dos rondes", "dos fases",
            "dos persones", "dos fileres", "dos monedes", "dos fotos", "dos bonificacions", "dos recompenses",
            "dos icones", "dos publicacions", "dos bèsties", "dos zones", "dos terretes", "dos mitats"],
-          "Two is dues before a feminine noun (les dues cartes, dues vegades)."),
+          "Two is dues before a feminine noun in writing (les dues cartes, dues vegades)."),
     _form("ordinals (fifth, sixth…)", "cinqué, sisé, seté, vuité, nové, desé",
           ["cinquè", "sisè", "setè", "vuitè", "novè", "desè"], "Valencian ordinals take a closed é."),
 )
