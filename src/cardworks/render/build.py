@@ -26,7 +26,7 @@ from ..loading.database import Database, display_path, load_game, unsafe_entry
 from ..loading.packs import open_packs
 from ..problems import Problem
 from ..validate import validate
-from ..validate.runner import game_folders
+from ..loading.database import game_folders
 from .deck import Deck, build_deck
 from .docs.build import DocTask, build_documents, doc_tasks
 from .facecache import FaceCache, deck_faces, face_keys

@@ -96,6 +96,15 @@ def read_manifest(out_dir: Path) -> list[OutputRecord]:
     return [record for record in map(_record, outputs) if record is not None]
 
 
+def overflow_from_manifest(build_dir: Path, game: str) -> dict[str, list[str]]:
+    """Cards whose text overflowed in the last build, per locale (empty when there is no build)."""
+    found: dict[str, set[str]] = {}
+    for record in read_manifest(build_dir):
+        if record.game == game and record.locale:
+            found.setdefault(record.locale, set()).update(record.overflow)
+    return {locale: sorted(cards) for locale, cards in found.items()}
+
+
 def write_manifest(out_dir: Path, records: list[OutputRecord]) -> Path:
     """Write the manifest, records sorted by path: published with the build's outputs when a transaction is open."""
     path = out_dir / "manifest.json"

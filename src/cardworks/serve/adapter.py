@@ -125,6 +125,6 @@ def scenario_games() -> tuple[str, ...]:
 
 def run_scenarios(db: Database) -> list[Any]:
     """Every scenario of the game, run: objects with ``id``, ``file``, ``passed`` and ``messages``."""
-    from ..engine.check import run_scenarios as run
+    from ..engine.scenarios import run_scenarios as run
 
     return run(db)
