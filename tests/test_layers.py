@@ -31,8 +31,9 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports_of(path: Path) -> set[str]:
-    """Every cardworks module ``path`` imports, at any depth of its code (relative imports resolved)."""
+def imports_of(path: Path, modules: set[str]) -> set[str]:
+    """Every cardworks module ``path`` imports, at any depth of its code (relative imports resolved). ``from pkg
+    import sub`` depends on ``pkg.sub``, and on ``pkg`` itself only for names that are not submodules."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
@@ -48,16 +49,19 @@ def imports_of(path: Path) -> set[str]:
                 target = node.module or ""
             if not target.startswith("cardworks"):
                 continue
-            found.add(target)
-            found |= {f"{target}.{alias.name}" for alias in node.names}  # `from . import x` names a module
+            submodules = {f"{target}.{alias.name}" for alias in node.names} & modules
+            found |= submodules
+            if len(submodules) < len(node.names):
+                found.add(target)
     return found
+
 
 
 def graph() -> dict[str, set[str]]:
     modules = {module_name(path): path for path in PACKAGE.rglob("*.py")}
     edges = {}
     for name, path in modules.items():
-        edges[name] = {target for target in imports_of(path) if target in modules and target != name}
+        edges[name] = {target for target in imports_of(path, set(modules)) if target in modules and target != name}
     return edges
 
 
