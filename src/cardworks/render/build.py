@@ -360,7 +360,7 @@ def proof_notes(job: FaceJob, overflow: dict[str, tuple[str, ...]]) -> ProofNote
     from urllib.parse import unquote, urlparse
 
     from ..validate.check_art import PRINT_DPI, image_problem
-    from .art import art_box_mm, effective_dpi
+    from ..models.face import art_box_mm, effective_dpi
 
     notes = ProofNotes()
     for face in job.faces:

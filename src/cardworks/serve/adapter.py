@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlparse
 from ..loading.database import Database
 from ..render.build import has_card_template
 from ..render.deck import Deck, build_deck
-from ..render.art import art_box_mm
+from ..models.face import art_box_mm
 from ..render.facecache import RENDERER_VERSION, assemble_faces
 from ..render.faces import BLEED_MM, FaceJob, build_job, render_faces
 from ..render.fonts import font_files
