@@ -211,6 +211,7 @@ def test_the_engine_core_names_no_game() -> None:
 
 
 def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypatch) -> None:
+    from cardworks import plugin_registry
     from cardworks.engine import plugins
 
     fallera = registered()["fallera"]
@@ -223,7 +224,7 @@ def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypa
             return outside
 
     monkeypatch.setattr(plugins, "_REGISTRY", {})
-    monkeypatch.setattr(plugins, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(plugin_registry, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
     assert plugins.plugin_for("fourth") is outside and "fallera" in plugins.registered()
 
     class NotAPlugin:
@@ -231,7 +232,7 @@ def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypa
             return object()
 
     monkeypatch.setattr(plugins, "_REGISTRY", {})
-    monkeypatch.setattr(plugins, "entry_points", lambda group: [NotAPlugin()])
+    monkeypatch.setattr(plugin_registry, "entry_points", lambda group: [NotAPlugin()])
     NotAPlugin.name = "broken"
     with pytest.raises(plugins.PluginError):
         plugins.registered()

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardworks.engine.check import run_scenarios
+from cardworks.engine.scenarios import run_scenarios
 from cardworks.engine.core import IllegalActionError
 from cardworks.games.diables.actions import parse_action
 from cardworks.games.diables.game import scenario_state

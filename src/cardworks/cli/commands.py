@@ -11,7 +11,7 @@ import click
 from ..catalog import list_cards, load_games
 from ..errors import DataError
 from ..problems import Problem
-from ..validate.runner import game_folders
+from ..loading.database import game_folders
 from ..validate import validate as run_validation
 from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
 
@@ -67,7 +67,7 @@ def cards(cards_root: Path, words: tuple[str, ...], game: str | None, locale: st
               help="Folder of the JSON Schemas.")
 def schema(check: bool, out: Path) -> None:
     """Write the JSON Schemas generated from the models."""
-    from ..models.schemas import stale_schemas, write_schemas
+    from ..engine.schemas import stale_schemas, write_schemas
 
     if check:
         stale = stale_schemas(out)
@@ -296,7 +296,8 @@ def i18n_glossary(cards_root: Path, locale: str, game: str | None, fmt: str, out
 @click.pass_obj
 def i18n_status(cards_root: Path, packs: tuple[Path, ...], game: str | None, build_dir: Path, fmt: str) -> None:
     """Per locale and set: strings translated, stale, missing, and cards that overflow their box."""
-    from ..i18n.workflow import overflow_from_manifest, translation_status
+    from ..i18n.workflow import translation_status
+    from ..render.manifest import overflow_from_manifest
 
     if packs:
         db = _one_game(cards_root, game, packs)

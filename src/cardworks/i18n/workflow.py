@@ -314,14 +314,3 @@ def translation_status(db: Database, overflow: dict[str, list[str]] | None = Non
             if group and (locale, group) in rows:
                 rows[(locale, group)].overflow.append(card)
     return sorted(rows.values(), key=lambda r: (r.locale, r.group))
-
-
-def overflow_from_manifest(build_dir: Path, game: str) -> dict[str, list[str]]:
-    """Cards whose text overflowed in the last build, per locale (empty when there is no build)."""
-    from ..render.manifest import read_manifest
-
-    found: dict[str, set[str]] = {}
-    for record in read_manifest(build_dir):
-        if record.game == game and record.locale:
-            found.setdefault(record.locale, set()).update(record.overflow)
-    return {locale: sorted(cards) for locale, cards in found.items()}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .layout import FixedSheet, GridRule, GutterfoldRule, ImageAreaRule, LayoutFile, Line, Mark, PrintAndCutRule, Slot
+from .layout import FixedSheet, LayoutFile, Line, Mark, Slot
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "legal": (215.9, 355.6)}
 """Portrait paper sizes, mm (ISO 216; ANSI letter 8.5 × 11 in and legal 8.5 × 14 in)."""
@@ -133,47 +133,3 @@ def fixed_sheet(layout: LayoutFile, fixed: FixedSheet) -> Sheet:
     m = layout.margin
     return Sheet(fixed.paper, width, height, fixed.card_width, fixed.card_height, fixed.bleed,
                  (m, m, width - m, height - m), tuple(fixed.slots), tuple(fixed.marks), tuple(fixed.lines))
-
-
-def sheet_for(layout: LayoutFile, paper: str, card_width: float, card_height: float, bleed: float,
-              mark_inset: float | None = None) -> Sheet:
-    """The sheet ``layout`` makes for ``paper`` and cards of ``card_width`` × ``card_height`` with faces
-    carrying ``bleed``; raises :class:`LayoutError` when the paper is not the layout's or no card fits.
-
-    A sheet the file lists for this paper and size is used as it is; otherwise the rule works one out.
-    ``mark_inset`` replaces a print-and-cut rule's registration inset.
-    """
-    if paper not in layout.papers:
-        raise LayoutError(f"the layout is made for {', '.join(layout.papers)} paper, not {paper}")
-    for fixed in layout.sheets:
-        if fixed.paper == paper and abs(fixed.card_width - card_width) < 0.01 and abs(fixed.card_height - card_height) < 0.01:
-            if fixed.bleed > bleed + EPSILON:
-                raise LayoutError(f"the sheet shows {_n(fixed.bleed)} mm of bleed; the faces have {_n(bleed)} mm")
-            return fixed_sheet(layout, fixed)
-    rule = layout.rule
-    if isinstance(rule, GridRule):
-        from .sheet_rules import grid_cells
-
-        width, height = PAPERS[paper]
-        try:
-            cells = grid_cells(width, height, card_width, card_height, 0.0, layout.margin)[2]
-        except LayoutError as exc:
-            raise LayoutError(f"{exc} on {paper} paper") from None
-        m = layout.margin
-        return Sheet(paper, width, height, card_width, card_height, 0.0, (m, m, width - m, height - m),
-                     tuple(Slot(x=x, y=y, card=i) for i, (x, y) in enumerate(cells)))
-    if isinstance(rule, GutterfoldRule):
-        from .sheet_rules import gutterfold_sheet
-
-        return gutterfold_sheet(rule, layout.margin, paper, card_width, card_height, bleed)
-    if isinstance(rule, PrintAndCutRule):
-        from .sheet_rules import print_and_cut_sheet
-
-        return print_and_cut_sheet(rule, paper, card_width, card_height, bleed, mark_inset)
-    if isinstance(rule, ImageAreaRule):
-        from .sheet_rules import image_area_sheet
-
-        return image_area_sheet(rule, paper, card_width, card_height, bleed)
-    sizes = ", ".join(f"{_n(s.card_width)} × {_n(s.card_height)} mm on {s.paper}" for s in layout.sheets) or "none"
-    raise LayoutError(f"the layout lists no sheet for {_n(card_width)} × {_n(card_height)} mm cards on {paper} paper "
-                      f"(it lists: {sizes}) and has no rule to work one out")

@@ -22,18 +22,19 @@ import pikepdf
 from ..errors import DataError, UsageError
 from ..i18n.pseudo import PSEUDO_LOCALE
 from ..fileio import MAX_ASSET_BYTES, read_limited
-from ..loading.database import Database, display_path, load_game, unsafe_entry
+from ..loading.database import Database, display_path, load_game
 from ..loading.packs import open_packs
 from ..problems import Problem
+from ..loading.database import game_folders
 from ..validate import validate
-from ..validate.runner import game_folders
 from .deck import Deck, build_deck
 from .docs.build import DocTask, build_documents, doc_tasks
 from .facecache import FaceCache, deck_faces, face_keys
 from .fetcher import refusal_error
 from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRule
-from ..models.sheets import LayoutError, Sheet, sheet_for, sheet_problems
+from ..models.sheet_rules import sheet_for
+from ..models.sheets import LayoutError, Sheet, sheet_problems
 from .cutfiles import cut_dxf, cut_svg
 from .impose import SheetLayout, calibration, impose
 from .layouts import layout_path, read_layout
@@ -140,17 +141,6 @@ class BuildReport:
     def overflow(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
         """(game, locale, card, overflowing parts) for every card whose text does not fit."""
         return [(o.game, o.locale, card, parts) for o in self.outcomes for card, parts in o.overflow.items()]
-
-
-def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
-    """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order."""
-    for path in sorted(paths):
-        unsafe = unsafe_entry(root, path)
-        if unsafe is not None:  # validation reports these; a file swapped in since is refused here too
-            raise DataError(f"{display_path(path)}: [{unsafe[0]}] {unsafe[1]}",
-                            [Problem(display_path(path), "", *unsafe)])
-        data = read_limited(path, MAX_ASSET_BYTES)
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
 
 
 def faces_hash(keys: dict[str, str], deck: Deck, order: list[str], locale: str) -> str:
@@ -370,7 +360,7 @@ def proof_notes(job: FaceJob, overflow: dict[str, tuple[str, ...]]) -> ProofNote
     from urllib.parse import unquote, urlparse
 
     from ..validate.check_art import PRINT_DPI, image_problem
-    from .art import art_box_mm, effective_dpi
+    from ..models.face import art_box_mm, effective_dpi
 
     notes = ProofNotes()
     for face in job.faces:

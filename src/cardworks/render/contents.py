@@ -17,6 +17,7 @@ from ..loading.records import Index
 from .docs.texts import DocTexts, Labels
 from .kit import ContentRow
 from .marks import NOT_STATED, Edition, legend, used_marks
+from .piecepdf import piece_html, piece_pdf
 
 
 def _file(row: ContentRow, deck_label: str, paper: str) -> str:
@@ -55,20 +56,18 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: 
     whose quantity no source gives); padded with a blank page to an even count when sheets print duplex,
     so the fronts and backs that follow stay on their own sides of the paper."""
     from ..errors import DataError
-    from .pieces import _html, _pdf
-
     from ..i18n.pseudo import PSEUDO_LOCALE
 
     texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
     shown = page_rows(db, texts, rows, deck_label, paper)
-    html = _html("contents.html.j2", texts, rows=shown, paper=paper,
+    html = piece_html("contents.html.j2", texts, rows=shown, paper=paper,
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name),
                  edition=texts.label(f"contents_edition_{edition}"),
                  legend=legend(texts.label, used_marks(*(row["printed"] for row in shown)), edition))
     if texts.missing:
         raise DataError(f"{db.game_doc.id} {locale} contents page: {len(texts.missing)} missing translation(s): "
                         f"{', '.join(texts.missing[:5])}; build with --allow-fallback")
-    pdf = pikepdf.open(io.BytesIO(_pdf(html, db.game.root)))
+    pdf = pikepdf.open(io.BytesIO(piece_pdf(html, db.game.root)))
     if duplex and len(pdf.pages) % 2:
         pdf.add_blank_page(page_size=(pdf.pages[0].mediabox[2], pdf.pages[0].mediabox[3]))
     return pdf

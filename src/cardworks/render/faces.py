@@ -27,7 +27,7 @@ from .deck import Deck
 from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders, wrapped_lines
-from .geometry import face_geometry
+from ..models.face import face_geometry
 from .marks import NOT_STATED, Edition, legend, shown_value, used_marks
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure

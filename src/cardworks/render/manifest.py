@@ -8,7 +8,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..fileio import UnsafeFile, read_limited, write_bytes_atomic
+from ..errors import DataError
+from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited, write_bytes_atomic
+from ..loading.database import display_path, unsafe_entry
+from ..problems import Problem
 from .transaction import active
 
 
@@ -50,6 +53,17 @@ def write_output(out_dir: Path, relative: str, data: bytes) -> str:
         return transaction.write(relative, data)
     write_bytes_atomic(out_dir / relative, data)
     return hashlib.sha256(data).hexdigest()
+
+
+def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
+    """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order."""
+    for path in sorted(paths):
+        unsafe = unsafe_entry(root, path)
+        if unsafe is not None:  # validation reports these; a file swapped in since is refused here too
+            raise DataError(f"{display_path(path)}: [{unsafe[0]}] {unsafe[1]}",
+                            [Problem(display_path(path), "", *unsafe)])
+        data = read_limited(path, MAX_ASSET_BYTES)
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
 
 
 _FIELD_TYPES = {f.name: f.type for f in fields(OutputRecord)}
@@ -94,6 +108,15 @@ def read_manifest(out_dir: Path) -> list[OutputRecord]:
     if not isinstance(outputs, list):
         return []
     return [record for record in map(_record, outputs) if record is not None]
+
+
+def overflow_from_manifest(build_dir: Path, game: str) -> dict[str, list[str]]:
+    """Cards whose text overflowed in the last build, per locale (empty when there is no build)."""
+    found: dict[str, set[str]] = {}
+    for record in read_manifest(build_dir):
+        if record.game == game and record.locale:
+            found.setdefault(record.locale, set()).update(record.overflow)
+    return {locale: sorted(cards) for locale, cards in found.items()}
 
 
 def write_manifest(out_dir: Path, records: list[OutputRecord]) -> Path:

@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlparse
 from ..loading.database import Database
 from ..render.build import has_card_template
 from ..render.deck import Deck, build_deck
-from ..render.art import art_box_mm
+from ..models.face import art_box_mm
 from ..render.facecache import RENDERER_VERSION, assemble_faces
 from ..render.faces import BLEED_MM, FaceJob, build_job, render_faces
 from ..render.fonts import font_files
@@ -125,6 +125,6 @@ def scenario_games() -> tuple[str, ...]:
 
 def run_scenarios(db: Database) -> list[Any]:
     """Every scenario of the game, run: objects with ``id``, ``file``, ``passed`` and ``messages``."""
-    from ..engine.check import run_scenarios as run
+    from ..engine.scenarios import run_scenarios as run
 
     return run(db)

@@ -22,7 +22,8 @@ from ..loading.database import Database, display_path, load_game, load_pack
 from ..loading.records import Index
 from ..markup import MarkupError, parse, plain_text as markup_plain_text
 from ..problems import Problem
-from ..validate.runner import Report, check_database, game_folders
+from ..loading.database import game_folders
+from ..validate.runner import Report, check_database
 from . import adapter
 from .pointer_lines import pointer_lines
 

@@ -16,7 +16,7 @@ from typing import Any
 from ..loading.paths import PathEscape, resolve_inside
 from ..loading.records import Index, Record
 from ..problems import ProblemList
-from ..render.art import art_box_mm, effective_dpi
+from ..models.face import art_box_mm, effective_dpi
 
 MAX_ART_BYTES = 50 * 1024 * 1024
 MAX_ART_PIXELS = 50_000_000

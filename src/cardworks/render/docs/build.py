@@ -89,7 +89,7 @@ def task_hash(task: Any) -> str:
     """Hash of everything a document is made from: the game's data in its locale, the templates, the engine."""
     import json
 
-    from ..build import hash_files
+    from ..manifest import hash_files
 
     digest = hashlib.sha256(_portable_repr(task).encode())
     package = Path(__file__).resolve().parents[2]  # FAQ verdicts and score sheets come from the engine and games

@@ -119,7 +119,7 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     documents = {d.id: d for d in game.documents}
     pieces = {r.id: r for r in index.records if r.kind in {"card", "component", "board"}}
     names = {pid: texts.text(pid, "name", r.model.name) for pid, r in pieces.items()}
-    from ...engine.check import run_scenarios
+    from ...engine.scenarios import run_scenarios
     from ...engine.plugins import registered
     from ..jinja import markup_html
 
