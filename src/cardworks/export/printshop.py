@@ -13,7 +13,6 @@ preflighted, and published only when every check passes.
 from __future__ import annotations
 
 import csv
-import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -23,7 +23,7 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ..errors import DataError, UsageError
 from ..loading.database import Database
@@ -33,8 +33,8 @@ from ..i18n.strings import source_index
 from .cells import FORMULA_START, neutralise
 from .packs import pack_games
 from .sheet_base import BASE_COLUMN, add_base_sheet, row_base
+from .sheet_columns import SEPARATOR, SHEET_NAME, Column, Kind
 
-Kind = Literal["text", "int", "bool", "ids", "names"]
 
 FIELDS: dict[str, Kind] = {
     "set_certainty": "text", "optional": "bool", "quantity": "int", "types": "ids", "markers": "ids", "icons": "ids",
@@ -43,20 +43,6 @@ FIELDS: dict[str, Kind] = {
 """Card fields a sheet carries, and how a cell writes them."""
 MAPS: dict[str, Kind] = {"stats": "int", "attributes": "text"}
 """Fields holding one value per key: one column each (``stats.attack``)."""
-SEPARATOR = {"ids": ", ", "names": "; "}
-SHEET_NAME = "cards"
-
-
-@dataclass(frozen=True)
-class Column:
-    name: str
-    kind: Kind
-    field: str
-    key: str | None = None
-    """The map key (``stats.attack``: ``attack``) or, for a translation, the translated field."""
-    locale: str | None = None
-
-
 @dataclass
 class CardRow:
     set_id: str

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n.merge import BASE_LABEL, check_base, value_hash
+from .sheet_columns import convert
 
 BASE_COLUMN = BASE_LABEL
 BASE_SHEET = BASE_LABEL
@@ -24,8 +25,6 @@ MAX_BASE_CELL = 64 * 1024
 
 def normalized(column: Any, value: Any) -> Any:
     """A cell's value as an import reads it back (an empty string is an empty cell), converted for its field."""
-    from .sheet_import import convert
-
     converted, error = convert(column, None if value == "" else value)
     return value if error else converted
 

@@ -19,7 +19,6 @@ exported: only cells the sheet changed are applied, under the game folder's lock
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -35,54 +34,11 @@ from ..journal import anchor_for, write_journaled
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..problems import Problem
 from ..validate import validate
-from .sheet import (SEPARATOR, Column, card_rows, cell_value, columns_for, selected_sets, sheet_database,
-                    translations)
+from .sheet import card_rows, cell_value, columns_for, selected_sets, sheet_database, translations
+from .sheet_columns import Column, convert
 from .sheet_base import cell_base, normalized, parse_row_base, read_base
 from .sheet_read import Table, read_table
 from .sheet_read import where as _where
-
-WHOLE_NUMBER = re.compile(r"^-?\d+$")
-MAX_DIGITS = 15
-"""Longest whole number a cell may hold: card values are small, and a float holds 15 digits exactly."""
-
-
-def _shown(value: Any) -> str:
-    """A cell's value for a message, cut short (a refused cell may hold 100,000 characters)."""
-    text = repr(value)
-    return text if len(text) <= 80 else f"{text[:60]}… ({len(str(value)):,} characters)"
-
-
-def convert(column: Column, value: Any) -> tuple[Any, str | None]:
-    """A cell's value as the JSON field wants it, or an error message."""
-    if value is None:
-        return ([] if column.kind in SEPARATOR else None), None
-    if column.kind == "int":
-        if isinstance(value, bool):
-            return None, "expected a whole number, found TRUE/FALSE"
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, str) and WHOLE_NUMBER.match(value.strip()):
-            digits = len(value.strip().lstrip("-"))
-            if digits > MAX_DIGITS:  # int() of a 5,000-digit text raises, and no card value is that large
-                return None, f"a whole number of {digits:,} digits; at most {MAX_DIGITS} are taken"
-            value = int(value.strip())
-        if isinstance(value, int):
-            if abs(value) >= 10 ** MAX_DIGITS:
-                return None, f"a whole number of {len(str(abs(value))):,} digits; at most {MAX_DIGITS} are taken"
-            return value, None
-        return None, f"expected a whole number, found {_shown(value)}"
-    if column.kind == "bool":
-        if isinstance(value, bool):
-            return value, None
-        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-            return value.strip().lower() == "true", None
-        return None, f"expected true or false, found {_shown(value)}"
-    if not isinstance(value, str):
-        return None, f"expected text, found {type(value).__name__} {_shown(value)}"
-    if column.kind in SEPARATOR:
-        return [part.strip() for part in value.split(SEPARATOR[column.kind].strip()) if part.strip()], None
-    return value, None
-
 
 def _set(card: dict[str, Any], column: Column, value: Any) -> bool:
     """Write ``value`` into ``card`` when it differs; an empty cell leaves an absent field absent. True on change."""

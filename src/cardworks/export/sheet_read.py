@@ -25,7 +25,7 @@ from ..errors import DataError, UsageError
 from ..fileio import MAX_ASSET_BYTES, MAX_TEXT_BYTES, UnsafeFile, read_limited
 from ..problems import Problem
 from .cells import restore
-from .sheet import SHEET_NAME
+from .sheet_columns import SHEET_NAME
 
 MAX_ROWS = 100_001
 """A header and 100,000 cards: the largest pack the corpus builds."""
