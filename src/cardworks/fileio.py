@@ -100,10 +100,10 @@ def file_type(mode: int) -> str:
     return "special file"
 
 
-def _write_temp(path: Path, data: bytes) -> str:
-    """``data`` in a synced temporary file beside ``path``; returns its name."""
+def write_temp(path: Path, data: bytes, tag: str = "") -> str:
+    """``data`` in a synced temporary file beside ``path`` (named ``.<name>.<tag>…tmp``); returns its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{tag}", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -118,7 +118,7 @@ def _write_temp(path: Path, data: bytes) -> str:
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    tmp = _write_temp(path, data)
+    tmp = write_temp(path, data)
     try:
         os.replace(tmp, path)
     except BaseException:

@@ -23,11 +23,10 @@ import os
 import re
 import signal
 import stat
-import tempfile
 import uuid
 from pathlib import Path
 
-from .fileio import read_limited, write_bytes_atomic
+from .fileio import read_limited, write_bytes_atomic, write_temp
 
 JOURNAL = ".cardworks-import.journal"
 _TEMP = re.compile(r"^\.(?P<name>.+)\.import-[0-9a-f]{8}\.[A-Za-z0-9_]+\.tmp$")
@@ -38,23 +37,6 @@ def kill_point(name: str) -> None:
     """Fault injection for the hostile tests: ``CARDWORKS_KILL_AT=<name>`` kills the process here (as kill -9 would)."""
     if os.environ.get("CARDWORKS_KILL_AT") == name:
         os.kill(os.getpid(), signal.SIGKILL)
-
-
-def _temp_for(path: Path, token: str, data: bytes) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.import-{token}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(name, 0o666 & ~umask)  # mkstemp makes 0600; data files are ordinary files
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
-    return Path(name)
 
 
 def write_journaled(anchor: Path, contents: dict[Path, bytes]) -> None:
@@ -70,7 +52,7 @@ def write_journaled(anchor: Path, contents: dict[Path, bytes]) -> None:
     temps: dict[Path, Path] = {}
     try:
         for path, data in contents.items():
-            temps[path] = _temp_for(path, token, data)
+            temps[path] = Path(write_temp(path, data, f"import-{token}."))
     except BaseException:
         for temp in temps.values():
             temp.unlink(missing_ok=True)
