@@ -34,8 +34,13 @@ _IMAGES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"}
 
 
 def _image_refusal(url: str) -> str | None:
-    """``file: [code] reason`` when a ``file:`` image breaks the asset bounds, else None."""
+    """``file: [code] reason`` when a ``file:`` or ``data:`` image breaks the asset bounds, else None."""
     parsed = urlparse(url)
+    if parsed.scheme == "data":
+        from ..loading.assets import data_url_media, data_url_problems
+
+        found = data_url_problems(url)
+        return f"data:{data_url_media(url)} (an inline image): [{found[0][0]}] {found[0][1]}" if found else None
     if parsed.scheme != "file":
         return None
     path = Path(unquote(parsed.path))
