@@ -8,6 +8,8 @@ named, by ``validate`` and again by the renderer's fetcher.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
@@ -53,7 +55,8 @@ def data_url_problems(url: str) -> list[tuple[str, str]]:
 
 
 def raster_problems(data: bytes) -> list[tuple[str, str]]:
-    """A raster image must be readable and at most :data:`MAX_IMAGE_PIXELS` (read from its header only)."""
+    """A raster image must be at most :data:`MAX_IMAGE_PIXELS` (read from its header, before decoding) and
+    decode completely: a truncated PNG or JPEG is refused, where the renderer would print it partly blank."""
     import io
 
     from PIL import Image
@@ -61,14 +64,29 @@ def raster_problems(data: bytes) -> list[tuple[str, str]]:
     try:
         with Image.open(io.BytesIO(data)) as image:
             width, height = image.size
+            if width * height > MAX_IMAGE_PIXELS:
+                return [("image-too-large", f"image is {width} × {height} pixels; the limit is "
+                         f"{MAX_IMAGE_PIXELS:,} pixels (scale it down)")]
+            with _strict_decoding():
+                image.load()
     except Image.DecompressionBombError as exc:
         return [("image-too-large", f"{exc}".split(",")[0] + "; scale the image down")]
-    except Exception as exc:  # Pillow raises many kinds for a broken header
-        return [("image-unreadable", f"not a readable image: {exc}")]
-    if width * height > MAX_IMAGE_PIXELS:
-        return [("image-too-large", f"image is {width} × {height} pixels; the limit is {MAX_IMAGE_PIXELS:,} pixels "
-                 "(scale it down)")]
+    except Exception as exc:  # Pillow raises many kinds for a broken header or body
+        return [("image-unreadable", f"not a readable image (truncated or damaged): {exc}")]
     return []
+
+
+@contextmanager
+def _strict_decoding() -> Iterator[None]:
+    """Pillow refuses truncated data while this holds (WeasyPrint allows it for the whole process on import)."""
+    from PIL import ImageFile
+
+    before = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
+    try:
+        yield
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = before
 
 
 def svg_problems(data: bytes) -> list[tuple[str, str]]:

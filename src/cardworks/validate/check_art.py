@@ -13,6 +13,7 @@ import warnings
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..loading.assets import image_problems
 from ..loading.paths import PathEscape, resolve_inside
 from ..loading.records import Index, Record
 from ..problems import ProblemList
@@ -173,3 +174,6 @@ def check_art(index: Index, out: ProblemList) -> None:
             if not target.is_file():
                 out.error(record.file.display, f"{record.pointer}{pointer}", "missing-file",
                           f"{art!r} does not exist in {record.bundle.label}")
+                continue
+            for code, message in image_problems(target):  # a card's art has these from the reference checks
+                out.error(record.file.display, f"{record.pointer}{pointer}", code, f"{art}: {message}")
