@@ -67,7 +67,7 @@ def test_runaway_template_is_a_template_error_at_its_line(tmp_path: Path, case: 
         text, code = template_problem(exc).text(), 1
     seconds = time.monotonic() - started
     result = Result(code, "", text, seconds, timed_out=seconds > 10)
-    judge(case, FAMILY, result, refuse=True, names=f"face.html.j2:2: [template-error]")
+    judge(case, FAMILY, result, refuse=True, names="face.html.j2:2: [template-error]")
     assert expected in text, text
 
 

@@ -84,7 +84,7 @@ def capped_range(*args: int) -> range:
     return items
 
 
-def capped_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:  # noqa: A002 (Jinja's names)
+def capped_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
     """``lipsum`` for templates: at most :data:`MAX_LIPSUM` paragraphs of at most 1,000 words."""
     spend()
     if n > MAX_LIPSUM or max > 1000 or min > 1000:
@@ -163,7 +163,7 @@ class BudgetedSandbox(SandboxedEnvironment):
         spend()
         return super().getitem(obj, argument)
 
-    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's spelling)
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         spend()
         if isinstance(getattr(__obj, "__self__", None), (str, bytes, list)):  # "x".ljust(10**10) and the like
             for value in (*args, *kwargs.values()):
