@@ -101,39 +101,27 @@ def test_build_with_a_runaway_face_template_exits_1_naming_its_line(tmp_path: Pa
     assert not (tmp_path / "out" / "manifest.json").exists()
 
 
-def test_back_template_naming_the_deck_template_is_refused_by_validate(tmp_path: Path) -> None:
-    """A back template that is the deck template would include itself (the build stops it on its step budget,
-    at the shipped face's line, which points nowhere useful): ``validate`` names the set's pointer instead."""
+def test_back_templates_that_are_missing_escape_or_loop_are_errors_at_their_pointers(mini) -> None:
+    """One ``validate`` run: the game's battle back names a missing template, its treasure back climbs out with
+    ``..``, and the set's back is the deck template (which would include itself; the build would stop it on its
+    step budget at the shipped face's line, which points nowhere useful)."""
     import json
 
-    cards = tmp_path / "cards"
-    shutil.copytree(REPO / "cards" / "diables", cards / "diables")
-    sets = sorted((cards / "diables" / "sets").glob("*.json"))[0]
+    game, sets = mini.root / "game.json", mini.root / "sets" / "base.json"
+    doc = json.loads(game.read_text())
+    doc["backs"] = {"battle": {"template": "cards/back-night.html.j2"},
+                    "treasure": {"template": "../../../etc/passwd"}}
+    game.write_text(json.dumps(doc))
     doc = json.loads(sets.read_text())
     doc["back"] = {"template": "cards/./cards.html.j2"}
-    sets.write_text(json.dumps(doc, ensure_ascii=False))
-    result = cardworks("--cards", str(cards), "validate", timeout=30)
-    judge("back template naming the deck template", FAMILY, result, refuse=True, names=f"{sets.name}:/back/template:",
-          code="template-loop")
-
-
-BACK_CASES = {
-    "missing back template": ("cards/back-night.html.j2", "missing-template"),
-    "back template climbing out with ..": ("../../../etc/passwd", "path-escape"),
-}
-
-
-@pytest.mark.parametrize("case", sorted(BACK_CASES))
-def test_a_back_template_that_is_not_there_is_an_error_at_its_pointer(mini, case: str) -> None:
-    import json
-
-    template, code = BACK_CASES[case]
-    sets = mini.root / "sets" / "base.json"
-    doc = json.loads(sets.read_text())
-    doc["back"] = {"template": template}
     sets.write_text(json.dumps(doc))
     result = cardworks("--cards", str(mini.cards_root), "validate", timeout=30)
-    judge(case, FAMILY, result, refuse=True, names="base.json:/back/template:", code=code)
+    for case, where, code in (("missing back template", "game.json:/backs/battle/template:", "missing-template"),
+                              ("back template climbing out with ..", "game.json:/backs/treasure/template:",
+                               "path-escape"),
+                              ("back template naming the deck template", "base.json:/back/template:",
+                               "template-loop")):
+        judge(case, FAMILY, result, refuse=True, names=where, code=code)
 
 
 def test_the_deck_template_does_not_fall_back_to_the_common_back(tmp_path: Path) -> None:
