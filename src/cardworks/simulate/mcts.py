@@ -43,6 +43,15 @@ def search(table: Table, heuristics: Any, me: int, seen: dict[str, Any], legal: 
     """The action ``me`` plays after ``budget`` iterations from observation ``seen``."""
     if len(legal) == 1:
         return legal[0]
+    root = grow(table, heuristics, me, seen, budget, rng)
+    choices = {action.notation(): action for action in legal}
+    ranked = sorted(((child.visits, child.reward, key) for key, child in root.children.items() if key in choices),
+                    reverse=True)
+    return choices[ranked[0][2]] if ranked else legal[0]
+
+
+def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: int, rng: random.Random) -> Node:
+    """The search tree's root after ``budget`` iterations from observation ``seen``."""
     rules = table.rules
     players = table.spec.players
     root = Node(me)
@@ -86,10 +95,7 @@ def search(table: Table, heuristics: Any, me: int, seen: dict[str, Any], legal: 
             visited.visits += 1
             if visited.player >= 0:
                 visited.reward += rewards[visited.player]
-    choices = {action.notation(): action for action in legal}
-    ranked = sorted(((child.visits, child.reward, key) for key, child in root.children.items() if key in choices),
-                    reverse=True)
-    return choices[ranked[0][2]] if ranked else legal[0]
+    return root
 
 
 def _select(node: Node, actions: Sequence[Any]) -> tuple[Any, Node]:

@@ -1,0 +1,107 @@
+"""ISMCTS plays the same decisions at a fixed seed as the search recorded in ``ismcts-decisions.json``.
+
+The fixture was written by the search as it stood before any speed work (run this file as a script to write
+it again, only when a change is meant to alter decisions, and say so in the commit). Each case is a position
+reached by greedy play in a seeded game; the search runs from the acting seat's observation with its own
+seeded rng, and the test compares the action chosen and the root's visit counts per action, so a change
+that keeps the choice by luck but searches a different tree still fails.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardworks.engine.core import CHANCE
+from cardworks.simulate.mcts import grow, search
+from cardworks.simulate.agents import parse_agents
+from cardworks.simulate.runner import game_rngs, play_game
+from cardworks.simulate.tables import TableSpec, build_table
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = Path(__file__).with_name("ismcts-decisions.json")
+TABLES = {"base4": ("base", 4), "base3-2": ("base-3", 2), "expert3": ("expert", 3), "base2-4": ("base-2", 4)}
+"""Four-player base (the bench's table), the Kingdom map (moves, lays), expert burns, discord's coins."""
+GAMES = 2
+STOPS = (3, 11, 24, 40)
+"""Steps at which a position is taken from each game (decisions of a player, not of chance)."""
+BUDGET = 40
+
+
+def positions(name: str):
+    """(label, table, seat, observation, legal actions) of each case on table ``name``."""
+    selection, players = TABLES[name]
+    table = build_table(TableSpec(str(REPO / "cards"), "fallera", selection, players))
+    rules, greedy = table.rules, table.heuristics.greedy
+    for game in range(GAMES):
+        chance, *minds = game_rngs(7, game, players)
+        state = table.deal(chance)
+        step = 0
+        while rules.actor(state) is not None and step <= STOPS[-1]:
+            actor, legal = rules.actor(state), rules.legal_actions(state)
+            if actor == CHANCE:
+                action = legal[int(chance.random() * len(legal))]
+            else:
+                if step in STOPS and len(legal) > 1:
+                    yield f"{name}/game{game}/step{step}", table, actor, rules.observe(state, actor), legal
+                action = greedy(table, actor, rules.observe(state, actor), legal, minds[actor])
+            state = rules.apply(state, action, rng=chance)
+            step += 1
+
+
+def decide(table, seat, seen, legal, case: str) -> dict:
+    """The search's choice and its root's statistics for one case, at a seed derived from the case."""
+    choice = search(table, table.heuristics, seat, seen, legal, BUDGET, random.Random(case))
+    root = grow(table, table.heuristics, seat, seen, BUDGET, random.Random(case))
+    return {"choice": choice.notation(),
+            "visits": {key: child.visits for key, child in sorted(root.children.items())}}
+
+
+def whole_game() -> dict:
+    """A four-player base game with one ISMCTS seat, played to its end at a fixed seed."""
+    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base", 4))
+    record = play_game(table, parse_agents("mcts,greedy,greedy,greedy", 4, 12), 5, 0)
+    return {"steps": record.steps, "winners": list(record.winners), "reason": record.reason,
+            "played": [list(pair) for pair in record.played]}
+
+
+def record() -> dict:
+    cases = {label: decide(table, seat, seen, legal, label)
+             for name in TABLES for label, table, seat, seen, legal in positions(name)}
+    return {**cases, "whole-game": whole_game()}
+
+
+def test_a_whole_game_plays_as_recorded() -> None:
+    recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert whole_game() == recorded["whole-game"]
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_search_decides_as_recorded(name: str) -> None:
+    recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    cases = {label: decide(table, seat, seen, legal, label) for label, table, seat, seen, legal in positions(name)}
+    assert len(cases) >= 4, cases
+    assert cases == {label: recorded[label] for label in cases}
+
+
+def test_a_changed_search_fails_the_comparison() -> None:
+    """The comparison is sharp: one more iteration changes some root's visit counts."""
+    global BUDGET
+    recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    label, table, seat, seen, legal = next(positions("base4"))
+    kept = BUDGET
+    BUDGET = kept + 1
+    try:
+        assert decide(table, seat, seen, legal, label) != recorded[label]
+    finally:
+        BUDGET = kept
+
+
+if __name__ == "__main__":  # write the fixture again: python tests/simulate/test_ismcts_decisions.py --write
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: test_ismcts_decisions.py --write")
+    FIXTURE.write_text(json.dumps(record(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
