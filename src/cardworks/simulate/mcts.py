@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..engine.core import CHANCE
 from .tables import Table, winners
@@ -51,51 +51,70 @@ def search(table: Table, heuristics: Any, me: int, seen: dict[str, Any], legal: 
 
 
 def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: int, rng: random.Random) -> Node:
-    """The search tree's root after ``budget`` iterations from observation ``seen``."""
+    """The search tree's root after ``budget`` iterations from observation ``seen``.
+
+    Each iteration plays its determinization in place, through one playout for the descent and the
+    rollout both: the actions a playout lists are legal by construction, so no step is checked again or
+    copies the position (``apply`` would do both, for the same effects and the same chance)."""
     rules = table.rules
+    actor_of = rules.actor
     players = table.spec.players
+    sample = _sampler(table, heuristics, seen)
     root = Node(me)
     for _ in range(budget):
-        state = heuristics.determinize(table, seen, rng)
+        playout = table.playout(sample(rng))
+        choices, play, _ = playout
+        position = table.live(playout)
         node, path = root, [root]
         while True:
-            actor = rules.actor(state)
+            actor = actor_of(position())
             if actor is None:
                 break
-            actions = rules.legal_actions(state)
+            actions = choices()
             if actor == CHANCE:
                 action = actions[int(rng.random() * len(actions))]
+                children = node.children
                 key = action.notation()
-                child = node.children.get(key)
+                child = children.get(key)
                 if child is None:
-                    child = node.children[key] = Node(CHANCE)
-                state = rules.apply(state, action, rng=rng)
+                    child = children[key] = Node(CHANCE)
+                play(action, rng)
                 node = child
                 path.append(node)
                 continue
+            children = node.children
             untried = []
             for action in actions:
-                child = node.children.get(action.notation())
+                child = children.get(action.notation())
                 if child is None:
                     untried.append(action)
                 else:
                     child.available += 1
             if untried:
                 action = untried[int(rng.random() * len(untried))]
-                child = node.children[action.notation()] = Node(actor)
+                child = children[action.notation()] = Node(actor)
                 child.available = 1
-                state = rules.apply(state, action, rng=rng)
+                play(action, rng)
                 path.append(child)
                 break
             action, node = _select(node, actions)
-            state = rules.apply(state, action, rng=rng)
+            play(action, rng)
             path.append(node)
-        rewards = _rollout(table, heuristics, state, rng, players)
+        rewards = _rollout(table, heuristics, playout, position, rng, players)
         for visited in path:
             visited.visits += 1
             if visited.player >= 0:
                 visited.reward += rewards[visited.player]
     return root
+
+
+def _sampler(table: Table, heuristics: Any, seen: dict[str, Any]) -> Callable[[random.Random], Any]:
+    """Draws determinizations of ``seen``: the game's ``determinizer`` when it prepares what every draw
+    shares once per search, else its ``determinize`` called afresh."""
+    prepare = getattr(heuristics, "determinizer", None)
+    if prepare is not None:
+        return prepare(table, seen)
+    return lambda rng: heuristics.determinize(table, seen, rng)
 
 
 def _select(node: Node, actions: Sequence[Any]) -> tuple[Any, Node]:
@@ -109,18 +128,21 @@ def _select(node: Node, actions: Sequence[Any]) -> tuple[Any, Node]:
     return best, best_child
 
 
-def _rollout(table: Table, heuristics: Any, state: Any, rng: random.Random, players: int) -> list[float]:
-    if table.rules.actor(state) is not None:
-        choices, play, now = table.playout(state)
+def _rollout(table: Table, heuristics: Any, playout: Any, position: Callable[[], Any], rng: random.Random,
+             players: int) -> list[float]:
+    """Up to ``ROLLOUT_STEPS`` random steps on the iteration's playout, then the position's value."""
+    rules = table.rules
+    if rules.actor(position()) is not None:
+        choices, play, _ = playout
         legal = choices()
         for _ in range(ROLLOUT_STEPS):
             if not legal:
                 break
             play(legal[int(rng.random() * len(legal))], rng)
             legal = choices()
-        state = now()
-    if table.rules.actor(state) is None:
-        won = winners(table.rules.result(state)[0])
+    state = position()
+    if rules.actor(state) is None:
+        won = winners(rules.result(state)[0])
         if not won:
             return [1.0 / players] * players
         return [1.0 / len(won) if p in won else 0.0 for p in range(players)]
