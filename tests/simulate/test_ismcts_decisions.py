@@ -56,7 +56,7 @@ def positions(name: str):
 def decide(table, seat, seen, legal, case: str) -> dict:
     """The search's choice and its root's statistics for one case, at a seed derived from the case."""
     choice = search(table, table.heuristics, seat, seen, legal, BUDGET, random.Random(case))
-    root = grow(table, table.heuristics, seat, seen, BUDGET, random.Random(case))
+    root = grow(table, table.heuristics, seat, seen, BUDGET, random.Random(case), legal)
     return {"choice": choice.notation(),
             "visits": {key: child.visits for key, child in sorted(root.children.items())}}
 

@@ -43,24 +43,30 @@ def search(table: Table, heuristics: Any, me: int, seen: dict[str, Any], legal: 
     """The action ``me`` plays after ``budget`` iterations from observation ``seen``."""
     if len(legal) == 1:
         return legal[0]
-    root = grow(table, heuristics, me, seen, budget, rng)
+    root = grow(table, heuristics, me, seen, budget, rng, legal)
     choices = {action.notation(): action for action in legal}
     ranked = sorted(((child.visits, child.reward, key) for key, child in root.children.items() if key in choices),
                     reverse=True)
     return choices[ranked[0][2]] if ranked else legal[0]
 
 
-def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: int, rng: random.Random) -> Node:
+def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: int, rng: random.Random,
+         legal: Sequence[Any] = ()) -> Node:
     """The search tree's root after ``budget`` iterations from observation ``seen``.
 
     Each iteration plays its determinization in place, through one playout for the descent and the
     rollout both: the actions a playout lists are legal by construction, so no step is checked again or
-    copies the position (``apply`` would do both, for the same effects and the same chance)."""
+    copies the position (``apply`` would do both, for the same effects and the same chance). ``legal``, the
+    searcher's own legal actions, stands for the root's list in every determinization: they depend only on
+    what the searcher sees (its hand, the table), so only their number is compared, and a determinization
+    offering another number is listed afresh."""
     rules = table.rules
     actor_of = rules.actor
     players = table.spec.players
     sample = _sampler(table, heuristics, seen)
     root = Node(me)
+    rooted = list(legal)
+    sqrt, log, exploration, infinity = math.sqrt, math.log, EXPLORATION, math.inf
     for _ in range(budget):
         playout = table.playout(sample(rng))
         choices, play, _ = playout
@@ -71,9 +77,9 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
             if actor is None:
                 break
             actions = choices()
+            children = node.children
             if actor == CHANCE:
                 action = actions[int(rng.random() * len(actions))]
-                children = node.children
                 key = action.notation()
                 child = children.get(key)
                 if child is None:
@@ -82,14 +88,17 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
                 node = child
                 path.append(node)
                 continue
-            children = node.children
-            untried = []
+            if node is root and len(actions) == len(rooted):
+                actions = rooted
+            get = children.get
+            untried, kids = [], []
             for action in actions:
-                child = children.get(action.notation())
+                child = get(action.notation())
                 if child is None:
                     untried.append(action)
                 else:
                     child.available += 1
+                    kids.append(child)
             if untried:
                 action = untried[int(rng.random() * len(untried))]
                 child = children[action.notation()] = Node(actor)
@@ -97,8 +106,15 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
                 play(action, rng)
                 path.append(child)
                 break
-            action, node = _select(node, actions)
-            play(action, rng)
+            # every action has its child (kids[i] is the child of the i-th action): UCB1 with availability
+            best, best_score = None, -infinity
+            for action, child in zip(actions, kids):
+                visits = child.visits
+                score = child.reward / visits + exploration * sqrt(log(child.available) / visits) \
+                    if visits else infinity
+                if score > best_score:
+                    best, node, best_score = action, child, score
+            play(best, rng)
             path.append(node)
         rewards = _rollout(table, heuristics, playout, position, rng, players)
         for visited in path:
@@ -115,17 +131,6 @@ def _sampler(table: Table, heuristics: Any, seen: dict[str, Any]) -> Callable[[r
     if prepare is not None:
         return prepare(table, seen)
     return lambda rng: heuristics.determinize(table, seen, rng)
-
-
-def _select(node: Node, actions: Sequence[Any]) -> tuple[Any, Node]:
-    best, best_child, best_score = None, None, -math.inf
-    for action in actions:
-        child = node.children[action.notation()]
-        score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits) \
-            if child.visits else math.inf
-        if score > best_score:
-            best, best_child, best_score = action, child, score
-    return best, best_child
 
 
 def _rollout(table: Table, heuristics: Any, playout: Any, position: Callable[[], Any], rng: random.Random,

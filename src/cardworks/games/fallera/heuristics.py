@@ -14,7 +14,7 @@ import random
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
-from .state import built
+from .state import Draft, built
 from .worth import effect_worth, returns
 
 WIN = 1000.0
@@ -290,9 +290,11 @@ def evaluate(table: Any, state: Any) -> list[float]:
     if state.phase == "over":
         return [1.0 / state.players] * state.players
     rules = table.rules
+    weights = state.weights if type(state) is Draft else None
+    """A draft's bound of valid ingredients per counter: 0 only on a counter without ingredients (count 0)."""
     scores = []
     for p in range(state.players):
-        count = rules.ingredients(state, p)[0]
+        count = rules.ingredients(state, p)[0] if weights is None or weights[p] else 0
         others = len(state.counters[p]) - count
         scores.append(1.2 * count + 0.15 * others + 0.1 * len(state.hands[p]))
     top = max(scores)
