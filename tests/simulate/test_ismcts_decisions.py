@@ -105,3 +105,62 @@ if __name__ == "__main__":  # write the fixture again: python tests/simulate/tes
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: test_ismcts_decisions.py --write")
     FIXTURE.write_text(json.dumps(record(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_a_determinization_offers_the_searcher_its_own_legal_actions(name: str) -> None:
+    """The root reuses the searcher's legal actions in every determinization: they must be the same list."""
+    checked = 0
+    for _, table, seat, seen, legal in positions(name):
+        sample = table.heuristics.determinizer(table, seen)
+        for seed in range(3):
+            sampled = sample(random.Random(seed))
+            assert [a.notation() for a in table.rules.legal_actions(sampled)] == [a.notation() for a in legal]
+            checked += 1
+    assert checked >= 12
+
+
+def test_a_root_list_of_another_length_is_listed_afresh() -> None:
+    """Given a list the determinization does not offer (one action short), the root lists its own actions:
+    the tree is the one grown without a list, not one missing an action."""
+    label, table, seat, seen, legal = next(positions("base4"))
+    grown = [grow(table, table.heuristics, seat, seen, BUDGET, random.Random(label), given)
+             for given in (legal, legal[:-1], ())]
+    counts = [{key: child.visits for key, child in root.children.items()} for root in grown]
+    assert counts[0] == counts[1] == counts[2]
+    assert legal[-1].notation() in counts[1]
+
+
+def _complete(table, state, who: int):
+    """``state`` with five valid ingredients on ``who``'s counter, taken from the deck and the other counters,
+    recorded as the paella the coin refused."""
+    cards = table.cards
+    valid = lambda i: cards[state.designs[i]].kind == "ingredient" and cards[state.designs[i]].category != "forbidden"  # noqa: E731
+    own = [i for i in state.counters[who] if valid(i)]
+    pool = [i for i in state.deck if valid(i)] + [i for p, c in enumerate(state.counters) if p != who for i in c if valid(i)]
+    moved = pool[:5 - len(own)]
+    assert len(own) + len(moved) == 5
+    counters = [sorted([*c, *moved]) if p == who else [i for i in c if i not in moved] for p, c in enumerate(state.counters)]
+    return table.rules.load({**table.rules.dump(state), "counters": counters,
+                             "deck": [i for i in state.deck if i not in moved],
+                             "refused": [c if p == who else [] for p, c in enumerate(counters)]})
+
+
+def test_a_determinization_keeps_a_refused_paella_waiting() -> None:
+    """The determinizer skips looking for refused paellas only where the rules' bound rules them out: a
+    complete paella on a counter is still recorded as refused (with expansion 2's coin)."""
+    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base-2", 4))
+    rules = table.rules
+    chance = random.Random(3)
+    state = table.deal(chance)
+    while rules.actor(state) == CHANCE or state.phase != "turn":
+        legal = rules.legal_actions(state)
+        state = rules.apply(state, legal[int(chance.random() * len(legal))], rng=chance)
+    me = state.current
+    rival = (me + 1) % 4
+    before = table.heuristics.determinize(table, rules.observe(state, me), random.Random(1))
+    assert not any(before.refused)
+    waiting = _complete(table, state, rival)
+    seen = rules.observe(waiting, me)
+    sampled = table.heuristics.determinize(table, seen, random.Random(1))
+    assert sampled.refused[rival] == waiting.counters[rival] and not rules.invariants(sampled)
