@@ -164,3 +164,33 @@ def test_a_determinization_keeps_a_refused_paella_waiting() -> None:
     seen = rules.observe(waiting, me)
     sampled = table.heuristics.determinize(table, seen, random.Random(1))
     assert sampled.refused[rival] == waiting.counters[rival] and not rules.invariants(sampled)
+
+
+@pytest.mark.parametrize("name", ["base4", "expert3"])
+def test_evaluate_reads_a_draft_as_it_reads_its_frozen_state(name: str) -> None:
+    """Evaluate takes a draft's ingredient tally where it is exact; it must agree with counting, position after
+    position (forbidden ingredients and cards that count as two included)."""
+    selection, players = TABLES[name]
+    table = build_table(TableSpec(str(REPO / "cards"), "fallera", selection, players))
+    evaluate, rng, compared, counted = table.heuristics.evaluate, random.Random(2), 0, 0
+    cards = table.cards
+
+    def special(design: str) -> bool:  # an ingredient whose count the tally alone does not give
+        card = cards[design]
+        return card.kind == "ingredient" and (card.category == "forbidden" or bool(card.doing("count-as-ingredients")))
+
+    for _ in range(15):
+        playout = table.playout(table.deal(rng))
+        choices, play, now = playout
+        draft = table.live(playout)()
+        legal = choices()
+        for step in range(400):
+            if not legal:
+                break
+            if step % 2 == 0:
+                assert evaluate(table, draft) == evaluate(table, now())
+                compared += 1
+                counted += any(special(draft.designs[i]) for c in draft.counters for i in c)
+            play(legal[int(rng.random() * len(legal))], rng)
+            legal = choices()
+    assert compared > 100 and counted > 10, (compared, counted)

@@ -282,6 +282,21 @@ def _with_refused(rules: Any, state: Any) -> Any:
     return rules.load({**rules.dump(state), "refused": [list(c) for c in refused]})
 
 
+_BY_WEIGHT: dict[int, tuple[Any, tuple[bool, ...]]] = {}
+
+
+def _by_weight(facts: Any) -> tuple[bool, ...]:
+    """Per instance, whether it adds exactly its ``Facts.weight`` to a valid ingredient count: every card but
+    an ingredient that is forbidden (it may or may not count) or that may count as more than one. On a
+    counter of such cards the count is the draft's tally of weights, with no effect to look at."""
+    kept = _BY_WEIGHT.get(id(facts))
+    if kept is None or kept[0] is not facts:
+        flags = tuple(c.kind != "ingredient" or (c.category != "forbidden" and not c.doing("count-as-ingredients"))
+                      for c in facts.defs)
+        kept = _BY_WEIGHT[id(facts)] = (facts, flags)
+    return kept[1]
+
+
 def evaluate(table: Any, state: Any) -> list[float]:
     """Each player's chances from a position: a softmax of their progress (valid ingredients first,
     then other treasures and cards in hand)."""
@@ -290,12 +305,16 @@ def evaluate(table: Any, state: Any) -> list[float]:
     if state.phase == "over":
         return [1.0 / state.players] * state.players
     rules = table.rules
-    weights = state.weights if type(state) is Draft else None
-    """A draft's bound of valid ingredients per counter: 0 only on a counter without ingredients (count 0)."""
+    draft = type(state) is Draft
+    exact = _by_weight(state.facts) if draft else ()
     scores = []
     for p in range(state.players):
-        count = rules.ingredients(state, p)[0] if weights is None or weights[p] else 0
-        others = len(state.counters[p]) - count
+        counter = state.counters[p]
+        if draft and all(map(exact.__getitem__, counter)):
+            count = state.weights[p]  # the draft's own tally, exact on such a counter
+        else:
+            count = rules.ingredients(state, p)[0]
+        others = len(counter) - count
         scores.append(1.2 * count + 0.15 * others + 0.1 * len(state.hands[p]))
     top = max(scores)
     weights = [math.exp(s - top) for s in scores]
