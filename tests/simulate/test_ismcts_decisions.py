@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from cardworks.engine.core import CHANCE
-from cardworks.simulate.mcts import grow, search
 from cardworks.simulate.agents import parse_agents
+from cardworks.simulate.mcts import grow, search
 from cardworks.simulate.runner import game_rngs, play_game
 from cardworks.simulate.tables import TableSpec, build_table
 
@@ -135,7 +135,7 @@ def _complete(table, state, who: int):
     """``state`` with five valid ingredients on ``who``'s counter, taken from the deck and the other counters,
     recorded as the paella the coin refused."""
     cards = table.cards
-    valid = lambda i: cards[state.designs[i]].kind == "ingredient" and cards[state.designs[i]].category != "forbidden"  # noqa: E731
+    valid = lambda i: cards[state.designs[i]].kind == "ingredient" and cards[state.designs[i]].category != "forbidden"
     own = [i for i in state.counters[who] if valid(i)]
     pool = [i for i in state.deck if valid(i)] + [i for p, c in enumerate(state.counters) if p != who for i in c if valid(i)]
     moved = pool[:5 - len(own)]

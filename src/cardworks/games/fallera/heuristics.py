@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .state import Draft, built
 from .worth import effect_worth, returns
