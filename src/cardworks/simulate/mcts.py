@@ -67,6 +67,7 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     sample = _sampler(table, heuristics, seen)
     root = Node(me)
     rooted = list(legal)
+    root_kids: list[Node] = []
     sqrt, log, exploration, infinity = math.sqrt, math.log, EXPLORATION, math.inf
     for _ in range(budget):
         playout = table.playout(sample(rng))
@@ -91,15 +92,16 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
                 continue
             if node is root and len(actions) == len(rooted):
                 actions = rooted
-            get = children.get
-            untried, kids = [], []
-            for action in actions:
-                child = get(action.notation())
-                if child is None:
-                    untried.append(action)
+                if root_kids:  # every root action has its child: the same children, in the same order
+                    for child in root_kids:
+                        child.available += 1
+                    untried, kids = (), root_kids
                 else:
-                    child.available += 1
-                    kids.append(child)
+                    untried, kids = _count_available(children, actions)
+                    if not untried:
+                        root_kids = kids
+            else:
+                untried, kids = _count_available(children, actions)
             if untried:
                 action = untried[int(rng.random() * len(untried))]
                 child = children[action.notation()] = Node(actor)
@@ -123,6 +125,21 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
             if visited.player >= 0:
                 visited.reward += rewards[visited.player]
     return root
+
+
+def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple[list[Any], list[Node]]:
+    """(actions without a child yet, children of the others in the actions' order), each child found
+    counted as available once more."""
+    get = children.get
+    untried, kids = [], []
+    for action in actions:
+        child = get(action.notation())
+        if child is None:
+            untried.append(action)
+        else:
+            child.available += 1
+            kids.append(child)
+    return untried, kids
 
 
 def _sampler(table: Table, heuristics: Any, seen: dict[str, Any]) -> Callable[[random.Random], Any]:
