@@ -237,17 +237,38 @@ def _copy_tree(into: Path, repo: Path = REPO) -> Path:
     return into / "src"
 
 
+_RUNNING: set[subprocess.Popen] = set()
+"""The checks under way, so an interrupted bench can stop them."""
+
+
 def _run_check(src: Path, command: list[str], timeout: float, core: int | None) -> tuple[str, float]:
     """('passed' | 'failed' | 'timeout', seconds) of one ``command`` (a ``cardworks check``) on the tree ``src``."""
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONDONTWRITEBYTECODE": "1"}
     pin = (lambda: os.sched_setaffinity(0, {core})) if core is not None else None
     start = time.perf_counter()
+    with subprocess.Popen([sys.executable, *command], cwd=src.parent, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, preexec_fn=pin, start_new_session=True) as process:
+        _RUNNING.add(process)
+        try:
+            returncode = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _stop(process)
+            return "timeout", time.perf_counter() - start
+        except BaseException:  # interrupted: the check is in a session of its own, so stop it here
+            _stop(process)
+            raise
+        finally:
+            _RUNNING.discard(process)
+    return ("passed" if returncode == 0 else "failed"), time.perf_counter() - start
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Stop a check and the workers it started (its own process group)."""
     try:
-        done = subprocess.run([sys.executable, *command], cwd=src.parent, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=timeout, preexec_fn=pin)
-    except subprocess.TimeoutExpired:
-        return "timeout", time.perf_counter() - start
-    return ("passed" if done.returncode == 0 else "failed"), time.perf_counter() - start
+        os.killpg(process.pid, 9)
+    except ProcessLookupError:
+        pass
+    process.wait()
 
 
 def _cores() -> list[int]:
@@ -318,8 +339,11 @@ def run_mutants(game: str, mutants_of: Callable[[Path], list[Mutant]], command: 
         limit = timeout or max(30.0, 5 * base_seconds)
         start = time.perf_counter()
         free = list(range(jobs))
+        interrupted: list[bool] = []
 
         def one(mutant: Mutant) -> str:
+            if interrupted:
+                return "skipped"
             job = free.pop()
             try:
                 path = copies[job] / mutant.path
@@ -336,7 +360,13 @@ def run_mutants(game: str, mutants_of: Callable[[Path], list[Mutant]], command: 
                 free.append(job)
 
         with ThreadPoolExecutor(jobs) as pool:
-            verdicts = list(pool.map(one, mutants))
+            try:
+                verdicts = list(pool.map(one, mutants))
+            except KeyboardInterrupt:  # Ctrl-C: stop the checks under way, run no more, report nothing
+                interrupted.append(True)
+                for process in list(_RUNNING):
+                    _stop(process)
+                raise SystemExit(f"{game}: interrupted; no figures") from None
         return Result(game, command, mutants, verdicts, declared, time.perf_counter() - start)
 
 

@@ -25,9 +25,7 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
         broken.append("a map slot holds neither a card instance nor -1 (empty)")
     if state.turn < 0:
         broken.append(f"the turn count is {state.turn}: turns count from 1, and 0 is before the first")
-    for step in state.pending:
-        if step[0] == "draw" and step[2] < 1:
-            broken.append(f"a draw of {step[2]} cards waits in the queue: what is left of a draw is at least a card")
+    broken += queue_shape(state.pending)
     actor = rules.actor(state)
     for action in rules.legal_actions(state):
         text = action.notation()
@@ -83,3 +81,22 @@ def unearned_wins(rules: Any, state: Any) -> list[str]:
                 + (", one forbidden ingredient blocking" if blocked else "")
                 + ("" if territorial or not state.foods else ", the Queen not in their territorial terreta")]
     return []
+
+
+PASSING_STEPS = frozenset({"end-action", "next-turn", "end-move", "refill", "burn"})
+"""Queue steps that end the action or move the turn on (each may play a whole turn start of its own)."""
+
+
+def queue_shape(pending: tuple[tuple[Any, ...], ...]) -> list[str]:
+    """What is wrong with the shape of the queue of pending steps. A step that ends the action or passes the
+    turn waits only last (what follows it would be played in the next player's turn), so a flag that tells
+    the callers of ``TurnFlow._resume`` to stop never has steps behind it; a draw left waiting draws at least
+    a card."""
+    broken = []
+    for k, step in enumerate(pending):
+        name = step[0]
+        if name in PASSING_STEPS and k != len(pending) - 1:
+            broken.append(f"the step {name!r} waits in the queue before {len(pending) - 1 - k} more: it must be last")
+        if name == "draw" and step[2] < 1:
+            broken.append(f"a draw of {step[2]} cards waits in the queue: what is left of a draw is at least a card")
+    return broken
