@@ -16,8 +16,8 @@ per game and every survivor as ``file:line: mutation``. Goals (issue 25): at lea
 Equivalent mutants (no check can tell them from the original: a cache size, a bound that only skips work)
 are declared with their reason in ``bench/equivalent-mutants.json``, as the bench prints them. Both figures
 are printed, ``killed of counted`` and ``killed of (counted - declared equivalent)``; the goal is judged on
-the second. A declaration that matches no sampled mutant, or whose mutant is killed, is stale: the bench
-stops (exit 1) rather than count it. ``--with-pack`` plays packs with the game (``check --pack``); the
+the second. A declaration that matches no mutant of the sources (its line or text moved), or whose mutant
+is killed, is stale: the bench stops (exit 1) rather than count it. ``--with-pack`` plays packs with the game (``check --pack``); the
 figures then name that command, and are not those of the plain ``check``.
 """
 
@@ -222,9 +222,10 @@ def load_equivalents(path: Path, game: str) -> dict[str, str]:
     return declared
 
 
-def stale_declarations(declared: dict[str, str], sampled: list[Mutant]) -> list[str]:
-    """The declared equivalents that match no sampled mutant (the sources or the sample moved under them)."""
-    names = {str(m) for m in sampled}
+def stale_declarations(declared: dict[str, str], sites: list[Mutant]) -> list[str]:
+    """The declared equivalents that match none of ``sites`` (every mutant the sources offer: a declaration
+    outside a smaller ``--count`` is not stale, one whose line or text moved is)."""
+    names = {str(m) for m in sites}
     return [name for name in declared if name not in names]
 
 
@@ -318,21 +319,21 @@ class Result:
         return killed / fair if fair else 0.0
 
 
-def run_mutants(game: str, mutants_of: Callable[[Path], list[Mutant]], command: list[str], jobs: int,
-                timeout: float | None, declared: dict[str, str], only: set[str] | None = None,
-                repo: Path = REPO) -> Result:
-    """Run each mutant ``mutants_of`` lists for a copy of the sources (those written in ``only``, when
-    given) under ``command``; each job has its own copy. Stops (exit 1) before running anything when a
-    declared equivalent matches no sampled mutant, or when the unmutated sources fail."""
+def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Callable[[list[Mutant]], list[Mutant]],
+                command: list[str], jobs: int, timeout: float | None, declared: dict[str, str],
+                only: set[str] | None = None, repo: Path = REPO) -> Result:
+    """Run each mutant ``pick`` draws from the sites ``sites_of`` lists for a copy of the sources (those
+    written in ``only``, when given) under ``command``; each job has its own copy. Stops (exit 1) before
+    running anything when a declared equivalent matches no site, or when the unmutated sources fail."""
     cores = _cores()
     with tempfile.TemporaryDirectory(prefix="cardworks-mutants-") as tmp:
         copies = [_copy_tree(Path(tmp) / f"job{j}", repo) for j in range(jobs)]
-        sampled = mutants_of(copies[0])
-        stale = stale_declarations(declared, sampled)
+        sites = sites_of(copies[0])
+        stale = stale_declarations(declared, sites)
         if stale:
-            raise SystemExit(f"{game}: declared equivalent but not in the sample (stale: the sources or the sample "
-                             "moved; fix bench/equivalent-mutants.json):\n" + "\n".join(f"  {s}" for s in stale))
-        mutants = [m for m in sampled if only is None or str(m) in only]
+            raise SystemExit(f"{game}: declared equivalent but no such mutant in the sources (stale: its line or "
+                             "text moved; fix bench/equivalent-mutants.json):\n" + "\n".join(f"  {s}" for s in stale))
+        mutants = [m for m in pick(sites) if only is None or str(m) in only]
         verdict, base_seconds = _run_check(copies[0], command, 600, cores[0] if cores else None)
         if verdict != "passed":
             raise SystemExit(f"{game}: {shown(command)} fails on the unmutated sources; fix that first")
@@ -374,8 +375,8 @@ def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None,
              packs: tuple[Path, ...] = (), equivalents: Path = EQUIVALENTS) -> Result:
     """One game's seeded sample of ``count`` mutants run under ``check`` (with ``packs``)."""
     declared = load_equivalents(equivalents, game)
-    return run_mutants(game, lambda src: sample(find_mutants(src, game), count, seed), check_command(game, packs),
-                       jobs, timeout, declared, only)
+    return run_mutants(game, lambda src: find_mutants(src, game), lambda sites: sample(sites, count, seed),
+                       check_command(game, packs), jobs, timeout, declared, only)
 
 
 def report(result: Result) -> bool:
@@ -432,12 +433,12 @@ def main(argv: list[str] | None = None) -> None:
     for game in args.game or sorted(RULES_MODULES):
         declared = load_equivalents(args.equivalents, game)
         if args.list:
-            sampled = sample(find_mutants(REPO / "src", game), args.count, args.seed)
-            stale = stale_declarations(declared, sampled)
-            for mutant in sampled:
+            sites = find_mutants(REPO / "src", game)
+            stale = stale_declarations(declared, sites)
+            for mutant in sample(sites, args.count, args.seed):
                 print(f"{mutant}  (declared equivalent)" if str(mutant) in declared else mutant)
             for name in stale:
-                print(f"STALE: declared equivalent but not in the sample: {name}")
+                print(f"STALE: declared equivalent but no such mutant in the sources: {name}")
             met &= not stale
             continue
         met &= report(run_game(game, args.count, args.seed, args.jobs, args.timeout, only, tuple(args.with_pack),
