@@ -17,8 +17,8 @@ Equivalent mutants (no check can tell them from the original: a cache size, a bo
 are declared with their reason in ``bench/equivalent-mutants.json``, as the bench prints them. Both figures
 are printed, ``killed of counted`` and ``killed of (counted - declared equivalent)``; the goal is judged on
 the second. A declaration that matches no mutant of the sources (its line or text moved), or whose mutant
-is killed, is stale: the bench stops (exit 1) rather than count it. ``--with-pack`` plays packs with the game (``check --pack``); the
-figures then name that command, and are not those of the plain ``check``.
+is killed, is stale: the bench stops (exit 1) rather than count it. ``--with-pack`` plays packs with the
+game (``check --pack``); the figures then name that command, and are not those of the plain ``check``.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 REPO = Path(__file__).resolve().parents[1]
 GAMES = Path("cardworks") / "games"
