@@ -6,8 +6,9 @@ killed with the group, workers included) and is judged into one verdict:
 - ``refused``: exit 1 or 2 and a ``file…: [code] message`` line naming the file (expected for bad input);
 - ``accepted``: exit 0 and the case's own check of the output passed (expected for good input);
 - ``traceback``, ``hang``, ``silent-wrong`` (bad input accepted, or an output check failed),
-  ``unclear-refusal`` (refused without naming the file) and ``bytes-lost`` (files that must not change
-  did): each of these fails the case.
+  ``unclear-refusal`` (refused without naming the file), ``bytes-lost`` (files that must not change
+  did) and ``escape`` (the command read a file outside its folder: its output, or a page it served,
+  shows a marker only that outside file holds): each of these fails the case.
 
 Verdicts are collected for the summary printed at the end of the run (see ``conftest.py``).
 """
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 GOOD = {"refused", "accepted"}
-VERDICTS = ["refused", "accepted", "traceback", "hang", "silent-wrong", "unclear-refusal", "bytes-lost"]
+VERDICTS = ["refused", "accepted", "traceback", "hang", "silent-wrong", "unclear-refusal", "bytes-lost", "escape"]
 
 
 @dataclass
@@ -89,14 +90,22 @@ def lost(before: dict[str, str], after: dict[str, str]) -> list[str]:
 
 
 def judge(case: str, family: str, result: Result, *, refuse: bool, names: str | None = None, code: str | None = None,
-          check: Callable[[], str | None] | None = None, changed: list[str] | None = None) -> Outcome:
+          check: Callable[[], str | None] | None = None, changed: list[str] | None = None,
+          secret: str | None = None, seen: str = "", outside: list["Outside"] | None = None) -> Outcome:
     """Judge one run, record it, and fail the test when the verdict is not a good one.
 
     ``names``: text the refusal must show on a ``…: [code]`` line (usually the offending file's name);
     ``code``: the problem code expected; ``check``: returns a message when an accepted output is wrong;
-    ``changed``: files that must not have changed but did.
+    ``changed``: files that must not have changed but did; ``secret``: a marker only a file outside the
+    command's folders holds, looked for in its output and in ``seen`` (pages it served, files it wrote);
+    ``outside``: files outside the command's folders that it must not have read (see :class:`Outside`).
     """
-    if result.timed_out:
+    read = [str(file.path.name) for file in outside or () if file.was_read()]
+    if secret is not None and secret in result.stdout + result.stderr + seen:
+        verdict, detail = "escape", f"the output shows {secret!r}, read from a file outside the folder"
+    elif read:
+        verdict, detail = "escape", f"read a file outside its folders: {', '.join(read)}"
+    elif result.timed_out:
         verdict, detail = "hang", f"still running after {result.seconds:.0f} s"
     elif "Traceback" in result.stderr or result.exit_code not in (0, 1, 2):
         verdict, detail = "traceback", result.stderr[-2000:]
@@ -134,6 +143,30 @@ def judge_output(case: str, family: str, wrong: str | None) -> Outcome:
     return judge(case, family, Result(0, "", "", 0.0, False), refuse=False, check=lambda: wrong)
 
 
+class Outside:
+    """A file outside every folder a command may read, holding ``text``; :meth:`was_read` says whether any
+    process read it since. Reads are seen through the access time: it is set before the modification time,
+    so the kernel's ``relatime`` updates it on the next read. The file system is checked first: where
+    access times are not kept the test fails, it never passes blind."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        self.path = path
+        self._rewind()
+        path.read_bytes()
+        assert self.was_read(), f"{path.parent}: this file system keeps no access times; reads cannot be seen"
+        self._rewind()
+
+    def _rewind(self) -> None:
+        info = self.path.stat()
+        os.utime(self.path, ns=(info.st_mtime_ns - 10**12, info.st_mtime_ns))
+        self._atime = self.path.stat().st_atime_ns
+
+    def was_read(self) -> bool:
+        return self.path.stat().st_atime_ns != self._atime
+
+
 @dataclass
 class Summary:
     cases: int = 0
@@ -144,7 +177,8 @@ class Summary:
         c = self.counts
         return (f"{self.cases} cases: {c.get('refused', 0)} cleanly refused, {c.get('accepted', 0)} accepted with "
                 f"correct output; tracebacks {c.get('traceback', 0)}, hangs {c.get('hang', 0)}, silent wrong outputs "
-                f"{c.get('silent-wrong', 0) + c.get('unclear-refusal', 0)}, bytes lost {c.get('bytes-lost', 0)}")
+                f"{c.get('silent-wrong', 0) + c.get('unclear-refusal', 0)}, bytes lost {c.get('bytes-lost', 0)}, "
+                f"escapes {c.get('escape', 0)}")
 
 
 def summary(outcomes: list[Outcome]) -> Summary:

@@ -10,7 +10,6 @@ from PIL import Image
 from starlette.testclient import TestClient
 
 from cardworks.serve import Preview, ServeOptions, create_app
-from cardworks.serve import adapter
 from conftest import run_cli, snapshot
 
 from serve_fixtures import REPO, Workspace, pack_preview, workspace  # noqa: F401  (fixtures)
@@ -109,8 +108,8 @@ def test_an_edit_renders_only_the_changed_face_and_a_broken_file_shows_its_error
         workspace: Workspace, pack_preview: Preview, monkeypatch) -> None:
     before = {t.card.id: t for t in pack_preview.tiles("en")}
     rendered: list[set[str]] = []
-    real = adapter.render_face_images
-    monkeypatch.setattr(adapter, "render_face_images", lambda faces, ids, **kw: rendered.append(set(ids)) or real(faces, ids, **kw))
+    real = pack_preview._worker.render  # faces are rendered in the worker process: count what is sent there
+    monkeypatch.setattr(pack_preview._worker, "render", lambda faces, ids: rendered.append(set(ids)) or real(faces, ids))
     data = workspace.read(workspace.pack_set)
     data["cards"][1]["name"] = "cavaller renovat"
     workspace.write(workspace.pack_set, data)

@@ -1,11 +1,12 @@
 """``cardworks`` entry point: the command group, the shared ``--cards`` option, exit codes.
 
-Exit 0: success. Exit 1: the input is wrong. Exit 2: wrong usage. Bad input
-never shows a traceback.
+Exit 0: success. Exit 1: the input is wrong. Exit 2: wrong usage. Exit 130:
+interrupted by Ctrl-C (one line, no traceback). Bad input never shows a traceback.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -16,6 +17,11 @@ from ..resources import data_dir
 from ..fileio import OS_ERROR_CODES, UnsafeFile
 from . import commands, export_commands
 from .simulate import simulate
+
+
+INTERRUPT_EXIT = 130
+"""Exit code after Ctrl-C (128 + SIGINT), as shells report a command stopped by it."""
+INTERRUPTED = "outputs and data written before this command are as they were"
 
 
 def default_cards_root() -> Path:
@@ -33,6 +39,10 @@ class Group(click.Group):
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C: transactions have already put back what they had begun
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this line short
+            click.echo(f"\ncardworks: interrupted (Ctrl-C); {INTERRUPTED}", err=True)
+            ctx.exit(INTERRUPT_EXIT)
         except UsageError as exc:
             click.echo(f"cardworks: error: {exc}", err=True)
             ctx.exit(2)
