@@ -18,6 +18,7 @@ import signal
 import stat
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -113,7 +114,8 @@ def fault_point(name: str) -> None:
     """
     if os.environ.get("CARDWORKS_KILL_AT") == name:
         os.kill(os.getpid(), signal.SIGKILL)
-    if os.environ.get("CARDWORKS_PAUSE_AT") == name:
+    if os.environ.get("CARDWORKS_PAUSE_AT") == name and threading.current_thread() is threading.main_thread():
+        # only the main thread pauses: Ctrl-C interrupts it alone (a helper thread's write passes through)
         flag = os.environ.get("CARDWORKS_PAUSED")
         if flag:
             Path(flag).write_text(str(os.getpid()))
