@@ -162,10 +162,13 @@ def group(pgid: int) -> list[int]:
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if os.getpgid(int(entry)) == pgid:
-                    found.append(int(entry))
-            except (ProcessLookupError, PermissionError):
-                pass
+                if os.getpgid(int(entry)) != pgid:
+                    continue
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):  # gone meanwhile
+                continue
+            if state != "Z":  # a zombie has ended; it only waits to be reaped
+                found.append(int(entry))
     return found
 
 
@@ -203,8 +206,11 @@ def interrupt(*args: str, at: str, tmp: Path, wait: float = 120, env: dict[str, 
     sent = time.monotonic()
     result = finish(process, timeout=30)
     stopped = time.monotonic() - sent
-    time.sleep(0.2)
     left = group(process.pid)
+    settle = time.monotonic() + 1
+    while left and time.monotonic() < settle:  # a worker killed at the same moment may take a moment to go
+        time.sleep(0.1)
+        left = group(process.pid)
     if left:
         os.killpg(process.pid, signal.SIGKILL)
     return Interrupted(result, True, stopped, left)

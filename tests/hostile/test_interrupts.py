@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import (BUILD, REPO, cardworks, diables_built, fingerprint, interrupt, judge, lost,  # noqa: F401
+from corpus import (BUILD, REPO, cardworks, diables_built, fingerprint, group, interrupt, judge, lost,  # noqa: F401
                     mini)
 
 FAMILY = "interrupts"
@@ -54,6 +54,23 @@ def test_ctrl_c_during_an_export_leaves_the_earlier_export(kind: str, pack: Path
                     at="export-publish", tmp=tmp_path)
     judge(f"Ctrl-C during export {kind}", FAMILY, run.result, refuse=False, interrupted=True,
           changed=lost(before, fingerprint(tmp_path)), check=lambda: _stopped(run, out))
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_build_on_two_processes_stops_them_all(tmp_path: Path) -> None:
+    """Ctrl-C while a build's process pool lays faces out (Fallera: enough faces for a pool): the workers
+    leave at once, the build says one line and exits 130 (not a broken-pool traceback), no process is
+    left, and the output folder holds what it held."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("kept\n")
+    before = fingerprint(tmp_path)
+    run = interrupt("--cards", str(CARDS), "build", "--game", "fallera", "--out", str(out), "--no-docs",
+                    "--locale", "en", "--jobs", "2", at="", ready=lambda process: len(group(process.pid)) >= 3,
+                    tmp=tmp_path)
+    judge("Ctrl-C during a build with --jobs 2", FAMILY, run.result, refuse=False, interrupted=True,
+          changed=lost(before, fingerprint(tmp_path)),
+          check=lambda: _stopped(run, out) or (f"processes left: {run.left}" if run.left else None))
 
 
 @pytest.mark.slow

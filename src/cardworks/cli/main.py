@@ -6,8 +6,10 @@ interrupted by Ctrl-C (one line, no traceback). Bad input never shows a tracebac
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -33,16 +35,67 @@ def default_cards_root() -> Path:
     return shipped if shipped.is_dir() else local
 
 
+_MAIN = os.getpid()
+_INTERRUPTED: list[bool] = []
+
+
+def _on_ctrl_c(signum: int, frame: object) -> None:
+    """Ctrl-C reaches the whole process group. In this process it is remembered and raised as usual; a
+    worker forked from it (a build's or a check's process pool) leaves at once and quietly, so the pool
+    breaks and the main process stops without waiting for the work still queued."""
+    if os.getpid() != _MAIN:
+        os._exit(INTERRUPT_EXIT)
+    _INTERRUPTED.append(True)
+    raise KeyboardInterrupt
+
+
+def _quiet_after_ctrl_c() -> None:
+    """After Ctrl-C the main thread says one line; what Ctrl-C breaks elsewhere (a pool's helper thread, a
+    fork hook it landed in) is a consequence, not news: it is not printed. Anything else is, as before."""
+    unraisable, thread_hook = sys.unraisablehook, threading.excepthook
+
+    def on_unraisable(info) -> None:  # type: ignore[no-untyped-def]
+        if isinstance(info.exc_value, KeyboardInterrupt):
+            _INTERRUPTED.append(True)
+            return
+        unraisable(info)
+
+    def on_thread(info) -> None:  # type: ignore[no-untyped-def]
+        if _INTERRUPTED or isinstance(info.exc_value, KeyboardInterrupt):
+            return
+        thread_hook(info)
+
+    sys.unraisablehook, threading.excepthook = on_unraisable, on_thread
+
+
+def _interrupted(ctx: click.Context) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this line short
+    click.echo(f"\ncardworks: interrupted (Ctrl-C); {INTERRUPTED}", err=True)
+    ctx.exit(INTERRUPT_EXIT)
+
+
 class Group(click.Group):
     """Turns cardworks errors into messages and exit codes instead of tracebacks."""
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is \
+                signal.default_int_handler:
+            signal.signal(signal.SIGINT, _on_ctrl_c)
+            _quiet_after_ctrl_c()
+        try:
+            return self._invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C: transactions have already put back what they had begun
+            _interrupted(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception:  # a worker pool broken by the same Ctrl-C, say: still an interrupt, not a bug
+            if not _INTERRUPTED:
+                raise
+            _interrupted(ctx)
+
+    def _invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:  # Ctrl-C: transactions have already put back what they had begun
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this line short
-            click.echo(f"\ncardworks: interrupted (Ctrl-C); {INTERRUPTED}", err=True)
-            ctx.exit(INTERRUPT_EXIT)
         except UsageError as exc:
             click.echo(f"cardworks: error: {exc}", err=True)
             ctx.exit(2)
