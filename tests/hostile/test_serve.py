@@ -85,6 +85,29 @@ def _refusals(page: str, *expected: tuple[str, str]) -> str | None:
     return f"the page does not list: {', '.join(missing)}" if missing else None
 
 
+def test_line_numbers_are_never_read_from_a_file_outside_or_special(tmp_path: Path) -> None:
+    """The page's line numbers for problems (the read that opened /etc/passwd and /dev/zero): a symlink out of
+    the pack, a device and a FIFO give no line and are never read; a regular file inside still maps."""
+    from cardworks.serve.project import LineFinder
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    secret = Outside(tmp_path / "outside" / "secret.json", json.dumps({"cards": [SECRET]}))
+    os.symlink(secret.path, pack / "leak.json")
+    os.symlink("/dev/zero", pack / "zero.json")
+    os.mkfifo(pack / "fifo.json")
+    (pack / "good.json").write_text('{\n  "cards": [1]\n}\n')
+    lines = LineFinder([tmp_path], readable=[pack])
+    found = {name: lines.line(str(pack / name), "/cards/0") for name in ("leak.json", "zero.json", "fifo.json",
+                                                                           "good.json")}
+    shown = lines.short(str(pack / "leak.json"))
+    judge("serve: line numbers of files outside or special", FAMILY, Result(0, shown, "", 0.0, False), refuse=False,
+          outside=[secret], check=lambda: None if found == {"leak.json": None, "zero.json": None, "fifo.json": None,
+                                                            "good.json": 2} and shown == "pack/leak.json" else
+          f"lines {found}, shown as {shown}")
+
+
+@pytest.mark.slow
 def test_pack_files_leading_out_or_special_are_refused_not_read(pack: Path, tmp_path: Path) -> None:
     """A ruling file that is a symlink to a secret, one to /dev/zero, a FIFO, and card art that is a symlink
     out of the pack: the server starts, lists each as refused, and never reads the secrets (their access

@@ -40,6 +40,16 @@ def test_requests_for_other_hosts_are_refused(pack_preview: Preview) -> None:
     assert client.get("/card/example-cavaller").status_code == 400
 
 
+def test_the_host_check_covers_every_loopback_address() -> None:
+    """127.0.0.2 (or ::1) is as reachable by DNS rebinding as 127.0.0.1: only its own name is answered."""
+    from cardworks.serve import allowed_hosts
+
+    assert allowed_hosts("127.0.0.1") == ["127.0.0.1", "localhost"]
+    assert allowed_hosts("127.0.0.2") == ["127.0.0.2", "localhost"]
+    assert allowed_hosts("::1") == ["::1", "localhost"]
+    assert allowed_hosts("0.0.0.0") == ["*"] and allowed_hosts("192.168.1.5") == ["*"]
+
+
 def test_usage_errors_exit_2(workspace: Workspace, tmp_path) -> None:
     root = str(workspace.cards_root)
     result = run_cli("--cards", root, "serve", "--game", "nonesuch")
