@@ -71,11 +71,11 @@ class Server:
             time.monotonic() - started
 
     def stop(self, hung: bool = False) -> Result:
-        """Ctrl-C the server (or, when it hung, let :func:`finish` kill its group) and collect its output."""
+        """Ctrl-C the server (or, when it never listened, let :func:`finish` kill its group: a hang) and
+        collect its output; a server that exited by itself is judged by its exit and output."""
         if self.process.poll() is None and not hung:
             os.killpg(self.process.pid, signal.SIGINT)
         result = finish(self.process, timeout=0.1 if hung else 20)
-        result.timed_out = result.timed_out or hung
         return result
 
 
