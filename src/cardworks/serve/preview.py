@@ -94,6 +94,7 @@ class Preview:
     def __init__(self, options: ServeOptions) -> None:
         self.options = options
         self.game_folder = choose_game(options)
+        self._worker = RenderWorker(options.render_timeout, start=True)
         self._source_maps: dict = {}
         self.snapshot = load_snapshot(options, self.game_folder, 1, source_maps=self._source_maps)
         locales = self.snapshot.locales
@@ -102,7 +103,6 @@ class Preview:
         self._lock = threading.RLock()
         self._images_lock = threading.Lock()
         """Guards the image cache alone: a face request never waits for a render in progress."""
-        self._worker = RenderWorker(options.render_timeout)
         self._images: OrderedDict[str, adapter.FaceImage] = OrderedDict()
         self._face_sets: dict[str, adapter.FaceSet] = {}
         self.locales_in_use: set[str] = {self.snapshot.default_locale}

@@ -58,29 +58,41 @@ def _serve(connection: Any) -> None:
 class RenderWorker:
     """One child process that renders faces; :meth:`render` waits at most ``timeout`` seconds per batch."""
 
-    def __init__(self, timeout: float = RENDER_TIMEOUT_S) -> None:
+    def __init__(self, timeout: float = RENDER_TIMEOUT_S, start: bool = False) -> None:
         self.timeout = timeout
         self._lock = threading.Lock()
         self._process: Any = None
         self._connection: Any = None
+        self._ready = False
+        if start:  # start now, so the child imports the renderer while the parent reads the data
+            self._spawn()
 
-    def _start(self) -> None:
+    def _spawn(self) -> None:
         # spawn, not fork: the server has threads, and a forked child could inherit a lock another one held
         context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe()
         self._process = context.Process(target=_serve, args=(theirs,), daemon=True, name="cardworks-render")
         self._process.start()
         theirs.close()
-        self._connection = mine
-        if not mine.poll(STARTUP_S) or mine.recv()[0] != "ready":
+        self._connection, self._ready = mine, False
+
+    def _wait_ready(self) -> None:
+        try:
+            started = self._connection.poll(STARTUP_S) and self._connection.recv()[0] == "ready"
+        except (EOFError, OSError):  # it died while starting
+            started = False
+        if not started:
             self.close()
-            raise RuntimeError(f"the rendering process did not start within {STARTUP_S:g} s")
+            raise RuntimeError(f"the rendering process did not start (within {STARTUP_S:g} s)")
+        self._ready = True
 
     def render(self, faces: adapter.FaceSet, ids: list[str]) -> dict[str, adapter.FaceImage]:
         """The images of ``ids``; raises :class:`RenderTimeout` after ``timeout`` s, RuntimeError on a render error."""
         with self._lock:
             if self._process is None or not self._process.is_alive():
-                self._start()
+                self._spawn()
+            if not self._ready:
+                self._wait_ready()
             self._connection.send((faces, ids))
             if not self._connection.poll(self.timeout):
                 self.close()
@@ -101,3 +113,4 @@ class RenderWorker:
             self._process.join(5)
             self._connection.close()
         self._process = self._connection = None
+        self._ready = False
