@@ -14,9 +14,12 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import signal
 import stat
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -100,8 +103,28 @@ def file_type(mode: int) -> str:
     return "special file"
 
 
+def fault_point(name: str) -> None:
+    """Fault injection for the hostile tests, at a named moment of a command's work.
+
+    ``CARDWORKS_KILL_AT=<name>`` kills the process here (as kill -9 would); ``CARDWORKS_PAUSE_AT=<name>``
+    writes this process's id into the file ``CARDWORKS_PAUSED`` names and waits here, so a test can send
+    Ctrl-C at exactly this moment. Points: ``write`` (before any atomic write or grouped write), the
+    build transaction's (see ``render.transaction``), ``export-publish`` (an export's staged folder
+    complete, before it replaces ``--out``).
+    """
+    if os.environ.get("CARDWORKS_KILL_AT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if os.environ.get("CARDWORKS_PAUSE_AT") == name and threading.current_thread() is threading.main_thread():
+        # only the main thread pauses: Ctrl-C interrupts it alone (a helper thread's write passes through)
+        flag = os.environ.get("CARDWORKS_PAUSED")
+        if flag:
+            Path(flag).write_text(str(os.getpid()))
+        time.sleep(120)  # Ctrl-C ends the wait with KeyboardInterrupt, as it would end real work here
+
+
 def write_temp(path: Path, data: bytes, tag: str = "") -> str:
     """``data`` in a synced temporary file beside ``path`` (named ``.<name>.<tag>…tmp``); returns its name."""
+    fault_point("write")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{tag}", suffix=".tmp")
     try:

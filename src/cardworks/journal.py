@@ -21,22 +21,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import stat
 import uuid
 from pathlib import Path
 
-from .fileio import read_limited, write_bytes_atomic, write_temp
+from .fileio import fault_point, read_limited, write_bytes_atomic, write_temp
 
 JOURNAL = ".cardworks-import.journal"
 _TEMP = re.compile(r"^\.(?P<name>.+)\.import-[0-9a-f]{8}\.[A-Za-z0-9_]+\.tmp$")
 _TARGET_SUFFIXES = {".json", ".md"}
-
-
-def kill_point(name: str) -> None:
-    """Fault injection for the hostile tests: ``CARDWORKS_KILL_AT=<name>`` kills the process here (as kill -9 would)."""
-    if os.environ.get("CARDWORKS_KILL_AT") == name:
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def write_journaled(anchor: Path, contents: dict[Path, bytes]) -> None:
@@ -57,7 +50,7 @@ def write_journaled(anchor: Path, contents: dict[Path, bytes]) -> None:
         for temp in temps.values():
             temp.unlink(missing_ok=True)
         raise
-    kill_point("import-before-commit")
+    fault_point("import-before-commit")
     listed = [[os.path.relpath(path, anchor), os.path.relpath(temp, anchor)] for path, temp in temps.items()]
     try:
         write_bytes_atomic(anchor / JOURNAL, json.dumps({"files": listed}, indent=1).encode("utf-8"))
@@ -99,7 +92,7 @@ def _roll_forward(anchor: Path) -> int:
         if stat.S_ISREG(info.st_mode):
             os.replace(temp, target)
             moved += 1
-            kill_point("import-between-renames")
+            fault_point("import-between-renames")
     (anchor / JOURNAL).unlink()
     return moved
 

@@ -383,13 +383,15 @@ def check_json(report) -> dict:
 @click.option("--locale", help="Locale shown first (default: the game's source locale).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; others can reach the page only if you change it.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--render-timeout", type=click.FloatRange(0.5, 3600), default=60, show_default=True,
+              help="Seconds a batch of faces may take to render before it is stopped and shown as failed.")
 @click.pass_obj
 def serve(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, locale: str | None,
-          host: str, port: int) -> None:
+          host: str, port: int, render_timeout: float) -> None:
     """Preview the deck in a browser; pages update as you edit the data (read-only)."""
     from ..serve import ServeOptions, run
 
-    run(ServeOptions(cards_root, packs, game, selection, locale), host, port, echo=click.echo)
+    run(ServeOptions(cards_root, packs, game, selection, locale, render_timeout), host, port, echo=click.echo)
 
 
 ALL = [validate, cards, schema, freeze, build, i18n, check, serve]

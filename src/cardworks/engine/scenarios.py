@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError
+from ..fileio import read_text_limited
 from ..loading.database import Database, display_path
 from ..models.scenarios import ScenarioFile
 from ..problems import Problem
@@ -215,7 +216,7 @@ def _scenario_files(db: Database, extra: list[Path]) -> list[tuple[str, Scenario
         paths = sorted(path.glob("*.json")) if path.is_dir() else [path]
         for item in paths:
             try:
-                files.append((display_path(item), ScenarioFile.model_validate(json.loads(item.read_text(encoding="utf-8")))))
+                files.append((display_path(item), ScenarioFile.model_validate(json.loads(read_text_limited(item)))))
             except (OSError, ValueError) as exc:
                 raise DataError(f"{display_path(item)}: not a readable scenario file",
                                 [Problem(display_path(item), "", "scenario-unreadable", str(exc).splitlines()[0])]) from None

@@ -89,12 +89,13 @@ def task_hash(task: Any) -> str:
     """Hash of everything a document is made from: the game's data in its locale, the templates, the engine."""
     import json
 
+    from ...loading.paths import read_text_inside
     from ..manifest import hash_files
 
     digest = hashlib.sha256(_portable_repr(task).encode())
     package = Path(__file__).resolve().parents[2]  # FAQ verdicts and score sheets come from the engine and games
     try:
-        source = json.loads((Path(task.game_root) / "game.json").read_text(encoding="utf-8")).get("source_locale", "")
+        source = json.loads(read_text_inside(Path(task.game_root), Path(task.game_root) / "game.json")).get("source_locale", "")
     except (OSError, ValueError):
         source = ""
     for folder in (Path(task.game_root), templates_dir(), package / "engine", package / "games"):
