@@ -179,6 +179,18 @@ def test_missing_translation_fails_naming_it_unless_fallback(tmp_path: Path) -> 
     shop = tmp_path / "build/fallera/ca/print-shop/cards-base.pdf"
     text = " ".join(" ".join(page.extract_text().split()) for page in __import__("pypdf").PdfReader(shop).pages)
     assert "Cuenta como dos ingredientes" in text  # the declared chain (ca, es, en) fills the gap from Spanish
+    # never silent: one warning per fallen-back string, the manifest's records, the contents page of the sheets
+    warnings = [line for line in allowed.output.splitlines() if line.startswith("warning: [fallback]")]
+    assert warnings == ["warning: [fallback] fallera ca base: conill/rules has no ca text; the es text is printed "
+                        "(--allow-fallback)"], allowed.output
+    manifest = json.loads((tmp_path / "build/manifest.json").read_text(encoding="utf-8"))
+    records = {r["path"]: r for r in manifest["outputs"]}
+    for path in ("fallera/ca/print-shop/cards-base.pdf", "fallera/ca/cards-base-a4.pdf"):
+        assert records[path]["fallbacks"] == [{"string": "conill/rules", "used": "es"}], records[path]
+    sheets = __import__("pypdf").PdfReader(tmp_path / "build/fallera/ca/cards-base-a4.pdf")
+    contents = " ".join(" ".join(sheets.pages[n].extract_text().split())
+                        for n in range(records["fallera/ca/cards-base-a4.pdf"]["contents_pages"]))
+    assert "Textos que no estan en esta llengua" in contents and "conill/rules" in contents, contents
 
 
 @pytest.mark.parametrize("template, expected", [

@@ -44,6 +44,9 @@ class OutputRecord:
     contents_pages: int = 0
     """Card sheets: pages the contents takes at the start of the file (with its blank page for duplex); the
     sheets begin after them."""
+    fallbacks: list[dict[str, str]] = field(default_factory=list)
+    """Strings printed from another locale (``--allow-fallback``): ``string`` (record id / field, or ``label KEY``)
+    and ``used``, the locale whose text was printed; each string once."""
 
 
 def write_output(out_dir: Path, relative: str, data: bytes) -> str:
@@ -77,11 +80,15 @@ def _record(raw: Any) -> OutputRecord | None:
     expected = {"game": text, "kind": text, "path": text, "sha256": text, "input_hash": text, "pages": (int,),
                 "locale": (str, type(None)), "selection": (str, type(None)), "players": (int, type(None)),
                 "paper": (str, type(None)), "overflow": (list,), "overflow_parts": (dict,),
-                "edition": (str, type(None)), "contents": (list,), "contents_pages": (int,)}
+                "edition": (str, type(None)), "contents": (list,), "contents_pages": (int,),
+                "fallbacks": (list,)}
     for name, kinds in expected.items():
         if name in raw and (not isinstance(raw[name], kinds) or isinstance(raw[name], bool)):
             return None
     if not all(isinstance(row, dict) for row in raw.get("contents", [])):
+        return None
+    if not all(isinstance(entry, dict) and set(entry) == {"string", "used"}
+               and all(isinstance(v, str) for v in entry.values()) for entry in raw.get("fallbacks", [])):
         return None
     if not all(isinstance(card, str) for card in raw.get("overflow", [])):
         return None

@@ -71,7 +71,8 @@ class PieceTask:
     def paper(self) -> str:
         return "a3" if self.kind.endswith("-a3") else self.layout.paper
 
-    def render(self) -> tuple[bytes, int]:
+    def render(self) -> tuple[bytes, int, list[str]]:
+        """The piece's PDF, its page count and the strings taken from another locale."""
         db = Database(game=load_game(Path(self.game_root)))
         texts = DocTexts(db, self.locale, self.allow_fallback, self.proof)
         data = PIECES[self.kind].render(db, texts, self.layout, list(self.sets) if self.sets is not None else None)
@@ -81,7 +82,7 @@ class PieceTask:
         pdf = pikepdf.open(io.BytesIO(data))
         from .printshop import save_pdf
 
-        return save_pdf(pdf), len(pdf.pages)
+        return save_pdf(pdf), len(pdf.pages), list(texts.fallbacks)
 
 
 @dataclass(frozen=True)

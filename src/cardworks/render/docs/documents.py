@@ -56,11 +56,12 @@ def _selection_sets(db: Database, index: Index, texts: DocTexts, selection: str)
 
 
 def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: bool = False, proof: bool = False,
-                  asked_by: dict[str, str] | None = None) -> str:
+                  asked_by: dict[str, str] | None = None, fell_back: list[str] | None = None) -> str:
     """The rulebook of ``selection`` in ``locale``: cover, contents, sections (some generated).
 
     ``asked_by``, when given, receives each image a section asks for (see ``fetcher.fetch_key``) with the
-    section file and line, for :func:`render_pdf` to name them when the image is refused.
+    section file and line, for :func:`render_pdf` to name them when the image is refused. ``fell_back``, when
+    given, receives the strings and sections taken from another locale (``DocTexts.fallbacks``).
     """
     index = Index(db)
     game = db.game_doc
@@ -94,6 +95,8 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
                "t": generate.labels, "sections": sections, "marked": proof and bool(texts.fallbacks)}
     html = _page(context, "docs/rulebook.html.j2")
     _check(texts, f"{game.id} {locale} rulebook")
+    if fell_back is not None:
+        fell_back += texts.fallbacks
     return html
 
 
@@ -106,11 +109,12 @@ class FaqCard:
 
 
 def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False,
-             pages: dict[str, int] | None = None) -> str:
+             pages: dict[str, int] | None = None, fell_back: list[str] | None = None) -> str:
     """Every ruling under each card it concerns, cards in the locale's order, and an index of names.
 
     ``pages`` gives each card's page for the "see also" references and the index;
-    without it they show a placeholder of the same width (see :func:`faq_pdf`).
+    without it they show a placeholder of the same width (see :func:`faq_pdf`). ``fell_back``, when given,
+    receives the strings taken from another locale.
     """
     index = Index(db)
     game = db.game_doc
@@ -151,6 +155,8 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
                "pages": pages or {}}
     html = _page(context, "docs/faq.html.j2")
     _check(texts, f"{game.id} {locale} faq")
+    if fell_back is not None:
+        fell_back += texts.fallbacks
     return html
 
 
@@ -218,7 +224,8 @@ def _anchor_pages(document: Any, prefix: str) -> dict[str, int]:
     return found
 
 
-def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False) -> bytes:
+def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False,
+            fell_back: list[str] | None = None) -> bytes:
     """The FAQ index with literal page numbers.
 
     Forward page references (``target-counter``) make WeasyPrint lay pages out
@@ -228,12 +235,15 @@ def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool
     """
     pages: dict[str, int] | None = None
     for _ in range(4):
-        document = _layout(faq_html(db, locale, allow_fallback, proof, pages), db.game.root,
+        strings: list[str] = []
+        document = _layout(faq_html(db, locale, allow_fallback, proof, pages, strings), db.game.root,
                            what=f"the {db.game_doc.id} {locale} FAQ index")
         found = _anchor_pages(document, "card-")
         if found == pages:
             break
         pages = found
+    if fell_back is not None:
+        fell_back += strings
     out = io.BytesIO()
     document.write_pdf(out)
     return out.getvalue()
