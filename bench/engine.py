@@ -34,7 +34,10 @@ def measure(games: int, only: list[str], decks: dict[str, list[str]] | None = No
     """games/s, steps/s and steps/game of each configuration, in this process's ``cardworks``, with the designs
     each deck held. With ``decks`` (label → designs), the decks keep only those designs: the same games as
     the tree that played them, so steps/s compares the engines and not the card data."""
-    from cardworks.engine.fallera_game import configurations, new_game, rules_for  # the paths every tree has
+    try:
+        from cardworks.games.fallera.game import configurations, new_game, rules_for
+    except ImportError:  # an older checkout, compared with --against, kept its games under engine/
+        from cardworks.engine.fallera_game import configurations, new_game, rules_for
     from cardworks.engine.playouts import play_one
     from cardworks.loading import load_database
 

@@ -1,6 +1,7 @@
 """Measure how many planted rules bugs ``cardworks check`` catches: a mutation score per game.
 
 Run: nice -n 15 python bench/mutants.py [--game fallera] [--count 200] [--seed 1] [--jobs 1] [--timeout S]
+                                        [--with-pack DIR ...] [--equivalents FILE] [--only FILE] [--list]
 
 A small AST mutator, no dependency: it lists every place in a game's rules modules where one small
 bug can be planted (a comparison negated or its boundary moved, an integer constant moved by one,
@@ -10,14 +11,21 @@ temporary copy of ``src/`` (the work tree is never edited). Each mutant runs
 ``cardworks check --game G --playouts 20 --seed 1`` with ``PYTHONPATH`` on the copy; a non-zero exit
 kills it, a run past the timeout counts as killed by timeout (shown apart). Prints ``killed of counted``
 per game and every survivor as ``file:line: mutation``. Goals (issue 25): at least 90% of at least
-200 mutants for fallera, 85% for diables and calavera. Equivalent survivors are listed with their
-reason in docs/mutation.md.
+200 mutants for fallera, 85% for diables and calavera.
+
+Equivalent mutants (no check can tell them from the original: a cache size, a bound that only skips work)
+are declared with their reason in ``bench/equivalent-mutants.json``, as the bench prints them. Both figures
+are printed, ``killed of counted`` and ``killed of (counted - declared equivalent)``; the goal is judged on
+the second. A declaration that matches no mutant of the sources (its line or text moved), or whose mutant
+is killed, is stale: the bench stops (exit 1) rather than count it. ``--with-pack`` plays packs with the
+game (``check --pack``); the figures then name that command, and are not those of the plain ``check``.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import json
 import os
 import random
 import shutil
@@ -25,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +49,8 @@ RULES_MODULES = {
 """The modules that carry each game's rules (effect models, heuristics, validation and scenario
 expectation code are not rules)."""
 GOALS = {"fallera": 0.90, "diables": 0.85, "calavera": 0.85}
+EQUIVALENTS = REPO / "bench" / "equivalent-mutants.json"
+"""The declared equivalent mutants: ``{game: [{"mutant": "src/…:line: mutation", "reason": "…"}]}``."""
 
 NEGATED = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Eq: ast.NotEq,
            ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
@@ -111,10 +122,11 @@ def _text(node: ast.BinOp | ast.AugAssign) -> bool:
                or (isinstance(s, ast.Constant) and isinstance(s.value, str)) for s in sides)
 
 
-def find_mutants(src: Path, game: str) -> list[Mutant]:
-    """Every mutation site of the game's rules modules, in a fixed order (file, then walk order)."""
+def find_mutants(src: Path, game: str, modules: tuple[str, ...] | None = None) -> list[Mutant]:
+    """Every mutation site of the game's rules modules (``modules``, default ``RULES_MODULES[game]``), in a
+    fixed order (file, then walk order)."""
     found = []
-    for module in RULES_MODULES[game]:
+    for module in modules or RULES_MODULES[game]:
         rel = GAMES / game / f"{module}.py"
         tree = ast.parse((src / rel).read_text(encoding="utf-8"))
         skip = _skipped(tree)
@@ -171,26 +183,93 @@ def sample(mutants: list[Mutant], count: int, seed: int) -> list[Mutant]:
     return sorted((mutants[i] for i in chosen), key=lambda m: (m.path, m.line, m.index, m.kind))
 
 
-def _copy_tree(into: Path) -> Path:
+def check_command(game: str, packs: tuple[Path, ...] = ()) -> list[str]:
+    """The ``cardworks check`` each mutant runs (``--pack`` for each of ``packs``), without the interpreter."""
+    command = ["-m", "cardworks", "check", "--game", game, "--playouts", "20", "--seed", "1"]
+    for pack in packs:
+        command += ["--pack", str(pack.resolve())]
+    return command
+
+
+def shown(command: list[str]) -> str:
+    """``command`` as the figures name it (packs relative to the work tree when inside it)."""
+    words = []
+    for word in command[2:]:
+        path = Path(word)
+        words.append(path.relative_to(REPO).as_posix() if path.is_absolute() and path.is_relative_to(REPO) else word)
+    return " ".join(["cardworks", *words])
+
+
+def load_equivalents(path: Path, game: str) -> dict[str, str]:
+    """The mutants of ``game`` that ``path`` declares equivalent, with their reasons; a malformed file or
+    entry stops the bench."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"{path.name}: [unreadable-equivalents] {exc}") from None
+    declared: dict[str, str] = {}
+    entries = data.get(game, []) if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise SystemExit(f"{path.name}:/{game}: [bad-equivalents] expected a list of {{mutant, reason}}")
+    for k, entry in enumerate(entries):
+        where = f"{path.name}:/{game}/{k}"
+        if not isinstance(entry, dict) or set(entry) != {"mutant", "reason"} \
+                or not all(isinstance(v, str) and v.strip() for v in entry.values()):
+            raise SystemExit(f"{where}: [bad-equivalents] an entry is {{\"mutant\": …, \"reason\": …}}, both text")
+        if entry["mutant"] in declared:
+            raise SystemExit(f"{where}: [duplicate-equivalent] {entry['mutant']} is declared twice")
+        declared[entry["mutant"]] = entry["reason"]
+    return declared
+
+
+def stale_declarations(declared: dict[str, str], sites: list[Mutant]) -> list[str]:
+    """The declared equivalents that match none of ``sites`` (every mutant the sources offer: a declaration
+    outside a smaller ``--count`` is not stale, one whose line or text moved is)."""
+    names = {str(m) for m in sites}
+    return [name for name in declared if name not in names]
+
+
+def _copy_tree(into: Path, repo: Path = REPO) -> Path:
     """A copy of ``src/`` (the sources) with the shipped ``cards/`` and ``templates/`` linked beside it."""
-    shutil.copytree(REPO / "src", into / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    shutil.copytree(repo / "src", into / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     for name in ("cards", "templates"):
-        (into / name).symlink_to(REPO / name)
+        if (repo / name).exists():
+            (into / name).symlink_to(repo / name)
     return into / "src"
 
 
-def _run_check(src: Path, game: str, timeout: float, core: int | None) -> tuple[str, float]:
-    """('passed' | 'failed' | 'timeout', seconds) of one ``cardworks check`` on the tree ``src``."""
+_RUNNING: set[subprocess.Popen] = set()
+"""The checks under way, so an interrupted bench can stop them."""
+
+
+def _run_check(src: Path, command: list[str], timeout: float, core: int | None) -> tuple[str, float]:
+    """('passed' | 'failed' | 'timeout', seconds) of one ``command`` (a ``cardworks check``) on the tree ``src``."""
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONDONTWRITEBYTECODE": "1"}
     pin = (lambda: os.sched_setaffinity(0, {core})) if core is not None else None
     start = time.perf_counter()
+    with subprocess.Popen([sys.executable, *command], cwd=src.parent, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, preexec_fn=pin, start_new_session=True) as process:
+        _RUNNING.add(process)
+        try:
+            returncode = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _stop(process)
+            return "timeout", time.perf_counter() - start
+        except BaseException:  # interrupted: the check is in a session of its own, so stop it here
+            _stop(process)
+            raise
+        finally:
+            _RUNNING.discard(process)
+    return ("passed" if returncode == 0 else "failed"), time.perf_counter() - start
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Stop a check and the workers it started (its own process group)."""
     try:
-        done = subprocess.run([sys.executable, "-m", "cardworks", "check", "--game", game, "--playouts", "20",
-                               "--seed", "1"], cwd=src.parent, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=timeout, preexec_fn=pin)
-    except subprocess.TimeoutExpired:
-        return "timeout", time.perf_counter() - start
-    return ("passed" if done.returncode == 0 else "failed"), time.perf_counter() - start
+        os.killpg(process.pid, 9)
+    except ProcessLookupError:
+        pass
+    process.wait()
 
 
 def _cores() -> list[int]:
@@ -200,24 +279,72 @@ def _cores() -> list[int]:
         return []
 
 
-def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None,
-             only: set[str] | None = None) -> tuple[int, int, int, list[Mutant], float]:
-    """(killed, timeouts, counted, survivors, seconds) of one game's sample (of its mutants written in
-    ``only``, when given); each job has its own copy of the sources."""
+@dataclass
+class Result:
+    """One game's run: the mutants run, the verdict of each, and what the figures need."""
+    game: str
+    command: list[str]
+    mutants: list[Mutant]
+    verdicts: list[str]
+    declared: dict[str, str]
+    seconds: float
+
+    @property
+    def killed(self) -> list[Mutant]:
+        return [m for m, v in zip(self.mutants, self.verdicts) if v != "passed"]
+
+    @property
+    def survivors(self) -> list[Mutant]:
+        """Survivors not declared equivalent (the gaps)."""
+        return [m for m, v in zip(self.mutants, self.verdicts) if v == "passed" and str(m) not in self.declared]
+
+    @property
+    def equivalent(self) -> list[Mutant]:
+        """Run mutants declared equivalent (each survived, or ``stale_kills`` names it)."""
+        return [m for m in self.mutants if str(m) in self.declared]
+
+    @property
+    def stale_kills(self) -> list[Mutant]:
+        """Mutants declared equivalent that a check killed: the declaration is wrong."""
+        return [m for m, v in zip(self.mutants, self.verdicts) if v != "passed" and str(m) in self.declared]
+
+    def figures(self) -> tuple[int, int, int, int]:
+        """(killed, counted, counted less the declared equivalents, killed by timeout)."""
+        counted = len(self.mutants)
+        return len(self.killed), counted, counted - len(self.equivalent), self.verdicts.count("timeout")
+
+    def score(self) -> float:
+        """Killed over the mutants not declared equivalent: what the goal is judged on."""
+        killed, _, fair, _ = self.figures()
+        return killed / fair if fair else 0.0
+
+
+def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Callable[[list[Mutant]], list[Mutant]],
+                command: list[str], jobs: int, timeout: float | None, declared: dict[str, str],
+                only: set[str] | None = None, repo: Path = REPO) -> Result:
+    """Run each mutant ``pick`` draws from the sites ``sites_of`` lists for a copy of the sources (those
+    written in ``only``, when given) under ``command``; each job has its own copy. Stops (exit 1) before
+    running anything when a declared equivalent matches no site, or when the unmutated sources fail."""
     cores = _cores()
     with tempfile.TemporaryDirectory(prefix="cardworks-mutants-") as tmp:
-        copies = [_copy_tree(Path(tmp) / f"job{j}") for j in range(jobs)]
-        mutants = sample(find_mutants(copies[0], game), count, seed)
-        if only is not None:
-            mutants = [m for m in mutants if str(m) in only]
-        verdict, base_seconds = _run_check(copies[0], game, 600, cores[0] if cores else None)
+        copies = [_copy_tree(Path(tmp) / f"job{j}", repo) for j in range(jobs)]
+        sites = sites_of(copies[0])
+        stale = stale_declarations(declared, sites)
+        if stale:
+            raise SystemExit(f"{game}: declared equivalent but no such mutant in the sources (stale: its line or "
+                             "text moved; fix bench/equivalent-mutants.json):\n" + "\n".join(f"  {s}" for s in stale))
+        mutants = [m for m in pick(sites) if only is None or str(m) in only]
+        verdict, base_seconds = _run_check(copies[0], command, 600, cores[0] if cores else None)
         if verdict != "passed":
-            raise SystemExit(f"{game}: check fails on the unmutated sources; fix that first")
+            raise SystemExit(f"{game}: {shown(command)} fails on the unmutated sources; fix that first")
         limit = timeout or max(30.0, 5 * base_seconds)
         start = time.perf_counter()
         free = list(range(jobs))
+        interrupted: list[bool] = []
 
         def one(mutant: Mutant) -> str:
+            if interrupted:
+                return "skipped"
             job = free.pop()
             try:
                 path = copies[job] / mutant.path
@@ -225,7 +352,7 @@ def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None,
                 path.write_text(mutated_source(original, mutant), encoding="utf-8")
                 try:
                     core = cores[job % len(cores)] if cores else None
-                    verdict = _run_check(copies[job], game, limit, core)[0]
+                    verdict = _run_check(copies[job], command, limit, core)[0]
                     print(f"{verdict:7} {mutant}", file=sys.stderr, flush=True)
                     return verdict
                 finally:
@@ -234,13 +361,57 @@ def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None,
                 free.append(job)
 
         with ThreadPoolExecutor(jobs) as pool:
-            verdicts = list(pool.map(one, mutants))
-        survivors = [m for m, v in zip(mutants, verdicts) if v == "passed"]
-        timeouts = verdicts.count("timeout")
-        return len(mutants) - len(survivors), timeouts, len(mutants), survivors, time.perf_counter() - start
+            try:
+                verdicts = list(pool.map(one, mutants))
+            except KeyboardInterrupt:  # Ctrl-C: stop the checks under way, run no more, report nothing
+                interrupted.append(True)
+                for process in list(_RUNNING):
+                    _stop(process)
+                raise SystemExit(f"{game}: interrupted; no figures") from None
+        return Result(game, command, mutants, verdicts, declared, time.perf_counter() - start)
 
 
-def main() -> None:
+def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None, only: set[str] | None = None,
+             packs: tuple[Path, ...] = (), equivalents: Path = EQUIVALENTS) -> Result:
+    """One game's seeded sample of ``count`` mutants run under ``check`` (with ``packs``)."""
+    declared = load_equivalents(equivalents, game)
+    return run_mutants(game, lambda src: find_mutants(src, game), lambda sites: sample(sites, count, seed),
+                       check_command(game, packs), jobs, timeout, declared, only)
+
+
+def report(result: Result) -> bool:
+    """Print one game's figures, survivors and declared equivalents; True when it meets its goal and no
+    declaration is stale."""
+    killed, counted, fair, timeouts = result.figures()
+    goal = GOALS[result.game]
+    raw = killed / counted if counted else 0.0
+    print(f"{result.game}: {shown(result.command)}")
+    print(f"  {killed} of {counted} killed ({raw:.1%}; {timeouts} by timeout); "
+          f"{killed} of {fair} not declared equivalent ({result.score():.1%}), goal {goal:.0%}; {result.seconds:.0f} s")
+    for mutant in result.survivors:
+        print(f"  survived {mutant}")
+    for mutant in result.equivalent:
+        if mutant not in result.stale_kills:
+            print(f"  equivalent {mutant}  ({result.declared[str(mutant)]})")
+    for mutant in result.stale_kills:
+        print(f"  STALE: declared equivalent but killed: {mutant}")
+    sys.stdout.flush()
+    return result.score() >= goal and not result.stale_kills
+
+
+def _only(path: Path) -> set[str]:
+    """The mutants a file names, one a line, as a report prints them (``survived …``, ``equivalent …``)."""
+    names = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        for word in ("survived ", "equivalent "):
+            line = line.removeprefix(word)
+        if line.startswith("src/"):
+            names.add(line.split("  (", 1)[0].strip())
+    return names
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=sorted(RULES_MODULES), action="append",
                         help="a game to mutate (repeatable; default: all three)")
@@ -251,25 +422,28 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="print the sample without running it")
     parser.add_argument("--only", type=Path, help="run only the sampled mutants this file names (as a report "
                         "prints them: a survivors list from an earlier run)")
-    args = parser.parse_args()
-    failed = False
-    only = None
-    if args.only:
-        only = {line.split("survived", 1)[-1].strip() for line in args.only.read_text(encoding="utf-8").splitlines()}
+    parser.add_argument("--with-pack", type=Path, action="append", default=[], metavar="DIR",
+                        help="play this pack with the game (check --pack DIR; repeatable): the figures are then "
+                        "those of that command")
+    parser.add_argument("--equivalents", type=Path, default=EQUIVALENTS,
+                        help="the declared equivalent mutants (default bench/equivalent-mutants.json)")
+    args = parser.parse_args(argv)
+    met = True
+    only = _only(args.only) if args.only else None
     for game in args.game or sorted(RULES_MODULES):
+        declared = load_equivalents(args.equivalents, game)
         if args.list:
-            for mutant in sample(find_mutants(REPO / "src", game), args.count, args.seed):
-                print(mutant)
+            sites = find_mutants(REPO / "src", game)
+            stale = stale_declarations(declared, sites)
+            for mutant in sample(sites, args.count, args.seed):
+                print(f"{mutant}  (declared equivalent)" if str(mutant) in declared else mutant)
+            for name in stale:
+                print(f"STALE: declared equivalent but no such mutant in the sources: {name}")
+            met &= not stale
             continue
-        killed, timeouts, counted, survivors, seconds = run_game(game, args.count, args.seed, args.jobs, args.timeout, only)
-        score = killed / counted if counted else 0.0
-        failed |= score < GOALS[game]
-        print(f"{game}: {killed} of {counted} killed ({score:.0%}; {timeouts} by timeout), goal {GOALS[game]:.0%}, "
-              f"{seconds:.0f} s")
-        for mutant in survivors:
-            print(f"  survived {mutant}")
-        sys.stdout.flush()
-    raise SystemExit(1 if failed else 0)
+        met &= report(run_game(game, args.count, args.seed, args.jobs, args.timeout, only, tuple(args.with_pack),
+                               args.equivalents))
+    raise SystemExit(0 if met else 1)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 two-worker Dask LocalCluster), and the Dask path's overhead against local processes at equal workers.
 
 Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--skip-cluster]
+     python bench/simulate.py --ismcts [--budget 200] [--repeat 3]   (ISMCTS iterations per processor-second only)
 Goals: at least 1.7x from 1 to 2 workers for random and greedy agents (this 2-core machine); Dask within 10%
 of local processes at equal workers for runs of 10,000 games.
 
@@ -44,12 +45,64 @@ def timed(spec: TableSpec, agents: str, games: int, client=None, **where) -> tup
     return wall, cpu, tally
 
 
+def ismcts_positions(count: int = 12) -> list[tuple]:
+    """(seat, observation, legal actions) of ``count`` decisions of greedy four-player base games, seeded."""
+    from cardworks.engine.core import CHANCE
+    from cardworks.simulate.runner import game_rngs
+
+    table = build_table(BASE4)
+    rules, greedy = table.rules, table.heuristics.greedy
+    found, game = [], 0
+    while len(found) < count:
+        chance, *minds = game_rngs(11, game, 4)
+        state, step = table.deal(chance), 0
+        while rules.actor(state) is not None and len(found) < count:
+            actor, legal = rules.actor(state), rules.legal_actions(state)
+            if actor == CHANCE:
+                action = legal[int(chance.random() * len(legal))]
+            else:
+                seen = rules.observe(state, actor)
+                if step % 7 == 3 and len(legal) > 1:
+                    found.append((actor, seen, legal))
+                action = greedy(table, actor, seen, legal, minds[actor])
+            state, step = rules.apply(state, action, rng=chance), step + 1
+        game += 1
+    return found
+
+
+def ismcts_rate(budget: int, repeat: int) -> list[float]:
+    """ISMCTS iterations per processor-second of this process, once per repeat, over the same decisions."""
+    import random
+
+    from cardworks.simulate.mcts import search
+
+    table = build_table(BASE4)
+    positions = ismcts_positions()
+    rates = []
+    for round_ in range(repeat):
+        start = time.process_time()
+        for n, (seat, seen, legal) in enumerate(positions):
+            search(table, table.heuristics, seat, seen, legal, budget, random.Random(n))
+        rates.append(budget * len(positions) / (time.process_time() - start))
+    return rates
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--ismcts", action="store_true",
+                        help="only ISMCTS iterations per processor-second on the four-player base game")
+    parser.add_argument("--budget", type=int, default=200, help="ISMCTS iterations per decision (with --ismcts)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of --ismcts; the median is the figure")
     parser.add_argument("--games", type=int, default=200, help="random games per measurement (greedy: a quarter)")
     parser.add_argument("--overhead-games", type=int, default=10_000)
     parser.add_argument("--skip-cluster", action="store_true")
     args = parser.parse_args()
+    if args.ismcts:
+        rates = ismcts_rate(args.budget, args.repeat)
+        print(f"ISMCTS, four-player base, {args.budget} iterations a decision on 12 decisions: "
+              f"{sorted(rates)[len(rates) // 2]:,.0f} iterations per processor-second (median of {len(rates)}; "
+              + ", ".join(f"{r:,.0f}" for r in rates) + ")")
+        return
     build_table(BASE4), build_table(BASE2)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
     print("\nOne worker, four-player base (this process):")

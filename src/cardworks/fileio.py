@@ -5,8 +5,8 @@ read only when it is a regular file under a size limit (a FIFO, a device or a
 3 GB file is refused, never waited on or swallowed whole).
 
 Writes: a failed or interrupted write never leaves half a file; several files
-that belong together (one translation import) are written to temporaries
-first and renamed together, rolled back when a rename fails.
+that belong together (one import) are written as one journaled change by
+:mod:`cardworks.journal`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import signal
 import stat
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -100,10 +103,30 @@ def file_type(mode: int) -> str:
     return "special file"
 
 
-def _write_temp(path: Path, data: bytes) -> str:
-    """``data`` in a synced temporary file beside ``path``; returns its name."""
+def fault_point(name: str) -> None:
+    """Fault injection for the hostile tests, at a named moment of a command's work.
+
+    ``CARDWORKS_KILL_AT=<name>`` kills the process here (as kill -9 would); ``CARDWORKS_PAUSE_AT=<name>``
+    writes this process's id into the file ``CARDWORKS_PAUSED`` names and waits here, so a test can send
+    Ctrl-C at exactly this moment. Points: ``write`` (before any atomic write or grouped write), the
+    build transaction's (see ``render.transaction``), ``export-publish`` (an export's staged folder
+    complete, before it replaces ``--out``).
+    """
+    if os.environ.get("CARDWORKS_KILL_AT") == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if os.environ.get("CARDWORKS_PAUSE_AT") == name and threading.current_thread() is threading.main_thread():
+        # only the main thread pauses: Ctrl-C interrupts it alone (a helper thread's write passes through)
+        flag = os.environ.get("CARDWORKS_PAUSED")
+        if flag:
+            Path(flag).write_text(str(os.getpid()))
+        time.sleep(120)  # Ctrl-C ends the wait with KeyboardInterrupt, as it would end real work here
+
+
+def write_temp(path: Path, data: bytes, tag: str = "") -> str:
+    """``data`` in a synced temporary file beside ``path`` (named ``.<name>.<tag>…tmp``); returns its name."""
+    fault_point("write")
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{tag}", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -118,7 +141,7 @@ def _write_temp(path: Path, data: bytes) -> str:
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    tmp = _write_temp(path, data)
+    tmp = write_temp(path, data)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -129,38 +152,6 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
 def write_text_atomic(path: Path, text: str) -> None:
     """Write UTF-8 ``text`` to ``path`` atomically."""
     write_bytes_atomic(path, text.encode("utf-8"))
-
-
-def replace_together(contents: dict[Path, bytes]) -> None:
-    """Write several files as one change: every temporary first, then the renames.
-
-    A failure while writing temporaries (a full disk) leaves every file as it
-    was; a failure during the renames puts back the files already replaced.
-    """
-    temps: dict[Path, str] = {}
-    backups: dict[Path, str | None] = {}
-    try:
-        for path, data in contents.items():
-            temps[path] = _write_temp(path, data)
-        for path in contents:
-            backup = None
-            if path.exists():
-                backup = f"{temps[path]}.old"
-                os.link(path, backup)
-            backups[path] = backup
-            os.replace(temps[path], path)
-    except BaseException:
-        for path, backup in backups.items():
-            if backup is not None:
-                os.replace(backup, path)
-            elif not Path(temps[path]).exists():
-                path.unlink(missing_ok=True)
-        for tmp in temps.values():
-            Path(tmp).unlink(missing_ok=True)
-        raise
-    for backup in backups.values():
-        if backup is not None:
-            Path(backup).unlink(missing_ok=True)
 
 
 @contextmanager

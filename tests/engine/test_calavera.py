@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cardworks.engine.calavera_game import Configuration, new_game, rules_for, scenario_state, sheet_layout
-from cardworks.engine.check import run_scenarios
+from cardworks.games.calavera.game import Configuration, new_game, rules_for, scenario_state, sheet_layout
+from cardworks.engine.scenarios import run_scenarios
 from cardworks.engine.core import CHANCE, IllegalActionError
 from cardworks.engine.playouts import run_playouts
 from cardworks.engine.scenarios import resolve, run_scenario

@@ -202,20 +202,16 @@ def test_every_vocabulary_member_is_handled(game: str) -> None:
         assert names <= plugin.handlers[part], f"{game} {part}: no handler for {sorted(names - plugin.handlers[part])}"
 
 
-OLD_PATHS = {f"{game}{suffix}.py" for game in ("fallera", "calavera", "diables")
-             for suffix in ("", "_actions", "_cards", "_facts", "_state", "_game", "_sheet", "_scoring", "_expect")}
-"""Aliases keeping old import paths working (``sys.modules`` entries for the moved modules), not core code."""
-
-
 def test_the_engine_core_names_no_game() -> None:
-    names = re.compile("|".join(sorted(GAMES)), re.IGNORECASE)
-    core = [p for p in sorted((REPO / "src" / "cardworks" / "engine").glob("*.py")) if p.name not in OLD_PATHS]
+    names = re.compile(r"\b(?:" + "|".join(sorted(GAMES)) + r")\b", re.IGNORECASE)
+    core = sorted((REPO / "src" / "cardworks" / "engine").glob("*.py"))
     assert len(core) >= 8
     named = {p.name: names.findall(p.read_text(encoding="utf-8")) for p in core}
     assert not {name: found for name, found in named.items() if found}
 
 
 def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypatch) -> None:
+    from cardworks import plugin_registry
     from cardworks.engine import plugins
 
     fallera = registered()["fallera"]
@@ -228,7 +224,7 @@ def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypa
             return outside
 
     monkeypatch.setattr(plugins, "_REGISTRY", {})
-    monkeypatch.setattr(plugins, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(plugin_registry, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
     assert plugins.plugin_for("fourth") is outside and "fallera" in plugins.registered()
 
     class NotAPlugin:
@@ -236,7 +232,7 @@ def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypa
             return object()
 
     monkeypatch.setattr(plugins, "_REGISTRY", {})
-    monkeypatch.setattr(plugins, "entry_points", lambda group: [NotAPlugin()])
+    monkeypatch.setattr(plugin_registry, "entry_points", lambda group: [NotAPlugin()])
     NotAPlugin.name = "broken"
     with pytest.raises(plugins.PluginError):
         plugins.registered()

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardworks.engine.check import run_scenarios
+from cardworks.engine.scenarios import run_scenarios
 from cardworks.engine.core import IllegalActionError
-from cardworks.engine.diables_actions import parse_action
-from cardworks.engine.diables_game import scenario_state
+from cardworks.games.diables.actions import parse_action
+from cardworks.games.diables.game import scenario_state
 from cardworks.engine.scenarios import run_scenario
 from cardworks.loading import load_database
 from cardworks.models import Scenario
@@ -83,7 +83,7 @@ def test_dump_and_load_round_trip() -> None:
 
 
 def test_every_scoring_tile_has_a_condition_with_its_source() -> None:
-    from cardworks.engine.diables_game import tile_conditions
+    from cardworks.games.diables.game import tile_conditions
     from cardworks.loading.records import Index
 
     conditions = tile_conditions(DB)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from cardworks.engine.expectations import Expectation
+from cardworks.validate.expectations import Expectation
 from cardworks.engine.plugins import registered
 from conftest import REPO, run_cli
 
@@ -258,6 +258,7 @@ def test_a_game_must_declare_its_expectations_as_a_model(monkeypatch, expectatio
 
     from pydantic import BaseModel
 
+    from cardworks import plugin_registry
     from cardworks.engine import plugins
 
     calavera = registered()["calavera"]
@@ -281,7 +282,7 @@ def test_a_game_must_declare_its_expectations_as_a_model(monkeypatch, expectatio
             return outside
 
     monkeypatch.setattr(plugins, "_REGISTRY", {})
-    monkeypatch.setattr(plugins, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(plugin_registry, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
     with pytest.raises(plugins.PluginError):
         plugins.registered()
 
@@ -318,8 +319,9 @@ def test_a_sees_path_into_no_zone_is_refused(tmp_path: Path) -> None:
 
 def test_a_game_that_declares_nothing_has_only_the_generic_keys() -> None:
     """A Plugin built without ``expectations`` fails closed: its scenarios' own keys are refused, not ignored."""
+    from cardworks import plugin_registry
     from cardworks.engine import plugins
-    from cardworks.engine.expectations import scenario_problems
+    from cardworks.validate.expectations import scenario_problems
     from cardworks.loading import load_database
 
     calavera = registered()["calavera"]
@@ -345,7 +347,7 @@ def test_any_unknown_key_is_refused_at_its_own_pointer(fallera_db: Any) -> None:
     refused there and nowhere else."""
     from hypothesis import given, settings, strategies as st
 
-    from cardworks.engine.expectations import scenario_problems
+    from cardworks.validate.expectations import scenario_problems
     from cardworks.models.scenarios import Scenario
 
     plugin = registered()["fallera"]

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardworks.engine.core import CHANCE, IllegalActionError
-from cardworks.engine.fallera_actions import parse_action
-from cardworks.engine.fallera_game import Configuration, new_game, scenario_state
+from cardworks.games.fallera.actions import parse_action
+from cardworks.games.fallera.game import Configuration, new_game, scenario_state
 from cardworks.engine.playouts import play_one
 from cardworks.engine.scenarios import run_scenario
 from cardworks.loading import load_database
@@ -185,7 +185,7 @@ def test_lazy_choices_list_the_legal_actions_in_notation_order() -> None:
 def test_playing_in_place_matches_the_immutable_contract() -> None:
     """Unchecked playouts play on one draft in place; checked ones go through ``apply`` (a new state per
     step): every configuration must give the same log and final state both ways."""
-    from cardworks.engine.fallera_game import configurations
+    from cardworks.games.fallera.game import configurations
 
     configs, _ = configurations(DB)
     for config in configs:
@@ -198,7 +198,7 @@ def test_playing_in_place_matches_the_immutable_contract() -> None:
 
 
 def test_apply_leaves_the_state_it_was_given_unchanged() -> None:
-    from cardworks.engine.fallera_state import FIELDS
+    from cardworks.games.fallera.state import FIELDS
 
     rules, state = new_game(DB, Configuration("expert", 3), random.Random(4))
     rng = random.Random(4)
@@ -216,8 +216,8 @@ def test_apply_leaves_the_state_it_was_given_unchanged() -> None:
 def test_a_drafts_tallies_follow_its_counters() -> None:
     """Drafts keep counts of what is on the counters as cards move; at every step of in-place play they
     must equal the counts taken afresh."""
-    from cardworks.engine.fallera_game import configurations
-    from cardworks.engine.fallera_state import TALLIES, tallies, thawed
+    from cardworks.games.fallera.game import configurations
+    from cardworks.games.fallera.state import TALLIES, tallies, thawed
 
     for config in configurations(DB)[0]:
         for seed in range(3):

@@ -93,7 +93,7 @@ ABILITIES = {
 
 
 def _results(db) -> dict[str, bool]:
-    from cardworks.engine.check import run_scenarios
+    from cardworks.engine.scenarios import run_scenarios
 
     return {r.id: r.passed for r in run_scenarios(db) if r.file.endswith("card-abilities.json")}
 

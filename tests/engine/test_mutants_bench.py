@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -74,6 +75,113 @@ def test_the_sample_is_fixed_and_in_source_order() -> None:
 
 @pytest.mark.slow
 def test_a_small_run_on_diables_kills_most_planted_bugs() -> None:
-    killed, timeouts, counted, survivors, _ = mutants.run_game("diables", 20, 1, 1, None)
-    assert counted == 20 and killed + len(survivors) == 20
-    assert killed >= 17, [str(m) for m in survivors]
+    result = mutants.run_game("diables", 20, 1, 1, None)
+    killed, counted, _, _ = result.figures()
+    assert counted == 20 and killed + len(result.survivors) + len(result.equivalent) == 20
+    assert killed >= 17, [str(m) for m in result.survivors]
+
+
+TOY = '''CACHE_SIZE = 10
+
+
+def double(x):
+    return x + x
+'''
+TOY_CHECK = ["-c", "import sys\nfrom cardworks.games.toy.rules import double\nsys.exit(0 if double(3) == 6 else 1)"]
+"""The toy game's whole ``check``: ``double`` doubles (the cache size is read by nothing)."""
+
+
+def _toy_repo(tmp_path):
+    rules = tmp_path / "repo" / "src" / "cardworks" / "games" / "toy" / "rules.py"
+    rules.parent.mkdir(parents=True)
+    rules.write_text(TOY, encoding="utf-8")
+    for init in (rules.parent, rules.parent.parent, rules.parent.parent.parent):
+        (init / "__init__.py").write_text("", encoding="utf-8")
+    return tmp_path / "repo"
+
+
+def _toy_run(tmp_path, declared: dict[str, str]):
+    repo = _toy_repo(tmp_path)
+    return mutants.run_mutants("toy", lambda src: mutants.find_mutants(src, "toy", ("rules",)), list, TOY_CHECK, 1,
+                               30, declared, repo=repo)
+
+
+@pytest.fixture(scope="module")
+def toy_run(tmp_path_factory):
+    """The toy's three mutants run once (4 small processes); each test declares its own equivalents."""
+    run = _toy_run(tmp_path_factory.mktemp("toy"), {})
+    return lambda declared: replace(run, declared=declared)
+
+
+CACHE_UP, CACHE_DOWN, MINUS = (f"src/cardworks/games/toy/rules.py:{line}: {text}"
+                               for line, text in ((1, "10 -> 11"), (1, "10 -> 9"), (5, "+ -> -")))
+
+
+def test_declared_equivalents_count_apart_on_a_toy_module(toy_run, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setitem(mutants.GOALS, "toy", 0.9)
+    result = toy_run({CACHE_UP: "a cache size", CACHE_DOWN: "a cache size"})
+    assert [str(m) for m in result.mutants] == [CACHE_UP, CACHE_DOWN, MINUS]
+    assert result.figures() == (1, 3, 1, 0) and result.score() == 1.0 and not result.stale_kills
+    assert mutants.report(result)  # 1 of 3 raw, but 1 of 1 once the two declared equivalents are set apart
+    out = capsys.readouterr().out
+    assert "1 of 3 killed (33.3%" in out and "1 of 1 not declared equivalent (100.0%)" in out
+    assert f"equivalent {CACHE_UP}  (a cache size)" in out
+
+
+def test_an_undeclared_survivor_misses_the_goal(toy_run, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setitem(mutants.GOALS, "toy", 0.9)
+    result = toy_run({CACHE_UP: "a cache size"})
+    assert result.figures() == (1, 3, 2, 0) and [str(m) for m in result.survivors] == [CACHE_DOWN]
+    assert not mutants.report(result)
+    assert f"survived {CACHE_DOWN}" in capsys.readouterr().out
+
+
+def test_a_declared_equivalent_that_is_killed_is_stale(toy_run, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setitem(mutants.GOALS, "toy", 0.0)
+    result = toy_run({CACHE_UP: "a cache size", CACHE_DOWN: "a cache size", MINUS: "wrongly declared"})
+    assert [str(m) for m in result.stale_kills] == [MINUS]
+    assert not mutants.report(result)  # even with no goal to meet
+    assert f"STALE: declared equivalent but killed: {MINUS}" in capsys.readouterr().out
+
+
+def test_a_declared_equivalent_the_sources_do_not_offer_stops_the_bench(tmp_path) -> None:
+    moved = "src/cardworks/games/toy/rules.py:2: 10 -> 11"  # the line moved under the declaration
+    with pytest.raises(SystemExit, match="stale: its line or text moved") as stopped:
+        _toy_run(tmp_path, {CACHE_UP: "a cache size", moved: "a cache size"})
+    assert moved in str(stopped.value) and CACHE_UP not in str(stopped.value)
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ('{"toy": [{"mutant": "src/x.py:1: 1 -> 2"}]}', "bad-equivalents"),
+    ('{"toy": [{"mutant": "src/x.py:1: 1 -> 2", "reason": " "}]}', "bad-equivalents"),
+    ('{"toy": {"mutant": "src/x.py:1: 1 -> 2", "reason": "r"}}', "bad-equivalents"),
+    ('{"toy": [{"mutant": "m", "reason": "r"}, {"mutant": "m", "reason": "r"}]}', "duplicate-equivalent"),
+    ('{"toy": [', "unreadable-equivalents"),
+])
+def test_a_malformed_equivalents_file_stops_the_bench(tmp_path, text: str, code: str) -> None:
+    path = tmp_path / "equivalent-mutants.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SystemExit, match=f"\\[{code}\\]"):
+        mutants.load_equivalents(path, "toy")
+
+
+def test_the_shipped_declarations_match_the_fallera_sample(tmp_path, capsys) -> None:
+    declared = mutants.load_equivalents(mutants.EQUIVALENTS, "fallera")
+    sampled = mutants.sample(mutants.find_mutants(REPO / "src", "fallera"), 200, 1)
+    assert declared and mutants.stale_declarations(declared, sampled) == []  # all in the measured sample
+    documented = (REPO / "docs" / "mutation.md").read_text(encoding="utf-8")
+    missing = [name for name in declared if f"`{name.removeprefix('src/cardworks/games/')}`" not in documented]
+    assert missing == [], "declared equivalents the docs do not list"
+    stale = tmp_path / "equivalent-mutants.json"
+    stale.write_text('{"fallera": [{"mutant": "src/cardworks/games/fallera/facts.py:1: 1 -> 2", "reason": "r"}]}',
+                     encoding="utf-8")
+    with pytest.raises(SystemExit) as stopped:
+        mutants.main(["--list", "--game", "fallera", "--equivalents", str(stale)])
+    assert stopped.value.code == 1
+    assert "STALE: declared equivalent but no such mutant in the sources: src/cardworks/games/fallera/facts.py:1" \
+        in capsys.readouterr().out
+
+
+def test_the_command_names_its_packs() -> None:
+    command = mutants.check_command("fallera", (REPO / "examples" / "fallera-pack",))
+    assert mutants.shown(command) == "cardworks check --game fallera --playouts 20 --seed 1 --pack examples/fallera-pack"

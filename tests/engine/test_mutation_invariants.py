@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from cardworks.engine.calavera_game import Configuration, rules_for
+from cardworks.games.calavera.game import Configuration, rules_for
 from cardworks.engine.core import IllegalActionError, Outcome
-from cardworks.engine.diables_game import scenario_state as diables_state
-from cardworks.engine.fallera_game import scenario_state as fallera_state
+from cardworks.games.diables.game import scenario_state as diables_state
+from cardworks.games.fallera.game import scenario_state as fallera_state
 from cardworks.engine.scenarios import resolve
 from cardworks.games.fallera import invariants as fallera_invariants
 from cardworks.loading import load_database
@@ -209,3 +209,45 @@ def test_fallera_an_empty_map_slot_is_minus_one() -> None:
     assert -1 in state.map and rules.invariants(state) == []
     emptied = replace(state, map=tuple(-2 if slot == -1 else slot for slot in state.map))
     assert any("neither a card instance nor -1" in line for line in rules.invariants(emptied))
+
+
+def test_fallera_a_paella_win_must_be_earned() -> None:
+    setup = {"players": 2, "hands": [[], []], "counters": [PAELLA, []], "deck": ["monleon"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    state = replace(state, phase="over", winner=0, reason="five-ingredients")
+    assert rules.invariants(state) == []  # five valid ingredients: an earned win
+    four = fallera_state(FALLERA, {**setup, "counters": [PAELLA[:4], []]})[1]
+    unearned = replace(four, phase="over", winner=0, reason="five-ingredients")
+    assert any("p1 won by five-ingredients holding 4 valid ingredients" in line for line in rules.invariants(unearned))
+    nobody = replace(state, winner=None)
+    assert any("ended by five-ingredients with no winner" in line for line in rules.invariants(nobody))
+
+
+def test_fallera_a_territorial_win_needs_the_queen_in_the_winners_terreta() -> None:
+    setup = {"selection": "base-3", "players": 3, "hands": [[], [], []], "counters": [PAELLA[:4], [], []],
+             "deck": ["monleon", "jaume-i"], "current": "p1", "foods": ["sud", "interior", "nord"],
+             "map": {"nord": "el-tio-sangonera"}, "queen": "nord"}
+    rules, state = fallera_state(FALLERA, setup)
+    won = replace(state, phase="over", winner=0, reason="four-ingredients-territorial")
+    assert any("the Queen not in their territorial terreta" in line for line in rules.invariants(won))
+    assert not any("won by" in line for line in rules.invariants(replace(won, queen=state.foods[0])))
+
+
+def test_fallera_the_turn_count_is_never_negative() -> None:
+    setup = {"players": 2, "hands": [[], []], "counters": [[], []], "deck": ["monleon"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.invariants(state) == [] and rules.invariants(replace(state, turn=0)) == []
+    assert any("the turn count is -1" in line for line in rules.invariants(replace(state, turn=-1)))
+
+
+@pytest.mark.parametrize(("pending", "message"), [
+    ((("draw", 0, 0), ("end-action",)), "a draw of 0 cards waits in the queue"),
+    ((("end-action",), ("verbs", 0, 1, 0, "", 0)), "the step 'end-action' waits in the queue before 1 more"),
+    ((("next-turn",), ("burn",)), "the step 'next-turn' waits in the queue before 1 more"),
+])
+def test_fallera_the_queue_keeps_its_shape(pending: tuple, message: str) -> None:
+    assert fallera_invariants.queue_shape((("draw", 0, 1), ("end-action",))) == []
+    assert any(message in line for line in fallera_invariants.queue_shape(pending))
+    setup = {"players": 2, "hands": [[], []], "counters": [[], []], "deck": ["monleon"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert any(message in line for line in rules.invariants(replace(state, phase="burn", pending=pending)))

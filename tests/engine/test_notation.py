@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardworks.engine import calavera_actions as calavera
-from cardworks.engine import diables_actions as diables
-from cardworks.engine import fallera_actions as fallera
+from cardworks.games.calavera import actions as calavera
+from cardworks.games.diables import actions as diables
+from cardworks.games.fallera import actions as fallera
 
 slugs = st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True)
 players = st.integers(0, 5)

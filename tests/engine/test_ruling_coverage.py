@@ -8,9 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 from cardworks.engine import coverage
-from cardworks.engine.check import run_scenarios
+from cardworks.engine.scenarios import run_scenarios
 from cardworks.engine.coverage import classify, feature_problems, left_out_cards, link_problems, ruling_coverage
-from cardworks.engine.fallera_game import Configuration, rules_for
+from cardworks.games.fallera.game import Configuration, rules_for
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
 from conftest import REPO

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cardworks.engine.fallera_game import scenario_state
+from cardworks.games.fallera.game import scenario_state
 from cardworks.engine.scenarios import run_scenario
 from cardworks.loading import load_database
 from cardworks.models import Scenario

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from cardworks.engine.check import run_scenarios
+from cardworks.engine.scenarios import run_scenarios
 from cardworks.engine.core import SetupRefused
 from cardworks.games.fallera.game import Configuration, new_game, scenario_state
 from cardworks.loading import load_database

@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from cardworks.errors import UsageError
 from cardworks.export.ink import colour_ink, limit_ink, limited
 from cardworks.export.profiles import Fact, load_profile, profile_names
-from cardworks.export.sheet import Column
-from cardworks.export.sheet_import import convert
+from cardworks.export.sheet_columns import Column, convert
 from cardworks.export.tts import MAX_COLUMNS, MAX_SIDE, PER_SHEET, grid_for
 
 

@@ -5,9 +5,12 @@ killed with the group, workers included) and is judged into one verdict:
 
 - ``refused``: exit 1 or 2 and a ``file…: [code] message`` line naming the file (expected for bad input);
 - ``accepted``: exit 0 and the case's own check of the output passed (expected for good input);
+- ``interrupted``: stopped by Ctrl-C mid-work with exit 130, one line and no traceback, and the case's
+  own check passed (nothing half-written, no process left);
 - ``traceback``, ``hang``, ``silent-wrong`` (bad input accepted, or an output check failed),
-  ``unclear-refusal`` (refused without naming the file) and ``bytes-lost`` (files that must not change
-  did): each of these fails the case.
+  ``unclear-refusal`` (refused without naming the file), ``bytes-lost`` (files that must not change
+  did) and ``escape`` (the command read a file outside its folder: its output, or a page it served,
+  shows a marker only that outside file holds): each of these fails the case.
 
 Verdicts are collected for the summary printed at the end of the run (see ``conftest.py``).
 """
@@ -25,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GOOD = {"refused", "accepted"}
-VERDICTS = ["refused", "accepted", "traceback", "hang", "silent-wrong", "unclear-refusal", "bytes-lost"]
+GOOD = {"refused", "accepted", "interrupted"}
+VERDICTS = ["refused", "accepted", "interrupted", "traceback", "hang", "silent-wrong", "unclear-refusal", "bytes-lost", "escape"]
 
 
 @dataclass
@@ -89,19 +92,38 @@ def lost(before: dict[str, str], after: dict[str, str]) -> list[str]:
 
 
 def judge(case: str, family: str, result: Result, *, refuse: bool, names: str | None = None, code: str | None = None,
-          check: Callable[[], str | None] | None = None, changed: list[str] | None = None) -> Outcome:
+          check: Callable[[], str | None] | None = None, changed: list[str] | None = None,
+          secret: str | None = None, seen: str = "", outside: list["Outside"] | None = None,
+          interrupted: bool = False) -> Outcome:
     """Judge one run, record it, and fail the test when the verdict is not a good one.
 
     ``names``: text the refusal must show on a ``…: [code]`` line (usually the offending file's name);
     ``code``: the problem code expected; ``check``: returns a message when an accepted output is wrong;
-    ``changed``: files that must not have changed but did.
+    ``changed``: files that must not have changed but did; ``secret``: a marker only a file outside the
+    command's folders holds, looked for in its output and in ``seen`` (pages it served, files it wrote);
+    ``outside``: files outside the command's folders that it must not have read (see :class:`Outside`);
+    ``interrupted``: the run was stopped by Ctrl-C, so exit 130 is expected (see :func:`interrupt`).
     """
-    if result.timed_out:
+    read = [str(file.path.name) for file in outside or () if file.was_read()]
+    if secret is not None and secret in result.stdout + result.stderr + seen:
+        verdict, detail = "escape", f"the output shows {secret!r}, read from a file outside the folder"
+    elif read:
+        verdict, detail = "escape", f"read a file outside its folders: {', '.join(read)}"
+    elif result.timed_out:
         verdict, detail = "hang", f"still running after {result.seconds:.0f} s"
-    elif "Traceback" in result.stderr or result.exit_code not in (0, 1, 2):
+    elif "Traceback" in result.stderr or result.exit_code not in (0, 1, 2, *((130,) if interrupted else ())):
         verdict, detail = "traceback", result.stderr[-2000:]
     elif changed:
         verdict, detail = "bytes-lost", f"changed or lost: {', '.join(changed[:5])}"
+    elif interrupted:
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        message = check() if check else None
+        if result.exit_code != 130:
+            verdict, detail = "silent-wrong", f"Ctrl-C ended with exit {result.exit_code}, not 130\n{result.stderr[-1000:]}"
+        elif len(lines) != 1 or "interrupted" not in lines[0]:
+            verdict, detail = "silent-wrong", f"Ctrl-C should print one line, printed:\n{result.stderr[-1000:]}"
+        else:
+            verdict, detail = ("silent-wrong", message) if message else ("interrupted", "")
     elif refuse and result.exit_code == 0:
         verdict, detail = "silent-wrong", "bad input accepted (exit 0)\n" + result.stdout[-1000:] + result.stderr[-1000:]
     elif refuse:
@@ -134,6 +156,90 @@ def judge_output(case: str, family: str, wrong: str | None) -> Outcome:
     return judge(case, family, Result(0, "", "", 0.0, False), refuse=False, check=lambda: wrong)
 
 
+def group(pgid: int) -> list[int]:
+    """Process ids still in the process group ``pgid`` (a command and every worker it started)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.getpgid(int(entry)) != pgid:
+                    continue
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):  # gone meanwhile
+                continue
+            if state != "Z":  # a zombie has ended; it only waits to be reaped
+                found.append(int(entry))
+    return found
+
+
+@dataclass
+class Interrupted:
+    result: Result
+    paused: bool
+    """The command reached the point it was to be interrupted at (else it was killed after ``wait``)."""
+    stop_seconds: float
+    """From Ctrl-C to the command's exit."""
+    left: list[int]
+    """Processes of its group still alive after it exited."""
+
+
+def interrupt(*args: str, at: str, tmp: Path, wait: float = 120, env: dict[str, str] | None = None,
+              ready: Callable[[subprocess.Popen], bool] | None = None) -> Interrupted:
+    """Run the command line, and send Ctrl-C (SIGINT to its whole group, as a terminal does) once it pauses
+    at the fault point ``at`` (``CARDWORKS_PAUSE_AT``, see ``fileio.fault_point``) or, with ``at=""``,
+    once ``ready(process)`` says it is under way. A command that never gets there is killed after ``wait``."""
+    flag = tmp / f"paused-{time.monotonic_ns()}"
+    extra = {"CARDWORKS_PAUSE_AT": at, "CARDWORKS_PAUSED": str(flag)} if at else {}
+    process = start(*args, env={**extra, **(env or {})})
+    deadline = time.monotonic() + wait
+    reached = False
+    while time.monotonic() < deadline and process.poll() is None:
+        if (flag.exists() if at else ready(process)):  # type: ignore[misc]
+            reached = True
+            break
+        time.sleep(0.05)
+    if not reached:
+        result = finish(process, timeout=0.1)
+        result.timed_out = result.timed_out or process.returncode is None
+        return Interrupted(result, False, 0.0, [])
+    os.killpg(process.pid, signal.SIGINT)
+    sent = time.monotonic()
+    result = finish(process, timeout=30)
+    stopped = time.monotonic() - sent
+    left = group(process.pid)
+    settle = time.monotonic() + 1
+    while left and time.monotonic() < settle:  # a worker killed at the same moment may take a moment to go
+        time.sleep(0.1)
+        left = group(process.pid)
+    if left:
+        os.killpg(process.pid, signal.SIGKILL)
+    return Interrupted(result, True, stopped, left)
+
+
+class Outside:
+    """A file outside every folder a command may read, holding ``text``; :meth:`was_read` says whether any
+    process read it since. Reads are seen through the access time: it is set before the modification time,
+    so the kernel's ``relatime`` updates it on the next read. The file system is checked first: where
+    access times are not kept the test fails, it never passes blind."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        self.path = path
+        self._rewind()
+        path.read_bytes()
+        assert self.was_read(), f"{path.parent}: this file system keeps no access times; reads cannot be seen"
+        self._rewind()
+
+    def _rewind(self) -> None:
+        info = self.path.stat()
+        os.utime(self.path, ns=(info.st_mtime_ns - 10**12, info.st_mtime_ns))
+        self._atime = self.path.stat().st_atime_ns
+
+    def was_read(self) -> bool:
+        return self.path.stat().st_atime_ns != self._atime
+
+
 @dataclass
 class Summary:
     cases: int = 0
@@ -143,8 +249,9 @@ class Summary:
     def line(self) -> str:
         c = self.counts
         return (f"{self.cases} cases: {c.get('refused', 0)} cleanly refused, {c.get('accepted', 0)} accepted with "
-                f"correct output; tracebacks {c.get('traceback', 0)}, hangs {c.get('hang', 0)}, silent wrong outputs "
-                f"{c.get('silent-wrong', 0) + c.get('unclear-refusal', 0)}, bytes lost {c.get('bytes-lost', 0)}")
+                f"correct output, {c.get('interrupted', 0)} stopped cleanly by Ctrl-C; tracebacks {c.get('traceback', 0)}, hangs {c.get('hang', 0)}, silent wrong outputs "
+                f"{c.get('silent-wrong', 0) + c.get('unclear-refusal', 0)}, bytes lost {c.get('bytes-lost', 0)}, "
+                f"escapes {c.get('escape', 0)}")
 
 
 def summary(outcomes: list[Outcome]) -> Summary:

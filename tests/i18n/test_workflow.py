@@ -138,17 +138,27 @@ def test_unreadable_file_is_a_clear_error(game: GameDir, tmp_path: Path) -> None
 
 
 def test_xliff_round_trip(game: GameDir, tmp_path: Path) -> None:
-    from translate.storage import xliff
+    """Edited as a translator's tool edits it: a target typed into an untranslated unit and a translated unit's
+    target text changed, nothing else (no approved="yes", no state written: tests/hostile/test_xliff.py has those)."""
+    from lxml import etree
 
     game.write()
     path = _export(game, tmp_path, "xliff")
-    store = xliff.xlifffile.parsefile(str(path))
-    unit = next(u for u in store.units if u.getid().endswith("mini/base/olla/name"))
-    unit.target = "olla"
-    path.write_bytes(bytes(store))
+    tree = etree.parse(str(path))
+    ns = {"x": tree.getroot().nsmap[None]}
+    untranslated = tree.find(".//x:trans-unit[@id='mini/base/olla/name']", ns)
+    assert untranslated.find("x:target", ns) is None and untranslated.get("approved") is None
+    target = etree.Element(f"{{{ns['x']}}}target")
+    target.text = "olla"
+    untranslated.find("x:source", ns).addnext(target)
+    translated = tree.find(".//x:trans-unit[@id='mini/base/capita/name']/x:target", ns)
+    translated.text = "capitán"
+    tree.write(str(path), xml_declaration=True, encoding="UTF-8")
     run = run_cli("--cards", str(game.cards_root), "i18n", "import", str(path))
     assert run.exit_code == 0, run.output
+    assert "2 changed" in run.output
     assert _entries(game)["olla"]["name"]["text"] == "olla"
+    assert _entries(game)["capita"]["name"]["text"] == "capitán"
 
 
 def test_source_locale_cannot_be_exported(game: GameDir, tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from cardworks.models.layout import LayoutFile, Line, Mark, Slot
-from cardworks.models.sheets import PAPERS, LayoutError, Sheet, sheet_for, sheet_problems
+from cardworks.models.sheet_rules import sheet_for
+from cardworks.models.sheets import PAPERS, LayoutError, Sheet, sheet_problems
 from conftest import REPO, run_cli
 
 LAYOUTS = REPO / "layouts"

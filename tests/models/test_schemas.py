@@ -9,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from cardworks.models.files import FILE_KINDS, classify
-from cardworks.models.schemas import render_schemas, stale_schemas
+from cardworks.engine.schemas import render_schemas, stale_schemas
 from conftest import REPO
 
 SCHEMA_DIR = REPO / "schema"

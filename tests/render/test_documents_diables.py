@@ -118,11 +118,11 @@ def test_components_beasts_phases_and_firebot_tables_come_from_the_data(built, i
     starts = [text.find(f"{phase.name}. {phase.text}") for phase in game.phases]
     assert -1 not in starts and starts == sorted(starts)
     params = {p.id: p.value for p in game.parameters}
-    rows = re.search(r"Difficulty Round 1 Round 2 Round 3 (.*?) Show actions", text).group(1)
+    rows = text.split("Difficulty Round 1 Round 2 Round 3 ", 1)[1]  # the table may end a page: read its rows only
     expected = " ".join(f"{name} {' '.join(map(str, params[f'firebot-turns-{level}']))}"
                         for name, level in (("Easy", "easy"), ("Average", "average"), ("Hard", "hard"),
                                             ("Very hard", "very-hard"), ("Devilish", "devilish")))
-    assert rows == expected
+    assert rows.startswith(expected) and not rows[len(expected):].lstrip()[:1].isdigit()
 
 
 @pytest.mark.parametrize("locale", ["en", "ca", "es"])

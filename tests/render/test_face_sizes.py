@@ -16,7 +16,7 @@ from cardworks.render.deck import build_deck
 from cardworks.render.faces import Face, build_job, chunks, layout_document, render_faces, templates_dir
 from cardworks.render.fetcher import safe_fetcher
 from cardworks.render.fonts import font_folders
-from cardworks.render.geometry import FaceGeometry, face_geometry
+from cardworks.models.face import FaceGeometry, face_geometry
 from cardworks.render.measure import unused_height
 from conftest import REPO
 

@@ -138,7 +138,7 @@ def test_food_cards_in_every_locale(tmp_path) -> None:
     for task in piece_tasks(db, ["ca", "es"], SheetLayout(), False, False, None):
         if task.kind != "component-cards":
             continue
-        data, pages = task.render()
+        data, pages, _ = task.render()
         (tmp_path / "cards.pdf").write_bytes(data)
         text = _text(tmp_path / "cards.pdf")
         assert pages == 2

@@ -16,7 +16,7 @@ import pikepdf
 import pytest
 
 from cardworks.models.layout import LayoutFile
-from cardworks.models.sheets import sheet_for
+from cardworks.models.sheet_rules import sheet_for
 from cardworks.render.impose import MM
 from cardworks.render.slots import impose_slots
 from conftest import REPO, run_cli

@@ -124,7 +124,7 @@ def test_score_sheets_come_two_per_page_in_every_locale_with_assumed_points_left
     import re
 
     out, records = calavera
-    from cardworks.engine.calavera_game import sheet_layout
+    from cardworks.games.calavera.game import sheet_layout
 
     rows = sheet_layout(load_database(CARDS / "calavera"))
     assert rows and all("values" in row.assumed for row in rows), "no rulebook gives the points"

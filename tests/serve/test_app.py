@@ -10,7 +10,6 @@ from PIL import Image
 from starlette.testclient import TestClient
 
 from cardworks.serve import Preview, ServeOptions, create_app
-from cardworks.serve import adapter
 from conftest import run_cli, snapshot
 
 from serve_fixtures import REPO, Workspace, pack_preview, workspace  # noqa: F401  (fixtures)
@@ -39,6 +38,16 @@ def test_requests_for_other_hosts_are_refused(pack_preview: Preview) -> None:
     """A page of another site resolving its name to 127.0.0.1 (DNS rebinding) cannot read the preview."""
     client = TestClient(create_app(pack_preview, watching=False), base_url="http://evil.example")
     assert client.get("/card/example-cavaller").status_code == 400
+
+
+def test_the_host_check_covers_every_loopback_address() -> None:
+    """127.0.0.2 (or ::1) is as reachable by DNS rebinding as 127.0.0.1: only its own name is answered."""
+    from cardworks.serve import allowed_hosts
+
+    assert allowed_hosts("127.0.0.1") == ["127.0.0.1", "localhost"]
+    assert allowed_hosts("127.0.0.2") == ["127.0.0.2", "localhost"]
+    assert allowed_hosts("::1") == ["::1", "localhost"]
+    assert allowed_hosts("0.0.0.0") == ["*"] and allowed_hosts("192.168.1.5") == ["*"]
 
 
 def test_usage_errors_exit_2(workspace: Workspace, tmp_path) -> None:
@@ -109,8 +118,8 @@ def test_an_edit_renders_only_the_changed_face_and_a_broken_file_shows_its_error
         workspace: Workspace, pack_preview: Preview, monkeypatch) -> None:
     before = {t.card.id: t for t in pack_preview.tiles("en")}
     rendered: list[set[str]] = []
-    real = adapter.render_face_images
-    monkeypatch.setattr(adapter, "render_face_images", lambda faces, ids, **kw: rendered.append(set(ids)) or real(faces, ids, **kw))
+    real = pack_preview._worker.render  # faces are rendered in the worker process: count what is sent there
+    monkeypatch.setattr(pack_preview._worker, "render", lambda faces, ids: rendered.append(set(ids)) or real(faces, ids))
     data = workspace.read(workspace.pack_set)
     data["cards"][1]["name"] = "cavaller renovat"
     workspace.write(workspace.pack_set, data)

@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
-from cardworks.serve.browser import chromium, server
+from browser import chromium, server
 
 from serve_fixtures import Workspace, workspace  # noqa: F401  (fixture)
 

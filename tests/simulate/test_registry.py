@@ -9,6 +9,7 @@ import shutil
 from click.testing import CliRunner
 
 from cardworks.cli.main import cli
+from cardworks import plugin_registry
 from cardworks.engine import plugins
 from cardworks.simulate.tables import build_table
 
@@ -32,7 +33,7 @@ def _register(monkeypatch, plugin) -> None:
             return plugin
 
     monkeypatch.setattr(plugins, "_REGISTRY", {})
-    monkeypatch.setattr(plugins, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(plugin_registry, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
     build_table.cache_clear()
 
 

@@ -11,7 +11,7 @@ import click
 from ..catalog import list_cards, load_games
 from ..errors import DataError
 from ..problems import Problem
-from ..validate.runner import game_folders
+from ..loading.database import game_folders
 from ..validate import validate as run_validation
 from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
 
@@ -67,7 +67,7 @@ def cards(cards_root: Path, words: tuple[str, ...], game: str | None, locale: st
               help="Folder of the JSON Schemas.")
 def schema(check: bool, out: Path) -> None:
     """Write the JSON Schemas generated from the models."""
-    from ..models.schemas import stale_schemas, write_schemas
+    from ..engine.schemas import stale_schemas, write_schemas
 
     if check:
         stale = stale_schemas(out)
@@ -264,6 +264,8 @@ def i18n_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: str
             raise DataError(f"{file} names game {game!r}, which is not here; give --game",
                             [Problem(str(file), "", "wrong-game", f"no game {game!r} in {cards_root}")])
     result = import_catalog(_one_game(cards_root, game, packs), file, locale)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(f"{result.path}: {result.changed} changed, {result.unchanged} unchanged, "
                f"{result.skipped} untranslated or fuzzy skipped")
 
@@ -294,7 +296,8 @@ def i18n_glossary(cards_root: Path, locale: str, game: str | None, fmt: str, out
 @click.pass_obj
 def i18n_status(cards_root: Path, packs: tuple[Path, ...], game: str | None, build_dir: Path, fmt: str) -> None:
     """Per locale and set: strings translated, stale, missing, and cards that overflow their box."""
-    from ..i18n.workflow import overflow_from_manifest, translation_status
+    from ..i18n.workflow import translation_status
+    from ..render.manifest import overflow_from_manifest
 
     if packs:
         db = _one_game(cards_root, game, packs)
@@ -380,13 +383,15 @@ def check_json(report) -> dict:
 @click.option("--locale", help="Locale shown first (default: the game's source locale).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; others can reach the page only if you change it.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--render-timeout", type=click.FloatRange(0.5, 3600), default=60, show_default=True,
+              help="Seconds a batch of faces may take to render before it is stopped and shown as failed.")
 @click.pass_obj
 def serve(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, locale: str | None,
-          host: str, port: int) -> None:
+          host: str, port: int, render_timeout: float) -> None:
     """Preview the deck in a browser; pages update as you edit the data (read-only)."""
     from ..serve import ServeOptions, run
 
-    run(ServeOptions(cards_root, packs, game, selection, locale), host, port, echo=click.echo)
+    run(ServeOptions(cards_root, packs, game, selection, locale, render_timeout), host, port, echo=click.echo)
 
 
 ALL = [validate, cards, schema, freeze, build, i18n, check, serve]

@@ -145,6 +145,8 @@ def sheet_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: st
     from ..export.sheet_import import import_sheet
 
     result = import_sheet(cards_root, file, game, list(packs))
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(f"{file}: {result.cards_changed} card(s) and {result.translations_changed} translation(s) changed; "
                f"{len(result.files_written)} file(s) written")
     for path in result.files_written:

@@ -1,12 +1,15 @@
 """``cardworks`` entry point: the command group, the shared ``--cards`` option, exit codes.
 
-Exit 0: success. Exit 1: the input is wrong. Exit 2: wrong usage. Bad input
-never shows a traceback.
+Exit 0: success. Exit 1: the input is wrong. Exit 2: wrong usage. Exit 130:
+interrupted by Ctrl-C (one line, no traceback). Bad input never shows a traceback.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -18,6 +21,11 @@ from . import commands, export_commands
 from .simulate import simulate
 
 
+INTERRUPT_EXIT = 130
+"""Exit code after Ctrl-C (128 + SIGINT), as shells report a command stopped by it."""
+INTERRUPTED = "outputs and data written before this command are as they were"
+
+
 def default_cards_root() -> Path:
     """``./cards`` when it exists, else the database shipped with the package."""
     local = Path("cards")
@@ -27,10 +35,65 @@ def default_cards_root() -> Path:
     return shipped if shipped.is_dir() else local
 
 
+_MAIN = os.getpid()
+_INTERRUPTED: list[bool] = []
+
+
+def _on_ctrl_c(signum: int, frame: object) -> None:
+    """Ctrl-C reaches the whole process group. In this process it is remembered and raised as usual; a
+    worker forked from it (a build's or a check's process pool) leaves at once and quietly, so the pool
+    breaks and the main process stops without waiting for the work still queued."""
+    if os.getpid() != _MAIN:
+        os._exit(INTERRUPT_EXIT)
+    _INTERRUPTED.append(True)
+    raise KeyboardInterrupt
+
+
+def _quiet_after_ctrl_c() -> None:
+    """After Ctrl-C the main thread says one line; what Ctrl-C breaks elsewhere (a pool's helper thread, a
+    fork hook it landed in) is a consequence, not news: it is not printed. Anything else is, as before."""
+    unraisable, thread_hook = sys.unraisablehook, threading.excepthook
+
+    def on_unraisable(info) -> None:  # type: ignore[no-untyped-def]
+        if isinstance(info.exc_value, KeyboardInterrupt):
+            _INTERRUPTED.append(True)
+            return
+        unraisable(info)
+
+    def on_thread(info) -> None:  # type: ignore[no-untyped-def]
+        if _INTERRUPTED or isinstance(info.exc_value, KeyboardInterrupt):
+            return
+        thread_hook(info)
+
+    sys.unraisablehook, threading.excepthook = on_unraisable, on_thread
+
+
+def _interrupted(ctx: click.Context) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this line short
+    click.echo(f"\ncardworks: interrupted (Ctrl-C); {INTERRUPTED}", err=True)
+    ctx.exit(INTERRUPT_EXIT)
+
+
 class Group(click.Group):
     """Turns cardworks errors into messages and exit codes instead of tracebacks."""
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is \
+                signal.default_int_handler:
+            signal.signal(signal.SIGINT, _on_ctrl_c)
+            _quiet_after_ctrl_c()
+        try:
+            return self._invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C: transactions have already put back what they had begun
+            _interrupted(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception:  # a worker pool broken by the same Ctrl-C, say: still an interrupt, not a bug
+            if not _INTERRUPTED:
+                raise
+            _interrupted(ctx)
+
+    def _invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except UsageError as exc:

@@ -118,6 +118,14 @@ def print_build_report(report) -> None:
     for o in report.outcomes:
         if o.telltale:
             click.echo(f"warning: {describe(f'{o.game} {o.deck} ({o.locale})', o.telltale)}")
+    for o in report.outcomes:
+        for entry in o.fallbacks:
+            click.echo(f"warning: [fallback] {o.game} {o.locale} {o.deck}: {entry['string']} has no {o.locale} text; "
+                       f"the {entry['used']} text is printed (--allow-fallback)")
+    for task, record, _ in report.documents:
+        for entry in record.fallbacks:
+            click.echo(f"warning: [fallback] {record.path}: {entry['string']} has no {record.locale} text; "
+                       f"the {entry['used']} text is printed (--allow-fallback)")
     for game, locale, card, parts in report.overflow:
         click.echo(f"warning: [text-overflow] {game} {locale} {card} ({', '.join(parts) or 'text'}): does not fit its place "
                    "on the card (rules at the smallest size, the title in two lines, the flavour under the rules)")

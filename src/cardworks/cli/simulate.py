@@ -45,7 +45,7 @@ def _cores() -> int:
 @click.option("--measure-agents", "measure", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
               help="Also play this many games of each match that states the agents' strength (greedy against random, "
                    "ISMCTS at --budget and twice it against greedy).")
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write report.json and report.html here.")
+@click.option("--out", type=click.Path(path_type=Path), help="Write report.json and report.html here (a folder).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
 def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
@@ -74,6 +74,7 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
     if fail_on and paired is False and set(fail_on) & {"strong", "weak"}:
         raise UsageError("--fail-on strong or weak needs the paired games that --no-paired turns off")
     agents = parse_agents(agent, players, budget)
+    _check_places(scheduler, out)
     if sweep is not None:
         _sweep(cards_root, packs, game, selection, players, games, seed, first, agents, workers, scheduler, max_steps,
                compare, paired, fail_on, sweep, out, fmt)
@@ -107,6 +108,17 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
             click.echo(line, err=True)
         if failed:
             raise SystemExit(1)
+
+
+def _check_places(scheduler: str | None, out: Path | None) -> None:
+    """A wrong --scheduler or --out is said before any game is played, not after an hour of them."""
+    from ..simulate.executors import check_scheduler
+    from ..simulate.report import check_out
+
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    if out is not None:
+        check_out(out)
 
 
 def _sweep(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,

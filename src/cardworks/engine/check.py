@@ -13,13 +13,11 @@ from typing import Any
 
 from ..errors import DataError
 from ..loading.database import Database, display_path, load_game, load_pack
-from ..models.scenarios import ScenarioFile
 from ..problems import Problem
 from .core import SetupRefused
-from .expectations import scenario_problems
 from .plugins import plugin_for
-from .playouts import PlayoutStats, failure_scenario, merged, raised, run_playouts
-from .scenarios import ScenarioResult, run_scenario
+from .playouts import PlayoutStats, failure_scenario, merged, run_playouts
+from .scenarios import ScenarioResult, run_scenarios
 
 
 @dataclass
@@ -46,65 +44,6 @@ class CheckReport:
     def failed(self) -> bool:
         return (any(not s.passed for s in self.scenarios) or any(p.failures for p in self.playouts)
                 or bool(self.unchecked_rulings) or bool(self.unplayed))
-
-
-def _scenario_files(db: Database, extra: list[Path]) -> list[tuple[str, ScenarioFile]]:
-    files = [(loaded.display, doc) for loaded, doc in db.docs("scenarios")]
-    for path in extra:
-        paths = sorted(path.glob("*.json")) if path.is_dir() else [path]
-        for item in paths:
-            try:
-                files.append((display_path(item), ScenarioFile.model_validate(json.loads(item.read_text(encoding="utf-8")))))
-            except (OSError, ValueError) as exc:
-                raise DataError(f"{display_path(item)}: not a readable scenario file",
-                                [Problem(display_path(item), "", "scenario-unreadable", str(exc).splitlines()[0])]) from None
-    return files
-
-
-def run_scenarios(db: Database, scenario_paths: list[Path] | None = None) -> list[ScenarioResult]:
-    """Every scenario of the game (and of ``scenario_paths``), each run on its own, failures included.
-
-    Raises DataError, before any runs, when a scenario expects a key the game does not read, a value of the wrong
-    type or an id the game lacks, or has a step that does not parse (``expectations.scenario_problems``)."""
-    plugin = plugin_for(db.game_doc.id)
-    files = _scenario_files(db, scenario_paths or [])
-    problems = [p for file, doc in files for p in scenario_problems(plugin, db, file, doc.scenarios)]
-    if problems:  # refused before anything runs: a key no game reads would pass silently
-        raise DataError(f"{len(problems)} problem(s) in the scenarios; none was run", problems)
-    results = []
-    for file, doc in files:
-        for scenario in doc.scenarios:
-            try:
-                rules, state = plugin.scenario_state(db, scenario.setup)
-            except SetupRefused as exc:
-                results.append(_refusal_result(scenario, file, exc))
-                continue
-            except (ValueError, KeyError, TypeError) as exc:
-                results.append(ScenarioResult(scenario.id, file, False, [f"setup: {exc}"]))
-                continue
-            except Exception as exc:  # the game's own code raised: a failed scenario, not a crashed run
-                results.append(ScenarioResult(scenario.id, file, False, [f"setup: {raised(exc)}"]))
-                continue
-            if scenario.refused:
-                results.append(ScenarioResult(scenario.id, file, False, [
-                    f"setup: expected it refused by rule {scenario.refused!r}, but the engine accepted it"]))
-                continue
-            rng = random.Random(scenario.setup.get("seed", 0))
-            try:
-                results.append(run_scenario(rules, state, scenario, file, rng=rng))
-            except Exception as exc:  # a step, an effect or an invariant raised (a saved failed playout replays so)
-                results.append(ScenarioResult(scenario.id, file, False, [raised(exc)]))
-    return results
-
-
-def _refusal_result(scenario: Any, file: str, refusal: SetupRefused) -> ScenarioResult:
-    """A refused setup passes exactly when the scenario expects that refusal, by that rule."""
-    if scenario.refused == refusal.rule:
-        return ScenarioResult(scenario.id, file, True)
-    if scenario.refused:
-        return ScenarioResult(scenario.id, file, False, [f"setup: refused by rule {refusal.rule!r}, expected "
-                                                         f"{scenario.refused!r}: {refusal}"])
-    return ScenarioResult(scenario.id, file, False, [f"setup refused: {refusal}"])
 
 
 def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts: int, seed: int,

@@ -132,7 +132,7 @@ def features_waited_on(db: Database, left_out: dict[str, str]) -> dict[str, tupl
 
 def ruling_coverage(db: Database, scenario_results: list[Any] | None = None) -> dict[str, RulingCoverage]:
     """Coverage of every behaviour ruling of ``db``'s game; runs its scenarios unless results are given."""
-    from .check import run_scenarios
+    from .scenarios import run_scenarios
 
     results = run_scenarios(db) if scenario_results is None else scenario_results
     index = Index(db)

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from .expectations import Expectation, Ref
+from ..validate.expectations import Expectation, Ref
 
 _BLOCK = re.compile(r"(<!-- expectations:([a-z0-9-]+) -->\n)(.*?)(<!-- /expectations -->)", re.S)
 _KINDS = {"player": "player", "card": "card id", "terreta": "terreta id", "rule": "rule id", "step": "action"}

@@ -13,13 +13,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
+from .. import plugin_registry
 from ..errors import CardworksError, UsageError
-from .expectations import Expectation
+from ..plugin_registry import ENTRY_POINT_GROUP  # noqa: F401  (re-exported: plugins.ENTRY_POINT_GROUP)
+from ..validate.expectations import Expectation
 
-ENTRY_POINT_GROUP = "cardworks.games"
 
 
 def _no_zones(state: Any) -> tuple[Sequence[Iterable[int]], ...]:
@@ -178,11 +178,7 @@ _REGISTRY: dict[str, GamePlugin] = {}
 def registered() -> dict[str, GamePlugin]:
     """Every game plugin by id: the built-in ones, then those declared under ``ENTRY_POINT_GROUP``."""
     if not _REGISTRY:
-        from ..games import built_in
-
-        plugins = list(built_in())
-        for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
-            plugins.append(point.load())
+        plugins = plugin_registry.all_plugins()
         found: dict[str, GamePlugin] = {}
         for plugin in plugins:
             found.setdefault(_checked(plugin).id, plugin)  # a built-in game is not replaced from outside
@@ -193,11 +189,9 @@ def registered() -> dict[str, GamePlugin]:
 def plugin_of(game: str) -> GamePlugin | None:
     """The plugin of ``game``, or None. A built-in game's package is imported alone: importing every game
     costs about 0.7 s, paid by each command that validates or builds one game."""
-    from ..games import BUILT_IN, built_in_plugin
-
-    if _REGISTRY or game not in BUILT_IN:
+    if _REGISTRY or game not in plugin_registry.BUILT_IN:
         return registered().get(game)
-    return _checked(built_in_plugin(game))
+    return _checked(plugin_registry.plugin_of(game))
 
 
 def plugin_for(game: str) -> GamePlugin:

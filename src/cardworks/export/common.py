@@ -6,6 +6,7 @@ import io
 import os
 import shutil
 import tempfile
+from glob import escape as glob_escape
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pikepdf
 
 from ..errors import DataError, UsageError
+from ..fileio import fault_point
 from ..i18n import Localizer
 from ..loading.database import Database, load_database
 from ..loading.records import Index
@@ -149,11 +151,13 @@ def staging_folder(out: Path) -> Path:
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
         raise UsageError(f"{out} exists and was not written by a cardworks export; choose another --out")
     out.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.staging-"))
+    return Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.staging-{os.getpid()}-"))
 
 
 def publish_folder(staging: Path, out: Path) -> None:
-    """Replace ``out`` by ``staging`` with renames: readers see the old folder or the new one, never a mix."""
+    """Replace ``out`` by ``staging`` with renames: readers see the old folder or the new one, never a mix;
+    then remove what killed exports into ``out`` left beside it."""
+    fault_point("export-publish")
     os.chmod(staging, 0o755)
     old = None
     if out.exists():
@@ -162,6 +166,32 @@ def publish_folder(staging: Path, out: Path) -> None:
     os.replace(staging, out)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+    remove_stale(out)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def remove_stale(out: Path) -> list[Path]:
+    """Remove the staging and old folders of exports into ``out`` whose process has ended (killed, or the
+    machine stopped): ``.<out>.staging-<pid>-*`` and ``.<out>.old-<pid>``. A folder of an export still
+    running (its process alive) is left alone; one without a process id (older cardworks) is stale."""
+    removed = []
+    for kind in ("staging", "old"):
+        for entry in out.parent.glob(f".{glob_escape(out.name)}.{kind}-*"):
+            number = entry.name[len(f".{out.name}.{kind}-"):].split("-")[0]
+            if entry.is_symlink() or not entry.is_dir() or (number.isdigit() and _alive(int(number))):
+                continue
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
 
 
 def discard(staging: Path) -> None:

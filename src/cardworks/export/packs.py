@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from ..errors import UsageError
+from ..loading.paths import read_text_inside
 
 
 def pack_games(packs: list[Path]) -> set[str]:
@@ -13,7 +14,7 @@ def pack_games(packs: list[Path]) -> set[str]:
     games = set()
     for pack in packs:
         try:
-            games.add(json.loads((pack / "pack.json").read_text(encoding="utf-8"))["extends"])
+            games.add(json.loads(read_text_inside(pack, pack / "pack.json"))["extends"])
         except (OSError, ValueError, KeyError, TypeError):
             raise UsageError(f"{pack}: not a pack folder (it needs a pack.json naming the game it extends)") from None
     return games

@@ -22,6 +22,7 @@ from pathlib import Path
 import pikepdf
 
 from ..errors import UsageError
+from ..fileio import read_limited, read_text_limited
 from ..render.impose import MM
 from ..render.subset_tags import font_program
 from .ink import colour_ink, content_streams, image_ink, parse_content
@@ -288,7 +289,7 @@ def check_ink(pdf: pikepdf.Pdf, data: bytes, profile: Profile, report: FileRepor
 
 def check_pdf(path: Path, profile: Profile, expected: Expected) -> FileReport:
     report = FileReport(path)
-    data = path.read_bytes()
+    data = read_limited(path, MAX_CHECKED_BYTES)
     try:
         pdf = pikepdf.open(io.BytesIO(data))
     except pikepdf.PdfError as exc:
@@ -305,6 +306,11 @@ def check_pdf(path: Path, profile: Profile, expected: Expected) -> FileReport:
     return report
 
 
+MAX_CHECKED_BYTES = 1 << 31
+"""Largest file preflight reads (a print-shop PDF of a big deck is some hundreds of MB); a FIFO or a device
+is refused by the checked reader, never waited on."""
+
+
 # PNG checks -----------------------------------------------------------------------------------------
 
 
@@ -314,7 +320,7 @@ def check_png(path: Path, profile: Profile, expected: Expected = Expected()) -> 
 
     report = FileReport(path)
     try:
-        with Image.open(path) as image:
+        with Image.open(io.BytesIO(read_limited(path, MAX_CHECKED_BYTES))) as image:
             size, mode, dpi = image.size, image.mode, image.info.get("dpi")
     except OSError as exc:
         report.add("readable", False, f"not a readable image: {exc}")
@@ -347,7 +353,7 @@ def check_png(path: Path, profile: Profile, expected: Expected = Expected()) -> 
 def _export_record(folder: Path) -> dict | None:
     record = folder / "export.json"
     if record.is_file():
-        return json.loads(record.read_text(encoding="utf-8"))
+        return json.loads(read_text_limited(record))
     return None
 
 
@@ -397,8 +403,7 @@ def _expected(folder: Path, record: dict) -> dict[Path, Expected]:
 def check_quantities(folder: Path, record: dict) -> FileReport:
     """The quantities list names existing files, and its copies add up to the deck."""
     report = FileReport(folder / "quantities.csv")
-    with (folder / "quantities.csv").open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
+    rows = list(csv.DictReader(io.StringIO(read_text_limited(folder / "quantities.csv"), newline="")))
     missing = sorted({row["file"] for row in rows if not (folder / row["file"]).is_file()})
     report.add("files listed exist", not missing, f"{len(rows)} row(s)" if not missing else f"missing: {', '.join(missing)}")
     backs = set(record.get("backs", ["back"]))

@@ -13,7 +13,6 @@ preflighted, and published only when every check passes.
 from __future__ import annotations
 
 import csv
-import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from ..errors import DataError, UsageError
 from ..problems import Problem
 from ..render.printshop import render_pngs, save_pdf
 from ..render.faces import FaceJob, build_job
+from .cells import neutralise
 from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, set_sizes, staging_folder
 from .pages import shop_pages
 from .pdfx import ghostscript, to_pdfx
@@ -104,10 +104,11 @@ def quantities_rows(faces: DeckFaces, files: list[str], per_design: bool) -> lis
 
 
 def write_quantities(path: Path, rows: list[dict[str, str | int]]) -> None:
+    """The order sheet; a name a spreadsheet would run as a formula is written inert (see :mod:`.cells`)."""
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=["file", "card_id", "name", "copies"])
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({k: neutralise(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows)
 
 
 def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None = None, selection: str | None = None,

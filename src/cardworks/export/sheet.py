@@ -11,6 +11,7 @@ read CSV/XLSX). Columns:
 - one column per translatable field and locale (``name@ca``, ``rules@es``).
 
 Effects and sources are not in the sheet; ``sheet import`` leaves them as they are.
+Text that a spreadsheet would run as a formula is written inert (see :mod:`.cells`).
 With PACK folders the sheet holds the packs' own sets (unless ``--set`` says
 otherwise) and their translations, read from and written back to each pack.
 """
@@ -22,16 +23,18 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ..errors import DataError, UsageError
 from ..loading.database import Database
 from ..loading.records import Index
 from ..problems import Problem
 from ..i18n.strings import source_index
+from .cells import FORMULA_START, neutralise
 from .packs import pack_games
+from .sheet_base import BASE_COLUMN, add_base_sheet, row_base
+from .sheet_columns import SEPARATOR, SHEET_NAME, Column, Kind
 
-Kind = Literal["text", "int", "bool", "ids", "names"]
 
 FIELDS: dict[str, Kind] = {
     "set_certainty": "text", "optional": "bool", "quantity": "int", "types": "ids", "markers": "ids", "icons": "ids",
@@ -40,20 +43,6 @@ FIELDS: dict[str, Kind] = {
 """Card fields a sheet carries, and how a cell writes them."""
 MAPS: dict[str, Kind] = {"stats": "int", "attributes": "text"}
 """Fields holding one value per key: one column each (``stats.attack``)."""
-SEPARATOR = {"ids": ", ", "names": "; "}
-SHEET_NAME = "cards"
-
-
-@dataclass(frozen=True)
-class Column:
-    name: str
-    kind: Kind
-    field: str
-    key: str | None = None
-    """The map key (``stats.attack``: ``attack``) or, for a translation, the translated field."""
-    locale: str | None = None
-
-
 @dataclass
 class CardRow:
     set_id: str
@@ -174,6 +163,15 @@ def cell_value(column: Column, card: dict[str, Any], texts: dict[str, dict[str, 
     return value
 
 
+def _csv_cell(value: Any) -> Any:
+    """A value as a CSV cell: booleans as true/false, text neutralised so no spreadsheet runs it as a formula."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return neutralise(value) if isinstance(value, str) else value
+
+
 def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: str) -> bytes:
     """The cards of the selected sets as CSV or XLSX bytes."""
     unknown = [loc for loc in locales if loc not in db.game_doc.locales or loc == db.game_doc.source_locale]
@@ -190,12 +188,15 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
     texts = {locale: translations(db, locale) for locale in locales}
     header = ["set", "id", *(c.name for c in columns)]
     table = [[row.set_id, row.card["id"], *(cell_value(c, row.card, texts) for c in columns)] for row in rows]
+    bases = [(line[1], row_base(columns, line[2:])) for line in table]  # what each cell held: imports merge on it
     if fmt == "csv":
+        header = [*header, BASE_COLUMN]
+        table = [[*line, base] for line, (_, base) in zip(table, bases)]
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(header)
         for line in table:
-            writer.writerow(["" if v is None else ("true" if v is True else "false" if v is False else v) for v in line])
+            writer.writerow([_csv_cell(v) for v in line])
         return buffer.getvalue().encode("utf-8")
     from openpyxl import Workbook
     from openpyxl.styles import Font
@@ -209,9 +210,13 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
     for line in table:
         sheet.append(line)
         for cell in sheet[sheet.max_row]:
-            if isinstance(cell.value, str) and cell.value.startswith("="):
-                cell.data_type = "s"  # text that begins with '=' stays text, never a formula
+            if isinstance(cell.value, str) and cell.value[:1] in FORMULA_START:
+                # A text cell is never run; Excel's quote prefix (what typing a leading ' stores) keeps it text when
+                # the designer edits it too. The text itself is unchanged, so the import needs no restoring.
+                cell.data_type = "s"
+                cell.quotePrefix = True
     sheet.freeze_panes = "C2"
+    add_base_sheet(book, bases)
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()

@@ -1,141 +1,44 @@
 """``cardworks sheet import``: edited cells written back into the JSON files, or the whole file refused.
 
-Every cell is read and checked before anything is written: formulas, dates,
-merged cells, wrong types, unknown columns, unknown or repeated ids and a
-changed ``set`` are each reported with their sheet, row and column. The edits
+Every cell is read (:mod:`.sheet_read`, which bounds the work and refuses
+undecodable or oversized files) and checked before anything is written:
+formulas, error values, dates, merged cells, wrong types, unknown columns,
+unknown or repeated ids and a changed ``set`` are each reported with their
+sheet, row and column. The edits
 are then applied to a copy of the database, which is validated as a whole
 (schemas, references, markup tokens, translations); only when it has no error
-are the changed files written, atomically, in the same layout
-(``json.dumps(indent=2, ensure_ascii=False)``, key order kept). Cells that match
-the files change nothing, so an unchanged round trip writes no byte.
+are the changed files written, as one journaled change (all or none), in the
+same layout (``json.dumps(indent=2, ensure_ascii=False)``, key order kept). Cells
+that match the files change nothing, so an unchanged round trip writes no byte.
+
+The sheet's base hashes (:mod:`.sheet_base`) say what each cell held when it was
+exported: only cells the sheet changed are applied, under the game folder's lock
+(the one ``i18n import`` takes), so a sheet never reverts another import's work.
 """
 
 from __future__ import annotations
 
-import copy
-import csv
 import json
-import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, UsageError
-from ..fileio import write_bytes_atomic
+from ..fileio import folder_lock
 from ..i18n.files import merge_translations
-from ..loading.database import Database, load_game
+from ..i18n.merge import LEGACY_WARNING, conflict_message, decide
+from ..i18n.workflow import recover_imports
+from ..journal import anchor_for, write_journaled
+from ..loading.database import Database, display_path, load_game, load_pack
 from ..problems import Problem
 from ..validate import validate
-from .sheet import SEPARATOR, SHEET_NAME, Column, card_rows, columns_for, selected_sets, sheet_database, translations
-
-WHOLE_NUMBER = re.compile(r"^-?\d+$")
-
-
-@dataclass
-class Table:
-    file: str
-    sheet: str
-    header: list[Any]
-    rows: list[list[Any]]
-    problems: list[Problem]
-
-
-def _letter(index: int) -> str:
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
-
-
-def _where(table: Table, row: int, column: int) -> str:
-    return f"{table.sheet}!{_letter(column)}{row}"
-
-
-def read_csv(path: Path) -> Table:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        lines = list(csv.reader(handle))
-    header, body = (lines[0], lines[1:]) if lines else ([], [])
-    rows = [[value if value != "" else None for value in line] for line in body]
-    return Table(str(path), path.name, header, rows, [])
-
-
-def read_xlsx(path: Path) -> Table:
-    """The ``cards`` sheet (else the first); formulas, dates and merged cells are problems."""
-    from openpyxl import load_workbook
-    from openpyxl.cell.cell import MergedCell
-
-    try:
-        book = load_workbook(path, data_only=False)
-    except Exception as exc:  # openpyxl raises many kinds for a damaged file
-        raise DataError(f"{path} is not a readable XLSX file", [Problem(str(path), "", "sheet-unreadable", str(exc))]) from None
-    sheet = book[SHEET_NAME] if SHEET_NAME in book.sheetnames else book.worksheets[0]
-    table = Table(str(path), sheet.title, [], [], [])
-    for merged in sheet.merged_cells.ranges:
-        table.problems.append(Problem(str(path), f"{sheet.title}!{merged.coord}", "sheet-merged",
-                                      f"rows {merged.min_row}-{merged.max_row}, columns {_letter(merged.min_col - 1)}-"
-                                      f"{_letter(merged.max_col - 1)}: merged cells; unmerge them"))
-    for number, row in enumerate(sheet.iter_rows(), start=1):
-        values = []
-        for cell in row:
-            if isinstance(cell, MergedCell):  # reported once per range above
-                values.append(None)
-            elif cell.data_type == "f":
-                table.problems.append(Problem(str(path), f"{sheet.title}!{cell.coordinate}", "sheet-formula",
-                                              f"row {cell.row}: a formula ({cell.value}); type the value instead"))
-                values.append(None)
-            elif cell.is_date:
-                table.problems.append(Problem(str(path), f"{sheet.title}!{cell.coordinate}", "sheet-date",
-                                              f"row {cell.row}: a date; card data holds no dates"))
-                values.append(None)
-            else:
-                values.append(cell.value if cell.value != "" else None)
-        if number == 1:
-            table.header = values
-        else:
-            table.rows.append(values)
-    while table.header and table.header[-1] is None:
-        table.header.pop()
-    return table
-
-
-def read_table(path: Path) -> Table:
-    if path.suffix.lower() == ".xlsx":
-        return read_xlsx(path)
-    if path.suffix.lower() == ".csv":
-        return read_csv(path)
-    raise UsageError(f"{path}: give a .csv or .xlsx file")
-
-
-def convert(column: Column, value: Any) -> tuple[Any, str | None]:
-    """A cell's value as the JSON field wants it, or an error message."""
-    if value is None:
-        return ([] if column.kind in SEPARATOR else None), None
-    if column.kind == "int":
-        if isinstance(value, bool):
-            return None, "expected a whole number, found TRUE/FALSE"
-        if isinstance(value, int):
-            return value, None
-        if isinstance(value, float) and value.is_integer():
-            return int(value), None
-        if isinstance(value, str) and WHOLE_NUMBER.match(value.strip()):
-            return int(value.strip()), None
-        return None, f"expected a whole number, found {value!r}"
-    if column.kind == "bool":
-        if isinstance(value, bool):
-            return value, None
-        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-            return value.strip().lower() == "true", None
-        return None, f"expected true or false, found {value!r}"
-    if not isinstance(value, str):
-        return None, f"expected text, found {type(value).__name__} {value!r}"
-    if column.kind in SEPARATOR:
-        return [part.strip() for part in value.split(SEPARATOR[column.kind].strip()) if part.strip()], None
-    return value, None
-
+from .sheet import card_rows, cell_value, columns_for, selected_sets, sheet_database, translations
+from .sheet_columns import Column, convert
+from .sheet_base import cell_base, normalized, parse_row_base, read_base
+from .sheet_read import Table, read_table
+from .sheet_read import where as _where
 
 def _set(card: dict[str, Any], column: Column, value: Any) -> bool:
     """Write ``value`` into ``card`` when it differs; an empty cell leaves an absent field absent. True on change."""
@@ -178,6 +81,8 @@ class ImportResult:
     cards_changed: int
     translations_changed: int
     files_written: list[Path]
+    warnings: list[str] = field(default_factory=list)
+    """Said once to the user: a sheet without base hashes, an interrupted import finished first."""
 
 
 def _which_game(cards_root: Path, table: Table, game: str | None, packs: list[Path]) -> Database:
@@ -197,10 +102,25 @@ def _which_game(cards_root: Path, table: Table, game: str | None, packs: list[Pa
 
 def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: list[Path] | None = None) -> ImportResult:
     """Apply the sheet at ``path`` to the game's (and the ``packs``') JSON files; DataError (nothing written) on any bad
-    cell."""
+    cell or conflict.
+
+    Like ``i18n import`` it holds the game folder's lock, re-reads the files under it and applies only the cells
+    the sheet changed relative to its base hashes, so it never reverts another import's work; the files are
+    written as one journaled change (all or none, finished by the next import after kill -9).
+    """
     packs = list(packs or [])
     table = read_table(path)
+    raw_bases = read_base(path, table, len(table.rows))
     db = _which_game(cards_root, table, game, packs)
+    with folder_lock(db.game.root, "import"):
+        recovered = recover_imports(db)
+        db = Database(game=load_game(db.game.root), packs=[load_pack(pack.root) for pack in db.packs])  # as it is now
+        result = _apply(cards_root, path, table, raw_bases, db)
+        result.warnings[:0] = recovered
+        return result
+
+
+def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str] | None, db: Database) -> ImportResult:
     rows = card_rows(db, selected_sets(db, None))
     by_id = {row.card["id"]: row for row in rows}
     locales = [loc for loc in db.game_doc.locales if loc != db.game_doc.source_locale]
@@ -243,6 +163,14 @@ def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: l
                                     f"row {number}, column 'set': {card_id} is in set {by_id[card_id].set_id!r}; "
                                     "moving a card to another set is not done in a sheet"))
         card = cards[card_id]
+        hashes = None
+        if raw_bases is not None:
+            hashes = parse_row_base(raw_bases.get(str(card_id)))
+            if hashes is None:
+                problems.append(Problem(table.file, _where(table, number, id_at), "import-base",
+                                        f"row {number}: {card_id} has no usable base hashes in the file's "
+                                        "cardworks-base column or sheet, so its cells cannot be merged safely; export again"))
+                continue
         pending = []
         for index, name in enumerate(header):
             column = known.get(name)
@@ -252,6 +180,9 @@ def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: l
             if error:
                 problems.append(Problem(table.file, _where(table, number, index), "sheet-type",
                                         f"row {number}, column {name!r}: {error}"))
+            elif hashes is not None and not _merges(table, number, index, column, value, hashes,
+                                                     normalized(column, cell_value(column, card, texts)), problems):
+                continue
             elif column.locale is not None:
                 pending.append((index, column, value))
             elif _set(card, column, value):
@@ -271,13 +202,25 @@ def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: l
                 translation_items.setdefault(column.locale, []).append((card_id, column.key, value, source))
     if problems:
         raise DataError(f"{path}: {len(problems)} bad cell(s); nothing written", problems)
+    warnings = [] if raw_bases is not None else [f"{display_path(path)}: {LEGACY_WARNING}"]
     if not changed_cards and not translation_items:
-        return ImportResult(0, 0, [])
+        return ImportResult(0, 0, [], warnings)
     owners = {row.card["id"]: _owner(db, row.file) for row in rows}
     touched = {by_id[card_id].file for card_id in changed_cards}  # other files are left exactly as they are
     written = _validate_and_write(cards_root, db, {f: d for f, d in edited.items() if f in touched}, translation_items,
                                   owners)
-    return ImportResult(len(changed_cards), sum(len(v) for v in translation_items.values()), written)
+    return ImportResult(len(changed_cards), sum(len(v) for v in translation_items.values()), written, warnings)
+
+
+def _merges(table: Table, number: int, index: int, column: Column, value: Any, hashes: dict[str, str], stored: Any,
+            problems: list[Problem]) -> bool:
+    """True when the sheet changed this cell and the database did not (so it is applied); a conflict is added to
+    ``problems``. Cells the sheet left as exported keep what the database holds now."""
+    decision = decide(cell_base(hashes, column), value, stored)
+    if decision == "conflict":
+        problems.append(Problem(table.file, _where(table, number, index), "import-conflict", conflict_message(
+            f"row {number}, column {column.name!r}", stored, value, cell_base(hashes, column))))
+    return decision == "apply"
 
 
 def _owner(db: Database, file: Path) -> Path:
@@ -327,12 +270,12 @@ def _validate_and_write(cards_root: Path, db: Database, edited: dict[Path, dict]
 
             problems = [Problem(shown(p.file), p.location, p.code, p.message) for p in report.errors]
             raise DataError("the edited cards do not validate; nothing written", problems)
-        written = []
+        contents: dict[Path, bytes] = {}
         for real_root, copy in copies.items():
             for new in sorted(p for p in copy.rglob("*.json") if p.is_file()):
                 real = real_root / new.relative_to(copy)
                 data = new.read_bytes()
                 if not real.is_file() or real.read_bytes() != data:
-                    write_bytes_atomic(real, data)
-                    written.append(real)
-        return written
+                    contents[real] = data
+        write_journaled(anchor_for([game_root, *(pack.root.resolve() for pack in db.packs)], list(contents)), contents)
+        return list(contents)

@@ -81,6 +81,14 @@ class Entry:
     """Characters the text has room for where it is printed (card fields), else None."""
     kind: str = "record"
     """``record`` for strings of the database, ``rules`` for rulebook blocks (Markdown)."""
+    stamp: str | None = None
+    """The source hash the stored translation carries (empty for rulebook blocks; None when untranslated):
+    with ``translation`` it is the value an import's three-way merge compares (see ``merge.py``)."""
+
+    @property
+    def stored(self) -> list[str] | None:
+        """The stored value as the merge sees it: [translation, stamp], or None when there is none."""
+        return None if self.translation is None else [self.translation, self.stamp or ""]
 
     @property
     def tokens(self) -> list[str]:
@@ -144,6 +152,7 @@ def build_catalog(db: Database, locale: str) -> list[Entry]:
                 markup=string.markup, comments=_comments(record, string.field, string.text, string.markup),
                 set_id=record.set_id,
                 max_length=ROOMS[string.field].max_length if record.kind == "card" and string.field in ROOMS else None,
+                stamp=found.source_hash if found else None,
             ))
     return entries + ([] if db.packs else _rule_entries(db, locale))
 
@@ -176,7 +185,8 @@ def _rule_entries(db: Database, locale: str) -> list[Entry]:
         entries.append(Entry(context=f"{game.id}/rules/{block.section}/{block.number}", record=f"rules/{block.section}",
                              field=str(block.number), source=block.text, translation=text,
                              state="translated" if text is not None else "missing", previous_source=None,
-                             markup=True, comments=tuple(notes), kind="rules"))
+                             markup=True, comments=tuple(notes), kind="rules",
+                             stamp="" if text is not None else None))
     return entries
 
 

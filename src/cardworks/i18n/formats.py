@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 
 from ..markup.parser import MarkupError, Token, parse
 from .catalog import Entry
+from .merge import BASE_LABEL, value_hash
 
 GAME_HEADER = "X-Cardworks-Game"
 _BRACE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -46,6 +47,10 @@ class ImportedEntry:
     previous_source: str | None
     where: str
     """Location in the file for messages: ``line N`` in a PO file, the unit id in XLIFF."""
+    base: str | None = None
+    """The base hash the export recorded (the text found, checked by the import), None when the entry has none."""
+    state: str | None = None
+    """An XLIFF target's ``state`` as its tool wrote it (None: no state, or a PO entry)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,47 @@ class ImportedFile:
     game: str | None
     locale: str | None
     entries: list[ImportedEntry]
+
+
+PREVIOUS_NOTE = "previous source: "
+"""How an XLIFF unit's developer note gives the source a stale translation was made from."""
+TRANSLATED_STATES = frozenset({"translated", "needs-review-translation", "needs-review-adaptation",
+                               "needs-review-l10n", "signed-off", "final"})
+"""XLIFF 1.2 target states saying the target is a translation (some still to be reviewed): imported."""
+DRAFT_STATES = frozenset({"new", "needs-translation", "needs-adaptation", "needs-l10n"})
+"""States saying the target is not a translation yet: the export writes ``needs-translation`` on stale units."""
+
+
+def xliff_is_draft(state: str | None, approved: bool) -> bool:
+    """True when a unit's target is not to be imported as it is: a draft state (or one XLIFF 1.2 does not define).
+
+    Tools differ in what they write on a string the translator typed: ``translated``, ``final`` or
+    ``signed-off``, a ``needs-review-*`` state for one to be checked, ``approved="yes"``, or no state at all.
+    Each of those is a translation, so each is imported (translate-toolkit's ``isfuzzy`` would skip every unit
+    not approved, which is what made edited targets vanish).
+    """
+    return not approved and state is not None and state not in TRANSLATED_STATES
+
+
+def state_refusal(entry: ImportedEntry, stored: str | None) -> str | None:
+    """Why an XLIFF target in a draft or unknown state is refused, or None when it is imported or skipped.
+
+    A stale unit's target (one with a previous source) is imported as a translation of that previous source, so
+    it stays stale until a state says it is done: as a fuzzy PO entry with ``#|``, and some tools cannot change
+    a unit's state at all. Any other draft target equal to the stored translation is skipped; one the translator
+    changed while its state still says "not translated" is refused, never dropped in silence.
+    """
+    if entry.state is None or entry.state in TRANSLATED_STATES:
+        return None
+    if entry.state not in DRAFT_STATES:
+        return (f"state {entry.state!r} is not an XLIFF 1.2 state; imported are no state, "
+                f"{', '.join(sorted(TRANSLATED_STATES))}, or approved=\"yes\"")
+    if entry.previous_source:
+        return None
+    if entry.text != (stored or ""):
+        return (f"the target was changed but its state {entry.state!r} says it is not translated yet; mark it "
+                "translated (or final) in your tool, or undo the change")
+    return None
 
 
 def to_po(entries: list[Entry], game: str, locale: str) -> str:
@@ -74,7 +120,7 @@ def to_po(entries: list[Entry], game: str, locale: str) -> str:
     }
     for entry in entries:
         item = polib.POEntry(msgctxt=entry.context, msgid=entry.source, msgstr=entry.translation or "",
-                             comment="\n".join(entry.comments))
+                             comment="\n".join([*entry.comments, f"{BASE_LABEL}: {value_hash(entry.stored)}"]))
         if entry.state == "stale":
             item.flags.append("fuzzy")
         item.flags.extend(po_flags(entry))
@@ -98,8 +144,17 @@ def from_po(data: bytes) -> ImportedFile:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"not a readable PO file: {exc}") from None
     entries = [ImportedEntry(e.msgctxt or "", e.msgid, e.msgstr, "fuzzy" in e.flags, e.previous_msgid,
-                             f"line {e.linenum}") for e in po if not e.obsolete]
+                             f"line {e.linenum}", _po_base(e.comment)) for e in po if not e.obsolete]
     return ImportedFile(po.metadata.get(GAME_HEADER), po.metadata.get("Language"), entries)
+
+
+def _po_base(comment: str | None) -> str | None:
+    """The base hash of a ``#. cardworks-base: …`` line (translators' tools keep extracted comments as they are)."""
+    for line in (comment or "").splitlines():
+        label, colon, value = line.partition(":")
+        if colon and label.strip() == BASE_LABEL:
+            return value.strip()
+    return None
 
 
 def _rich(text: str, markup: bool) -> list:
@@ -124,7 +179,7 @@ def _rich(text: str, markup: bool) -> list:
 
 
 def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -> bytes:
-    """An XLIFF 1.2 file of ``entries``; stale translations are marked ``needs-review``.
+    """An XLIFF 1.2 file of ``entries``; translations are ``state="translated"``, stale ones ``needs-translation``.
 
     Tokens are ``<ph>`` placeholders and card fields carry ``maxwidth`` in characters
     (``size-unit="char"``), so CAT tools check both while the translator types.
@@ -139,16 +194,28 @@ def to_xliff(entries: list[Entry], game: str, locale: str, source_locale: str) -
         unit.rich_source = _rich(entry.source, entry.markup)
         if entry.translation is not None:
             unit.rich_target = _rich(entry.translation, entry.markup)
+            # Written here: the toolkit writes no state on a target (its markfuzzy writes nothing on a unit that
+            # was never approved), and a tool shows a stale target as needing work only when its state says so.
+            state = "needs-translation" if entry.state == "stale" else "translated"
+            unit.getlanguageNode(lang=None, index=1).set("state", state)
         if entry.max_length is not None:
             unit.xmlelement.set("maxwidth", str(entry.max_length))
             unit.xmlelement.set("size-unit", "char")
         for note in entry.comments:
             unit.addnote(note, origin="developer")
         if entry.previous_source is not None:
-            unit.addnote(f"previous source: {entry.previous_source}", origin="developer")
-        if entry.state == "stale":
-            unit.markfuzzy(True)
+            unit.addnote(PREVIOUS_NOTE + entry.previous_source, origin="developer")
+        unit.addnote(value_hash(entry.stored), origin=BASE_LABEL)  # CAT tools keep notes; most drop foreign attributes
     return bytes(store)
+
+
+def _previous_source(unit) -> str | None:
+    """The source a stale unit's translation was made from, as the export's note gives it (XLIFF 1.2 has no
+    field for it; PO has ``#|``)."""
+    for note in unit.xmlelement.iterdescendants(unit.namespaced("note")):
+        if note.get("from") == "developer" and (note.text or "").startswith(PREVIOUS_NOTE):
+            return note.text.removeprefix(PREVIOUS_NOTE)
+    return None
 
 
 def from_xliff(data: bytes) -> ImportedFile:
@@ -166,5 +233,12 @@ def from_xliff(data: bytes) -> ImportedFile:
         if unit.isheader():
             continue
         unit_id = unit.getid().rpartition("\x04")[2]  # the toolkit prefixes the file name
-        entries.append(ImportedEntry(unit_id, unit.source, unit.target or "", unit.isfuzzy(), None, f"unit {unit_id}"))
+        base = unit.getnotes(origin=BASE_LABEL) if unit.getnotes(origin=BASE_LABEL) else None
+        target = unit.getlanguageNode(lang=None, index=1)
+        state = target.get("state") if target is not None else None
+        # Not unit.isfuzzy(): the toolkit calls every unit without approved="yes" fuzzy, whatever its state.
+        draft = xliff_is_draft(state, unit.isapproved())
+        previous = _previous_source(unit) if draft else None
+        entries.append(ImportedEntry(unit_id, unit.source, unit.target or "", draft, previous, f"unit {unit_id}",
+                                     base=base, state=state))
     return ImportedFile(game or None, store.gettargetlanguage() or locale or None, entries)

@@ -1,7 +1,9 @@
 """Terminology: each locale's required translation of the game's terms, and the variants it forbids.
 
 A glossary lives in ``i18n/glossary/<locale>.json``. ``validate`` warns where a
-translation or the locale's rulebook uses a forbidden variant; ``i18n glossary``
+translation (cards, rulings, components), the locale's rulebook and FAQ sources or a
+document label uses a forbidden variant, or a form the locale's regional standard
+(:mod:`.standards`) avoids; ``i18n glossary``
 exports the terms for translators' tools as TBX (Weblate, Poedit, Lokalize and
 OmegaT read it) or CSV.
 """
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from xml.etree import ElementTree as ET
 
 from ..loading.database import Database
+from .standards import STANDARDS
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,21 @@ class Hit:
     variant: str
     translation: str
     term: str
+    standard: str | None = None
+    """The regional standard the variant breaks (``valencian``), or None for a glossary term."""
+
+    @property
+    def code(self) -> str:
+        """The problem code validate reports it under: ``glossary``, or ``valencian-form`` and the like."""
+        return f"{self.standard}-form" if self.standard else "glossary"
+
+    @property
+    def message(self) -> str:
+        if self.standard:
+            return (f"{self.found!r} is not a {self.standard} form ({self.variant}); "
+                    f"the {self.standard} standard writes {self.translation!r} for {self.term}")
+        return (f"{self.found!r} is a forbidden variant ({self.variant}); "
+                f"the glossary says {self.term!r} is {self.translation!r}")
 
 
 def variant_pattern(variant: str) -> re.Pattern[str]:
@@ -47,13 +65,20 @@ class Terminology:
 
     def __init__(self, db: Database, locale: str) -> None:
         self.locale = locale
-        self.terms = [term for _, doc in db.docs("glossary") if doc.locale == locale for term in doc.terms]
-        self._patterns = [(term, variant, variant_pattern(variant)) for term in self.terms for variant in term.forbidden]
+        docs = [doc for _, doc in db.docs("glossary") if doc.locale == locale]
+        self.terms = [term for doc in docs for term in doc.terms]
+        self.standards = sorted({doc.standard for doc in docs if doc.standard})
+        # The standards' forms, as terms: exported with the glossary, so a translator's tool flags them too.
+        self.forms = [term for name in self.standards for term in STANDARDS[name]]
+        found = [(term, None) for term in self.terms]
+        found += [(term, name) for name in self.standards for term in STANDARDS[name]]
+        self._patterns = [(term, standard, variant, variant_pattern(variant))
+                          for term, standard in found for variant in term.forbidden]
 
     def hits(self, text: str) -> Iterator[Hit]:
-        for term, variant, pattern in self._patterns:
+        for term, standard, variant, pattern in self._patterns:
             for match in pattern.finditer(text):
-                yield Hit(match.group(0), variant, term.translation, term.term)
+                yield Hit(match.group(0), variant, term.translation, term.term, standard)
 
 
 def glossary_locales(db: Database) -> list[str]:
@@ -61,14 +86,16 @@ def glossary_locales(db: Database) -> list[str]:
 
 
 def to_tbx(db: Database, locale: str) -> bytes:
-    """The glossary as TBX-Basic (ISO 30042): a concept per term, the source term, the required translation
-    (``preferredTerm-admn-sts``) and each forbidden variant (``deprecatedTerm-admn-sts``)."""
+    """The glossary as TBX-Basic (ISO 30042): a concept per term (and per form of the locale's standard), the
+    source term, the required translation (``preferredTerm-admn-sts``) and each forbidden variant
+    (``deprecatedTerm-admn-sts``)."""
     source = db.game_doc.source_locale
     martif = ET.Element("martif", {"type": "TBX-Basic", "xml:lang": source})
     header = ET.SubElement(ET.SubElement(martif, "martifHeader"), "fileDesc")
     ET.SubElement(ET.SubElement(header, "sourceDesc"), "p").text = f"cardworks glossary of {db.game_doc.id}, {locale}"
     body = ET.SubElement(ET.SubElement(martif, "text"), "body")
-    for number, term in enumerate(Terminology(db, locale).terms, start=1):
+    terms = Terminology(db, locale)
+    for number, term in enumerate([*terms.terms, *terms.forms], start=1):
         entry = ET.SubElement(body, "termEntry", {"id": f"{db.game_doc.id}-{locale}-{number}"})
         if term.note:
             ET.SubElement(entry, "descrip", {"type": "definition"}).text = term.note
@@ -92,6 +119,7 @@ def to_csv(db: Database, locale: str) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["source", "target", "forbidden", "note"])
-    for term in Terminology(db, locale).terms:
+    terms = Terminology(db, locale)
+    for term in [*terms.terms, *terms.forms]:
         writer.writerow([term.term, term.translation, " | ".join(term.forbidden), term.note or ""])
     return out.getvalue().encode("utf-8")

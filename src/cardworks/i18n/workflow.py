@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DataError, UsageError
-from ..fileio import (MAX_TEXT_BYTES, OS_ERROR_CODES, UnsafeFile, folder_lock, read_limited, read_text_limited,
-                      replace_together)
+from ..fileio import MAX_TEXT_BYTES, OS_ERROR_CODES, UnsafeFile, folder_lock, read_limited, read_text_limited
+from ..journal import anchor_for, recover, write_journaled
 from ..loading.jsonfile import MAX_FILE_BYTES
 from ..models.cards import CARD_TEXT_LIMITS
 from ..models.translations import MAX_TRANSLATION_CHARS
@@ -17,8 +17,10 @@ from ..markup import MarkupError, tokens
 from ..problems import Problem
 from .catalog import Entry, build_catalog, parse_context
 from .files import merged_translations
-from .formats import ImportedFile, from_po, from_xliff, to_po, to_xliff
+from .formats import ImportedFile, from_po, from_xliff, state_refusal, to_po, to_xliff
 from .locales import resolve_locale
+from .merge import LEGACY_WARNING, check_base, conflict_message, decide
+from .strings import source_hash
 from .rules import section_with_blocks, split_blocks, translated_blocks
 
 FORMATS = {"po": ".po", "xliff": ".xlf"}
@@ -49,6 +51,8 @@ class ImportResult:
     unchanged: int
     skipped: int
     """Entries left untranslated or fuzzy without a known previous source."""
+    warnings: list[str] = field(default_factory=list)
+    """Said once to the user: a file without base hashes, an interrupted import finished first."""
 
 
 MAX_RULES_BLOCK_CHARS = 20_000
@@ -70,16 +74,31 @@ def read_translator_file(path: Path) -> ImportedFile:
 def import_catalog(db: Database, path: Path, locale: str | None = None) -> ImportResult:
     """Write a translator's file back into the locale's files, or refuse it whole (nothing written).
 
-    The game folder is locked while the import reads and writes it, so two imports never lose each other's
-    strings; every file of the import is written to a temporary first and all are renamed together.
+    The game folder is locked while the import reads and writes it, and only entries the file changed
+    (relative to the base hash its export recorded) are applied, so two imports never lose each other's
+    strings; an entry changed in both, differently, is an ``import-conflict``. The files are written as one
+    journaled change (:mod:`cardworks.journal`): all of them or, after kill -9, finished by the next import.
     """
     imported = read_translator_file(path)
-    with folder_lock(db.game.root, "translation import"):
+    with folder_lock(db.game.root, "import"):
+        recovered = recover_imports(db)
         fresh = Database(game=load_game(db.game.root), packs=db.packs)  # as it is now, under the lock
         broken = [p for p in fresh.game.problems if p.severity == "error"]
         if broken or fresh.game_doc is None:
             raise DataError(f"game {db.game.label} has unusable files; run 'cardworks validate'", broken)
-        return _import(fresh, imported, path, locale)
+        result = _import(fresh, imported, path, locale)
+        result.warnings[:0] = recovered
+        return result
+
+
+def recover_imports(db: Database) -> list[str]:
+    """Finish (or sweep) an import interrupted in the game or its packs; call with the game folder locked."""
+    try:
+        return recover(db.roots)
+    except (OSError, ValueError) as exc:
+        shown = display_path(db.game.root)
+        raise DataError(f"{shown}: an interrupted import cannot be finished; nothing imported",
+                        [Problem(shown, "", "import-half-applied", str(exc))]) from None
 
 
 def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None) -> ImportResult:
@@ -104,6 +123,8 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
     rule_updates: dict[str, dict[int, str]] = {}
     skipped = 0
     problems += _duplicate_problems(shown, imported.entries)
+    based = any(entry.base is not None for entry in imported.entries)
+    kept = 0
     for entry in imported.entries:
         if not entry.text:
             skipped += 1
@@ -117,12 +138,31 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
                 reason = str(exc)
             problems.append(Problem(shown, entry.where, "dangling-ref", reason))
             continue
+        if based and check_base(entry.base) is None:
+            problems.append(Problem(shown, entry.where, "import-base", f"{entry.context}: the "
+                                    f"{'base hash is not one an export writes' if entry.base else 'entry has no base hash'}"
+                                    "; the other entries have one, so this one cannot be merged safely; export again"))
+            continue
         translated_from = entry.source
         if entry.fuzzy:
+            refusal = state_refusal(entry, source.translation)
+            if refusal:
+                problems.append(Problem(shown, entry.where, "xliff-state", f"{entry.context}: {refusal}"))
+                continue
             if not entry.previous_source:
                 skipped += 1
                 continue
             translated_from = entry.previous_source
+        if based:
+            stamp = "" if source.kind == "rules" else source_hash(translated_from)
+            decision = decide(check_base(entry.base), [entry.text, stamp], source.stored)
+            if decision in ("keep", "same"):
+                kept += 1
+                continue  # not this file's change (or already made): the stored value stays as it is now
+            if decision == "conflict":
+                problems.append(Problem(shown, entry.where, "import-conflict", conflict_message(
+                    entry.context, source.translation, entry.text, check_base(entry.base))))
+                continue
         found = _text_problems(shown, entry.where, entry.context, source, entry.text)
         # Tokens are checked against the database's source as it is now, never the file's own msgid.
         found = found or _token_problems(shown, entry.where, entry.context, source, entry.text, registered)
@@ -144,7 +184,7 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
         raise DataError(f"{shown} refused; nothing written", [Problem(shown, "", "file-too-large",
                         f"the import would make {display_path(json_path)} larger than {MAX_FILE_BYTES:,} bytes")])
     try:
-        replace_together(contents)
+        write_journaled(anchor_for(db.roots, list(contents)), contents)
     except OSError as exc:
         code = OS_ERROR_CODES.get(exc.errno or 0, "write-failed")
         where = display_path(Path(exc.filename)) if exc.filename else display_path(json_path)
@@ -152,7 +192,8 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
                         [Problem(where, "", code, f"cannot write: {exc.strerror}")]) from None
     applied = items + [(f"rules/{s}", str(n), t, "") for s, u in rule_updates.items() for n, t in u.items()]
     changed = sum(1 for record, field_, text, _ in applied if before.get((record, field_)) != text)
-    return ImportResult(json_path, changed, len(applied) - changed, skipped)
+    return ImportResult(json_path, changed, kept + len(applied) - changed, skipped,
+                        [] if based else [f"{shown}: {LEGACY_WARNING}"])
 
 
 def _new_contents(db: Database, locale: str, items: list[tuple[str, str, str, str]],
@@ -273,14 +314,3 @@ def translation_status(db: Database, overflow: dict[str, list[str]] | None = Non
             if group and (locale, group) in rows:
                 rows[(locale, group)].overflow.append(card)
     return sorted(rows.values(), key=lambda r: (r.locale, r.group))
-
-
-def overflow_from_manifest(build_dir: Path, game: str) -> dict[str, list[str]]:
-    """Cards whose text overflowed in the last build, per locale (empty when there is no build)."""
-    from ..render.manifest import read_manifest
-
-    found: dict[str, set[str]] = {}
-    for record in read_manifest(build_dir):
-        if record.game == game and record.locale:
-            found.setdefault(record.locale, set()).update(record.overflow)
-    return {locale: sorted(cards) for locale, cards in found.items()}

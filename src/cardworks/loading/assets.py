@@ -8,6 +8,8 @@ named, by ``validate`` and again by the renderer's fetcher.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
@@ -31,13 +33,30 @@ def image_problems(path: Path) -> list[tuple[str, str]]:
         return [(exc.code, str(exc))]
     if data.startswith(_RASTER_MAGIC):  # a PNG named .svg is still drawn as a PNG
         return raster_problems(data)
+    if path.suffix.lower() in _RASTER_SUFFIXES and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return [("image-unreadable", f"an XML or SVG document named {path.suffix}; the renderer would draw it as "
+                 "an SVG and no bound here would apply (name it .svg)")]
     if path.suffix.lower() == ".svg" or b"<svg" in data[:1024]:
         return svg_problems(data)
     return raster_problems(data)
 
 
+def data_url_problems(url: str) -> list[tuple[str, str]]:
+    """The bounds of :func:`image_problems` for an image given inline as a ``data:`` URL (raster or SVG);
+    fonts, stylesheets and other text pass."""
+    data = data_url_bytes(url)
+    if data is None:
+        return [("image-unreadable", "a malformed data: URL")]
+    if data.startswith(_RASTER_MAGIC):
+        return raster_problems(data)
+    if data_url_media(url) == "image/svg+xml" or data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return svg_problems(data)  # the renderer tries anything that is not a raster as an SVG
+    return []
+
+
 def raster_problems(data: bytes) -> list[tuple[str, str]]:
-    """A raster image must be readable and at most :data:`MAX_IMAGE_PIXELS` (read from its header only)."""
+    """A raster image must be at most :data:`MAX_IMAGE_PIXELS` (read from its header, before decoding) and
+    decode completely: a truncated PNG or JPEG is refused, where the renderer would print it partly blank."""
     import io
 
     from PIL import Image
@@ -45,19 +64,35 @@ def raster_problems(data: bytes) -> list[tuple[str, str]]:
     try:
         with Image.open(io.BytesIO(data)) as image:
             width, height = image.size
+            if width * height > MAX_IMAGE_PIXELS:
+                return [("image-too-large", f"image is {width} × {height} pixels; the limit is "
+                         f"{MAX_IMAGE_PIXELS:,} pixels (scale it down)")]
+            with _strict_decoding():
+                image.load()
     except Image.DecompressionBombError as exc:
         return [("image-too-large", f"{exc}".split(",")[0] + "; scale the image down")]
-    except Exception as exc:  # Pillow raises many kinds for a broken header
-        return [("image-unreadable", f"not a readable image: {exc}")]
-    if width * height > MAX_IMAGE_PIXELS:
-        return [("image-too-large", f"image is {width} × {height} pixels; the limit is {MAX_IMAGE_PIXELS:,} pixels "
-                 "(scale it down)")]
+    except Exception as exc:  # Pillow raises many kinds for a broken header or body
+        return [("image-unreadable", f"not a readable image (truncated or damaged): {exc}")]
     return []
 
 
+@contextmanager
+def _strict_decoding() -> Iterator[None]:
+    """Pillow refuses truncated data while this holds (WeasyPrint allows it for the whole process on import)."""
+    from PIL import ImageFile
+
+    before = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
+    try:
+        yield
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = before
+
+
 def svg_problems(data: bytes) -> list[tuple[str, str]]:
-    """An SVG must parse without entities or network, and stay under the element and depth bounds
-    with every ``<use>`` expanded (counted with memoised sizes, so the count itself stays cheap)."""
+    """An SVG must parse without network, declare no entities and embed no other SVG (see
+    :func:`_embedding_problems`), and stay under the element and depth bounds with every ``<use>`` expanded
+    (counted with memoised sizes, so the count itself stays cheap)."""
     from lxml import etree
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
@@ -65,6 +100,9 @@ def svg_problems(data: bytes) -> list[tuple[str, str]]:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         return [("svg-syntax", f"not a well-formed SVG: {exc}")]
+    refused = _embedding_problems(root)
+    if refused:
+        return refused
     alive = list(root.iter())  # lxml makes element proxies on demand: kept alive, their id() is stable
     by_id = {node.get("id"): node for node in alive if isinstance(node.tag, str) and node.get("id")}
     sizes: dict[int, tuple[int, int]] = {}
@@ -107,3 +145,65 @@ def svg_problems(data: bytes) -> list[tuple[str, str]]:
         return [("svg-too-complex", f"the SVG draws more than {MAX_SVG_ELEMENTS:,} elements once its <use> "
                  "references are expanded")]
     return []
+
+
+_RASTER_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+
+
+def _embedding_problems(root) -> list[tuple[str, str]]:
+    """Entities and nested SVG are refused, not measured: the renderer's XML parser expands internal entities
+    (a ``<use>`` bomb can hide inside one, unseen by the bounds above), drops external ones without a word,
+    and draws an SVG nested as a ``data:`` image with a bound check of its own that nothing here would run.
+    A raster ``data:`` image inside an SVG is held to the raster bounds."""
+    from lxml import etree
+
+    dtd = root.getroottree().docinfo.internalDTD
+    declared = [entity.name for entity in dtd.entities()] if dtd is not None else []
+    used = sorted({node.name for node in root.iter() if isinstance(node, etree._Entity)})
+    if declared or used:
+        names = ", ".join(f"&{name};" for name in (declared or used)[:5])
+        return [("svg-entity", f"the SVG declares or uses XML entities ({names}); entities are not allowed in "
+                 "images (save it again without a DOCTYPE)")]
+    for node in root.iter():
+        if not isinstance(node.tag, str):
+            continue
+        for name, value in node.attrib.items():
+            target = value.strip()
+            if target.startswith("data:"):
+                embedded = data_url_bytes(target)
+                if embedded is None:
+                    return [("svg-syntax", f"an unreadable data: URL in attribute {name}")]
+                if not embedded.startswith(_RASTER_MAGIC):  # the renderer draws anything else as an SVG
+                    return [("svg-nested", f"the SVG embeds a {data_url_media(target)} data: URL that is not a "
+                             "PNG, JPEG, GIF or WebP image; nested SVG images are not allowed (draw its shapes "
+                             "in this file instead)")]
+                for code, message in raster_problems(embedded):
+                    return [(code, f"the image embedded as a data: URL: {message}")]
+            elif node.tag.rsplit("}", 1)[-1] in {"image", "feImage"} and name.rsplit("}", 1)[-1] == "href" and \
+                    not target.startswith("#") and \
+                    not target.split("#", 1)[0].split("?", 1)[0].lower().endswith(_RASTER_SUFFIXES):
+                return [("svg-nested", f"the SVG draws {target!r} as an image; an SVG may draw only PNG, JPEG, GIF "
+                         "or WebP files (nested SVG images are not allowed)")]
+    return []
+
+
+def data_url_bytes(url: str) -> bytes | None:
+    """The bytes a ``data:`` URL holds (base64 or percent-encoded), or None when it is malformed."""
+    import base64
+    import binascii
+    from urllib.parse import unquote_to_bytes
+
+    header, comma, body = url[5:].partition(",")
+    if not comma:
+        return None
+    if header.lower().endswith(";base64"):
+        try:
+            return base64.b64decode("".join(body.split()), validate=True)
+        except (binascii.Error, ValueError):
+            return None
+    return unquote_to_bytes(body)
+
+
+def data_url_media(url: str) -> str:
+    """The media type of a ``data:`` URL, lower case (``text/plain`` when it names none)."""
+    return url[5:].split(",", 1)[0].split(";", 1)[0].strip().lower() or "text/plain"

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..errors import UsageError
 from ..fileio import MAX_ASSET_BYTES, file_type
 from ..models.base import Document
 from ..models.files import FileKind, classify
@@ -202,3 +203,10 @@ def load_pack(folder: Path) -> Bundle:
 def load_database(game_folder: Path, pack_folders: list[Path] | None = None) -> Database:
     """Load a game and the packs to validate with it."""
     return Database(game=load_game(game_folder), packs=[load_pack(p) for p in pack_folders or []])
+
+
+def game_folders(cards_root: Path) -> list[Path]:
+    """Folders under ``cards_root`` that hold a ``game.json``, sorted."""
+    if not cards_root.is_dir():
+        raise UsageError(f"card database folder {display_path(cards_root)!r} does not exist")
+    return sorted(p.parent for p in cards_root.glob("*/game.json"))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import DataError, UsageError
 from ..problems import Problem
-from .database import Database, display_path, load_game, load_pack
+from .database import Database, display_path, game_folders, load_game, load_pack
 from .jsonfile import read_json
 
 
@@ -60,8 +60,6 @@ def open_packs(cards_root: Path, packs: list[Path]) -> list[Database]:
 
     Raises :class:`DataError` when a pack names no game here or a file is unusable.
     """
-    from ..validate.runner import game_folders
-
     games = {folder.name: folder for folder in game_folders(cards_root)}
     selected, problems = group_packs(games, packs, cards_root)
     if problems:

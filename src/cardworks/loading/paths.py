@@ -40,3 +40,16 @@ def is_inside(root: Path, path: Path) -> bool:
     except (RuntimeError, OSError):  # a symbolic link loop is inside nothing
         return False
     return target == root_real or root_real in target.parents
+
+
+def read_text_inside(root: Path, path: Path, limit: int | None = None) -> str:
+    """The UTF-8 text of ``path`` through the checked reader, refused unless it lies inside ``root``.
+
+    Raises :class:`~cardworks.fileio.UnsafeFile` (a ``ValueError``): ``path-escape`` for a symlink
+    that leads out of ``root``, or whatever the checked reader refuses (a FIFO, a device, a huge file).
+    """
+    from ..fileio import MAX_TEXT_BYTES, UnsafeFile, read_text_limited
+
+    if not is_inside(root, path):
+        raise UnsafeFile("path-escape", "symbolic link to a file outside the folder; it is not read", path)
+    return read_text_limited(path, MAX_TEXT_BYTES if limit is None else limit)

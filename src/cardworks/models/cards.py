@@ -112,6 +112,10 @@ class SetTotals(Model):
     """Number of physical cards (sum of quantities), optional cards excluded."""
     by_type: dict[Ref, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
     """Physical cards per card type."""
+    by_attribute: dict[Ref, dict[Ref, Annotated[int, Field(ge=0)]]] = Field(default_factory=dict)
+    """Physical cards per value of a card attribute, where a source counts them though it does not list the
+    designs (``{"pavement-row": {"upper": 24, "lower": 24}}``). The values of an attribute add up to the count
+    of the card type it applies to."""
 
 
 class CardSet(Document):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from .layout import GutterfoldRule, ImageAreaRule, Line, Mark, PrintAndCutRule, Slot
-from .sheets import EPSILON, MARK_CLEARANCE, PAPERS, LayoutError, Sheet, _n, _segment_hits
+from .layout import GridRule, GutterfoldRule, ImageAreaRule, LayoutFile, Line, Mark, PrintAndCutRule, Slot
+from .sheets import EPSILON, MARK_CLEARANCE, PAPERS, LayoutError, Sheet, _n, fixed_sheet
 
 
 def grid_cells(width: float, height: float, trim_w: float, trim_h: float, gutter: float,
@@ -241,3 +241,38 @@ def image_area_sheet(rule: ImageAreaRule, paper: str, card_w: float, card_h: flo
     return Sheet(paper, page_w, page_h, card_w, card_h, shown, (shown, shown, page_w - shown, page_h - shown),
                  tuple(slots), (), (), rule.corner_radius, (note,))
 
+
+def sheet_for(layout: LayoutFile, paper: str, card_width: float, card_height: float, bleed: float,
+              mark_inset: float | None = None) -> Sheet:
+    """The sheet ``layout`` makes for ``paper`` and cards of ``card_width`` × ``card_height`` with faces
+    carrying ``bleed``; raises :class:`LayoutError` when the paper is not the layout's or no card fits.
+
+    A sheet the file lists for this paper and size is used as it is; otherwise the rule works one out.
+    ``mark_inset`` replaces a print-and-cut rule's registration inset.
+    """
+    if paper not in layout.papers:
+        raise LayoutError(f"the layout is made for {', '.join(layout.papers)} paper, not {paper}")
+    for fixed in layout.sheets:
+        if fixed.paper == paper and abs(fixed.card_width - card_width) < 0.01 and abs(fixed.card_height - card_height) < 0.01:
+            if fixed.bleed > bleed + EPSILON:
+                raise LayoutError(f"the sheet shows {_n(fixed.bleed)} mm of bleed; the faces have {_n(bleed)} mm")
+            return fixed_sheet(layout, fixed)
+    rule = layout.rule
+    if isinstance(rule, GridRule):
+        width, height = PAPERS[paper]
+        try:
+            cells = grid_cells(width, height, card_width, card_height, 0.0, layout.margin)[2]
+        except LayoutError as exc:
+            raise LayoutError(f"{exc} on {paper} paper") from None
+        m = layout.margin
+        return Sheet(paper, width, height, card_width, card_height, 0.0, (m, m, width - m, height - m),
+                     tuple(Slot(x=x, y=y, card=i) for i, (x, y) in enumerate(cells)))
+    if isinstance(rule, GutterfoldRule):
+        return gutterfold_sheet(rule, layout.margin, paper, card_width, card_height, bleed)
+    if isinstance(rule, PrintAndCutRule):
+        return print_and_cut_sheet(rule, paper, card_width, card_height, bleed, mark_inset)
+    if isinstance(rule, ImageAreaRule):
+        return image_area_sheet(rule, paper, card_width, card_height, bleed)
+    sizes = ", ".join(f"{_n(s.card_width)} × {_n(s.card_height)} mm on {s.paper}" for s in layout.sheets) or "none"
+    raise LayoutError(f"the layout lists no sheet for {_n(card_width)} × {_n(card_height)} mm cards on {paper} paper "
+                      f"(it lists: {sizes}) and has no rule to work one out")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .layout import FixedSheet, GridRule, GutterfoldRule, ImageAreaRule, LayoutFile, Line, Mark, PrintAndCutRule, Slot
+from .layout import FixedSheet, LayoutFile, Line, Mark, Slot
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "legal": (215.9, 355.6)}
 """Portrait paper sizes, mm (ISO 216; ANSI letter 8.5 × 11 in and legal 8.5 × 14 in)."""
@@ -57,22 +57,33 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] - EPSILON and b[0] < a[2] - EPSILON and a[1] < b[3] - EPSILON and b[1] < a[3] - EPSILON
 
 
-def _segment_hits(line: Line, box: tuple[float, float, float, float]) -> bool:
-    """Whether the segment passes through the inside of ``box`` (Liang–Barsky clipping: exact, and as quick
-    for a long line as for a short one)."""
-    dx, dy = line.x2 - line.x1, line.y2 - line.y1
+def clip_interval(segment: tuple[float, float, float, float], box: tuple[float, float, float, float],
+                  edges_inside: bool = True) -> tuple[float, float] | None:
+    """The part of a segment inside ``box`` as its parameters ``(low, high)`` along it (Liang–Barsky clipping:
+    exact, and as quick for a long line as for a short one); ``None`` when it misses. A segment lying on an
+    edge, parallel to it, is inside only when ``edges_inside``. Shared by the sheet checks and the map diagram."""
+    x1, y1, x2, y2 = segment
+    dx, dy = x2 - x1, y2 - y1
     low, high = 0.0, 1.0
-    for p, q in ((-dx, line.x1 - box[0]), (dx, box[2] - line.x1), (-dy, line.y1 - box[1]), (dy, box[3] - line.y1)):
+    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
         if p == 0:
-            if q <= 0:
-                return False
+            if q < 0 or (q == 0 and not edges_inside):
+                return None
             continue
         t = q / p
         if p < 0:
             low = max(low, t)
         else:
             high = min(high, t)
-    return low < high - EPSILON
+        if low > high:
+            return None
+    return low, high
+
+
+def _segment_hits(line: Line, box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment passes through the inside of ``box``, not only along or across its edge."""
+    clipped = clip_interval((line.x1, line.y1, line.x2, line.y2), box, edges_inside=False)
+    return clipped is not None and clipped[0] < clipped[1] - EPSILON
 
 
 def sheet_problems(sheet: Sheet, pointer: str = "") -> list[tuple[str, str, str]]:
@@ -122,47 +133,3 @@ def fixed_sheet(layout: LayoutFile, fixed: FixedSheet) -> Sheet:
     m = layout.margin
     return Sheet(fixed.paper, width, height, fixed.card_width, fixed.card_height, fixed.bleed,
                  (m, m, width - m, height - m), tuple(fixed.slots), tuple(fixed.marks), tuple(fixed.lines))
-
-
-def sheet_for(layout: LayoutFile, paper: str, card_width: float, card_height: float, bleed: float,
-              mark_inset: float | None = None) -> Sheet:
-    """The sheet ``layout`` makes for ``paper`` and cards of ``card_width`` × ``card_height`` with faces
-    carrying ``bleed``; raises :class:`LayoutError` when the paper is not the layout's or no card fits.
-
-    A sheet the file lists for this paper and size is used as it is; otherwise the rule works one out.
-    ``mark_inset`` replaces a print-and-cut rule's registration inset.
-    """
-    if paper not in layout.papers:
-        raise LayoutError(f"the layout is made for {', '.join(layout.papers)} paper, not {paper}")
-    for fixed in layout.sheets:
-        if fixed.paper == paper and abs(fixed.card_width - card_width) < 0.01 and abs(fixed.card_height - card_height) < 0.01:
-            if fixed.bleed > bleed + EPSILON:
-                raise LayoutError(f"the sheet shows {_n(fixed.bleed)} mm of bleed; the faces have {_n(bleed)} mm")
-            return fixed_sheet(layout, fixed)
-    rule = layout.rule
-    if isinstance(rule, GridRule):
-        from .sheet_rules import grid_cells
-
-        width, height = PAPERS[paper]
-        try:
-            cells = grid_cells(width, height, card_width, card_height, 0.0, layout.margin)[2]
-        except LayoutError as exc:
-            raise LayoutError(f"{exc} on {paper} paper") from None
-        m = layout.margin
-        return Sheet(paper, width, height, card_width, card_height, 0.0, (m, m, width - m, height - m),
-                     tuple(Slot(x=x, y=y, card=i) for i, (x, y) in enumerate(cells)))
-    if isinstance(rule, GutterfoldRule):
-        from .sheet_rules import gutterfold_sheet
-
-        return gutterfold_sheet(rule, layout.margin, paper, card_width, card_height, bleed)
-    if isinstance(rule, PrintAndCutRule):
-        from .sheet_rules import print_and_cut_sheet
-
-        return print_and_cut_sheet(rule, paper, card_width, card_height, bleed, mark_inset)
-    if isinstance(rule, ImageAreaRule):
-        from .sheet_rules import image_area_sheet
-
-        return image_area_sheet(rule, paper, card_width, card_height, bleed)
-    sizes = ", ".join(f"{_n(s.card_width)} × {_n(s.card_height)} mm on {s.paper}" for s in layout.sheets) or "none"
-    raise LayoutError(f"the layout lists no sheet for {_n(card_width)} × {_n(card_height)} mm cards on {paper} paper "
-                      f"(it lists: {sizes}) and has no rule to work one out")

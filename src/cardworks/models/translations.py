@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
@@ -53,8 +53,13 @@ class GlossaryTerm(Model):
 
 class Glossary(Document):
     """The terminology of one game in one locale (``i18n/glossary/<locale>.json``): ``validate`` warns about a
-    forbidden variant in that locale's translations and rulebook, and ``i18n glossary`` exports it."""
+    forbidden variant in that locale's translations, rulebook and FAQ sources and document labels, and
+    ``i18n glossary`` exports it."""
 
     game: Ref
     locale: Locale
+    standard: Literal["valencian"] | None = None
+    """The regional standard whose word forms this locale follows everywhere (``valencian``: the AVL forms,
+    ``seues`` not ``seves``, ``este`` not ``aquest``, ``compartixes`` not ``comparteixes``); ``validate`` warns
+    at each form the standard avoids, as it does at a forbidden variant."""
     terms: list[GlossaryTerm] = Field(default_factory=list)

@@ -12,8 +12,6 @@ import hashlib
 import math
 from dataclasses import dataclass
 
-from .geometry import face_geometry
-
 PAPER = (0xF7, 0xF2, 0xE8)
 VIEW_W, VIEW_H = 100.0, 60.0
 """The pattern's own coordinates (y down); it is scaled to cover the art box and centred."""
@@ -100,21 +98,3 @@ def placeholder_ops(card_id: str, box: ArtBox) -> bytes:
     return ("\n".join(ops) + "\n").encode("ascii")
 
 
-FRAME_INSET_MM = 9.6
-"""Poker trim width less the art box width in the shipped face (frame, panel border, margins, box border)."""
-ART_BORDERS_MM = 0.5
-"""The art box's own border, top and bottom, inside its CSS height."""
-
-
-def art_box_mm(trim_w: float, trim_h: float, layout: str) -> tuple[float, float]:
-    """Size of the area a card's art covers, in mm: the shipped face's art box at this card size
-    (``geometry``), or trim + bleed for ``full-bleed``."""
-    if layout == "full-bleed":
-        return trim_w + 6.0, trim_h + 6.0
-    shape = face_geometry(trim_w, trim_h)
-    return (shape.card_w - FRAME_INSET_MM) * shape.scale, (shape.art_h - ART_BORDERS_MM) * shape.scale
-
-
-def effective_dpi(pixels: tuple[int, int], box_mm: tuple[float, float]) -> float:
-    """Resolution of an image scaled to cover a box: the smaller of its two axis resolutions."""
-    return 25.4 * min(pixels[0] / box_mm[0], pixels[1] / box_mm[1])

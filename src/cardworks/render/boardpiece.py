@@ -26,6 +26,7 @@ from .docs.mapsvg import legend_keys, map_geometry, svg_of
 from .marks import NOT_STATED, UNKNOWN, legend
 from .docs.texts import DocTexts
 from .impose import MM, PAPERS, SheetLayout
+from .piecepdf import piece_html, piece_pdf
 
 A3 = (420.0, 297.0)
 """A3 landscape, the board's own page (mm)."""
@@ -42,8 +43,6 @@ def boards(db: Database, set_ids: list[str] | None) -> list[Any]:
 
 def board_html(db: Database, texts: DocTexts, records: list[Any], paper: str | None) -> str:
     """One A3 landscape page per board side; with ``paper``, first an assembly page of that paper size."""
-    from .pieces import _html
-
     sides = []
     for record in records:
         board = record.model
@@ -54,7 +53,7 @@ def board_html(db: Database, texts: DocTexts, records: list[Any], paper: str | N
             sides.append({"board": texts.text(record.id, "name", board.name),
                           "name": texts.text(record.id, f"sides/{side.id}/name", side.name),
                           "svg": svg_of(geometry), "legend": legend_keys(geometry)})
-    return _html("board.html.j2", texts, sides=sides, paper=paper,
+    return piece_html("board.html.j2", texts, sides=sides, paper=paper,
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
 
 
@@ -152,16 +151,12 @@ def _crosses(col: int, row: int, cols: int, rows: int, usable_w: float, usable_h
 
 def render_board_a3(db: Database, texts: DocTexts, layout: SheetLayout, records: list[Any]) -> bytes:
     """Each side of each board on one A3 landscape page."""
-    from .pieces import _pdf
-
-    return _pdf(board_html(db, texts, records, None), db.game.root)
+    return piece_pdf(board_html(db, texts, records, None), db.game.root)
 
 
 def render_board_tiled(db: Database, texts: DocTexts, layout: SheetLayout, records: list[Any]) -> bytes:
     """An assembly page, then each side tiled over landscape sheets of the layout's paper."""
-    from .pieces import _pdf
-
-    pdf = pikepdf.open(io.BytesIO(_pdf(board_html(db, texts, records, layout.paper), db.game.root)))
+    pdf = pikepdf.open(io.BytesIO(piece_pdf(board_html(db, texts, records, layout.paper), db.game.root)))
     out = io.BytesIO()
     tile(pdf, 1, layout.paper, side_notes(texts, records)).save(out)
     return out.getvalue()

@@ -22,18 +22,20 @@ import pikepdf
 from ..errors import DataError, UsageError
 from ..i18n.pseudo import PSEUDO_LOCALE
 from ..fileio import MAX_ASSET_BYTES, read_limited
-from ..loading.database import Database, display_path, load_game, unsafe_entry
+from ..loading.database import Database, display_path, load_game
 from ..loading.packs import open_packs
 from ..problems import Problem
+from ..loading.database import game_folders
 from ..validate import validate
-from ..validate.runner import game_folders
 from .deck import Deck, build_deck
 from .docs.build import DocTask, build_documents, doc_tasks
+from .docs.texts import fallen_back
 from .facecache import FaceCache, deck_faces, face_keys
 from .fetcher import refusal_error
 from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRule
-from ..models.sheets import LayoutError, Sheet, sheet_for, sheet_problems
+from ..models.sheet_rules import sheet_for
+from ..models.sheets import LayoutError, Sheet, sheet_problems
 from .cutfiles import cut_dxf, cut_svg
 from .impose import SheetLayout, calibration, impose
 from .layouts import layout_path, read_layout
@@ -124,6 +126,16 @@ class DeckOutcome:
             return f"{len(self.faces)} face(s) rendered"
         return "re-assembled" if self.rendered else ("re-imposed" if self.imposed else "unchanged")
 
+    @property
+    def fallbacks(self) -> list[dict[str, str]]:
+        """Strings of this deck × locale printed from another locale (``--allow-fallback``), each once, read from
+        its outputs' records so that a reused output still reports them."""
+        seen: dict[str, str] = {}
+        for record in self.records:
+            for entry in record.fallbacks:
+                seen.setdefault(entry["string"], entry["used"])
+        return [{"string": string, "used": used} for string, used in seen.items()]
+
 
 @dataclass
 class BuildReport:
@@ -140,17 +152,6 @@ class BuildReport:
     def overflow(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
         """(game, locale, card, overflowing parts) for every card whose text does not fit."""
         return [(o.game, o.locale, card, parts) for o in self.outcomes for card, parts in o.overflow.items()]
-
-
-def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
-    """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order."""
-    for path in sorted(paths):
-        unsafe = unsafe_entry(root, path)
-        if unsafe is not None:  # validation reports these; a file swapped in since is refused here too
-            raise DataError(f"{display_path(path)}: [{unsafe[0]}] {unsafe[1]}",
-                            [Problem(display_path(path), "", *unsafe)])
-        data = read_limited(path, MAX_ASSET_BYTES)
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
 
 
 def faces_hash(keys: dict[str, str], deck: Deck, order: list[str], locale: str) -> str:
@@ -240,7 +241,8 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
         outputs += [("card-png", path, data, 1) for path, data in images.items()]
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
               "players": deck.players, "edition": deck.edition, **overflow_fields(overflow)}
-    records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(options.out, path, data), **common)
+    records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(options.out, path, data), **common,
+                            fallbacks=fallen_back(job.fallbacks))
                for kind, path, data, pages in outputs]
     return shop_bytes, job, key, overflow, records, result.rendered
 
@@ -273,6 +275,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
     rows = kit_contents(db, deck)
     contents_key = hashlib.sha256(repr(rows).encode()).hexdigest()
     opening = None
+    fell_back: list[dict[str, str]] = []
     for (width, height), entries in groups.items():
         layout = replace(options.layout, trim_w=width, trim_h=height, bleed=BLEED_MM)
         sheet = _slot_sheet(db, chosen, layout)
@@ -303,8 +306,9 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         else:
             sheets = impose_slots(shop, fronts, backs, sheet, BLEED_MM, layout.duplex, (layout.offset_x, layout.offset_y))
         duplex = layout.duplex != "none" and not isinstance(chosen[0].rule, GutterfoldRule)  # backs on their own pages
-        opening = opening or contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, options.allow_fallback,
-                                          deck.edition)  # type: ignore[arg-type]
+        if opening is None:
+            opening, fell_back = contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, options.allow_fallback,
+                                              deck.edition, job.fallbacks)  # type: ignore[arg-type]
         for number, page in enumerate(opening.pages):
             sheets.pages.insert(number, page)
         sheet_bytes = save_pdf(sheets)
@@ -313,7 +317,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages),
                                     sha256=write_output(options.out, sheet_path, sheet_bytes), **common,
                                     contents=[row.record() for row in rows], contents_pages=len(opening.pages),
-                                    **overflow_fields(overflow)))
+                                    fallbacks=fell_back, **overflow_fields(overflow)))
         if cut_paths:
             for kind, path, data in (("cut-svg", cut_paths[0], cut_svg(sheet)), ("cut-dxf", cut_paths[1], cut_dxf(sheet))):  # type: ignore[arg-type]
                 records.append(OutputRecord(kind=kind, path=path, pages=1, sha256=write_output(options.out, path, data),
@@ -370,7 +374,7 @@ def proof_notes(job: FaceJob, overflow: dict[str, tuple[str, ...]]) -> ProofNote
     from urllib.parse import unquote, urlparse
 
     from ..validate.check_art import PRINT_DPI, image_problem
-    from .art import art_box_mm, effective_dpi
+    from ..models.face import art_box_mm, effective_dpi
 
     notes = ProofNotes()
     for face in job.faces:

@@ -14,9 +14,10 @@ import pikepdf
 
 from ..loading.database import Database
 from ..loading.records import Index
-from .docs.texts import DocTexts, Labels
+from .docs.texts import DocTexts, Labels, fallen_back
 from .kit import ContentRow
 from .marks import NOT_STATED, Edition, legend, used_marks
+from .piecepdf import piece_html, piece_pdf
 
 
 def _file(row: ContentRow, deck_label: str, paper: str) -> str:
@@ -50,25 +51,34 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label:
 
 
 def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: str, paper: str, duplex: bool,
-                 allow_fallback: bool = False, edition: Edition = "fact") -> pikepdf.Pdf:
+                 allow_fallback: bool = False, edition: Edition = "fact",
+                 fallbacks: list[str] | None = None) -> tuple[pikepdf.Pdf, list[dict[str, str]]]:
     """The contents page(s) on ``paper``, saying which edition the file is (and so how it counts a design
     whose quantity no source gives); padded with a blank page to an even count when sheets print duplex,
-    so the fronts and backs that follow stay on their own sides of the paper."""
-    from ..errors import DataError
-    from .pieces import _html, _pdf
+    so the fronts and backs that follow stay on their own sides of the paper.
 
+    ``fallbacks`` are the faces' strings that came from another locale (``--allow-fallback``); the page lists
+    them with its own, so a reader of the printed kit sees which texts are not in its language. Returns the
+    PDF and those strings as records (see :func:`.docs.texts.fallen_back`)."""
+    from ..errors import DataError
     from ..i18n.pseudo import PSEUDO_LOCALE
 
     texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
     shown = page_rows(db, texts, rows, deck_label, paper)
-    html = _html("contents.html.j2", texts, rows=shown, paper=paper,
-                 game=texts.text(db.game_doc.id, "name", db.game_doc.name),
-                 edition=texts.label(f"contents_edition_{edition}"),
-                 legend=legend(texts.label, used_marks(*(row["printed"] for row in shown)), edition))
+    listed: list[dict[str, str]] = []
+    while True:  # the page's own labels (those of the list too) may fall back: lay it out until the list holds still
+        html = piece_html("contents.html.j2", texts, rows=shown, paper=paper, fallbacks=listed,
+                          game=texts.text(db.game_doc.id, "name", db.game_doc.name),
+                          edition=texts.label(f"contents_edition_{edition}"),
+                          legend=legend(texts.label, used_marks(*(row["printed"] for row in shown)), edition))
+        found = [] if locale == PSEUDO_LOCALE else fallen_back([*(fallbacks or []), *texts.fallbacks])
+        if found == listed:
+            break
+        listed = found
     if texts.missing:
         raise DataError(f"{db.game_doc.id} {locale} contents page: {len(texts.missing)} missing translation(s): "
                         f"{', '.join(texts.missing[:5])}; build with --allow-fallback")
-    pdf = pikepdf.open(io.BytesIO(_pdf(html, db.game.root)))
+    pdf = pikepdf.open(io.BytesIO(piece_pdf(html, db.game.root)))
     if duplex and len(pdf.pages) % 2:
         pdf.add_blank_page(page_size=(pdf.pages[0].mediabox[2], pdf.pages[0].mediabox[3]))
-    return pdf
+    return pdf, listed

@@ -22,6 +22,7 @@ from ..loading.records import Index
 from .docs.texts import DocTexts, icon_urls
 from .impose import SheetLayout, impose
 from .jinja import markup_html
+from .piecepdf import TILE_BLEED_MM, piece_html, piece_pdf
 
 COUNTER_MM = 20.0
 """Diameter of a printed counter: our choice, no rulebook gives one."""
@@ -50,8 +51,6 @@ def _faces(texts: DocTexts, component: Any) -> list[str]:
 def render_counters(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
     """Round counters to cut out, in groups per colour; a token with two faces is printed as a pair to glue
     back to back."""
-    from .pieces import _html, _pdf
-
     groups = []
     for component in components:
         name = str(texts.text(component.id, "name", component.name))
@@ -59,38 +58,34 @@ def render_counters(db: Database, texts: DocTexts, layout: SheetLayout, componen
         for colour, count in _groups(component):
             groups.append({"id": component.id, "name": name, "colour": colour, "count": count,
                            "faces": faces if len(faces) > 1 else [faces[0] if faces else name]})
-    html = _html("counters.html.j2", texts, groups=groups, size=COUNTER_MM, paper=layout.paper,
+    html = piece_html("counters.html.j2", texts, groups=groups, size=COUNTER_MM, paper=layout.paper,
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
-    return _pdf(html, db.game.root)
+    return piece_pdf(html, db.game.root)
 
 
 def render_stickers(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
     """One round sticker per face of each coin, to stick on a disc."""
-    from .pieces import _html, _pdf
-
     icons = icon_urls(Index(db), texts)
     coins = [{"id": c.id, "name": texts.text(c.id, "name", c.name), "copies": c.quantity or 1,
               "faces": [{"name": texts.text(c.id, f"faces/{f.id}/name", f.name),
                          "text": markup_html(texts.text(c.id, f"faces/{f.id}/text", f.text), icons) if f.text else ""}
                         for f in c.faces]} for c in components]
-    html = _html("stickers.html.j2", texts, coins=coins, size=STICKER_MM, paper=layout.paper,
+    html = piece_html("stickers.html.j2", texts, coins=coins, size=STICKER_MM, paper=layout.paper,
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
-    return _pdf(html, db.game.root)
+    return piece_pdf(html, db.game.root)
 
 
 def render_standees(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
     """Fold-up standees: base, front, back (upside down, so it reads upright once folded), base."""
-    from .pieces import _html, _pdf
-
     standees = []
     for component in components:
         name = texts.text(component.id, "name", component.name)
         for colour, count in _groups(component):
             standees += [{"id": component.id, "name": name, "colour": colour}] * count
     width, height = STANDEE_MM
-    html = _html("standees.html.j2", texts, standees=standees, panel_w=width, panel_h=height, paper=layout.paper,
+    html = piece_html("standees.html.j2", texts, standees=standees, panel_w=width, panel_h=height, paper=layout.paper,
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
-    return _pdf(html, db.game.root)
+    return piece_pdf(html, db.game.root)
 
 
 def render_component_cards(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
@@ -98,8 +93,6 @@ def render_component_cards(db: Database, texts: DocTexts, layout: SheetLayout, c
 
     The back names the game and the set the cards come in, never the card: these cards are dealt face down.
     """
-    from .pieces import TILE_BLEED_MM, _html, _pdf
-
     index = Index(db)
     icons = icon_urls(index, texts)
     sets = {r.id: r.model for r in index.of_kind("set")}
@@ -115,9 +108,9 @@ def render_component_cards(db: Database, texts: DocTexts, layout: SheetLayout, c
                   "text": markup_html(texts.text(c.id, "text", c.text), icons) if c.text else "",
                   "lines": [texts.text(c.id, f"items/{i}", item) for i, item in enumerate(c.items)]} for c in cards]
         back_faces = [{"set": texts.text(s, "name", sets[s].name) if s in sets else ""} for s in backs]
-        html = _html("component-cards.html.j2", texts, cards=faces, backs=back_faces, trim_w=width, trim_h=height,
+        html = piece_html("component-cards.html.j2", texts, cards=faces, backs=back_faces, trim_w=width, trim_h=height,
                      bleed=TILE_BLEED_MM, game=texts.text(db.game_doc.id, "name", db.game_doc.name))
-        pages = pikepdf.open(io.BytesIO(_pdf(html, db.game.root)))
+        pages = pikepdf.open(io.BytesIO(piece_pdf(html, db.game.root)))
         copies = [i for i, card in enumerate(cards) for _ in range(card.quantity or 1)]
         back_of = [len(cards) + backs.index(cards[i].set or "") for i in copies]
         sheet = replace(layout, trim_w=width, trim_h=height, bleed=TILE_BLEED_MM)

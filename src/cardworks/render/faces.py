@@ -27,10 +27,11 @@ from .deck import Deck
 from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders, wrapped_lines
-from .geometry import face_geometry
+from ..models.face import face_geometry
 from .marks import NOT_STATED, Edition, legend, shown_value, used_marks
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure
+from .sandbox import render_budgeted
 
 FIT_SIZES = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5)
 """Rules-text sizes in points, ``fit-0`` to ``fit-5`` (as in templates/cards/cards.css)."""
@@ -350,7 +351,8 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> Any
         "text_scale": shape.text_scale, "fit_sizes": FIT_SIZES,
     }
     try:
-        html = environment(look.overrides).get_template("cards/cards.html.j2").render(doc=doc, faces=faces, icons=job.icons)
+        html = render_budgeted(environment(look.overrides).get_template("cards/cards.html.j2"), len(faces),
+                               {"doc": doc, "faces": faces, "icons": job.icons})
     except TEMPLATE_FAILURES as exc:
         problem = template_problem(exc)
         raise DataError(f"a card template failed: {problem.text()}", [problem]) from None

@@ -34,8 +34,13 @@ _IMAGES = {".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"}
 
 
 def _image_refusal(url: str) -> str | None:
-    """``file: [code] reason`` when a ``file:`` image breaks the asset bounds, else None."""
+    """``file: [code] reason`` when a ``file:`` or ``data:`` image breaks the asset bounds, else None."""
     parsed = urlparse(url)
+    if parsed.scheme == "data":
+        from ..loading.assets import data_url_media, data_url_problems
+
+        found = data_url_problems(url)
+        return f"data:{data_url_media(url)} (an inline image): [{found[0][0]}] {found[0][1]}" if found else None
     if parsed.scheme != "file":
         return None
     path = Path(unquote(parsed.path))
@@ -49,6 +54,49 @@ def _image_refusal(url: str) -> str | None:
     return f"{path}: [{problems[0][0]}] {problems[0][1]}" if problems else None
 
 
+DRAWN_AS_THEY_ARE = {"1", "L", "LA", "P", "RGB", "RGBA", "CMYK"}
+"""Pillow modes the PDF writer draws as they look (checked with sampled pixels); others are converted first."""
+
+
+def _printable(url: str) -> bytes | None:
+    """An 8-bit PNG of a raster ``file:`` image whose mode the PDF writer misdraws (16-bit greyscale PNG prints
+    black), scaled so it prints as it looks; None for an image drawn as it is (or not a raster)."""
+    parsed = urlparse(url)
+    if parsed.scheme != "file" or Path(unquote(parsed.path)).suffix.lower() not in _IMAGES - {".svg"}:
+        return None
+    path = Path(unquote(parsed.path))
+    try:
+        stamp = path.stat()
+    except OSError:
+        return None
+    return _converted(str(path), stamp.st_mtime_ns, stamp.st_size)
+
+
+@lru_cache(maxsize=32)
+def _converted(path: str, mtime: int, size: int) -> bytes | None:
+    import io
+
+    from PIL import Image
+
+    with Image.open(path) as image:
+        if image.mode in DRAWN_AS_THEY_ARE:
+            return None
+        out = io.BytesIO()
+        eight_bit(image).save(out, "PNG")
+        return out.getvalue()
+
+
+def eight_bit(image):
+    """``image`` in an 8-bit mode that looks the same: 16- and 32-bit greyscale scaled down (not clipped, which
+    is what Pillow's own conversion does), anything else converted to RGBA."""
+    mode = image.mode
+    if mode.startswith("I;16") or mode == "I":  # PNG's 16-bit grey: 0…65535
+        return image.convert("I").point(lambda value: value / 257).convert("L")
+    if mode == "F":  # floats: taken as 0…1
+        return image.point(lambda value: value * 255).convert("L")
+    return image.convert("RGBA")
+
+
 @lru_cache(maxsize=256)
 def _checked(path: str, mtime: int, size: int) -> tuple[tuple[str, str], ...]:
     from ..loading.assets import image_problems
@@ -58,7 +106,14 @@ def _checked(path: str, mtime: int, size: int) -> tuple[tuple[str, str], ...]:
 
 @lru_cache(maxsize=1)
 def _fetcher_class() -> type:
-    from weasyprint.urls import URLFetcher  # heavy: imported only when rendering
+    from weasyprint.urls import URLFetcher, URLFetcherResponse  # heavy: imported only when rendering
+
+    class Converted(URLFetcherResponse):
+        """An image converted in memory: no path, or WeasyPrint would embed the file on disk instead."""
+
+        @property
+        def path(self):  # type: ignore[override]
+            return None
 
     class SafeFetcher(URLFetcher):
         """Fetch ``file:`` URLs inside ``roots`` and ``data:`` URLs; refuse and record the rest."""
@@ -79,6 +134,9 @@ def _fetcher_class() -> type:
             if reason:
                 self.refused.append(reason)
                 raise ValueError(reason)
+            converted = _printable(url)
+            if converted is not None:
+                return Converted(url, converted, {"Content-Type": "image/png"})
             return super().fetch(url, headers)
 
     return SafeFetcher

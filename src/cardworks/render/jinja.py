@@ -15,7 +15,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError, select_autoescape
-from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from ..loading.database import display_path
@@ -23,6 +22,7 @@ from ..loading.paths import is_inside
 from ..markup import Text, parse
 from ..problems import Problem
 from ..resources import data_dir
+from .sandbox import BudgetedSandbox
 
 
 def templates_dir() -> Path:
@@ -75,19 +75,20 @@ class InsideLoader(FileSystemLoader):
 
 
 @lru_cache(maxsize=8)
-def environment(overrides: tuple[str, ...] = ()) -> SandboxedEnvironment:
+def environment(overrides: tuple[str, ...] = ()) -> BudgetedSandbox:
     """The environment; ``overrides`` are a game's or pack's template folders, searched before the shipped one.
 
-    A missing variable fails the build instead of printing a blank card.
+    A missing variable fails the build instead of printing a blank card; runaway templates meet the limits of
+    :mod:`.sandbox`.
     """
-    env = SandboxedEnvironment(
+    env = BudgetedSandbox(
         loader=InsideLoader([*overrides, str(templates_dir())]),
         autoescape=select_autoescape(["html", "j2", "svg"], default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["markup_html"] = markup_html
+    env.filters["markup_html"] = markup_html  # ours: trusted, and called once per text
     env.filters["mm"] = mm
     return env
 
@@ -105,13 +106,18 @@ def template_problem(exc: Exception) -> Problem:
     """``file:line: [template-error] message`` for a template that failed to load, compile or render."""
     if isinstance(exc, TemplateSyntaxError) and exc.filename:
         return Problem(display_path(Path(exc.filename)), str(exc.lineno), "template-error", exc.message or str(exc))
+    if isinstance(exc, RecursionError):
+        message = "RecursionError: the template calls itself without end (a macro, or an include of itself)"
+    else:
+        message = f"{type(exc).__name__}: {exc}"
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith((".j2", ".html", ".css"))]
     if frames:
         frame = frames[-1]
-        return Problem(display_path(Path(frame.filename)), str(frame.lineno), "template-error",
-                       f"{type(exc).__name__}: {exc}")
-    return Problem("templates", "", "template-error", f"{type(exc).__name__}: {exc}")
+        return Problem(display_path(Path(frame.filename)), str(frame.lineno), "template-error", message)
+    return Problem("templates", "", "template-error", message)
 
 
-TEMPLATE_FAILURES = (TemplateError, TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError)
-"""What a template may raise while rendering (the sandbox raises SecurityError, a TemplateError)."""
+TEMPLATE_FAILURES = (TemplateError, TypeError, ValueError, AttributeError, KeyError, IndexError, ZeroDivisionError,
+                     RecursionError, OverflowError, MemoryError)
+"""What a template may raise while rendering (the sandbox raises SecurityError and TemplateBudgetError, both
+TemplateErrors; a macro or include that calls itself ends in RecursionError)."""

@@ -8,7 +8,10 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..fileio import UnsafeFile, read_limited, write_bytes_atomic
+from ..errors import DataError
+from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited, write_bytes_atomic
+from ..loading.database import display_path, unsafe_entry
+from ..problems import Problem
 from .transaction import active
 
 
@@ -41,6 +44,9 @@ class OutputRecord:
     contents_pages: int = 0
     """Card sheets: pages the contents takes at the start of the file (with its blank page for duplex); the
     sheets begin after them."""
+    fallbacks: list[dict[str, str]] = field(default_factory=list)
+    """Strings printed from another locale (``--allow-fallback``): ``string`` (record id / field, or ``label KEY``)
+    and ``used``, the locale whose text was printed; each string once."""
 
 
 def write_output(out_dir: Path, relative: str, data: bytes) -> str:
@@ -50,6 +56,17 @@ def write_output(out_dir: Path, relative: str, data: bytes) -> str:
         return transaction.write(relative, data)
     write_bytes_atomic(out_dir / relative, data)
     return hashlib.sha256(data).hexdigest()
+
+
+def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
+    """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order."""
+    for path in sorted(paths):
+        unsafe = unsafe_entry(root, path)
+        if unsafe is not None:  # validation reports these; a file swapped in since is refused here too
+            raise DataError(f"{display_path(path)}: [{unsafe[0]}] {unsafe[1]}",
+                            [Problem(display_path(path), "", *unsafe)])
+        data = read_limited(path, MAX_ASSET_BYTES)
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
 
 
 _FIELD_TYPES = {f.name: f.type for f in fields(OutputRecord)}
@@ -63,11 +80,15 @@ def _record(raw: Any) -> OutputRecord | None:
     expected = {"game": text, "kind": text, "path": text, "sha256": text, "input_hash": text, "pages": (int,),
                 "locale": (str, type(None)), "selection": (str, type(None)), "players": (int, type(None)),
                 "paper": (str, type(None)), "overflow": (list,), "overflow_parts": (dict,),
-                "edition": (str, type(None)), "contents": (list,), "contents_pages": (int,)}
+                "edition": (str, type(None)), "contents": (list,), "contents_pages": (int,),
+                "fallbacks": (list,)}
     for name, kinds in expected.items():
         if name in raw and (not isinstance(raw[name], kinds) or isinstance(raw[name], bool)):
             return None
     if not all(isinstance(row, dict) for row in raw.get("contents", [])):
+        return None
+    if not all(isinstance(entry, dict) and set(entry) == {"string", "used"}
+               and all(isinstance(v, str) for v in entry.values()) for entry in raw.get("fallbacks", [])):
         return None
     if not all(isinstance(card, str) for card in raw.get("overflow", [])):
         return None
@@ -94,6 +115,15 @@ def read_manifest(out_dir: Path) -> list[OutputRecord]:
     if not isinstance(outputs, list):
         return []
     return [record for record in map(_record, outputs) if record is not None]
+
+
+def overflow_from_manifest(build_dir: Path, game: str) -> dict[str, list[str]]:
+    """Cards whose text overflowed in the last build, per locale (empty when there is no build)."""
+    found: dict[str, set[str]] = {}
+    for record in read_manifest(build_dir):
+        if record.game == game and record.locale:
+            found.setdefault(record.locale, set()).update(record.overflow)
+    return {locale: sorted(cards) for locale, cards in found.items()}
 
 
 def write_manifest(out_dir: Path, records: list[OutputRecord]) -> Path:

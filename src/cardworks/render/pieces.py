@@ -26,18 +26,16 @@ import pikepdf
 from ..errors import DataError
 from ..loading.database import Database, load_game
 from ..loading.records import Index
-from .docs.texts import DocTexts, Labels, icon_urls
-from .fetcher import refusal_error, safe_fetcher
-from .fonts import font_face_css, font_folders
+from .docs.texts import DocTexts, icon_urls
 from .impose import SheetLayout, impose
-from .jinja import environment, markup_html, templates_dir
+from .jinja import markup_html
 from .boardpiece import boards, render_board_a3, render_board_tiled
 from .cutouts import render_component_cards, render_counters, render_stickers, render_standees
 from .kit import printed_components
+from .piecepdf import TILE_BLEED_MM, piece_html, piece_pdf
 
 TILE_MM = (60.0, 60.0)
 """Print size of a tile whose data gives none: our layout choice, not a fact about the game."""
-TILE_BLEED_MM = 3.0
 DIE_EDGE_MM = 20.0
 """Edge of a printed paper die."""
 SHEET_COLOURS = ("#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98", "#ca6f1e")
@@ -73,7 +71,8 @@ class PieceTask:
     def paper(self) -> str:
         return "a3" if self.kind.endswith("-a3") else self.layout.paper
 
-    def render(self) -> tuple[bytes, int]:
+    def render(self) -> tuple[bytes, int, list[str]]:
+        """The piece's PDF, its page count and the strings taken from another locale."""
         db = Database(game=load_game(Path(self.game_root)))
         texts = DocTexts(db, self.locale, self.allow_fallback, self.proof)
         data = PIECES[self.kind].render(db, texts, self.layout, list(self.sets) if self.sets is not None else None)
@@ -83,7 +82,7 @@ class PieceTask:
         pdf = pikepdf.open(io.BytesIO(data))
         from .printshop import save_pdf
 
-        return save_pdf(pdf), len(pdf.pages)
+        return save_pdf(pdf), len(pdf.pages), list(texts.fallbacks)
 
 
 @dataclass(frozen=True)
@@ -107,23 +106,6 @@ def piece_tasks(db: Database, locales: list[str], layout: SheetLayout, allow_fal
 
 
 # Drawing -------------------------------------------------------------------------------------------
-
-
-def _html(template: str, texts: DocTexts, **context: Any) -> str:
-    css = (templates_dir() / "pieces" / "pieces.css").as_uri()
-    return environment().get_template(f"pieces/{template}").render(
-        lang=texts.locale, font_css=font_face_css(), css_url=css, t=Labels(texts), **context)
-
-
-def _pdf(html: str, game_root: Path) -> bytes:
-    from weasyprint import HTML
-
-    fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
-    out = io.BytesIO()
-    HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).write_pdf(out)
-    if fetcher.refused:
-        raise refusal_error(fetcher.refused, "a printable piece")
-    return out.getvalue()
 
 
 def _copies(index: Index, component: Any) -> int:
@@ -153,9 +135,9 @@ def _render_tiles(db: Database, texts: DocTexts, layout: SheetLayout, sets: list
         faces = [{"id": t.id, "name": texts.text(t.id, "name", t.name),
                   "text": markup_html(texts.text(t.id, "text", t.text), icons),
                   "lines": [texts.text(t.id, f"items/{i}", item) for i, item in enumerate(t.items)]} for t in tiles]
-        html = _html("tiles.html.j2", texts, tiles=faces, trim_w=width, trim_h=height, bleed=TILE_BLEED_MM,
+        html = piece_html("tiles.html.j2", texts, tiles=faces, trim_w=width, trim_h=height, bleed=TILE_BLEED_MM,
                      game=texts.text(db.game_doc.id, "name", db.game_doc.name))
-        pages = pikepdf.open(io.BytesIO(_pdf(html, db.game.root)))
+        pages = pikepdf.open(io.BytesIO(piece_pdf(html, db.game.root)))
         copies = [i for i, tile in enumerate(tiles) for _ in range(_copies(index, tile))]
         sheet_layout = replace(layout, trim_w=width, trim_h=height, bleed=TILE_BLEED_MM, duplex="none")
         out.pages.extend(impose(pages, copies, None, sheet_layout).pages)
@@ -199,10 +181,10 @@ def _render_dice(db: Database, texts: DocTexts, layout: SheetLayout, sets: list[
         drawn = [{"id": f.id, "name": texts.text(die.id, f"faces/{f.id}/name", f.name), "x": x, "y": y,
                   "colour": colours.get(f.id), "symbol": _symbol(f.id)} for f, (x, y) in zip(faces, cells)]
         nets += [drawn] * _copies(index, die)
-    html = _html("dice-net.html.j2", texts, nets=nets, edge=DIE_EDGE_MM, tabs=net_geometry(DIE_EDGE_MM)[1],
+    html = piece_html("dice-net.html.j2", texts, nets=nets, edge=DIE_EDGE_MM, tabs=net_geometry(DIE_EDGE_MM)[1],
                  paper=layout.paper, assumed=assumed,
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
-    return _pdf(html, db.game.root)
+    return piece_pdf(html, db.game.root)
 
 
 NET_CELLS = ((1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2))
@@ -269,10 +251,10 @@ def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout, sets: lis
         name = texts.text(die.id, f"faces/{row.colour}/name", face.name) if face else row.colour
         drawn.append({"colour": colours.get(row.colour, "#555555"), "name": name,
                       "symbol": _symbol(row.colour), "boxes": boxes})
-    html = _html("score-sheet.html.j2", texts, rows=drawn, paper=layout.paper, assumed=assumed,
+    html = piece_html("score-sheet.html.j2", texts, rows=drawn, paper=layout.paper, assumed=assumed,
                  title=texts.text(sheet.id, "name", sheet.name),
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
-    return _pdf(html, db.game.root)
+    return piece_pdf(html, db.game.root)
 
 
 # Player aid ----------------------------------------------------------------------------------------
@@ -297,9 +279,9 @@ def _render_aid(db: Database, texts: DocTexts, layout: SheetLayout, sets: list[s
               for p in game.phases]
     width, height = layout.size
     for cols, rows in AID_GRIDS:
-        html = _html("player-aid.html.j2", texts, phases=phases, paper=layout.paper, cols=cols, rows=rows,
+        html = piece_html("player-aid.html.j2", texts, phases=phases, paper=layout.paper, cols=cols, rows=rows,
                      cell_w=width / cols, cell_h=height / rows, game=texts.text(game.id, "name", game.name))
-        data = _pdf(html, db.game.root)
+        data = piece_pdf(html, db.game.root)
         if len(pikepdf.open(io.BytesIO(data)).pages) == 1:
             return data
     return data

@@ -26,13 +26,12 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import uuid
 from pathlib import Path
 from types import TracebackType
 
 from ..errors import DataError
-from ..fileio import OS_ERROR_CODES, folder_lock, write_bytes_atomic
+from ..fileio import OS_ERROR_CODES, fault_point, folder_lock, write_bytes_atomic
 from ..loading.database import display_path
 from ..problems import Problem
 
@@ -51,9 +50,8 @@ def active(out_dir: Path) -> "BuildTransaction | None":
 
 
 def _kill_point(name: str) -> None:
-    """Fault injection for the hostile tests: ``CARDWORKS_KILL_AT=<name>`` kills the process here (as kill -9 would)."""
-    if os.environ.get("CARDWORKS_KILL_AT") == name:
-        os.kill(os.getpid(), signal.SIGKILL)
+    """Fault injection for the hostile tests (kill -9 or a pause for Ctrl-C here: see ``fileio.fault_point``)."""
+    fault_point(name)
 
 
 def output_problem(path: Path, exc: OSError) -> DataError:

@@ -13,9 +13,24 @@ from .app import create_app
 from .preview import Preview
 from .project import ServeOptions
 
-__all__ = ["Preview", "ServeOptions", "create_app", "run"]
+__all__ = ["Preview", "ServeOptions", "allowed_hosts", "create_app", "run"]
 
 LOCAL_HOSTS = ["127.0.0.1", "localhost"]
+
+
+def allowed_hosts(host: str) -> list[str]:
+    """The ``Host:`` headers answered when listening on ``host``: on any loopback address only that address
+    and ``localhost`` (so a web page elsewhere cannot reach the preview by DNS rebinding); on another
+    address, any (the user chose to share it)."""
+    import ipaddress
+
+    if host in LOCAL_HOSTS:
+        return list(LOCAL_HOSTS)
+    try:
+        loopback = ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: loopback only if it is localhost
+        loopback = host.lower().rstrip(".") == "localhost"
+    return [host, "localhost"] if loopback else ["*"]
 
 
 def run(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000, echo=print) -> None:
@@ -23,11 +38,14 @@ def run(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000, echo=p
     import uvicorn
 
     preview = Preview(options)
-    allowed = ["*"] if host not in LOCAL_HOSTS else LOCAL_HOSTS
-    app = create_app(preview, allowed_hosts=allowed)
+    app = create_app(preview, allowed_hosts=allowed_hosts(host))
     shown = "127.0.0.1" if host in ("127.0.0.1", "localhost") else host
     echo(f"cardworks serve: {preview.snapshot.title}, deck {preview.snapshot.deck.label if preview.snapshot.deck else '?'}: "
          f"http://{shown}:{port}/deck (Ctrl-C stops)")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1,
                             lifespan="on")
-    uvicorn.Server(config).run()
+    try:
+        uvicorn.Server(config).run()
+    except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then raises it again: for serve that is the normal end
+        pass
+    echo("cardworks serve: stopped")

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
 from ..loading.database import Database
 from ..render.build import has_card_template
 from ..render.deck import Deck, build_deck
-from ..render.art import art_box_mm
+from ..models.face import art_box_mm
 from ..render.facecache import RENDERER_VERSION, assemble_faces
 from ..render.faces import BLEED_MM, FaceJob, build_job, render_faces
 from ..render.fonts import font_files
@@ -70,17 +71,25 @@ def _file_of(url: str) -> Path | None:
     return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
 
 
+def _bytes(path: Path) -> bytes:
+    """A file's bytes through the checked reader; a refused file hashes as its refusal (validate reports it)."""
+    try:
+        return read_limited(path, MAX_ASSET_BYTES)
+    except UnsafeFile as exc:
+        return f"refused: {exc.code}".encode()
+
+
 def _context_digest(job: FaceJob) -> bytes:
     """What every face of a job depends on besides its own fields: renderer, templates, fonts, icon files."""
     digest = hashlib.sha256(f"cardworks-renderer {RENDERER_VERSION} {PREVIEW_DPI}dpi".encode())
     root = templates_dir()
     for path in sorted(p for p in root.rglob("*") if p.is_file() and "serve" not in p.relative_to(root).parts):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + _bytes(path))
     for font in font_files():
         digest.update(font.path.name.encode() + str(font.path.stat().st_size).encode())
     for token, (url, alt) in sorted(job.icons.items()):
         path = _file_of(url)
-        digest.update(f"{token}\0{url}\0{alt}\0".encode() + (path.read_bytes() if path and path.is_file() else b""))
+        digest.update(f"{token}\0{url}\0{alt}\0".encode() + (_bytes(path) if path else b""))
     digest.update(repr((job.lang, job.title, job.game_id, job.roots, sorted(job.looks.items()))).encode())
     return digest.digest()
 
@@ -125,6 +134,6 @@ def scenario_games() -> tuple[str, ...]:
 
 def run_scenarios(db: Database) -> list[Any]:
     """Every scenario of the game, run: objects with ``id``, ``file``, ``passed`` and ``messages``."""
-    from ..engine.check import run_scenarios as run
+    from ..engine.scenarios import run_scenarios as run
 
     return run(db)

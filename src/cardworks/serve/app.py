@@ -128,6 +128,7 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            preview.close()
 
     routes = [
         Route("/", home),

@@ -8,23 +8,28 @@ never lay out the same faces twice.
 
 from __future__ import annotations
 
+import io
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
 from ..errors import UsageError
+from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
 from ..i18n import Localizer
 from ..i18n.pseudo import PSEUDO_LOCALE
 from ..loading.records import Index
 from . import adapter
+from .worker import RenderTimeout, RenderWorker
 from .project import CardInfo, ServeOptions, ShownProblem, choose_game, load_snapshot, plain_text, tile_key
 
 PRINT_DPI = 300
 """Art below this resolution at its printed size looks soft in print."""
+BATCH = 16
+"""Faces sent to the rendering process at once (one WeasyPrint document); the time limit is per batch."""
 CACHE_FACES = 4000
 """Faces kept in memory (about 40 kB each); the oldest are dropped first."""
 
@@ -70,12 +75,12 @@ class LocaleView:
 
 def low_resolution(art: Path | None, box_mm: tuple[float, float] | None) -> str | None:
     """A warning when a card's raster art has under 300 pixels per inch at the size its box prints it."""
-    if art is None or box_mm is None or not art.is_file():
+    if art is None or box_mm is None:
         return None
-    try:
-        with Image.open(art) as image:
+    try:  # the checked reader: a FIFO, a device or a huge file is refused, never waited on or read whole
+        with Image.open(io.BytesIO(read_limited(art, MAX_ASSET_BYTES))) as image:
             width, height = image.size
-    except (UnidentifiedImageError, OSError):  # vector art (SVG) has no resolution to check
+    except (UnidentifiedImageError, OSError, UnsafeFile):  # vector art (SVG) has no resolution to check
         return None
     dpi = min(width / (box_mm[0] / 25.4), height / (box_mm[1] / 25.4))
     if dpi >= PRINT_DPI:
@@ -89,12 +94,15 @@ class Preview:
     def __init__(self, options: ServeOptions) -> None:
         self.options = options
         self.game_folder = choose_game(options)
+        self._worker = RenderWorker(options.render_timeout, start=True)
         self._source_maps: dict = {}
         self.snapshot = load_snapshot(options, self.game_folder, 1, source_maps=self._source_maps)
         locales = self.snapshot.locales
         if options.locale and locales and options.locale not in locales and options.locale != PSEUDO_LOCALE:
             raise UsageError(f"game {self.snapshot.game_id!r} has no locale {options.locale!r}; it has {', '.join(locales)}")
         self._lock = threading.RLock()
+        self._images_lock = threading.Lock()
+        """Guards the image cache alone: a face request never waits for a render in progress."""
         self._images: OrderedDict[str, adapter.FaceImage] = OrderedDict()
         self._face_sets: dict[str, adapter.FaceSet] = {}
         self.locales_in_use: set[str] = {self.snapshot.default_locale}
@@ -115,7 +123,11 @@ class Preview:
         if snapshot.db is None or snapshot.deck is None or snapshot.blocking:
             return None
         if locale not in self._face_sets:
-            self._face_sets[locale] = adapter.face_set(snapshot.db, snapshot.deck, locale)
+            # Cards with errors are never drawn, so their faces are not even built (art leading out of the
+            # pack, for one, is refused while the face is built).
+            hidden = self._unshowable()
+            deck = replace(snapshot.deck, cards=tuple(c for c in snapshot.deck.cards if c.card.id not in hidden))
+            self._face_sets[locale] = adapter.face_set(snapshot.db, deck, locale)
         return self._face_sets[locale]
 
     def ensure(self, locale: str, ids: list[str] | None = None) -> dict[str, str]:
@@ -128,12 +140,14 @@ class Preview:
             wanted = list(faces.keys) if ids is None else [i for i in [*ids, "back"] if i in faces.keys]
             wanted = [i for i in wanted if i not in self._unshowable()]
             missing = [i for i in wanted if faces.keys[i] not in self._images and faces.keys[i] not in self.failed]
-            self._render(faces, missing)
-            for face_id in wanted:
-                if faces.keys[face_id] in self._images:
-                    self._images.move_to_end(faces.keys[face_id])
-            while len(self._images) > CACHE_FACES:
-                self._images.popitem(last=False)
+            for start in range(0, len(missing), BATCH):  # each batch bounded in time by the worker
+                self._render(faces, missing[start:start + BATCH])
+            with self._images_lock:
+                for face_id in wanted:
+                    if faces.keys[face_id] in self._images:
+                        self._images.move_to_end(faces.keys[face_id])
+                while len(self._images) > CACHE_FACES:
+                    self._images.popitem(last=False)
             return {i: faces.keys[i] for i in wanted if faces.keys[i] in self._images}
 
     def _unshowable(self) -> set[str]:
@@ -145,20 +159,21 @@ class Preview:
         if not ids:
             return
         try:
-            images = adapter.render_face_images(faces, ids)
-        except Exception as exc:  # the renderer met data validation let through (a warning); find the face
-            if len(ids) == 1:
-                self.failed[faces.keys[ids[0]]] = f"{type(exc).__name__}: {exc}"
+            images = self._worker.render(faces, ids)
+        except (RenderTimeout, RuntimeError) as exc:  # data validation let through (a warning), or a face that
+            if len(ids) == 1:                          # never finished: find the face
+                self.failed[faces.keys[ids[0]]] = str(exc)
                 return
             for face_id in ids:
                 self._render(faces, [face_id])
             return
-        for face_id, image in images.items():
-            self._images[faces.keys[face_id]] = image
+        with self._images_lock:
+            for face_id, image in images.items():
+                self._images[faces.keys[face_id]] = image
         self.faces_rendered += len(images)
 
     def image(self, key: str) -> adapter.FaceImage | None:
-        with self._lock:
+        with self._images_lock:
             return self._images.get(key)
 
     def refresh(self) -> int:
@@ -175,6 +190,10 @@ class Preview:
                 self.ensure(locale)
             self.last_refresh = RefreshTiming(read - start, time.perf_counter() - read, self.faces_rendered - before)
             return self.snapshot.version
+
+    def close(self) -> None:
+        """Stop the rendering process."""
+        self._worker.close()
 
     # -- what pages show ---------------------------------------------------------------------------------------
     def _warnings(self, card: CardInfo, face: str | None) -> list[str]:

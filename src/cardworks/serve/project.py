@@ -17,14 +17,19 @@ from typing import Any
 
 
 from ..errors import UsageError
+from ..fileio import read_text_limited
 from ..i18n import Localizer
 from ..loading.database import Database, display_path, load_game, load_pack
+from ..loading.jsonfile import MAX_FILE_BYTES
+from ..loading.paths import PathEscape, is_inside, resolve_inside
 from ..loading.records import Index
 from ..markup import MarkupError, parse, plain_text as markup_plain_text
 from ..problems import Problem
-from ..validate.runner import Report, check_database, game_folders
+from ..loading.database import game_folders
+from ..validate.runner import Report, check_database
 from . import adapter
 from .pointer_lines import pointer_lines
+from .worker import RENDER_TIMEOUT_S
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,8 @@ class ServeOptions:
     game: str | None = None
     selection: str | None = None
     locale: str | None = None
+    render_timeout: float = RENDER_TIMEOUT_S
+    """Longest a batch of faces may take to render before it is stopped and shown as failed."""
 
 
 @dataclass(frozen=True)
@@ -119,16 +126,20 @@ class Snapshot:
 class LineFinder:
     """Line numbers of JSON pointers, from each file's text (read once per snapshot), and short file names."""
 
-    def __init__(self, roots: list[Path], kept: dict[str, tuple[tuple[int, int], Any]] | None = None) -> None:
+    def __init__(self, roots: list[Path], kept: dict[str, tuple[tuple[int, int], Any]] | None = None,
+                 readable: list[Path] | None = None) -> None:
         self._maps: dict[str, dict[str, int] | None] = {}
         self._roots = [root.resolve() for root in roots]
+        self._readable = self._roots if readable is None else [root.resolve() for root in readable]
+        """Folders whose files may be read for line numbers (the database and the packs): a file whose
+        symlink leads elsewhere is never opened."""
         self._kept = {} if kept is None else kept
         """Line maps of earlier snapshots by file, with the (mtime, size) they were made for: an edit
         maps again only the file that changed."""
 
     def short(self, file: str) -> str:
         """``file`` relative to the database root or a pack's parent: ``fallera/sets/base.json``."""
-        path = Path(file).resolve()
+        path = Path(file).parent.resolve() / Path(file).name  # a symlink is named where it is, not where it leads
         for root in self._roots:
             if path.is_relative_to(root):
                 return path.relative_to(root).as_posix()
@@ -148,14 +159,18 @@ class LineFinder:
         return entries.get(pointer)
 
     def _source_map(self, file: str) -> dict[str, int] | None:
+        path = Path(file)
+        if not any(is_inside(root, path) for root in self._readable):
+            return None  # a symlink out of the database: the loader refused it; it is never opened here
         try:
-            status = Path(file).stat()
+            status = path.stat()
             stamp = (status.st_mtime_ns, status.st_size)
             if file in self._kept and self._kept[file][0] == stamp:
                 return self._kept[file][1]
-            text = Path(file).read_text(encoding="utf-8")
+            # The same checked reader as validate: a FIFO or a device is refused, not waited on or read whole.
+            text = read_text_limited(path, MAX_FILE_BYTES)
             json.loads(text)  # only well-formed JSON is mapped; a syntax error already has its line:column
-        except (OSError, ValueError):
+        except (OSError, ValueError):  # UnsafeFile is a ValueError
             return None
         self._kept[file] = (stamp, pointer_lines(text))
         return self._kept[file][1]
@@ -228,7 +243,8 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
     db = Database(game=load_game(game_folder), packs=[load_pack(p) for p in options.packs])
     report = Report()
     check_database(db, report)
-    lines = LineFinder([options.cards_root, *(pack.parent for pack in options.packs)], source_maps)
+    lines = LineFinder([options.cards_root, *(pack.parent for pack in options.packs)], source_maps,
+                       readable=[game_folder, *options.packs])
     shown = [lines.shown(p) for p in report.items]
     game = db.game_doc
     title = game.name if game else game_folder.name
@@ -256,7 +272,7 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
         snapshot.cards.append(CardInfo(entry.card.id, entry.card.name, entry.set_id, tuple(entry.card.types),
                                        entry.copies, entry.quantity_source, lines.short(record.file.display),
                                        lines.line(record.file.display, record.pointer), model=entry.card,
-                                       art=record.bundle.root / entry.card.art if entry.card.art else None))
+                                       art=_art_inside(record.bundle.root, entry.card.art)))
     by_place = {(lines.short(places[c.id].file.display), places[c.id].pointer): c for c in snapshot.cards}
     by_id = {c.id: c for c in snapshot.cards}
     for problem, seen in zip(report.items, shown):
@@ -272,6 +288,16 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
                 snapshot.cards.append(CardInfo(card.id, card.name, card.set_id, card.types, card.copies,
                                                card.quantity_source, card.file, card.line, errors, broken=True))
     return snapshot
+
+
+def _art_inside(root: Path, art: str | None) -> Path | None:
+    """The card's art file when it lies inside its game or pack (validate reports any other)."""
+    if not art:
+        return None
+    try:
+        return resolve_inside(root, art)
+    except PathEscape:
+        return None
 
 
 def tile_key(card: CardInfo, face_key: str | None, warnings: list[str]) -> str:

@@ -9,10 +9,13 @@ cardworks installed and the card database and packs at the same paths.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
-from ..errors import UsageError
+from ..errors import DataError, UsageError
 from .agents import Agent
 from .runner import chunk_size, chunks, play_chunk
 from .stats import Tally, merged
@@ -46,16 +49,51 @@ def simulate(spec: TableSpec, agents: tuple[Agent, ...], games: int, seed: int, 
     return _on_processes(spec, agents, seed, runs, workers, tell)
 
 
+def check_scheduler(address: str) -> None:
+    """UsageError unless ``address`` is a Dask scheduler address this command can reach: ``tcp://HOST:PORT``
+    or ``tls://HOST:PORT`` (an in-process or port-less address cannot be a cluster)."""
+    parts = urlsplit(address)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None or parts.path not in ("", "/"):
+        raise UsageError(f"--scheduler {address!r}: give a Dask scheduler address as tcp://HOST:PORT")
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them all (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _on_processes(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[tuple[int, int]], workers: int,
                   tell: Progress) -> Tally:
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     parts = []
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method), initializer=_ignore_interrupts)
+    try:
         futures = {pool.submit(play_chunk, spec, agents, seed, first, count): count for first, count in runs}
         for future in as_completed(futures):
             parts.append(future.result())
             tell(futures[future])
+    except BrokenProcessPool:
+        _stop(pool)
+        raise DataError("[worker-died] a local worker process ended abruptly (killed, or out of memory); no report was written: "
+                        "run again, with fewer --workers if memory is short") from None
+    except BaseException:  # Ctrl-C or an error: the games still queued or running are not waited for
+        _stop(pool)
+        raise
+    pool.shutdown()
     return merged(parts, spec.players)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and kill the workers now (a chunk of games can run for minutes)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for child in multiprocessing.active_children():  # this process's only children are the pool's workers
+        child.kill()
+    for child in multiprocessing.active_children():
+        child.join(1)
 
 
 def _on_dask(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[tuple[int, int]], scheduler: str | None,
@@ -66,6 +104,7 @@ def _on_dask(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[t
         raise UsageError("--scheduler needs Dask: pip install -e '.[cluster]'") from None
     own = client is None
     if own:
+        check_scheduler(scheduler)
         try:
             client = Client(scheduler, timeout="5s")
         except (OSError, TimeoutError) as exc:

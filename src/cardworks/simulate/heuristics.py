@@ -7,6 +7,9 @@ never a game's true state, and offers:
 * ``greedy(table, me, seen, legal, rng)``: a one-step heuristic choice;
 * ``determinize(table, seen, rng)``: a full state consistent with what ``me`` saw, its hidden
   part drawn at random (ISMCTS samples these);
+* optionally ``determinizer(table, seen)``: a function of the rng giving what ``determinize`` gives
+  for the same rng, with what every draw of one observation shares worked out once (a search draws
+  hundreds from one observation);
 * ``evaluate(table, state)``: each player's chances in ``[0, 1]`` from a position a search
   stopped at (summing to 1).
 """

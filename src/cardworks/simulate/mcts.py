@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..engine.core import CHANCE
 from .tables import Table, winners
@@ -43,78 +44,128 @@ def search(table: Table, heuristics: Any, me: int, seen: dict[str, Any], legal: 
     """The action ``me`` plays after ``budget`` iterations from observation ``seen``."""
     if len(legal) == 1:
         return legal[0]
-    rules = table.rules
-    players = table.spec.players
-    root = Node(me)
-    for _ in range(budget):
-        state = heuristics.determinize(table, seen, rng)
-        node, path = root, [root]
-        while True:
-            actor = rules.actor(state)
-            if actor is None:
-                break
-            actions = rules.legal_actions(state)
-            if actor == CHANCE:
-                action = actions[int(rng.random() * len(actions))]
-                key = action.notation()
-                child = node.children.get(key)
-                if child is None:
-                    child = node.children[key] = Node(CHANCE)
-                state = rules.apply(state, action, rng=rng)
-                node = child
-                path.append(node)
-                continue
-            untried = []
-            for action in actions:
-                child = node.children.get(action.notation())
-                if child is None:
-                    untried.append(action)
-                else:
-                    child.available += 1
-            if untried:
-                action = untried[int(rng.random() * len(untried))]
-                child = node.children[action.notation()] = Node(actor)
-                child.available = 1
-                state = rules.apply(state, action, rng=rng)
-                path.append(child)
-                break
-            action, node = _select(node, actions)
-            state = rules.apply(state, action, rng=rng)
-            path.append(node)
-        rewards = _rollout(table, heuristics, state, rng, players)
-        for visited in path:
-            visited.visits += 1
-            if visited.player >= 0:
-                visited.reward += rewards[visited.player]
+    root = grow(table, heuristics, me, seen, budget, rng, legal)
     choices = {action.notation(): action for action in legal}
     ranked = sorted(((child.visits, child.reward, key) for key, child in root.children.items() if key in choices),
                     reverse=True)
     return choices[ranked[0][2]] if ranked else legal[0]
 
 
-def _select(node: Node, actions: Sequence[Any]) -> tuple[Any, Node]:
-    best, best_child, best_score = None, None, -math.inf
+def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: int, rng: random.Random,
+         legal: Sequence[Any] = ()) -> Node:
+    """The search tree's root after ``budget`` iterations from observation ``seen``.
+
+    Each iteration plays its determinization in place, through one playout for the descent and the
+    rollout both: the actions a playout lists are legal by construction, so no step is checked again or
+    copies the position (``apply`` would do both, for the same effects and the same chance). ``legal``, the
+    searcher's own legal actions, stands for the root's list in every determinization: they depend only on
+    what the searcher sees (its hand, the table), so only their number is compared, and a determinization
+    offering another number is listed afresh."""
+    rules = table.rules
+    actor_of = rules.actor
+    players = table.spec.players
+    sample = _sampler(table, heuristics, seen)
+    root = Node(me)
+    rooted = list(legal)
+    root_kids: list[Node] = []
+    sqrt, log, exploration, infinity = math.sqrt, math.log, EXPLORATION, math.inf
+    for _ in range(budget):
+        playout = table.playout(sample(rng))
+        choices, play, _ = playout
+        position = table.live(playout)
+        node, path = root, [root]
+        while True:
+            actor = actor_of(position())
+            if actor is None:
+                break
+            actions = choices()
+            children = node.children
+            if actor == CHANCE:
+                action = actions[int(rng.random() * len(actions))]
+                key = action.notation()
+                child = children.get(key)
+                if child is None:
+                    child = children[key] = Node(CHANCE)
+                play(action, rng)
+                node = child
+                path.append(node)
+                continue
+            if node is root and len(actions) == len(rooted):
+                actions = rooted
+                if root_kids:  # every root action has its child: the same children, in the same order
+                    for child in root_kids:
+                        child.available += 1
+                    untried, kids = (), root_kids
+                else:
+                    untried, kids = _count_available(children, actions)
+                    if not untried:
+                        root_kids = kids
+            else:
+                untried, kids = _count_available(children, actions)
+            if untried:
+                action = untried[int(rng.random() * len(untried))]
+                child = children[action.notation()] = Node(actor)
+                child.available = 1
+                play(action, rng)
+                path.append(child)
+                break
+            # every action has its child (kids[i] is the child of the i-th action): UCB1 with availability
+            best, best_score = None, -infinity
+            for action, child in zip(actions, kids):
+                visits = child.visits
+                score = child.reward / visits + exploration * sqrt(log(child.available) / visits) \
+                    if visits else infinity
+                if score > best_score:
+                    best, node, best_score = action, child, score
+            play(best, rng)
+            path.append(node)
+        rewards = _rollout(table, heuristics, playout, position, rng, players)
+        for visited in path:
+            visited.visits += 1
+            if visited.player >= 0:
+                visited.reward += rewards[visited.player]
+    return root
+
+
+def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple[list[Any], list[Node]]:
+    """(actions without a child yet, children of the others in the actions' order), each child found
+    counted as available once more."""
+    get = children.get
+    untried, kids = [], []
     for action in actions:
-        child = node.children[action.notation()]
-        score = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits) \
-            if child.visits else math.inf
-        if score > best_score:
-            best, best_child, best_score = action, child, score
-    return best, best_child
+        child = get(action.notation())
+        if child is None:
+            untried.append(action)
+        else:
+            child.available += 1
+            kids.append(child)
+    return untried, kids
 
 
-def _rollout(table: Table, heuristics: Any, state: Any, rng: random.Random, players: int) -> list[float]:
-    if table.rules.actor(state) is not None:
-        choices, play, now = table.playout(state)
+def _sampler(table: Table, heuristics: Any, seen: dict[str, Any]) -> Callable[[random.Random], Any]:
+    """Draws determinizations of ``seen``: the game's ``determinizer`` when it prepares what every draw
+    shares once per search, else its ``determinize`` called afresh."""
+    prepare = getattr(heuristics, "determinizer", None)
+    if prepare is not None:
+        return prepare(table, seen)
+    return lambda rng: heuristics.determinize(table, seen, rng)
+
+
+def _rollout(table: Table, heuristics: Any, playout: Any, position: Callable[[], Any], rng: random.Random,
+             players: int) -> list[float]:
+    """Up to ``ROLLOUT_STEPS`` random steps on the iteration's playout, then the position's value."""
+    rules = table.rules
+    if rules.actor(position()) is not None:
+        choices, play, _ = playout
         legal = choices()
         for _ in range(ROLLOUT_STEPS):
             if not legal:
                 break
             play(legal[int(rng.random() * len(legal))], rng)
             legal = choices()
-        state = now()
-    if table.rules.actor(state) is None:
-        won = winners(table.rules.result(state)[0])
+    state = position()
+    if rules.actor(state) is None:
+        won = winners(rules.result(state)[0])
         if not won:
             return [1.0 / players] * players
         return [1.0 / len(won) if p in won else 0.0 for p in range(players)]

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment
 
-from ..fileio import write_text_atomic
+from ..errors import DataError
+from ..fileio import OS_ERROR_CODES, write_text_atomic
+from ..problems import Problem
 from .verdicts import ALPHA, label
 
 INK, ACCENT, MUTED = "#1f3b57", "#c8553d", "#8a8f98"
@@ -26,12 +30,37 @@ def to_json(report: dict[str, Any]) -> str:
     return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+def _out_problem(path: Path, code: str, message: str) -> DataError:
+    return DataError("the simulation report was not written", [Problem(str(path), "", code, message)])
+
+
+def check_out(out: Path) -> None:
+    """A :class:`DataError` naming ``--out`` when it cannot hold the report, said before any game is played:
+    a file or a device where the folder should be, or a place no folder can be made."""
+    existing = out
+    while not existing.exists() and not existing.is_symlink() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        where = "--out" if existing == out else f"{existing}, on the way to --out,"
+        raise _out_problem(out, "not-a-folder", f"{where} is not a folder; the report is a folder of two files")
+    try:  # a real probe: /proc and read-only mounts say yes to access() and no to a new folder
+        os.rmdir(tempfile.mkdtemp(dir=existing, prefix=".cardworks-probe-"))
+    except OSError as exc:
+        raise _out_problem(out, OS_ERROR_CODES.get(exc.errno or 0, "output-unwritable"),
+                           f"no folder can be made in {existing}: {exc.strerror or exc}") from None
+
+
 def write_report(report: dict[str, Any], out: Path) -> list[Path]:
     """``out/report.json`` and ``out/report.html``, each written atomically."""
+    check_out(out)
     paths = [out / "report.json", out / "report.html"]
     html = to_html(report)
-    write_text_atomic(paths[0], to_json(report))
-    write_text_atomic(paths[1], html)
+    try:
+        write_text_atomic(paths[0], to_json(report))
+        write_text_atomic(paths[1], html)
+    except OSError as exc:  # /proc, a full disk: said as a problem of --out
+        raise _out_problem(out, OS_ERROR_CODES.get(exc.errno or 0, "output-unwritable"),
+                           f"cannot write the report: {exc.strerror or exc}") from None
     return paths
 
 

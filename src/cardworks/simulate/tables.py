@@ -229,9 +229,11 @@ def pack_id(path: str) -> str:
     """A pack's id, as its ``pack.json`` gives it (reports name a pack by its id, not by its folder)."""
     import json
 
+    from ..loading.paths import read_text_inside
+
     file = Path(path) / "pack.json"
     try:
-        return str(json.loads(file.read_text(encoding="utf-8"))["id"])
+        return str(json.loads(read_text_inside(Path(path), file))["id"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{file}: not a pack with an id ({exc})") from None
 

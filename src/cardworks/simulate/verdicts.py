@@ -17,6 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..loading.paths import read_text_inside
+
 ALPHA = 0.05
 """The false discovery rate allowed across all the cards measured."""
 DECIDES_MARGIN = 0.05
@@ -90,7 +92,7 @@ def flagged(report: dict[str, Any], packs: tuple[Path, ...], fail_on: tuple[str,
     where = {}
     for pack in packs:
         for path in sorted((Path(pack) / "sets").glob("*.json")):
-            for index, card in enumerate(json.loads(path.read_text(encoding="utf-8")).get("cards", [])):
+            for index, card in enumerate(json.loads(read_text_inside(Path(pack), path)).get("cards", [])):
                 where.setdefault(card.get("id"), f"{path}:/cards/{index}")
     lines = []
     for card, verdict in sorted(report.get("verdicts", {}).get("cards", {}).items()):

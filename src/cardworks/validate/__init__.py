@@ -1,5 +1,6 @@
 """Validation of the card database and of expansion packs."""
 
-from .runner import Report, check_database, game_folders, validate
+from ..loading.database import game_folders
+from .runner import Report, check_database, validate
 
 __all__ = ["Report", "check_database", "game_folders", "validate"]

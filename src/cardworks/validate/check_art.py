@@ -10,18 +10,21 @@ is a warning under 300 dpi and an error under 150.
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..loading.assets import image_problems
 from ..loading.paths import PathEscape, resolve_inside
 from ..loading.records import Index, Record
 from ..problems import ProblemList
-from ..render.art import art_box_mm, effective_dpi
+from ..models.face import art_box_mm, effective_dpi
 
 MAX_ART_BYTES = 50 * 1024 * 1024
 MAX_ART_PIXELS = 50_000_000
 """About 8,000 × 6,000: far beyond 600 dpi on any card, and a cap on what a decoder is asked to allocate."""
 PRINT_DPI = 300
+DECK_TEMPLATE = "cards/cards.html.j2"
+"""The template that draws a document of faces and backs (a back template may not be it)."""
 MIN_DPI = 150
 SIGNATURES = {b"\x89PNG\r\n\x1a\n": "PNG", b"\xff\xd8\xff": "JPEG"}
 
@@ -129,6 +132,11 @@ def check_back_templates(index: Index, out: ProblemList) -> None:
         folders.append(data_dir("templates"))
         for pointer, template in _back_templates(record):
             where = f"{record.pointer}{pointer}"
+            if PurePosixPath(template) == PurePosixPath(DECK_TEMPLATE):
+                out.error(record.file.display, where, "template-loop",
+                          f"back template {template!r} is the deck template, which draws every back: it would "
+                          "include itself without end")
+                continue
             try:
                 candidates = [resolve_inside(folder, template) for folder in folders]
             except PathEscape as exc:
@@ -166,3 +174,6 @@ def check_art(index: Index, out: ProblemList) -> None:
             if not target.is_file():
                 out.error(record.file.display, f"{record.pointer}{pointer}", "missing-file",
                           f"{art!r} does not exist in {record.bundle.label}")
+                continue
+            for code, message in image_problems(target):  # a card's art has these from the reference checks
+                out.error(record.file.display, f"{record.pointer}{pointer}", code, f"{art}: {message}")

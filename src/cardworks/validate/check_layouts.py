@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ..loading.database import Database
 from ..models.layout import LayoutFile
-from ..models.sheets import LayoutError, fixed_sheet, sheet_for, sheet_problems
+from ..models.sheet_rules import sheet_for
+from ..models.sheets import LayoutError, fixed_sheet, sheet_problems
 from ..problems import ProblemList
 
 FACE_BLEED = 3.0

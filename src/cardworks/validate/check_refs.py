@@ -107,6 +107,20 @@ def _check_set(record: Record, refs: _Refs, out: ProblemList) -> None:
         _dangling(out, record, "/mark", "icon", card_set.mark, refs.icons)
     for type_id in card_set.totals.by_type:
         _dangling(out, record, f"/totals/by_type/{pointer_escape(type_id)}", "card type", type_id, refs.types)
+    for key, counts in card_set.totals.by_attribute.items():
+        here = f"/totals/by_attribute/{pointer_escape(key)}"
+        attribute = refs.attributes.get(key)
+        if attribute is None:
+            out.error(record.file.display, f"{record.pointer}{here}", "dangling-ref", f"unknown attribute {key!r}")
+            continue
+        for value in counts:
+            _dangling(out, record, f"{here}/{pointer_escape(value)}", f"value of {key!r}", value,
+                      {v.id for v in attribute.values})
+        declared = [card_set.totals.by_type[t] for t in attribute.applies_to if t in card_set.totals.by_type]
+        if declared and sum(counts.values()) != sum(declared):
+            out.error(record.file.display, f"{record.pointer}{here}", "totals-mismatch",
+                      f"the counts per {key!r} add up to {sum(counts.values())}, but by_type gives "
+                      f"{sum(declared)} {' and '.join(attribute.applies_to)} cards")
 
 
 def _declared(out: ProblemList, record: Record, here: str, what: str, definition, key: str, types: list[str]):

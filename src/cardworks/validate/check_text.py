@@ -8,6 +8,7 @@ from ..loading.jsonfile import pointer_escape
 from ..markup import MarkupError, tokens
 from ..problems import ProblemList
 from ..loading.records import Index
+from .check_invisible import report_invisible
 from .check_language import Judge, LanguageChecks
 
 
@@ -46,6 +47,7 @@ def check_text(index: Index, out: ProblemList, started: TextChecks | None = None
     for record in index.records:
         for string in strings.get(record.id, {}).values():
             where = f"{record.pointer}{string.pointer}"
+            report_invisible(string.text, out, record.file.display, where)
             if string.markup:
                 _tokens_or_report(string.text, registered, out, record.file.display, where)
             if not is_name_field(string.field):
@@ -71,6 +73,7 @@ def check_text(index: Index, out: ProblemList, started: TextChecks | None = None
                 if source is None:
                     out.error(loaded.display, here, "dangling-ref", f"{record_id!r} has no translatable field {field!r}")
                     continue
+                report_invisible(translated.text, out, loaded.display, f"{here}/text")
                 if not translated.text.strip():
                     out.error(loaded.display, f"{here}/text", "empty-translation",
                               "the translation is empty; remove the entry to mark it missing")

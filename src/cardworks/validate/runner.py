@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
-from ..loading.database import Database, display_path, load_game, load_pack
+from ..loading.database import Database, display_path, game_folders, load_game, load_pack
 from ..loading.packs import group_packs
 from ..problems import ProblemList
 from .check_art import check_art, check_back_templates
 from .check_glossary import check_glossary
 from .check_ids import check_frozen, check_ids
+from .check_imports import check_imports
 from .check_labels import check_labels
 from .check_layouts import check_layouts
 from .check_refs import check_references
@@ -50,18 +51,12 @@ class Report(ProblemList):
         return bool(self.errors or (strict and self.judged_warnings))
 
 
-def game_folders(cards_root: Path) -> list[Path]:
-    """Folders under ``cards_root`` that hold a ``game.json``, sorted."""
-    if not cards_root.is_dir():
-        raise UsageError(f"card database folder {display_path(cards_root)!r} does not exist")
-    return sorted(p.parent for p in cards_root.glob("*/game.json"))
-
-
 def check_database(db: Database, out: ProblemList, judge: Judge | None = None) -> tuple[list[SetCompleteness], int]:
     """Run the cross-file checks on a loaded database; return completeness and assumed count. ``judge`` (see
     :func:`.check_language.judge_for`) judges the texts' languages."""
     for bundle in db.bundles:
         out.extend(bundle.problems)
+    check_imports(db, out)
     if db.game_doc is None:
         if not any(f.kind.name == "game" for f in db.game.files):
             out.error(display_path(db.game.root / "game.json"), "", "missing-file", "a game folder needs a game.json")
@@ -97,8 +92,8 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None) -
 def _check_game_rules(index: Index, out: ProblemList) -> None:
     """The game plugin's own checks: its vocabulary in effects and bonuses, the references inside them, and
     its scenarios' expectations and steps (the same check ``cardworks check`` makes before it runs them)."""
-    from ..engine.expectations import scenario_problems
-    from ..engine.plugins import plugin_of
+    from ..plugin_registry import plugin_of
+    from .expectations import scenario_problems
 
     plugin = plugin_of(index.game.id)
     if plugin is not None and getattr(plugin, "validate", None):

@@ -19,6 +19,10 @@ from dataclasses import dataclass
 
 from ...engine.core import player
 
+SKULL = "calavera"
+JOKER = "joker"
+"""The two die faces that are not colours: the skull, and the joker that counts as any colour."""
+
 
 @dataclass(frozen=True)
 class First:

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from ...engine.expectations import Expectation, PlayerId, Ref, players
+from ...validate.expectations import Expectation, PlayerId, Ref, players
 
 FaceId = Annotated[str, Ref("face")]
 """A face of the special dice."""

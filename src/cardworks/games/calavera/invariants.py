@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .actions import JOKER
+
 
 def more_invariants(rules: Any, state: Any) -> list[str]:
     """What is broken in ``state`` (empty when it is sound)."""
-    from .rules import JOKER  # (rules imports this module)
-
     broken = []
     players = state.players
     if not (0 <= state.first < players and 0 <= state.current < players):

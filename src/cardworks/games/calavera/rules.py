@@ -48,12 +48,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .actions import CalaveraAction, Die, First, Mark, Pass, Reroll, Roll, parse_action, player
+from .actions import JOKER, SKULL, CalaveraAction, Die, First, Mark, Pass, Reroll, Roll, parse_action, player
 from .invariants import more_invariants
 from ...engine.core import CHANCE, IllegalActionError, Outcome, player_index
 
-SKULL = "calavera"
-JOKER = "joker"
 
 
 @dataclass(frozen=True)

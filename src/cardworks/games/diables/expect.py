@@ -77,7 +77,7 @@ def _wall(rules: Any, state: Any, wanted: int) -> str | None:
 
 
 def _figure_fp(rules: Any, state: Any, wanted: dict[str, int]) -> str | None:
-    from .rules import figure_refs
+    from .scoring import figure_refs
 
     for key, points in wanted.items():
         name, show, ref = key.split()

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, field_validator
 
-from ...engine.expectations import Expectation, PlayerId, Ref, players
+from ...validate.expectations import Expectation, PlayerId, Ref, players
 from ...loading.jsonfile import pointer_escape
 from ...models.base import Model
 from .actions import SHOWS

@@ -24,7 +24,7 @@ from .models import PlazaMajority
 from ...engine.core import IllegalActionError, Outcome
 from .actions import (SHOWS, Camera, DiablesAction, Drums, EndPerformance, Like, ScoreLluiment, ScoreShow,
                               ScoreSocialMedia, ScoreStreet, Thrill, TurnOrder, parse_action)
-from .scoring import Figure, Layout, figure_points, plaza_count, plaza_rewards
+from .scoring import Figure, Layout, figure_points, figure_refs, plaza_count, plaza_rewards
 from .invariants import more_invariants
 
 FIREBOT = "firebot"
@@ -421,18 +421,6 @@ class DiablesRules:
         from .expect import check
 
         return check(self, state, expect)
-
-
-def figure_refs(figures: tuple[Figure, ...]) -> dict[str, Figure]:
-    """How steps name the figures of a show: the space, or ``space.n`` when several share it."""
-    per_place: dict[str, list[Figure]] = {}
-    for f in figures:
-        per_place.setdefault(f.place, []).append(f)
-    refs = {}
-    for place, group in per_place.items():
-        for n, f in enumerate(group, start=1):
-            refs[place if len(group) == 1 else f"{place}.{n}"] = f
-    return refs
 
 
 def _set(values: tuple, index: int, value: Any) -> tuple:

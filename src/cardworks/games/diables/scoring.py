@@ -213,3 +213,15 @@ def handled() -> dict[str, frozenset[str]]:
 
     ops = [PlazaMajority, *_OPS]
     return {"scoring": frozenset(get_args(m.model_fields["op"].annotation)[0] for m in ops)}
+
+
+def figure_refs(figures: tuple[Figure, ...]) -> dict[str, Figure]:
+    """How steps name the figures of a show: the space, or ``space.n`` when several share it."""
+    per_place: dict[str, list[Figure]] = {}
+    for f in figures:
+        per_place.setdefault(f.place, []).append(f)
+    refs = {}
+    for place, group in per_place.items():
+        for n, f in enumerate(group, start=1):
+            refs[place if len(group) == 1 else f"{place}.{n}"] = f
+    return refs

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import model_validator
 
-from ...engine.expectations import CardId, Expectation, PlayerId, TerretaId, players
+from ...validate.expectations import CardId, Expectation, PlayerId, TerretaId, players
 
 Phase = Literal["turn", "defend", "again", "toss", "effect-coin", "burn", "lay", "first", "over"]
 Reason = Literal["five-ingredients", "five-ingredients-seafood", "four-ingredients-territorial",

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
+from .state import Draft, built
 from .worth import effect_worth, returns
 
 WIN = 1000.0
@@ -181,6 +183,13 @@ def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
     """A state consistent with ``seen``: the hidden cards (rivals' hands, the deck, a face-down attack) and
     hidden territorial foods dealt at random. What an observation does not show (a refused paella, effect
     steps still pending) starts empty: the state's own defaults."""
+    return determinizer(table, seen)(rng)
+
+
+def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], Any]:
+    """``determinize`` for one observation, many times: what every draw shares (the visible cards, the
+    unseen ones in number order, the fields ``seen`` gives) is worked out once, so a draw only shuffles and
+    deals. Each draw takes the same chance, in the same order, as ``determinize`` always has."""
     rules = table.rules
     designs = rules.deck_designs()
     me = seen["you"]
@@ -200,41 +209,61 @@ def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
         if battle["attack"] != "hidden":
             attack = _instance(battle["attack"])
             visible.add(attack)
-    unseen = [i for i in range(len(designs)) if i not in visible]
-    rng.shuffle(unseen)
-    treasure = [table.cards[d].treasure for d in designs]
-    if battle and attack is None:  # the face-down attack is some unseen battle card
-        attack = next(i for i in unseen if table.cards[designs[i]].battle)
-        unseen.remove(attack)
-    # hands hold no treasure (a treasure goes straight to its counter): deal rivals' hands from the rest
-    loose = [i for i in unseen if not treasure[i]]
-    hands: list[tuple[int, ...]] = []
-    taken: set[int] = set()
-    for who, size in enumerate(seen["hand_sizes"]):
-        if who == me:
-            hands.append(hand)
-            continue
-        dealt = loose[:size]
-        del loose[:size]
-        taken.update(dealt)
-        hands.append(tuple(sorted(dealt)))
-    deck = tuple(i for i in unseen if i not in taken)
-    foods = list(seen.get("foods") or [])
-    if foods:
-        free = [s for s in spaces if s not in foods]
-        rng.shuffle(free)
-        foods = [f if f != "hidden" else free.pop() for f in foods]
-    state = {
-        "designs": designs, "hands": hands, "counters": counters, "deck": deck, "cemetery": cemetery,
-        "current": seen["current"], "phase": seen["phase"], "discord": rules.discord,
-        "battle": (battle["attacker"], battle["target"], _instance(battle["treasure"]), attack) if battle else None,
+    unseen_in_order = [i for i in range(len(designs)) if i not in visible]
+    cards = [table.cards[d] for d in designs]
+    treasure = [c.treasure for c in cards]
+    fighting = [c.battle for c in cards]
+    face_down = bool(battle) and attack is None
+    sizes = [0 if who == me else size for who, size in enumerate(seen["hand_sizes"])]
+    seen_foods = list(seen.get("foods") or [])
+    free_spaces = [s for s in spaces if s not in seen_foods]
+    fixed = {  # every field of ``State`` in its order (``built`` takes them whole); the dealt ones are set per draw
+        "designs": designs, "hands": None, "counters": counters, "deck": None, "cemetery": cemetery,
+        "current": seen["current"], "phase": seen["phase"], "discord": rules.discord, "battle": None,
         "toss": None, "takes": None, "candidates": (), "winner": seen["winner"], "reason": seen["reason"],
         "turn": seen["turn"], "spaces": spaces, "map": layout, "queen": seen.get("queen"), "laying": laying,
-        "foods": tuple(foods), "revealed": tuple(f != "hidden" and p != me
-                                                                for p, f in enumerate(seen.get("foods") or [])),
-        "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"),
+        "foods": (), "revealed": tuple(f != "hidden" and p != me for p, f in enumerate(seen_foods)),
+        "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"), "pending": (),
     }
-    return _with_refused(rules, rules.load(state))
+    weights = rules.facts(built({**fixed, "hands": (), "deck": ()})).tallies(counters)[0]
+    # a paella can be complete (and so refused) only where the rules' own bound of valid ingredients allows it
+    may_refuse = fixed["phase"] != "over" and bool(weights) and max(weights) >= (4 if seen_foods else 5)
+    battle_fields = (battle["attacker"], battle["target"], _instance(battle["treasure"])) if battle else None
+
+    def draw(rng: random.Random) -> Any:
+        unseen = unseen_in_order[:]
+        rng.shuffle(unseen)
+        dealt_attack = attack
+        if face_down:  # the face-down attack is some unseen battle card
+            dealt_attack = next(i for i in unseen if fighting[i])
+            unseen.remove(dealt_attack)
+        # hands hold no treasure (a treasure goes straight to its counter): deal rivals' hands from the rest
+        loose = [i for i in unseen if not treasure[i]]
+        hands, start = [], 0
+        for who, size in enumerate(sizes):
+            if who == me:
+                hands.append(hand)
+                continue
+            hands.append(tuple(sorted(loose[start:start + size])))
+            start += size
+        if start:
+            taken = set(loose[:start])
+            deck = tuple(i for i in unseen if i not in taken)
+        else:
+            deck = tuple(unseen)
+        foods: tuple[str, ...] = ()
+        if seen_foods:
+            free = free_spaces[:]
+            rng.shuffle(free)
+            foods = tuple(f if f != "hidden" else free.pop() for f in seen_foods)
+        fields = dict(fixed)
+        fields["hands"], fields["deck"], fields["foods"] = tuple(hands), deck, foods
+        if battle_fields is not None:
+            fields["battle"] = (*battle_fields, dealt_attack)
+        state = built(fields)
+        return _with_refused(rules, state) if may_refuse else state
+
+    return draw
 
 
 def _with_refused(rules: Any, state: Any) -> Any:
@@ -254,6 +283,21 @@ def _with_refused(rules: Any, state: Any) -> Any:
     return rules.load({**rules.dump(state), "refused": [list(c) for c in refused]})
 
 
+_BY_WEIGHT: dict[int, tuple[Any, tuple[bool, ...]]] = {}
+
+
+def _by_weight(facts: Any) -> tuple[bool, ...]:
+    """Per instance, whether it adds exactly its ``Facts.weight`` to a valid ingredient count: every card but
+    an ingredient that is forbidden (it may or may not count) or that may count as more than one. On a
+    counter of such cards the count is the draft's tally of weights, with no effect to look at."""
+    kept = _BY_WEIGHT.get(id(facts))
+    if kept is None or kept[0] is not facts:
+        flags = tuple(c.kind != "ingredient" or (c.category != "forbidden" and not c.doing("count-as-ingredients"))
+                      for c in facts.defs)
+        kept = _BY_WEIGHT[id(facts)] = (facts, flags)
+    return kept[1]
+
+
 def evaluate(table: Any, state: Any) -> list[float]:
     """Each player's chances from a position: a softmax of their progress (valid ingredients first,
     then other treasures and cards in hand)."""
@@ -262,10 +306,16 @@ def evaluate(table: Any, state: Any) -> list[float]:
     if state.phase == "over":
         return [1.0 / state.players] * state.players
     rules = table.rules
+    draft = type(state) is Draft
+    exact = _by_weight(state.facts) if draft else ()
     scores = []
     for p in range(state.players):
-        count = rules.ingredients(state, p)[0]
-        others = len(state.counters[p]) - count
+        counter = state.counters[p]
+        if draft and all(map(exact.__getitem__, counter)):
+            count = state.weights[p]  # the draft's own tally, exact on such a counter
+        else:
+            count = rules.ingredients(state, p)[0]
+        others = len(counter) - count
         scores.append(1.2 * count + 0.15 * others + 0.1 * len(state.hands[p]))
     top = max(scores)
     weights = [math.exp(s - top) for s in scores]

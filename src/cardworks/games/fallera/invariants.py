@@ -20,9 +20,12 @@ _PARSED: dict[str, Any] = {}
 
 def more_invariants(rules: Any, state: Any) -> list[str]:
     """What is broken in ``state`` (empty when it is sound)."""
-    broken = unnoticed_paellas(rules, state)
+    broken = unnoticed_paellas(rules, state) + unearned_wins(rules, state)
     if any(slot < -1 for slot in state.map):
         broken.append("a map slot holds neither a card instance nor -1 (empty)")
+    if state.turn < 0:
+        broken.append(f"the turn count is {state.turn}: turns count from 1, and 0 is before the first")
+    broken += queue_shape(state.pending)
     actor = rules.actor(state)
     for action in rules.legal_actions(state):
         text = action.notation()
@@ -56,4 +59,44 @@ def unnoticed_paellas(rules: Any, state: Any) -> list[str]:
         territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
         if (count >= 5 or territorial) and not blocked:
             broken.append(f"{player(who)} holds a complete paella ({count} valid ingredients) but the game goes on")
+    return broken
+
+
+PAELLA_WINS = ("five-ingredients", "five-ingredients-seafood", "four-ingredients-territorial")
+
+
+def unearned_wins(rules: Any, state: Any) -> list[str]:
+    """A paella win whose winner does not hold a complete paella: 5 valid ingredients, or 4 with the Queen in
+    the winner's territorial terreta (fallera-3 lines 120-122), and no forbidden ingredient blocking it under
+    expansion 2. Counted in full, as ``unnoticed_paellas`` does: the other side of the same rule."""
+    if state.phase != "over" or state.reason not in PAELLA_WINS:
+        return []
+    who = state.winner
+    if who is None:
+        return [f"the game ended by {state.reason} with no winner"]
+    count, blocked, _ = rules.ingredients(state, who)
+    territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
+    if blocked or not (count >= 5 or territorial):
+        return [f"{player(who)} won by {state.reason} holding {count} valid ingredients"
+                + (", one forbidden ingredient blocking" if blocked else "")
+                + ("" if territorial or not state.foods else ", the Queen not in their territorial terreta")]
+    return []
+
+
+PASSING_STEPS = frozenset({"end-action", "next-turn", "end-move", "refill", "burn"})
+"""Queue steps that end the action or move the turn on (each may play a whole turn start of its own)."""
+
+
+def queue_shape(pending: tuple[tuple[Any, ...], ...]) -> list[str]:
+    """What is wrong with the shape of the queue of pending steps. A step that ends the action or passes the
+    turn waits only last (what follows it would be played in the next player's turn), so a flag that tells
+    the callers of ``TurnFlow._resume`` to stop never has steps behind it; a draw left waiting draws at least
+    a card."""
+    broken = []
+    for k, step in enumerate(pending):
+        name = step[0]
+        if name in PASSING_STEPS and k != len(pending) - 1:
+            broken.append(f"the step {name!r} waits in the queue before {len(pending) - 1 - k} more: it must be last")
+        if name == "draw" and step[2] < 1:
+            broken.append(f"a draw of {step[2]} cards waits in the queue: what is left of a draw is at least a card")
     return broken

@@ -14,6 +14,7 @@ from ...loading.database import Database, load_game
 from ..jinja import templates_dir
 from ..manifest import OutputRecord, still_valid, write_output
 from ..printshop import save_pdf
+from .texts import fallen_back
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class DocTask:
     def paper(self) -> str:
         return "a4"
 
-    def render(self) -> tuple[bytes, int]:
+    def render(self) -> tuple[bytes, int, list[str]]:
         return render_task(self)
 
 
@@ -89,12 +90,13 @@ def task_hash(task: Any) -> str:
     """Hash of everything a document is made from: the game's data in its locale, the templates, the engine."""
     import json
 
-    from ..build import hash_files
+    from ...loading.paths import read_text_inside
+    from ..manifest import hash_files
 
     digest = hashlib.sha256(_portable_repr(task).encode())
     package = Path(__file__).resolve().parents[2]  # FAQ verdicts and score sheets come from the engine and games
     try:
-        source = json.loads((Path(task.game_root) / "game.json").read_text(encoding="utf-8")).get("source_locale", "")
+        source = json.loads(read_text_inside(Path(task.game_root), Path(task.game_root) / "game.json")).get("source_locale", "")
     except (OSError, ValueError):
         source = ""
     for folder in (Path(task.game_root), templates_dir(), package / "engine", package / "games"):
@@ -110,8 +112,8 @@ def _portable_repr(task: Any) -> str:
     return repr(task)
 
 
-def render_task(task: DocTask) -> tuple[bytes, int]:
-    """Render one document; returns its PDF bytes and page count."""
+def render_task(task: DocTask) -> tuple[bytes, int, list[str]]:
+    """Render one document; returns its PDF bytes, page count and the strings taken from another locale."""
     import io
 
     import pikepdf
@@ -119,22 +121,23 @@ def render_task(task: DocTask) -> tuple[bytes, int]:
     from .documents import faq_pdf, render_pdf, rulebook_html
 
     db = Database(game=load_game(Path(task.game_root)))
+    fell_back: list[str] = []
     if task.kind == "rulebook":
         asked_by: dict[str, str] = {}
-        html = rulebook_html(db, task.locale, task.selection, task.allow_fallback, task.proof, asked_by)
+        html = rulebook_html(db, task.locale, task.selection, task.allow_fallback, task.proof, asked_by, fell_back)
         data = render_pdf(html, db.game.root, asked_by, f"the {task.game} {task.locale} rulebook")
     else:
-        data = faq_pdf(db, task.locale, task.allow_fallback, task.proof)
+        data = faq_pdf(db, task.locale, task.allow_fallback, task.proof, fell_back)
     pdf = pikepdf.open(io.BytesIO(data))
-    return save_pdf(pdf), len(pdf.pages)
+    return save_pdf(pdf), len(pdf.pages), fell_back
 
 
-def _render(task: Any) -> tuple[bytes, int, float]:
+def _render(task: Any) -> tuple[bytes, int, float, list[str]]:
     import time
 
     start = time.perf_counter()
-    data, pages = task.render()
-    return data, pages, time.perf_counter() - start
+    data, pages, fell_back = task.render()
+    return data, pages, time.perf_counter() - start, fell_back
 
 
 def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], jobs: int,
@@ -151,7 +154,7 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
             results.append((task, previous, False))
         else:
             todo.append(task)
-    done: dict[Any, tuple[bytes, int, float]] = {}
+    done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
     if jobs > 1 and len(todo) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = {pool.submit(_render, task): task for task in todo}
@@ -165,9 +168,9 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
             if finished:
                 finished(task.path, done[task][2])
     for task in todo:
-        data, pages, _ = done[task]
+        data, pages, _, fell_back = done[task]
         record = OutputRecord(game=task.game, locale=task.locale, kind=task.kind, path=task.path, pages=pages,
                               sha256=write_output(out, task.path, data), input_hash=keys[task],
-                              selection=task.record_selection, paper=task.paper)
+                              selection=task.record_selection, paper=task.paper, fallbacks=fallen_back(fell_back))
         results.append((task, record, True))
     return results

@@ -75,8 +75,9 @@ def scoring_tiles(gen: Any) -> Markup:
 
 
 def components(gen: Any) -> Markup:
-    """Cards by type (beasts by size, from the cards themselves), then the other components, scoring
-    tiles counted together as lluïment tiles and show scoring tiles."""
+    """Cards by type (beasts by size, from the cards themselves; pavement cards by row, from the set's
+    ``totals/by_attribute`` where their designs are not listed), then the other components with the count each
+    colour gets where the data gives one, scoring tiles counted together as lluïment tiles and show scoring tiles."""
     game, texts, labels = gen.game, gen.texts, gen.labels
     rows: list[dict[str, Any]] = []
     cards = gen._cards()
@@ -90,9 +91,11 @@ def components(gen: Any) -> Markup:
             for attribute in game.attributes:
                 if card_type.id not in attribute.applies_to:
                     continue
+                declared = record.model.totals.by_attribute.get(attribute.id, {}) if record.model.totals else {}
                 for value in attribute.values:
                     count = sum(r.model.quantity or 0 for r in cards
                                 if card_type.id in r.model.types and r.model.attributes.get(attribute.id) == value.id)
+                    count = count or declared.get(value.id, 0)
                     if count:
                         rows.append({"name": texts.text(game.id, f"attributes/{attribute.id}/values/{value.id}/name",
                                                         value.name), "quantity": count, "sub": True})
@@ -102,8 +105,10 @@ def components(gen: Any) -> Markup:
         if model.scoring is not None:
             tiles[_scoring(model).op == "plaza-majority"] += model.quantity or 0
             continue
-        rows.append({"name": gen._name(record), "sub": False,
-                     "quantity": model.quantity if model.quantity is not None else labels.unknown})
+        quantity = model.quantity if model.quantity is not None else labels.unknown
+        if model.per_colour is not None:
+            quantity = f"{quantity} ({str(labels.per_colour).format(n=model.per_colour)})"
+        rows.append({"name": gen._name(record), "sub": False, "quantity": quantity})
     rows.append({"name": labels.lluiment_tiles, "quantity": tiles[True], "sub": False})
     rows.append({"name": labels.show_scoring_tiles, "quantity": tiles[False], "sub": False})
     return Markup(_macros().components(rows, labels))

@@ -56,11 +56,12 @@ def _selection_sets(db: Database, index: Index, texts: DocTexts, selection: str)
 
 
 def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: bool = False, proof: bool = False,
-                  asked_by: dict[str, str] | None = None) -> str:
+                  asked_by: dict[str, str] | None = None, fell_back: list[str] | None = None) -> str:
     """The rulebook of ``selection`` in ``locale``: cover, contents, sections (some generated).
 
     ``asked_by``, when given, receives each image a section asks for (see ``fetcher.fetch_key``) with the
-    section file and line, for :func:`render_pdf` to name them when the image is refused.
+    section file and line, for :func:`render_pdf` to name them when the image is refused. ``fell_back``, when
+    given, receives the strings and sections taken from another locale (``DocTexts.fallbacks``).
     """
     index = Index(db)
     game = db.game_doc
@@ -94,6 +95,8 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
                "t": generate.labels, "sections": sections, "marked": proof and bool(texts.fallbacks)}
     html = _page(context, "docs/rulebook.html.j2")
     _check(texts, f"{game.id} {locale} rulebook")
+    if fell_back is not None:
+        fell_back += texts.fallbacks
     return html
 
 
@@ -106,13 +109,18 @@ class FaqCard:
 
 
 def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False,
-             pages: dict[str, int] | None = None) -> str:
+             pages: dict[str, int] | None = None, fell_back: list[str] | None = None) -> str:
     """Every ruling under each card it concerns, cards in the locale's order, and an index of names.
 
     ``pages`` gives each card's page for the "see also" references and the index;
-    without it they show a placeholder of the same width (see :func:`faq_pdf`).
+    without it they show a placeholder of the same width (see :func:`faq_pdf`). ``fell_back``, when given,
+    receives the strings taken from another locale.
     """
-    return _faq_page(db, _faq_context(db, locale, allow_fallback, proof), pages)
+    made = _faq_context(db, locale, allow_fallback, proof)
+    html = _faq_page(db, made, pages)
+    if fell_back is not None:
+        fell_back += made[1].fallbacks
+    return html
 
 
 def _faq_page(db: Database, made: tuple[dict[str, Any], DocTexts], pages: dict[str, int] | None) -> str:
@@ -132,7 +140,7 @@ def _faq_context(db: Database, locale: str, allow_fallback: bool, proof: bool) -
     documents = {d.id: d for d in game.documents}
     pieces = {r.id: r for r in index.records if r.kind in {"card", "component", "board"}}
     names = {pid: texts.text(pid, "name", r.model.name) for pid, r in pieces.items()}
-    from ...engine.check import run_scenarios
+    from ...engine.scenarios import run_scenarios
     from ...engine.plugins import registered
     from ..jinja import markup_html
 
@@ -228,7 +236,8 @@ def _anchor_pages(document: Any, prefix: str) -> dict[str, int]:
     return found
 
 
-def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False) -> bytes:
+def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False,
+            fell_back: list[str] | None = None) -> bytes:
     """The FAQ index with literal page numbers.
 
     Forward page references (``target-counter``) make WeasyPrint lay pages out
@@ -245,6 +254,8 @@ def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool
         if found == pages:
             break
         pages = found
+    if fell_back is not None:  # the same texts served every pass: each string once
+        fell_back += list(dict.fromkeys(made[1].fallbacks))
     out = io.BytesIO()
     document.write_pdf(out)
     return out.getvalue()

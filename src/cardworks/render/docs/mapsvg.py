@@ -18,6 +18,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ...models.sheets import clip_interval
 from ..fonts import text_width
 from ..marks import NOT_STATED
 
@@ -67,24 +68,9 @@ def _boxes_meet(a: Box, b: Box, room: float = 0.0) -> bool:
 
 
 def segment_meets_box(segment: Segment, box: Box, room: float = 0.0) -> bool:
-    """True when the segment passes through the box grown by ``room`` (Liang–Barsky clipping)."""
-    x1, y1, x2, y2 = segment
-    low, high = 0.0, 1.0
-    dx, dy = x2 - x1, y2 - y1
-    for p, q in ((-dx, x1 - (box[0] - room)), (dx, box[2] + room - x1), (-dy, y1 - (box[1] - room)),
-                 (dy, box[3] + room - y1)):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        t = q / p
-        if p < 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
-        if low > high:
-            return False
-    return True
+    """True when the segment passes through the box grown by ``room``."""
+    grown = (box[0] - room, box[1] - room, box[2] + room, box[3] + room)
+    return clip_interval(segment, grown) is not None
 
 
 def circle_meets_box(cx: float, cy: float, r: float, box: Box, room: float = 0.0) -> bool:

@@ -13,10 +13,19 @@ DIRECTIVE = re.compile(r"^::: generated ([a-z-]+(?: [a-z0-9+-]+)?)\s*$", re.MULT
 TOKEN = re.compile(r"\{([a-z0-9]+(?:-[a-z0-9]+)*)\}")
 
 
+ASIDES = ("example", "note")
+"""Boxes a section may hold: ``::: example`` (a worked example) and ``::: note`` (a designer's note), each
+closed by ``:::``, rendered as ``<div class="example">`` / ``<div class="note">`` (styled in ``docs.css``)."""
+
+
 def _parser():
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.container import container_plugin
 
-    return MarkdownIt("commonmark", {"html": False, "typographer": False})
+    parser = MarkdownIt("commonmark", {"html": False, "typographer": False})
+    for name in ASIDES:
+        parser.use(container_plugin, name)
+    return parser
 
 
 def render_markdown(source: str, prefix: str, icons: dict[str, tuple[str, str]],

@@ -40,7 +40,7 @@ class DocTexts:
     def _mark(self, text: str, used: str, what: str) -> str | Markup:
         if used == self.locale:
             return text
-        self.fallbacks.append(f"{what} ({used})")
+        self.fallbacks.append(fallback_entry(what, used))
         if self.proof:
             return Markup(f'<span class="fallback" data-locale="{escape(used)}">{escape(text)}</span>')
         return text
@@ -72,10 +72,25 @@ class DocTexts:
             path = self.rules_root / code / f"{name}.md"
             if path.is_file():
                 if code != self.locale:
-                    self.fallbacks.append(f"rules/{name} ({code})")
+                    self.fallbacks.append(fallback_entry(f"rules/{name}", code))
                 return path, code
         self.missing.append(f"rules/{self.locale}/{name}.md")
         return None
+
+
+def fallback_entry(string: str, used: str) -> str:
+    """How a fallen-back string is noted: ``card-id/field (es)``: the string, then the locale its text came from."""
+    return f"{string} ({used})"
+
+
+def fallen_back(entries: list[str]) -> list[dict[str, str]]:
+    """The notes of :func:`fallback_entry` as records (``string``, ``used``), each string once, in first-seen order,
+    for the manifest, the warnings and the contents page."""
+    seen: dict[str, str] = {}
+    for entry in entries:
+        string, _, used = entry.rpartition(" (")
+        seen.setdefault(string, used.removesuffix(")"))
+    return [{"string": string, "used": used} for string, used in seen.items()]
 
 
 def icon_urls(index: Any, texts: DocTexts) -> dict[str, tuple[str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .files import FILE_KINDS, KINDS_BY_NAME, FileKind
+from ..models.files import FILE_KINDS, KINDS_BY_NAME, FileKind
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -20,7 +20,7 @@ def game_schemas() -> dict[str, dict]:
     """Each game's own schemas, ``<game>/<kind>.schema.json``: the file kinds whose documents carry the
     game's vocabulary (effects, bonuses, scoring), typed by the models its plugin gives, and its scenario files
     with their expectations typed."""
-    from ..engine.plugins import registered
+    from .plugins import registered
 
     found = {}
     for game, plugin in registered().items():
@@ -30,7 +30,7 @@ def game_schemas() -> dict[str, dict]:
             found[name] = {"$schema": DIALECT, "$id": name, **model.model_json_schema(by_alias=True, mode="validation")}
         expectations = getattr(plugin, "expectations", None)
         if expectations is not None:  # the scenario files, their ``expect`` typed by the game's vocabulary
-            from ..engine.expectations import scenario_file_model
+            from ..validate.expectations import scenario_file_model
 
             name = f"{game}/{KINDS_BY_NAME['scenarios'].schema_file}"
             schema = scenario_file_model(expectations).model_json_schema(by_alias=True, mode="validation")

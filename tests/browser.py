@@ -1,6 +1,6 @@
 """Run the preview server in its own process and look at it with Debian's headless Chromium.
 
-Used by the browser tests and by ``bench/serve.py``. Selenium is given the
+A test helper, not part of the product: used by the browser tests and by ``bench/serve.py``. Selenium is given the
 system's ``chromedriver`` and ``chromium`` by path, so nothing is downloaded;
 Chromium runs with background networking off and a fresh profile.
 """

@@ -1,0 +1,43 @@
+"""Characters that print nothing or reorder what prints: refused in every name and text.
+
+A card name made of zero-width spaces prints blank and still passes every
+other check; a right-to-left override (U+202E) makes the printed text differ
+from what a reviewer reads in the file ("Trojan Source"). No text of these
+games needs them: every locale is written left to right in the Latin script.
+They are errors, not warnings, because what is printed would differ from
+what was reviewed. Allowed: the soft hyphen (a hyphenation hint), no-break
+spaces (French punctuation), newlines and tabs.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+ALLOWED = frozenset("\n\t\u00ad")
+"""Control and format characters a text may hold: line breaks, tabs and the soft hyphen."""
+BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
+"""Letters and symbols that print as nothing (Hangul fillers, the blank Braille pattern, the grapheme joiner)."""
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
+"""Controls, format characters (zero-width, bidi), private use, surrogates, unassigned, line/paragraph separators."""
+
+
+def invisible_characters(text: str) -> list[tuple[int, str]]:
+    """(offset, character) of each character in ``text`` that prints nothing or reorders the text."""
+    return [(i, ch) for i, ch in enumerate(text)
+            if ch not in ALLOWED and (ch in BLANK or unicodedata.category(ch) in _REFUSED_CATEGORIES)]
+
+
+def describe(found: list[tuple[int, str]]) -> str:
+    """``U+202E RIGHT-TO-LEFT OVERRIDE at 0, …`` for the first few characters found."""
+    shown = [f"U+{ord(ch):04X} {unicodedata.name(ch, 'UNNAMED')} at {offset}" for offset, ch in found[:3]]
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return ", ".join(shown) + more
+
+
+def report_invisible(text: str, out, file: str, pointer: str) -> None:
+    """An ``invisible-character`` error at ``pointer`` when ``text`` holds any (see the module docstring)."""
+    found = invisible_characters(text)
+    if found:
+        out.error(file, pointer, "invisible-character",
+                  f"{describe(found)}: characters that print nothing or reorder the text are not allowed "
+                  "(the printed text would differ from the one reviewed); remove them")

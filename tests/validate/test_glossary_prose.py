@@ -1,0 +1,117 @@
+"""The glossary and the Valencian forms are enforced in every prose a document prints: rulebook and FAQ sources,
+rulings and card texts of every game, and the shared document labels. Each check is shown failing on a planted
+bad variant, at its file and line or JSON pointer, with its code."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardworks.i18n.glossary import variant_pattern
+from cardworks.i18n.standards import VALENCIAN
+from cardworks.loading.database import Database, load_game
+from cardworks.loading.records import Index
+from cardworks.problems import ProblemList
+from cardworks.validate.check_glossary import check_glossary
+from conftest import REPO, GameDir, run_cli
+
+GLOSSARY = {"$schema": "../../../../schema/glossary.schema.json", "game": "mini", "locale": "es",
+            "terms": [{"term": "deck", "translation": "mazo", "forbidden": ["la baraja"]}]}
+
+
+def _valencian_hit(text: str) -> str | None:
+    for term in VALENCIAN:
+        for variant in term.forbidden:
+            match = variant_pattern(variant).search(text)
+            if match:
+                return match.group(0)
+    return None
+
+
+@pytest.mark.parametrize("text, found", [
+    ("marca les seves caselles", "seves"), ("tria aquest color", "aquest"), ("S'afegeix als daus", "afegeix"),
+    ("el nombre escrit sota la casella", "sota"), ("les zones segueixen una suposició", "segueixen"),
+    ("si comparteixes la majoria", "comparteixes"), ("s'inverteixen", "inverteixen"),
+    ("les dos bèsties", "les dos"), ("dos vegades", "dos vegades"), ("la meitat menor", "meitat"),
+    ("tant si siguin com no", "siguin"), ("la cinquè ronda", "cinquè"),
+    # Valencian forms and words that only look like Central ones pass
+    ("marca les seues caselles", None), ("tria este color i eixe altre", None), ("el mateix peix", None),
+    ("apareixen, coneixes, deixes, baixa, creixen", None), ("les dues bèsties, dos efectes", None),
+    ("la mitat, davall de la casella", None), ("compartixes i invertixen", None), ("quan siga", None),
+])
+def test_valencian_forms_flag_central_forms_only(text: str, found: str | None) -> None:
+    assert _valencian_hit(text) == found
+
+
+def test_a_forbidden_variant_in_a_rulebook_source_fails_strict_validation(game: GameDir) -> None:
+    game.files["i18n/glossary/es.json"] = GLOSSARY
+    game.files["rules/en/01-setup.md"] = "# Setup\n\nShuffle the deck.\n"
+    game.files["rules/es/01-setup.md"] = "# Preparación\n\nBaraja la baraja.\n"
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    hits = [p for p in run.problems if p["code"] == "glossary"]
+    assert [(p["file"].replace("\\", "/").endswith("rules/es/01-setup.md"), p["pointer"]) for p in hits] == [(True, "3")]
+    assert "'la baraja'" in hits[0]["message"] and "'mazo'" in hits[0]["message"]  # the verb barajar passes
+    assert run_cli("--cards", str(game.cards_root), "validate", "--strict").exit_code == 1
+
+
+@pytest.mark.parametrize("game_id, relative, bad", [
+    ("calavera", "rules/ca/01-but-du-jeu.md", "Cadascú marca les seves caselles."),
+    ("diables", "rules/ca/05-the-round.md", "Si comparteixes la majoria, guanyes."),
+])
+def test_valencian_forms_are_checked_in_calavera_and_diables(tmp_path: Path, game_id: str, relative: str,
+                                                            bad: str) -> None:
+    root = tmp_path / "cards"
+    shutil.copytree(REPO / "cards" / game_id, root / game_id)
+    path = root / game_id / relative
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([*lines, "", bad]) + "\n", encoding="utf-8")
+    run = run_cli("--cards", str(root), "validate", "--strict", "--format", "json")
+    hits = [p for p in run.problems if p["code"] == "valencian-form"]
+    assert run.exit_code == 1 and len(hits) == 1, run.output
+    assert hits[0]["file"].replace("\\", "/").endswith(relative) and hits[0]["pointer"] == str(len(lines) + 2)
+
+
+def test_valencian_forms_are_checked_in_card_texts(tmp_path: Path) -> None:
+    root = tmp_path / "cards"
+    shutil.copytree(REPO / "cards" / "calavera", root / "calavera")
+    path = root / "calavera" / "i18n" / "ca.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["entries"]["dice"]["faces/joker/text"]["text"] = "S'afegeix als daus del color triat."
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    run = run_cli("--cards", str(root), "validate", "--strict", "--format", "json")
+    hits = [(p["pointer"], p["code"]) for p in run.problems if p["code"] == "valencian-form"]
+    assert run.exit_code == 1 and hits == [("/entries/dice/faces/joker/text", "valencian-form")], run.output
+
+
+def test_document_labels_are_checked_once_per_text(tmp_path: Path) -> None:
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    (labels / "ca.json").write_text(json.dumps({"deck": "la baralla", "fine": "el mall"}), encoding="utf-8")
+    out = ProblemList()
+    for game_id in ("fallera", "diables"):  # both forbid baralla and follow the Valencian standard
+        check_glossary(Index(Database(game=load_game(REPO / "cards" / game_id))), out, labels)
+    found = [(p.file.replace("\\", "/").endswith("labels/ca.json"), p.location, p.code) for p in out.items]
+    assert (True, "/deck", "glossary") in found and all(location == "/deck" for _, location, _ in found)
+    assert len(found) == 2  # two games name different terms (mall, pila): each says so once; none for "el mall"
+    out = ProblemList()
+    (labels / "ca.json").write_text(json.dumps({"deck": "el mall", "under": "el nombre de sota"}), encoding="utf-8")
+    check_glossary(Index(Database(game=load_game(REPO / "cards" / "calavera"))), out, labels)
+    assert [(p.location, p.code) for p in out.items] == [("/under", "valencian-form")]
+
+
+def test_an_unknown_standard_is_a_schema_error(game: GameDir) -> None:
+    game.files["i18n/glossary/es.json"] = {**GLOSSARY, "standard": "balear"}
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    assert run.exit_code == 1 and any(p["pointer"] == "/standard" for p in run.problems), run.output
+
+
+def test_every_games_catalan_follows_the_valencian_standard() -> None:
+    """(That shipped prose passes both checks: tests/i18n/test_glossary.py.)"""
+    for game_id in ("fallera", "diables", "calavera"):
+        glossary = json.loads((REPO / "cards" / game_id / "i18n" / "glossary" / "ca.json").read_text(encoding="utf-8"))
+        assert glossary["standard"] == "valencian"
