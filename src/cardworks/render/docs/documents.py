@@ -116,6 +116,23 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     without it they show a placeholder of the same width (see :func:`faq_pdf`). ``fell_back``, when given,
     receives the strings taken from another locale.
     """
+    made = _faq_context(db, locale, allow_fallback, proof)
+    html = _faq_page(db, made, pages)
+    if fell_back is not None:
+        fell_back += made[1].fallbacks
+    return html
+
+
+def _faq_page(db: Database, made: tuple[dict[str, Any], DocTexts], pages: dict[str, int] | None) -> str:
+    """The FAQ's HTML from its context (:func:`_faq_context`) with these page numbers."""
+    context, texts = made
+    html = _page({**context, "pages": pages or {}}, "docs/faq.html.j2")
+    _check(texts, f"{db.game_doc.id} {texts.locale} faq")
+    return html
+
+
+def _faq_context(db: Database, locale: str, allow_fallback: bool, proof: bool) -> tuple[dict[str, Any], DocTexts]:
+    """What the FAQ prints, gathered once however many times its page numbers make it laid out."""
     index = Index(db)
     game = db.game_doc
     texts = DocTexts(db, locale, allow_fallback, proof)
@@ -151,13 +168,8 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
     entries = [(c.name, c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
     entries.sort(key=lambda e: collation_key(_plain(e[0]), locale))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Labels(texts),
-               "cards": cards, "index": entries, "proof": proof, "marked": proof and bool(texts.fallbacks),
-               "pages": pages or {}}
-    html = _page(context, "docs/faq.html.j2")
-    _check(texts, f"{game.id} {locale} faq")
-    if fell_back is not None:
-        fell_back += texts.fallbacks
-    return html
+               "cards": cards, "index": entries, "proof": proof, "marked": proof and bool(texts.fallbacks)}
+    return context, texts
 
 
 def _citation(texts: DocTexts, game_id: str, document: Any, source: Any) -> Markup:
@@ -234,16 +246,16 @@ def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool
     no longer move (one extra pass in practice).
     """
     pages: dict[str, int] | None = None
+    made = _faq_context(db, locale, allow_fallback, proof)
     for _ in range(4):
-        strings: list[str] = []
-        document = _layout(faq_html(db, locale, allow_fallback, proof, pages, strings), db.game.root,
+        document = _layout(_faq_page(db, made, pages), db.game.root,
                            what=f"the {db.game_doc.id} {locale} FAQ index")
         found = _anchor_pages(document, "card-")
         if found == pages:
             break
         pages = found
-    if fell_back is not None:
-        fell_back += strings
+    if fell_back is not None:  # the same texts served every pass: each string once
+        fell_back += list(dict.fromkeys(made[1].fallbacks))
     out = io.BytesIO()
     document.write_pdf(out)
     return out.getvalue()

@@ -34,6 +34,8 @@ class DocTexts:
         self.fallbacks: list[str] = []
         self.rules_root = db.game.root / "rules"
         self.source_locale = game.source_locale
+        self._labels: dict[str, dict[str, str]] = {}
+        """Labels per locale, read once per document (a document asks for thousands of labels)."""
 
     def _mark(self, text: str, used: str, what: str) -> str | Markup:
         if used == self.locale:
@@ -55,7 +57,10 @@ class DocTexts:
     def label(self, key: str) -> str | Markup:
         """A user-interface label of the documents (``templates/docs/labels/<locale>.json``)."""
         for code in self.chain if self.allow_fallback else self.chain[:1]:
-            labels = _pseudo_labels(self.source_locale) if code == PSEUDO_LOCALE else _labels(code)
+            labels = self._labels.get(code)
+            if labels is None:
+                labels = _pseudo_labels(self.source_locale) if code == PSEUDO_LOCALE else _labels(code)
+                self._labels[code] = labels
             if key in labels:
                 return self._mark(labels[key], code, f"label {key}")
         self.missing.append(f"label {key}")

@@ -1,0 +1,44 @@
+"""bench/build.py: it finds the other checkout, counts what a build wrote, and stops on a failed build."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from conftest import REPO
+
+_SPEC = importlib.util.spec_from_file_location("build_bench", REPO / "bench" / "build.py")
+bench = importlib.util.module_from_spec(_SPEC)
+sys.modules["build_bench"] = bench
+_SPEC.loader.exec_module(bench)
+
+
+def test_a_git_revision_is_exported_and_a_folder_is_used_as_it_is(tmp_path: Path) -> None:
+    exported = bench.checkout("HEAD", tmp_path)
+    assert exported != REPO and (exported / "src" / "cardworks" / "__main__.py").is_file()
+    assert bench.checkout(str(REPO), tmp_path) == REPO.resolve()
+
+
+def test_outputs_count_files_and_pdf_pages_but_not_the_cache(tmp_path: Path) -> None:
+    pdf = pikepdf.new()
+    for _ in range(3):
+        pdf.add_blank_page()
+    (tmp_path / "game" / "en").mkdir(parents=True)
+    pdf.save(tmp_path / "game" / "en" / "sheet.pdf")
+    (tmp_path / "manifest.json").write_text("{}", encoding="utf-8")
+    (tmp_path / ".cache" / "faces").mkdir(parents=True)
+    pdf.save(tmp_path / ".cache" / "faces" / "face.pdf")
+    assert bench.outputs(tmp_path) == (2, 3)
+
+
+def test_a_failed_build_stops_the_comparison(tmp_path: Path) -> None:
+    tree = tmp_path / "broken"
+    (tree / "src" / "cardworks").mkdir(parents=True)
+    (tree / "src" / "cardworks" / "__init__.py").write_text("", encoding="utf-8")
+    (tree / "src" / "cardworks" / "__main__.py").write_text("raise SystemExit(3)\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"build in broken failed \(3\)"):
+        bench.run(tree, tmp_path / "out", [])
