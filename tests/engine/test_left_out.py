@@ -11,7 +11,8 @@ from cardworks.games.fallera.features import FEATURES
 from cardworks.games.fallera.models import FalleraCardDesign
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
-from conftest import REPO, run_cli
+from cardworks.validate import validate
+from conftest import REPO
 
 GENERIC = ("is not modelled", "no effect expresses yet", "whose behaviour the sources do not give",
            "only its effects can say", "not in the vocabulary", UNEXPLAINED)
@@ -73,11 +74,9 @@ def test_validate_counts_missing_facts_per_set() -> None:
     for record in Index(db).of_kind("card"):
         if not record.model.optional:
             recorded[record.set_id] = recorded.get(record.set_id, 0) + len(record.model.missing)
-    run = run_cli("--cards", str(REPO / "cards"), "validate")
-    assert run.exit_code == 0, run.output
-    table = run.output.split("fallera: completeness")[1].splitlines()
-    assert table[1].split()[-1] == "missing"
-    rows = {line.split()[0]: int(line.split()[-1]) for line in table[2:] if line.split() and line.split()[0] in recorded}
+    report = validate(REPO / "cards", game="fallera")
+    assert not report.failed(strict=False), report.errors
+    rows = {item.set_id: item.missing_facts for item in report.completeness["fallera"] if item.set_id in recorded}
     assert rows == recorded and sum(recorded.values()) > 40, (rows, recorded)
 
 

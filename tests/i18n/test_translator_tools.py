@@ -111,15 +111,17 @@ def test_unknown_variant_is_still_refused(tmp_path: Path) -> None:
 
 
 def _readme_commands(prefix: str) -> list[str]:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    """The shell examples of the README and of the documentation site's pages that start with ``prefix``."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    text = "\n".join(page.read_text(encoding="utf-8") for page in pages)
     blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
     return [line.split("  #")[0].strip() for block in blocks for line in block.splitlines()
             if line.startswith(prefix)]
 
 
 def test_readme_i18n_examples_run_as_written(tmp_path: Path) -> None:
-    """Every ``cardworks i18n`` / ``msgfmt`` line of the README's shell examples, in order, in a copy of the
-    shipped database (import writes into it)."""
+    """Every ``cardworks i18n`` / ``msgfmt`` line of the README's and the docs' shell examples, in order, in a
+    copy of the shipped database (import writes into it)."""
     shutil.copytree(REPO / "cards", tmp_path / "cards")
     home = tmp_path / "home"  # the README's pack examples work on a copy of the example pack in ~/my-pack
     shutil.copytree(REPO / "examples" / "fallera-pack", home / "my-pack")

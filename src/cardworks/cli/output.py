@@ -17,17 +17,8 @@ def print_report(report: Report, strict: bool) -> None:
     for problem in report.items:
         click.echo(problem.text())
     for game_id, sets in report.completeness.items():
-        if not sets:
-            continue
-        click.echo(f"\n{game_id}: completeness (known/declared; unknown and assumed values; missing facts of "
-                   "what cards do)")
-        click.echo(f"  {'set':<14}{'designs':>9}{'cards':>9}  {'by type':<34}{'unknown':>8}{'assumed':>8}{'missing':>8}")
-        for item in sets:
-            by_type = " ".join(f"{t} {_ratio(k, d)}" for t, (k, d) in item.by_type.items())
-            click.echo(f"  {item.set_id:<14}{_ratio(item.designs, item.designs_declared):>9}"
-                       f"{_ratio(item.cards, item.cards_declared):>9}  {by_type:<34}"
-                       f"{item.unknown_values:>8}{item.assumed_values:>8}{item.missing_facts:>8}")
-        click.echo(f"  assumed values in all: {report.assumed.get(game_id, 0)}")
+        if sets:
+            _print_completeness(game_id, sets, report.assumed.get(game_id, 0))
     errors, warnings = len(report.errors), len(report.warnings)
     verdict = "FAILED" if report.failed(strict) else "OK"
     suffix = " (--strict: warnings count as errors)" if strict and warnings else ""
@@ -36,9 +27,37 @@ def print_report(report: Report, strict: bool) -> None:
     click.echo(f"\n{verdict}: {errors} error(s), {warnings} warning(s) in {report.files} file(s){suffix}")
 
 
+def _console():
+    """A rich console; piped output is never truncated to a guessed width."""
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=240)
+
+
+def _print_completeness(game_id: str, sets: list, assumed: int) -> None:
+    """One game's completeness per set, as a table drawn by rich (numbers right-aligned)."""
+    from rich.table import Table
+
+    table = Table(title=f"{game_id}: completeness (known/declared; unknown and assumed values; missing facts of "
+                  "what cards do)", title_justify="left", show_edge=False, header_style="bold")
+    table.add_column("set")
+    for column in ("designs", "cards"):
+        table.add_column(column, justify="right")
+    table.add_column("by type")
+    for column in ("unknown", "assumed", "missing"):
+        table.add_column(column, justify="right")
+    for item in sets:
+        by_type = " ".join(f"{t} {_ratio(k, d)}" for t, (k, d) in item.by_type.items())
+        table.add_row(item.set_id, _ratio(item.designs, item.designs_declared), _ratio(item.cards, item.cards_declared),
+                      by_type, str(item.unknown_values), str(item.assumed_values), str(item.missing_facts))
+    click.echo()
+    _console().print(table)
+    click.echo(f"  assumed values in all: {assumed}")
+
+
 def print_card_table(rows: list[CardRow]) -> None:
     """A table of card designs; untranslated names are flagged."""
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(show_edge=False, header_style="bold")
@@ -48,10 +67,7 @@ def print_card_table(rows: list[CardRow]) -> None:
         flag = "" if row.name_status in {"source", "translated"} else f" ({row.name_status})"
         table.add_row(row.game, row.id, row.set, "+".join(row.types),
                       "?" if row.quantity is None else str(row.quantity), row.name + flag)
-    console = Console()
-    if not console.is_terminal:  # piped: never truncate names to a guessed width
-        console = Console(width=240)
-    console.print(table)
+    _console().print(table)
     click.echo(f"{len(rows)} card design(s)")
 
 

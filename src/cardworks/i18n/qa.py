@@ -14,6 +14,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+import platformdirs
+
 from ..fileio import UnsafeFile, read_limited
 from .screen import plainly_in
 
@@ -203,11 +205,10 @@ def _code(language_name: str) -> str:
 
 
 def cache_path() -> Path:
-    """Where language verdicts are remembered between runs (``$CARDWORKS_CACHE``, else the user's cache)."""
+    """Where language verdicts are remembered between runs (``$CARDWORKS_CACHE``, else the platform's user cache)."""
     if os.environ.get("CARDWORKS_CACHE"):
         return Path(os.environ["CARDWORKS_CACHE"]) / "language.json"
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "cardworks" / "language.json"
+    return Path(platformdirs.user_cache_dir("cardworks")) / "language.json"  # honours XDG_CACHE_HOME on Linux
 
 
 def _is_verdict(value: object) -> bool:
