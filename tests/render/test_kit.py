@@ -85,13 +85,16 @@ def _text(path: Path) -> str:
                     for page in PdfReader(path).pages)
 
 
-@pytest.fixture(scope="module")
-def fallera(tmp_path_factory) -> tuple[Path, dict[str, dict]]:
-    out = tmp_path_factory.mktemp("kit")
-    run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--game", "fallera", "--locale", "en",
-                  "--jobs", "2")
+def _built(out: Path, game: str) -> tuple[Path, dict[str, dict]]:
+    """One game's English build into ``out``, with its manifest records by path."""
+    run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--game", game, "--locale", "en", "--jobs", "2")
     assert run.exit_code == 0, run.output
     return out, {r["path"]: r for r in json.loads((out / "manifest.json").read_text())["outputs"]}
+
+
+@pytest.fixture(scope="module")
+def fallera(tmp_path_factory) -> tuple[Path, dict[str, dict]]:
+    return _built(tmp_path_factory.mktemp("kit"), "fallera")
 
 
 @pytest.mark.slow
@@ -252,11 +255,7 @@ def test_a_contents_page_that_marks_a_count_explains_the_mark_on_every_page(diab
 
 @pytest.fixture(scope="module")
 def diables(tmp_path_factory) -> tuple[Path, dict[str, dict]]:
-    out = tmp_path_factory.mktemp("diables")
-    run = run_cli("--cards", str(CARDS), "build", "--out", str(out), "--game", "diables", "--locale", "en",
-                  "--jobs", "2")
-    assert run.exit_code == 0, run.output
-    return out, {r["path"]: r for r in json.loads((out / "manifest.json").read_text())["outputs"]}
+    return _built(tmp_path_factory.mktemp("diables"), "diables")
 
 
 def _qpdf_check(path: Path) -> str | None:
