@@ -133,6 +133,8 @@ def _selection(ctx: click.Context, param: click.Parameter, value: str | None) ->
               "(default: the layout's, 10 mm; 15.875 for Silhouette's auto sheet feeder).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("build"), show_default=True)
 @click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Render in N processes (default: one per processor, at most 4).")
+@click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT): lay card faces out on that cluster's workers "
+              "(they need cardworks and the same paths); sheets and documents are made here.")
 @click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, callback=_finite, help="Space between cards, mm.")
 @click.option("--marks", type=click.Choice(["cards", "page-edge", "none"]), default="cards", show_default=True,
               help="Crop marks at every card edge, only at the page edges, or none.")
@@ -154,7 +156,7 @@ def _selection(ctx: click.Context, param: click.Parameter, value: str | None) ->
               "stand-in values fill them, each marked as not from the rulebooks (file names end in -playtest).")
 @click.pass_obj
 def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
-          paper: str, layout_name: str, mark_inset: float | None, out: Path, jobs: int | None, gutter: float, marks: str,
+          paper: str, layout_name: str, mark_inset: float | None, out: Path, jobs: int | None, scheduler: str | None, gutter: float, marks: str,
           duplex: str, back_offset: str, png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool,
           optional: str | None, edition: str) -> None:
     """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json.
@@ -171,7 +173,7 @@ def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | No
                            layout=layout, jobs=jobs or default_jobs(), png=png, strict=strict, cards=card_sheets, documents=docs,
                            allow_fallback=allow_fallback or proof, proof=proof, packs=list(packs), merge=merge,
                            optional=tuple(p.strip() for p in optional.split(",") if p.strip()) if optional else (),
-                           edition=edition)
+                           edition=edition, scheduler=scheduler)
     with progress_bar() as progress:
         report = run_build(cards_root, options, progress)
     print_build_report(report)
