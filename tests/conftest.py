@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import copy
-import sys
 import json
-from dataclasses import dataclass
+import sys
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -176,8 +176,28 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
-    """The hostile corpus's summary (tests/hostile), when it ran."""
+_FROM_WORKERS: list[dict[str, str]] = []  # corpus outcomes that pytest-xdist workers sent back
+
+
+def pytest_sessionfinish(session) -> None:
+    """On an xdist worker, hand the corpus's outcomes to the controller, which prints the summary."""
     corpus = sys.modules.get("corpus")
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if corpus is not None and workeroutput is not None:
+        workeroutput["corpus"] = [asdict(outcome) for outcome in corpus.OUTCOMES]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    _FROM_WORKERS.extend(getattr(node, "workeroutput", {}).get("corpus", []))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The hostile corpus's summary (tests/hostile), when it ran, in this process or on xdist workers."""
+    corpus = sys.modules.get("corpus")
+    if corpus is None and _FROM_WORKERS:
+        sys.path.insert(0, str(REPO / "tests" / "hostile"))
+        import corpus  # the controller ran no corpus test itself: load the module only to summarise
     if corpus is not None:
+        corpus.OUTCOMES.extend(corpus.Outcome(**fields) for fields in _FROM_WORKERS)
         corpus.terminal_summary(terminalreporter)
