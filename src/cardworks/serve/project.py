@@ -201,14 +201,14 @@ def choose_game(options: ServeOptions) -> Path:
     if len(wanted) > 1:
         raise UsageError(f"the packs and --game name different games: {', '.join(sorted(wanted))}")
     if not wanted:
-        with_faces = [name for name in sorted(folders) if adapter.has_card_template(name)]
+        with_faces = [name for name, folder in sorted(folders.items()) if adapter.has_cards(folder)]
         if len(with_faces) != 1:
             raise UsageError(f"several games here; choose one with --game ({', '.join(with_faces)})")
         wanted = {with_faces[0]}
     game = wanted.pop()
     if game not in folders:
         raise UsageError(f"unknown game {game!r}; games here: {', '.join(sorted(folders)) or 'none'}")
-    if not adapter.has_card_template(game):
+    if not adapter.has_cards(folders[game]):
         raise UsageError(f"game {game!r} has no card faces to preview")
     return folders[game]
 
