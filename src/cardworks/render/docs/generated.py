@@ -10,8 +10,8 @@ from ...errors import DataError
 
 from ...i18n.collation import collation_key
 from ...loading.records import Index
-from ..jinja import environment
-from .diables_sections import SECTIONS as DIABLES_SECTIONS
+from ...engine.plugins import plugin_of
+from ..jinja import environment, markup_html
 from .mapsvg import legend_keys, map_geometry, svg_of
 from .texts import DocTexts, Labels
 from ...models.certainty import ORDER, field_certainty
@@ -45,6 +45,15 @@ class Generator:
         self.icons = icons
         self.macros = environment().get_template("docs/generated.html.j2").module
         self.labels = Labels(texts)
+        own = index.db.game.root / "templates"
+        self.overrides = (str(own.resolve()),) if own.is_dir() else ()
+        plugin = plugin_of(self.game.id)
+        self.sections = dict(plugin.rendering.sections) if plugin is not None else {}
+        """The game's own sections (its plugin's ``rendering``), each called with this generator as its
+        ``SectionContext``."""
+        clash = sorted(set(self.sections) & {*self.NAMES, *self.WITH_ARGUMENT})
+        if clash:
+            raise DataError(f"game {self.game.id!r} generates sections named like the generic ones: {', '.join(clash)}")
 
     NAMES = ("components", "icon-legend", "rank-table", "battle-table", "player-variants", "map", "card-index")
     WITH_ARGUMENT = ("printed-deck",)
@@ -59,15 +68,40 @@ class Generator:
             return getattr(self, name.replace("-", "_"))(argument)
         if argument:
             raise DataError(f"the generated section {name!r} takes no argument (got {argument!r})")
-        if name not in self.NAMES and name not in DIABLES_SECTIONS:
+        if name not in self.NAMES and name not in self.sections:
             raise DataError(f"unknown generated section {name!r}; use one of "
-                            f"{', '.join((*self.NAMES, *self.WITH_ARGUMENT, *DIABLES_SECTIONS))}")
+                            f"{', '.join((*self.NAMES, *self.WITH_ARGUMENT, *self.sections))}")
         try:
-            if name in DIABLES_SECTIONS:
-                return DIABLES_SECTIONS[name](self)
+            if name in self.sections:
+                return Markup(self.sections[name](self))
             return getattr(self, name.replace("-", "_"))()
         except (StopIteration, KeyError, ValueError) as exc:
             raise DataError(f"the generated section {name!r} needs data the game does not have ({exc!r})") from None
+
+    # What a game's own sections are given (engine.plugins.SectionContext) -------------------------------------
+    def cards(self) -> list[Any]:
+        """The records of the cards of the sets this rulebook covers."""
+        return self._cards()
+
+    def name(self, record: Any) -> str:
+        """A record's name in the locale."""
+        return self._name(record)
+
+    def macros_of(self, template: str) -> Any:
+        """The macros of ``template``, from the game folder's ``templates/`` first, then the shipped ones."""
+        return environment(self.overrides).get_template(template).module
+
+    def markup(self, text: str) -> Markup:
+        """Card-text markup as HTML, each token its icon."""
+        return markup_html(text, self.icons)
+
+    def marked(self, value: Any, sources: Any, field: str) -> str:
+        """``value`` with the mark of its certainty in ``sources``."""
+        return marked(value, sources, field)
+
+    def legend(self, values: Any) -> str:
+        """The legend of the marks used in ``values``."""
+        return self._legend(values)
 
     def _name(self, record: Any) -> str:
         return self.texts.text(record.id, "name", record.model.name)
