@@ -31,9 +31,6 @@ def _stated_count(board: Any, side: Any, space: Any) -> bool:
         found = field_certainty(space.sources, "accesses")
     return found == "stated"
 
-NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
-
-
 class Generator:
     """Builds the ``::: generated NAME`` sections of one locale and deck."""
 
@@ -55,7 +52,7 @@ class Generator:
         if clash:
             raise DataError(f"game {self.game.id!r} generates sections named like the generic ones: {', '.join(clash)}")
 
-    NAMES = ("components", "icon-legend", "rank-table", "battle-table", "player-variants", "map", "card-index")
+    NAMES = ("components", "icon-legend", "player-variants", "map", "card-index")
     WITH_ARGUMENT = ("printed-deck",)
     """Sections written ``::: generated NAME ARGUMENT``; every other section takes none."""
 
@@ -165,27 +162,6 @@ class Generator:
                  if not r.model.sources or any(s.doc not in left_out for s in r.model.sources)}
         rows = [{"url": url, "alt": alt} for icon, (url, alt) in self.icons.items() if icon in shown]
         return Markup(self.macros.icon_legend(rows, self.labels))
-
-    def rank_table(self) -> Markup:
-        stat = next(s for s in self.game.stats if s.id == "rank")
-        ranked = [r for r in self._cards() if (r.model.stats.get("rank") or 0) > (stat.default or 0)]
-        rows = [{"name": self._name(r), "rank": marked(r.model.stats["rank"], r.model.sources, "stats/rank")}
-                for r in sorted(ranked, key=lambda r: -r.model.stats["rank"])]
-        if stat.default is not None:
-            rows.append({"name": self.labels.other_specials, "rank": stat.default})
-        return Markup(self.macros.rank_table(rows, self.labels, self._legend(row["rank"] for row in rows)))
-
-    def battle_table(self) -> Markup:
-        examples = next(p.value for p in self.game.parameters if p.id == "battle-examples")
-        rows = []
-        for numeral, example in zip(NUMERALS, examples):
-            attack, _, defence = example.partition(":")
-            undefended = defence == "-"
-            steals = undefended or int(attack) > int(defence)  # the battle rule: attack must beat defence
-            rows.append({"numeral": numeral, "attack": attack,
-                         "defence": self.labels.no_defence if undefended else defence,
-                         "result": self.labels.steals if steals else self.labels.keeps})
-        return Markup(self.macros.battle_table(rows, self.labels))
 
     def player_variants(self) -> Markup:
         params = {p.id: p.value for p in self.game.parameters}
