@@ -138,7 +138,7 @@ class LineFinder:
         maps again only the file that changed."""
 
     def short(self, file: str) -> str:
-        """``file`` relative to the database root or a pack's parent: ``fallera/sets/base.json``."""
+        """``file`` relative to the database root or a pack's parent: ``<game>/sets/<set>.json``."""
         path = Path(file).parent.resolve() / Path(file).name  # a symlink is named where it is, not where it leads
         for root in self._roots:
             if path.is_relative_to(root):
