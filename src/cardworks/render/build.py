@@ -520,8 +520,9 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         for record in outcome.records:
             kept[record.path] = record
         result.outcomes.append(outcome)
-    if result.skipped and not plans and not tasks:
-        raise UsageError("nothing to build: " + "; ".join(result.skipped))
+    if not plans and not tasks:  # a calibration sheet alone is no build
+        raise UsageError("nothing to build: " + ("; ".join(result.skipped) or "no cards, pieces or documents to "
+                                                 "print with these options"))
     if tasks:
         if progress:
             progress(f"{len(tasks)} rulebooks, FAQ indexes and printable pieces", len(plans), len(plans) + 1)
