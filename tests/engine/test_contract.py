@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 from functools import cache
 
 import pytest
