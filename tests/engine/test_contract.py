@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 from functools import cache
 
 import pytest
@@ -202,12 +203,41 @@ def test_every_vocabulary_member_is_handled(game: str) -> None:
         assert names <= plugin.handlers[part], f"{game} {part}: no handler for {sorted(names - plugin.handlers[part])}"
 
 
-def test_the_engine_core_names_no_game() -> None:
-    names = re.compile(r"\b(?:" + "|".join(sorted(GAMES)) + r")\b", re.IGNORECASE)
-    core = sorted((REPO / "src" / "cardworks" / "engine").glob("*.py"))
-    assert len(core) >= 8
-    named = {p.name: names.findall(p.read_text(encoding="utf-8")) for p in core}
+def _naming(root: Path, folders: tuple[str, ...], games: list[str]) -> dict[str, list[str]]:
+    """Each source file under ``root``'s ``folders`` (path and text) → the game ids it names. A name counts as a
+    whole word, ``_`` and ``-`` separating words too (``diables_sections`` names a game; ``highlight`` does not
+    name a game ``high``)."""
+    names = re.compile(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, sorted(games))) + r")(?![a-z0-9])", re.IGNORECASE)
+    found = {}
+    for folder in folders:
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".j2", ".css", ".js", ".json"):
+                relative = path.relative_to(root).as_posix()
+                found[relative] = names.findall(relative + "\n" + path.read_text(encoding="utf-8"))
+    return found
+
+
+CORE = ("engine", "render", "export", "serve")
+"""The folders of ``src/cardworks`` that reach a game only through its plugin."""
+
+
+def test_the_engine_core_renderer_exporters_and_server_name_no_game() -> None:
+    named = _naming(REPO / "src" / "cardworks", CORE, GAMES)
+    assert all(sum(1 for f in named if f.startswith(folder + "/")) >= 8 for folder in CORE), sorted(named)
     assert not {name: found for name, found in named.items() if found}
+
+
+def test_the_names_check_finds_a_planted_game_name(tmp_path: Path) -> None:
+    (tmp_path / "render" / "docs").mkdir(parents=True)
+    (tmp_path / "render" / "docs" / "generated.py").write_text("from .tables import SECTIONS  # highlight\n")
+    (tmp_path / "render" / "docs" / "tables.py").write_text('SECTIONS = {"diables-components": None}\n')
+    (tmp_path / "render" / "pieces.py").write_text('SYMBOLS = {"Calavera": "x"}\n')
+    (tmp_path / "render" / "high_sections.py").write_text("")
+    (tmp_path / "serve").mkdir()
+    (tmp_path / "serve" / "app.py").write_text("CALAVERAS = 1  # fallerable, highway\n")
+    named = _naming(tmp_path, ("render", "serve"), [*GAMES, "high"])
+    assert named == {"render/docs/generated.py": [], "render/docs/tables.py": ["diables"],
+                     "render/high_sections.py": ["high"], "render/pieces.py": ["Calavera"], "serve/app.py": []}
 
 
 def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypatch) -> None:

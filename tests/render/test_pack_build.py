@@ -129,7 +129,7 @@ def test_art_path_leaving_the_pack_or_missing_is_refused(tmp_path: Path, art: st
 @pytest.mark.slow
 def test_pack_stylesheet_changes_its_own_cards_only(tmp_path: Path) -> None:
     pack = make_pack(tmp_path / "pack", [_card("styled", "styled card")])
-    css = (REPO / "templates/fallera/cards.css").read_text(encoding="utf-8")
+    css = (REPO / "cards/fallera/templates/fallera/cards.css").read_text(encoding="utf-8")
     (pack / "templates/fallera").mkdir(parents=True)
     (pack / "templates/fallera/cards.css").write_text(css + "\n.face .inner { background: #ff00ff; }\n", encoding="utf-8")
     run = _build(pack, tmp_path / "build", "--with-game", "--set", "base", "--png")

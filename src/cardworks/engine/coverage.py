@@ -142,18 +142,6 @@ def ruling_coverage(db: Database, scenario_results: list[Any] | None = None) -> 
     return classify(rulings, scenario_ids, passed, left_out_cards(db), missing_features(db.game_doc.id))
 
 
-def link_problems(db: Database) -> list[str]:
-    """Links between rulings and scenarios that dangle or go one way only, as ``validate`` reports them."""
-    from ..problems import ProblemList
-    from ..validate.check_refs import check_references
-
-    out = ProblemList()
-    check_references(Index(db), out)
-    links = [p for p in out.items if p.code in {"one-way-link", "dangling-ref"}
-             and p.location.rsplit("/", 2)[-2] in {"scenarios", "rulings"}]
-    return [f"{p.file}:{p.location}: {p.message}" for p in links]
-
-
 def feature_problems(db: Database, coverage: dict[str, RulingCoverage]) -> list[str]:
     """Declared missing features that name unknown rulings, or rulings already checked by a scenario."""
     features = missing_features(db.game_doc.id)

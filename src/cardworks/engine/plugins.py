@@ -74,6 +74,53 @@ class Simulation:
     made), dealt as the plugin's ``new_game`` deals."""
 
 
+class SectionContext(Protocol):
+    """What the renderer hands a game's generated rulebook section: the deck's data in one locale and the few
+    render helpers a section needs, so that a game's package never imports the renderer."""
+
+    index: Any
+    """The records of the game and its packs (``loading.records.Index``)."""
+    game: Any
+    """The game document (``game.json``)."""
+    texts: Any
+    """The locale's texts: ``text(id, field, source)`` and ``label(name)``."""
+    labels: Any
+    """The documents' labels in the locale, as attributes (``labels.unknown``)."""
+    icons: dict[str, tuple[str, str]]
+    """Markup token → (url, alt) of the icons."""
+
+    def cards(self) -> list[Any]:
+        """The records of the cards of the sets this rulebook covers."""
+
+    def name(self, record: Any) -> str:
+        """A record's name in the locale."""
+
+    def macros_of(self, template: str) -> Any:
+        """The macros of a template (``docs/<game>.html.j2``), looked up in the game folder's ``templates/``
+        first, then among the shipped ones."""
+
+    def markup(self, text: str) -> Any:
+        """Card-text markup as HTML (escaped text, each ``{token}`` its icon)."""
+
+    def marked(self, value: Any, sources: Any, field: str) -> str:
+        """``value`` with the mark of its certainty in ``sources`` (``?`` unknown, ``*`` not stated…)."""
+
+    def legend(self, values: Any) -> str:
+        """The legend of the marks used in ``values``, for a table's head."""
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """What a game gives the renderer beyond its data (the way ``Simulation`` serves ``simulate``): the
+    rulebook sections only it generates and the symbols its pieces print. Its templates (card stylesheet,
+    the macros its sections call) live in its data folder's ``templates/``, not here."""
+
+    sections: dict[str, Callable[[SectionContext], Any]] = field(default_factory=dict)
+    """``::: generated NAME`` → ``section(context)``, the section's HTML (``Markup``)."""
+    die_symbols: dict[str, str] = field(default_factory=dict)
+    """A die face's id → the symbol printed on it in the dice net (faces ``colour-N`` print N; others none)."""
+
+
 @dataclass(frozen=True)
 class Hidden:
     """Where a game's ``rules.dump`` keeps what its rules hide, so the contract tests can vary exactly that
@@ -124,6 +171,8 @@ class GamePlugin(Protocol):
 
     simulation: Simulation | None
     """What ``cardworks simulate`` needs to play the game; None when its engine does not play whole games."""
+    rendering: Rendering
+    """What the renderer asks of the game beyond its data (its own rulebook sections, piece symbols)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +204,8 @@ class Plugin:
     """Feature id → (what the engine lacks, rulings that need it): why those rulings have no scenario yet."""
     simulation: Simulation | None = None
     """What ``cardworks simulate`` needs; None when the game's engine does not play whole games."""
+    rendering: Rendering = Rendering()
+    """What the renderer asks of the game beyond its data; by default nothing (only the generic sections)."""
     hidden: Hidden | None = None
     """What the rules hide and where the dump keeps it; None until the game declares it (the contract tests
     then fail: a game that hides cards must say where, so its observations can be tested)."""
@@ -208,4 +259,6 @@ def _checked(plugin: Any) -> GamePlugin:
         raise PluginError(f"{plugin!r} is registered as a game but is not a GamePlugin")
     if not (isinstance(plugin.expectations, type) and issubclass(plugin.expectations, Expectation)):
         raise PluginError(f"game {plugin.id!r}: its expectations {plugin.expectations!r} are not an Expectation model")
+    if not isinstance(plugin.rendering, Rendering):
+        raise PluginError(f"game {plugin.id!r}: its rendering {plugin.rendering!r} is not a Rendering")
     return plugin

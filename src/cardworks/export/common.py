@@ -18,7 +18,7 @@ from ..fileio import fault_point
 from ..i18n import Localizer
 from ..loading.database import Database, load_database
 from ..loading.records import Index
-from ..render.build import has_card_template, selected_games
+from ..render.build import has_cards, selected_games
 from ..render.deck import Deck, build_deck
 from ..render.faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from ..render.facecache import assemble_faces
@@ -91,7 +91,7 @@ def load_deck(cards_root: Path, game: str | None, selection: str | None, players
     report = validate(cards_root, packs or None)
     if report.errors:
         raise DataError(f"the database has {len(report.errors)} error(s); nothing was exported", report.errors)
-    folders = [f for f in selected_games(cards_root, game) if has_card_template(f.name)]
+    folders = [f for f in selected_games(cards_root, game) if has_cards(f)]
     if not folders:
         raise UsageError(f"game {game!r} has no cards to export")
     if len(folders) > 1:

@@ -33,7 +33,7 @@ MAX_COLUMNS = 1_000
 """A sheet has a column per field, stat, attribute and translated field: under 100 for the shipped games."""
 MAX_UNPACKED_BYTES = 32 * 1024 * 1024
 """An XLSX's parts unpacked, checked before openpyxl parses them (it holds every cell in memory and reads
-about 10,000 a second): the shipped Fallera sheet with two locales unpacks to 0.14 MB."""
+about 10,000 a second): the largest shipped game's sheet with two locales unpacks to 0.14 MB."""
 MAX_MERGED_CELLS = 100_000
 """Cells in merged ranges (openpyxl makes an object for each; a card sheet has none, and refuses any)."""
 ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#SPILL!", "#CALC!",

@@ -37,12 +37,12 @@ from .fetcher import refusal_error
 from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
 from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRule
 from ..models.sheet_rules import sheet_for
+from ..models.files import classify
 from ..models.sheets import LayoutError, Sheet, sheet_problems
 from .cutfiles import cut_dxf, cut_svg
 from .impose import SheetLayout, calibration, impose
 from .layouts import layout_path, read_layout
 from .slots import impose_slots
-from .jinja import templates_dir
 from .measure import describe
 from .contents import contents_pdf
 from .kit import contents as kit_contents, deck_sets
@@ -432,11 +432,12 @@ def selected_games(cards_root: Path, wanted: str | None) -> list[Path]:
     return folders
 
 
-def has_card_template(game: str, game_root: Path | None = None) -> bool:
-    """Deck cards are printed for games with a card stylesheet (``templates/<game>/cards.css``, shipped or in
-    the game folder's own ``templates/``)."""
-    own = game_root is not None and (game_root / "templates" / game / "cards.css").is_file()
-    return own or (templates_dir() / game / "cards.css").is_file()
+def has_cards(folder: Path) -> bool:
+    """Whether the game folder ``folder`` holds set files, the documents that list cards: such a game's cards are
+    printed in its own look (``templates/<game>/cards.css`` in its folder) or, without one, the default card look
+    (the shipped ``cards/cards.css``), so a build never prints nothing for a game with cards."""
+    return any(kind is not None and kind.name == "set"
+               for kind in (classify(path.relative_to(folder).as_posix()) for path in folder.rglob("*.json")))
 
 
 def _locales(db: Database, options: BuildOptions, every_game: bool) -> list[str]:
@@ -505,7 +506,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
                 raise
             result.skipped.append(f"{game.id}: {exc}")
             continue
-        if options.cards and deck.cards and has_card_template(game.id, db.game.root):
+        if options.cards and deck.cards:
             plans += [(db, deck, locale) for locale in locales]
         if options.cards:
             tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof,
@@ -530,8 +531,9 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         for record in outcome.records:
             kept[record.path] = record
         result.outcomes.append(outcome)
-    if result.skipped and not plans and not tasks:
-        raise UsageError("nothing to build: " + "; ".join(result.skipped))
+    if not plans and not tasks:  # a calibration sheet alone is no build
+        raise UsageError("nothing to build: " + ("; ".join(result.skipped) or "no cards, pieces or documents to "
+                                                 "print with these options"))
     if tasks:
         if progress:
             progress(f"{len(tasks)} rulebooks, FAQ indexes and printable pieces", len(plans), len(plans) + 1)

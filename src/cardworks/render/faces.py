@@ -339,8 +339,7 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> Any
     from weasyprint import HTML
 
     first = faces[0]
-    look = job.looks.get(first.look) or Look((), (
-        (templates_dir() / "cards" / "cards.css").as_uri(), (templates_dir() / job.game_id / "cards.css").as_uri()))
+    look = job.looks.get(first.look) or Look((), ((templates_dir() / "cards" / "cards.css").as_uri(),))
     shape = face_geometry(first.trim_w, first.trim_h)
     doc = {
         "lang": job.lang, "title": job.title, "font_css": font_face_css(),

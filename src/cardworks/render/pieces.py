@@ -171,6 +171,7 @@ def die_faces(index: Index, die: Any) -> tuple[list[Any], bool]:
 def _render_dice(db: Database, texts: DocTexts, layout: SheetLayout, sets: list[str] | None = None) -> bytes:
     index = Index(db)
     nets, assumed = [], False
+    symbols = _die_symbols(db)
     for die in _dice(index, sets):
         faces, guessed = die_faces(index, die)
         if len(faces) != 6:
@@ -179,7 +180,7 @@ def _render_dice(db: Database, texts: DocTexts, layout: SheetLayout, sets: list[
         colours = _colour_of(die)
         cells, _ = net_geometry(DIE_EDGE_MM)
         drawn = [{"id": f.id, "name": texts.text(die.id, f"faces/{f.id}/name", f.name), "x": x, "y": y,
-                  "colour": colours.get(f.id), "symbol": _symbol(f.id)} for f, (x, y) in zip(faces, cells)]
+                  "colour": colours.get(f.id), "symbol": _symbol(f.id, symbols)} for f, (x, y) in zip(faces, cells)]
         nets += [drawn] * _copies(index, die)
     html = piece_html("dice-net.html.j2", texts, nets=nets, edge=DIE_EDGE_MM, tabs=net_geometry(DIE_EDGE_MM)[1],
                  paper=layout.paper, assumed=assumed,
@@ -214,10 +215,19 @@ def _colour_of(die: Any) -> dict[str, str]:
     return {face: SHEET_COLOURS[i % len(SHEET_COLOURS)] for i, face in enumerate(colour_faces)}
 
 
-def _symbol(face_id: str) -> str:
+def _die_symbols(db: Database) -> dict[str, str]:
+    """The symbols the game prints on its dice faces (its plugin's ``rendering.die_symbols``); none without one."""
+    from ..engine.plugins import plugin_of
+
+    plugin = plugin_of(db.game_doc.id)
+    return dict(plugin.rendering.die_symbols) if plugin is not None else {}
+
+
+def _symbol(face_id: str, symbols: dict[str, str]) -> str:
+    """A colour face prints its number; any other face the game's symbol for it, or nothing."""
     if face_id.startswith("colour-"):
         return face_id.removeprefix("colour-")
-    return {"joker": "★", "calavera": "☠"}.get(face_id, "")
+    return symbols.get(face_id, "")
 
 
 # Score sheets --------------------------------------------------------------------------------------
@@ -243,6 +253,7 @@ def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout, sets: lis
     colours = _colour_of(die) if die else {}
     faces = {f.id: f for f in die.faces} if die else {}
     drawn, assumed = [], False
+    symbols = _die_symbols(db)
     for row in rows:
         shown = "values" not in row.assumed
         boxes = [{"value": row.values[n] if shown else None, "zone": row.zones[n]} for n in range(row.boxes)]
@@ -250,7 +261,7 @@ def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout, sets: lis
         face = faces.get(row.colour)
         name = texts.text(die.id, f"faces/{row.colour}/name", face.name) if face else row.colour
         drawn.append({"colour": colours.get(row.colour, "#555555"), "name": name,
-                      "symbol": _symbol(row.colour), "boxes": boxes})
+                      "symbol": _symbol(row.colour, symbols), "boxes": boxes})
     html = piece_html("score-sheet.html.j2", texts, rows=drawn, paper=layout.paper, assumed=assumed,
                  title=texts.text(sheet.id, "name", sheet.name),
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))

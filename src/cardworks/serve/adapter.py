@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 
 from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
 from ..loading.database import Database
-from ..render.build import has_card_template
+from ..render.build import has_cards
 from ..render.deck import Deck, build_deck
 from ..models.face import art_box_mm
 from ..render.facecache import RENDERER_VERSION, assemble_faces
@@ -28,7 +28,7 @@ from ..render.fonts import font_files
 from ..render.jinja import environment, templates_dir
 from ..render.printshop import render_pngs
 
-__all__ = ["FaceImage", "FaceSet", "build_deck", "environment", "face_set", "has_card_template", "render_face_images",
+__all__ = ["FaceImage", "FaceSet", "build_deck", "environment", "face_set", "has_cards", "render_face_images",
            "run_scenarios", "scenario_games", "templates_dir"]
 
 PREVIEW_DPI = 150
@@ -85,6 +85,9 @@ def _context_digest(job: FaceJob) -> bytes:
     root = templates_dir()
     for path in sorted(p for p in root.rglob("*") if p.is_file() and "serve" not in p.relative_to(root).parts):
         digest.update(str(path.relative_to(root)).encode() + b"\0" + _bytes(path))
+    for folder in sorted({folder for look in job.looks.values() for folder in look.overrides}):  # the game's own look
+        for path in sorted(p for p in Path(folder).rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(folder)).encode() + b"\0" + _bytes(path))
     for font in font_files():
         digest.update(font.path.name.encode() + str(font.path.stat().st_size).encode())
     for token, (url, alt) in sorted(job.icons.items()):

@@ -138,7 +138,7 @@ class LineFinder:
         maps again only the file that changed."""
 
     def short(self, file: str) -> str:
-        """``file`` relative to the database root or a pack's parent: ``fallera/sets/base.json``."""
+        """``file`` relative to the database root or a pack's parent: ``<game>/sets/<set>.json``."""
         path = Path(file).parent.resolve() / Path(file).name  # a symlink is named where it is, not where it leads
         for root in self._roots:
             if path.is_relative_to(root):
@@ -201,14 +201,14 @@ def choose_game(options: ServeOptions) -> Path:
     if len(wanted) > 1:
         raise UsageError(f"the packs and --game name different games: {', '.join(sorted(wanted))}")
     if not wanted:
-        with_faces = [name for name in sorted(folders) if adapter.has_card_template(name)]
+        with_faces = [name for name, folder in sorted(folders.items()) if adapter.has_cards(folder)]
         if len(with_faces) != 1:
             raise UsageError(f"several games here; choose one with --game ({', '.join(with_faces)})")
         wanted = {with_faces[0]}
     game = wanted.pop()
     if game not in folders:
         raise UsageError(f"unknown game {game!r}; games here: {', '.join(sorted(folders)) or 'none'}")
-    if not adapter.has_card_template(game):
+    if not adapter.has_cards(folders[game]):
         raise UsageError(f"game {game!r} has no card faces to preview")
     return folders[game]
 

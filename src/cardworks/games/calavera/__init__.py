@@ -1,6 +1,7 @@
-"""Calavera (the roll-and-write dice game) plugged into the engine: sheet, actions, rules and setup."""
+"""Calavera (the roll-and-write dice game) plugged into the engine: sheet, actions, rules and setup; and into the
+renderer: the symbols printed on its dice."""
 
-from ...engine.plugins import Hidden, Plugin
+from ...engine.plugins import Hidden, Plugin, Rendering
 from . import game
 from .actions import parse_action
 from .expectations import CalaveraExpectation
@@ -11,6 +12,7 @@ PLUGIN = Plugin.of(
     expectations=CalaveraExpectation,
     sheet_layout=game.sheet_layout,
     simulation=SIMULATION,
+    rendering=Rendering(die_symbols={"joker": "★", "calavera": "☠"}),  # the joker's star, the skull face's skull
     hidden=Hidden(),  # sheets and landed dice lie open; a die still rolling shows nothing in the state either
 )
 """The game as the engine's registry sees it."""

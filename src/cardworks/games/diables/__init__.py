@@ -1,4 +1,5 @@
-"""Diables plugged into the engine: its tiles' scoring, actions, rules and scenario positions."""
+"""Diables plugged into the engine: its tiles' scoring, actions, rules and scenario positions; and into the
+renderer: its own rulebook sections."""
 
 from ...engine.plugins import Hidden, Plugin
 from . import game
@@ -6,6 +7,7 @@ from .actions import parse_action
 from .expectations import DiablesExpectation
 from .scoring import handled, vocabulary
 from .models import MODELS
+from .sections import RENDERING
 from .validation import validate
 
 PLUGIN = Plugin.of(
@@ -15,6 +17,7 @@ PLUGIN = Plugin.of(
     vocabulary=vocabulary(),
     handlers=handled(),
     validate=validate,
+    rendering=RENDERING,
     hidden=Hidden(),  # what the engine plays (scoring) lies open on the table
 )
 """The game as the engine's registry sees it."""

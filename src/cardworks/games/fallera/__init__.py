@@ -1,4 +1,5 @@
-"""La Fallera Calavera plugged into the engine: cards, state, actions, rules and setup."""
+"""La Fallera Calavera plugged into the engine: cards, state, actions, rules and setup; and into the renderer:
+its own rulebook sections."""
 
 from ...engine.plugins import Hidden, Plugin
 from . import game
@@ -8,6 +9,7 @@ from .expectations import FalleraExpectation
 from .simulation import SIMULATION
 from .interpreter import handled, vocabulary
 from .models import MODELS
+from .sections import RENDERING
 from .validation import validate
 
 PLUGIN = Plugin.of(
@@ -19,6 +21,7 @@ PLUGIN = Plugin.of(
     missing_features=FEATURES,
     validate=validate,
     simulation=SIMULATION,
+    rendering=RENDERING,
     hidden=Hidden(private=("hands",), secret=("deck",)),  # hands and the face-down deck
 )
 """The game as the engine's registry sees it."""

@@ -10,8 +10,8 @@ from ...errors import DataError
 
 from ...i18n.collation import collation_key
 from ...loading.records import Index
-from ..jinja import environment
-from .diables_sections import SECTIONS as DIABLES_SECTIONS
+from ...engine.plugins import plugin_of
+from ..jinja import environment, markup_html
 from .mapsvg import legend_keys, map_geometry, svg_of
 from .texts import DocTexts, Labels
 from ...models.certainty import ORDER, field_certainty
@@ -31,9 +31,6 @@ def _stated_count(board: Any, side: Any, space: Any) -> bool:
         found = field_certainty(space.sources, "accesses")
     return found == "stated"
 
-NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
-
-
 class Generator:
     """Builds the ``::: generated NAME`` sections of one locale and deck."""
 
@@ -45,8 +42,17 @@ class Generator:
         self.icons = icons
         self.macros = environment().get_template("docs/generated.html.j2").module
         self.labels = Labels(texts)
+        own = index.db.game.root / "templates"
+        self.overrides = (str(own.resolve()),) if own.is_dir() else ()
+        plugin = plugin_of(self.game.id)
+        self.sections = dict(plugin.rendering.sections) if plugin is not None else {}
+        """The game's own sections (its plugin's ``rendering``), each called with this generator as its
+        ``SectionContext``."""
+        clash = sorted(set(self.sections) & {*self.NAMES, *self.WITH_ARGUMENT})
+        if clash:
+            raise DataError(f"game {self.game.id!r} generates sections named like the generic ones: {', '.join(clash)}")
 
-    NAMES = ("components", "icon-legend", "rank-table", "battle-table", "player-variants", "map", "card-index")
+    NAMES = ("components", "icon-legend", "player-variants", "map", "card-index")
     WITH_ARGUMENT = ("printed-deck",)
     """Sections written ``::: generated NAME ARGUMENT``; every other section takes none."""
 
@@ -59,15 +65,40 @@ class Generator:
             return getattr(self, name.replace("-", "_"))(argument)
         if argument:
             raise DataError(f"the generated section {name!r} takes no argument (got {argument!r})")
-        if name not in self.NAMES and name not in DIABLES_SECTIONS:
+        if name not in self.NAMES and name not in self.sections:
             raise DataError(f"unknown generated section {name!r}; use one of "
-                            f"{', '.join((*self.NAMES, *self.WITH_ARGUMENT, *DIABLES_SECTIONS))}")
+                            f"{', '.join((*self.NAMES, *self.WITH_ARGUMENT, *self.sections))}")
         try:
-            if name in DIABLES_SECTIONS:
-                return DIABLES_SECTIONS[name](self)
+            if name in self.sections:
+                return Markup(self.sections[name](self))
             return getattr(self, name.replace("-", "_"))()
         except (StopIteration, KeyError, ValueError) as exc:
             raise DataError(f"the generated section {name!r} needs data the game does not have ({exc!r})") from None
+
+    # What a game's own sections are given (engine.plugins.SectionContext) -------------------------------------
+    def cards(self) -> list[Any]:
+        """The records of the cards of the sets this rulebook covers."""
+        return self._cards()
+
+    def name(self, record: Any) -> str:
+        """A record's name in the locale."""
+        return self._name(record)
+
+    def macros_of(self, template: str) -> Any:
+        """The macros of ``template``, from the game folder's ``templates/`` first, then the shipped ones."""
+        return environment(self.overrides).get_template(template).module
+
+    def markup(self, text: str) -> Markup:
+        """Card-text markup as HTML, each token its icon."""
+        return markup_html(text, self.icons)
+
+    def marked(self, value: Any, sources: Any, field: str) -> str:
+        """``value`` with the mark of its certainty in ``sources``."""
+        return marked(value, sources, field)
+
+    def legend(self, values: Any) -> str:
+        """The legend of the marks used in ``values``."""
+        return self._legend(values)
 
     def _name(self, record: Any) -> str:
         return self.texts.text(record.id, "name", record.model.name)
@@ -131,27 +162,6 @@ class Generator:
                  if not r.model.sources or any(s.doc not in left_out for s in r.model.sources)}
         rows = [{"url": url, "alt": alt} for icon, (url, alt) in self.icons.items() if icon in shown]
         return Markup(self.macros.icon_legend(rows, self.labels))
-
-    def rank_table(self) -> Markup:
-        stat = next(s for s in self.game.stats if s.id == "rank")
-        ranked = [r for r in self._cards() if (r.model.stats.get("rank") or 0) > (stat.default or 0)]
-        rows = [{"name": self._name(r), "rank": marked(r.model.stats["rank"], r.model.sources, "stats/rank")}
-                for r in sorted(ranked, key=lambda r: -r.model.stats["rank"])]
-        if stat.default is not None:
-            rows.append({"name": self.labels.other_specials, "rank": stat.default})
-        return Markup(self.macros.rank_table(rows, self.labels, self._legend(row["rank"] for row in rows)))
-
-    def battle_table(self) -> Markup:
-        examples = next(p.value for p in self.game.parameters if p.id == "battle-examples")
-        rows = []
-        for numeral, example in zip(NUMERALS, examples):
-            attack, _, defence = example.partition(":")
-            undefended = defence == "-"
-            steals = undefended or int(attack) > int(defence)  # the battle rule: attack must beat defence
-            rows.append({"numeral": numeral, "attack": attack,
-                         "defence": self.labels.no_defence if undefended else defence,
-                         "result": self.labels.steals if steals else self.labels.keeps})
-        return Markup(self.macros.battle_table(rows, self.labels))
 
     def player_variants(self) -> Markup:
         params = {p.id: p.value for p in self.game.parameters}
