@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..errors import DataError, UsageError
 from ..problems import Problem
-from ..render.printshop import render_pngs, save_pdf
+from ..render.facepdf import render_pngs, save_pdf
 from ..render.faces import FaceJob, build_job
 from .cells import neutralise
 from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, set_sizes, staging_folder

@@ -46,7 +46,7 @@ from .contents import contents_pdf
 from .kit import contents as kit_contents, deck_sets
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
-from .printshop import assemble, render_pngs, save_pdf
+from .facepdf import assemble, render_pngs, save_pdf
 from .proof import ProofNotes, contact_sheet
 from .telltale import telltale_backs
 from .transaction import BuildTransaction
