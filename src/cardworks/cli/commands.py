@@ -206,10 +206,9 @@ def _game_with_locale(cards_root: Path, game: str | None, locale: str):
     databases = load_games(cards_root, game)
     if len(databases) == 1:
         return databases[0]
-    from ..i18n.locales import resolve_locale
+    from ..i18n.locales import known_locale
 
-    having = [db for db in databases if resolve_locale(db.game_doc, locale) in db.game_doc.locales
-              and resolve_locale(db.game_doc, locale) != db.game_doc.source_locale]
+    having = [db for db in databases if known_locale(db.game_doc, locale) not in (None, db.game_doc.source_locale)]
     if len(having) == 1:
         return having[0]
     names = ", ".join(db.game_doc.id for db in having) or "none of the games"
@@ -279,12 +278,14 @@ def i18n_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: str
 def i18n_glossary(cards_root: Path, locale: str, game: str | None, fmt: str, out: Path | None) -> None:
     """Export the game's terms for LOCALE (required translation, forbidden variants) as TBX or CSV."""
     from ..i18n.glossary import glossary_locales, to_csv, to_tbx
+    from ..i18n.locales import known_locale
 
-    having = [db for db in load_games(cards_root, game) if locale in glossary_locales(db)]
+    having = [(db, known) for db in load_games(cards_root, game)
+              if (known := known_locale(db.game_doc, locale)) in glossary_locales(db)]
     if len(having) != 1:
-        names = ", ".join(db.game_doc.id for db in having) or "no game"
+        names = ", ".join(db.game_doc.id for db, _ in having) or "no game"
         raise click.UsageError(f"{names} has a glossary for {locale!r}; choose one game with --game")
-    _emit((to_tbx if fmt == "tbx" else to_csv)(having[0], locale), out)
+    _emit((to_tbx if fmt == "tbx" else to_csv)(*having[0]), out)
 
 
 @i18n.command("status")

@@ -20,7 +20,7 @@ from typing import Any
 import pikepdf
 
 from ..errors import DataError, UsageError
-from ..i18n.pseudo import PSEUDO_LOCALE
+from ..i18n.locales import known_locale, resolve_locale
 from ..fileio import MAX_ASSET_BYTES, read_limited
 from ..loading.database import Database, display_path, load_game
 from ..loading.packs import open_packs
@@ -436,18 +436,14 @@ def _locales(db: Database, options: BuildOptions, every_game: bool) -> list[str]
     locale and the locales the pack translates)."""
     game = db.game_doc
     if options.locales:
-        locales = options.locales
-        if every_game:
-            locales = [loc for loc in locales if loc in game.locales or loc == PSEUDO_LOCALE]
-    elif db.packs:
+        if every_game:  # each game builds the asked locales it has
+            found = (known_locale(game, tag) for tag in options.locales)
+            return list(dict.fromkeys(loc for loc in found if loc is not None))
+        return list(dict.fromkeys(resolve_locale(game, tag) for tag in options.locales))
+    if db.packs:
         translated = {doc.locale for b in db.packs for _, doc in b.docs("translations")}
-        locales = [loc for loc in game.locales if loc == game.source_locale or loc in translated]
-    else:
-        locales = list(game.locales)
-    unknown = [loc for loc in locales if loc not in game.locales and loc != PSEUDO_LOCALE]
-    if unknown:
-        raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
-    return locales
+        return [loc for loc in game.locales if loc == game.source_locale or loc in translated]
+    return list(game.locales)
 
 
 def _pack_plans(cards_root: Path, options: BuildOptions) -> list[tuple[Database, Deck, str]]:
