@@ -47,12 +47,11 @@ def test_cards_accepts_an_alias_and_the_pseudo_locale(mini: Path) -> None:
 
 def test_build_resolves_aliases_and_refuses_an_unknown_tag(mini: Path, tmp_path: Path) -> None:
     from cardworks.loading.database import Database, load_game
-    from cardworks.render.build import BuildOptions, _locales
+    from cardworks.render.build import _locales
 
     db = Database(game=load_game(mini / "mini"))
-    asked = BuildOptions(out=tmp_path / "out", locales=["es_ES", "qps-ploc", "es"])
-    assert _locales(db, asked, every_game=False) == ["es", "qps-ploc"]
-    assert _locales(db, BuildOptions(out=tmp_path / "out", locales=["xx", "ES-419"]), every_game=True) == ["es"]
+    assert _locales(db, ["es_ES", "qps-ploc", "es"], every_game=False) == ["es", "qps-ploc"]
+    assert _locales(db, ["xx", "ES-419"], every_game=True) == ["es"]
     refused = run_cli("--cards", str(mini), "build", "--game", "mini", "--locale", "xx", "--out", str(tmp_path / "b"))
     assert refused.exit_code != 0 and UNKNOWN in refused.output
     assert not (tmp_path / "b" / "manifest.json").exists()

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from cardworks.export import preflight as preflight_module
-from cardworks.export import printshop
+from cardworks.export import printshop, target
 from cardworks.export.pages import shop_pages
 from cardworks.export.preflight import preflight
 from cardworks.export.profiles import load_profile, profile_names
@@ -111,7 +111,7 @@ def test_a_size_the_profile_does_not_take_is_refused_before_rendering(pack: Path
     def never(*args, **kwargs):
         raise AssertionError("rendered before the sizes were checked")
 
-    monkeypatch.setattr(printshop, "render_deck", never)
+    monkeypatch.setattr(target, "render_deck", never)
     run = run_cli("--cards", str(CARDS), "export", "print-shop", str(pack), "--profile", profile, "--locale", "en",
                   "--out", str(tmp_path / "out"))
     assert run.exit_code == 2, run.output
