@@ -7,7 +7,7 @@ load the profile models; ``profiles.py`` reads each file whole.
 from __future__ import annotations
 
 from importlib import resources
-from importlib.abc import Traversable
+from importlib.resources.abc import Traversable
 
 
 def profile_folder() -> Traversable:
