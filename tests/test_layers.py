@@ -12,7 +12,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "cardworks"
 LAYERS = [
-    {"markup", "fileio", "problems", "resources", "ids", "errors", "fonts", "plugin_registry", "journal"},
+    {"markup", "fileio", "problems", "resources", "ids", "errors", "fonts", "plugin_registry", "journal", "cluster"},
     {"models"},
     {"loading"},
     {"i18n"},

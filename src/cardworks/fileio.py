@@ -110,9 +110,11 @@ def fault_point(name: str) -> None:
     writes this process's id into the file ``CARDWORKS_PAUSED`` names and waits here, so a test can send
     Ctrl-C at exactly this moment. Points: ``write`` (before any atomic write or grouped write), the
     build transaction's (see ``render.transaction``), ``export-publish`` (an export's staged folder
-    complete, before it replaces ``--out``).
+    complete, before it replaces ``--out``), ``face-pass`` (a chunk of faces about to be laid out, in whichever
+    process or cluster worker lays it out). With ``CARDWORKS_KILL_ONCE=<file>`` only the first process to
+    create that file is killed, so a test can kill one worker of several.
     """
-    if os.environ.get("CARDWORKS_KILL_AT") == name:
+    if os.environ.get("CARDWORKS_KILL_AT") == name and _first_to_die():
         os.kill(os.getpid(), signal.SIGKILL)
     if os.environ.get("CARDWORKS_PAUSE_AT") == name and threading.current_thread() is threading.main_thread():
         # only the main thread pauses: Ctrl-C interrupts it alone (a helper thread's write passes through)
@@ -120,6 +122,17 @@ def fault_point(name: str) -> None:
         if flag:
             Path(flag).write_text(str(os.getpid()))
         time.sleep(120)  # Ctrl-C ends the wait with KeyboardInterrupt, as it would end real work here
+
+
+def _first_to_die() -> bool:
+    once = os.environ.get("CARDWORKS_KILL_ONCE")
+    if not once:
+        return True
+    try:
+        os.close(os.open(once, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
 
 
 def write_temp(path: Path, data: bytes, tag: str = "") -> str:

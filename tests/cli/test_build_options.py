@@ -36,7 +36,7 @@ def test_the_options_become_the_same_build_options() -> None:
     given = _parsed("--game", "fallera", "--set", "expert", "--locale", "ca", "--locale", "qps-ploc", "--players", "3",
                     "--paper", "letter", "--layout", "gutterfold", "--duplex", "short", "--back-offset", "1.5,-2",
                     "--out", "elsewhere", "--no-docs", "--png", "--strict", "--jobs", "2", "--proof",
-                    "--with-optional", "a, b", "--edition", "playtest")
+                    "--with-optional", "a, b", "--edition", "playtest", "--scheduler", "tcp://h:8786")
     options = build_options((Path("pack"),), given)
     assert (options.game, options.selection, options.locales, options.players) == ("fallera", "expert", ["ca", "qps-ploc"], 3)
     assert (options.layout.paper, options.layout.name, options.layout.duplex) == ("letter", "gutterfold", "short")
@@ -44,6 +44,7 @@ def test_the_options_become_the_same_build_options() -> None:
     assert options.out == Path("elsewhere") and not options.documents and options.cards and options.png and options.strict
     assert options.jobs == 2 and options.proof and options.allow_fallback  # --proof implies fallbacks
     assert options.optional == ("a", "b") and options.edition == "playtest" and options.packs == [Path("pack")]
+    assert options.scheduler == "tcp://h:8786" and build_options((), _parsed()).scheduler is None
     defaults = build_options((), _parsed())
     assert defaults.locales is None and defaults.optional == () and defaults.layout.name == "grid" and defaults.jobs >= 1
 

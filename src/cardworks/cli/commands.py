@@ -160,6 +160,8 @@ BUILD_OUTPUTS = options(
     click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box."),
     click.option("--jobs", type=click.IntRange(1, 64), default=None,
                  help="Render in N processes (default: one per processor, at most 4)."),
+    click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT): lay card faces out on that cluster's "
+                 "workers (they need cardworks and the same paths); sheets and documents are made here."),
 )
 BUILD_LANGUAGES = options(
     click.option("--locale", "locales", multiple=True,
@@ -171,7 +173,7 @@ BUILD_LANGUAGES = options(
 BUILD_SECTIONS = {
     "Which deck": ("game", "selection", "players", "merge", "optional", "edition"),
     "Sheets": ("paper", "layout_name", "mark_inset", "gutter", "marks", "duplex", "back_offset"),
-    "Outputs": ("out", "card_sheets", "docs", "png", "strict", "jobs"),
+    "Outputs": ("out", "card_sheets", "docs", "png", "strict", "jobs", "scheduler"),
     "Languages": ("locales", "allow_fallback", "proof"),
 }
 
@@ -195,7 +197,7 @@ def build_options(packs: tuple[Path, ...], given: dict[str, Any]) -> BuildOption
                         jobs=given["jobs"] or default_jobs(), png=given["png"], strict=given["strict"],
                         cards=given["card_sheets"], documents=given["docs"],
                         allow_fallback=given["allow_fallback"] or given["proof"], proof=given["proof"],
-                        packs=list(packs), merge=given["merge"], edition=given["edition"],
+                        packs=list(packs), merge=given["merge"], edition=given["edition"], scheduler=given["scheduler"],
                         optional=tuple(p.strip() for p in optional.split(",") if p.strip()) if optional else ())
 
 

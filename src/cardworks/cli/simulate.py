@@ -112,7 +112,7 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
 
 def _check_places(scheduler: str | None, out: Path | None) -> None:
     """A wrong --scheduler or --out is said before any game is played, not after an hour of them."""
-    from ..simulate.executors import check_scheduler
+    from ..cluster import check_scheduler
     from ..simulate.report import check_out
 
     if scheduler is not None:

@@ -12,6 +12,7 @@ import io
 import os
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 
 import pikepdf
 
+from ..cluster import cluster_map, connect
 from ..errors import DataError, UsageError
 from ..i18n.locales import known_locale, resolve_locale
 from ..fileio import MAX_ASSET_BYTES, read_limited
@@ -93,6 +95,8 @@ class BuildOptions:
     """Optional cards to print as well (``all``, or card ids)."""
     edition: str = "fact"
     """``fact`` (only what the sources give) or ``playtest`` (marked stand-ins fill the unknowns)."""
+    scheduler: str | None = None
+    """A Dask scheduler (``tcp://HOST:PORT``): faces are laid out on its workers, the rest is done here."""
 
 
 @dataclass
@@ -192,8 +196,12 @@ def overflow_error(db: Database, locale: str, overflow: dict[str, tuple[str, ...
     return DataError(f"{db.output_id} {locale}: text overflows on {describe(overflow)} (--strict){note}", problems)
 
 
-def _render_parallel(jobs: int) -> Callable[[FaceJob], FaceResult]:
+def _render_parallel(jobs: int, cluster: Any = None) -> Callable[[FaceJob], FaceResult]:
+    """How a deck's faces are laid out: on a Dask cluster's workers (one task per chunk of faces), in ``jobs``
+    local processes, or here when there are few."""
     def render(job: FaceJob) -> FaceResult:
+        if cluster is not None:
+            return render_faces(job, cluster_map(cluster))
         if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 return render_faces(job, pool.map)
@@ -209,7 +217,7 @@ def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord],
 
 
 def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
-           kept: dict[str, OutputRecord]) -> tuple[bytes, FaceJob, str, dict[str, tuple[str, ...]], list[OutputRecord],
+           kept: dict[str, OutputRecord], cluster: Any = None) -> tuple[bytes, FaceJob, str, dict[str, tuple[str, ...]], list[OutputRecord],
                                                    list[str] | None]:
     """The print-shop PDF of a deck × locale: reused when its faces are unchanged, else assembled from the
     face cache (laying out only the faces whose key is new) and written. Returns the PDF, the job, its key,
@@ -227,7 +235,7 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
         shop = previous[0]
         overflow = {card: tuple(shop.overflow_parts.get(card, ())) for card in shop.overflow}  # type: ignore[union-attr]
         return (options.out / shop_path).read_bytes(), job, key, overflow, previous, None  # type: ignore[return-value]
-    result = deck_faces(job, FaceCache(options.out / FACE_CACHE), _render_parallel(options.jobs))
+    result = deck_faces(job, FaceCache(options.out / FACE_CACHE), _render_parallel(options.jobs, cluster))
     if result.refused:
         raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
     overflow = {face_id: result.parts[face_id] for face_id in order if face_id in result.parts}
@@ -258,11 +266,11 @@ def size_groups(job: FaceJob, deck: Deck, game_size: tuple[float, float]) -> dic
 
 
 def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
-                kept: dict[str, OutputRecord]) -> DeckOutcome:
+                kept: dict[str, OutputRecord], cluster: Any = None) -> DeckOutcome:
     """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size."""
     game = db.game_doc
     chosen, layout_digest = _chosen_layout(db, options.layout)  # a layout that cannot be used stops before any face is laid out
-    shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, options, kept)
+    shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, options, kept, cluster)
     if options.strict and overflow:
         raise overflow_error(db, locale, overflow)
     page_of = {face.id: i for i, face in enumerate(job.faces)}
@@ -465,16 +473,19 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
 
     With ``options.packs``, only the packs' decks, written under ``<out>/<pack id>/``. The build is a
     transaction (:mod:`.transaction`): outputs are staged and published together with the manifest, with the
-    output folder locked, so a failed or killed build leaves the previous one as it was.
+    output folder locked, so a failed or killed build leaves the previous one as it was. With
+    ``options.scheduler``, card faces are laid out on that Dask cluster and all the rest is done here.
     """
-    report = validate(cards_root, options.packs or None, None if options.packs else options.game)
-    if report.errors:
-        raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
-    with BuildTransaction(options.out):
-        return _build_validated(cards_root, options, progress)
+    with ExitStack() as stack:
+        cluster = stack.enter_context(connect(options.scheduler)) if options.scheduler else None  # said before work
+        report = validate(cards_root, options.packs or None, None if options.packs else options.game)
+        if report.errors:
+            raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
+        stack.enter_context(BuildTransaction(options.out))
+        return _build_validated(cards_root, options, progress, cluster)
 
 
-def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress | None) -> BuildReport:
+def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress | None, cluster: Any = None) -> BuildReport:
     previous = {r.path: r for r in read_manifest(options.out)}
     kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
     result = BuildReport()
@@ -505,7 +516,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
         started = time.perf_counter()
-        outcome = _build_deck(db, deck, locale, options, kept)
+        outcome = _build_deck(db, deck, locale, options, kept, cluster)
         if finished and (outcome.rendered or outcome.imposed):
             for record in outcome.records:
                 finished(record.path, time.perf_counter() - started)

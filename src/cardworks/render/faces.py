@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import DataError
+from ..fileio import fault_point
 from ..loading.database import Bundle, Database, display_path
 from ..loading.paths import resolve_inside
 from ..loading.records import Index
@@ -420,6 +421,7 @@ def render_pass(job: FaceJob) -> PassResult:
     """Lay out the faces of ``job`` at their current fit step, in one document (runs in a worker)."""
     from pathlib import Path
 
+    fault_point("face-pass")
     fetcher = safe_fetcher([templates_dir(), *map(Path, job.roots), *font_folders()])
     pdf, overflow, arts = _render(job, job.faces, fetcher)
     return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)))

@@ -13,9 +13,9 @@ import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
-from urllib.parse import urlsplit
 
-from ..errors import DataError, UsageError
+from ..cluster import connect
+from ..errors import DataError
 from .agents import Agent
 from .runner import chunk_size, chunks, play_chunk
 from .stats import Tally, merged
@@ -47,18 +47,6 @@ def simulate(spec: TableSpec, agents: tuple[Agent, ...], games: int, seed: int, 
             tell(count)
         return merged(parts, spec.players)
     return _on_processes(spec, agents, seed, runs, workers, tell)
-
-
-def check_scheduler(address: str) -> None:
-    """UsageError unless ``address`` is a Dask scheduler address this command can reach: ``tcp://HOST:PORT``
-    or ``tls://HOST:PORT`` (an in-process or port-less address cannot be a cluster)."""
-    parts = urlsplit(address)
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if parts.scheme not in ("tcp", "tls") or not parts.hostname or port is None or parts.path not in ("", "/"):
-        raise UsageError(f"--scheduler {address!r}: give a Dask scheduler address as tcp://HOST:PORT")
 
 
 def _ignore_interrupts() -> None:
@@ -98,29 +86,19 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 def _on_dask(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[tuple[int, int]], scheduler: str | None,
              client: Any, tell: Progress) -> Tally:
-    try:
-        from distributed import Client, as_completed as completed
-    except ImportError:
-        raise UsageError("--scheduler needs Dask: pip install -e '.[cluster]'") from None
-    own = client is None
-    if own:
-        check_scheduler(scheduler)
-        try:
-            client = Client(scheduler, timeout="5s")
-        except (OSError, TimeoutError) as exc:
-            raise UsageError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
-    try:
-        futures = [client.submit(play_chunk, spec, agents, seed, first, count, pure=False)  # a fresh key each
-                   for first, count in runs]
-        sizes = {future.key: count for future, (_, count) in zip(futures, runs)}
-        parts = []
-        for future in completed(futures):
-            parts.append(future.result())
-            tell(sizes[future.key])
-        return merged(parts, spec.players)
-    finally:
-        if own:
-            client.close()
+    if client is None:
+        with connect(scheduler) as own:  # type: ignore[arg-type]
+            return _on_dask(spec, agents, seed, runs, None, own, tell)
+    from distributed import as_completed as completed
+
+    futures = [client.submit(play_chunk, spec, agents, seed, first, count, pure=False)  # a fresh key each
+               for first, count in runs]
+    sizes = {future.key: count for future, (_, count) in zip(futures, runs)}
+    parts = []
+    for future in completed(futures):
+        parts.append(future.result())
+        tell(sizes[future.key])
+    return merged(parts, spec.players)
 
 
 def _dask_workers(client: Any) -> int:
