@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .errors import DataError, UsageError
 from .i18n import Localizer
-from .i18n.pseudo import PSEUDO_LOCALE
+from .i18n.locales import resolve_locale
 from .ids import slugify
 from .i18n.lookup import Status
 from .loading.database import Database, load_game
@@ -78,9 +78,7 @@ def list_cards(cards_root: Path, game: str | None = None, locale: str | None = N
         databases = load_games(cards_root, game)
     for db in databases:
         game_doc = db.game_doc
-        wanted = locale or game_doc.source_locale
-        if wanted not in game_doc.locales and wanted != PSEUDO_LOCALE:
-            raise UsageError(f"game {game_doc.id!r} has no locale {wanted!r}; it has {', '.join(game_doc.locales)}")
+        wanted = resolve_locale(game_doc, locale) if locale else game_doc.source_locale
         localizer = Localizer(db, wanted)
         index = Index(db)
         order = {r.id: (r.model.order, r.id) for r in index.of_kind("set")}

@@ -119,7 +119,7 @@ def test_preflight_rejects_an_rgb_file_for_drivethrucards(shop_exports) -> None:
 
 def test_bad_profile_missing_ghostscript_and_foreign_folder_write_nothing(tmp_path: Path, monkeypatch) -> None:
     run = run_cli("--cards", str(CARDS), "export", "print-shop", "--profile", "kinkos", "--out", str(tmp_path / "a"))
-    assert run.exit_code == 2 and "unknown print-shop profile 'kinkos'" in run.output
+    assert run.exit_code == 2 and "'kinkos' is not one of 'drivethrucards', 'makeplayingcards', 'pdf'" in run.output
     monkeypatch.setenv("CARDWORKS_GS", str(tmp_path / "no-gs"))
     run = run_cli("--cards", str(CARDS), "export", "print-shop", "--profile", "drivethrucards", "--game", "fallera",
                   "--out", str(tmp_path / "b"))

@@ -16,10 +16,10 @@ import pytest
 from PIL import Image
 
 from cardworks.export import preflight as preflight_module
-from cardworks.export import printshop
+from cardworks.export import printshop, target
 from cardworks.export.pages import shop_pages
 from cardworks.export.preflight import preflight
-from cardworks.export.profiles import load_profile
+from cardworks.export.profiles import load_profile, profile_names
 from cardworks.render.impose import MM
 from conftest import REPO, run_cli
 
@@ -105,13 +105,13 @@ def test_pdf_export_keeps_each_cards_own_size_and_standalone_preflight_agrees(pd
         assert run.exit_code == 0 and "FAIL" not in run.output, run.output
 
 
-@pytest.mark.parametrize("profile", ["thegamecrafter", "makeplayingcards", "drivethrucards"])
+@pytest.mark.parametrize("profile", [name for name in profile_names() if load_profile(name).sizes.value is not None])
 def test_a_size_the_profile_does_not_take_is_refused_before_rendering(pack: Path, tmp_path: Path, monkeypatch,
                                                                       profile: str) -> None:
     def never(*args, **kwargs):
         raise AssertionError("rendered before the sizes were checked")
 
-    monkeypatch.setattr(printshop, "render_deck", never)
+    monkeypatch.setattr(target, "render_deck", never)
     run = run_cli("--cards", str(CARDS), "export", "print-shop", str(pack), "--profile", profile, "--locale", "en",
                   "--out", str(tmp_path / "out"))
     assert run.exit_code == 2, run.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,6 +15,11 @@ from ..problems import Problem
 from ..loading.database import game_folders
 from ..validate import validate as run_validation
 from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
+from .sections import SectionedCommand, options
+
+if TYPE_CHECKING:  # the build modules load WeasyPrint: imported only when build runs
+    from ..render.build import BuildOptions
+    from ..render.impose import SheetLayout
 
 PACKS = click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False))
 """Expansion packs, each taken with the game it extends (as ``validate`` takes them)."""
@@ -119,61 +125,97 @@ def _selection(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
-@click.command()
+BUILD_DECK = options(
+    click.option("--game", help="Game id (default: every game with card templates)."),
+    click.option("--set", "selection", callback=_selection,
+                 help="Deck selection (e.g. base, base-2, base-3, expert) or sets joined by '+'."),
+    click.option("--players", type=click.IntRange(1, 20), help="Remove the cards marked for this player count."),
+    click.option("--with-game", "merge", is_flag=True, help="For PACKS: shuffle the pack's cards into the game's deck."),
+    click.option("--with-optional", "optional", is_flag=False, flag_value="all", default=None, metavar="[IDS]",
+                 help="Also print optional cards (such as the Misteri d'Elx): every one, or the ids given, comma-separated."),
+    click.option("--edition", type=click.Choice(["fact", "playtest"]), default="fact", show_default=True,
+                 help="fact: only what the rulebooks give, unknown values printed as '?'; playtest: the engine's "
+                 "stand-in values fill them, each marked as not from the rulebooks (file names end in -playtest)."),
+)
+BUILD_SHEETS = options(
+    click.option("--paper", type=click.Choice(["a4", "letter", "legal"]), default="a4", show_default=True),
+    click.option("--layout", "layout_name", default="grid", show_default=True,
+                 help="Sheet layout: grid, gutterfold, silhouette, silhouette-4, cricut, or a pack's own layouts/NAME.json."),
+    click.option("--mark-inset", type=click.FloatRange(3, 80), default=None, callback=_finite_or_none,
+                 help="Print-and-cut layouts: distance of the registration marks from the paper edges, mm "
+                 "(default: the layout's, 10 mm; 15.875 for Silhouette's auto sheet feeder)."),
+    click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, callback=_finite,
+                 help="Space between cards, mm."),
+    click.option("--marks", type=click.Choice(["cards", "page-edge", "none"]), default="cards", show_default=True,
+                 help="Crop marks at every card edge, only at the page edges, or none."),
+    click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+                 help="Back pages mirrored for long-edge or short-edge flipping, or no backs."),
+    click.option("--back-offset", default="0,0", show_default=True, help="Shift of back pages X,Y in mm."),
+)
+BUILD_OUTPUTS = options(
+    click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("build"), show_default=True),
+    click.option("--cards/--no-cards", "card_sheets", default=True, show_default=True, help="Build card sheets."),
+    click.option("--docs/--no-docs", default=True, show_default=True, help="Build rulebooks and FAQ indexes."),
+    click.option("--png", is_flag=True, help="Also write 300 dpi PNG images of every card (print shops)."),
+    click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box."),
+    click.option("--jobs", type=click.IntRange(1, 64), default=None,
+                 help="Render in N processes (default: one per processor, at most 4)."),
+    click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT): lay card faces out on that cluster's "
+                 "workers (they need cardworks and the same paths); sheets and documents are made here."),
+)
+BUILD_LANGUAGES = options(
+    click.option("--locale", "locales", multiple=True,
+                 help="Locale to build (repeatable; an alias or qps-ploc too; default: every locale)."),
+    click.option("--allow-fallback", is_flag=True, help="Fill missing translations from the game's fallback chain."),
+    click.option("--proof", is_flag=True, help="Mark fallback texts visibly in the documents (for translators) and add a "
+                 "contact sheet per deck: ids, trim, bleed and safe-area lines, warnings on the cards."),
+)
+BUILD_SECTIONS = {
+    "Which deck": ("game", "selection", "players", "merge", "optional", "edition"),
+    "Sheets": ("paper", "layout_name", "mark_inset", "gutter", "marks", "duplex", "back_offset"),
+    "Outputs": ("out", "card_sheets", "docs", "png", "strict", "jobs", "scheduler"),
+    "Languages": ("locales", "allow_fallback", "proof"),
+}
+
+
+def sheet_layout(given: dict[str, Any]) -> SheetLayout:
+    """The sheet options of ``build`` (``BUILD_SHEETS``) as one ``SheetLayout``."""
+    from ..render.impose import SheetLayout
+
+    offset_x, offset_y = _offset(given["back_offset"])
+    return SheetLayout(paper=given["paper"], gutter=given["gutter"], marks=given["marks"], duplex=given["duplex"],
+                       offset_x=offset_x, offset_y=offset_y, name=given["layout_name"], mark_inset=given["mark_inset"])
+
+
+def build_options(packs: tuple[Path, ...], given: dict[str, Any]) -> BuildOptions:
+    """``BuildOptions`` from the parsed options of ``build``, each group read by its own part."""
+    from ..render.build import BuildOptions, default_jobs
+
+    optional = given["optional"]
+    return BuildOptions(out=given["out"], game=given["game"], selection=given["selection"],
+                        locales=list(given["locales"]) or None, players=given["players"], layout=sheet_layout(given),
+                        jobs=given["jobs"] or default_jobs(), png=given["png"], strict=given["strict"],
+                        cards=given["card_sheets"], documents=given["docs"],
+                        allow_fallback=given["allow_fallback"] or given["proof"], proof=given["proof"],
+                        packs=list(packs), merge=given["merge"], edition=given["edition"], scheduler=given["scheduler"],
+                        optional=tuple(p.strip() for p in optional.split(",") if p.strip()) if optional else ())
+
+
+@click.command(cls=SectionedCommand, sections=BUILD_SECTIONS)
 @PACKS
-@click.option("--game", help="Game id (default: every game with card templates).")
-@click.option("--set", "selection", callback=_selection, help="Deck selection (e.g. base, base-2, base-3, expert) or sets joined by '+'.")
-@click.option("--locale", "locales", multiple=True, help="Locale to build (repeatable; default: every locale).")
-@click.option("--players", type=click.IntRange(1, 20), help="Remove the cards marked for this player count.")
-@click.option("--paper", type=click.Choice(["a4", "letter", "legal"]), default="a4", show_default=True)
-@click.option("--layout", "layout_name", default="grid", show_default=True,
-              help="Sheet layout: grid, gutterfold, silhouette, silhouette-4, cricut, or a pack's own layouts/NAME.json.")
-@click.option("--mark-inset", type=click.FloatRange(3, 80), default=None, callback=_finite_or_none,
-              help="Print-and-cut layouts: distance of the registration marks from the paper edges, mm "
-              "(default: the layout's, 10 mm; 15.875 for Silhouette's auto sheet feeder).")
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("build"), show_default=True)
-@click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Render in N processes (default: one per processor, at most 4).")
-@click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT): lay card faces out on that cluster's workers "
-              "(they need cardworks and the same paths); sheets and documents are made here.")
-@click.option("--gutter", type=click.FloatRange(0, 20), default=0.0, show_default=True, callback=_finite, help="Space between cards, mm.")
-@click.option("--marks", type=click.Choice(["cards", "page-edge", "none"]), default="cards", show_default=True,
-              help="Crop marks at every card edge, only at the page edges, or none.")
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
-              help="Back pages mirrored for long-edge or short-edge flipping, or no backs.")
-@click.option("--back-offset", default="0,0", show_default=True, help="Shift of back pages X,Y in mm.")
-@click.option("--png", is_flag=True, help="Also write 300 dpi PNG images of every card (print shops).")
-@click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box.")
-@click.option("--cards/--no-cards", "card_sheets", default=True, show_default=True, help="Build card sheets.")
-@click.option("--docs/--no-docs", default=True, show_default=True, help="Build rulebooks and FAQ indexes.")
-@click.option("--allow-fallback", is_flag=True, help="Fill missing translations from the game's fallback chain.")
-@click.option("--proof", is_flag=True, help="Mark fallback texts visibly in the documents (for translators) and add a "
-              "contact sheet per deck: ids, trim, bleed and safe-area lines, warnings on the cards.")
-@click.option("--with-game", "merge", is_flag=True, help="For PACKS: shuffle the pack's cards into the game's deck.")
-@click.option("--with-optional", "optional", is_flag=False, flag_value="all", default=None, metavar="[IDS]",
-              help="Also print optional cards (such as the Misteri d'Elx): every one, or the ids given, comma-separated.")
-@click.option("--edition", type=click.Choice(["fact", "playtest"]), default="fact", show_default=True,
-              help="fact: only what the rulebooks give, unknown values printed as '?'; playtest: the engine's "
-              "stand-in values fill them, each marked as not from the rulebooks (file names end in -playtest).")
+@BUILD_DECK
+@BUILD_SHEETS
+@BUILD_OUTPUTS
+@BUILD_LANGUAGES
 @click.pass_obj
-def build(cards_root: Path, packs: tuple[Path, ...], merge: bool, game: str | None, selection: str | None, locales: tuple[str, ...], players: int | None,
-          paper: str, layout_name: str, mark_inset: float | None, out: Path, jobs: int | None, scheduler: str | None, gutter: float, marks: str,
-          duplex: str, back_offset: str, png: bool, strict: bool, card_sheets: bool, docs: bool, allow_fallback: bool, proof: bool,
-          optional: str | None, edition: str) -> None:
+def build(cards_root: Path, packs: tuple[Path, ...], **given: Any) -> None:
     """Build card sheets, print-shop files, rulebooks and FAQ indexes under OUT, listed in OUT/manifest.json.
 
     With PACKS, build each pack's cards (alone, or with --with-game in the game's deck) under OUT/<pack id>/.
     """
-    from ..render.build import BuildOptions, build as run_build, default_jobs
-    from ..render.impose import SheetLayout
+    from ..render.build import build as run_build
 
-    offset_x, offset_y = _offset(back_offset)
-    layout = SheetLayout(paper=paper, gutter=gutter, marks=marks, duplex=duplex, offset_x=offset_x, offset_y=offset_y,
-                         name=layout_name, mark_inset=mark_inset)
-    options = BuildOptions(out=out, game=game, selection=selection, locales=list(locales) or None, players=players,
-                           layout=layout, jobs=jobs or default_jobs(), png=png, strict=strict, cards=card_sheets, documents=docs,
-                           allow_fallback=allow_fallback or proof, proof=proof, packs=list(packs), merge=merge,
-                           optional=tuple(p.strip() for p in optional.split(",") if p.strip()) if optional else (),
-                           edition=edition, scheduler=scheduler)
+    options = build_options(packs, given)
     with progress_bar() as progress:
         report = run_build(cards_root, options, progress)
     print_build_report(report)
@@ -208,10 +250,9 @@ def _game_with_locale(cards_root: Path, game: str | None, locale: str):
     databases = load_games(cards_root, game)
     if len(databases) == 1:
         return databases[0]
-    from ..i18n.locales import resolve_locale
+    from ..i18n.locales import known_locale
 
-    having = [db for db in databases if resolve_locale(db.game_doc, locale) in db.game_doc.locales
-              and resolve_locale(db.game_doc, locale) != db.game_doc.source_locale]
+    having = [db for db in databases if known_locale(db.game_doc, locale) not in (None, db.game_doc.source_locale)]
     if len(having) == 1:
         return having[0]
     names = ", ".join(db.game_doc.id for db in having) or "none of the games"
@@ -281,12 +322,14 @@ def i18n_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: str
 def i18n_glossary(cards_root: Path, locale: str, game: str | None, fmt: str, out: Path | None) -> None:
     """Export the game's terms for LOCALE (required translation, forbidden variants) as TBX or CSV."""
     from ..i18n.glossary import glossary_locales, to_csv, to_tbx
+    from ..i18n.locales import known_locale
 
-    having = [db for db in load_games(cards_root, game) if locale in glossary_locales(db)]
+    having = [(db, known) for db in load_games(cards_root, game)
+              if (known := known_locale(db.game_doc, locale)) in glossary_locales(db)]
     if len(having) != 1:
-        names = ", ".join(db.game_doc.id for db in having) or "no game"
+        names = ", ".join(db.game_doc.id for db, _ in having) or "no game"
         raise click.UsageError(f"{names} has a glossary for {locale!r}; choose one game with --game")
-    _emit((to_tbx if fmt == "tbx" else to_csv)(having[0], locale), out)
+    _emit((to_tbx if fmt == "tbx" else to_csv)(*having[0]), out)
 
 
 @i18n.command("status")

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from ..errors import DataError
+from ..export.profile_files import profile_names
 from ..problems import Problem
 
 GAME = click.option("--game", help="Game id (needed when several games have cards).")
@@ -18,6 +19,8 @@ PLAYERS = click.option("--players", type=click.IntRange(1, 20), help="Remove the
 LOCALE = click.option("--locale", help="Locale of the card texts (default: the game's source locale).")
 PACKS = click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False, exists=True))
 JOBS = click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Lay faces out in N processes.")
+PROFILES = click.Choice(profile_names())
+"""The shipped print-shop profiles, read from their data files (``export/profiles/*.json``)."""
 
 
 def deck_options(command):
@@ -45,8 +48,8 @@ def export() -> None:
 
 @export.command("print-shop")
 @deck_options
-@click.option("--profile", "profile_name", default="pdf", show_default=True,
-              help="Print-shop profile: drivethrucards, makeplayingcards, pdf, thegamecrafter.")
+@click.option("--profile", "profile_name", type=PROFILES, default="pdf", show_default=True,
+              help="Print-shop profile (one data file each in export/profiles/).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Folder to write (replaced whole; default build/export/PROFILE-GAME-DECK-LOCALE).")
 @click.pass_obj
@@ -98,7 +101,8 @@ def _warn_telltale(result) -> None:
 
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path, exists=True))
-@click.option("--profile", "profile_name", help="Profile to check against (default: the one export.json names, else pdf).")
+@click.option("--profile", "profile_name", type=PROFILES,
+              help="Profile to check against (default: the one export.json names, else pdf).")
 def preflight(target: Path, profile_name: str | None) -> None:
     """Check a PDF, a PNG or an export folder as a print shop would; exit 1 when a check fails."""
     from ..export.preflight import preflight as run

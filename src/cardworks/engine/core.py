@@ -100,7 +100,7 @@ class Rules(Protocol):
         """What ``player`` may see; hidden cards appear only as counts."""
 
     def dump(self, state: Any) -> dict[str, Any]:
-        """A JSON-ready form of the state."""
+        """A JSON-ready form of the state (inherit it, with ``load``, from ``engine.codec.SavedState``)."""
 
     def load(self, data: dict[str, Any]) -> Any:
         """The state ``dump`` wrote."""

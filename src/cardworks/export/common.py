@@ -16,6 +16,7 @@ import pikepdf
 from ..errors import DataError, UsageError
 from ..fileio import fault_point
 from ..i18n import Localizer
+from ..i18n.locales import resolve_locale
 from ..loading.database import Database, load_database
 from ..loading.records import Index
 from ..render.build import has_cards, selected_games
@@ -99,9 +100,7 @@ def load_deck(cards_root: Path, game: str | None, selection: str | None, players
     db = load_database(folders[0], packs)
     if packs and selection is None:
         selection = "+".join(r.id for r in Index(db).of_kind("set") if r.bundle is not db.game)
-    locale = locale or db.game_doc.source_locale
-    if locale not in db.game_doc.locales:
-        raise UsageError(f"game {db.game_doc.id!r} has no locale {locale}; it has {', '.join(db.game_doc.locales)}")
+    locale = resolve_locale(db.game_doc, locale) if locale else db.game_doc.source_locale
     deck = build_deck(db, selection, players)
     if not deck.cards:
         raise UsageError(f"the deck {deck.label!r} of {db.game_doc.id} has no cards")

@@ -13,20 +13,21 @@ preflighted, and published only when every check passes.
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..errors import DataError, UsageError
 from ..problems import Problem
-from ..render.printshop import render_pngs, save_pdf
-from ..render.faces import FaceJob, build_job
+from ..render.facepdf import render_pngs, save_pdf
+from ..render.faces import FaceJob
 from .cells import neutralise
-from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, set_sizes, staging_folder
+from .common import DeckFaces, set_sizes
 from .pages import shop_pages
 from .pdfx import ghostscript, to_pdfx
 from .preflight import FileReport, preflight
 from .profiles import Profile, load_profile
+from .target import DeckChoice, run_target
 
 
 @dataclass
@@ -43,10 +44,6 @@ class ExportResult:
     telltale: dict[str, list[str]] = field(default_factory=dict)
     """Card type → its backs, where one type carries several (a warning, see ``render.telltale``)."""
     deck: str = ""
-
-
-def default_out(profile: str, faces_label: str) -> Path:
-    return Path("build") / "export" / f"{profile}-{faces_label}"
 
 
 def _sizes(faces: DeckFaces, profile: Profile, order: list[int]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -111,21 +108,22 @@ def write_quantities(path: Path, rows: list[dict[str, str | int]]) -> None:
         writer.writerows({k: neutralise(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows)
 
 
-def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None = None, selection: str | None = None,
-                      players: int | None = None, locale: str | None = None, out: Path | None = None,
-                      jobs: int = 1, packs: list[Path] | None = None) -> ExportResult:
-    """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails."""
-    profile = load_profile(profile_name)
-    if profile.output == "pdf-x1a":
-        ghostscript()  # before any work: a missing Ghostscript must not leave half an export
-    db, deck, locale = load_deck(cards_root, game, selection, players, locale, packs)
-    job = build_job(db, deck, locale)
-    refuse_sizes(profile, job)
-    label = f"{db.game_doc.id}-{deck.label}-{locale}"
-    out = out or default_out(profile.id, label)
-    staging = staging_folder(out)
-    try:
-        faces = render_deck(db, deck, locale, jobs, job)
+@dataclass
+class PrintShop:
+    """The print-shop target of ``run_target``: the profile's files, ``quantities.csv``, then preflight."""
+
+    profile: Profile
+    kind: str = "print-shop"
+
+    @property
+    def prefix(self) -> str:
+        return self.profile.id
+
+    def check(self, job: FaceJob) -> None:
+        refuse_sizes(self.profile, job)
+
+    def write(self, faces: DeckFaces, staging: Path, out: Path, label: str) -> dict[str, Any]:
+        profile = self.profile
         if profile.output == "png":
             outputs, trims = _png_files(faces, profile)
             pages: dict[str, int] = {}
@@ -136,23 +134,32 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
             (staging / relative).parent.mkdir(parents=True, exist_ok=True)
             (staging / relative).write_bytes(data)
         write_quantities(staging / "quantities.csv", quantities_rows(faces, files, profile.output == "png"))
-        record = {"export": "print-shop", "profile": profile.id, "game": db.game_doc.id, "deck": deck.label, "locale": locale,
-                  "trims_mm": trims, "designs": len(deck.cards), "cards": deck.physical_cards,
-                  "pages": pages, "files": files, "backs": faces.back_ids, "unverified": profile.unverified(),
-                  "overflow": list(faces.result.overflow),
-                  "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()}}
-        (staging / MARKER).write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        reports = preflight(staging, profile.id)
+        return {"profile": profile.id, "trims_mm": trims, "pages": pages, "files": files, "backs": faces.back_ids,
+                "unverified": profile.unverified(), "overflow": list(faces.result.overflow),
+                "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()}}
+
+    def verify(self, staging: Path, out: Path) -> list[FileReport]:
+        """Preflight the staged files; DataError (naming each failed check where it will be) when one fails."""
+        reports = preflight(staging, self.profile.id)
         failed = [r for r in reports if not r.ok]
         if failed:
             problems = [Problem(str(out / r.path.relative_to(staging)), "", "preflight", f"{c.name}: {c.message}")
                         for r in failed for c in r.checks if not c.ok]
-            raise DataError(f"the {profile.name} export failed preflight; {out} was left as it was", problems)
-        publish_folder(staging, out)
-    except BaseException:
-        discard(staging)
-        raise
-    for report in reports:
-        report.path = out / report.path.relative_to(staging)
-    return ExportResult(out, profile, files, len(deck.cards), deck.physical_cards, reports, list(faces.result.overflow),
-                        dict(faces.result.parts), faces.telltale, label)
+            raise DataError(f"the {self.profile.name} export failed preflight; {out} was left as it was", problems)
+        for report in reports:
+            report.path = out / report.path.relative_to(staging)
+        return reports
+
+
+def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None = None, selection: str | None = None,
+                      players: int | None = None, locale: str | None = None, out: Path | None = None,
+                      jobs: int = 1, packs: list[Path] | None = None) -> ExportResult:
+    """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails."""
+    profile = load_profile(profile_name)
+    if profile.output == "pdf-x1a":
+        ghostscript()  # before any work: a missing Ghostscript must not leave half an export
+    chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs)
+    done = run_target(cards_root, PrintShop(profile), chosen, out)
+    faces = done.faces
+    return ExportResult(done.folder, profile, done.record["files"], len(faces.deck.cards), faces.deck.physical_cards,
+                        done.verified, list(faces.result.overflow), dict(faces.result.parts), faces.telltale, done.label)

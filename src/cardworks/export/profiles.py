@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import UsageError
+from .profile_files import profile_folder, profile_names
+
+__all__ = ["CardSize", "Colour", "Fact", "Profile", "load_profile", "profile_names"]
 
 T = TypeVar("T")
 
@@ -123,21 +125,12 @@ class Profile(BaseModel):
         return notes
 
 
-def _folder():
-    return resources.files(__package__) / "profiles"
-
-
-def profile_names() -> list[str]:
-    """Ids of the shipped profiles, sorted."""
-    return sorted(entry.name.removesuffix(".json") for entry in _folder().iterdir() if entry.name.endswith(".json"))
-
-
 @lru_cache(maxsize=None)
 def load_profile(name: str) -> Profile:
     """The profile ``name``; raises UsageError for an unknown one (naming the known ones)."""
     if name not in profile_names():
         raise UsageError(f"unknown print-shop profile {name!r}; choose from {', '.join(profile_names())}")
-    entry = _folder() / f"{name}.json"
+    entry = profile_folder() / f"{name}.json"
     data: Any = json.loads(entry.read_text(encoding="utf-8"))
     try:
         return Profile.model_validate(data)

@@ -19,11 +19,13 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import UsageError
 from ..render.faces import BLEED_MM
 from ..render.impose import MM
-from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, staging_folder
+from .common import DeckFaces
+from .target import DeckChoice, run_target
 
 MAX_COLUMNS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1
@@ -127,20 +129,21 @@ def saved_object(faces: DeckFaces, sheets: list[tuple[SheetGrid, list[str]]], ur
             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck]}
 
 
-def export_tts(cards_root: Path, *, game: str | None = None, selection: str | None = None, players: int | None = None,
-               locale: str | None = None, out: Path | None = None, base_url: str | None = None, jobs: int = 1,
-               packs: list[Path] | None = None) -> TtsResult:
-    """Write sheets, the back image and the saved object into ``out`` (replaced whole)."""
-    from PIL import Image
+@dataclass(frozen=True)
+class Tts:
+    """The Tabletop Simulator target of ``run_target``: sheets by back, the back images and the saved object."""
 
-    if base_url is not None and not base_url.startswith(("http://", "https://")):
-        raise UsageError(f"--base-url must start with http:// or https://, not {base_url!r}")
-    db, deck, locale = load_deck(cards_root, game, selection, players, locale, packs)
-    label = f"{db.game_doc.id}-{deck.label}-{locale}"
-    out = out or Path("build") / "export" / f"tts-{label}"
-    staging = staging_folder(out)
-    try:
-        faces = render_deck(db, deck, locale, jobs)
+    base_url: str | None = None
+    kind: str = "tts"
+    prefix: str = "tts"
+
+    def check(self, job: Any) -> None:
+        """Every card size fits a sheet: nothing to refuse before rendering."""
+
+    def write(self, faces: DeckFaces, staging: Path, out: Path, label: str) -> dict[str, Any]:
+        from PIL import Image
+
+        deck, db = faces.deck, faces.db
         by_back: dict[str, list[str]] = {}  # one size per back: render.faces gives each size its own back id
         for entry in deck.cards:
             by_back.setdefault(faces.backs[entry.card.id], []).append(entry.card.id)
@@ -160,18 +163,26 @@ def export_tts(cards_root: Path, *, game: str | None = None, selection: str | No
             sheet_names.append(name)
         for back, name in back_names.items():
             images[back].save(staging / name, format="PNG")
-        nickname = f"{db.game_doc.name} {deck.label} ({locale})"
-        urls = [_url(base_url, out, name) for name in sheet_names]
-        back_urls = [_url(base_url, out, back_names[back]) for back, _ in chunks]
+        nickname = f"{db.game_doc.name} {deck.label} ({faces.locale})"
+        urls = [_url(self.base_url, out, name) for name in sheet_names]
+        back_urls = [_url(self.base_url, out, back_names[back]) for back, _ in chunks]
         document = saved_object(faces, [(grid, chunk) for grid, (_, chunk) in zip(grids, chunks)], urls, back_urls, nickname)
         (staging / f"{label}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        record = {"export": "tts", "game": db.game_doc.id, "deck": deck.label, "locale": locale,
-                  "designs": len(deck.cards), "cards": deck.physical_cards,
-                  "files": [*sheet_names, *back_names.values(), f"{label}.json"]}
-        (staging / MARKER).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        publish_folder(staging, out)
-    except BaseException:
-        discard(staging)
-        raise
-    return TtsResult(out, out / f"{label}.json", [out / name for name in sheet_names], len(deck.cards), deck.physical_cards,
-                     faces.telltale, label)
+        return {"files": [*sheet_names, *back_names.values(), f"{label}.json"]}
+
+    def verify(self, staging: Path, out: Path) -> None:
+        """Nothing beyond what ``write`` made sure of."""
+
+
+def export_tts(cards_root: Path, *, game: str | None = None, selection: str | None = None, players: int | None = None,
+               locale: str | None = None, out: Path | None = None, base_url: str | None = None, jobs: int = 1,
+               packs: list[Path] | None = None) -> TtsResult:
+    """Write sheets, the back image and the saved object into ``out`` (replaced whole)."""
+    if base_url is not None and not base_url.startswith(("http://", "https://")):
+        raise UsageError(f"--base-url must start with http:// or https://, not {base_url!r}")
+    chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs)
+    done = run_target(cards_root, Tts(base_url), chosen, out)
+    deck = done.faces.deck
+    sheets = [name for name in done.record["files"] if name.startswith("sheet-")]
+    return TtsResult(done.folder, done.folder / f"{done.label}.json", [done.folder / name for name in sheets],
+                     len(deck.cards), deck.physical_cards, done.faces.telltale, done.label)

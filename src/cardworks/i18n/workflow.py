@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import DataError, UsageError
@@ -18,7 +18,8 @@ from ..problems import Problem
 from .catalog import Entry, build_catalog, parse_context
 from .files import merged_translations
 from .formats import ImportedFile, from_po, from_xliff, state_refusal, to_po, to_xliff
-from .locales import resolve_locale
+from .locales import known_locale, resolve_locale
+from .pseudo import PSEUDO_LOCALE, pseudo_text
 from .merge import LEGACY_WARNING, check_base, conflict_message, decide
 from .strings import source_hash
 from .rules import section_with_blocks, split_blocks, translated_blocks
@@ -26,18 +27,25 @@ from .rules import section_with_blocks, split_blocks, translated_blocks
 FORMATS = {"po": ".po", "xliff": ".xlf"}
 
 
-def _check_locale(db: Database, locale: str) -> None:
+def _check_locale(db: Database, locale: str) -> str:
+    """The game's locale for the tag ``locale`` (an alias resolved), refused when it is the source locale."""
     game = db.game_doc
+    locale = resolve_locale(game, locale)
     if locale == game.source_locale:
         raise UsageError(f"{locale!r} is the source locale of {game.id}; it has nothing to translate")
-    if locale not in game.locales:
-        raise UsageError(f"game {game.id!r} has no locale {locale!r}; it has {', '.join(game.locales)}")
+    return locale
 
 
 def export_catalog(db: Database, locale: str, fmt: str) -> bytes:
-    """Every translatable string of the game for ``locale``, as a PO or XLIFF file."""
-    _check_locale(db, locale)
+    """Every translatable string of the game for ``locale``, as a PO or XLIFF file.
+
+    For the pseudo-locale every string comes translated into its pseudo text: a file to try a translation
+    tool's round trip, or a PO-reading tool, on text 40% longer than the source (it cannot be imported).
+    """
+    locale = _check_locale(db, locale)
     entries = build_catalog(db, locale)
+    if locale == PSEUDO_LOCALE:
+        entries = [replace(e, translation=pseudo_text(e.source, markup=e.markup), state="translated") for e in entries]
     game = db.game_doc
     if fmt == "po":
         return to_po(entries, game.id, locale).encode("utf-8")
@@ -107,7 +115,8 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
     problems: list[Problem] = []
     if imported.game != game.id:
         problems.append(Problem(shown, "", "wrong-game", f"the file is for game {imported.game!r}, not {game.id!r}"))
-    declared = resolve_locale(game, imported.locale) if imported.locale else None
+    # the file's own language as the game's locale; a tag the game lacks stays as written (reported below)
+    declared = (known_locale(game, imported.locale) or imported.locale) if imported.locale else None
     locale = resolve_locale(game, locale) if locale else None
     target = locale or declared
     if locale and declared and declared != locale:
@@ -117,6 +126,9 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
     if problems:
         raise DataError(f"{shown} refused; nothing written", problems)
     _check_locale(db, target)
+    if target == PSEUDO_LOCALE:
+        raise UsageError(f"{PSEUDO_LOCALE} is the pseudo-locale, made from the source at each build; "
+                         "there is nothing to import into it")
     current = {e.context: e for e in build_catalog(db, target)}
     registered = {icon for _, doc in db.docs("icons") for icon in (i.id for i in doc.icons)}
     items: list[tuple[str, str, str, str]] = []

@@ -22,7 +22,7 @@ import pikepdf
 
 from ..cluster import cluster_map, connect
 from ..errors import DataError, UsageError
-from ..i18n.pseudo import PSEUDO_LOCALE
+from ..i18n.locales import known_locale, resolve_locale
 from ..fileio import MAX_ASSET_BYTES, read_limited
 from ..loading.database import Database, display_path, load_game
 from ..loading.packs import open_packs
@@ -48,7 +48,7 @@ from .contents import contents_pdf
 from .kit import contents as kit_contents, deck_sets
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
-from .printshop import assemble, render_pngs, save_pdf
+from .facepdf import assemble, render_pngs, save_pdf
 from .proof import ProofNotes, contact_sheet
 from .telltale import telltale_backs
 from .transaction import BuildTransaction
@@ -269,7 +269,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
                 kept: dict[str, OutputRecord], cluster: Any = None) -> DeckOutcome:
     """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size."""
     game = db.game_doc
-    chosen, layout_digest = _chosen_layout(db, options)  # a layout that cannot be used stops before any face is laid out
+    chosen, layout_digest = _chosen_layout(db, options.layout)  # a layout that cannot be used stops before any face is laid out
     shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, options, kept, cluster)
     if options.strict and overflow:
         raise overflow_error(db, locale, overflow)
@@ -332,20 +332,21 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
                                             **common))
         imposed = True
     if options.proof:
-        records.append(_proof(db, deck, locale, options, kept, job, faces_key, overflow, shop_bytes))
+        records.append(_proof(db, deck, locale, options.out, options.layout.paper, kept, job, faces_key, overflow,
+                              shop_bytes))
     outcome = _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
     outcome.notes = notes
     outcome.telltale = telltale_backs(job)
     return outcome
 
 
-def _chosen_layout(db: Database, options: BuildOptions) -> tuple[tuple[LayoutFile, str], str]:
+def _chosen_layout(db: Database, given: SheetLayout) -> tuple[tuple[LayoutFile, str], str]:
     """The layout ``--layout`` names (the pack's or game folder's own before the shipped one) and a digest of
     its file, which goes into each sheet's input hash. Options the layout would ignore are refused."""
     roots = [bundle.root for bundle in db.packs] + [db.game.root]
-    path = layout_path(options.layout.name, roots)
+    path = layout_path(given.name, roots)
     layout = read_layout(path)
-    rule, name, given = layout[0].rule, options.layout.name, options.layout
+    rule, name = layout[0].rule, given.name
     if given.mark_inset is not None and not isinstance(rule, PrintAndCutRule):
         raise UsageError(f"--mark-inset moves registration marks; layout {name!r} prints none")
     if not isinstance(rule, GridRule) and (given.gutter or given.marks != "cards"):
@@ -405,20 +406,21 @@ def proof_notes(job: FaceJob, overflow: dict[str, tuple[str, ...]]) -> ProofNote
     return notes
 
 
-def _proof(db: Database, deck: Deck, locale: str, options: BuildOptions, kept: dict[str, OutputRecord], job: FaceJob,
+def _proof(db: Database, deck: Deck, locale: str, out: Path, paper: str, kept: dict[str, OutputRecord], job: FaceJob,
            faces_key: str, overflow: dict[str, tuple[str, ...]], shop_bytes: bytes) -> OutputRecord:
-    """The contact sheet of a deck × locale (``--proof``), reused while its faces are unchanged."""
+    """The contact sheet of a deck × locale (``--proof``) on ``paper``, written under ``out``, reused while its
+    faces are unchanged."""
     path = f"{db.output_id}/{locale}/proof-{deck.label}.pdf"
-    key = hashlib.sha256(f"proof {faces_key} {options.layout.paper}".encode()).hexdigest()
+    key = hashlib.sha256(f"proof {faces_key} {paper}".encode()).hexdigest()
     previous = kept.get(path)
-    if previous is not None and previous.input_hash == key and still_valid(options.out, previous):
+    if previous is not None and previous.input_hash == key and still_valid(out, previous):
         return previous
     sheet = contact_sheet(pikepdf.open(io.BytesIO(shop_bytes)), [face.id for face in job.faces],
-                          proof_notes(job, overflow), BLEED_MM, options.layout.paper)
+                          proof_notes(job, overflow), BLEED_MM, paper)
     data = save_pdf(sheet)
     return OutputRecord(game=db.output_id, locale=locale, kind="cards-proof", path=path, pages=len(sheet.pages),
-                        sha256=write_output(options.out, path, data), input_hash=key, selection=deck.selection,
-                        players=deck.players, paper=options.layout.paper, edition=deck.edition,
+                        sha256=write_output(out, path, data), input_hash=key, selection=deck.selection,
+                        players=deck.players, paper=paper, edition=deck.edition,
                         **overflow_fields(overflow))
 
 
@@ -440,23 +442,19 @@ def has_cards(folder: Path) -> bool:
                for kind in (classify(path.relative_to(folder).as_posix()) for path in folder.rglob("*.json")))
 
 
-def _locales(db: Database, options: BuildOptions, every_game: bool) -> list[str]:
-    """The locales to build: those asked for, else every locale of the game (of a pack: the game's source
-    locale and the locales the pack translates)."""
+def _locales(db: Database, asked: list[str] | None, every_game: bool) -> list[str]:
+    """The locales to build: the tags ``asked`` (``--locale``: locales, aliases, the pseudo-locale), else every
+    locale of the game (of a pack: the game's source locale and the locales the pack translates)."""
     game = db.game_doc
-    if options.locales:
-        locales = options.locales
-        if every_game:
-            locales = [loc for loc in locales if loc in game.locales or loc == PSEUDO_LOCALE]
-    elif db.packs:
+    if asked:
+        if every_game:  # each game builds the asked locales it has
+            found = (known_locale(game, tag) for tag in asked)
+            return list(dict.fromkeys(loc for loc in found if loc is not None))
+        return list(dict.fromkeys(resolve_locale(game, tag) for tag in asked))
+    if db.packs:
         translated = {doc.locale for b in db.packs for _, doc in b.docs("translations")}
-        locales = [loc for loc in game.locales if loc == game.source_locale or loc in translated]
-    else:
-        locales = list(game.locales)
-    unknown = [loc for loc in locales if loc not in game.locales and loc != PSEUDO_LOCALE]
-    if unknown:
-        raise UsageError(f"game {game.id!r} has no locale {', '.join(unknown)}; it has {', '.join(game.locales)}")
-    return locales
+        return [loc for loc in game.locales if loc == game.source_locale or loc in translated]
+    return list(game.locales)
 
 
 def _pack_plans(cards_root: Path, options: BuildOptions) -> list[tuple[Database, Deck, str]]:
@@ -467,7 +465,7 @@ def _pack_plans(cards_root: Path, options: BuildOptions) -> list[tuple[Database,
                           edition=options.edition)
         if not deck.cards:
             raise UsageError(f"pack {db.output_id!r} has no cards to print in {deck.label!r}")
-        plans += [(db, deck, locale) for locale in _locales(db, options, every_game=False)]
+        plans += [(db, deck, locale) for locale in _locales(db, options.locales, every_game=False)]
     return plans
 
 
@@ -498,7 +496,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
     for folder in [] if options.packs else selected_games(cards_root, options.game):
         db = Database(game=load_game(folder))
         game = db.game_doc
-        locales = _locales(db, options, every_game=options.game is None)
+        locales = _locales(db, options.locales, every_game=options.game is None)
         try:
             deck = build_deck(db, options.selection, options.players, options.optional, edition=options.edition)
         except UsageError as exc:

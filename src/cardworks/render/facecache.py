@@ -199,7 +199,7 @@ def deck_faces(job: FaceJob, cache: FaceCache | None, render: Renderer = render_
 
 def assemble_faces(result: FaceResult, order: list[str], bleed_mm: float, lang: str) -> pikepdf.Pdf:
     """Faces just laid out (not through the cache) as one PDF in ``order``, placeholders painted, boxes set."""
-    from .printshop import assemble
+    from .facepdf import assemble
 
     pages = split_pages(result)
     return assemble({i: p.pdf for i, p in pages.items()}, order, bleed_mm, lang, {i: p.group for i, p in pages.items()})

@@ -80,7 +80,7 @@ class PieceTask:
             raise DataError(f"{self.game} {self.locale} {self.kind}: {len(texts.missing)} missing translation(s): "
                             f"{', '.join(texts.missing[:5])}; build with --allow-fallback")
         pdf = pikepdf.open(io.BytesIO(data))
-        from .printshop import save_pdf
+        from .facepdf import save_pdf
 
         return save_pdf(pdf), len(pdf.pages), list(texts.fallbacks)
 

@@ -26,7 +26,7 @@ from ..render.facecache import RENDERER_VERSION, assemble_faces
 from ..render.faces import BLEED_MM, FaceJob, build_job, render_faces
 from ..render.fonts import font_files
 from ..render.jinja import environment, templates_dir
-from ..render.printshop import render_pngs
+from ..render.facepdf import render_pngs
 
 __all__ = ["FaceImage", "FaceSet", "build_deck", "environment", "face_set", "has_cards", "render_face_images",
            "run_scenarios", "scenario_games", "templates_dir"]

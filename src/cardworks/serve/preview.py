@@ -17,10 +17,9 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
-from ..errors import UsageError
 from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
 from ..i18n import Localizer
-from ..i18n.pseudo import PSEUDO_LOCALE
+from ..i18n.locales import known_locale, resolve_locale
 from ..loading.records import Index
 from . import adapter
 from .worker import RenderTimeout, RenderWorker
@@ -97,9 +96,12 @@ class Preview:
         self._worker = RenderWorker(options.render_timeout, start=True)
         self._source_maps: dict = {}
         self.snapshot = load_snapshot(options, self.game_folder, 1, source_maps=self._source_maps)
-        locales = self.snapshot.locales
-        if options.locale and locales and options.locale not in locales and options.locale != PSEUDO_LOCALE:
-            raise UsageError(f"game {self.snapshot.game_id!r} has no locale {options.locale!r}; it has {', '.join(locales)}")
+        game = self.snapshot.db.game_doc if self.snapshot.db is not None else None
+        if options.locale and game is not None:  # an alias is shown as the locale it names; unknown tags stop here
+            locale = resolve_locale(game, options.locale)
+            if locale != options.locale:
+                self.options = replace(options, locale=locale)
+                self.snapshot.default_locale = locale
         self._lock = threading.RLock()
         self._images_lock = threading.Lock()
         """Guards the image cache alone: a face request never waits for a render in progress."""
@@ -295,9 +297,9 @@ class Preview:
 
     def locale_or_default(self, locale: str | None) -> str:
         """The locale asked for when the game has it (or the pseudo-locale), else the default one."""
-        if locale and (locale in self.snapshot.locales or locale == PSEUDO_LOCALE):
-            return locale
-        return self.snapshot.default_locale
+        game = self.snapshot.db.game_doc if self.snapshot.db is not None else None
+        known = known_locale(game, locale) if locale and game is not None else None
+        return known or self.snapshot.default_locale
 
 
 __all__ = ["LocaleView", "Preview", "RefreshTiming", "ShownProblem", "Tile", "low_resolution"]

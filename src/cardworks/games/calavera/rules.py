@@ -50,6 +50,7 @@ from typing import Any
 
 from .actions import JOKER, SKULL, CalaveraAction, Die, First, Mark, Pass, Reroll, Roll, parse_action, player
 from .invariants import more_invariants
+from ...engine.codec import SavedState, StateCodec
 from ...engine.core import CHANCE, IllegalActionError, Outcome, player_index
 
 
@@ -96,8 +97,10 @@ class State:
 
 
 @dataclass
-class CalaveraRules:
+class CalaveraRules(SavedState):
     """The rules, bound to one sheet layout, dice and player count."""
+
+    codec = StateCodec(State)
 
     players: int
     colours: tuple[str, ...]
@@ -374,21 +377,6 @@ class CalaveraRules:
                 return "an observation shows a die that has not landed yet"
         return None
 
-    def dump(self, state: State) -> dict[str, Any]:
-        """JSON-ready: tuples become lists."""
-        data = dict(state.__dict__)
-        data["sheets"] = [list(sheet) for sheet in state.sheets]
-        for name in _FLAT:
-            data[name] = list(data[name])
-        return data
-
-    def load(self, data: dict[str, Any]) -> State:
-        fields = dict(data)
-        fields["sheets"] = tuple(tuple(sheet) for sheet in data["sheets"])
-        for name in _FLAT:
-            fields[name] = tuple(fields[name])
-        return State(**fields)
-
     def outcome(self, state: State) -> Outcome | None:
         """How the game ended: the players tied for the best score share the win."""
         if state.phase != "over":
@@ -466,9 +454,6 @@ def _replace(state: State, **changes: Any) -> State:
     new.__dict__.update(changes)
     return new
 
-
-_FLAT = ("dice", "aside", "pending", "taken", "winners", "scores")
-"""Tuple fields of the state that are flat (``sheets`` is the nested one)."""
 
 
 def _notation(action: CalaveraAction) -> str:

@@ -16,11 +16,12 @@ list them), follower moves, and phases 3 and 4.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
 from .models import PlazaMajority
+from ...engine.codec import SavedState, StateCodec
 from ...engine.core import IllegalActionError, Outcome
 from .actions import (SHOWS, Camera, DiablesAction, Drums, EndPerformance, Like, ScoreLluiment, ScoreShow,
                               ScoreSocialMedia, ScoreStreet, Thrill, TurnOrder, parse_action)
@@ -82,8 +83,10 @@ class State:
     winner: int | None = None
 
 
-class DiablesRules:
+class DiablesRules(SavedState):
     """The scoring rules, with the game's parameters, the tiles' conditions and the shows' layouts."""
+
+    codec = StateCodec(State)
 
     def __init__(self, params: dict[str, Any], tiles: dict[str, Any], layouts: dict[str, Layout],
                  sound_last: int | None = None, thrill_icons: tuple[int, ...] = ()) -> None:
@@ -391,17 +394,6 @@ class DiablesRules:
     def hidden_leak(self, state: State) -> str | None:
         return None
 
-    def dump(self, state: State) -> dict[str, Any]:
-        return {f.name: _plain(getattr(state, f.name)) for f in fields(State)}
-
-    def load(self, data: dict[str, Any]) -> State:
-        values = dict(data)
-        values["plaza"] = tuple(tuple(Figure(**f) for f in show) for show in data["plaza"])
-        values["wall"] = tuple(Post(**{**p, "cameras": tuple(p["cameras"])}) for p in data["wall"])
-        for key in set(values) - {"plaza", "wall"}:
-            values[key] = _tuples(values[key])
-        return State(**values)
-
     def invariants(self, state: State) -> list[str]:
         broken = []
         if any(points < self.params["fame-point-limits"][0] for points in state.fp):
@@ -425,15 +417,3 @@ class DiablesRules:
 
 def _set(values: tuple, index: int, value: Any) -> tuple:
     return values[:index] + (value,) + values[index + 1:]
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, (Figure, Post)):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
-    return value
-
-
-def _tuples(value: Any) -> Any:
-    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value

@@ -75,9 +75,6 @@ class State:
 
 FIELDS = tuple(State.__dataclass_fields__)
 """The state's fields, in order (``dump`` writes them in this order)."""
-NESTED = frozenset({"hands", "counters", "refused", "pending"})
-"""The state's tuples of tuples."""
-FIELD_SET = frozenset(FIELDS)
 
 
 TALLIES = ("weights", "sellables", "on_counters")
@@ -156,10 +153,3 @@ def built(fields: dict[str, Any]) -> State:
     state = object.__new__(State)
     object.__setattr__(state, "__dict__", fields)
     return state
-
-
-def tupled(name: str, value: Any) -> Any:
-    """A state field read back from JSON: lists become tuples (of tuples for hands and counters)."""
-    if type(value) is not list:
-        return value
-    return tuple(map(tuple, value)) if name in NESTED else tuple(value)

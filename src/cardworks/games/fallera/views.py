@@ -1,5 +1,5 @@
 """What Fallera shows and checks of a position: each player's observation (and proof it leaks nothing
-hidden), the JSON dump and load, scenario expectations and the invariants every position keeps."""
+hidden), its dump and load (the engine's one codec), scenario expectations and the invariants every position keeps."""
 
 from __future__ import annotations
 
@@ -12,11 +12,14 @@ from .actions import player
 from .effects import FaceUpAttacks
 from .registry import REGISTRY
 from .invariants import more_invariants
-from .state import FIELD_SET, FIELDS, NESTED, State, built, tupled
+from ...engine.codec import SavedState, StateCodec
+from .state import State
 
 
-class Views:
+class Views(SavedState):
     """The part of ``FalleraRules`` that shows, stores and checks positions."""
+
+    codec = StateCodec(State)
 
     @REGISTRY.bind(FaceUpAttacks, "stands", reads=("counter",))
     def observe(self, state: State, who: int) -> dict[str, Any]:
@@ -70,21 +73,6 @@ class Views:
                 if not any(self.card(state, i).doing("face-up-attacks") for i in state.counters[target]):  # apart too
                     return f"{player(viewer)} sees the face-down attack"
         return None
-
-    def dump(self, state: State) -> dict[str, Any]:
-        """JSON-ready: tuples become lists (hands and counters are the only tuples of tuples)."""
-        data = dict(state.__dict__)  # every field, in order (states are built whole)
-        for name, value in data.items():
-            if type(value) is tuple:
-                data[name] = [list(group) for group in value] if name in NESTED else list(value)
-        return data
-
-    def load(self, data: dict[str, Any]) -> State:
-        """The state ``dump`` wrote (fields it leaves out take their defaults)."""
-        if data.keys() != FIELD_SET:  # fields missing or unknown: the dataclass fills in or says which
-            return State(**{name: tupled(name, value) for name, value in data.items()})
-        return built({name: tupled(name, value) if type(value) is list else value
-                       for name, value in zip(FIELDS, map(data.__getitem__, FIELDS))})
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
         """None when a scenario's expectation holds, else what differs (see docs/scenarios.md)."""

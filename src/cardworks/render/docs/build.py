@@ -13,7 +13,7 @@ from typing import Any
 from ...loading.database import Database, load_game
 from ..jinja import templates_dir
 from ..manifest import OutputRecord, still_valid, write_output
-from ..printshop import save_pdf
+from ..facepdf import save_pdf
 from .texts import fallen_back
 
 

@@ -1,4 +1,7 @@
-"""Print-shop files: one card per page at trim + bleed with TrimBox and BleedBox, and 300 dpi PNGs."""
+"""Face PDFs: one card per page at trim + bleed with TrimBox and BleedBox, deterministic bytes, and 300 dpi PNGs.
+
+Shared by `build` and every export target; the print-shop export itself lives in ``export/printshop.py``.
+"""
 
 from __future__ import annotations
 
