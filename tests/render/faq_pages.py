@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -30,6 +31,7 @@ class Line:
     """In the right half of the page (the second column)."""
 
 
+@lru_cache(maxsize=8)  # several tests read the same built FAQ; they only read what this returns
 def pdf_lines(path: Path) -> list[list[Line]]:
     """Each page's text lines in drawing order, outside the margins (header and page number) left out."""
     pages = []
