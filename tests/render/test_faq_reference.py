@@ -109,3 +109,40 @@ def test_index_entries_join_wrapped_lines() -> None:
     assert index_entries([page], "Index", None) == [("Map of the Kingdom", "1, 4\u20139, 12, 15"),
                                                      ("Territorial foods and winning with four ingredients", "20\u201322"),
                                                      ("conill", "3")]
+
+
+def _diables_copy(tmp_path, change) -> object:
+    """A copy of the Diables database with ``change(game, rulings)`` applied to its JSON."""
+    import json
+    import shutil
+
+    root = tmp_path / "diables"
+    shutil.copytree(CARDS / "diables", root)
+    game_file, rulings_file = root / "game.json", root / "rulings" / "rulebook.json"
+    game, rulings = json.loads(game_file.read_text()), json.loads(rulings_file.read_text())
+    change(game, rulings["rulings"])
+    game_file.write_text(json.dumps(game, ensure_ascii=False))
+    rulings_file.write_text(json.dumps(rulings, ensure_ascii=False))
+    return load_database(root)
+
+
+def test_a_ruling_under_an_unknown_topic_fails_the_faq(tmp_path) -> None:
+    from cardworks.errors import DataError
+
+    db = _diables_copy(tmp_path, lambda game, rulings: rulings[3].update(topic="ghost"))
+    with pytest.raises(DataError) as failed:
+        faq_html(db, "en")
+    assert "rulebook.json:/rulings/3" in str(failed.value) and "'ghost'" in str(failed.value)
+    assert [p.code for p in failed.value.problems] == ["dangling-ref"]
+
+
+def test_a_game_without_topics_prints_its_rulings_numbered_under_the_faq_heading(tmp_path) -> None:
+    def untopical(game, rulings):
+        del game["faq_topics"]
+        for ruling in rulings:
+            del ruling["topic"]
+
+    page = faq_html(_diables_copy(tmp_path, untopical), "en")
+    numbers = [int(n) for n in re.findall(r'class="ruling" id="ruling-[^"]+" data-number="(\d+)"', page)]
+    assert numbers == list(range(1, 22))
+    assert 'class="topic-index"' not in page and "<h2>" not in page and 'class="name-index"' in page
