@@ -101,7 +101,9 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
 
 
 @dataclass
-class FaqTopic:
+class FaqSection:
+    """One topic of the FAQ as printed: its heading in the locale and its rulings, numbered."""
+
     id: str
     name: str | Markup
     rulings: list[dict[str, Any]]
@@ -142,8 +144,8 @@ def _faq_context(db: Database, locale: str, allow_fallback: bool, proof: bool) -
     from ..jinja import markup_html
 
     verdicts = {r.id: r.passed for r in run_scenarios(db)} if proof and game.id in registered() else {}
-    topics = {t.id: FaqTopic(t.id, texts.text(game.id, f"faq_topics/{t.id}/name", t.name), []) for t in game.faq_topics}
-    untitled = FaqTopic("", texts.label("faq"), [])
+    topics = {t.id: FaqSection(t.id, texts.text(game.id, f"faq_topics/{t.id}/name", t.name), []) for t in game.faq_topics}
+    untitled = FaqSection("", texts.label("faq"), [])
     for record in index.of_kind("ruling"):
         ruling, topic = record.model, record.model.topic
         if topic is not None and topic not in topics:
@@ -173,13 +175,13 @@ def _faq_context(db: Database, locale: str, allow_fallback: bool, proof: bool) -
     return context, texts
 
 
-def _topic_index(topics: list[FaqTopic], locale: str) -> list[tuple[str | Markup, str, list[str]]]:
+def _topic_index(topics: list[FaqSection], locale: str) -> list[tuple[str | Markup, str, list[str]]]:
     """(name, anchor id, ruling numbers) of each topic, in the locale's alphabetical order."""
     entries = [(t.name, t.id, number_ranges([r["number"] for r in t.rulings])) for t in topics if t.id]
     return sorted(entries, key=lambda e: collation_key(_plain(e[0]), locale))
 
 
-def _card_index(topics: list[FaqTopic], pieces: dict[str, Any], texts: DocTexts,
+def _card_index(topics: list[FaqSection], pieces: dict[str, Any], texts: DocTexts,
                 locale: str) -> list[tuple[str | Markup, list[str]]]:
     """(name, ruling numbers) of every card, component or board a ruling names, and of their other names.
 
