@@ -140,6 +140,14 @@ class RoundPhase(Model):
     sources: list[Source] = Field(min_length=1)
 
 
+class FaqTopic(Model):
+    """A heading of the FAQ under which rulings about one subject are printed together."""
+
+    id: Id
+    name: str = Field(min_length=1, json_schema_extra=TRANSLATABLE)
+    """The heading, also the topic's entry in the FAQ's topic index."""
+
+
 class Game(Document):
     """A game: its name, locales, players, the vocabulary its cards use, and its sources."""
 
@@ -161,6 +169,8 @@ class Game(Document):
     """Rule facts with their sources."""
     phases: list[RoundPhase] = Field(default_factory=list)
     """The phases of a round, in order (printed as a player aid)."""
+    faq_topics: list[FaqTopic] = Field(default_factory=list)
+    """The FAQ's topics in the order it prints them; when there are any, every ruling of the game names one."""
     card_size: CardSize = Field(default_factory=lambda: CardSize(width_mm=63, height_mm=88))
     """Trim size of the game's cards unless a set says otherwise (default poker, 63 × 88 mm)."""
     selections: list[DeckSelection] = Field(default_factory=list)

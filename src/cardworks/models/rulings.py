@@ -16,6 +16,9 @@ class Ruling(Model):
     question: str = Field(min_length=1, json_schema_extra=MARKUP)
     answer: str = Field(min_length=1, json_schema_extra=MARKUP)
     source: Source
+    topic: Ref | None = None
+    """The FAQ topic (an id of the game's ``faq_topics``) the ruling is printed under: what it is about,
+    which the cards it names do not always say (burning, the deck running out)."""
     scenarios: list[Ref] = Field(default_factory=list)
     """Ids of executable scenarios that check this ruling."""
     states_behaviour: bool = True

@@ -27,6 +27,7 @@ class _Refs:
         self.cards = index.ids_of("card")
         self.pieces = self.cards | index.ids_of("component", "board")
         self.rulings = index.ids_of("ruling")
+        self.topics = {t.id for t in game.faq_topics}
         self.scenarios = index.ids_of("scenario")
         self.named_by = {r.id: set(r.model.scenarios) for r in index.of_kind("ruling")} | \
             {r.id: set(r.model.rulings) for r in index.of_kind("scenario")}
@@ -192,6 +193,13 @@ def _check_board(record: Record, refs: _Refs, out: ProblemList) -> None:
 def _check_ruling(record: Record, refs: _Refs, out: ProblemList) -> None:
     for i, card_id in enumerate(record.model.cards):
         _dangling(out, record, f"/cards/{i}", "card, component or board", card_id, refs.pieces)
+    topic = record.model.topic
+    if topic is not None:
+        _dangling(out, record, "/topic", "FAQ topic", topic, refs.topics)
+    elif refs.topics and not record.bundle.is_pack:  # a pack prints no FAQ of its own
+        out.error(record.file.display, record.pointer, "missing-topic",
+                  f"ruling {record.id!r} names no topic, but the game's FAQ prints every ruling under one "
+                  f"of its faq_topics ({', '.join(sorted(refs.topics))})")
     for i, scenario_id in enumerate(record.model.scenarios):
         _dangling(out, record, f"/scenarios/{i}", "scenario", scenario_id, refs.scenarios)
         _one_way(out, record, f"/scenarios/{i}", "scenario", scenario_id, refs)

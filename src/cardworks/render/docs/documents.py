@@ -101,75 +101,120 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
 
 
 @dataclass
-class FaqCard:
+class FaqSection:
+    """One topic of the FAQ as printed: its heading in the locale and its rulings, numbered."""
+
     id: str
-    name: str
-    alt_names: list[str]
+    name: str | Markup
     rulings: list[dict[str, Any]]
 
 
 def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False,
-             pages: dict[str, int] | None = None, fell_back: list[str] | None = None) -> str:
-    """Every ruling under each card it concerns, cards in the locale's order, and an index of names.
-
-    ``pages`` gives each card's page for the "see also" references and the index;
-    without it they show a placeholder of the same width (see :func:`faq_pdf`). ``fell_back``, when given,
-    receives the strings taken from another locale.
+             fell_back: list[str] | None = None) -> str:
+    """Every ruling once, numbered, under its topic; then an index of topics and one of card names, each
+    giving ruling numbers (so the FAQ needs no page numbers and is laid out once). ``fell_back``, when
+    given, receives the strings taken from another locale.
     """
     made = _faq_context(db, locale, allow_fallback, proof)
-    html = _faq_page(db, made, pages)
-    if fell_back is not None:
-        fell_back += made[1].fallbacks
+    html = _faq_page(db, made)
+    if fell_back is not None:  # a label asked for by every ruling is one string
+        fell_back += list(dict.fromkeys(made[1].fallbacks))
     return html
 
 
-def _faq_page(db: Database, made: tuple[dict[str, Any], DocTexts], pages: dict[str, int] | None) -> str:
-    """The FAQ's HTML from its context (:func:`_faq_context`) with these page numbers."""
+def _faq_page(db: Database, made: tuple[dict[str, Any], DocTexts]) -> str:
+    """The FAQ's HTML from its context (:func:`_faq_context`)."""
     context, texts = made
-    html = _page({**context, "pages": pages or {}}, "docs/faq.html.j2")
+    html = _page(context, "docs/faq.html.j2")
     _check(texts, f"{db.game_doc.id} {texts.locale} faq")
     return html
 
 
 def _faq_context(db: Database, locale: str, allow_fallback: bool, proof: bool) -> tuple[dict[str, Any], DocTexts]:
-    """What the FAQ prints, gathered once however many times its page numbers make it laid out."""
+    """What the FAQ prints: topics in the game's order, their rulings numbered from 1 in file order, and the
+    two indexes. A ruling without a topic (a game that declares none) goes under the FAQ's own heading."""
     index = Index(db)
     game = db.game_doc
     texts = DocTexts(db, locale, allow_fallback, proof)
     icons = icon_urls(index, texts)
     documents = {d.id: d for d in game.documents}
     pieces = {r.id: r for r in index.records if r.kind in {"card", "component", "board"}}
-    names = {pid: texts.text(pid, "name", r.model.name) for pid, r in pieces.items()}
     from ...engine.scenarios import run_scenarios
     from ...engine.plugins import registered
     from ..jinja import markup_html
 
     verdicts = {r.id: r.passed for r in run_scenarios(db)} if proof and game.id in registered() else {}
-    by_card: dict[str, list[dict[str, Any]]] = {}
+    topics = {t.id: FaqSection(t.id, texts.text(game.id, f"faq_topics/{t.id}/name", t.name), []) for t in game.faq_topics}
+    untitled = FaqSection("", texts.label("faq"), [])
     for record in index.of_kind("ruling"):
-        ruling = record.model
+        ruling, topic = record.model, record.model.topic
+        if topic is not None and topic not in topics:
+            raise DataError(f"{record.where}: unknown FAQ topic {topic!r}",
+                            [Problem(record.file.display, f"{record.pointer}/topic", "dangling-ref",
+                                     f"unknown FAQ topic {topic!r}")])
         source = ruling.source
-        where = _citation(texts, game.id, documents.get(source.doc), source)
-        for card_id in ruling.cards:
-            others = [other for other in ruling.cards if other != card_id and other in pieces]
-            by_card.setdefault(card_id, []).append({
-                "id": ruling.id,
-                "question": markup_html(texts.text(ruling.id, "question", ruling.question), icons),
-                "answer": markup_html(texts.text(ruling.id, "answer", ruling.answer), icons),
-                "source": where, "certainty": texts.label(f"certainty_{source.certainty}"),
-                "scenarios": [{"id": s, "passed": verdicts.get(s)} for s in ruling.scenarios],
-                "see_also": [{"id": other, "name": names[other]} for other in others],
-            })
-    cards = [FaqCard(card_id, names[card_id],
-                     [texts.text(card_id, f"alt_names/{i}", alt) for i, alt in enumerate(getattr(pieces[card_id].model, "alt_names", []))],
-                     rulings)
-             for card_id, rulings in by_card.items() if card_id in pieces]
-    cards.sort(key=lambda c: collation_key(_plain(c.name), locale))  # a proof fallback keeps its span: no str()
-    entries = [(c.name, c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
-    entries.sort(key=lambda e: collation_key(_plain(e[0]), locale))
+        (topics[topic] if topic else untitled).rulings.append({
+            "id": ruling.id, "cards": [c for c in ruling.cards if c in pieces],
+            "question": markup_html(texts.text(ruling.id, "question", ruling.question), icons),
+            "answer": markup_html(texts.text(ruling.id, "answer", ruling.answer), icons),
+            "source": _citation(texts, game.id, documents.get(source.doc), source),
+            # most answers are stated; the FAQ's note says that only the others are marked
+            "certainty": None if source.certainty == "stated" else texts.label(f"certainty_{source.certainty}"),
+            "scenarios": [{"id": s, "passed": verdicts.get(s)} for s in ruling.scenarios],
+        })
+    shown = [t for t in [*topics.values(), untitled] if t.rulings]
+    number = 0
+    for topic in shown:
+        for ruling in topic.rulings:
+            number += 1
+            ruling["number"] = number
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Labels(texts),
-               "cards": cards, "index": entries, "proof": proof, "marked": proof and bool(texts.fallbacks)}
+               "topics": shown, "topic_index": _topic_index(shown, locale),
+               "index": _card_index(shown, pieces, texts, locale), "proof": proof,
+               "marked": proof and bool(texts.fallbacks)}
     return context, texts
+
+
+def _topic_index(topics: list[FaqSection], locale: str) -> list[tuple[str | Markup, str, list[str]]]:
+    """(name, anchor id, ruling numbers) of each topic, in the locale's alphabetical order."""
+    entries = [(t.name, t.id, number_ranges([r["number"] for r in t.rulings])) for t in topics if t.id]
+    return sorted(entries, key=lambda e: collation_key(_plain(e[0]), locale))
+
+
+def _card_index(topics: list[FaqSection], pieces: dict[str, Any], texts: DocTexts,
+                locale: str) -> list[tuple[str | Markup, list[str]]]:
+    """(name, ruling numbers) of every card, component or board a ruling names, and of their other names.
+
+    One entry per name as a reader sees it: two pieces with one name in this locale, or an other name that
+    differs from the name only in case, share an entry with the numbers of both."""
+    numbers: dict[str, list[int]] = {}
+    for topic in topics:
+        for ruling in topic.rulings:
+            for card_id in ruling["cards"]:
+                numbers.setdefault(card_id, []).append(ruling["number"])
+    merged: dict[str, tuple[str | Markup, set[int]]] = {}
+    names = [(card_id, texts.text(card_id, "name", pieces[card_id].model.name)) for card_id in numbers]
+    names += [(card_id, texts.text(card_id, f"alt_names/{i}", alt)) for card_id in numbers
+              for i, alt in enumerate(getattr(pieces[card_id].model, "alt_names", []))]
+    for card_id, name in names:
+        key = " ".join(_plain(name).casefold().split())
+        merged.setdefault(key, (name, set()))[1].update(numbers[card_id])
+    entries = [(name, number_ranges(sorted(found))) for name, found in merged.values()]
+    return sorted(entries, key=lambda e: collation_key(_plain(e[0]), locale))
+
+
+def number_ranges(numbers: list[int]) -> list[str]:
+    """Ascending numbers as a reader scans them: ``[1, 2, 3, 7, 9, 10]`` → ``["1–3", "7", "9", "10"]`` (a run
+    of three or more becomes a range; the template keeps each part on one line)."""
+    parts: list[str] = []
+    run: list[int] = []
+    for n in [*numbers, None]:
+        if run and (n is None or n != run[-1] + 1):
+            parts += [f"{run[0]}\u2013{run[-1]}"] if len(run) > 2 else [str(x) for x in run]
+            run = []
+        if n is not None:
+            run.append(n)
+    return parts
 
 
 def _citation(texts: DocTexts, game_id: str, document: Any, source: Any) -> Markup:
@@ -226,36 +271,8 @@ def render_pdf(html: str, game_root: Path, asked_by: dict[str, str] | None = Non
     return out.getvalue()
 
 
-def _anchor_pages(document: Any, prefix: str) -> dict[str, int]:
-    """Page number (from 1) where each element whose id starts with ``prefix`` begins."""
-    found: dict[str, int] = {}
-    for number, page in enumerate(document.pages, start=1):
-        for anchor in page.anchors:
-            if anchor.startswith(prefix):
-                found.setdefault(anchor.removeprefix(prefix), number)
-    return found
-
-
 def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False,
             fell_back: list[str] | None = None) -> bytes:
-    """The FAQ index with literal page numbers.
-
-    Forward page references (``target-counter``) make WeasyPrint lay pages out
-    again and again (7 of 11 s here). Instead: lay out once with placeholders,
-    read where each card landed, write the numbers in, and repeat until they
-    no longer move (one extra pass in practice).
-    """
-    pages: dict[str, int] | None = None
-    made = _faq_context(db, locale, allow_fallback, proof)
-    for _ in range(4):
-        document = _layout(_faq_page(db, made, pages), db.game.root,
-                           what=f"the {db.game_doc.id} {locale} FAQ index")
-        found = _anchor_pages(document, "card-")
-        if found == pages:
-            break
-        pages = found
-    if fell_back is not None:  # the same texts served every pass: each string once
-        fell_back += list(dict.fromkeys(made[1].fallbacks))
-    out = io.BytesIO()
-    document.write_pdf(out)
-    return out.getvalue()
+    """The FAQ as a PDF. Its indexes give ruling numbers, not pages, so one layout is enough."""
+    html = faq_html(db, locale, allow_fallback, proof, fell_back)
+    return render_pdf(html, db.game.root, what=f"the {db.game_doc.id} {locale} FAQ index")
