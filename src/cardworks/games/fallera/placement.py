@@ -28,6 +28,8 @@ def card_places(types: list[str] | tuple[str, ...], kind: str | None) -> frozens
             places.add("sold")
     if "battle" in types:
         places.add("battle")
+    if "special" in types:
+        places.add("hand")
     return frozenset(places)
 
 
@@ -36,8 +38,8 @@ def _words(places: frozenset[str]) -> str:
     return " or ".join(PLACES[p] for p in PLACES if p in places) or NOWHERE
 
 
-NOWHERE = "a card the engine never reads effects on (only treasures and battle cards are played yet)"
-"""Where an effect of a card of no place sits (a special card: special-card play is not in the engine)."""
+NOWHERE = "a card the engine never reads effects on"
+"""Where an effect of a card of no place sits."""
 
 
 def never_fires(effect: Effect, places: frozenset[str], own: str | None) -> Iterator[tuple[str, str]]:

@@ -15,6 +15,24 @@ from .invariants import more_invariants
 from .state import FIELD_SET, FIELDS, NESTED, State, built, tupled
 
 
+_ASKED_PHASES = frozenset({"respond", "target", "discard"})
+_BATTLE_PHASES = frozenset({"defend", "respond", "target", "discard", "effect-coin", "over"})
+"""Phases a called battle may wait in: its defence, or a response to it (and what the response asks)."""
+
+
+def _asked_view(state: State, label: Any) -> dict[str, Any] | None:
+    """Who is asked to decide and about what (public: the window, the verb; a discard's hand stays hidden)."""
+    if state.asked is None:
+        return None
+    if state.phase == "respond":
+        who, event, actor, subject = state.asked
+        shown = label(subject) if event == "card-played" else None  # a battle's attack card stays face down
+        return {"player": who, "event": event, "actor": actor, "subject": shown}
+    if state.phase == "discard":
+        return {"player": state.asked[0], "left": state.asked[1]}
+    return {"player": state.asked[0]}
+
+
 class Views:
     """The part of ``FalleraRules`` that shows, stores and checks positions."""
 
@@ -48,7 +66,7 @@ class Views:
             "winner": state.winner, "reason": state.reason,
             "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
             "queen": state.queen, "laying": list(map(label, state.laying)), "actions": state.actions,
-            "again": state.again,
+            "again": state.again, "asked": _asked_view(state, label),
         }
 
     def hidden_leak(self, state: State) -> str | None:
@@ -139,8 +157,11 @@ class Views:
             broken.append("a card that is not a treasure is on a counter")
         if (state.phase == "over") != (state.reason is not None):
             broken.append("a game is over exactly when it has a reason")
-        if (state.phase == "defend") != (state.battle is not None):
-            broken.append("a battle is pending exactly in the defend phase")
+        if (state.phase == "defend") > (state.battle is not None) or (
+                state.battle is not None and state.phase not in _BATTLE_PHASES):
+            broken.append("a battle is pending exactly in the defend phase (and its response window)")
+        if (state.phase in _ASKED_PHASES) != (state.asked is not None):
+            broken.append("a player is asked exactly in the respond, target and discard phases")
         if state.refused and len(state.refused) != len(state.counters):
             broken.append("a refused paella is recorded for each player or for none")
         if (state.phase == "lay") != bool(state.laying) and state.phase != "over":
