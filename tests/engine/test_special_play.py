@@ -67,7 +67,8 @@ def test_a_window_asks_in_seat_order_from_the_actors_left_and_says_whose_decisio
     assert state.phase == "respond" and rules.actor(state) == 1 and state.asked[:3] == (1, "battle-called", 0)
     assert [a.notation() for a in rules.legal_actions(state)] == ["p2 pass", "p2 respond example-escut#1"]
     seen = rules.observe(state, 2)
-    assert seen["asked"] == {"player": 1, "event": "battle-called", "actor": 0, "subject": None}  # attack unseen
+    assert seen["asked"] == [1, "battle-called", 0, 3]  # about the treasure: the attack card stays unseen
+    assert seen["battle"]["attack"] == "hidden" and seen["pending"][0][0] == "window"
     passed = rules.apply(state, Pass(1))
     assert passed.phase == "defend" and passed.asked is None and rules.actor(passed) == 1
 

@@ -45,7 +45,7 @@ class Battles:
         draft.hands[action.player].remove(attack)
         draft.phase, draft.battle = "defend", (action.player, action.target, action.treasure.number, attack)
         if "battle-called" in self._response_events:  # else no card can answer: the defender decides at once
-            self._battle_called(draft, action.player, attack)
+            self._battle_called(draft, action.player)
 
     @REGISTRY.bind(BattleAgain, "stands", reads=("battle",))
     def _play_defence(self, draft: Draft, action: Defend | NoDefence) -> None:

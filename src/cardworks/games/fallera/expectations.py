@@ -25,7 +25,7 @@ RULES = frozenset({
 
 OBSERVED = frozenset({
     "actions", "again", "asked", "battle", "cemetery", "counters", "current", "deck_size", "foods", "hand", "hand_sizes",
-    "laying", "map", "phase", "queen", "reason", "turn", "winner", "you",
+    "laying", "map", "pending", "phase", "queen", "reason", "turn", "winner", "you",
 })
 """What ``observe`` shows a player, by top-level key (a test compares with the observations of every shipped
 scenario's start)."""

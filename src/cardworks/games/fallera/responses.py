@@ -84,11 +84,12 @@ class Responses:
         self._resume(draft)
 
     @REGISTRY.bind(BattleCalled, "trigger", reads=("hand",), plays=("acts",))
-    def _battle_called(self, draft: Draft, attacker: int, attack: int) -> None:
+    def _battle_called(self, draft: Draft, attacker: int) -> None:
         """A battle was called: its window (if a card of the deck answers one), then the defence; a cancel
         drops the defence and ends the attacker's action."""
-        draft.pending = self._window("battle-called", attacker, attack, draft.players) + (
-            ("defend-now",), ("guard-end", attack), END_ACTION) + draft.pending
+        treasure = draft.battle[2]  # the battle's subject: its treasure, public (the attack card may be face down)
+        draft.pending = self._window("battle-called", attacker, treasure, draft.players) + (
+            ("defend-now",), ("guard-end", treasure), END_ACTION) + draft.pending
         draft.phase = "turn"
         self._resume(draft)
 
@@ -225,9 +226,9 @@ def cancel(rules: Any, draft: Draft, who: int, source: Any, index: int, path: st
     subject = draft.subject
     if subject is None:
         raise RuntimeError(f"{player(who)}'s cancel answers nothing: it is played only in a response")
-    if draft.battle is not None and draft.battle[3] == subject:
+    if draft.battle is not None and draft.battle[2] == subject:  # a battle's window answers its treasure
+        draft.cemetery.append(draft.battle[3])
         draft.battle = None
-        draft.cemetery.append(subject)
     draft.log.append(("cancelled", subject))
     return ("cancel", subject)
 

@@ -73,7 +73,7 @@ class State:
     asked: tuple[Any, ...] | None = None
     """Who must decide in phases ``respond``, ``target`` and ``discard``, first, with what the decision is
     about: ``(player, event, actor, subject)`` for a response window (``subject``: the card played, or the
-    attack card of the battle called); ``(player, source, index, path, position)`` for a target (the verb
+    treasure of the battle called: both public); ``(player, source, index, path, position)`` for a target (the verb
     waiting for it); ``(player, count left, players still to discard, count)`` for a discard."""
 
     @property

@@ -20,17 +20,10 @@ _BATTLE_PHASES = frozenset({"defend", "respond", "target", "discard", "effect-co
 """Phases a called battle may wait in: its defence, or a response to it (and what the response asks)."""
 
 
-def _asked_view(state: State, label: Any) -> dict[str, Any] | None:
-    """Who is asked to decide and about what (public: the window, the verb; a discard's hand stays hidden)."""
-    if state.asked is None:
-        return None
-    if state.phase == "respond":
-        who, event, actor, subject = state.asked
-        shown = label(subject) if event == "card-played" else None  # a battle's attack card stays face down
-        return {"player": who, "event": event, "actor": actor, "subject": shown}
-    if state.phase == "discard":
-        return {"player": state.asked[0], "left": state.asked[1]}
-    return {"player": state.asked[0]}
+def _asked_view(state: State, label: Any) -> list[Any] | None:
+    """Who is asked to decide and about what: public (a window's subject is a card played or a battle's
+    treasure, a target's verb is on a card in the cemetery; a discard names no card)."""
+    return None if state.asked is None else list(state.asked)
 
 
 class Views:
@@ -67,6 +60,7 @@ class Views:
             "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
             "queen": state.queen, "laying": list(map(label, state.laying)), "actions": state.actions,
             "again": state.again, "asked": _asked_view(state, label),
+            "pending": [list(step) for step in state.pending],
         }
 
     def hidden_leak(self, state: State) -> str | None:
