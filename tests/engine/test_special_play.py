@@ -114,3 +114,14 @@ def test_a_state_waiting_in_a_window_survives_a_json_round_trip() -> None:
     assert state.phase == "respond" and state.asked[0] == 0  # p1 may answer p3's paella with their own
     assert rules.load(json.loads(json.dumps(rules.dump(state)))) == state
     assert rules.invariants(state) == []
+
+
+def test_validate_refuses_a_cancel_outside_a_response() -> None:
+    from cardworks.games.fallera.effects import Effect
+    from cardworks.games.fallera.placement import card_places, never_fires
+
+    played = Effect.model_validate({"when": {"event": "played"}, "do": [{"verb": "cancel"}]})
+    refused = list(never_fires(played, card_places(["special"], None), "a-special"))
+    assert refused and refused[0][0] == "/do/0" and "answers nothing" in refused[0][1]
+    answering = Effect.model_validate({"when": {"event": "card-played"}, "do": [{"verb": "cancel"}]})
+    assert list(never_fires(answering, card_places(["special"], None), "a-special")) == []
