@@ -297,6 +297,6 @@ def test_the_illegal_action_check_finds_a_rule_removed_from_fallera(planted: str
     monkeypatch.setitem(fallera_rules._CHECKS, Attack, Checks._check_attack)
     with pytest.raises(AssertionError, match="is not among the legal actions, but apply accepted|is not legal and raised") as found:
         contract.check_illegal_actions_refused(registered()["fallera"], _positions("fallera"))
-    shown = {"battle-card-not-in-hand": r"'p\d battle p\d \S+ with \S+' is not among",
+    shown = {"battle-card-not-in-hand": r"'p\d battle p\d \S+ with \S+' is not (among|legal)",
              "battle-against-yourself": r"'p(\d) battle p\1 ", "treasure-of-another": r"'p\d battle p\d "}
     assert re.search(shown[planted], str(found.value)), found.value

@@ -58,7 +58,7 @@ def test_a_handler_for_something_outside_the_vocabulary_is_refused_at_once() -> 
     with pytest.raises(RegistryError, match="bound twice"):
         registry.bind(effects.Draw, "acts")
     with pytest.raises(RegistryError, match="unknown places"):
-        registry.bind(effects.Coin, "acts", reads=("hand",))
+        registry.bind(effects.Coin, "acts", reads=("pocket",))
     with pytest.raises(RegistryError, match="unknown kind"):
         registry.bind(effects.Win, "sings")
     assert set(KINDS) >= {"acts", "stands"}

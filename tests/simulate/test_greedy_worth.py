@@ -21,6 +21,7 @@ EXAMPLES = {
     "valid-ingredient": {"verb": "valid-ingredient", "cards": ["garrofo"]},
     "modify-stat": {"verb": "modify-stat", "cards": ["monleon"], "attack": 2},
     "actions-per-turn": {"verb": "actions-per-turn", "count": 2}, "battle-again": {"verb": "battle-again"},
+    "steal": {"verb": "steal"}, "discard": {"verb": "discard", "count": 1}, "cancel": {"verb": "cancel"},
 }
 
 

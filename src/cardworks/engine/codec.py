@@ -9,15 +9,24 @@ A game's state is a frozen dataclass of plain values, tuples and nested dataclas
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, ClassVar, Generic, TypeVar
-
 from dataclasses import fields
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BeforeValidator, TypeAdapter, ValidationError
 
 S = TypeVar("S")
 
-__all__ = ["SavedState", "StateCodec", "StateLoadError"]
+__all__ = ["Nested", "deep_tuple", "SavedState", "StateCodec", "StateLoadError"]
+
+
+def deep_tuple(value: Any) -> Any:
+    """``value`` with every list in it, at any depth, a tuple (as the state held it before JSON)."""
+    return tuple(map(deep_tuple, value)) if type(value) is list else value
+
+
+Nested = Annotated[Any, BeforeValidator(deep_tuple)]
+"""A value of no fixed type that may hold tuples at any depth (a queued step, a pending decision): JSON
+gives them back as lists, and a state must load back equal to the one dumped."""
 
 
 class StateLoadError(ValueError):

@@ -170,7 +170,53 @@ class Lay(_Notated):
         return f"{player(self.player)} lay {self.card} {self.space}"
 
 
-FalleraAction = Almoina | Sell | Attack | Defend | NoDefence | Pass | Coin | Take | First | Move | Burn | Lay
+@dataclass(frozen=True)
+class Play(_Notated):
+    """Play a special card from the hand as the turn's action."""
+
+    player: int
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} play {self.card}"
+
+
+@dataclass(frozen=True)
+class Respond(_Notated):
+    """Play a special card from the hand in answer to a response window (``pN pass`` declines)."""
+
+    player: int
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} respond {self.card}"
+
+
+@dataclass(frozen=True)
+class Target(_Notated):
+    """Choose a verb's target: a treasure on ``owner``'s counter."""
+
+    player: int
+    owner: int
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} target {player(self.owner)} {self.card}"
+
+
+@dataclass(frozen=True)
+class Discard(_Notated):
+    """Discard a card of your choosing from your hand, as a card's effect asks."""
+
+    player: int
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} discard {self.card}"
+
+
+FalleraAction = (Almoina | Sell | Attack | Defend | NoDefence | Pass | Coin | Take | First | Move | Burn | Lay | Play
+                 | Respond | Target | Discard)
 
 _P = r"p(\d+)"
 _C = r"([a-z0-9-]+)#(\d+)"
@@ -188,6 +234,10 @@ _PATTERNS = [
     (re.compile(rf"^{_P} queen ([a-z0-9-]+)$"), lambda m: Move(_p(m[1]), m[2])),
     (re.compile(rf"^{_P} burn {_C}$"), lambda m: Burn(_p(m[1]), Card(m[2], int(m[3])))),
     (re.compile(rf"^{_P} lay {_C} ([a-z0-9-]+)$"), lambda m: Lay(_p(m[1]), Card(m[2], int(m[3])), m[4])),
+    (re.compile(rf"^{_P} play {_C}$"), lambda m: Play(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} respond {_C}$"), lambda m: Respond(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} target {_P} {_C}$"), lambda m: Target(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])))),
+    (re.compile(rf"^{_P} discard {_C}$"), lambda m: Discard(_p(m[1]), Card(m[2], int(m[3])))),
 ]
 
 

@@ -44,12 +44,16 @@ class Battles:
             draft.again, draft.pending = None, ()
         draft.hands[action.player].remove(attack)
         draft.phase, draft.battle = "defend", (action.player, action.target, action.treasure.number, attack)
+        if "battle-called" in self._response_events:  # else no card can answer: the defender decides at once
+            self._battle_called(draft, action.player)
 
     @REGISTRY.bind(BattleAgain, "stands", reads=("battle",))
     def _play_defence(self, draft: Draft, action: Defend | NoDefence) -> None:
         """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both. A win is
         looked for as the treasure changes hands, before any card the terreta's bonus draws."""
         attacker, target, treasure, attack = draft.battle
+        if draft.pending:  # what the battle's window guarded (a cancel's marker, the action's end): this defence ends it
+            draft.pending = ()
         if type(action) is NoDefence:
             steals, defence = True, None
         else:
@@ -107,6 +111,9 @@ class Battles:
         return True
 
     def _play_pass(self, draft: Draft, action: Pass) -> None:
-        """The player declines the battle a card allowed once more: the action ends."""
+        """The player declines the battle a card allowed once more (the action ends), or a response window."""
+        if draft.phase == "respond":
+            self._play_pass_window(draft)
+            return
         draft.again, draft.phase = None, "turn"
         self._resume(draft)

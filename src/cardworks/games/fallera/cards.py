@@ -36,6 +36,9 @@ class CardDef:
     effects: tuple[Any, ...] = ()
     copies: int = 1
     icons: tuple[str, ...] = ()
+    rank: int = 1
+    """A special card's rank (n1…n8): a card answers only one of its own rank or lower. Unprinted: n1
+    ("rest of the special cards", fallera-base line 50)."""
 
     @property
     def treasure(self) -> bool:
@@ -161,5 +164,5 @@ def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
         copies = card.quantity if card.quantity is not None else assumed.get((card.id, "quantity"), 1)
         result.cards[card.id] = CardDef(card.id, tuple(card.types), kind, card.attributes.get("ingredient-category"),
                                         values["attack"], values["defence"], values["sell"], effects, copies,
-                                        tuple(card.icons))
+                                        tuple(card.icons), card.stats.get("rank") or 1)
     return result

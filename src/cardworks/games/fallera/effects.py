@@ -62,7 +62,36 @@ class MoveEndsTurn(Model):
     event: Literal["move-ends-turn"]
 
 
-Trigger = Annotated[Union[Always, TurnStart, DeckRunsOut, CardUsed, MoveEndsTurn], Field(discriminator="event")]
+class Played(Model):
+    """A special card played from its holder's hand as the turn's whole action (fallera-base line 51: special
+    cards are used on your turn and take the entire turn). The card goes to the cemetery (single use, line 58)
+    and its verbs act for the player who played it, once every player offered the chance has let it through
+    (a ``card-played`` window)."""
+
+    event: Literal["played"]
+
+
+class BattleCalled(Model):
+    """A response: when a battle is called, before the defence is chosen, the players after the attacker in
+    seat order who hold a special with this trigger (its conditions holding) are offered to play it, each in
+    turn, or to pass. Played this way it takes no action (fallera-base line 51, cards with their own moment of
+    use)."""
+
+    event: Literal["battle-called"]
+
+
+class CardPlayed(Model):
+    """A response: when a special card is played from the hand (as an action or as a response), the other
+    players in seat order from its player's left who hold a special with this trigger are offered to play it,
+    or to pass. Its ``cancel`` may answer only a card of its own rank or lower (fallera-base line 39)."""
+
+    event: Literal["card-played"]
+
+
+Trigger = Annotated[Union[Always, TurnStart, DeckRunsOut, CardUsed, MoveEndsTurn, Played, BattleCalled, CardPlayed],
+                    Field(discriminator="event")]
+RESPONSES = ("battle-called", "card-played")
+"""The triggers that open a response window (played from the hand on any player's turn, without an action)."""
 
 
 # --- while: conditions ------------------------------------------------------------------------------
@@ -104,7 +133,14 @@ class QueenIn(Model):
     """The terreta (a board space)."""
 
 
-Condition = Annotated[Union[OnYourCounter, WithCard, WithoutCard, PlayerCount, QueenIn], Field(discriminator="is_")]
+class AgainstYou(Model):
+    """The battle being called targets the card's holder (for a ``battle-called`` response)."""
+
+    is_: Literal["against-you"] = Field(alias="is")
+
+
+Condition = Annotated[Union[OnYourCounter, WithCard, WithoutCard, PlayerCount, QueenIn, AgainstYou],
+                      Field(discriminator="is_")]
 
 
 # --- do: verbs --------------------------------------------------------------------------------------
@@ -227,8 +263,38 @@ class Win(Model):
     verb: Literal["win"]
 
 
+class Steal(Model):
+    """The acting player chooses a treasure on a rival's counter (a decision: ``pN target pM card#n``) and it
+    moves onto their own counter (a win is looked for at once). With no treasure on any rival's counter it does
+    nothing."""
+
+    verb: Literal["steal"]
+
+
+class Discard(Model):
+    """Each player ``players`` names, in seat order from the acting player's left (``you``: the acting player
+    alone), discards ``count`` cards of their own choosing from their hand to the cemetery (a decision each:
+    ``pN discard card#n``); a player with fewer cards discards them all."""
+
+    verb: Literal["discard"]
+    count: Count
+    """How many cards each of them discards."""
+    players: Literal["rivals", "you"] = "rivals"
+    """Who discards: every rival of the acting player, or the acting player."""
+
+
+class Cancel(Model):
+    """In a response: cancels what the response window answers. A battle called is cancelled: the attack card
+    goes to the cemetery, the treasure stays, and the attacker's action ends. A special played is cancelled:
+    its verbs are not played (it stays in the cemetery). Only a card of the canceller's rank or lower can be
+    answered (fallera-base lines 39-50; a special without a printed rank is n1)."""
+
+    verb: Literal["cancel"]
+
+
 Verb = Annotated[Union[AsItsType, RestatesTerretaBonus, PartOf, CountAsIngredients, ValidIngredient, ModifyStat,
-                       FaceUpAttacks, Draw, Coin, ExtraAction, ActionsPerTurn, ReturnToHand, BattleAgain, Win],
+                       FaceUpAttacks, Draw, Coin, ExtraAction, ActionsPerTurn, ReturnToHand, BattleAgain, Win,
+                       Steal, Discard, Cancel],
                  Field(discriminator="verb")]
 Coin.model_rebuild()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Iterator
 
-from .actions import Almoina, Attack, Card, Defend, FalleraAction, NoDefence, Sell, player
+from .actions import Almoina, Attack, Card, Defend, FalleraAction, NoDefence, Play, Sell, player
 from .cards import CardDef
 from .state import Draft, tallies
 
@@ -51,6 +51,9 @@ class Facts:
         self.face_up = tuple(bool(c.doing("face-up-attacks")) for c in defs)
         """Battle cards used against this card's holder are face up (conditions: on the holder's counter)."""
         self.turn_start = tuple(bool(c.triggered("turn-start")) for c in defs)
+        self.playable = tuple(bool(c.triggered("played")) for c in defs)
+        """The card is a special played from the hand as the turn's action."""
+        self.any_playable = any(self.playable)
         self.events = tuple(frozenset(e.when.event for e in c.effects) for c in defs)
         """The triggers of each instance's effects."""
         self.modifiers = any(c.doing("modify-stat") for c in defs)
@@ -129,13 +132,13 @@ def _may_hold(condition: Any, players: int, present: set[str]) -> bool:
 
 
 class TurnChoices(Sequence):
-    """A turn's legal actions in notation order: almoina, battles, Queen moves, sales.
+    """A turn's legal actions in notation order: almoina, battles, specials played, Queen moves, sales.
 
     Battles are the many: one per rival treasure and battle card in hand. They are
     built only when looked at, so a random playout that looks at one action pays for one.
     """
 
-    __slots__ = ("_facts", "_me", "_counters", "_weapons", "_moves", "_battles", "_size")
+    __slots__ = ("_facts", "_me", "_counters", "_weapons", "_moves", "_battles", "_size", "_plays")
 
     def __init__(self, facts: Facts, state: Any, moves: tuple[FalleraAction, ...]) -> None:
         """``state`` is a state or a draft; on a draft, valid until the draft changes (it reads the
@@ -152,7 +155,12 @@ class TurnChoices(Sequence):
         battles = (on_counters - len(own)) * len(weapons)
         self._facts, self._me, self._counters, self._weapons, self._moves = facts, me, counters, weapons, moves
         self._battles = battles  # sales are listed only when one is looked at: their count is enough here
-        self._size = 1 + battles + len(moves) + sales
+        plays: tuple[FalleraAction, ...] = ()
+        if facts.any_playable:  # specials played as the action ("pN play …" sorts between battles and moves)
+            row, playable = facts.row(Play, me), facts.playable
+            plays = tuple(row[i] for i in facts.in_order(state.hands[me]) if playable[i])
+        self._plays = plays
+        self._size = 1 + battles + len(plays) + len(moves) + sales
 
     def __len__(self) -> int:
         return self._size
@@ -176,6 +184,10 @@ class TurnChoices(Sequence):
                 counter, weapons = facts.in_order(counter), facts.in_order(weapons)
             return facts.attack(me, target, counter[loot], weapons[weapon])
         index -= self._battles
+        if self._plays:
+            if index < len(self._plays):
+                return self._plays[index]
+            index -= len(self._plays)
         if index < len(self._moves):
             return self._moves[index]
         return facts.sells[me][self._listed_sales()[index - len(self._moves)]]
@@ -201,6 +213,7 @@ class TurnChoices(Sequence):
             for treasure in facts.in_order(self._counters[target]):
                 for weapon in weapons:
                     yield facts.attack(me, target, treasure, weapon)
+        yield from self._plays
         yield from self._moves
         sells = facts.sells[me]
         for sale in self._listed_sales():

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ...engine.codec import deep_tuple
 from .state import Draft, built
 from .worth import effect_worth, returns
 
@@ -100,8 +101,13 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     phase = seen["phase"]
     if phase == "defend":
         return _defend(table, me, seen, legal)
-    if phase == "burn":
+    if phase == "burn" or phase == "discard":
         return min(legal, key=lambda a: (_card_worth(table, a.card.design), a.notation()))
+    if phase == "respond":
+        return _respond(me, seen, legal)
+    if phase == "target":  # the treasure worth most, from the leader first
+        counts = [_ingredients(table, c) for c in seen["counters"]]
+        return max(legal, key=lambda a: (treasure_worth(table, a.card.design) + 2.0 * counts[a.owner], a.notation()))
     if phase != "turn":
         return legal[int(rng.random() * len(legal))]
     counts = [_ingredients(table, c) for c in seen["counters"]]
@@ -112,6 +118,34 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
         if score > best_score:
             best, best_score = action, score
     return best
+
+
+def _respond(me: int, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
+    """Answer (a cancel) what a rival does: a battle called against me, or a card a rival played; else pass."""
+    _, event, actor, _ = seen["asked"]
+    answers = [a for a in legal if type(a).__name__ == "Respond"]
+    if answers and actor != me:
+        return answers[0]
+    return next(a for a in legal if type(a).__name__ == "Pass")
+
+
+def _play_score(table: Any, me: int, seen: dict[str, Any], design: str, counts: list[int]) -> float:
+    """A special played as the action: what its verbs are worth (a steal, rivals' discards), less the card."""
+    score = -0.5
+    for _, effect in table.cards[design].triggered("played"):
+        for verb in effect.do:
+            if verb.verb == "steal":
+                loot = [(treasure_worth(table, _design(label)), who) for who, counter in enumerate(seen["counters"])
+                        if who != me for label in counter]
+                if loot:
+                    worth, who = max(loot)
+                    score += worth + 2.0 * counts[who]
+                    if worth >= INGREDIENT and counts[me] + 1 >= _needed(seen, me):
+                        score = WIN
+            elif verb.verb == "discard":
+                rivals = sum(size > 0 for who, size in enumerate(seen["hand_sizes"]) if who != me)
+                score += 0.5 * DRAW * verb.count * (rivals if verb.players == "rivals" else -1)
+    return score
 
 
 def _card_worth(table: Any, design: str) -> float:
@@ -145,6 +179,8 @@ def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: 
         if "realm" in card.icons:
             score += 2 * DRAW
         return score
+    if kind == "Play":
+        return _play_score(table, me, seen, action.card.design, counts)
     if kind == "Attack":
         card = table.cards[action.card.design]
         design = action.treasure.design
@@ -181,8 +217,8 @@ def _defend(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any]) -> 
 
 def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
     """A state consistent with ``seen``: the hidden cards (rivals' hands, the deck, a face-down attack) and
-    hidden territorial foods dealt at random. What an observation does not show (a refused paella, effect
-    steps still pending) starts empty: the state's own defaults."""
+    hidden territorial foods dealt at random. What an observation does not show (a refused paella) starts
+    empty: the state's own default; the queue of pending steps and the decision asked are shown, and kept."""
     return determinizer(table, seen)(rng)
 
 
@@ -223,8 +259,9 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         "toss": None, "takes": None, "candidates": (), "winner": seen["winner"], "reason": seen["reason"],
         "turn": seen["turn"], "spaces": spaces, "map": layout, "queen": seen.get("queen"), "laying": laying,
         "foods": (), "revealed": tuple(f != "hidden" and p != me for p, f in enumerate(seen_foods)),
-        "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"), "pending": (),
-    }
+        "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"),
+        "pending": deep_tuple(seen.get("pending") or []), "asked": deep_tuple(seen.get("asked")),
+    }  # the queue and the decision asked are public (a window's subject is a played card or a battle's treasure)
     weights = rules.facts(built({**fixed, "hands": (), "deck": ()})).tallies(counters)[0]
     # a paella can be complete (and so refused) only where the rules' own bound of valid ingredients allows it
     may_refuse = fixed["phase"] != "over" and bool(weights) and max(weights) >= (4 if seen_foods else 5)

@@ -78,7 +78,8 @@ class Checks:
         self._instance(draft, action.card, draft.hands[action.player], action, "burn-hand-card", "in your hand")
 
     def _check_pass(self, draft: Draft, action: Pass) -> None:
-        self._need_phase(draft, action, "again")
+        if draft.phase != "respond":
+            self._need_phase(draft, action, "again")
 
     def _check_nodefence(self, draft: Draft, action: NoDefence) -> None:
         self._need_phase(draft, action, "defend")

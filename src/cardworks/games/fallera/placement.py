@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .effects import Effect
+from .effects import RESPONSES, Effect
 from .registry import PLACES, REGISTRY
 
 
@@ -28,6 +28,8 @@ def card_places(types: list[str] | tuple[str, ...], kind: str | None) -> frozens
             places.add("sold")
     if "battle" in types:
         places.add("battle")
+    if "special" in types:
+        places.add("hand")
     return frozenset(places)
 
 
@@ -36,8 +38,8 @@ def _words(places: frozenset[str]) -> str:
     return " or ".join(PLACES[p] for p in PLACES if p in places) or NOWHERE
 
 
-NOWHERE = "a card the engine never reads effects on (only treasures and battle cards are played yet)"
-"""Where an effect of a card of no place sits (a special card: special-card play is not in the engine)."""
+NOWHERE = "a card the engine never reads effects on"
+"""Where an effect of a card of no place sits."""
 
 
 def never_fires(effect: Effect, places: frozenset[str], own: str | None) -> Iterator[tuple[str, str]]:
@@ -73,6 +75,8 @@ def _verbs(verbs: Any, pointer: str, trigger: Any, places: frozenset[str], where
             yield here, f"an effect of trigger {trigger.tag!r} plays only {plays}: it never plays {binding.tag!r}"
         elif trigger.only and binding.tag not in trigger.only:
             yield here, f"an effect of trigger {trigger.tag!r} plays only {', '.join(map(repr, sorted(trigger.only)))}"
+        elif binding.tag == "cancel" and trigger.tag not in RESPONSES:
+            yield here, f"'cancel' answers a response window; an effect of trigger {trigger.tag!r} answers nothing"
         elif binding.kind == "stands" and not binding.reads & places:
             yield here, f"{binding.tag!r} is read only on {_words(binding.reads)}; this effect sits on {where}"
         elif verb.verb == "coin":

@@ -29,6 +29,7 @@ PLACES: dict[str, str] = {
     "battle": "a battle card used in a battle (attack or defence)",
     "sold": "a sellable treasure being sold",
     "terreta": "a terreta's bonus, while the Calavera Queen stands there (expert mode)",
+    "hand": "a special card in its holder's hand, played from it",
 }
 """Where an effect can sit and be read by the engine, with what each means (for the docs)."""
 

@@ -56,8 +56,9 @@ from functools import partial
 from typing import Any
 
 from ...engine.core import CHANCE, IllegalActionError, Outcome, Playout
-from .actions import (Almoina, Attack, Burn, Coin, Defend, FalleraAction, First, Lay, Move, NoDefence, Pass, Sell, Take,
-                      parse_action, player)
+from .actions import (Almoina, Attack, Burn, Coin, Defend, Discard, FalleraAction, First, Lay, Move, NoDefence, Pass,
+                      Play, Respond, Sell, Take, Target, parse_action, player)
+from .effects import RESPONSES
 from .battles import Battles
 from .cards import CardDef
 from .deal import Deal
@@ -66,6 +67,7 @@ from .kingdom import Kingdom
 from .legality import Checks
 from .state import Draft, State, frozen, thawed
 from .registry import REGISTRY
+from .responses import Responses
 from .triggers import Triggers
 from .turns import TurnFlow
 from .victory import Victory
@@ -73,7 +75,7 @@ from .views import Views
 
 
 @dataclass
-class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, Views):
+class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Battles, Kingdom, Victory, Views):
     """The rules, bound to the card definitions of one game configuration."""
 
     defs: dict[str, CardDef]
@@ -102,6 +104,8 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, 
     """Some battle card may go back to the hand after a battle (``return-to-hand``; else all go to the cemetery)."""
     _again: bool = field(default=False, init=False, repr=False, compare=False)
     """Some battle card lets its attacker battle once more (``battle-again``; else a battle ends the action)."""
+    _response_events: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    """The response windows some card of the deck answers (no other window is ever queued)."""
     _turn_starts: bool = field(default=False, init=False, repr=False, compare=False)
     """Something happens at the start of a turn: a refused paella offered again (expansion 2), the expert burn,
     an effect (else a turn starts with its action)."""
@@ -112,6 +116,7 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, 
         self._uses = any(e.when.event == "card-used" for e in terretes + cards)
         self._starts = any(e.when.event == "turn-start" for e in terretes)
         self._card_events = frozenset(e.when.event for e in cards)
+        self._response_events = self._card_events & frozenset(RESPONSES)
         self._more_actions = any(card.doing("actions-per-turn") for card in self.defs.values())
         self._returns = any(card.doing("return-to-hand") for card in self.defs.values())
         self._again = any(card.doing("battle-again") for card in self.defs.values())
@@ -139,6 +144,8 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, 
             return CHANCE
         if phase == "defend":
             return state.battle[1]
+        if state.asked is not None:  # respond, target, discard
+            return state.asked[0]
         return state.current
 
     def legal_actions(self, state: State) -> list[FalleraAction]:
@@ -182,6 +189,8 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Battles, Kingdom, Victory, 
             battles = [facts.attack(me, target, treasure, weapon)
                        for treasure in facts.in_order(state.counters[target]) for weapon in weapons]
             return sorted(battles + [facts.plain(Pass, me)], key=lambda action: action.notation())
+        if state.asked is not None:
+            return self._asked_choices(state, facts)
         if phase == "lay":
             empty = [space for space, slot in zip(state.spaces, state.map) if slot < 0]
             lays = (Lay(state.current, facts.refs[i], space) for i in state.laying for space in empty)
@@ -247,12 +256,15 @@ _COINS = (Coin(True), Coin(False))
 _COIN_PHASES = frozenset({"toss", "effect-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
-_KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Pass, Coin, Take, First, Move, Burn, Lay)
+_KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Pass, Coin, Take, First, Move, Burn, Lay, Play, Respond, Target,
+          Discard)
 _DEFENCES = (Defend, NoDefence)
 FalleraRules._steps = {"draw": FalleraRules._draw, "end-action": FalleraRules._end_action,
                        "next-turn": FalleraRules._next_turn, "refill": FalleraRules._refill,
                        "end-move": FalleraRules._end_move, "burn": FalleraRules._burn, "verbs": FalleraRules._verbs,
-                       "again": FalleraRules._offer_again, "grant": FalleraRules._grant}
+                       "again": FalleraRules._offer_again, "grant": FalleraRules._grant,
+                       "window": FalleraRules._open_window, "answer": FalleraRules._answer,
+                       "defend-now": FalleraRules._defend_now, "guard-end": FalleraRules._guard_end}
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}
 _EFFECTS.update(dict.fromkeys(_DEFENCES, FalleraRules._play_defence))

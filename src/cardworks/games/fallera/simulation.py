@@ -11,9 +11,9 @@ from typing import Any
 
 from ...engine.plugins import Simulation
 from . import heuristics
-from .actions import Attack, Defend, Sell
+from .actions import Attack, Defend, Play, Respond, Sell
 
-USING = (Sell, Attack, Defend)
+USING = (Sell, Attack, Defend, Play, Respond)
 """Actions that put a card to use: selling it, battling or defending with it."""
 
 
@@ -32,7 +32,7 @@ def design(state: Any, instance: int) -> str:
 
 
 def played(action: Any) -> str | None:
-    """The design a sale, an attack or a defence uses."""
+    """The design a sale, an attack, a defence or a special played (as an action or a response) uses."""
     return action.card.design if type(action) in USING else None
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ...engine.codec import Nested
+
 
 @dataclass(frozen=True)
 class State:
@@ -60,13 +62,21 @@ class State:
     again: int | None = None
     """The rival the current player may call one more battle against (phase ``again``: a ``battle-again``
     card such as Queixalets attacked), or None."""
-    pending: tuple[tuple[Any, ...], ...] = ()
+    pending: tuple[tuple[Nested, ...], ...] = ()
     """Steps of the flow waiting while a decision or chance outcome is due, played in order once it is
     given: ``("draw", player, cards)``, ``("end-action",)``, ``("next-turn",)``, ``("refill", realm)``,
     ``("end-move", realm)``, ``("burn",)``, ``("grant",)`` (an extra action an effect granted before one of
     its verbs stopped the flow), ``("verbs", player, source, effect, path, position)`` (an effect's verbs, see
-    ``interpreter``), ``("coin", …)`` (an effect's coin, first while it is due) (a win, a coin toss or a refill
+    ``interpreter``), ``("coin", …)`` (an effect's coin, first while it is due), ``("window", event, actor, subject, seats)`` (a
+    response window, see ``responses``), ``("answer", player, card, event, subject)`` (a response being
+    played), ``("defend-now",)`` and ``("guard-end", subject)`` (where what a cancel drops ends) (a win, a coin toss or a refill
     can cut into any of them)."""
+
+    asked: tuple[Nested, ...] | None = None
+    """Who must decide in phases ``respond``, ``target`` and ``discard``, first, with what the decision is
+    about: ``(player, event, actor, subject)`` for a response window (``subject``: the card played, or the
+    treasure of the battle called: both public); ``(player, source, index, path, position)`` for a target (the verb
+    waiting for it); ``(player, count left, players still to discard, count)`` for a discard."""
 
     @property
     def players(self) -> int:
@@ -104,9 +114,10 @@ class Draft:
     draft was thawed, as (what, instance or terreta source): ``placed`` (a treasure reached a counter),
     ``trigger`` (an effect began), a verb that acted (``draw``, ``coin``, ``extra-action``, ``win``), and
     ``ended`` (the effect that ended the game); simulations credit cards with it (not part of the position).
+    ``subject`` is what the response being played answers, while its verbs play (a ``cancel`` reads it).
     """
 
-    __slots__ = FIELDS + ("facts", "rng", "log") + TALLIES
+    __slots__ = FIELDS + ("facts", "rng", "log", "subject") + TALLIES
 
     @property
     def players(self) -> int:
@@ -119,7 +130,7 @@ def thawed(state: State, facts: Any) -> Draft:
     Field by field, as ``frozen`` (a loop of ``setattr`` took twice as long, and checked playouts
     thaw a state for every action they try)."""
     draft = object.__new__(Draft)
-    draft.facts, draft.rng, draft.log = facts, None, []
+    draft.facts, draft.rng, draft.log, draft.subject = facts, None, [], None
     draft.designs = state.designs
     draft.hands = [list(hand) for hand in state.hands]
     draft.counters = [list(counter) for counter in state.counters]
@@ -130,6 +141,7 @@ def thawed(state: State, facts: Any) -> Draft:
     draft.spaces, draft.map, draft.queen = state.spaces, list(state.map), state.queen
     draft.laying, draft.pending, draft.actions, draft.again = state.laying, state.pending, state.actions, state.again
     draft.foods, draft.revealed, draft.refused = state.foods, state.revealed, state.refused
+    draft.asked = state.asked
     draft.weights, draft.sellables, draft.on_counters = facts.tallies(state.counters)
     return draft
 
@@ -144,7 +156,7 @@ def frozen(draft: Draft) -> State:
         "reason": draft.reason, "turn": draft.turn, "spaces": draft.spaces, "map": tuple(draft.map),
         "queen": draft.queen, "laying": draft.laying, "foods": draft.foods,
         "revealed": draft.revealed, "refused": draft.refused, "actions": draft.actions, "again": draft.again,
-        "pending": draft.pending})
+        "pending": draft.pending, "asked": draft.asked})
 
 
 def built(fields: dict[str, Any]) -> State:

@@ -83,6 +83,8 @@ class Triggers:
                 continue
             log.append((binding.tag, source))
             done = binding.handler(self, draft, who, source, index, path, k, verb)
+            if type(done) is tuple:  # a cancel: the rest of the list is dropped with what it cancels
+                return done
             if done is True:
                 if granted:  # the grant waits in the queue, after the rest of this list and before the turn's end
                     self._later(draft, ("grant",))

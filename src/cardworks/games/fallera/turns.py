@@ -80,6 +80,9 @@ class TurnFlow:
                 if len(kept) == len(steps):
                     draft.actions -= 1
                 steps = kept
+            elif type(done) is tuple:  # a cancel: drop what its window guards, through ("guard-end", subject)
+                ends = [j for j, step in enumerate(steps) if step[0] == "guard-end" and step[1] == done[1]]
+                steps = steps[ends[0] + 1:] if ends else steps
             elif done:
                 self._later(draft, *steps)
                 return True

@@ -16,6 +16,17 @@ from ...engine.codec import SavedState, StateCodec
 from .state import State
 
 
+_ASKED_PHASES = frozenset({"respond", "target", "discard"})
+_BATTLE_PHASES = frozenset({"defend", "respond", "target", "discard", "effect-coin", "over"})
+"""Phases a called battle may wait in: its defence, or a response to it (and what the response asks)."""
+
+
+def _asked_view(state: State, label: Any) -> list[Any] | None:
+    """Who is asked to decide and about what: public (a window's subject is a card played or a battle's
+    treasure, a target's verb is on a card in the cemetery; a discard names no card)."""
+    return None if state.asked is None else list(state.asked)
+
+
 class Views(SavedState):
     """The part of ``FalleraRules`` that shows, stores and checks positions."""
 
@@ -51,7 +62,8 @@ class Views(SavedState):
             "winner": state.winner, "reason": state.reason,
             "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
             "queen": state.queen, "laying": list(map(label, state.laying)), "actions": state.actions,
-            "again": state.again,
+            "again": state.again, "asked": _asked_view(state, label),
+            "pending": [list(step) for step in state.pending],
         }
 
     def hidden_leak(self, state: State) -> str | None:
@@ -127,8 +139,11 @@ class Views(SavedState):
             broken.append("a card that is not a treasure is on a counter")
         if (state.phase == "over") != (state.reason is not None):
             broken.append("a game is over exactly when it has a reason")
-        if (state.phase == "defend") != (state.battle is not None):
-            broken.append("a battle is pending exactly in the defend phase")
+        if (state.phase == "defend") > (state.battle is not None) or (
+                state.battle is not None and state.phase not in _BATTLE_PHASES):
+            broken.append("a battle is pending exactly in the defend phase (and its response window)")
+        if (state.phase in _ASKED_PHASES) != (state.asked is not None):
+            broken.append("a player is asked exactly in the respond, target and discard phases")
         if state.refused and len(state.refused) != len(state.counters):
             broken.append("a refused paella is recorded for each player or for none")
         if (state.phase == "lay") != bool(state.laying) and state.phase != "over":

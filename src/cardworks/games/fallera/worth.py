@@ -25,6 +25,8 @@ WORTH: dict[str, str] = {
     "battle-again": "a second battle (a draw)", "face-up-attacks": "nothing: it only shows attacks",
     "as-its-type": "nothing beyond its type", "restates-terreta-bonus": "nothing: the terreta's effect is the board's",
     "part-of": "nothing: the named card's effects are valued there",
+    "steal": "a rival's treasure: an ingredient at the odds (played, heuristics._play_score weighs the best one)",
+    "discard": "half a draw per card each rival loses (less for your own)", "cancel": "a draw: a rival's play undone",
 }
 """Every verb, with how the greedy player values it (for a reader and the test that checks the vocabulary)."""
 
@@ -50,6 +52,12 @@ def verbs_worth(verbs: Sequence[Any]) -> float:
             total += ODDS * DRAW * (verb.attack + verb.defence)
         elif name == "actions-per-turn":
             total += INGREDIENT
+        elif name == "steal":
+            total += ODDS * INGREDIENT
+        elif name == "discard":
+            total += 0.5 * DRAW * verb.count * (1 if verb.players == "rivals" else -1)
+        elif name == "cancel":
+            total += DRAW
     return total
 
 
