@@ -29,6 +29,8 @@ class DocTask:
     selection: str
     allow_fallback: bool
     proof: bool
+    page_hint: tuple[tuple[str, int], ...] = ()
+    """FAQ only: the page of each card in the last build's FAQ, tried first (see :func:`.documents.faq_pdf`)."""
 
     @property
     def path(self) -> str:
@@ -45,6 +47,17 @@ class DocTask:
 
     def render(self) -> tuple[bytes, int, list[str]]:
         return render_task(self)
+
+    def input_key(self, db: Database, seen: dict[Path, str]) -> str:
+        """Hash of what the document prints: its HTML and the files it names (:mod:`.inputs`)."""
+        from .documents import faq_html, rulebook_html
+        from .inputs import html_key
+
+        if self.kind == "rulebook":
+            html = rulebook_html(db, self.locale, self.selection, self.allow_fallback, self.proof)
+        else:  # the page numbers follow from the rest: the HTML with placeholders says what the FAQ prints
+            html = faq_html(db, self.locale, self.allow_fallback, self.proof)
+        return html_key(f"{self.kind} {self.locale} {self.allow_fallback} {self.proof}\n{html}", Path(self.game_root), seen)
 
 
 def doc_tasks(db: Database, locales: list[str], selection: str | list[str], allow_fallback: bool,
@@ -87,7 +100,8 @@ def _shown_by(task: Any, root: Path, path: Path, source_locale: str) -> bool:
 
 
 def task_hash(task: Any) -> str:
-    """Hash of everything a document is made from: the game's data in its locale, the templates, the engine."""
+    """Hash of everything a piece may be made from: the game's data in its locale, the templates, the engine.
+    (Rulebooks and FAQ indexes are keyed by what they print instead: ``DocTask.input_key``.)"""
     import json
 
     from ...loading.paths import read_text_inside
@@ -127,16 +141,52 @@ def render_task(task: DocTask) -> tuple[bytes, int, list[str]]:
         html = rulebook_html(db, task.locale, task.selection, task.allow_fallback, task.proof, asked_by, fell_back)
         data = render_pdf(html, db.game.root, asked_by, f"the {task.game} {task.locale} rulebook")
     else:
-        data = faq_pdf(db, task.locale, task.allow_fallback, task.proof, fell_back)
+        data = faq_pdf(db, task.locale, task.allow_fallback, task.proof, fell_back, dict(task.page_hint) or None)
     pdf = pikepdf.open(io.BytesIO(data))
     return save_pdf(pdf), len(pdf.pages), fell_back
 
 
-def _render(task: Any) -> tuple[bytes, int, float, list[str]]:
+def _keys(tasks: list[Any]) -> dict[Any, str]:
+    """Each task's input key: what a document prints (``input_key``), else every file it may read."""
+    games: dict[str, Database] = {}
+    seen: dict[Path, str] = {}
+    keys = {}
+    for task in tasks:
+        if hasattr(task, "input_key"):
+            if task.game_root not in games:
+                games[task.game_root] = Database(game=load_game(Path(task.game_root)))
+            keys[task] = task.input_key(games[task.game_root], seen)
+        else:
+            keys[task] = task_hash(task)
+    return keys
+
+
+def _card_pages(path: Path) -> tuple[tuple[str, int], ...]:
+    """The page (from 1) of each ``card-`` destination in an FAQ index PDF; nothing when it cannot be read."""
+    import pikepdf
+
+    try:
+        with pikepdf.open(path) as pdf:
+            numbers = {page.objgen: number for number, page in enumerate(pdf.pages, start=1)}
+            dests = pikepdf.NameTree(pdf.Root.Names.Dests)
+            return tuple(sorted((name.removeprefix("card-"), numbers[dests[name][0].objgen])
+                                for name in dests.keys() if name.startswith("card-")))
+    except (OSError, pikepdf.PdfError, AttributeError, KeyError, TypeError):
+        return ()  # only a guess that saves a layout pass: without it the FAQ is laid out twice as when cold
+
+
+LAYOUT_CACHE = ".cache/layouts"
+"""Pieces' pages laid out before, by the hash of their HTML and files (:func:`..piecepdf.layout_cache`)."""
+
+
+def _render(task: Any, layouts: Path | None = None) -> tuple[bytes, int, float, list[str]]:
     import time
 
+    from ..piecepdf import layout_cache
+
     start = time.perf_counter()
-    data, pages, fell_back = task.render()
+    with layout_cache(layouts):
+        data, pages, fell_back = task.render()
     return data, pages, time.perf_counter() - start, fell_back
 
 
@@ -145,26 +195,31 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     """Build (or reuse) every document or piece (anything with ``path``, ``kind``, ``game_root`` and
     ``render()``); returns each task with its record and whether it was rendered. ``finished(path, seconds)``
     is called as each one is done, in the order they finish."""
-    keys = {task: task_hash(task) for task in tasks}
+    keys = _keys(tasks)
+    layouts = out / LAYOUT_CACHE
     results = []
     todo = []
     for task in tasks:
         previous = kept.get(task.path)
         if previous is not None and previous.input_hash == keys[task] and still_valid(out, previous):
             results.append((task, previous, False))
+        elif isinstance(task, DocTask) and task.kind == "faq" and previous is not None:
+            hinted = dataclasses.replace(task, page_hint=_card_pages(out / previous.path))
+            keys[hinted] = keys[task]
+            todo.append(hinted)
         else:
             todo.append(task)
     done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
     if jobs > 1 and len(todo) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_render, task): task for task in todo}
+            futures = {pool.submit(_render, task, layouts): task for task in todo}
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 if finished:
                     finished(futures[future].path, done[futures[future]][2])
     else:
         for task in todo:
-            done[task] = _render(task)
+            done[task] = _render(task, layouts)
             if finished:
                 finished(task.path, done[task][2])
     for task in todo:

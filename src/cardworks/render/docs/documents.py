@@ -237,15 +237,16 @@ def _anchor_pages(document: Any, prefix: str) -> dict[str, int]:
 
 
 def faq_pdf(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False,
-            fell_back: list[str] | None = None) -> bytes:
+            fell_back: list[str] | None = None, hint: dict[str, int] | None = None) -> bytes:
     """The FAQ index with literal page numbers.
 
     Forward page references (``target-counter``) make WeasyPrint lay pages out
-    again and again (7 of 11 s here). Instead: lay out once with placeholders,
-    read where each card landed, write the numbers in, and repeat until they
-    no longer move (one extra pass in practice).
+    again and again (7 of 11 s here). Instead: lay out once with placeholders
+    (or with ``hint``, each card's page in the last build's FAQ), read where
+    each card landed, write the numbers in, and repeat until they no longer
+    move: two passes when cold, one when the hint is still right.
     """
-    pages: dict[str, int] | None = None
+    pages: dict[str, int] | None = hint
     made = _faq_context(db, locale, allow_fallback, proof)
     for _ in range(4):
         document = _layout(_faq_page(db, made, pages), db.game.root,
