@@ -46,12 +46,23 @@ def command(tree: Path, cards: Path, out: Path, args: list[str]) -> tuple[float,
 
 
 def edit_rules(cards: Path) -> str:
-    """Append a sentence to the rules text of the first base-game card that has one; returns its id."""
+    """Append a sentence to the rules text of the first base-game card that has one, and to its translations
+    (each recording the new source, as after a translator's update: a stale one would fail the build);
+    returns the card's id."""
+    sys.path.insert(0, str(REPO / "src"))
+    from cardworks.i18n import source_hash
+
     path = cards / "fallera" / "sets" / "base.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     card = next(c for c in data["cards"] if c.get("rules"))
     card["rules"] += " Edited."
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    for translation in sorted((cards / "fallera" / "i18n").glob("*.json")):
+        strings = json.loads(translation.read_text(encoding="utf-8"))
+        entry = strings.get("entries", {}).get(card["id"], {}).get("rules")
+        if entry is not None:
+            entry.update(text=entry["text"] + " (+).", source=card["rules"], source_hash=source_hash(card["rules"]))
+            translation.write_text(json.dumps(strings, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return card["id"]
 
 
