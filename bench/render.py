@@ -27,15 +27,22 @@ GOAL_MS = 3
 """Milliseconds per physical card with two jobs on the expert deck (issue 5)."""
 
 
+BEHAVIOUR = ("effects",)
+"""Fields a generated design leaves out: effects tie a card to the engine and to the terreta bonuses that name it
+by id (a copy would fail validation with ``bonus-mismatch``), and a face prints none of them."""
+
+
 def make_database(folder: Path, designs: int, copies: int) -> Path:
-    """A copy of the shipped database plus a generated set ``bench`` of ``designs`` designs."""
+    """A copy of the shipped database plus a generated set ``bench`` of ``designs`` designs: real names, texts,
+    types and stats, without the engine's behaviour fields (:data:`BEHAVIOUR`)."""
     cards_root = folder / "cards"
     shutil.copytree(REPO / "cards", cards_root)
     real = [c for f in sorted((cards_root / "fallera/sets").glob("*.json"))
             for c in json.loads(f.read_text(encoding="utf-8"))["cards"] if not c.get("optional")]
     generated = []
     for i in range(designs):
-        card = dict(real[i % len(real)], id=f"bench-{i:05d}", quantity=copies)
+        card = {key: value for key, value in real[i % len(real)].items() if key not in BEHAVIOUR}
+        card.update(id=f"bench-{i:05d}", quantity=copies)
         card["name"] = f"{card['name']} {i}"
         generated.append(card)
     bench = {"$schema": "../../../schema/set.schema.json", "id": "bench", "name": "Bench", "order": 9, "cards": generated}

@@ -5,8 +5,12 @@ dice nets, boards, cut-outs, the contents page), so none of them reaches into an
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from ..fileio import write_bytes_atomic
 
 from .docs.texts import DocTexts, Labels
 from .fetcher import refusal_error, safe_fetcher
@@ -24,8 +28,42 @@ def piece_html(template: str, texts: DocTexts, **context: Any) -> str:
         lang=texts.locale, font_css=font_face_css(), css_url=css, t=Labels(texts), **context)
 
 
+_layouts: Path | None = None
+"""Folder of laid-out pages by :func:`.docs.inputs.html_key` while :func:`layout_cache` is on, else None."""
+
+
+@contextmanager
+def layout_cache(folder: Path | None) -> Iterator[None]:
+    """Within this block, :func:`piece_pdf` reuses a page laid out before from the same HTML and files.
+
+    A piece is drawn from many records of its game and cannot be keyed by what it prints before it is drawn;
+    drawing it is cheap, laying its HTML out is not. So the build draws every piece again and WeasyPrint
+    lays out only the HTML it has not seen (an edited card lays out no board or standee)."""
+    global _layouts
+    before, _layouts = _layouts, folder
+    try:
+        yield
+    finally:
+        _layouts = before
+
+
 def piece_pdf(html: str, game_root: Path) -> bytes:
-    """``html`` laid out as a PDF; a file the fetcher refused is a DataError naming it."""
+    """``html`` laid out as a PDF (from the layout cache when it is on and has it); a file the fetcher refused
+    is a DataError naming it."""
+    kept = None
+    if _layouts is not None:
+        from .docs.inputs import html_key
+
+        kept = _layouts / f"{html_key(html, game_root)}.pdf"
+        if kept.is_file():
+            return kept.read_bytes()
+    data = _layout(html, game_root)
+    if kept is not None:
+        write_bytes_atomic(kept, data)
+    return data
+
+
+def _layout(html: str, game_root: Path) -> bytes:
     from weasyprint import HTML
 
     fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])

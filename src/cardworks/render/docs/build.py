@@ -46,6 +46,17 @@ class DocTask:
     def render(self) -> tuple[bytes, int, list[str]]:
         return render_task(self)
 
+    def input_key(self, db: Database, seen: dict[Path, str]) -> str:
+        """Hash of what the document prints: its HTML and the files it names (:mod:`.inputs`)."""
+        from .documents import faq_html, rulebook_html
+        from .inputs import html_key
+
+        if self.kind == "rulebook":
+            html = rulebook_html(db, self.locale, self.selection, self.allow_fallback, self.proof)
+        else:  # the page numbers follow from the rest: the HTML with placeholders says what the FAQ prints
+            html = faq_html(db, self.locale, self.allow_fallback, self.proof)
+        return html_key(f"{self.kind} {self.locale} {self.allow_fallback} {self.proof}\n{html}", Path(self.game_root), seen)
+
 
 def doc_tasks(db: Database, locales: list[str], selection: str | list[str], allow_fallback: bool,
               proof: bool) -> list[DocTask]:
@@ -87,7 +98,8 @@ def _shown_by(task: Any, root: Path, path: Path, source_locale: str) -> bool:
 
 
 def task_hash(task: Any) -> str:
-    """Hash of everything a document is made from: the game's data in its locale, the templates, the engine."""
+    """Hash of everything a piece may be made from: the game's data in its locale, the templates, the engine.
+    (Rulebooks and FAQ indexes are keyed by what they print instead: ``DocTask.input_key``.)"""
     import json
 
     from ...loading.paths import read_text_inside
@@ -132,11 +144,33 @@ def render_task(task: DocTask) -> tuple[bytes, int, list[str]]:
     return save_pdf(pdf), len(pdf.pages), fell_back
 
 
-def _render(task: Any) -> tuple[bytes, int, float, list[str]]:
+def _keys(tasks: list[Any]) -> dict[Any, str]:
+    """Each task's input key: what a document prints (``input_key``), else every file it may read."""
+    games: dict[str, Database] = {}
+    seen: dict[Path, str] = {}
+    keys = {}
+    for task in tasks:
+        if hasattr(task, "input_key"):
+            if task.game_root not in games:
+                games[task.game_root] = Database(game=load_game(Path(task.game_root)))
+            keys[task] = task.input_key(games[task.game_root], seen)
+        else:
+            keys[task] = task_hash(task)
+    return keys
+
+
+LAYOUT_CACHE = ".cache/layouts"
+"""Pieces' pages laid out before, by the hash of their HTML and files (:func:`..piecepdf.layout_cache`)."""
+
+
+def _render(task: Any, layouts: Path | None = None) -> tuple[bytes, int, float, list[str]]:
     import time
 
+    from ..piecepdf import layout_cache
+
     start = time.perf_counter()
-    data, pages, fell_back = task.render()
+    with layout_cache(layouts):
+        data, pages, fell_back = task.render()
     return data, pages, time.perf_counter() - start, fell_back
 
 
@@ -145,7 +179,8 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     """Build (or reuse) every document or piece (anything with ``path``, ``kind``, ``game_root`` and
     ``render()``); returns each task with its record and whether it was rendered. ``finished(path, seconds)``
     is called as each one is done, in the order they finish."""
-    keys = {task: task_hash(task) for task in tasks}
+    keys = _keys(tasks)
+    layouts = out / LAYOUT_CACHE
     results = []
     todo = []
     for task in tasks:
@@ -157,14 +192,14 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
     if jobs > 1 and len(todo) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_render, task): task for task in todo}
+            futures = {pool.submit(_render, task, layouts): task for task in todo}
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 if finished:
                     finished(futures[future].path, done[futures[future]][2])
     else:
         for task in todo:
-            done[task] = _render(task)
+            done[task] = _render(task, layouts)
             if finished:
                 finished(task.path, done[task][2])
     for task in todo:
