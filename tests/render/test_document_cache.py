@@ -7,7 +7,6 @@ import copy
 import json
 from pathlib import Path
 
-import pikepdf
 import pytest
 
 from cardworks.render.build import BuildOptions, build
