@@ -55,6 +55,22 @@ def markup_html(text: str, icons: dict[str, tuple[str, str]]) -> Markup:
     return Markup("".join(out))
 
 
+SHORT_NAME = 22
+"""A name of at most this many characters never breaks at all (``white-space: nowrap``); a longer one may
+break between words but never inside one."""
+
+
+def proper_name(value: str) -> Markup:
+    """A card or component name as a span that is never hyphenated (class ``proper-name``, styled in the CSS).
+
+    Print every name through this filter (``{{ card.name | proper_name }}``), so no reader meets "Buto-ni" at a
+    line end; a short name also stays on one line (class ``short``).
+    """
+    text = str(value)
+    short = " short" if len(text) <= SHORT_NAME else ""
+    return Markup(f'<span class="proper-name{short}">{escape(text)}</span>')
+
+
 def mm(value: float) -> str:
     """A length in millimetres for CSS, without float noise."""
     return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
@@ -90,6 +106,7 @@ def environment(overrides: tuple[str, ...] = ()) -> BudgetedSandbox:
     )
     env.filters["markup_html"] = markup_html  # ours: trusted, and called once per text
     env.filters["mm"] = mm
+    env.filters["proper_name"] = proper_name
     return env
 
 
