@@ -18,3 +18,29 @@ def test_a_long_name_may_break_between_words_only():
 def test_the_filter_is_registered_in_the_one_environment():
     rendered = environment().from_string("{{ n | proper_name }}").render(n="Butoni")
     assert rendered == '<span class="proper-name short">Butoni</span>'
+
+
+def test_quotes_and_apostrophes_follow_the_locale():
+    from cardworks.render.typography import curly
+
+    assert curly("L'home diu \"hola\"", "ca") == "L’home diu «hola»"
+    assert curly("It's \"done\"", "en") == "It’s “done”"
+    assert curly("Il dit \"oui\"", "fr") == "Il dit «\u00a0oui\u00a0»"
+    assert curly("'s Avonds \"ja\"", "nl") == "’s Avonds „ja”"
+    assert curly("d'Elx", "ca-valencia") == "d’Elx"
+
+
+def test_typeset_knows_a_quote_after_an_inline_element_closes_it():
+    from cardworks.render.typography import typeset
+
+    out = typeset('<p>"<b>Butoni</b>" l\'<i>x</i></p><style>p::after{content:"x"}</style><svg><text>"a"</text></svg>', "ca")
+    assert out == '<p>«<b>Butoni</b>» l’<i>x</i></p><style>p::after{content:"x"}</style><svg><text>"a"</text></svg>'
+
+
+def test_names_in_running_text_are_wrapped_whatever_their_case_and_apostrophe():
+    from cardworks.render.typography import name_pattern, typeset
+
+    names = name_pattern(["El Capità Moro", "fideuà de l'apocalipsi", "conill"])
+    out = typeset("<p>el capità moro i la fideuà de l'apocalipsi; conills no</p>", "ca", names)
+    assert out == ('<p><span class="proper-name short">el capità moro</span> i la '
+                   '<span class="proper-name short">fideuà de l’apocalipsi</span>; conills no</p>')

@@ -23,6 +23,7 @@ from ..markup import Text, parse
 from ..problems import Problem
 from ..resources import data_dir
 from .sandbox import BudgetedSandbox
+from .typography import SHORT_NAME
 
 
 def templates_dir() -> Path:
@@ -53,11 +54,6 @@ def markup_html(text: str, icons: dict[str, tuple[str, str]]) -> Markup:
             url, alt = icons[part.name]
             out.append(f'<img class="icon" src="{escape(url)}" alt="{escape(alt)}">')
     return Markup("".join(out))
-
-
-SHORT_NAME = 22
-"""A name of at most this many characters never breaks at all (``white-space: nowrap``); a longer one may
-break between words but never inside one."""
 
 
 def proper_name(value: str) -> Markup:
