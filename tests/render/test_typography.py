@@ -44,3 +44,9 @@ def test_names_in_running_text_are_wrapped_whatever_their_case_and_apostrophe():
     out = typeset("<p>el capità moro i la fideuà de l'apocalipsi; conills no</p>", "ca", names)
     assert out == ('<p><span class="proper-name short">el capità moro</span> i la '
                    '<span class="proper-name short">fideuà de l’apocalipsi</span>; conills no</p>')
+
+
+def test_a_long_name_keeps_its_own_hyphenated_word_on_one_line():
+    out = str(proper_name("Menjars territorials: Xúquer-Túria"))
+    assert out == ('<span class="proper-name">Menjars territorials: '
+                   '<span class="proper-name short">Xúquer-Túria</span></span>')

@@ -23,7 +23,7 @@ from ..markup import Text, parse
 from ..problems import Problem
 from ..resources import data_dir
 from .sandbox import BudgetedSandbox
-from .typography import SHORT_NAME
+from .typography import name_span
 
 
 def templates_dir() -> Path:
@@ -62,9 +62,7 @@ def proper_name(value: str) -> Markup:
     Print every name through this filter (``{{ card.name | proper_name }}``), so no reader meets "Buto-ni" at a
     line end; a short name also stays on one line (class ``short``).
     """
-    text = str(value)
-    short = " short" if len(text) <= SHORT_NAME else ""
-    return Markup(f'<span class="proper-name{short}">{escape(text)}</span>')
+    return Markup(name_span(str(escape(value))))
 
 
 def mm(value: float) -> str:

@@ -113,10 +113,20 @@ SHORT_NAME = 22
 """A name of at most this many characters stays on one line; a longer one may break between its words only."""
 
 
+_HYPHENATED = re.compile(r"\S+-\S+")
+
+
+def name_span(name: str) -> str:
+    """``name`` (escaped) in a ``proper-name`` span: never hyphenated, a short one never broken; in a long one a
+    word with its own hyphen (Xúquer-Túria) is kept on one line too, so no line ends inside a name with a hyphen."""
+    if len(html_lib.unescape(name)) <= SHORT_NAME:
+        return f'<span class="proper-name short">{name}</span>'
+    inner = _HYPHENATED.sub(lambda word: f'<span class="proper-name short">{word.group(0)}</span>', name)
+    return f'<span class="proper-name">{inner}</span>'
+
+
 def _name_span(match: re.Match[str]) -> str:
-    name = match.group(0)
-    short = " short" if len(name) <= SHORT_NAME else ""
-    return f'<span class="proper-name{short}">{name}</span>'
+    return name_span(match.group(0))
 
 
 def typeset(document: str, locale: str, names: re.Pattern[str] | None = None) -> str:
