@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from cardworks.render.jinja import environment, proper_name
 
 
@@ -38,12 +40,23 @@ def test_typeset_knows_a_quote_after_an_inline_element_closes_it():
 
 
 def test_names_in_running_text_are_wrapped_whatever_their_case_and_apostrophe():
-    from cardworks.render.typography import name_pattern, typeset
+    from cardworks.render.typography import names_of, typeset
 
-    names = name_pattern(["El Capità Moro", "fideuà de l'apocalipsi", "conill"])
-    out = typeset("<p>el capità moro i la fideuà de l'apocalipsi; conills no</p>", "ca", names)
-    assert out == ('<p><span class="proper-name short">el capità moro</span> i la '
+    names = names_of(["Capità Moro", "fideuà de l'apocalipsi", "conill"])
+    out = typeset("<p>el capità moro i la Fideuà de l'apocalipsi; conills no</p>", "ca", names)
+    assert out == ('<p>el <span class="proper-name short">Capità Moro</span> i la '
                    '<span class="proper-name short">fideuà de l’apocalipsi</span>; conills no</p>')
+
+
+def test_a_card_name_in_running_text_takes_its_database_form_and_the_article_rule():
+    """One convention per locale (docs/typography.md): the database's form; a leading article in lower case
+    mid-sentence; a capital at a sentence's start. A component name keeps the case the text gives it."""
+    from cardworks.render.typography import names_of, typeset
+
+    names = names_of(["El Butoni", "la Geperudeta", "conill"], others=["Llapis"])
+    out = typeset("<p>Juga EL BUTONI. la geperudeta guanya; Conill i llapis.</p><h2>conill</h2>", "ca", names)
+    words = re.sub(r"<[^>]+>", "", out)
+    assert words == "Juga el Butoni. La Geperudeta guanya; conill i llapis.Conill"
 
 
 def test_a_long_name_keeps_its_own_hyphenated_word_on_one_line():

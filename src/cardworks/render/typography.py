@@ -10,6 +10,7 @@ from __future__ import annotations
 import html as html_lib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,7 +36,11 @@ _OPENS_AFTER = set(" \t\n\u00a0([{«„“‘—–-/") | {""}
 def quotes_for(locale: str) -> tuple[str, str, str, str]:
     """The quotes of ``locale`` (``ca-valencia`` and ``ca@valencia`` take ``ca``'s); English's for a language the
     table does not know."""
-    return QUOTES.get(re.split(r"[-_@]", locale, maxsplit=1)[0].lower(), QUOTES["en"])
+    return QUOTES.get(_language(locale), QUOTES["en"])
+
+
+def _language(locale: str) -> str:
+    return re.split(r"[-_@]", locale, maxsplit=1)[0].lower()
 
 
 def curly(text: str, locale: str, before: str = "") -> str:
@@ -74,9 +79,32 @@ def _elision(rest: str) -> bool:
     return re.match(r"(s|t|n|til|em|cause)\b", rest, re.IGNORECASE) is not None
 
 
+ARTICLES: dict[str, tuple[str, ...]] = {
+    "ca": ("el", "la", "l'", "l’", "els", "les"),
+    "es": ("el", "la", "los", "las"),
+    "fr": ("le", "la", "l'", "l’", "les"),
+    "en": ("the",),
+    "nl": ("de", "het"),
+}
+"""Articles a card name may begin with; mid-sentence they are written in lower case (docs/typography.md)."""
+
+
+@dataclass(frozen=True)
+class Names:
+    """The names running text may mention: a pattern matching any of them, and each card name's database form
+    (keyed by :func:`_key`), which the text is given wherever it names that card."""
+
+    pattern: re.Pattern[str] | None
+    forms: dict[str, str]
+
+
+def _key(name: str) -> str:
+    return html_lib.unescape(name).replace("’", "'").casefold()
+
+
 def name_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
     """One pattern matching any of ``names`` as whole words, longest first, in any case, with straight or curly
-    apostrophes (running text writes "el capità moro" for the card "El Capità Moro")."""
+    apostrophes, in escaped HTML text (running text writes "el capità moro" for the card "El Capità Moro")."""
     words = sorted({n.strip() for n in names if n and n.strip()}, key=len, reverse=True)
     if not words:
         return None
@@ -84,29 +112,42 @@ def name_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.IGNORECASE)
 
 
+def names_of(cards: Iterable[str], others: Iterable[str] = ()) -> Names:
+    """:class:`Names` of card names ``cards`` (earlier forms win) and other names ``others`` (components,
+    boards), which are kept whole but keep the case the text gives them (a "score pad" is also a common noun)."""
+    cards = list(cards)
+    forms: dict[str, str] = {}
+    for name in cards:
+        forms.setdefault(_key(name), name.strip())
+    return Names(name_pattern([*cards, *others]), forms)
+
+
 def _escape(text: str) -> str:
     """Text escaped for an HTML text node (quotes stay as they are: they are the point)."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def database_names(db: Database) -> list[str]:
-    """Every card, component and board name of ``db`` in every locale, alternative names included."""
+def database_names(db: Database, locale: str | None = None) -> Names:
+    """Every card, component and board name of ``db`` in every locale, alternative names included; a card
+    name's form is ``locale``'s first, then the source's, then the other locales'."""
     from ..loading.records import Index
 
     kinds = {"card", "component", "board"}
-    found: list[str] = []
-    ids = set()
+    by_locale: dict[str | None, list[str]] = {}
+    others: list[str] = []
+    ids: dict[str, str] = {}
     for record in Index(db).records:
         if record.kind in kinds and isinstance(getattr(record.model, "name", None), str):
-            ids.add(record.id)
-            found.append(record.model.name)
-            found += [alt for alt in getattr(record.model, "alt_names", None) or [] if isinstance(alt, str)]
+            ids[record.id] = record.kind
+            names = [record.model.name, *(a for a in getattr(record.model, "alt_names", None) or [] if isinstance(a, str))]
+            (by_locale.setdefault(None, []) if record.kind == "card" else others).extend(names)
     for _, doc in db.docs("translations"):
         for record_id, fields in doc.entries.items():
             if record_id in ids:
-                found += [entry.text for field, entry in fields.items()
-                          if field == "name" or field.startswith("alt_names/")]
-    return found
+                names = [entry.text for field, entry in fields.items() if field == "name" or field.startswith("alt_names/")]
+                (by_locale.setdefault(doc.locale, []) if ids[record_id] == "card" else others).extend(names)
+    order = [locale, None, *sorted(k for k in by_locale if k not in (locale, None))]
+    return names_of([n for code in order for n in by_locale.get(code, [])], others)
 
 
 SHORT_NAME = 22
@@ -125,18 +166,36 @@ def name_span(name: str) -> str:
     return f'<span class="proper-name">{inner}</span>'
 
 
-def _name_span(match: re.Match[str]) -> str:
-    return name_span(match.group(0))
+_BLOCKS = re.compile(r"</?(p|li|h[1-6]|td|th|div|section|figcaption|br|dt|dd|caption|blockquote|tr|ul|ol|nav|body)\b",
+                     re.IGNORECASE)
+_SENTENCE_ENDS = set(".!?")
 
 
-def typeset(document: str, locale: str, names: re.Pattern[str] | None = None) -> str:
-    """``document`` (HTML we generated) with its text typeset: curly quotes for ``locale``, and every match of
-    ``names`` wrapped in a never-hyphenated ``proper-name`` span. Tags, attributes and the contents of
-    ``<style>``, ``<script>``, ``<title>`` and inline ``<svg>`` are left as they are."""
+def _as_written(name: str, forms: dict[str, str], locale: str, sentence_start: bool) -> str:
+    """A card name found in running text, given its database form (escaped); a leading article in lower case
+    mid-sentence, the first letter in capitals at a sentence's start. A name that is not a card's is kept."""
+    form = forms.get(_key(name))
+    if form is None:
+        return name
+    written = _escape(curly(form, locale, " "))
+    first = re.match(r"(\w+['’]?)", written)
+    if sentence_start:
+        return written[:1].upper() + written[1:]
+    if first and first.group(1).casefold() in ARTICLES.get(_language(locale), ()):
+        return written[:1].lower() + written[1:]
+    return written
+
+
+def typeset(document: str, locale: str, names: Names | None = None) -> str:
+    """``document`` (HTML we generated) with its text typeset: curly quotes for ``locale``, and every name of
+    ``names`` wrapped in a never-hyphenated ``proper-name`` span, a card's in its database form (see
+    :func:`_as_written`). Tags, attributes and the contents of ``<style>``, ``<script>``, ``<title>`` and
+    inline ``<svg>`` are left as they are."""
     pieces = _TAG.split(document)
     out: list[str] = []
     raw_until: str | None = None
-    previous = ""
+    previous = ""  # the last character printed in this block ("" at a block's start)
+    seen = ""  # the last character other than a space printed in this block
     for piece in pieces:
         if piece.startswith("<"):
             out.append(piece)
@@ -144,6 +203,8 @@ def typeset(document: str, locale: str, names: re.Pattern[str] | None = None) ->
                 opened = _RAW.match(piece)
                 if opened:
                     raw_until = f"</{opened.group(1).lower()}"
+                elif _BLOCKS.match(piece):
+                    previous = seen = ""
             elif piece.lower().startswith(raw_until):
                 raw_until = None
             continue
@@ -151,8 +212,20 @@ def typeset(document: str, locale: str, names: re.Pattern[str] | None = None) ->
             out.append(piece)
             continue
         text = curly(html_lib.unescape(piece), locale, previous)
-        if text.strip():
-            previous = text[-1]
         escaped = _escape(text)
-        out.append(names.sub(_name_span, escaped) if names is not None else escaped)
+        if names is not None and names.pattern is not None:
+            before = seen
+
+            def wrap(match: re.Match[str]) -> str:
+                ahead = html_lib.unescape(escaped[:match.start()]).rstrip()
+                last = ahead[-1:] if ahead else before
+                start = last == "" or last in _SENTENCE_ENDS
+                return name_span(_as_written(match.group(0), names.forms, locale, start))
+
+            escaped = names.pattern.sub(wrap, escaped)
+        if text:
+            previous = text[-1]
+        if text.strip():
+            seen = text.rstrip()[-1]
+        out.append(escaped)
     return "".join(out)

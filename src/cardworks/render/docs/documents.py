@@ -19,7 +19,7 @@ from ...problems import Problem
 from ..fetcher import fetch_key, refusal_error, safe_fetcher
 from ..fonts import font_face_css, font_folders
 from ..jinja import environment, templates_dir
-from ..typography import database_names, name_pattern, typeset
+from ..typography import database_names, typeset
 from .generated import Generator
 from .markdown import render_markdown
 from .texts import DocTexts, Labels, icon_urls
@@ -201,7 +201,7 @@ def _page(context: dict[str, Any], template: str, db: Database) -> str:
     """The document's HTML, typeset: curly quotes of its locale, the database's names kept whole."""
     css = (templates_dir() / "docs" / "docs.css").as_uri()
     html = environment().get_template(template).render(font_css=Markup(font_face_css()), css_url=css, **context)
-    return typeset(html, context["lang"], name_pattern(database_names(db)))
+    return typeset(html, context["lang"], database_names(db, context["lang"]))
 
 
 def _base_url() -> str:
