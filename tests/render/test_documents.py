@@ -14,6 +14,7 @@ from cardworks.i18n.collation import collation_key, sort_names
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
 from conftest import REPO, run_cli
+from typeset_checks import split_names, straight_quotes
 
 CARDS = REPO / "cards"
 
@@ -29,7 +30,8 @@ def docs(tmp_path_factory) -> dict[str, Path]:
                   "--locale", "es", "--locale", "fr", "--locale", "nl", "--jobs", "2", "--no-cards")
     assert run.exit_code == 0, run.output
     records = json.loads((out / "manifest.json").read_text())["outputs"]
-    return {f"{r['kind']}:{r['locale']}": out / r["path"] for r in records if r["kind"] in {"rulebook", "faq"}}
+    found = {f"{r['kind']}:{r['locale']}": out / r["path"] for r in records if r["kind"] in {"rulebook", "faq"}}
+    return found | {r["path"]: out / r["path"] for r in records if r["kind"] in {"rulebook", "faq"}}  # every game's
 
 
 def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
@@ -255,3 +257,67 @@ def test_rulebook_cover_names_the_deck_from_labels(docs) -> None:
     assert french.metadata.title == "Calavera\u202f: Règles du jeu"  # French: narrow no-break space before ":"
     assert _text(PdfReader(docs["rulebook:es"]).pages[0]) == \
         "La Fallera Calavera Reglamento Los tres juegos juntos (modo experto)"
+
+
+TYPESET = {"fallera": ("en", "ca"), "diables": ("en",), "calavera": ("fr",)}
+"""The documents whose typography is read back (docs/typography.md): one or two locales per game."""
+
+
+def _typeset_documents(docs) -> dict[str, list[Path]]:
+    chosen: dict[str, list[Path]] = {}
+    for path, file in docs.items():
+        game, locale, _ = (path.split("/") + ["", ""])[:3]
+        if locale in TYPESET.get(game, ()):
+            chosen.setdefault(game, []).append(file)
+    assert sorted(chosen) == sorted(TYPESET)
+    return chosen
+
+
+@pytest.mark.slow
+def test_no_name_of_the_database_is_cut_by_a_hyphen_and_no_quote_is_straight(docs) -> None:
+    """Every card and component name, in every locale, stays whole at line ends (render.typography keeps them
+    in never-hyphenated spans), and no straight quote or apostrophe remains in the prose."""
+    from cardworks.render.typography import database_names
+
+    for game, files in _typeset_documents(docs).items():
+        names = database_names(load_database(CARDS / game)).every
+        for file in files:
+            text = "\n".join(page.extract_text() for page in PdfReader(file).pages)
+            assert not split_names(text, names), (file.name, split_names(text, names)[:5])
+            assert not straight_quotes(text), (file.name, straight_quotes(text)[:5])
+
+
+@pytest.mark.slow
+def test_short_rulebooks_leave_no_page_under_a_third_full(docs) -> None:
+    """Diables and Calavera: after the cover, every page but the last is at least a third full; Calavera's
+    two and a half pages of rules take four pages with the cover and the contents."""
+    for path in ("diables/en/rulebook-all.pdf", "calavera/fr/rulebook-all.pdf"):
+        fills = _fill(docs[path])
+        thin = [number for number, fill in enumerate(fills[:-1], start=1) if number > 1 and fill < 1 / 3]
+        assert not thin, (path, thin, [round(f, 2) for f in fills])
+    assert len(PdfReader(docs["calavera/fr/rulebook-all.pdf"]).pages) == 4
+
+
+@pytest.mark.slow
+def test_card_names_in_running_text_follow_one_capitalisation(docs) -> None:
+    """Catalan: a card's name reads as the database writes it, a leading article in lower case mid-sentence
+    ("el Butoni", never "El Butoni" after a comma); checked on the expert rulebook's text."""
+    from cardworks.render.typography import ARTICLES, database_names
+
+    names = database_names(load_database(CARDS / "fallera"), "ca")
+    pages = PdfReader(docs["fallera/ca/rulebook-expert.pdf"]).pages
+    text = "\n".join(re.sub(r"[ \t]+", " ", page.extract_text()) for page in pages).replace("’", "'")
+    wrong = []
+    for key, form in names.forms.items():
+        form = form.replace("’", "'")
+        first = form.split(" ")[0]
+        mid = form[:1].lower() + form[1:] if first.casefold() in ARTICLES["ca"] or "'" in first else form
+        pattern = r"\s+".join(re.escape(word) for word in key.split(" "))
+        for match in re.finditer(rf"(?<!\w){pattern}(?!\w)", text, re.IGNORECASE):
+            seen = re.sub(r"\s+", " ", match.group(0))
+            line = text[:match.start()].rsplit("\n", 1)[-1].rstrip()  # a block (heading, cell) begins a line
+            start = re.fullmatch(r"[\d\s•–-]*", line) is not None or line[-1] in ".!?:"  # or a table row's cell
+            allowed = {form, mid, form[:1].upper() + form[1:]} if start else {mid}
+            if seen not in allowed:
+                wrong.append((seen, form, text[max(0, match.start() - 30):match.end()]))
+    assert not wrong, wrong[:10]

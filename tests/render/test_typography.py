@@ -27,7 +27,7 @@ def test_quotes_and_apostrophes_follow_the_locale():
 
     assert curly("L'home diu \"hola\"", "ca") == "L’home diu «hola»"
     assert curly("It's \"done\"", "en") == "It’s “done”"
-    assert curly("Il dit \"oui\"", "fr") == "Il dit «\u00a0oui\u00a0»"
+    assert curly("Il dit \"oui\"", "fr") == "Il dit «\u202foui\u202f»"
     assert curly("'s Avonds \"ja\"", "nl") == "’s Avonds „ja”"
     assert curly("d'Elx", "ca-valencia") == "d’Elx"
 
@@ -63,3 +63,13 @@ def test_a_long_name_keeps_its_own_hyphenated_word_on_one_line():
     out = str(proper_name("Menjars territorials: Xúquer-Túria"))
     assert out == ('<span class="proper-name">Menjars territorials: '
                    '<span class="proper-name short">Xúquer-Túria</span></span>')
+
+
+def test_the_split_name_check_finds_a_name_cut_at_a_line_end():
+    from typeset_checks import split_names, straight_quotes
+
+    names = ["el Tio Sangonera", "Menjars territorials: Xúquer-Túria"]
+    assert split_names("parla amb el Tio Sangon‐\nera i", names) == [("el tio sangonera", "Sangon‐\nera")]
+    assert split_names("Menjars territorials: Xúquer-\nTúria", names)
+    assert split_names("el Tio Sangonera fa mal-\nbé", names) == []
+    assert straight_quotes("l'home") and not straight_quotes("l’home")

@@ -101,7 +101,7 @@ def catalan() -> tuple[dict[str, Any], list[bytes]]:
 @pytest.mark.slow
 def test_catalan_rules_texts_hyphenate_only_lines_that_would_be_short(catalan) -> None:
     blocks, _ = catalan
-    assert len(blocks) >= 80
+    assert len(blocks) >= 70  # the faces that have a rules text
     bad = {face: found for face, block in blocks.items() if (found := early_hyphenations(block))}
     assert not bad, bad
 

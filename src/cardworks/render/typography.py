@@ -18,13 +18,13 @@ if TYPE_CHECKING:
 
 QUOTES: dict[str, tuple[str, str, str, str]] = {
     "en": ("“", "”", "‘", "’"),
-    "fr": ("«\u00a0", "\u00a0»", "“", "”"),
+    "fr": ("«\u202f", "\u202f»", "“", "”"),
     "ca": ("«", "»", "“", "”"),
     "es": ("«", "»", "“", "”"),
     "nl": ("„", "”", "‚", "’"),
 }
 """Per language: double open, double close, single open, single close. French sets its guillemets off with a
-no-break space; Catalan and Spanish use them tight; Dutch uses low-high quotes."""
+narrow no-break space (as it does its colons); Catalan and Spanish use them tight; Dutch uses low-high quotes."""
 
 APOSTROPHE = "’"
 
@@ -57,8 +57,8 @@ def curly(text: str, locale: str, before: str = "") -> str:
     for i, char in enumerate(text):
         if char == '"':
             char = d_open if previous in _OPENS_AFTER else d_close
-            if char == d_open and char.endswith("\u00a0") and text[i + 1:i + 2] == " ":
-                char = char.rstrip("\u00a0")
+            if char == d_open and char.endswith("\u202f") and text[i + 1:i + 2] == " ":
+                char = char.rstrip("\u202f")
         elif char == "'":
             following = text[i + 1:i + 2]
             if previous.isalnum():
@@ -96,6 +96,8 @@ class Names:
 
     pattern: re.Pattern[str] | None
     forms: dict[str, str]
+    every: tuple[str, ...] = ()
+    """Every name, as the database writes it."""
 
 
 def _key(name: str) -> str:
@@ -119,7 +121,8 @@ def names_of(cards: Iterable[str], others: Iterable[str] = ()) -> Names:
     forms: dict[str, str] = {}
     for name in cards:
         forms.setdefault(_key(name), name.strip())
-    return Names(name_pattern([*cards, *others]), forms)
+    every = tuple(dict.fromkeys(n.strip() for n in [*cards, *others] if n.strip()))
+    return Names(name_pattern(every), forms, every)
 
 
 def _escape(text: str) -> str:
