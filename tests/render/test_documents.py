@@ -321,3 +321,33 @@ def test_card_names_in_running_text_follow_one_capitalisation(docs) -> None:
             if seen not in allowed:
                 wrong.append((seen, form, text[max(0, match.start() - 30):match.end()]))
     assert not wrong, wrong[:10]
+
+
+def _fills(page) -> list[tuple[float, ...]]:
+    import pikepdf
+
+    return [tuple(round(float(v), 3) for v in op.operands) for op in pikepdf.parse_content_stream(page)
+            if str(op.operator) == "rg"]
+
+
+@pytest.mark.slow
+def test_covers_wear_the_games_own_look(docs) -> None:
+    """Fallera's cover: its back colour behind the title and its three card types' icons on their colours;
+    Diables: its back colours, no icons (it ships none); Calavera ships neither: the plain palette."""
+    import pikepdf
+
+    opened = []  # a page lives as long as its document
+
+    def cover(path: str):
+        opened.append(pikepdf.open(docs[path]))
+        return opened[-1].pages[0]
+
+    fallera = cover("fallera/en/rulebook-expert.pdf")
+    fills = _fills(fallera)
+    assert fills[0] == (0.176, 0.141, 0.125)  # --back-colour #2d2420 of templates/fallera/cards.css
+    for colour in ((0.91, 0.725, 0.137), (0.753, 0.224, 0.169), (0.957, 0.945, 0.918)):  # treasure, battle, special
+        assert colour in fills, colour
+    assert len(fallera.Resources.XObject) >= 3
+    assert _fills(cover("diables/en/rulebook-all.pdf"))[0] == (0.114, 0.141, 0.251)  # #1d2440
+    calavera = cover("calavera/fr/rulebook-all.pdf")
+    assert not calavera.Resources.get("/XObject", {}) and _fills(calavera)[0] == (0.984, 0.969, 0.933)

@@ -20,6 +20,7 @@ from ..fetcher import fetch_key, refusal_error, safe_fetcher
 from ..fonts import font_face_css, font_folders
 from ..jinja import environment, templates_dir
 from ..typography import database_names, typeset
+from .cover import cover_of
 from .generated import Generator
 from .markdown import render_markdown
 from .texts import DocTexts, Labels, icon_urls
@@ -93,6 +94,7 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
         title = next((text for level, _, text in headings if level == 1), name)
         sections.append(Section(name, title, html, used, headings, new_page=name in new_pages))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "selection": selection_label,
+               "cover": cover_of(db, icons),
                "t": generate.labels, "sections": sections, "marked": proof and bool(texts.fallbacks)}
     html = _page(context, "docs/rulebook.html.j2", db)
     _check(texts, f"{game.id} {locale} rulebook")
@@ -169,6 +171,7 @@ def _faq_context(db: Database, locale: str, allow_fallback: bool, proof: bool) -
     entries = [(c.name, c.id) for c in cards] + [(alt, c.id) for c in cards for alt in c.alt_names]
     entries.sort(key=lambda e: collation_key(_plain(e[0]), locale))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Labels(texts),
+               "cover": cover_of(db, icons),
                "cards": cards, "index": entries, "proof": proof, "marked": proof and bool(texts.fallbacks)}
     return context, texts
 
