@@ -73,3 +73,10 @@ def test_the_split_name_check_finds_a_name_cut_at_a_line_end():
     assert split_names("Menjars territorials: Xúquer-\nTúria", names)
     assert split_names("el Tio Sangonera fa mal-\nbé", names) == []
     assert straight_quotes("l'home") and not straight_quotes("l’home")
+
+
+def test_typeset_leaves_nested_svg_alone():
+    from cardworks.render.typography import typeset
+
+    svg = '<svg><svg class="k"><text>"a"</text></svg><text>l\'"b"</text></svg>'
+    assert typeset(f'<p>"x"</p>{svg}<p>"y"</p>', "en") == f'<p>“x”</p>{svg}<p>“y”</p>'

@@ -199,17 +199,23 @@ def typeset(document: str, locale: str, names: Names | None = None) -> str:
     raw_until: str | None = None
     previous = ""  # the last character printed in this block ("" at a block's start)
     seen = ""  # the last character other than a space printed in this block
+    depth = 0  # of <svg> elements inside the one being skipped
     for piece in pieces:
         if piece.startswith("<"):
             out.append(piece)
             if raw_until is None:
                 opened = _RAW.match(piece)
-                if opened:
+                if opened and not piece.endswith("/>"):
                     raw_until = f"</{opened.group(1).lower()}"
                 elif _BLOCKS.match(piece):
                     previous = seen = ""
+            elif raw_until == "</svg" and piece.lower().startswith("<svg") and not piece.endswith("/>"):
+                depth += 1
             elif piece.lower().startswith(raw_until):
-                raw_until = None
+                if depth:
+                    depth -= 1
+                else:
+                    raw_until = None
             continue
         if raw_until is not None or not piece:
             out.append(piece)
