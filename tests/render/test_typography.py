@@ -80,3 +80,13 @@ def test_typeset_leaves_nested_svg_alone():
 
     svg = '<svg><svg class="k"><text>"a"</text></svg><text>l\'"b"</text></svg>'
     assert typeset(f'<p>"x"</p>{svg}<p>"y"</p>', "en") == f'<p>“x”</p>{svg}<p>“y”</p>'
+
+
+def test_typeset_keeps_hostile_text_escaped():
+    """Text that spells a tag stays text, in running text and in a name's database form."""
+    from cardworks.render.typography import names_of, typeset
+
+    names = names_of(['<img src=x onerror="1">'])
+    out = typeset('<p>&lt;script&gt;"x" &lt;IMG SRC=X ONERROR="1"&gt;</p>', "en", names)
+    assert "<script" not in out and "<img" not in out.lower()
+    assert "&lt;script&gt;”x”" in out and "&lt;img src=x onerror=”1”&gt;" in out

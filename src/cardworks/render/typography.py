@@ -101,7 +101,7 @@ class Names:
 
 
 def _key(name: str) -> str:
-    return html_lib.unescape(name).replace("’", "'").casefold()
+    return re.sub("[“”„«»]", '"', html_lib.unescape(name).replace("’", "'")).casefold()
 
 
 def name_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
@@ -110,7 +110,7 @@ def name_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
     words = sorted({n.strip() for n in names if n and n.strip()}, key=len, reverse=True)
     if not words:
         return None
-    alternatives = [re.sub("['’]", "['’]", re.escape(_escape(w))) for w in words]
+    alternatives = [re.sub('"', '["“”„«»]', re.sub("['’]", "['’]", re.escape(_escape(w)))) for w in words]
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.IGNORECASE)
 
 
