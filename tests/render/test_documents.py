@@ -8,13 +8,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import REPO, run_cli
 from pypdf import PdfReader
+from typeset_checks import split_names, straight_quotes
 
 from cardworks.i18n.collation import collation_key, sort_names
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
-from conftest import REPO, run_cli
-from typeset_checks import split_names, straight_quotes
 
 CARDS = REPO / "cards"
 

@@ -12,7 +12,13 @@ from pypdf import PdfReader
 
 from cardworks.loading.database import load_database
 from cardworks.render.deck import build_deck
-from cardworks.render.faces import Face, build_job, chunks, layout_document, render_faces
+from cardworks.render.faces import (
+    Face,
+    build_job,
+    chunks,
+    layout_document,
+    render_faces,
+)
 from cardworks.render.fetcher import safe_fetcher
 from cardworks.render.fonts import font_face_css, font_folders, text_width
 from cardworks.render.jinja import templates_dir

@@ -223,9 +223,7 @@ def typeset(document: str, locale: str, names: Names | None = None) -> str:
         text = curly(html_lib.unescape(piece), locale, previous)
         escaped = _escape(text)
         if names is not None and names.pattern is not None:
-            before = seen
-
-            def wrap(match: re.Match[str]) -> str:
+            def wrap(match: re.Match[str], escaped: str = escaped, before: str = seen) -> str:
                 ahead = html_lib.unescape(escaped[:match.start()]).rstrip()
                 last = ahead[-1:] if ahead else before
                 start = last == "" or last in _SENTENCE_ENDS
