@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
+from typeset_checks import split_names, straight_quotes
 
 from cardworks.loading.database import load_database
 from cardworks.render.deck import build_deck
@@ -113,12 +114,15 @@ def test_catalan_rules_texts_hyphenate_only_lines_that_would_be_short(catalan) -
 
 
 @pytest.mark.slow
-def test_face_texts_have_no_straight_quotes(catalan) -> None:
+def test_face_texts_have_no_straight_quotes_and_no_cut_name(catalan) -> None:
+    from cardworks.render.typography import database_names
+
     _, pdfs = catalan
-    text = " ".join(page.extract_text() for data in pdfs for page in PdfReader(io.BytesIO(data)).pages)
+    text = "\n".join(page.extract_text() for data in pdfs for page in PdfReader(io.BytesIO(data)).pages)
     assert "’" in text  # the Catalan deck elides (l’, d’): the check reads real apostrophes
-    straight = [text[max(0, i - 20):i + 20] for i, char in enumerate(text) if char in "'\""]
-    assert not straight, straight[:10]
+    assert not straight_quotes(text), straight_quotes(text)[:10]
+    names = database_names(load_database(REPO / "cards" / "fallera")).every
+    assert not split_names(text, names), split_names(text, names)[:10]
 
 
 def _column(style: str) -> Any:
