@@ -15,6 +15,7 @@ from typeset_checks import split_names, straight_quotes
 from cardworks.i18n.collation import collation_key, sort_names
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
+from cardworks.render.typography import curly
 
 CARDS = REPO / "cards"
 
@@ -63,8 +64,8 @@ def test_bookmarks_match_the_sections(docs) -> None:
     reader = PdfReader(docs["rulebook:ca"])
     chapters = [(title, page) for depth, title, page in _outline(reader) if depth == 0]
     sections = sorted(p.stem for p in (CARDS / "fallera/rules/ca").glob("*.md"))
-    titles = [next(line[2:].strip() for line in (CARDS / f"fallera/rules/ca/{name}.md").read_text().splitlines()
-                   if line.startswith("# ")) for name in sections]
+    titles = [curly(next(line[2:].strip() for line in (CARDS / f"fallera/rules/ca/{name}.md").read_text().splitlines()
+                         if line.startswith("# ")), "ca") for name in sections]  # typeset: l’humor
     assert [title for title, _ in chapters] == titles
     contents = reader.pages[1].extract_text()
     for title, page in chapters:
@@ -77,7 +78,7 @@ def test_rank_table_equals_the_card_data(docs) -> None:
     index = Index(load_database(CARDS / "fallera"))
     ranked = sorted(((r.model.stats["rank"], r.model.name) for r in index.of_kind("card")
                      if (r.model.stats.get("rank") or 1) > 1), reverse=True)
-    expected = " ".join(f"{name} n{rank}" for rank, name in ranked)
+    expected = " ".join(f"{curly(name, 'ca', ' ')} n{rank}" for rank, name in ranked)
     assert expected in page
 
 
@@ -204,8 +205,8 @@ def test_rulebook_sections_flow_on_and_pages_are_filled(docs) -> None:
         reader = PdfReader(docs[f"rulebook:{locale}"])
         if locale == "en":
             assert len(reader.pages) < 28
-        titles = {name: next(line[2:].strip() for line in (CARDS / f"fallera/rules/{locale}/{name}.md").read_text()
-                             .splitlines() if line.startswith("# ")) for name in sections}
+        titles = {name: curly(next(line[2:].strip() for line in (CARDS / f"fallera/rules/{locale}/{name}.md").read_text()
+                                   .splitlines() if line.startswith("# ")), locale) for name in sections}
         part_starts = {page for depth, title, page in _outline(reader) if depth == 0 and title in titles.values()}
         fills = _fill(docs[f"rulebook:{locale}"])
         thin = [number for number, fill in enumerate(fills, start=1)

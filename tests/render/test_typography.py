@@ -54,9 +54,11 @@ def test_a_card_name_in_running_text_takes_its_database_form_and_the_article_rul
     from cardworks.render.typography import names_of, typeset
 
     names = names_of(["El Butoni", "la Geperudeta", "conill"], others=["Llapis"])
-    out = typeset("<p>Juga EL BUTONI. la geperudeta guanya; Conill i llapis.</p><h2>conill</h2>", "ca", names)
+    printed = '<td><span class="proper-name short">la Geperudeta</span></td>'  # through the filter: as printed
+    out = typeset(f"<p>Juga EL BUTONI. la geperudeta guanya; Conill i llapis.</p><h2>conill</h2>{printed}", "ca", names)
     words = re.sub(r"<[^>]+>", "", out)
-    assert words == "Juga el Butoni. La Geperudeta guanya; conill i llapis.Conill"
+    assert words == "Juga el Butoni. La Geperudeta guanya; conill i llapis.Conillla Geperudeta"
+    assert out.endswith(printed)
 
 
 def test_a_long_name_keeps_its_own_hyphenated_word_on_one_line():

@@ -191,8 +191,9 @@ def _as_written(name: str, forms: dict[str, str], locale: str, sentence_start: b
 
 def typeset(document: str, locale: str, names: Names | None = None) -> str:
     """``document`` (HTML we generated) with its text typeset: curly quotes for ``locale``, and every name of
-    ``names`` wrapped in a never-hyphenated ``proper-name`` span, a card's in its database form (see
-    :func:`_as_written`). Tags, attributes and the contents of ``<style>``, ``<script>``, ``<title>`` and
+    ``names`` in running text wrapped in a never-hyphenated ``proper-name`` span, a card's in its database form
+    (see :func:`_as_written`); a name a template printed through ``proper_name`` (a heading, a table cell, an
+    index entry) is kept as printed. Tags, attributes and the contents of ``<style>``, ``<script>``, ``<title>`` and
     inline ``<svg>`` are left as they are."""
     pieces = _TAG.split(document)
     out: list[str] = []
@@ -200,9 +201,12 @@ def typeset(document: str, locale: str, names: Names | None = None) -> str:
     previous = ""  # the last character printed in this block ("" at a block's start)
     seen = ""  # the last character other than a space printed in this block
     depth = 0  # of <svg> elements inside the one being skipped
+    kept = 0  # spans open inside a name a template printed through ``proper_name``: kept as printed
     for piece in pieces:
         if piece.startswith("<"):
             out.append(piece)
+            if kept or piece.startswith('<span class="proper-name'):
+                kept += 1 if piece.startswith("<span") else -1 if piece.startswith("</span") else 0
             if raw_until is None:
                 opened = _RAW.match(piece)
                 if opened and not piece.endswith("/>"):
@@ -222,7 +226,7 @@ def typeset(document: str, locale: str, names: Names | None = None) -> str:
             continue
         text = curly(html_lib.unescape(piece), locale, previous)
         escaped = _escape(text)
-        if names is not None and names.pattern is not None:
+        if names is not None and names.pattern is not None and not kept:
             def wrap(match: re.Match[str], escaped: str = escaped, before: str = seen) -> str:
                 ahead = html_lib.unescape(escaped[:match.start()]).rstrip()
                 last = ahead[-1:] if ahead else before
