@@ -267,8 +267,8 @@ TYPESET = {"fallera": ("en", "ca"), "diables": ("en",), "calavera": ("fr",)}
 def _typeset_documents(docs) -> dict[str, list[Path]]:
     chosen: dict[str, list[Path]] = {}
     for path, file in docs.items():
-        game, locale, _ = (path.split("/") + ["", ""])[:3]
-        if locale in TYPESET.get(game, ()):
+        game, locale, name = (path.split("/") + ["", ""])[:3]
+        if locale in TYPESET.get(game, ()) and name in {"rulebook-expert.pdf", "rulebook-all.pdf", "faq.pdf"}:
             chosen.setdefault(game, []).append(file)
     assert sorted(chosen) == sorted(TYPESET)
     return chosen
