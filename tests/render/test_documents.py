@@ -245,6 +245,8 @@ def test_names_headings_and_labels_are_never_hyphenated(docs) -> None:
         contents = [2] if key.startswith("rulebook") else []
         for number in [*contents, *range(index_from, len(reader.pages) + 1)]:
             for line in reader.pages[number - 1].extract_text().splitlines():
+                if number in contents and ". . ." not in line and "...." not in line:
+                    continue  # the first section follows the contents on their page: its running text hyphenates
                 assert not re.search(r"[-\u2010\u00ad]$", line.strip()), (key, number, line)
         for title, page in outline:  # whole on its page, and never the last thing on it (keep-with-next)
             text = _text(reader.pages[page - 1])
