@@ -8,12 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import REPO, run_cli
 from pypdf import PdfReader
+from typeset_checks import split_names, straight_quotes
 
 from cardworks.i18n.collation import collation_key, sort_names
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
-from conftest import REPO, run_cli
+from cardworks.render.typography import curly
 
 CARDS = REPO / "cards"
 
@@ -29,7 +31,8 @@ def docs(tmp_path_factory) -> dict[str, Path]:
                   "--locale", "es", "--locale", "fr", "--locale", "nl", "--jobs", "2", "--no-cards")
     assert run.exit_code == 0, run.output
     records = json.loads((out / "manifest.json").read_text())["outputs"]
-    return {f"{r['kind']}:{r['locale']}": out / r["path"] for r in records if r["kind"] in {"rulebook", "faq"}}
+    found = {f"{r['kind']}:{r['locale']}": out / r["path"] for r in records if r["kind"] in {"rulebook", "faq"}}
+    return found | {r["path"]: out / r["path"] for r in records if r["kind"] in {"rulebook", "faq"}}  # every game's
 
 
 def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
@@ -61,8 +64,8 @@ def test_bookmarks_match_the_sections(docs) -> None:
     reader = PdfReader(docs["rulebook:ca"])
     chapters = [(title, page) for depth, title, page in _outline(reader) if depth == 0]
     sections = sorted(p.stem for p in (CARDS / "fallera/rules/ca").glob("*.md"))
-    titles = [next(line[2:].strip() for line in (CARDS / f"fallera/rules/ca/{name}.md").read_text().splitlines()
-                   if line.startswith("# ")) for name in sections]
+    titles = [curly(next(line[2:].strip() for line in (CARDS / f"fallera/rules/ca/{name}.md").read_text().splitlines()
+                         if line.startswith("# ")), "ca") for name in sections]  # typeset: l’humor
     assert [title for title, _ in chapters] == titles
     contents = reader.pages[1].extract_text()
     for title, page in chapters:
@@ -75,7 +78,7 @@ def test_rank_table_equals_the_card_data(docs) -> None:
     index = Index(load_database(CARDS / "fallera"))
     ranked = sorted(((r.model.stats["rank"], r.model.name) for r in index.of_kind("card")
                      if (r.model.stats.get("rank") or 1) > 1), reverse=True)
-    expected = " ".join(f"{name} n{rank}" for rank, name in ranked)
+    expected = " ".join(f"{curly(name, 'ca', ' ')} n{rank}" for rank, name in ranked)
     assert expected in page
 
 
@@ -208,8 +211,8 @@ def test_rulebook_sections_flow_on_and_pages_are_filled(docs) -> None:
         reader = PdfReader(docs[f"rulebook:{locale}"])
         if locale == "en":
             assert len(reader.pages) < 28
-        titles = {name: next(line[2:].strip() for line in (CARDS / f"fallera/rules/{locale}/{name}.md").read_text()
-                             .splitlines() if line.startswith("# ")) for name in sections}
+        titles = {name: curly(next(line[2:].strip() for line in (CARDS / f"fallera/rules/{locale}/{name}.md").read_text()
+                                   .splitlines() if line.startswith("# ")), locale) for name in sections}
         part_starts = {page for depth, title, page in _outline(reader) if depth == 0 and title in titles.values()}
         fills = _fill(docs[f"rulebook:{locale}"])
         thin = [number for number, fill in enumerate(fills, start=1)
@@ -247,12 +250,15 @@ def test_names_headings_and_labels_are_never_hyphenated(docs) -> None:
         if key.startswith("rulebook"):
             index_from = outline[-1][1]  # the card index is the last chapter
             lines = [line for number in [2, *range(index_from, len(reader.pages) + 1)]
-                     for line in reader.pages[number - 1].extract_text().splitlines()]
+                     for line in reader.pages[number - 1].extract_text().splitlines()
+                     # the first section follows the contents on their page: its running text hyphenates
+                     if number != 2 or ". . ." in line or "...." in line]
         else:  # the FAQ's indexes come first, up to the rulings' heading
             from faq_pages import pdf_lines
 
             texts = [line.text for page in pdf_lines(docs[key]) for line in page]
             lines = texts[texts.index(outline[0][0]):texts.index(outline[-1][0])]
+        assert lines, key
         for line in lines:
             assert not re.search(r"[-\u2010\u00ad]$", line.strip()), (key, line)
         for title, page in outline:  # whole on its page, and never the last thing on it (keep-with-next)
@@ -267,3 +273,97 @@ def test_rulebook_cover_names_the_deck_from_labels(docs) -> None:
     assert french.metadata.title == "Calavera\u202f: Règles du jeu"  # French: narrow no-break space before ":"
     assert _text(PdfReader(docs["rulebook:es"]).pages[0]) == \
         "La Fallera Calavera Reglamento Los tres juegos juntos (modo experto)"
+
+
+TYPESET = {"fallera": ("en", "ca"), "diables": ("en",), "calavera": ("fr",)}
+"""The documents whose typography is read back (docs/typography.md): one or two locales per game."""
+
+
+def _typeset_documents(docs) -> dict[str, list[Path]]:
+    chosen: dict[str, list[Path]] = {}
+    for path, file in docs.items():
+        game, locale, name = (path.split("/") + ["", ""])[:3]
+        if locale in TYPESET.get(game, ()) and name in {"rulebook-expert.pdf", "rulebook-all.pdf", "faq.pdf"}:
+            chosen.setdefault(game, []).append(file)
+    assert sorted(chosen) == sorted(TYPESET)
+    return chosen
+
+
+@pytest.mark.slow
+def test_no_name_of_the_database_is_cut_by_a_hyphen_and_no_quote_is_straight(docs) -> None:
+    """Every card and component name, in every locale, stays whole at line ends (render.typography keeps them
+    in never-hyphenated spans), and no straight quote or apostrophe remains in the prose."""
+    from cardworks.render.typography import database_names
+
+    for game, files in _typeset_documents(docs).items():
+        names = database_names(load_database(CARDS / game)).every
+        for file in files:
+            text = "\n".join(page.extract_text() for page in PdfReader(file).pages)
+            assert not split_names(text, names), (file.name, split_names(text, names)[:5])
+            assert not straight_quotes(text), (file.name, straight_quotes(text)[:5])
+
+
+@pytest.mark.slow
+def test_short_rulebooks_leave_no_page_under_a_third_full(docs) -> None:
+    """Diables and Calavera: after the cover, every page but the last is at least a third full; Calavera's
+    two and a half pages of rules take four pages with the cover and the contents."""
+    for path in ("diables/en/rulebook-all.pdf", "calavera/fr/rulebook-all.pdf"):
+        fills = _fill(docs[path])
+        thin = [number for number, fill in enumerate(fills[:-1], start=1) if number > 1 and fill < 1 / 3]
+        assert not thin, (path, thin, [round(f, 2) for f in fills])
+    assert len(PdfReader(docs["calavera/fr/rulebook-all.pdf"]).pages) == 4
+
+
+@pytest.mark.slow
+def test_card_names_in_running_text_follow_one_capitalisation(docs) -> None:
+    """Catalan: a card's name reads as the database writes it, a leading article in lower case mid-sentence
+    ("el Butoni", never "El Butoni" after a comma); checked on the expert rulebook's text."""
+    from cardworks.render.typography import ARTICLES, database_names
+
+    names = database_names(load_database(CARDS / "fallera"), "ca")
+    pages = PdfReader(docs["fallera/ca/rulebook-expert.pdf"]).pages
+    text = "\n".join(re.sub(r"[ \t]+", " ", page.extract_text()) for page in pages).replace("’", "'")
+    wrong = []
+    for key, form in names.forms.items():
+        form = form.replace("’", "'")
+        first = form.split(" ")[0]
+        mid = form[:1].lower() + form[1:] if first.casefold() in ARTICLES["ca"] or "'" in first else form
+        pattern = r"\s+".join(re.escape(word) for word in key.split(" "))
+        for match in re.finditer(rf"(?<!\w){pattern}(?!\w)", text, re.IGNORECASE):
+            seen = re.sub(r"\s+", " ", match.group(0))
+            line = text[:match.start()].rsplit("\n", 1)[-1].rstrip()  # a block (heading, cell) begins a line
+            start = re.fullmatch(r"[\d\s•–-]*", line) is not None or line[-1] in ".!?:"  # or a table row's cell
+            allowed = {form, mid, form[:1].upper() + form[1:]} if start else {mid}
+            if seen not in allowed:
+                wrong.append((seen, form, text[max(0, match.start() - 30):match.end()]))
+    assert not wrong, wrong[:10]
+
+
+def _fills(page) -> list[tuple[float, ...]]:
+    import pikepdf
+
+    return [tuple(round(float(v), 3) for v in op.operands) for op in pikepdf.parse_content_stream(page)
+            if str(op.operator) == "rg"]
+
+
+@pytest.mark.slow
+def test_covers_wear_the_games_own_look(docs) -> None:
+    """Fallera's cover: its back colour behind the title and its three card types' icons on their colours;
+    Diables: its back colours, no icons (it ships none); Calavera ships neither: the plain palette."""
+    import pikepdf
+
+    opened = []  # a page lives as long as its document
+
+    def cover(path: str):
+        opened.append(pikepdf.open(docs[path]))
+        return opened[-1].pages[0]
+
+    fallera = cover("fallera/en/rulebook-expert.pdf")
+    fills = _fills(fallera)
+    assert fills[0] == (0.176, 0.141, 0.125)  # --back-colour #2d2420 of templates/fallera/cards.css
+    for colour in ((0.91, 0.725, 0.137), (0.753, 0.224, 0.169), (0.957, 0.945, 0.918)):  # treasure, battle, special
+        assert colour in fills, colour
+    assert len(fallera.Resources.XObject) >= 3
+    assert _fills(cover("diables/en/rulebook-all.pdf"))[0] == (0.114, 0.141, 0.251)  # #1d2440
+    calavera = cover("calavera/fr/rulebook-all.pdf")
+    assert not calavera.Resources.get("/XObject", {}) and _fills(calavera)[0] == (0.984, 0.969, 0.933)

@@ -38,6 +38,13 @@ def index() -> Index:
     return Index(load_database(CARDS / "diables"))
 
 
+def _typeset(text: str, locale: str = "en") -> str:
+    """``text`` as the documents print it: curly quotes and apostrophes (docs/typography.md)."""
+    from cardworks.render.typography import curly
+
+    return curly(text, locale, " ")
+
+
 def _pages(path: Path) -> list[str]:
     """Each page's text, hyphenated line ends joined (a compound's own hyphen kept) and whitespace collapsed."""
     return [" ".join(re.sub("-\n", "-", re.sub("\u2010\n", "", page.extract_text())).split())
@@ -97,7 +104,7 @@ def test_scoring_tiles_table_matches_the_scoring_data_in_every_locale(built, ind
         name, name_state = words.text(tile.id, "name", tile.name)
         condition, text_state = words.text(tile.id, "text", tile.text)
         assert {name_state, text_state} <= {"source", "translated"}, tile.id
-        row = f"{name} {condition} "
+        row = f"{_typeset(name, locale)} {_typeset(condition, locale)} "
         start = text.find(row)
         assert start >= 0, tile.id
         assert text[start + len(row):].startswith(_fp(raw[tile.id]["scoring"])), tile.id
@@ -112,11 +119,11 @@ def test_components_beasts_phases_and_firebot_tables_come_from_the_data(built, i
         count = sum(c.quantity for c in beasts if c.attributes["beast-size"] == size)
         assert f"– {label} {count}" in text
     for component in (r.model for r in index.of_kind("component") if r.model.scoring is None):
-        assert f"{component.name} {component.quantity or 'unknown'}" in text, component.id
+        assert f"{_typeset(component.name)} {component.quantity or 'unknown'}" in text, component.id
     assert "Lluïment tiles 6" in text and "Show scoring tiles 16" in text
     for card in beasts:
-        assert f"{card.name} {card.rules}" in text, card.id
-    starts = [text.find(f"{phase.name}. {phase.text}") for phase in game.phases]
+        assert _typeset(f"{card.name} {card.rules}") in text, card.id
+    starts = [text.find(_typeset(f"{phase.name}. {phase.text}")) for phase in game.phases]
     assert -1 not in starts and starts == sorted(starts)
     params = {p.id: p.value for p in game.parameters}
     rows = text.split("Difficulty Round 1 Round 2 Round 3 ", 1)[1]  # the table may end a page: read its rows only
@@ -146,13 +153,13 @@ def test_faq_lists_every_ruling_once_with_passing_scenarios(built, index, locale
     for ruling in rulings:
         question, state = words.text(ruling.id, "question", ruling.question)
         assert state in {"source", "translated"}
-        assert text.count(question) == 1, ruling.id
+        assert text.count(_typeset(question, locale)) == 1, ruling.id
         assert ruling.source.lines and f" {ruling.source.lines} " in text
         for scenario in ruling.scenarios:  # a reader's FAQ shows no scenario ids (only --proof does)
             assert f"{scenario} ({passes})" not in text and scenario not in text, scenario
         for card in ruling.cards:
             name, _ = words.text(card, "name", index.by_id[card].model.name)
-            assert name in text, card
+            assert _typeset(name, locale) in text, card
     from cardworks.render.docs.documents import faq_pdf
 
     proof = tmp_path / "proof.pdf"  # the proof shows each ruling's scenarios and that they pass
@@ -207,8 +214,8 @@ def test_calavera_rulebook_is_translated_from_the_french_with_the_dutch_paragrap
     titles = [title for depth, title, _ in _outline(reader) if depth == 0]
     french = sorted(p.name for p in (CALAVERA_RULES / "fr").glob("*.md"))
     assert sorted(p.name for p in (CALAVERA_RULES / locale).glob("*.md")) == french
-    assert titles == [next(line[2:] for line in (CALAVERA_RULES / locale / name).read_text(encoding="utf-8").splitlines()
-                           if line.startswith("# ")) for name in french]
+    assert titles == [_typeset(next(line[2:] for line in (CALAVERA_RULES / locale / name).read_text(encoding="utf-8")
+                                    .splitlines() if line.startswith("# ")), locale) for name in french]
     text = " ".join(_pages(path))
     for name in french:
         source = split_blocks((CALAVERA_RULES / "fr" / name).read_text(encoding="utf-8"))
@@ -217,12 +224,12 @@ def test_calavera_rulebook_is_translated_from_the_french_with_the_dutch_paragrap
     mistakes = split_blocks((CALAVERA_RULES / locale / "06-erreurs-frequentes.md").read_text(encoding="utf-8"))[-1]
     assert mistakes.count("\n- ") == 3, "the four common mistakes of the Dutch list are all there"
     for label in re.findall(r"\*\*(.+?)\*\*", mistakes):
-        assert label in text
+        assert _typeset(label, locale) in text
     words = Localizer(load_database(CARDS / "calavera"), locale)
     index = Index(load_database(CARDS / "calavera"))
     for component in (r.model for r in index.of_kind("component")):
         name, state = words.text(component.id, "name", component.name)
-        assert state == "translated" and f"{name} {component.quantity}" in text, component.id
+        assert state == "translated" and f"{_typeset(name, locale)} {component.quantity}" in text, component.id
     assert "dobbelstenen" not in text and "Règles" not in text
 
 

@@ -129,7 +129,8 @@ def test_standee_stickers_and_food_cards_are_printed(fallera) -> None:
     cards = PdfReader(out / "fallera/en/component-cards-a4.pdf")
     assert len(cards.pages) == 2, "one sheet of five food cards and its back"
     front = cards.pages[0].extract_text()
-    for food in ("olla xurra", "coent de Borriana", "pericana", "allipebre d'anguila", "torró d'Alacant"):
+    # printed text is typeset: curly apostrophes (docs/typography.md)
+    for food in ("olla xurra", "coent de Borriana", "pericana", "allipebre d’anguila", "torró d’Alacant"):
         assert food in front
     back = " ".join(cards.pages[1].extract_text().split())
     assert "més enllà de la paella" in back and "olla xurra" not in back, "the back names the box, never the card"

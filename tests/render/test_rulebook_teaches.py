@@ -16,7 +16,7 @@ from cardworks.render.docs.markdown import render_markdown
 from conftest import REPO
 from own_words import html_blocks
 
-NOTE = {"en": "Designer's note.", "ca": "Nota del dissenyador.", "es": "Nota del diseñador."}
+NOTE = {"en": "Designer’s note.", "ca": "Nota del dissenyador.", "es": "Nota del diseñador."}
 EXAMPLES = [  # the chapter each example of the source illustrates, and the source's figures it keeps
     ("06-performance", ["Leo", "Column 1", "columns 4 and 5", "column 3", "whistling"]),
     ("06-performance", ["2 + 2 + 1 = 5 sound points"]),
@@ -63,7 +63,8 @@ def test_every_example_and_designers_note_of_the_source_is_in_its_chapter(diable
 
 def test_components_give_the_counts_per_colour_and_per_pavement_row(diables) -> None:
     table = rulebook_html(diables, "en", "all").split('class="generated components"')[1].split("</table>")[0]
-    pairs = dict(re.findall(r'<td>(.*?)</td><td class="num">(.*?)</td>', table))
+    pairs = {re.sub(r"<[^>]+>", "", name): count  # a name sits in its never-hyphenated span
+             for name, count in re.findall(r'<td>(.*?)</td><td class="num">(.*?)</td>', table)}
     assert pairs["Camera tokens"] == "24 (6 of each colour)"
     assert pairs["Tabaler figures"] == "52 (13 of each colour)"
     assert pairs["– Upper pavement"] == "24" and pairs["– Lower pavement"] == "24"

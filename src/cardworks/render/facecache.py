@@ -29,9 +29,10 @@ from .fonts import font_files
 from .jinja import templates_dir
 from .measure import PARTS
 
-RENDERER_VERSION = "4"
+RENDERER_VERSION = "5"
 """Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
-again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules)."""
+again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules;
+5: curly quotes and apostrophes, typeset at render time)."""
 
 Renderer = Callable[[FaceJob], FaceResult]
 

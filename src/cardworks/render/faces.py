@@ -33,6 +33,7 @@ from .marks import NOT_STATED, Edition, legend, shown_value, used_marks
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure
 from .sandbox import render_budgeted
+from .typography import typeset
 
 FIT_SIZES = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5)
 """Rules-text sizes in points, ``fit-0`` to ``fit-5`` (as in templates/cards/cards.css)."""
@@ -353,6 +354,7 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> Any
     try:
         html = render_budgeted(environment(look.overrides).get_template("cards/cards.html.j2"), len(faces),
                                {"doc": doc, "faces": faces, "icons": job.icons})
+        html = typeset(html, job.lang)  # curly quotes and apostrophes of the locale, at render time
     except TEMPLATE_FAILURES as exc:
         problem = template_problem(exc)
         raise DataError(f"a card template failed: {problem.text()}", [problem]) from None

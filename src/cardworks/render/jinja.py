@@ -23,6 +23,7 @@ from ..markup import Text, parse
 from ..problems import Problem
 from ..resources import data_dir
 from .sandbox import BudgetedSandbox
+from .typography import name_span
 
 
 def templates_dir() -> Path:
@@ -53,6 +54,15 @@ def markup_html(text: str, icons: dict[str, tuple[str, str]]) -> Markup:
             url, alt = icons[part.name]
             out.append(f'<img class="icon" src="{escape(url)}" alt="{escape(alt)}">')
     return Markup("".join(out))
+
+
+def proper_name(value: str) -> Markup:
+    """A card or component name as a span that is never hyphenated (class ``proper-name``, styled in the CSS).
+
+    Print every name through this filter (``{{ card.name | proper_name }}``), so no reader meets "Buto-ni" at a
+    line end; a short name also stays on one line (class ``short``).
+    """
+    return Markup(name_span(str(escape(value))))
 
 
 def mm(value: float) -> str:
@@ -90,6 +100,7 @@ def environment(overrides: tuple[str, ...] = ()) -> BudgetedSandbox:
     )
     env.filters["markup_html"] = markup_html  # ours: trusted, and called once per text
     env.filters["mm"] = mm
+    env.filters["proper_name"] = proper_name
     return env
 
 

@@ -16,6 +16,7 @@ from .docs.texts import DocTexts, Labels
 from .fetcher import refusal_error, safe_fetcher
 from .fonts import font_face_css, font_folders
 from .jinja import environment, templates_dir
+from .typography import typeset
 
 TILE_BLEED_MM = 3.0
 """Bleed around a tile or a cut-out card: our layout choice, not a fact about the game."""
@@ -24,8 +25,8 @@ TILE_BLEED_MM = 3.0
 def piece_html(template: str, texts: DocTexts, **context: Any) -> str:
     """``pieces/<template>`` rendered in the locale of ``texts``."""
     css = (templates_dir() / "pieces" / "pieces.css").as_uri()
-    return environment().get_template(f"pieces/{template}").render(
-        lang=texts.locale, font_css=font_face_css(), css_url=css, t=Labels(texts), **context)
+    return typeset(environment().get_template(f"pieces/{template}").render(
+        lang=texts.locale, font_css=font_face_css(), css_url=css, t=Labels(texts), **context), texts.locale)
 
 
 _layouts: Path | None = None

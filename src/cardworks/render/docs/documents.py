@@ -19,6 +19,8 @@ from ...problems import Problem
 from ..fetcher import fetch_key, refusal_error, safe_fetcher
 from ..fonts import font_face_css, font_folders
 from ..jinja import environment, templates_dir
+from ..typography import database_names, typeset
+from .cover import cover_of
 from .generated import Generator
 from .markdown import render_markdown
 from .texts import DocTexts, Labels, icon_urls
@@ -92,8 +94,9 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
         title = next((text for level, _, text in headings if level == 1), name)
         sections.append(Section(name, title, html, used, headings, new_page=name in new_pages))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "selection": selection_label,
+               "cover": cover_of(db, icons),
                "t": generate.labels, "sections": sections, "marked": proof and bool(texts.fallbacks)}
-    html = _page(context, "docs/rulebook.html.j2")
+    html = _page(context, "docs/rulebook.html.j2", db)
     _check(texts, f"{game.id} {locale} rulebook")
     if fell_back is not None:
         fell_back += texts.fallbacks
@@ -125,7 +128,7 @@ def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: boo
 def _faq_page(db: Database, made: tuple[dict[str, Any], DocTexts]) -> str:
     """The FAQ's HTML from its context (:func:`_faq_context`)."""
     context, texts = made
-    html = _page(context, "docs/faq.html.j2")
+    html = _page(context, "docs/faq.html.j2", db)
     _check(texts, f"{db.game_doc.id} {texts.locale} faq")
     return html
 
@@ -169,6 +172,7 @@ def _faq_context(db: Database, locale: str, allow_fallback: bool, proof: bool) -
             number += 1
             ruling["number"] = number
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "t": Labels(texts),
+               "cover": cover_of(db, icons),
                "topics": shown, "topic_index": _topic_index(shown, locale),
                "index": _card_index(shown, pieces, texts, locale), "proof": proof,
                "marked": proof and bool(texts.fallbacks)}
@@ -241,9 +245,11 @@ def _plain(text: str | Markup) -> str:
     return Markup(text).striptags() if isinstance(text, Markup) else text
 
 
-def _page(context: dict[str, Any], template: str) -> str:
+def _page(context: dict[str, Any], template: str, db: Database) -> str:
+    """The document's HTML, typeset: curly quotes of its locale, the database's names kept whole."""
     css = (templates_dir() / "docs" / "docs.css").as_uri()
-    return environment().get_template(template).render(font_css=Markup(font_face_css()), css_url=css, **context)
+    html = environment().get_template(template).render(font_css=Markup(font_face_css()), css_url=css, **context)
+    return typeset(html, context["lang"], database_names(db, context["lang"]))
 
 
 def _base_url() -> str:

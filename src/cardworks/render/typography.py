@@ -1,0 +1,242 @@
+"""Typography applied to printed HTML at render time, never to the data: curly quotes and apostrophes in each
+locale's style, and card and component names kept whole (never hyphenated) wherever running text names them.
+
+The data keeps straight ``'`` and ``"`` (what translators type); the reader sees ’ and the locale's quotes. The
+conventions are documented in ``docs/typography.md``.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..loading.database import Database
+
+QUOTES: dict[str, tuple[str, str, str, str]] = {
+    "en": ("“", "”", "‘", "’"),
+    "fr": ("«\u202f", "\u202f»", "“", "”"),
+    "ca": ("«", "»", "“", "”"),
+    "es": ("«", "»", "“", "”"),
+    "nl": ("„", "”", "‚", "’"),
+}
+"""Per language: double open, double close, single open, single close. French sets its guillemets off with a
+narrow no-break space (as it does its colons); Catalan and Spanish use them tight; Dutch uses low-high quotes."""
+
+APOSTROPHE = "’"
+
+_TAG = re.compile(r"(<[^>]*>)")
+_RAW = re.compile(r"<(style|script|title|svg)\b", re.IGNORECASE)
+_OPENS_AFTER = set(" \t\n\u00a0([{«„“‘—–-/") | {""}
+
+
+def quotes_for(locale: str) -> tuple[str, str, str, str]:
+    """The quotes of ``locale`` (``ca-valencia`` and ``ca@valencia`` take ``ca``'s); English's for a language the
+    table does not know."""
+    return QUOTES.get(_language(locale), QUOTES["en"])
+
+
+def _language(locale: str) -> str:
+    return re.split(r"[-_@]", locale, maxsplit=1)[0].lower()
+
+
+def curly(text: str, locale: str, before: str = "") -> str:
+    """``text`` with straight quotes and apostrophes made typographic for ``locale``.
+
+    ``before`` is the character printed just before ``text`` (the end of the previous piece of text), so that a
+    quote right after an inline element still knows whether it opens or closes.
+    """
+    if "'" not in text and '"' not in text:
+        return text
+    d_open, d_close, s_open, s_close = quotes_for(locale)
+    out: list[str] = []
+    previous = before[-1:] if before else ""
+    for i, char in enumerate(text):
+        if char == '"':
+            char = d_open if previous in _OPENS_AFTER else d_close
+            if char == d_open and char.endswith("\u202f") and text[i + 1:i + 2] == " ":
+                char = char.rstrip("\u202f")
+        elif char == "'":
+            following = text[i + 1:i + 2]
+            if previous.isalnum():
+                char = APOSTROPHE  # l’, d’, it’s (English and Dutch close single quotes with the same ’)
+            elif previous in {".", ",", "!", "?", "…"}:
+                char = s_close
+            elif following.isalpha() and _elision(text[i + 1:]):
+                char = APOSTROPHE  # ’s avonds, ’t
+            else:
+                char = s_open if previous in _OPENS_AFTER else s_close
+        out.append(char)
+        previous = char[-1]
+    return "".join(out)
+
+
+def _elision(rest: str) -> bool:
+    """Whether a word-initial apostrophe stands for dropped letters (Dutch ’s, ’t, ’n; English ’til)."""
+    return re.match(r"(s|t|n|til|em|cause)\b", rest, re.IGNORECASE) is not None
+
+
+ARTICLES: dict[str, tuple[str, ...]] = {
+    "ca": ("el", "la", "l'", "l’", "els", "les"),
+    "es": ("el", "la", "los", "las"),
+    "fr": ("le", "la", "l'", "l’", "les"),
+    "en": ("the",),
+    "nl": ("de", "het"),
+}
+"""Articles a card name may begin with; mid-sentence they are written in lower case (docs/typography.md)."""
+
+
+@dataclass(frozen=True)
+class Names:
+    """The names running text may mention: a pattern matching any of them, and each card name's database form
+    (keyed by :func:`_key`), which the text is given wherever it names that card."""
+
+    pattern: re.Pattern[str] | None
+    forms: dict[str, str]
+    every: tuple[str, ...] = ()
+    """Every name, as the database writes it."""
+
+
+def _key(name: str) -> str:
+    return re.sub("[“”„«»]", '"', html_lib.unescape(name).replace("’", "'")).casefold()
+
+
+def name_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """One pattern matching any of ``names`` as whole words, longest first, in any case, with straight or curly
+    apostrophes, in escaped HTML text (running text writes "el capità moro" for the card "El Capità Moro")."""
+    words = sorted({n.strip() for n in names if n and n.strip()}, key=len, reverse=True)
+    if not words:
+        return None
+    alternatives = [re.sub('"', '["“”„«»]', re.sub("['’]", "['’]", re.escape(_escape(w)))) for w in words]
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.IGNORECASE)
+
+
+def names_of(cards: Iterable[str], others: Iterable[str] = ()) -> Names:
+    """:class:`Names` of card names ``cards`` (earlier forms win) and other names ``others`` (components,
+    boards), which are kept whole but keep the case the text gives them (a "score pad" is also a common noun)."""
+    cards = list(cards)
+    forms: dict[str, str] = {}
+    for name in cards:
+        forms.setdefault(_key(name), name.strip())
+    every = tuple(dict.fromkeys(n.strip() for n in [*cards, *others] if n.strip()))
+    return Names(name_pattern(every), forms, every)
+
+
+def _escape(text: str) -> str:
+    """Text escaped for an HTML text node (quotes stay as they are: they are the point)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def database_names(db: Database, locale: str | None = None) -> Names:
+    """Every card, component and board name of ``db`` in every locale, alternative names included; a card
+    name's form is ``locale``'s first, then the source's, then the other locales'."""
+    from ..loading.records import Index
+
+    kinds = {"card", "component", "board"}
+    by_locale: dict[str | None, list[str]] = {}
+    others: list[str] = []
+    ids: dict[str, str] = {}
+    for record in Index(db).records:
+        if record.kind in kinds and isinstance(getattr(record.model, "name", None), str):
+            ids[record.id] = record.kind
+            names = [record.model.name, *(a for a in getattr(record.model, "alt_names", None) or [] if isinstance(a, str))]
+            (by_locale.setdefault(None, []) if record.kind == "card" else others).extend(names)
+    for _, doc in db.docs("translations"):
+        for record_id, fields in doc.entries.items():
+            if record_id in ids:
+                names = [entry.text for field, entry in fields.items() if field == "name" or field.startswith("alt_names/")]
+                (by_locale.setdefault(doc.locale, []) if ids[record_id] == "card" else others).extend(names)
+    order = [locale, None, *sorted(k for k in by_locale if k not in (locale, None))]
+    return names_of([n for code in order for n in by_locale.get(code, [])], others)
+
+
+SHORT_NAME = 22
+"""A name of at most this many characters stays on one line; a longer one may break between its words only."""
+
+
+_HYPHENATED = re.compile(r"\S+-\S+")
+
+
+def name_span(name: str) -> str:
+    """``name`` (escaped) in a ``proper-name`` span: never hyphenated, a short one never broken; in a long one a
+    word with its own hyphen (Xúquer-Túria) is kept on one line too, so no line ends inside a name with a hyphen."""
+    if len(html_lib.unescape(name)) <= SHORT_NAME:
+        return f'<span class="proper-name short">{name}</span>'
+    inner = _HYPHENATED.sub(lambda word: f'<span class="proper-name short">{word.group(0)}</span>', name)
+    return f'<span class="proper-name">{inner}</span>'
+
+
+_BLOCKS = re.compile(r"</?(p|li|h[1-6]|td|th|div|section|figcaption|br|dt|dd|caption|blockquote|tr|ul|ol|nav|body)\b",
+                     re.IGNORECASE)
+_SENTENCE_ENDS = set(".!?")
+
+
+def _as_written(name: str, forms: dict[str, str], locale: str, sentence_start: bool) -> str:
+    """A card name found in running text, given its database form (escaped); a leading article in lower case
+    mid-sentence, the first letter in capitals at a sentence's start. A name that is not a card's is kept."""
+    form = forms.get(_key(name))
+    if form is None:
+        return name
+    written = _escape(curly(form, locale, " "))
+    first = re.match(r"(\w+['’]?)", written)
+    if sentence_start:
+        return written[:1].upper() + written[1:]
+    if first and first.group(1).casefold() in ARTICLES.get(_language(locale), ()):
+        return written[:1].lower() + written[1:]
+    return written
+
+
+def typeset(document: str, locale: str, names: Names | None = None) -> str:
+    """``document`` (HTML we generated) with its text typeset: curly quotes for ``locale``, and every name of
+    ``names`` in running text wrapped in a never-hyphenated ``proper-name`` span, a card's in its database form
+    (see :func:`_as_written`); a name a template printed through ``proper_name`` (a heading, a table cell, an
+    index entry) is kept as printed. Tags, attributes and the contents of ``<style>``, ``<script>``, ``<title>`` and
+    inline ``<svg>`` are left as they are."""
+    pieces = _TAG.split(document)
+    out: list[str] = []
+    raw_until: str | None = None
+    previous = ""  # the last character printed in this block ("" at a block's start)
+    seen = ""  # the last character other than a space printed in this block
+    depth = 0  # of <svg> elements inside the one being skipped
+    kept = 0  # spans open inside a name a template printed through ``proper_name``: kept as printed
+    for piece in pieces:
+        if piece.startswith("<"):
+            out.append(piece)
+            if kept or piece.startswith('<span class="proper-name'):
+                kept += 1 if piece.startswith("<span") else -1 if piece.startswith("</span") else 0
+            if raw_until is None:
+                opened = _RAW.match(piece)
+                if opened and not piece.endswith("/>"):
+                    raw_until = f"</{opened.group(1).lower()}"
+                elif _BLOCKS.match(piece):
+                    previous = seen = ""
+            elif raw_until == "</svg" and piece.lower().startswith("<svg") and not piece.endswith("/>"):
+                depth += 1
+            elif piece.lower().startswith(raw_until):
+                if depth:
+                    depth -= 1
+                else:
+                    raw_until = None
+            continue
+        if raw_until is not None or not piece:
+            out.append(piece)
+            continue
+        text = curly(html_lib.unescape(piece), locale, previous)
+        escaped = _escape(text)
+        if names is not None and names.pattern is not None and not kept:
+            def wrap(match: re.Match[str], escaped: str = escaped, before: str = seen) -> str:
+                ahead = html_lib.unescape(escaped[:match.start()]).rstrip()
+                last = ahead[-1:] if ahead else before
+                start = last == "" or last in _SENTENCE_ENDS
+                return name_span(_as_written(match.group(0), names.forms, locale, start))
+
+            escaped = names.pattern.sub(wrap, escaped)
+        if text:
+            previous = text[-1]
+        if text.strip():
+            seen = text.rstrip()[-1]
+        out.append(escaped)
+    return "".join(out)
