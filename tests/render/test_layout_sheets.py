@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path

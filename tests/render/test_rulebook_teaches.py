@@ -6,7 +6,6 @@ Read from the rulebook's HTML in each locale (the PDF's boxes are checked by the
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
