@@ -29,10 +29,12 @@ from .fonts import font_files
 from .jinja import templates_dir
 from .measure import PARTS
 from .pagetree import set_pages
+from .prune import prune_resources
 
-RENDERER_VERSION = "4"
+RENDERER_VERSION = "5"
 """Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
-again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules)."""
+again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules; 5: a
+face keeps only the fonts and images it draws)."""
 
 Renderer = Callable[[FaceJob], FaceResult]
 
@@ -165,6 +167,7 @@ def split_pages(result: FaceResult) -> dict[str, CachedFace]:
     for face_id, (pdf_index, page_index) in result.pages.items():
         single = pikepdf.new()
         [page] = set_pages(single, [source_pages[pdf_index][page_index]])
+        prune_resources(page)  # the document's other faces' fonts and images stay out of this face
         if face_id in result.arts:  # the art box was left empty by the template
             page.contents_add(b"q\n", prepend=True)
             page.contents_add(b"Q\n" + placeholder_ops(face_id, result.arts[face_id]))
