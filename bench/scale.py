@@ -2,7 +2,8 @@
 
 Run: python bench/scale.py [--sizes 1000,5000,20000] [--art 54,540] [--jobs 1] [--tts]
 Each size is a generated set ``bench`` of text cards (copies of the shipped effect-less Fallera cards,
-renamed) in a copy of the Fallera folder, built cold as a whole command
+renamed) in a copy of the Fallera folder, validated once (untimed: the language
+verdicts on the new names are cached) and then built cold as a whole command
 (``cardworks build --game fallera --set bench --locale en --no-docs``, cards only, one locale) in its own
 process. ``--art`` builds decks of full-bleed art cards instead, each with its own synthetic 825 × 1125 px
 noise PNG (about 0.9 MB), beside a floor in the same run: the same PNGs imposed onto the same A4 sheets
@@ -83,6 +84,12 @@ def make_database(folder: Path, designs: int, art: bool = False) -> Path:
     return cards_root
 
 
+def warm(cards_root: Path) -> None:
+    """Validate once, untimed: the language checks' verdicts on the new names are cached then (in the user's
+    cache folder), as they are for a designer after the first ``validate``; the build measured is the next step."""
+    run([sys.executable, "-m", "cardworks", "validate"], cards_root.parent)
+
+
 def build(cards_root: Path, out: Path, jobs: int) -> Run:
     return run([sys.executable, "-m", "cardworks", "build", "--game", "fallera", "--set", "bench", "--locale", "en",
                 "--no-docs", "--out", str(out), "--jobs", str(jobs)], cards_root.parent)
@@ -151,6 +158,7 @@ def measure_text(sizes: list[int], jobs: int, tmp: Path) -> None:
     for designs in sizes:
         folder = tmp / f"text-{designs}"
         cards_root = make_database(folder, designs)
+        warm(cards_root)
         measured = build(cards_root, folder / "out", jobs)
         per = measured.cpu / designs
         first = first or per
@@ -167,6 +175,7 @@ def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path) -> None:
         images = sorted((cards_root / "fallera" / "art").glob("*.png"))
         listing = folder / "images.txt"
         listing.write_text("\n".join(map(str, images)), encoding="utf-8")
+        warm(cards_root)
         base = run([sys.executable, str(Path(__file__).resolve()), "--floor", str(listing), str(folder / "floor.pdf")], folder)
         built = build(cards_root, folder / "out", jobs)
         art_mb, cache_mb = folder_mb(cards_root / "fallera" / "art"), folder_mb(folder / "out" / ".cache")

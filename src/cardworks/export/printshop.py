@@ -20,6 +20,7 @@ from pathlib import Path
 from ..errors import DataError, UsageError
 from ..problems import Problem
 from ..render.printshop import render_pngs, save_pdf
+from ..render.facecache import FaceCache
 from ..render.faces import FaceJob, build_job
 from .cells import neutralise
 from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, set_sizes, staging_folder
@@ -113,8 +114,9 @@ def write_quantities(path: Path, rows: list[dict[str, str | int]]) -> None:
 
 def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None = None, selection: str | None = None,
                       players: int | None = None, locale: str | None = None, out: Path | None = None,
-                      jobs: int = 1, packs: list[Path] | None = None) -> ExportResult:
-    """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails."""
+                      jobs: int = 1, packs: list[Path] | None = None, face_cache: Path | None = None) -> ExportResult:
+    """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails.
+    Faces in ``face_cache`` (a build's face cache) are not laid out again."""
     profile = load_profile(profile_name)
     if profile.output == "pdf-x1a":
         ghostscript()  # before any work: a missing Ghostscript must not leave half an export
@@ -125,7 +127,7 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
     out = out or default_out(profile.id, label)
     staging = staging_folder(out)
     try:
-        faces = render_deck(db, deck, locale, jobs, job)
+        faces = render_deck(db, deck, locale, jobs, job, FaceCache(face_cache) if face_cache else None)
         if profile.output == "png":
             outputs, trims = _png_files(faces, profile)
             pages: dict[str, int] = {}
