@@ -7,7 +7,8 @@ verdicts on the new names are cached) and then built cold as a whole command
 (``cardworks build --game fallera --set bench --locale en --no-docs``, cards only, one locale) in its own
 process. ``--art`` builds decks of full-bleed art cards instead, each with its own synthetic 825 × 1125 px
 noise PNG (about 0.9 MB), beside a floor in the same run: the same PNGs imposed onto the same A4 sheets
-with pikepdf directly; with ``--tts`` the art deck is also exported to Tabletop Simulator. Processor time is
+with pikepdf directly; with ``--tts`` the art deck is also exported to Tabletop Simulator (with a
+cold face cache, then with the build's). Processor time is
 the command's and its worker processes' (``os.wait4``), peak memory the largest resident set of the
 command or one of its workers. The machine may be shared: compare only figures of one run.
 """
@@ -95,9 +96,9 @@ def build(cards_root: Path, out: Path, jobs: int) -> Run:
                 "--no-docs", "--out", str(out), "--jobs", str(jobs)], cards_root.parent)
 
 
-def export_tts(cards_root: Path, out: Path, jobs: int) -> Run:
+def export_tts(cards_root: Path, out: Path, jobs: int, face_cache: Path) -> Run:
     return run([sys.executable, "-m", "cardworks", "export", "tts", "--game", "fallera", "--set", "bench", "--locale",
-                "en", "--out", str(out), "--jobs", str(jobs)], cards_root.parent)
+                "en", "--out", str(out), "--jobs", str(jobs), "--face-cache", str(face_cache)], cards_root.parent)
 
 
 def png_image(pdf, path: Path):
@@ -183,8 +184,10 @@ def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path) -> None:
               f"pikepdf floor {base.cpu:.1f} s, peak {base.peak_mb:.0f} MB; build/floor {built.cpu / base.cpu:.1f}×; "
               f"face cache {cache_mb:.0f} MB ({cache_mb / art_mb:.2f}× the images)", flush=True)
         if tts:
-            exported = export_tts(cards_root, folder / "tts", jobs)
-            print(f"{designs} designs: export tts {exported.cpu:.1f} s, peak {exported.peak_mb:.0f} MB", flush=True)
+            cold = export_tts(cards_root, folder / "tts", jobs, folder / "tts-cache")
+            warm_export = export_tts(cards_root, folder / "tts", jobs, folder / "out" / ".cache" / "faces")
+            print(f"{designs} designs: export tts {cold.cpu:.1f} s, peak {cold.peak_mb:.0f} MB with a cold face cache; "
+                  f"{warm_export.cpu:.1f} s, peak {warm_export.peak_mb:.0f} MB with the build's", flush=True)
         shutil.rmtree(folder)
 
 
