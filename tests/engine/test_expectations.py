@@ -319,7 +319,6 @@ def test_a_sees_path_into_no_zone_is_refused(tmp_path: Path) -> None:
 
 def test_a_game_that_declares_nothing_has_only_the_generic_keys() -> None:
     """A Plugin built without ``expectations`` fails closed: its scenarios' own keys are refused, not ignored."""
-    from cardworks import plugin_registry
     from cardworks.engine import plugins
     from cardworks.validate.expectations import scenario_problems
     from cardworks.loading import load_database

@@ -9,7 +9,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
 import time
 import urllib.error
 import urllib.request

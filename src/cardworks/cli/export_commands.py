@@ -21,6 +21,10 @@ PACKS = click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_o
 JOBS = click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Lay faces out in N processes.")
 PROFILES = click.Choice(profile_names())
 """The shipped print-shop profiles, read from their data files (``export/profiles/*.json``)."""
+FACE_CACHE = click.option("--face-cache", type=click.Path(path_type=Path, file_okay=False),
+                          default=Path("build/.cache/faces"), show_default=True,
+                          help="Faces already laid out (cardworks build's cache, under its --out) are read from here "
+                               "and new ones added.")
 
 
 def deck_options(command):
@@ -48,18 +52,20 @@ def export() -> None:
 
 @export.command("print-shop")
 @deck_options
+@FACE_CACHE
 @click.option("--profile", "profile_name", type=PROFILES, default="pdf", show_default=True,
               help="Print-shop profile (one data file each in export/profiles/).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Folder to write (replaced whole; default build/export/PROFILE-GAME-DECK-LOCALE).")
 @click.pass_obj
 def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None,
-                      players: int | None, locale: str | None, jobs: int, profile_name: str, out: Path | None) -> None:
+                      players: int | None, locale: str | None, jobs: int, face_cache: Path, profile_name: str,
+                      out: Path | None) -> None:
     """Write the deck (or the PACKS' cards) as the shop takes it, with quantities.csv, and preflight it."""
     from ..export.printshop import export_print_shop as run
 
     result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out, jobs=jobs,
-                 packs=list(packs))
+                 packs=list(packs), face_cache=face_cache)
     click.echo(f"{result.folder}: {len(result.files)} file(s) for {result.profile.name}, "
                f"{result.designs} designs, {result.cards} cards; preflight passed")
     for name, note in result.profile.unverified().items():
@@ -73,12 +79,13 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | Non
 
 @export.command("tts")
 @deck_options
+@FACE_CACHE
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Folder to write (replaced whole; default build/export/tts-GAME-DECK-LOCALE).")
 @click.option("--base-url", help="Where the images will be hosted (default: file:// URLs of OUT).")
 @click.pass_obj
 def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, players: int | None,
-               locale: str | None, jobs: int, out: Path | None, base_url: str | None) -> None:
+               locale: str | None, jobs: int, face_cache: Path, out: Path | None, base_url: str | None) -> None:
     """Write Tabletop Simulator deck sheets (the deck, or the PACKS' cards), a back image and a saved object.
 
     Copy OUT into Tabletop Simulator's Saved Objects folder.
@@ -86,7 +93,7 @@ def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, sele
     from ..export.tts import export_tts as run
 
     result = run(cards_root, game=game, selection=selection, players=players, locale=locale, out=out,
-                 base_url=base_url, jobs=jobs, packs=list(packs))
+                 base_url=base_url, jobs=jobs, packs=list(packs), face_cache=face_cache)
     click.echo(f"{result.saved_object}: {result.designs} designs, {result.cards} cards on {len(result.sheets)} sheet(s)")
     _warn_telltale(result)
 

@@ -22,7 +22,8 @@ from ..loading.records import Index
 from ..render.build import has_cards, selected_games
 from ..render.deck import Deck, build_deck
 from ..render.faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
-from ..render.facecache import assemble_faces
+from ..render.facecache import DeckFaces as CachedFaces, FaceCache, deck_faces
+from ..render.facepdf import assemble
 from ..render.fetcher import refusal_error
 from ..render.telltale import telltale_backs
 from ..validate import validate
@@ -39,7 +40,8 @@ class DeckFaces:
     db: Database
     deck: Deck
     locale: str
-    result: FaceResult
+    result: CachedFaces
+    """The faces and what fitting found (``overflow``, ``parts``), laid out now or read from the face cache."""
     pdf: pikepdf.Pdf
     order: list[str]
     """Face ids in page order: the designs, then the backs (``back``, or a set's or card type's, see
@@ -122,25 +124,31 @@ def set_sizes(job: FaceJob) -> dict[tuple[str, float, float], int]:
     return found
 
 
-def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1, job: FaceJob | None = None) -> DeckFaces:
+def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1, job: FaceJob | None = None,
+                cache: FaceCache | None = None) -> DeckFaces:
     """Lay out every design of ``deck`` once, plus the backs it uses, as the print-shop pages (trim + 3 mm bleed).
 
     ``job`` is the deck's face job when the caller has already built it (to check sizes before rendering).
+    ``cache`` is a face cache (``cardworks build``'s): faces found there are not laid out again, new ones go in.
     """
     job = job or build_job(db, deck, locale)
     backs = {face.id: face.back for face in job.faces if isinstance(face, Face)}
-    if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            result = render_faces(job, pool.map)
-    else:
-        result = render_faces(job)
+
+    def render(part: FaceJob) -> FaceResult:
+        if jobs > 1 and len(part.faces) > FACES_PER_CHUNK:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                return render_faces(part, pool.map)
+        return render_faces(part)
+
+    result = deck_faces(job, cache, render)
     if result.refused:
         raise refusal_error(result.refused, f"the {db.output_id} {locale} export")
     designs = [c.card.id for c in deck.cards]
     order = designs + list(dict.fromkeys(backs[card] for card in designs))
-    pdf = assemble_faces(result, order, BLEED_MM, locale)
+    pdf = assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,
+                   {i: f.group for i, f in result.faces.items()})
     buffer = io.BytesIO()
-    pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the chunks
+    pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the faces
     return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs, face_sizes(job),
                      telltale_backs(job))
 

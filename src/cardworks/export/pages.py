@@ -31,14 +31,15 @@ def shop_pages(faces: pikepdf.Pdf, order: list[int], sizes: list[tuple[tuple[flo
         raise ValueError("shop_pages needs one (trim, page) size per page")
     out = pikepdf.new()
     forms: dict[int, pikepdf.Object] = {}
+    pages = list(faces.pages)  # one walk of the page tree: pages[i] on the Pdf walks it on every call
     for index, (trim_mm, page_mm) in zip(order, sizes):
         page_w, page_h = page_mm[0] * MM, page_mm[1] * MM
         trim_w, trim_h = trim_mm[0] * MM, trim_mm[1] * MM
         if index not in forms:
-            forms[index] = out.copy_foreign(faces.pages[index].as_form_xobject())
-        x0, y0, x1, y1 = (float(v) for v in faces.pages[index].mediabox)
+            forms[index] = out.copy_foreign(pages[index].as_form_xobject())
+        x0, y0, x1, y1 = (float(v) for v in pages[index].mediabox)
         face_w, face_h = x1 - x0, y1 - y0
-        own = faces.pages[index].obj.get("/TrimBox")
+        own = pages[index].obj.get("/TrimBox")
         if own is not None and (abs(float(own[2]) - float(own[0]) - trim_w) > 0.05 * MM
                                 or abs(float(own[3]) - float(own[1]) - trim_h) > 0.05 * MM):
             raise ValueError(f"face page {index} is not {trim_mm[0]:g} × {trim_mm[1]:g} mm: it would be cropped or scaled")

@@ -153,12 +153,13 @@ class PrintShop:
 
 def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None = None, selection: str | None = None,
                       players: int | None = None, locale: str | None = None, out: Path | None = None,
-                      jobs: int = 1, packs: list[Path] | None = None) -> ExportResult:
-    """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails."""
+                      jobs: int = 1, packs: list[Path] | None = None, face_cache: Path | None = None) -> ExportResult:
+    """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails.
+    Faces in ``face_cache`` (a build's face cache) are not laid out again."""
     profile = load_profile(profile_name)
     if profile.output == "pdf-x1a":
         ghostscript()  # before any work: a missing Ghostscript must not leave half an export
-    chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs)
+    chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs, face_cache)
     done = run_target(cards_root, PrintShop(profile), chosen, out)
     faces = done.faces
     return ExportResult(done.folder, profile, done.record["files"], len(faces.deck.cards), faces.deck.physical_cards,

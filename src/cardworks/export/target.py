@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..render.facecache import FaceCache
 from ..render.faces import FaceJob, build_job
 from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, staging_folder
 
@@ -29,6 +30,8 @@ class DeckChoice:
     packs: list[Path] = field(default_factory=list)
     jobs: int = 1
     """Processes to lay faces out in."""
+    face_cache: Path | None = None
+    """A face cache (``cardworks build``'s): faces found there are not laid out again, new ones go in."""
 
 
 class Target(Protocol):
@@ -72,7 +75,8 @@ def run_target(cards_root: Path, target: Target, chosen: DeckChoice, out: Path |
     out = out or Path("build") / "export" / f"{target.prefix}-{label}"
     staging = staging_folder(out)
     try:
-        faces = render_deck(db, deck, locale, chosen.jobs, job)
+        faces = render_deck(db, deck, locale, chosen.jobs, job,
+                            FaceCache(chosen.face_cache) if chosen.face_cache else None)
         own = target.write(faces, staging, out, label)
         record = {"export": target.kind, "game": db.game_doc.id, "deck": deck.label, "locale": locale,
                   "designs": len(deck.cards), "cards": deck.physical_cards, **own}

@@ -62,28 +62,40 @@ def grid_for(faces: int, trim_mm: tuple[float, float]) -> SheetGrid:
     return SheetGrid(columns, rows, cell_for(trim_mm))
 
 
-def face_images(faces: DeckFaces, cells: dict[tuple[float, float], tuple[int, int]]) -> dict[str, "object"]:
-    """Each face (and back) as a PIL image of exactly the cell of its own size (``cells``: trim → pixels), no bleed."""
-    import pypdfium2
-    from PIL import Image
+class FaceImages:
+    """Each face (and back) as a PIL image of exactly the cell of its own size (``cells``: trim → pixels), no bleed,
+    rasterised when asked for: a design's image is pasted once and let go, only the backs are kept (every sheet
+    shows its back), so memory does not grow with the deck."""
 
-    out = io.BytesIO()
-    faces.pdf.save(out)
-    document = pypdfium2.PdfDocument(out.getvalue())
-    images = {}
-    for index, face_id in enumerate(faces.order):
-        trim_w, trim_h = faces.trim_of(face_id)
-        if (trim_w, trim_h) not in cells:
-            continue  # a back no sheet of this size uses
-        cell = cells[(trim_w, trim_h)]
+    def __init__(self, faces: DeckFaces, cells: dict[tuple[float, float], tuple[int, int]]) -> None:
+        import pypdfium2
+
+        out = io.BytesIO()
+        faces.pdf.save(out)
+        self.faces, self.cells = faces, cells
+        self.document = pypdfium2.PdfDocument(out.getvalue())
+        self.page_of = {face_id: index for index, face_id in enumerate(faces.order)}
+        self.kept: dict[str, object] = {}
+        self.backs = set(faces.back_ids)
+
+    def __getitem__(self, face_id: str):
+        from PIL import Image
+
+        if face_id in self.kept:
+            return self.kept[face_id]
+        trim_w, trim_h = self.faces.trim_of(face_id)
+        cell = self.cells[(trim_w, trim_h)]
         scale = max(cell[0] / (trim_w * MM), cell[1] / (trim_h * MM), 1.0)  # never below 72 dpi: small cards stay sharp
         bleed = BLEED_MM * MM * scale
-        page = document[index]
-        image = page.render(scale=scale).to_pil().convert("RGB")
+        image = self.document[self.page_of[face_id]].render(scale=scale).to_pil().convert("RGB")
         trim_box = (bleed, bleed, min(bleed + trim_w * MM * scale, image.width), min(bleed + trim_h * MM * scale, image.height))
-        images[face_id] = image.resize(cell, Image.Resampling.LANCZOS, box=trim_box)  # exact trim, no rounding shift
-    document.close()
-    return images
+        image = image.resize(cell, Image.Resampling.LANCZOS, box=trim_box)  # exact trim, no rounding shift
+        if face_id in self.backs:
+            self.kept[face_id] = image
+        return image
+
+    def close(self) -> None:
+        self.document.close()
 
 
 def _url(base_url: str | None, folder: Path, name: str) -> str:
@@ -150,7 +162,7 @@ class Tts:
         chunks = [(back, ids[i : i + PER_SHEET]) for back, ids in by_back.items() for i in range(0, len(ids), PER_SHEET)]
         grids = [grid_for(len(chunk), faces.trim_of(back)) for back, chunk in chunks]
         cells = {faces.trim_of(back): cell_for(faces.trim_of(back)) for back, _ in chunks}
-        images = face_images(faces, cells)
+        images = FaceImages(faces, cells)
         back_names = {back: "back.png" if back == "back" else f"{back}.png" for back in by_back}
         sheet_names = []
         for number, (grid, (back, chunk)) in enumerate(zip(grids, chunks), start=1):
@@ -163,6 +175,7 @@ class Tts:
             sheet_names.append(name)
         for back, name in back_names.items():
             images[back].save(staging / name, format="PNG")
+        images.close()
         nickname = f"{db.game_doc.name} {deck.label} ({faces.locale})"
         urls = [_url(self.base_url, out, name) for name in sheet_names]
         back_urls = [_url(self.base_url, out, back_names[back]) for back, _ in chunks]
@@ -176,11 +189,12 @@ class Tts:
 
 def export_tts(cards_root: Path, *, game: str | None = None, selection: str | None = None, players: int | None = None,
                locale: str | None = None, out: Path | None = None, base_url: str | None = None, jobs: int = 1,
-               packs: list[Path] | None = None) -> TtsResult:
-    """Write sheets, the back image and the saved object into ``out`` (replaced whole)."""
+               packs: list[Path] | None = None, face_cache: Path | None = None) -> TtsResult:
+    """Write sheets, the back image and the saved object into ``out`` (replaced whole); faces in ``face_cache``
+    (a build's face cache) are not laid out again."""
     if base_url is not None and not base_url.startswith(("http://", "https://")):
         raise UsageError(f"--base-url must start with http:// or https://, not {base_url!r}")
-    chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs)
+    chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs, face_cache)
     done = run_target(cards_root, Tts(base_url), chosen, out)
     deck = done.faces.deck
     sheets = [name for name in done.record["files"] if name.startswith("sheet-")]

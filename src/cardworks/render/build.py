@@ -238,7 +238,8 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
     result = deck_faces(job, FaceCache(options.out / FACE_CACHE), _render_parallel(options.jobs, cluster))
     if result.refused:
         raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
-    overflow = {face_id: result.parts[face_id] for face_id in order if face_id in result.parts}
+    parts = result.parts  # a property that reads every face: once, not once per face
+    overflow = {face_id: parts[face_id] for face_id in order if face_id in parts}
     if options.strict and overflow:
         raise overflow_error(db, locale, overflow, "; nothing written")
     shop_bytes = save_pdf(assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,

@@ -28,11 +28,13 @@ from .faces import Back, Face, FaceJob, FaceResult, Look, render_faces
 from .fonts import font_files
 from .jinja import templates_dir
 from .measure import PARTS
+from .pagetree import set_pages
+from .prune import prune_resources
 
-RENDERER_VERSION = "5"
+RENDERER_VERSION = "6"
 """Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
 again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules;
-5: curly quotes and apostrophes, typeset at render time)."""
+5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws)."""
 
 Renderer = Callable[[FaceJob], FaceResult]
 
@@ -159,13 +161,14 @@ class FaceCache:
 def split_pages(result: FaceResult) -> dict[str, CachedFace]:
     """Each rendered face as its own one-page PDF, with its placeholder art painted (faces without art)."""
     sources = [pikepdf.open(io.BytesIO(data)) for data in result.pdfs]
+    source_pages = [[page.obj for page in source.pages] for source in sources]  # one walk of each page tree
     groups = [hashlib.sha256(data).hexdigest()[:24] for data in result.pdfs]
     pages = {}
     for face_id, (pdf_index, page_index) in result.pages.items():
         single = pikepdf.new()
-        single.pages.append(sources[pdf_index].pages[page_index])
+        [page] = set_pages(single, [source_pages[pdf_index][page_index]])
+        prune_resources(page)  # the document's other faces' fonts and images stay out of this face
         if face_id in result.arts:  # the art box was left empty by the template
-            page = single.pages[0]
             page.contents_add(b"q\n", prepend=True)
             page.contents_add(b"Q\n" + placeholder_ops(face_id, result.arts[face_id]))
         buffer = io.BytesIO()

@@ -12,6 +12,7 @@ import pikepdf
 
 from .determinism import stabilise
 from .impose import MM
+from .pagetree import set_pages
 from .subset_tags import retag_subsets
 
 
@@ -25,9 +26,7 @@ def assemble(pages: dict[str, bytes], order: list[str], bleed_mm: float, lang: s
     out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
     sources = {face_id: pikepdf.open(io.BytesIO(pages[face_id])) for face_id in order}  # kept open until saved
     out.sources = sources  # type: ignore[attr-defined]
-    for face_id in order:
-        out.pages.append(sources[face_id].pages[0])
-        page = out.pages[-1]
+    for face_id, page in zip(order, set_pages(out, [sources[face_id].pages[0].obj for face_id in order])):
         x0, y0, x1, y1 = (float(v) for v in page.mediabox)
         inset = bleed_mm * MM
         page.obj.TrimBox = pikepdf.Array([round(x0 + inset, 4), round(y0 + inset, 4), round(x1 - inset, 4), round(y1 - inset, 4)])

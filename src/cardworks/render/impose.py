@@ -204,8 +204,9 @@ def impose(faces: pikepdf.Pdf, copies: list[int], back_page: int | list[int] | N
     forms: dict[str, pikepdf.Object] = {}
     backs = back_page if isinstance(back_page, list) else None if back_page is None else [back_page] * len(copies)
     needed = sorted(set(copies) | set(backs or []))
+    pages = list(faces.pages)  # one walk of the page tree: pages[i] on the Pdf walks it on every call
     for index in needed:
-        form = faces.pages[index].as_form_xobject()
+        form = pages[index].as_form_xobject()
         forms[f"F{index}"] = out.copy_foreign(form)
     cells = layout.cells()
     per_sheet = layout.per_sheet

@@ -98,7 +98,8 @@ def impose_slots(faces: pikepdf.Pdf, copies: list[int], backs: list[int], sheet:
     for long- or short-edge flipping and shifted by ``offset`` (mm).
     """
     out = pikepdf.new()
-    forms = {f"F{i}": out.copy_foreign(faces.pages[i].as_form_xobject()) for i in sorted(set(copies) | set(backs))}
+    pages = list(faces.pages)  # one walk of the page tree: pages[i] on the Pdf walks it on every call
+    forms = {f"F{i}": out.copy_foreign(pages[i].as_form_xobject()) for i in sorted(set(copies) | set(backs))}
     fronts = [slot for slot in sheet.slots if slot.side == "front"]
     paired = len(fronts) != len(sheet.slots)
     for start in range(0, len(copies), len(fronts)):

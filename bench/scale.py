@@ -1,0 +1,217 @@
+"""Measure how a cold card build scales: processor time and peak memory per design at growing deck sizes.
+
+Run: python bench/scale.py [--sizes 1000,5000,20000] [--art 54,540] [--jobs 1] [--tts]
+Each size is a generated set ``bench`` of text cards (copies of the shipped effect-less Fallera cards,
+renamed) in a copy of the Fallera folder, validated once (untimed: the language
+verdicts on the new names are cached) and then built cold as a whole command
+(``cardworks build --game fallera --set bench --locale en --no-docs``, cards only, one locale) in its own
+process. ``--art`` builds decks of full-bleed art cards instead, each with its own synthetic 825 × 1125 px
+noise PNG (about 0.9 MB), beside a floor in the same run: the same PNGs imposed onto the same A4 sheets
+with pikepdf directly; with ``--tts`` the art deck is also exported to Tabletop Simulator (with a
+cold face cache, then with the build's). Processor time is
+the command's and its worker processes' (``os.wait4``), peak memory the largest resident set of the
+command or one of its workers. The machine may be shared: compare only figures of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ART_SIZE = (825, 1125)
+"""A poker card at 300 dpi with 3 mm bleed on each side (63 × 88 mm + 6 mm)."""
+
+
+@dataclass
+class Run:
+    """One whole command: processor seconds (itself and its waited-for workers) and peak resident set, MB."""
+
+    cpu: float
+    peak_mb: float
+
+
+def run(command: list[str], cwd: Path) -> Run:
+    """Run ``command`` to its end; stop the bench with its output when it fails."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode:
+            log.seek(0)
+            raise SystemExit(f"{' '.join(command)} failed ({process.returncode}):\n{log.read().decode()[-3000:]}")
+    return Run(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+NOISE = bytes(value & 0xC0 for value in range(256))
+"""Four levels a channel: noise PNG cannot compress much, so each file is about 0.9 MB."""
+
+
+def noise_png(path: Path) -> None:
+    """A full-bleed stand-in illustration of its own: coarse random noise (every file differs)."""
+    from PIL import Image
+
+    raw = os.urandom(ART_SIZE[0] * ART_SIZE[1] * 3).translate(NOISE)
+    Image.frombytes("RGB", ART_SIZE, raw).save(path, format="PNG", compress_level=1)
+
+
+def make_database(folder: Path, designs: int, art: bool = False) -> Path:
+    """A copy of the Fallera folder with a generated set ``bench`` of ``designs`` designs, one copy each."""
+    cards_root = folder / "cards"
+    game = cards_root / "fallera"
+    shutil.copytree(REPO / "cards" / "fallera", game)
+    real = [c for f in sorted((game / "sets").glob("*.json")) for c in json.loads(f.read_text(encoding="utf-8"))["cards"]
+            if not c.get("optional") and not c.get("effects")]
+    if art:
+        (game / "art").mkdir()
+    generated = []
+    for i in range(designs):
+        card = dict(real[i % len(real)], id=f"bench-{i:05d}", quantity=1)
+        card["name"] = f"{card['name']} {i}"
+        if art:
+            noise_png(game / "art" / f"bench-{i:05d}.png")
+            card.update(art=f"art/bench-{i:05d}.png", layout="full-bleed")
+        generated.append(card)
+    bench = {"$schema": "../../../schema/set.schema.json", "id": "bench", "name": "Bench", "order": 9, "cards": generated}
+    (game / "sets" / "bench.json").write_text(json.dumps(bench, ensure_ascii=False), encoding="utf-8")
+    return cards_root
+
+
+def warm(cards_root: Path) -> None:
+    """Validate once, untimed: the language checks' verdicts on the new names are cached then (in the user's
+    cache folder), as they are for a designer after the first ``validate``; the build measured is the next step."""
+    run([sys.executable, "-m", "cardworks", "validate"], cards_root.parent)
+
+
+def build(cards_root: Path, out: Path, jobs: int) -> Run:
+    return run([sys.executable, "-m", "cardworks", "build", "--game", "fallera", "--set", "bench", "--locale", "en",
+                "--no-docs", "--out", str(out), "--jobs", str(jobs)], cards_root.parent)
+
+
+def export_tts(cards_root: Path, out: Path, jobs: int, face_cache: Path) -> Run:
+    return run([sys.executable, "-m", "cardworks", "export", "tts", "--game", "fallera", "--set", "bench", "--locale",
+                "en", "--out", str(out), "--jobs", str(jobs), "--face-cache", str(face_cache)], cards_root.parent)
+
+
+def png_image(pdf, path: Path):
+    """An RGB, 8-bit, non-interlaced PNG as a PDF image without decoding it: its compressed rows are passed
+    through with the PNG predictor named (what img2pdf does), the cheapest way to embed it."""
+    import pikepdf
+
+    data = path.read_bytes()
+    position, rows, header = 8, [], None
+    while position < len(data):
+        length = int.from_bytes(data[position : position + 4], "big")
+        kind = data[position + 4 : position + 8]
+        body = data[position + 8 : position + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            rows.append(body)
+        position += 12 + length
+    width, height = int.from_bytes(header[:4], "big"), int.from_bytes(header[4:8], "big")
+    if header[8:10] != bytes([8, 2]) or header[12] != 0:
+        raise SystemExit(f"{path}: the floor takes RGB 8-bit non-interlaced PNGs only")
+    return pdf.make_stream(b"".join(rows), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=width,
+                           Height=height, ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8,
+                           Filter=pikepdf.Name.FlateDecode,
+                           DecodeParms=pikepdf.Dictionary(Predictor=15, Colors=3, BitsPerComponent=8, Columns=width))
+
+
+def floor(images: list[Path], out: Path) -> None:
+    """The pikepdf floor: each PNG embedded once as it is, nine to an A4 page at 69 × 94 mm, pages set in one step."""
+    import pikepdf
+
+    mm = 72 / 25.4
+    pdf = pikepdf.new()
+    width, height = 69 * mm, 94 * mm
+    pages = []
+    for start in range(0, len(images), 9):
+        names, ops = {}, []
+        for slot, path in enumerate(images[start : start + 9]):
+            names[f"/Im{slot}"] = png_image(pdf, path)
+            x, y = 8 * mm + (slot % 3) * width, 8 * mm + (slot // 3) * height
+            ops.append(f"q {width:.2f} 0 0 {height:.2f} {x:.2f} {y:.2f} cm /Im{slot} Do Q")
+        pages.append(pdf.make_indirect(pikepdf.Dictionary(
+            Type=pikepdf.Name.Page, MediaBox=[0, 0, 595.28, 841.89], Parent=pdf.Root.Pages,
+            Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(names)), Contents=pdf.make_stream("\n".join(ops).encode()))))
+    pdf.Root.Pages.Kids = pikepdf.Array(pages)
+    pdf.Root.Pages.Count = len(pages)
+    pdf.save(out)
+
+
+def folder_mb(folder: Path, pattern: str = "*") -> float:
+    return sum(p.stat().st_size for p in folder.rglob(pattern) if p.is_file()) / 1e6
+
+
+def measure_text(sizes: list[int], jobs: int, tmp: Path) -> None:
+    print(f"text cards, cold build of one locale, cards only, --jobs {jobs}")
+    print(f"{'designs':>8} {'cpu s':>8} {'ms/design':>10} {'ratio':>6} {'peak MB':>8} {'KB/design':>10}")
+    first = None
+    for designs in sizes:
+        folder = tmp / f"text-{designs}"
+        cards_root = make_database(folder, designs)
+        warm(cards_root)
+        measured = build(cards_root, folder / "out", jobs)
+        per = measured.cpu / designs
+        first = first or per
+        print(f"{designs:>8} {measured.cpu:>8.1f} {per * 1000:>10.2f} {per / first:>6.2f} {measured.peak_mb:>8.0f} "
+              f"{measured.peak_mb * 1024 / designs:>10.1f}", flush=True)
+        shutil.rmtree(folder)
+
+
+def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path) -> None:
+    print(f"full-bleed art cards ({ART_SIZE[0]} × {ART_SIZE[1]} px noise PNGs), cold build, --jobs {jobs}")
+    for designs in sizes:
+        folder = tmp / f"art-{designs}"
+        cards_root = make_database(folder, designs, art=True)
+        images = sorted((cards_root / "fallera" / "art").glob("*.png"))
+        listing = folder / "images.txt"
+        listing.write_text("\n".join(map(str, images)), encoding="utf-8")
+        warm(cards_root)
+        base = run([sys.executable, str(Path(__file__).resolve()), "--floor", str(listing), str(folder / "floor.pdf")], folder)
+        built = build(cards_root, folder / "out", jobs)
+        art_mb, cache_mb = folder_mb(cards_root / "fallera" / "art"), folder_mb(folder / "out" / ".cache")
+        print(f"{designs} designs, art {art_mb:.0f} MB: build {built.cpu:.1f} s, peak {built.peak_mb:.0f} MB; "
+              f"pikepdf floor {base.cpu:.1f} s, peak {base.peak_mb:.0f} MB; build/floor {built.cpu / base.cpu:.1f}×; "
+              f"face cache {cache_mb:.0f} MB ({cache_mb / art_mb:.2f}× the images)", flush=True)
+        if tts:
+            cold = export_tts(cards_root, folder / "tts", jobs, folder / "tts-cache")
+            warm_export = export_tts(cards_root, folder / "tts", jobs, folder / "out" / ".cache" / "faces")
+            print(f"{designs} designs: export tts {cold.cpu:.1f} s, peak {cold.peak_mb:.0f} MB with a cold face cache; "
+                  f"{warm_export.cpu:.1f} s, peak {warm_export.peak_mb:.0f} MB with the build's", flush=True)
+        shutil.rmtree(folder)
+
+
+def numbers(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=numbers, default=[1000, 5000, 20000], help="text-card deck sizes")
+    parser.add_argument("--art", type=numbers, default=[], help="art-card deck sizes (e.g. 54,540)")
+    parser.add_argument("--tts", action="store_true", help="also export each art deck to Tabletop Simulator")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--floor", nargs=2, metavar=("LIST", "OUT"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.floor:
+        floor([Path(line) for line in Path(args.floor[0]).read_text(encoding="utf-8").splitlines()], Path(args.floor[1]))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.sizes:
+            measure_text(sorted(args.sizes), args.jobs, Path(tmp))
+        if args.art:
+            measure_art(sorted(args.art), args.jobs, args.tts, Path(tmp))
+
+
+if __name__ == "__main__":
+    main()
