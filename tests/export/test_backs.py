@@ -14,17 +14,19 @@ from PIL import Image
 
 from conftest import REPO, run_cli
 
-GOLD, NAVY = (230, 180, 20), (16, 32, 96)
+GOLD, NAVY, RED = (230, 180, 20), (16, 32, 96), (170, 20, 30)
+BACKS = {"treasure": ("gold", GOLD), "battle": ("navy", NAVY), "special": ("red", RED)}
 
 
 def _pack(folder: Path) -> Path:
-    """The example pack with a gold back for its treasure cards and a navy one for its battle cards (no common back)."""
+    """The example pack with a back of its own for each card type it holds: gold for treasures, navy for
+    battles, red for specials (no common back)."""
     shutil.copytree(REPO / "examples" / "fallera-pack", folder)
-    for name, colour in (("gold", GOLD), ("navy", NAVY)):
+    for name, colour in BACKS.values():
         (folder / "art").mkdir(exist_ok=True)
         Image.new("RGB", (830, 1130), colour).save(folder / "art" / f"{name}.png")  # 300 dpi over trim + bleed
     manifest = json.loads((folder / "pack.json").read_text(encoding="utf-8"))
-    manifest["backs"] = {"treasure": {"art": "art/gold.png"}, "battle": {"art": "art/navy.png"}}
+    manifest["backs"] = {kind: {"art": f"art/{name}.png"} for kind, (name, _) in BACKS.items()}
     (folder / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
     return folder
 
@@ -37,6 +39,7 @@ def _near(pixel: tuple[int, ...], colour: tuple[int, int, int]) -> bool:
 def test_tts_and_print_shop_exports_give_each_card_its_own_back(tmp_path: Path) -> None:
     pack = _pack(tmp_path / "pack")
     types = {c["id"]: c["types"][0] for c in json.loads((pack / "sets/example.json").read_text())["cards"]}
+    assert set(types.values()) == set(BACKS), "the pack's card types changed: give each its own back here"
     tts = tmp_path / "tts"
     run = run_cli("--cards", str(REPO / "cards"), "export", "tts", str(pack), "--out", str(tts))
     assert run.exit_code == 0, run.output
@@ -48,7 +51,7 @@ def test_tts_and_print_shop_exports_give_each_card_its_own_back(tmp_path: Path) 
         image = tts / back_url.rsplit("/", 1)[1]
         assert image.name == f"back-type-{types[card['GMNotes']]}.png", card["GMNotes"]
         with Image.open(image) as back:
-            expected = GOLD if types[card["GMNotes"]] == "treasure" else NAVY
+            expected = BACKS[types[card["GMNotes"]]][1]
             assert _near(back.convert("RGB").getpixel((back.width // 2, back.height // 2)), expected), image.name
     assert not (tts / "back.png").exists()  # no card of this pack has the common back
 
@@ -57,9 +60,9 @@ def test_tts_and_print_shop_exports_give_each_card_its_own_back(tmp_path: Path) 
     assert run.exit_code == 0, run.output
     record = json.loads((shop / "export.json").read_text(encoding="utf-8"))
     pdf = pikepdf.open(shop / record["files"][0])
-    assert len(pdf.pages) == len(types) + 2 and record["backs"] == ["back-type-treasure", "back-type-battle"]
+    assert len(pdf.pages) == len(types) + len(BACKS) and sorted(record["backs"]) == sorted(f"back-type-{t}" for t in BACKS)
     with (shop / "quantities.csv").open(encoding="utf-8", newline="") as handle:
         rows = {row["card_id"]: int(row["copies"]) for row in csv.DictReader(handle)}
     deck = json.loads((pack / "sets/example.json").read_text())["cards"]
-    assert rows["back-type-treasure"] == sum(c["quantity"] for c in deck if c["types"][0] == "treasure")
-    assert rows["back-type-battle"] == sum(c["quantity"] for c in deck if c["types"][0] == "battle")
+    for kind in BACKS:
+        assert rows[f"back-type-{kind}"] == sum(c["quantity"] for c in deck if c["types"][0] == kind), kind
