@@ -127,6 +127,7 @@ def test_observations_do_not_change_with_what_their_viewer_may_not_see(game: str
 
 @pytest.mark.parametrize("game", GAMES)
 def test_observations_are_plain_json_and_the_game_finds_no_leak_itself(game: str) -> None:
+    assert _positions(game)
     for rules, state, _ in _positions(game):
         assert rules.hidden_leak(state) is None
         for viewer in range(contract._players(rules, state)):
@@ -285,6 +286,9 @@ def test_the_fixture_game_comes_through_an_entry_point_with_its_own_data_folder(
     folder = data_folder(registered()["minitrick"])
     assert (folder / "game.json").is_file() and REPO / "cards" not in folder.parents
     assert _db("minitrick").game_doc.id == "minitrick" and _scenarios(_db("minitrick"))
+    from cardworks.engine.schemas import render_schemas
+
+    assert not [name for name in render_schemas() if name.startswith("minitrick/")]  # they stay with its data
 
 
 @pytest.mark.parametrize("bad", ["two-words", "2nd", "Upper", "class", "façade"])

@@ -92,6 +92,7 @@ def test_every_ruling_appears_once_under_each_of_its_cards(docs) -> None:
     reader = PdfReader(docs["faq:ca"])
     placed = set(reader.named_destinations)
     index = Index(load_database(CARDS / "fallera"))
+    assert index.of_kind("ruling")
     for ruling in index.of_kind("ruling"):
         concerned = {c for c in ruling.model.cards if c in index.by_id}
         assert {d.split("--")[0].removeprefix("ruling-") for d in placed if d.endswith(f"--{ruling.id}")} == concerned
@@ -238,6 +239,7 @@ def test_names_headings_and_labels_are_never_hyphenated(docs) -> None:
     for key in ("rulebook:en", "rulebook:ca", "faq:ca", "faq:es"):
         reader = PdfReader(docs[key])
         outline = [(title, page) for depth, title, page in _outline(reader) if depth == 0]
+        assert outline, key
         index_from = outline[-1][1]  # the card index / the name index is the last chapter
         contents = [2] if key.startswith("rulebook") else []
         for number in [*contents, *range(index_from, len(reader.pages) + 1)]:
