@@ -16,6 +16,8 @@ from cardworks.render.deck import build_deck
 from cardworks.render.impose import MM, SheetLayout
 from conftest import REPO, run_cli
 
+pytestmark = pytest.mark.slow  # every test here builds the shipped Fallera deck (PDFs, PNGs) or a copy of it
+
 CARDS = REPO / "cards"
 A4 = (210 * MM, 297 * MM)
 
