@@ -16,6 +16,11 @@ from cardworks.cli.main import cli
 from cardworks.i18n import source_hash
 
 REPO = Path(__file__).resolve().parents[1]
+FIXTURE_GAMES = REPO / "tests" / "fixtures" / "games"
+"""Minitrick, a small complete game (docs/adding-a-game.md), with the metadata of an installed distribution
+declaring it under the ``cardworks.games`` entry point: on the path, every test finds it as a game installed
+from outside cardworks, and the contract suite runs on it."""
+sys.path.insert(0, str(FIXTURE_GAMES))
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30"/></svg>\n'
 

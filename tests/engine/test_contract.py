@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import contract_checks as contract
 from cardworks.engine.core import Outcome, SetupRefused
 from cardworks.engine.playouts import play_one
-from cardworks.engine.plugins import GamePlugin, registered
+from cardworks.engine.plugins import GamePlugin, data_folder, registered
 from cardworks.loading import load_database
 from conftest import REPO
 
@@ -38,7 +38,7 @@ suite stays within a few seconds per game."""
 
 @cache
 def _db(game: str):
-    return load_database(REPO / "cards" / game)
+    return load_database(data_folder(registered()[game]))
 
 
 def _scenarios(db) -> list[contract.Scenario]:
@@ -128,6 +128,7 @@ def test_observations_do_not_change_with_what_their_viewer_may_not_see(game: str
 
 @pytest.mark.parametrize("game", GAMES)
 def test_observations_are_plain_json_and_the_game_finds_no_leak_itself(game: str) -> None:
+    assert _positions(game)
     for rules, state, _ in _positions(game):
         assert rules.hidden_leak(state) is None
         for viewer in range(contract._players(rules, state)):
@@ -300,3 +301,43 @@ def test_the_illegal_action_check_finds_a_rule_removed_from_fallera(planted: str
     shown = {"battle-card-not-in-hand": r"'p\d battle p\d \S+ with \S+' is not (among|legal)",
              "battle-against-yourself": r"'p(\d) battle p\1 ", "treasure-of-another": r"'p\d battle p\d "}
     assert re.search(shown[planted], str(found.value)), found.value
+
+
+def test_the_fixture_game_comes_through_an_entry_point_with_its_own_data_folder() -> None:
+    """Minitrick (tests/fixtures/games) is found as another distribution's game is, and the suite above
+    runs on the data folder it names, not on the shipped database."""
+    from importlib.metadata import entry_points
+
+    from cardworks import plugin_registry
+
+    assert "minitrick" in GAMES and "minitrick" not in plugin_registry.BUILT_IN
+    assert [p.value for p in entry_points(group=plugin_registry.ENTRY_POINT_GROUP) if p.name == "minitrick"] \
+        == ["minitrick:PLUGIN"]
+    folder = data_folder(registered()["minitrick"])
+    assert (folder / "game.json").is_file() and REPO / "cards" not in folder.parents
+    assert _db("minitrick").game_doc.id == "minitrick" and _scenarios(_db("minitrick"))
+    from cardworks.engine.schemas import render_schemas
+
+    assert not [name for name in render_schemas() if name.startswith("minitrick/")]  # they stay with its data
+
+
+@pytest.mark.parametrize("bad", ["two-words", "2nd", "Upper", "class", "façade"])
+def test_a_game_id_that_cannot_name_a_package_is_refused(bad: str, monkeypatch) -> None:
+    """A game's id names the module it is imported from: an id with a hyphen, a leading digit, a capital, a
+    keyword or a non-ASCII letter is refused when the registry is read, with a message saying why."""
+    from cardworks import plugin_registry
+    from cardworks.engine import plugins
+
+    minitrick = registered()["minitrick"]
+    renamed = plugins.Plugin(**{**{f: getattr(minitrick, f) for f in minitrick.__dataclass_fields__}, "id": bad})
+
+    class Point:
+        name = bad
+
+        def load(self):
+            return renamed
+
+    monkeypatch.setattr(plugins, "_REGISTRY", {})
+    monkeypatch.setattr(plugin_registry, "entry_points", lambda group: [Point()])
+    with pytest.raises(plugins.PluginError, match="not an importable name"):
+        plugins.registered()

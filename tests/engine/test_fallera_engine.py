@@ -189,6 +189,7 @@ def test_playing_in_place_matches_the_immutable_contract() -> None:
     from cardworks.games.fallera.game import configurations
 
     configs, _ = configurations(DB)
+    assert configs
     for config in configs:
         for seed in range(12):
             rules, state = new_game(DB, config, random.Random(seed))
@@ -220,6 +221,7 @@ def test_a_drafts_tallies_follow_its_counters() -> None:
     from cardworks.games.fallera.game import configurations
     from cardworks.games.fallera.state import TALLIES, tallies, thawed
 
+    assert configurations(DB)[0]
     for config in configurations(DB)[0]:
         for seed in range(3):
             rules, state = new_game(DB, config, random.Random(seed))

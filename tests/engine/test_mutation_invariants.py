@@ -33,6 +33,7 @@ ROLLED = ["first p1", "p1 roll", "die 1 calavera", "die 2 colour-1", "die 3 colo
 
 
 def test_calavera_sound_states_break_nothing() -> None:
+    assert ROLLED
     for count in range(len(ROLLED) + 1):
         rules, state = _calavera(ROLLED[:count])
         assert rules.invariants(state) == []

@@ -37,6 +37,7 @@ def test_every_behaviour_ruling_is_checked_or_blocked_with_a_reason(cov) -> None
 
 def test_checked_rulings_name_only_existing_passing_scenarios(cov, results) -> None:
     passed = {r.id for r in results if r.passed}
+    assert cov and passed
     for item in cov.values():
         assert not item.missing and not item.failing, item.reason
         assert set(item.passing) <= passed

@@ -34,6 +34,7 @@ CATALAN_NAMES = ("Rei Jaume", "Mare de Déu dels Desemparats")
 
 
 def test_distinctive_words_belong_to_one_language() -> None:
+    assert len(DISTINCTIVE) >= 2 and FUNCTION_WORDS
     for language, words in DISTINCTIVE.items():
         for other, listed in FUNCTION_WORDS.items():
             if other != language:
@@ -41,6 +42,7 @@ def test_distinctive_words_belong_to_one_language() -> None:
 
 
 def test_text_in_another_language_never_passes() -> None:
+    assert SAMPLE and len(LOCALES) >= 2
     for text, language in SAMPLE:
         for locale in LOCALES:
             if locale != language:

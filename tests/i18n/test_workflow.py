@@ -180,6 +180,7 @@ def test_status_reports_missing_and_overflow(game: GameDir, tmp_path: Path) -> N
     assert "capita" in text.output
 
 
+@pytest.mark.slow  # builds the base deck in the pseudo-locale
 def test_pseudo_locale_lists_and_builds(tmp_path: Path) -> None:
     run = run_cli("--cards", str(REPO / "cards"), "cards", "--locale", "qps-ploc", "--format", "json")
     names = [row["name"] for row in json.loads(run.output)]

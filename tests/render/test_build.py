@@ -16,6 +16,8 @@ from cardworks.render.deck import build_deck
 from cardworks.render.impose import MM, SheetLayout
 from conftest import REPO, run_cli
 
+pytestmark = pytest.mark.slow  # every test here builds the shipped Fallera deck (PDFs, PNGs) or a copy of it
+
 CARDS = REPO / "cards"
 A4 = (210 * MM, 297 * MM)
 
@@ -121,6 +123,7 @@ def test_every_card_appears_as_often_as_its_copies(base_build) -> None:
 def test_print_shop_pages_have_trim_and_bleed_boxes(base_build) -> None:
     out, records = base_build
     reader = PdfReader(out / records["cards-print-shop:en"]["path"])
+    assert reader.pages
     for page in reader.pages:
         media = [float(v) / MM for v in page.mediabox]
         trim = [float(v) / MM for v in page.trimbox]

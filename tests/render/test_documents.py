@@ -50,6 +50,7 @@ def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
     return found
 
 
+@pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_contents_page_numbers_are_where_sections_start(docs) -> None:
     reader = PdfReader(docs["rulebook:ca"])
     contents = reader.pages[1].extract_text().splitlines()
@@ -60,6 +61,7 @@ def test_contents_page_numbers_are_where_sections_start(docs) -> None:
         assert title in _text(reader.pages[page - 1]), (title, page)
 
 
+@pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_bookmarks_match_the_sections(docs) -> None:
     reader = PdfReader(docs["rulebook:ca"])
     chapters = [(title, page) for depth, title, page in _outline(reader) if depth == 0]
@@ -72,6 +74,7 @@ def test_bookmarks_match_the_sections(docs) -> None:
         assert re.search(re.escape(title) + r"\s*\.{3,}\s*" + str(page) + r"\b", contents), title
 
 
+@pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_rank_table_equals_the_card_data(docs) -> None:
     reader = PdfReader(docs["rulebook:ca"])
     page = next(_text(p) for p in reader.pages if "Nit de la cremà n8" in _text(p))
@@ -82,6 +85,7 @@ def test_rank_table_equals_the_card_data(docs) -> None:
     assert expected in page
 
 
+@pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_battle_table_and_map_are_generated(docs) -> None:
     text = " ".join(_text(p) for p in PdfReader(docs["rulebook:es"]).pages)
     assert "I 4 no se defiende el atacante se lleva el tesoro" in text
@@ -149,6 +153,7 @@ def test_collation(locale: str, names: list[str], expected: list[str]) -> None:
     assert collation_key("Àvia", locale) > collation_key("àvia", locale)
 
 
+@pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_missing_translation_fails_unless_fallback_is_allowed(tmp_path: Path) -> None:
     cards = tmp_path / "cards"
     shutil.copytree(CARDS, cards)
@@ -164,6 +169,7 @@ def test_missing_translation_fails_unless_fallback_is_allowed(tmp_path: Path) ->
     assert "Tirisiti" in text and "Prueba:" in text
 
 
+@pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_faq_shows_scenarios_and_their_verdicts_only_in_proof(docs, tmp_path: Path) -> None:
     from cardworks.render.docs.documents import faq_pdf
 
@@ -176,6 +182,7 @@ def test_faq_shows_scenarios_and_their_verdicts_only_in_proof(docs, tmp_path: Pa
     assert "mes-enlla-llenya-already-double" in text
 
 
+@pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_an_unknown_generated_section_is_a_clear_error(tmp_path: Path) -> None:
     cards = tmp_path / "cards"
     shutil.copytree(CARDS, cards)
@@ -267,6 +274,7 @@ def test_names_headings_and_labels_are_never_hyphenated(docs) -> None:
             assert len(text.split(title, 1)[1].strip()) > 20, (key, title, page)
 
 
+@pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_rulebook_cover_names_the_deck_from_labels(docs) -> None:
     french = PdfReader(docs["rulebook:fr"])
     assert _text(french.pages[0]) == "Calavera Règles du jeu"

@@ -61,6 +61,7 @@ def measured(tmp_path_factory) -> dict[str, tuple[dict[str, tuple[str, ...]], di
 
 def test_no_face_overflows_at_any_size_that_does_not_at_poker(measured) -> None:
     poker, _ = measured["poker"]
+    assert len(measured) >= 2  # poker and at least one other size
     for name, (overflow, unused) in measured.items():
         assert len(unused) == len(measured["poker"][1]), name
         worse = {face: parts for face, parts in overflow.items() if not set(parts) <= set(poker.get(face, ()))}

@@ -139,14 +139,17 @@ def test_standee_stickers_and_food_cards_are_printed(fallera) -> None:
 @pytest.mark.slow
 def test_food_cards_in_every_locale(tmp_path) -> None:
     db = load_database(CARDS / "fallera")
+    seen = []
     for task in piece_tasks(db, ["ca", "es"], SheetLayout(), False, False, None):
         if task.kind != "component-cards":
             continue
+        seen.append(task.locale)
         data, pages, _ = task.render()
         (tmp_path / "cards.pdf").write_bytes(data)
         text = _text(tmp_path / "cards.pdf")
         assert pages == 2
         assert {"ca": "Menjars territorials", "es": "Comidas territoriales"}[task.locale] in text
+    assert sorted(seen) == ["ca", "es"]  # the food cards were drawn in both locales
 
 
 @pytest.mark.slow

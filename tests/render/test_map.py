@@ -67,7 +67,9 @@ def test_rendered_map_shows_each_label_inside_its_box(tmp_path: Path) -> None:
     from cardworks.render.docs.documents import render_pdf
     from cardworks.render.fonts import font_face_css
 
-    for side, svg in _sides("ca"):
+    sides = list(_sides("ca"))
+    assert sides
+    for side, svg in sides:
         sized = svg.replace("<svg ", f'<svg width="{WIDTH}mm" height="{HEIGHT}mm" ', 1)
         html = (f"<html><head><style>@page {{ size: {WIDTH + 20}mm {HEIGHT + 20}mm; margin: 10mm }} body {{ margin: 0 }}"
                 f"{font_face_css()}</style></head><body>{sized}</body></html>")

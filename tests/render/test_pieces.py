@@ -46,6 +46,7 @@ def _size(path: Path, page: int = 0) -> tuple[float, float]:
     return float(box.width), float(box.height)
 
 
+@pytest.mark.slow  # builds a shipped game's PDFs
 def test_calavera_builds_dice_nets_and_rulebooks_in_every_locale(calavera) -> None:
     out, records = calavera
     for locale in ("fr", "nl", "en", "ca", "es"):
@@ -57,6 +58,7 @@ def test_calavera_builds_dice_nets_and_rulebooks_in_every_locale(calavera) -> No
         assert record["pages"] == len(PdfReader(out / path).pages)
 
 
+@pytest.mark.slow  # builds a shipped game's PDFs
 def test_dice_net_draws_each_die_of_the_box_with_its_faces_in_the_locale(calavera) -> None:
     out, _ = calavera
     db = load_database(CARDS / "calavera")
@@ -84,6 +86,7 @@ def test_net_geometry_has_six_faces_touching_and_seven_tabs_outside_them() -> No
                    for s in squares), "every tab sits on a face edge"
 
 
+@pytest.mark.slow  # builds a shipped game's PDFs
 def test_calavera_rulebooks_come_from_one_source_per_locale(calavera) -> None:
     out, _ = calavera
     french = " ".join(_text(out / "calavera/fr/rulebook-all.pdf"))
@@ -92,6 +95,7 @@ def test_calavera_rulebooks_come_from_one_source_per_locale(calavera) -> None:
     assert "dobbelstenen" in dutch and "dobbelstenen" not in french
 
 
+@pytest.mark.slow  # builds a shipped game's PDFs
 def test_diables_builds_beast_cards_and_tiles_at_their_own_size(diables) -> None:
     out, records = diables
     db = load_database(CARDS / "diables")
@@ -110,6 +114,7 @@ def test_diables_builds_beast_cards_and_tiles_at_their_own_size(diables) -> None
     assert records["diables/en/tiles-a4.pdf"]["paper"] == "a4"
 
 
+@pytest.mark.slow  # builds a shipped game's PDFs
 def test_building_every_game_with_a_fallera_deck_leaves_the_others_out_with_a_note(tmp_path) -> None:
     run = run_cli("--cards", str(CARDS), "build", "--out", str(tmp_path), "--set", "base-2", "--no-docs",
                   "--locale", "en", "--jobs", "1")
@@ -120,6 +125,7 @@ def test_building_every_game_with_a_fallera_deck_leaves_the_others_out_with_a_no
     assert not any(p.startswith(("diables/", "calavera/")) for p in paths)
 
 
+@pytest.mark.slow  # builds a shipped game's PDFs
 def test_score_sheets_come_two_per_page_in_every_locale_with_assumed_points_left_blank(calavera) -> None:
     import re
 
@@ -139,6 +145,7 @@ def test_score_sheets_come_two_per_page_in_every_locale_with_assumed_points_left
             "only the row numbers are printed: every point value is blank"
 
 
+@pytest.mark.slow  # builds a shipped game's PDFs
 def test_player_aid_lists_the_round_phases_in_order(diables) -> None:
     out, records = diables
     game = load_database(CARDS / "diables").game_doc

@@ -54,6 +54,7 @@ def test_every_character_of_every_locale_has_a_glyph() -> None:
         assert missing == [], f"{font.path.name} lacks {missing}"
 
 
+@pytest.mark.slow  # builds the base deck
 def test_strict_build_fails_on_overflowing_text_and_writes_nothing(tmp_path: Path) -> None:
     import json
     import shutil

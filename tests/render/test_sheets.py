@@ -57,6 +57,7 @@ def test_crop_marks_never_cross_a_card(paper: str, gutter: float) -> None:
     assert all(not _crosses(s, outer, 0) or gutter > 0 for s in segments)
 
 
+@pytest.mark.slow  # builds Diables' cards twice
 def test_the_summary_says_when_gutters_leave_fewer_cards(tmp_path: Path) -> None:
     assert SheetLayout(paper="letter", gutter=4).per_sheet == 6
     run = run_cli("--cards", str(REPO / "cards"), "build", "--game", "diables", "--no-docs", "--paper", "letter",

@@ -12,6 +12,7 @@ def test_this_machine_has_the_fast_subsetter() -> None:
     assert fonts.fast_subsetter()  # CI installs libharfbuzz-subset0 (.ci/run); the README asks for it
 
 
+@pytest.mark.slow  # builds Diables' documents twice
 def test_a_build_without_it_warns_once(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fonts, "fast_subsetter", lambda: False)
     run = run_cli("--cards", str(REPO / "cards"), "build", "--game", "diables", "--no-cards", "--out", str(tmp_path))

@@ -10,13 +10,16 @@ renderer, the simulator and the contract tests reach a game only through
 
 from __future__ import annotations
 
+import keyword
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from .. import plugin_registry
 from ..errors import CardworksError, UsageError
+from ..resources import data_dir
 from ..plugin_registry import ENTRY_POINT_GROUP  # noqa: F401  (re-exported: plugins.ENTRY_POINT_GROUP)
 from ..validate.expectations import Expectation
 
@@ -209,6 +212,9 @@ class Plugin:
     hidden: Hidden | None = None
     """What the rules hide and where the dump keeps it; None until the game declares it (the contract tests
     then fail: a game that hides cards must say where, so its observations can be tested)."""
+    data: Path | None = None
+    """The game's own data folder (its ``game.json``…), for a game whose data lives beside its package; None:
+    the shipped database's ``cards/<id>`` (see :func:`data_folder`)."""
 
     @classmethod
     def of(cls, id: str, game: Any, parse_action: Callable[[str], Any], **more: Any) -> "Plugin":
@@ -253,10 +259,22 @@ def plugin_for(game: str) -> GamePlugin:
     return plugin
 
 
+def data_folder(plugin: GamePlugin) -> Path:
+    """Where ``plugin``'s game keeps its data: the folder it names (a game from another distribution), else
+    the shipped database's folder of that id."""
+    own = getattr(plugin, "data", None)
+    return Path(own) if own is not None else data_dir("cards") / plugin.id
+
+
 def _checked(plugin: Any) -> GamePlugin:
-    """``plugin`` itself, once it is known to keep to ``GamePlugin``."""
+    """``plugin`` itself, once it is known to keep to ``GamePlugin`` and its id can name its package."""
     if not isinstance(plugin, GamePlugin):
         raise PluginError(f"{plugin!r} is registered as a game but is not a GamePlugin")
+    if not (isinstance(plugin.id, str) and plugin.id.isidentifier() and plugin.id.isascii()
+            and plugin.id.islower() and not keyword.iskeyword(plugin.id)):
+        raise PluginError(f"game id {plugin.id!r} is not an importable name: a game's id names its package "
+                          "(cardworks.games.<id>, or the module its entry point loads), so it is lowercase ASCII "
+                          "letters, digits and underscores, not starting with a digit (e.g. 'my_game')")
     if not (isinstance(plugin.expectations, type) and issubclass(plugin.expectations, Expectation)):
         raise PluginError(f"game {plugin.id!r}: its expectations {plugin.expectations!r} are not an Expectation model")
     if not isinstance(plugin.rendering, Rendering):

@@ -19,11 +19,14 @@ def schema_for(kind: FileKind) -> dict:
 def game_schemas() -> dict[str, dict]:
     """Each game's own schemas, ``<game>/<kind>.schema.json``: the file kinds whose documents carry the
     game's vocabulary (effects, bonuses, scoring), typed by the models its plugin gives, and its scenario files
-    with their expectations typed."""
+    with their expectations typed. A game that keeps its data in its own folder (``Plugin.data``: another
+    distribution's) is left out: its schemas belong with its data, not in cardworks' ``schema/``."""
     from .plugins import registered
 
     found = {}
     for game, plugin in registered().items():
+        if getattr(plugin, "data", None) is not None:
+            continue
         for kind_name, model in sorted(getattr(plugin, "models", {}).items()):
             kind = KINDS_BY_NAME[kind_name]
             name = f"{game}/{kind.schema_file}"
