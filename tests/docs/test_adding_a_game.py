@@ -4,7 +4,6 @@ its file, and the commands the page gives pass on it, so the page cannot drift f
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from conftest import FIXTURE_GAMES, REPO, run_cli
 

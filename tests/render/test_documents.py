@@ -303,7 +303,9 @@ def test_no_name_of_the_database_is_cut_by_a_hyphen_and_no_quote_is_straight(doc
     in never-hyphenated spans), and no straight quote or apostrophe remains in the prose."""
     from cardworks.render.typography import database_names
 
-    for game, files in _typeset_documents(docs).items():
+    documents = _typeset_documents(docs)
+    assert set(documents) == set(TYPESET) and all(documents.values())
+    for game, files in documents.items():
         names = database_names(load_database(CARDS / game)).every
         for file in files:
             text = "\n".join(page.extract_text() for page in PdfReader(file).pages)
