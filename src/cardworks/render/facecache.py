@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
+from urllib.request import url2pathname
 
 import pikepdf
 
@@ -60,8 +61,9 @@ def look_digest(look: Look, game_id: str) -> str:
     for folder in (templates_dir() / "cards", templates_dir() / game_id, *map(Path, look.overrides)):
         if folder.is_dir():
             digest.update(_folder_digest(folder).encode())
-    for sheet in look.stylesheets:
-        digest.update(sheet.encode())
+    for sheet in look.stylesheets:  # file URIs: by name and content, so a moved database keeps its faces
+        path = Path(url2pathname(urlparse(sheet).path))
+        digest.update(f"{path.parent.name}/{path.name}\0".encode() + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
 
@@ -80,13 +82,24 @@ def face_keys(job: FaceJob) -> dict[str, str]:
     """Face id → hash of exactly what that face shows (computed before fitting: every face starts at fit 0)."""
     fonts = "".join(f"{f.path.name}:{f.path.stat().st_size}" for f in font_files())
     looks = {key: look_digest(look, job.game_id) for key, look in job.looks.items()}
+    named = [(templates_dir().as_uri(), "<templates>"), *((Path(root).as_uri(), f"<root {number}>")
+                                                          for number, root in enumerate(job.roots))]
+    named.sort(key=lambda pair: len(pair[0]), reverse=True)  # a root inside another is replaced first
+
+    def portable(text: str) -> bytes:
+        for uri, name in named:
+            text = text.replace(uri, name)
+        return text.encode()
+
     memo: dict[str, str] = {}
     keys = {}
     for face in job.faces:
         digest = hashlib.sha256(f"cardworks-face {RENDERER_VERSION} {fonts} {job.lang}".encode())
-        digest.update(json.dumps(asdict(replace(face, fit=0)), sort_keys=True, default=str).encode())
+        # the look and the files' URLs name folders of this machine: they enter by their digests below, so a
+        # moved database keeps its faces
+        digest.update(portable(json.dumps(asdict(replace(face, fit=0, look="")), sort_keys=True, default=str)))
         if isinstance(face, Face) and face.rules:  # inline icons of the rules text are drawn too
-            digest.update(json.dumps(sorted(job.icons.items())).encode())
+            digest.update(portable(json.dumps(sorted(job.icons.items()))))
         if isinstance(face, Back):
             digest.update(job.title.encode())
         digest.update(looks.get(face.look, "shipped").encode())
