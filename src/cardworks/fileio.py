@@ -146,6 +146,11 @@ def write_temp(path: Path, data: bytes, tag: str = "") -> str:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; outputs are ordinary files
+    except OSError as exc:  # a full disk fails the write itself, which names no file: name the one meant
+        Path(tmp).unlink(missing_ok=True)
+        if exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
