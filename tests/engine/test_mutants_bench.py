@@ -217,3 +217,10 @@ def test_the_shipped_declarations_match_the_fallera_sources(tmp_path, capsys) ->
 def test_the_command_names_its_packs() -> None:
     command = mutants.check_command("fallera", (REPO / "examples" / "fallera-pack",))
     assert mutants.shown(command) == "cardworks check --game fallera --playouts 20 --seed 1 --pack examples/fallera-pack"
+
+
+def test_only_reads_back_the_identities_a_report_prints(tmp_path) -> None:
+    listed = tmp_path / "survivors.txt"
+    listed.write_text(f"  survived {CACHE_DOWN}  (line 1)\n  equivalent {CACHE_UP}  (line 1; a cache size (its size))\n"
+                      f"{MINUS}  (line 5)\nfallera: 1 of 3 killed\n", encoding="utf-8")
+    assert mutants._only(listed) == {CACHE_DOWN, CACHE_UP, MINUS}
