@@ -10,14 +10,16 @@ a ``break``/``continue`` swapped), draws a fixed, seeded sample of them, and pla
 temporary copy of ``src/`` (the work tree is never edited). Each mutant runs
 ``cardworks check --game G --playouts 20 --seed 1`` with ``PYTHONPATH`` on the copy; a non-zero exit
 kills it, a run past the timeout counts as killed by timeout (shown apart). Prints ``killed of counted``
-per game and every survivor as ``file:line: mutation``. Goals (issue 25): at least 90% of at least
+per game and every survivor by its identity, ``src/<file> <function> `<code of its line>` #<n>: <mutation>``
+(its line number beside it). The sample is the ``count`` mutants whose ``sha256(f"{seed}:{identity}")`` is
+smallest: code added in one place changes it only by the mutants that code adds. Goals (issue 25): at least 90% of at least
 200 mutants for fallera, 85% for diables and calavera.
 
 Equivalent mutants (no check can tell them from the original: a cache size, a bound that only skips work)
 are declared with their reason in ``bench/equivalent-mutants.json``, as the bench prints them. Both figures
 are printed, ``killed of counted`` and ``killed of (counted - declared equivalent)``; the goal is judged on
-the second. A declaration that matches no mutant of the sources (its line or text moved), or whose mutant
-is killed, is stale: the bench stops (exit 1) rather than count it. ``--with-pack`` plays packs with the
+the second. Declarations name mutants by identity, not by line. A declaration that matches no mutant of the
+sources (the code it names changed), or whose mutant is killed, is stale: the bench stops (exit 1) rather than count it. ``--with-pack`` plays packs with the
 game (``check --pack``); the figures then name that command, and are not those of the plain ``check``.
 """
 
@@ -25,14 +27,18 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
+import io
 import json
 import os
-import random
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import tokenize
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -42,7 +48,7 @@ REPO = Path(__file__).resolve().parents[1]
 GAMES = Path("cardworks") / "games"
 RULES_MODULES = {
     "fallera": ("actions", "battles", "cards", "deal", "facts", "game", "interpreter", "kingdom", "legality",
-                "rules", "state", "triggers", "turns", "victory", "views"),
+                "responses", "rules", "state", "triggers", "turns", "victory", "views"),
     "diables": ("actions", "game", "rules", "scoring"),
     "calavera": ("actions", "game", "rules", "sheet"),
 }
@@ -50,7 +56,7 @@ RULES_MODULES = {
 expectation code are not rules)."""
 GOALS = {"fallera": 0.90, "diables": 0.85, "calavera": 0.85}
 EQUIVALENTS = REPO / "bench" / "equivalent-mutants.json"
-"""The declared equivalent mutants: ``{game: [{"mutant": "src/…:line: mutation", "reason": "…"}]}``."""
+"""The declared equivalent mutants: ``{game: [{"mutant": identity, "reason": "…"}]}`` (``Mutant.identity``)."""
 
 NEGATED = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Eq: ast.NotEq,
            ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
@@ -62,15 +68,29 @@ SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", 
 
 @dataclass(frozen=True)
 class Mutant:
-    """One planted bug: the node at ``index`` in ``ast.walk`` order of ``path``, changed as ``kind`` says."""
+    """One planted bug: the node at ``index`` in ``ast.walk`` order of ``path``, changed as ``kind`` says.
+
+    ``identity`` names it by what it changes, not by where: the file, the enclosing function, the code of
+    its line and the mutation (``nth`` tells apart the same mutation of the same code in the same function).
+    Lines added above it, or anywhere in another file, leave it unchanged; so the sample (hashed from it)
+    and the declarations (keyed by it) survive edits elsewhere, and a declaration goes stale only when the
+    code it names changes."""
     path: str  # relative to src/
     line: int
     index: int
     kind: str
     text: str
+    scope: str = ""  # the enclosing function or class (dotted), "" at module level
+    code: str = ""  # the code of the node's first line, stripped, its comment left out
+    nth: int = 0
 
     def __str__(self) -> str:
         return f"src/{self.path}:{self.line}: {self.text}"
+
+    @property
+    def identity(self) -> str:
+        scope = f" {self.scope}" if self.scope else ""
+        return f"src/{self.path}{scope} `{self.code}` #{self.nth}: {self.text}"
 
 
 def _skipped(tree: ast.AST) -> set[int]:
@@ -128,14 +148,51 @@ def find_mutants(src: Path, game: str, modules: tuple[str, ...] | None = None) -
     found = []
     for module in modules or RULES_MODULES[game]:
         rel = GAMES / game / f"{module}.py"
-        tree = ast.parse((src / rel).read_text(encoding="utf-8"))
-        skip = _skipped(tree)
-        for index, node in enumerate(ast.walk(tree)):
-            if id(node) in skip:
-                continue
-            for kind, text in _sites(node):
-                found.append(Mutant(rel.as_posix(), node.lineno, index, kind, text))
+        found += mutants_of(rel.as_posix(), (src / rel).read_text(encoding="utf-8"))
     return found
+
+
+def mutants_of(path: str, source: str) -> list[Mutant]:
+    """Every mutation site of one module's ``source``, in walk order, each with its identity."""
+    tree = ast.parse(source)
+    skip, scopes, lines = _skipped(tree), _scopes(tree), _code_lines(source)
+    seen: Counter[tuple[str, str, str]] = Counter()
+    found = []
+    for index, node in enumerate(ast.walk(tree)):
+        if id(node) in skip:
+            continue
+        for kind, text in _sites(node):
+            scope = next((name for first, last, name in scopes if first <= node.lineno <= last), "")
+            key = (scope, lines[node.lineno - 1], text)
+            found.append(Mutant(path, node.lineno, index, kind, text, scope, key[1], seen[key]))
+            seen[key] += 1
+    return found
+
+
+def _scopes(tree: ast.AST) -> list[tuple[int, int, str]]:
+    """(first line, last line, dotted name) of each function and class, innermost first."""
+    out = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.append((child.lineno, child.end_lineno, prefix + child.name))
+                visit(child, prefix + child.name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return sorted(out, key=lambda scope: -scope[0])
+
+
+def _code_lines(source: str) -> list[str]:
+    """Each line of ``source`` stripped, its comment left out (a comment edited is no code change)."""
+    lines = source.splitlines()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            row, col = token.start
+            lines[row - 1] = lines[row - 1][:col]
+    return [line.strip() for line in lines]
 
 
 def mutated_source(source: str, mutant: Mutant) -> str:
@@ -176,11 +233,14 @@ def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> str:
 
 
 def sample(mutants: list[Mutant], count: int, seed: int) -> list[Mutant]:
-    """A fixed sample: the same mutants for the same sources, count and seed, in source order."""
-    if count >= len(mutants):
-        return list(mutants)
-    chosen = random.Random(seed).sample(range(len(mutants)), count)
-    return sorted((mutants[i] for i in chosen), key=lambda m: (m.path, m.line, m.index, m.kind))
+    """A fixed sample, in source order: the ``count`` mutants whose ``sha256(f"{seed}:{identity}")`` is
+    smallest. Each mutant's draw depends on it alone, so code added anywhere changes the sample only by the
+    mutants it adds (which may push out as many others), never reshuffles it."""
+    def draw(mutant: Mutant) -> str:
+        return hashlib.sha256(f"{seed}:{mutant.identity}".encode()).hexdigest()
+
+    chosen = sorted(mutants, key=draw)[:count]
+    return sorted(chosen, key=lambda m: (m.path, m.line, m.index, m.kind))
 
 
 def check_command(game: str, packs: tuple[Path, ...] = ()) -> list[str]:
@@ -224,8 +284,9 @@ def load_equivalents(path: Path, game: str) -> dict[str, str]:
 
 def stale_declarations(declared: dict[str, str], sites: list[Mutant]) -> list[str]:
     """The declared equivalents that match none of ``sites`` (every mutant the sources offer: a declaration
-    outside a smaller ``--count`` is not stale, one whose line or text moved is)."""
-    names = {str(m) for m in sites}
+    outside a smaller ``--count`` is not stale, one whose code, function or mutation changed is; one whose
+    line only moved is not)."""
+    names = {m.identity for m in sites}
     return [name for name in declared if name not in names]
 
 
@@ -296,17 +357,17 @@ class Result:
     @property
     def survivors(self) -> list[Mutant]:
         """Survivors not declared equivalent (the gaps)."""
-        return [m for m, v in zip(self.mutants, self.verdicts) if v == "passed" and str(m) not in self.declared]
+        return [m for m, v in zip(self.mutants, self.verdicts) if v == "passed" and m.identity not in self.declared]
 
     @property
     def equivalent(self) -> list[Mutant]:
         """Run mutants declared equivalent (each survived, or ``stale_kills`` names it)."""
-        return [m for m in self.mutants if str(m) in self.declared]
+        return [m for m in self.mutants if m.identity in self.declared]
 
     @property
     def stale_kills(self) -> list[Mutant]:
         """Mutants declared equivalent that a check killed: the declaration is wrong."""
-        return [m for m, v in zip(self.mutants, self.verdicts) if v != "passed" and str(m) in self.declared]
+        return [m for m, v in zip(self.mutants, self.verdicts) if v != "passed" and m.identity in self.declared]
 
     def figures(self) -> tuple[int, int, int, int]:
         """(killed, counted, counted less the declared equivalents, killed by timeout)."""
@@ -331,9 +392,9 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
         sites = sites_of(copies[0])
         stale = stale_declarations(declared, sites)
         if stale:
-            raise SystemExit(f"{game}: declared equivalent but no such mutant in the sources (stale: its line or "
-                             "text moved; fix bench/equivalent-mutants.json):\n" + "\n".join(f"  {s}" for s in stale))
-        mutants = [m for m in pick(sites) if only is None or str(m) in only]
+            raise SystemExit(f"{game}: declared equivalent but no such mutant in the sources (stale: the code it "
+                             "names changed; fix bench/equivalent-mutants.json):\n" + "\n".join(f"  {s}" for s in stale))
+        mutants = [m for m in pick(sites) if only is None or m.identity in only]
         verdict, base_seconds = _run_check(copies[0], command, 600, cores[0] if cores else None)
         if verdict != "passed":
             raise SystemExit(f"{game}: {shown(command)} fails on the unmutated sources; fix that first")
@@ -353,7 +414,7 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
                 try:
                     core = cores[job % len(cores)] if cores else None
                     verdict = _run_check(copies[job], command, limit, core)[0]
-                    print(f"{verdict:7} {mutant}", file=sys.stderr, flush=True)
+                    print(f"{verdict:7} {mutant.identity}  (line {mutant.line})", file=sys.stderr, flush=True)
                     return verdict
                 finally:
                     path.write_text(original, encoding="utf-8")
@@ -389,12 +450,12 @@ def report(result: Result) -> bool:
     print(f"  {killed} of {counted} killed ({raw:.1%}; {timeouts} by timeout); "
           f"{killed} of {fair} not declared equivalent ({result.score():.1%}), goal {goal:.0%}; {result.seconds:.0f} s")
     for mutant in result.survivors:
-        print(f"  survived {mutant}")
+        print(f"  survived {mutant.identity}  (line {mutant.line})")
     for mutant in result.equivalent:
         if mutant not in result.stale_kills:
-            print(f"  equivalent {mutant}  ({result.declared[str(mutant)]})")
+            print(f"  equivalent {mutant.identity}  (line {mutant.line}; {result.declared[mutant.identity]})")
     for mutant in result.stale_kills:
-        print(f"  STALE: declared equivalent but killed: {mutant}")
+        print(f"  STALE: declared equivalent but killed: {mutant.identity}  (line {mutant.line})")
     sys.stdout.flush()
     return result.score() >= goal and not result.stale_kills
 
@@ -407,7 +468,7 @@ def _only(path: Path) -> set[str]:
         for word in ("survived ", "equivalent "):
             line = line.removeprefix(word)
         if line.startswith("src/"):
-            names.add(line.split("  (", 1)[0].strip())
+            names.add(re.sub(r"  \(line \d+[;)].*$", "", line).strip())
     return names
 
 
@@ -436,7 +497,8 @@ def main(argv: list[str] | None = None) -> None:
             sites = find_mutants(REPO / "src", game)
             stale = stale_declarations(declared, sites)
             for mutant in sample(sites, args.count, args.seed):
-                print(f"{mutant}  (declared equivalent)" if str(mutant) in declared else mutant)
+                shown_as = f"{mutant.identity}  (line {mutant.line}"
+                print(f"{shown_as}; declared equivalent)" if mutant.identity in declared else f"{shown_as})")
             for name in stale:
                 print(f"STALE: declared equivalent but no such mutant in the sources: {name}")
             met &= not stale

@@ -29,11 +29,7 @@ def f(a, b, items):
 
 
 def _sites(source: str) -> list:
-    tree = ast.parse(source)
-    skip = mutants._skipped(tree)
-    return [mutants.Mutant("m.py", node.lineno, index, kind, text)
-            for index, node in enumerate(ast.walk(tree)) if id(node) not in skip
-            for kind, text in mutants._sites(node)]
+    return mutants.mutants_of("m.py", source)
 
 
 def test_every_operator_finds_its_sites() -> None:
@@ -71,6 +67,30 @@ def test_the_sample_is_fixed_and_in_source_order() -> None:
     assert first == again and len(first) == 30 and first != mutants.sample(found, 30, 2)
     assert first == sorted(first, key=lambda m: (m.path, m.line, m.index, m.kind))
     assert {m.path.split("/")[-1] for m in found} == {"actions.py", "game.py", "rules.py", "sheet.py"}
+
+
+def test_a_mutant_is_named_by_its_code_not_its_line() -> None:
+    found = _sites(SOURCE)
+    moved = _sites("import os\n\n\n" + SOURCE.replace("    total = a + 2\n", "    total = a + 2\n    other = 0\n"))
+    assert [m.identity for m in found] == [m.identity for m in moved if m.code != "other = 0"]
+    assert [m.line + 3 for m in found] == [m.line for m in _sites("import os\n\n\n" + SOURCE)]
+    assert "src/m.py f `if a < b and not items:` #0: < -> >=" in {m.identity for m in found}
+    twice = _sites("def g(players):\n    return max(1, 9 // (players or 1))  # a comment is no code\n")
+    assert [m.identity for m in twice if m.text == "1 -> 2"] == ["src/m.py g `return max(1, 9 // (players or 1))` #0: 1 -> 2",
+                                                                  "src/m.py g `return max(1, 9 // (players or 1))` #1: 1 -> 2"]
+
+
+def test_code_added_in_another_file_changes_the_sample_only_by_its_own_mutants() -> None:
+    found = mutants.find_mutants(REPO / "src", "fallera")
+    before = mutants.sample(found, 200, 1)
+    added = mutants.mutants_of("cardworks/games/fallera/added.py", (REPO / "src" / found[0].path).read_text("utf-8"))
+    after = mutants.sample(found + added, 200, 1)
+    new = [m for m in after if m.path.endswith("added.py")]
+    kept = [m for m in after if not m.path.endswith("added.py")]
+    assert new and len(after) == 200 and set(kept) <= set(before)  # the rest of the sample is the same
+    assert len(set(before) - set(kept)) == len(new)  # each added mutant drawn pushes out exactly one
+    grown = mutants.sample(found + added, 200 + len(added), 1)
+    assert set(before) <= set(grown)  # nothing reshuffled: a larger count still holds the earlier sample
 
 
 @pytest.mark.slow
@@ -113,42 +133,52 @@ def toy_run(tmp_path_factory):
     return lambda declared: replace(run, declared=declared)
 
 
-CACHE_UP, CACHE_DOWN, MINUS = (f"src/cardworks/games/toy/rules.py:{line}: {text}"
-                               for line, text in ((1, "10 -> 11"), (1, "10 -> 9"), (5, "+ -> -")))
+CACHE_UP, CACHE_DOWN, MINUS = (f"src/cardworks/games/toy/rules.py {where}`{code}` #0: {text}"
+                               for where, code, text in (("", "CACHE_SIZE = 10", "10 -> 11"),
+                                                         ("", "CACHE_SIZE = 10", "10 -> 9"),
+                                                         ("double ", "return x + x", "+ -> -")))
 
 
 def test_declared_equivalents_count_apart_on_a_toy_module(toy_run, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     monkeypatch.setitem(mutants.GOALS, "toy", 0.9)
     result = toy_run({CACHE_UP: "a cache size", CACHE_DOWN: "a cache size"})
-    assert [str(m) for m in result.mutants] == [CACHE_UP, CACHE_DOWN, MINUS]
+    assert [m.identity for m in result.mutants] == [CACHE_UP, CACHE_DOWN, MINUS]
     assert result.figures() == (1, 3, 1, 0) and result.score() == 1.0 and not result.stale_kills
     assert mutants.report(result)  # 1 of 3 raw, but 1 of 1 once the two declared equivalents are set apart
     out = capsys.readouterr().out
     assert "1 of 3 killed (33.3%" in out and "1 of 1 not declared equivalent (100.0%)" in out
-    assert f"equivalent {CACHE_UP}  (a cache size)" in out
+    assert f"equivalent {CACHE_UP}  (line 1; a cache size)" in out
 
 
 def test_an_undeclared_survivor_misses_the_goal(toy_run, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     monkeypatch.setitem(mutants.GOALS, "toy", 0.9)
     result = toy_run({CACHE_UP: "a cache size"})
-    assert result.figures() == (1, 3, 2, 0) and [str(m) for m in result.survivors] == [CACHE_DOWN]
+    assert result.figures() == (1, 3, 2, 0) and [m.identity for m in result.survivors] == [CACHE_DOWN]
     assert not mutants.report(result)
-    assert f"survived {CACHE_DOWN}" in capsys.readouterr().out
+    assert f"survived {CACHE_DOWN}  (line 1)" in capsys.readouterr().out
 
 
 def test_a_declared_equivalent_that_is_killed_is_stale(toy_run, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     monkeypatch.setitem(mutants.GOALS, "toy", 0.0)
     result = toy_run({CACHE_UP: "a cache size", CACHE_DOWN: "a cache size", MINUS: "wrongly declared"})
-    assert [str(m) for m in result.stale_kills] == [MINUS]
+    assert [m.identity for m in result.stale_kills] == [MINUS]
     assert not mutants.report(result)  # even with no goal to meet
-    assert f"STALE: declared equivalent but killed: {MINUS}" in capsys.readouterr().out
+    assert f"STALE: declared equivalent but killed: {MINUS}  (line 5)" in capsys.readouterr().out
 
 
 def test_a_declared_equivalent_the_sources_do_not_offer_stops_the_bench(tmp_path) -> None:
-    moved = "src/cardworks/games/toy/rules.py:2: 10 -> 11"  # the line moved under the declaration
-    with pytest.raises(SystemExit, match="stale: its line or text moved") as stopped:
-        _toy_run(tmp_path, {CACHE_UP: "a cache size", moved: "a cache size"})
-    assert moved in str(stopped.value) and CACHE_UP not in str(stopped.value)
+    changed = CACHE_UP.replace("CACHE_SIZE = 10", "CACHE_SIZE = 12")  # the code changed under the declaration
+    with pytest.raises(SystemExit, match="stale: the code it names changed") as stopped:
+        _toy_run(tmp_path, {CACHE_UP: "a cache size", changed: "a cache size"})
+    assert changed in str(stopped.value) and CACHE_UP not in str(stopped.value)
+
+
+def test_a_declaration_follows_its_line_down_and_goes_stale_when_the_line_changes() -> None:
+    declared = {CACHE_UP: "a cache size", MINUS: "r"}
+    moved = mutants.mutants_of("cardworks/games/toy/rules.py", "import os\n\n" + TOY)
+    assert mutants.stale_declarations(declared, moved) == []  # both lines moved down by two
+    edited = mutants.mutants_of("cardworks/games/toy/rules.py", TOY.replace("return x + x", "return x + x + 0"))
+    assert mutants.stale_declarations(declared, edited) == [MINUS]
 
 
 @pytest.mark.parametrize(("text", "code"), [
@@ -165,12 +195,14 @@ def test_a_malformed_equivalents_file_stops_the_bench(tmp_path, text: str, code:
         mutants.load_equivalents(path, "toy")
 
 
-def test_the_shipped_declarations_match_the_fallera_sample(tmp_path, capsys) -> None:
+def test_the_shipped_declarations_match_the_fallera_sources(tmp_path, capsys) -> None:
     declared = mutants.load_equivalents(mutants.EQUIVALENTS, "fallera")
-    sampled = mutants.sample(mutants.find_mutants(REPO / "src", "fallera"), 200, 1)
-    assert declared and mutants.stale_declarations(declared, sampled) == []  # all in the measured sample
+    found = mutants.find_mutants(REPO / "src", "fallera")
+    assert declared and mutants.stale_declarations(declared, found) == []
     documented = (REPO / "docs" / "mutation.md").read_text(encoding="utf-8")
-    missing = [name for name in declared if f"`{name.removeprefix('src/cardworks/games/')}`" not in documented]
+    in_sample = [m for m in mutants.sample(found, 200, 1) if m.identity in declared]
+    assert f"gaps and {len(in_sample)} declared equivalents" in documented  # the measured sample's figure
+    missing = [name for name in declared if f"`` {name.removeprefix('src/cardworks/games/')} ``" not in documented]
     assert missing == [], "declared equivalents the docs do not list"
     stale = tmp_path / "equivalent-mutants.json"
     stale.write_text('{"fallera": [{"mutant": "src/cardworks/games/fallera/facts.py:1: 1 -> 2", "reason": "r"}]}',
@@ -179,9 +211,16 @@ def test_the_shipped_declarations_match_the_fallera_sample(tmp_path, capsys) -> 
         mutants.main(["--list", "--game", "fallera", "--equivalents", str(stale)])
     assert stopped.value.code == 1
     assert "STALE: declared equivalent but no such mutant in the sources: src/cardworks/games/fallera/facts.py:1" \
-        in capsys.readouterr().out
+        in capsys.readouterr().out  # a line-keyed name, as before identities, matches nothing
 
 
 def test_the_command_names_its_packs() -> None:
     command = mutants.check_command("fallera", (REPO / "examples" / "fallera-pack",))
     assert mutants.shown(command) == "cardworks check --game fallera --playouts 20 --seed 1 --pack examples/fallera-pack"
+
+
+def test_only_reads_back_the_identities_a_report_prints(tmp_path) -> None:
+    listed = tmp_path / "survivors.txt"
+    listed.write_text(f"  survived {CACHE_DOWN}  (line 1)\n  equivalent {CACHE_UP}  (line 1; a cache size (its size))\n"
+                      f"{MINUS}  (line 5)\nfallera: 1 of 3 killed\n", encoding="utf-8")
+    assert mutants._only(listed) == {CACHE_DOWN, CACHE_UP, MINUS}
