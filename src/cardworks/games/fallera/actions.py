@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ...engine.core import player
 
@@ -148,14 +149,22 @@ class Move(_Notated):
 
 
 @dataclass(frozen=True)
-class Burn(_Notated):
-    """Expert mode: before the turn, discard a hand card (after drawing one)."""
+class _PlayerCard(_Notated):
+    """An action of one player on one of their cards, written ``pN <verb> <card>``."""
 
     player: int
     card: Card
+    verb: ClassVar[str]
 
     def _write(self) -> str:
-        return f"{player(self.player)} burn {self.card}"
+        return f"{player(self.player)} {self.verb} {self.card}"
+
+
+@dataclass(frozen=True)
+class Burn(_PlayerCard):
+    """Expert mode: before the turn, discard a hand card (after drawing one)."""
+
+    verb: ClassVar[str] = "burn"
 
 
 @dataclass(frozen=True)
@@ -171,25 +180,17 @@ class Lay(_Notated):
 
 
 @dataclass(frozen=True)
-class Play(_Notated):
+class Play(_PlayerCard):
     """Play a special card from the hand as the turn's action."""
 
-    player: int
-    card: Card
-
-    def _write(self) -> str:
-        return f"{player(self.player)} play {self.card}"
+    verb: ClassVar[str] = "play"
 
 
 @dataclass(frozen=True)
-class Respond(_Notated):
+class Respond(_PlayerCard):
     """Play a special card from the hand in answer to a response window (``pN pass`` declines)."""
 
-    player: int
-    card: Card
-
-    def _write(self) -> str:
-        return f"{player(self.player)} respond {self.card}"
+    verb: ClassVar[str] = "respond"
 
 
 @dataclass(frozen=True)
@@ -205,14 +206,10 @@ class Target(_Notated):
 
 
 @dataclass(frozen=True)
-class Discard(_Notated):
+class Discard(_PlayerCard):
     """Discard a card of your choosing from your hand, as a card's effect asks."""
 
-    player: int
-    card: Card
-
-    def _write(self) -> str:
-        return f"{player(self.player)} discard {self.card}"
+    verb: ClassVar[str] = "discard"
 
 
 FalleraAction = (Almoina | Sell | Attack | Defend | NoDefence | Pass | Coin | Take | First | Move | Burn | Lay | Play
