@@ -82,7 +82,7 @@ def face_keys(job: FaceJob) -> dict[str, str]:
     """Face id → hash of exactly what that face shows (computed before fitting: every face starts at fit 0)."""
     fonts = "".join(f"{f.path.name}:{f.path.stat().st_size}" for f in font_files())
     looks = {key: look_digest(look, job.game_id) for key, look in job.looks.items()}
-    named = [(templates_dir().as_uri(), "<templates>"), *((Path(root).as_uri(), f"<root {number}>")
+    named = [(templates_dir().as_uri(), "<templates>"), *((Path(root).resolve().as_uri(), f"<root {number}>")
                                                           for number, root in enumerate(job.roots))]
     named.sort(key=lambda pair: len(pair[0]), reverse=True)  # a root inside another is replaced first
 
