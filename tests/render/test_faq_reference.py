@@ -14,6 +14,7 @@ from cardworks.i18n import Localizer
 from cardworks.loading import load_database
 from cardworks.loading.records import Index
 from cardworks.render.docs.documents import faq_html, number_ranges
+from cardworks.render.typography import curly
 from conftest import REPO
 from faq_pages import Line, entry_numbers, expand, index_entries, stranded_headings
 
@@ -24,6 +25,11 @@ def test_number_ranges() -> None:
     assert number_ranges([1, 2, 3, 7, 9, 10]) == ["1\u20133", "7", "9", "10"]
     assert number_ranges([4]) == ["4"] and number_ranges([]) == []
     assert expand("1\u20133, 7, 9, 10") == {1, 2, 3, 7, 9, 10}
+
+
+def _typeset(text: str, locale: str) -> str:
+    """``text`` (a database string) as the FAQ prints it: curly quotes and apostrophes (docs/typography.md)."""
+    return curly(html.unescape(text), locale, " ")
 
 
 def _items(page: str, css_class: str) -> list[tuple[str, set[int]]]:
@@ -61,7 +67,7 @@ def test_each_ruling_is_printed_once_numbered_under_its_topic_and_indexed(game: 
     assert len(topic_index) == len(topics)
     for topic in db.game_doc.faq_topics:
         name, _ = words.text(db.game_doc.id, f"faq_topics/{topic.id}/name", topic.name)
-        assert (name, {number_of[r.id] for r in rulings if r.model.topic == topic.id}) in topic_index
+        assert (_typeset(name, locale), {number_of[r.id] for r in rulings if r.model.topic == topic.id}) in topic_index
 
     cards = _items(page, "name-index")
     keys = [" ".join(name.casefold().split()) for name, _ in cards]
@@ -70,7 +76,7 @@ def test_each_ruling_is_printed_once_numbered_under_its_topic_and_indexed(game: 
     for ruling in rulings:
         for card in ruling.model.cards:
             name, _ = words.text(card, "name", index.by_id[card].model.name)
-            assert number_of[ruling.id] in by_name[html.unescape(name)], (card, ruling.id)
+            assert number_of[ruling.id] in by_name[_typeset(name, locale)], (card, ruling.id)
 
 
 def test_catalan_index_merges_names_that_differ_only_in_case() -> None:
@@ -78,7 +84,7 @@ def test_catalan_index_merges_names_that_differ_only_in_case() -> None:
     and "fideuà de l'apocalipsi" twice; now each is one entry."""
     page = faq_html(load_database(CARDS / "fallera"), "ca")
     names = [name.casefold() for name, _ in _items(page, "name-index")]
-    assert names.count("jugada reial") == 1 and names.count("fideuà de l'apocalipsi") == 1
+    assert names.count("jugada reial") == 1 and names.count(_typeset("fideuà de l'apocalipsi", "ca")) == 1
 
 
 def _line(page: int, top: float, text: str, size: float = 9.0, bold: bool = False, right: bool = False) -> Line:

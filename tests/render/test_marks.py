@@ -105,9 +105,23 @@ def _generate(name: str, locale: str = "en", sets: list[str] = SETS) -> str:
     return str(Generator(index, texts, sets, icon_urls(index, texts))(name))
 
 
+def _unwrapped(cell: str) -> str:
+    """``cell`` without the ``proper-name`` spans names are printed in (render/typography.py), other markup kept."""
+    out, stack = [], []
+    for piece in re.split(r"(</?span\b[^>]*>)", cell):
+        if piece.startswith("<span"):
+            stack.append(piece.startswith('<span class="proper-name'))
+            if stack[-1]:
+                continue
+        elif piece.startswith("</span") and stack and stack.pop():
+            continue
+        out.append(piece)
+    return "".join(out)
+
+
 def _rows(html: str) -> list[list[str]]:
-    return [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S) for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)
-            if "<td" in row]
+    return [[_unwrapped(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", html, re.S) if "<td" in row]
 
 
 def test_the_player_count_table_removes_a_deck_s_own_cards_only() -> None:
