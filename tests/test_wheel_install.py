@@ -7,11 +7,19 @@ machine's site packages so that dependencies already installed are not
 downloaded again (a fully isolated install takes 30-110 s here); the test
 checks that ``cardworks`` itself is imported from the virtualenv, not from this
 checkout's editable install.
+
+The wheel is built from a copy of the checkout's sources, not the checkout itself:
+``pip wheel`` builds in the tree it is given (setuptools' ``build/`` folder), and
+tests running beside this one write into the checkout's ``build/`` (an export's
+default face cache is ``build/.cache/faces`` under the current folder), so a
+build from the live checkout could see files appear and vanish under it.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,15 +32,22 @@ from conftest import REPO
 
 
 def _run(*command: str | Path, cwd: Path) -> subprocess.CompletedProcess:
-    done = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True, text=True, timeout=600)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # a checkout on it would shadow the install
+    done = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, f"{command}: {done.stdout}\n{done.stderr}"
     return done
 
 
+_NOT_SOURCES = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
+                                      ".benchmarks", ".venv", ".cache", "site", "tests")
+"""What other runs write into the checkout (and the tests): not what a wheel is built from."""
+
+
 @pytest.mark.slow
 def test_wheel_installs_and_builds_from_an_empty_folder(tmp_path: Path) -> None:
-    wheels = tmp_path / "wheels"
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, REPO, cwd=tmp_path)
+    wheels, source = tmp_path / "wheels", tmp_path / "source"
+    shutil.copytree(REPO, source, ignore=_NOT_SOURCES)
+    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, source, cwd=tmp_path)
     wheel = next(wheels.glob("cardworks-*.whl"))
     venv = tmp_path / "venv"
     _run(sys.executable, "-m", "venv", "--system-site-packages", venv, cwd=tmp_path)
