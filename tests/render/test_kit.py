@@ -323,12 +323,12 @@ def test_each_rulebook_setup_gives_the_box_count_and_says_the_kit_prints_fewer(f
     def note(sets: str, box: int) -> str:
         fact, play = printed[sets]
         assert fact < box
-        return f"The kit's card sheets hold {fact} of these {box} cards ({play} in the playtest edition)"
+        return f"The kit’s card sheets hold {fact} of these {box} cards ({play} in the playtest edition)"  # as typeset
 
     base = texts["base"]
     assert base.index("Shuffle all 102 cards") < base.index(note("base", 102)) < base.index("Who goes first")
     assert "their contents page says what is missing and why" in base
-    assert base.count("The kit's card sheets hold") == 1
+    assert base.count("The kit’s card sheets hold") == 1
     assert texts["base-2"].index("deck of 153 cards") < texts["base-2"].index(note("base+discordia", 153))
     assert texts["base-3"].index("Shuffle the 102 base cards together with the 50 normal cards") \
         < texts["base-3"].index(note("base+mes-enlla", 152))

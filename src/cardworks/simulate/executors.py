@@ -60,7 +60,13 @@ def _on_processes(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: l
     parts = []
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method), initializer=_ignore_interrupts)
     try:
-        futures = {pool.submit(play_chunk, spec, agents, seed, first, count): count for first, count in runs}
+        # Ctrl-C waits while the workers are forked (the first submit forks them all): a worker interrupted
+        # before its initializer ignores SIGINT would die half-started; the parent takes it just after
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            futures = {pool.submit(play_chunk, spec, agents, seed, first, count): count for first, count in runs}
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         for future in as_completed(futures):
             parts.append(future.result())
             tell(futures[future])
