@@ -7,7 +7,6 @@ import os
 import shutil
 import tempfile
 from glob import escape as glob_escape
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from ..loading.database import Database, load_database
 from ..loading.records import Index
 from ..render.build import has_cards, selected_games
 from ..render.deck import Deck, build_deck
-from ..render.faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
+from ..render.faces import BLEED_MM, Face, FaceJob, build_job, face_renderer
 from ..render.facecache import DeckFaces as CachedFaces, FaceCache, deck_faces
 from ..render.facepdf import assemble
 from ..render.fetcher import refusal_error
@@ -134,13 +133,7 @@ def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1, job: FaceJ
     job = job or build_job(db, deck, locale)
     backs = {face.id: face.back for face in job.faces if isinstance(face, Face)}
 
-    def render(part: FaceJob) -> FaceResult:
-        if jobs > 1 and len(part.faces) > FACES_PER_CHUNK:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                return render_faces(part, pool.map)
-        return render_faces(part)
-
-    result = deck_faces(job, cache, render)
+    result = deck_faces(job, cache, face_renderer(jobs))
     if result.refused:
         raise refusal_error(result.refused, f"the {db.output_id} {locale} export")
     designs = [c.card.id for c in deck.cards]

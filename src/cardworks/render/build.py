@@ -13,14 +13,13 @@ import os
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pikepdf
 
-from ..cluster import cluster_map, connect
+from ..cluster import connect
 from ..errors import DataError, UsageError
 from ..i18n.locales import known_locale, resolve_locale
 from ..fileio import MAX_ASSET_BYTES, read_limited
@@ -34,7 +33,7 @@ from .docs.build import DocTask, build_documents, doc_tasks
 from .docs.texts import fallen_back
 from .facecache import FaceCache, deck_faces, face_keys
 from .fetcher import refusal_error
-from .faces import BLEED_MM, FACES_PER_CHUNK, Face, FaceJob, FaceResult, build_job, render_faces
+from .faces import BLEED_MM, Face, FaceJob, build_job, face_renderer
 from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRule
 from ..models.sheet_rules import sheet_for
 from ..models.files import classify
@@ -196,19 +195,6 @@ def overflow_error(db: Database, locale: str, overflow: dict[str, tuple[str, ...
     return DataError(f"{db.output_id} {locale}: text overflows on {describe(overflow)} (--strict){note}", problems)
 
 
-def _render_parallel(jobs: int, cluster: Any = None) -> Callable[[FaceJob], FaceResult]:
-    """How a deck's faces are laid out: on a Dask cluster's workers (one task per chunk of faces), in ``jobs``
-    local processes, or here when there are few."""
-    def render(job: FaceJob) -> FaceResult:
-        if cluster is not None:
-            return render_faces(job, cluster_map(cluster))
-        if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                return render_faces(job, pool.map)
-        return render_faces(job)
-    return render
-
-
 def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord], overflow: dict[str, tuple[str, ...]],
              rendered: bool, imposed: bool = True, faces: list[str] | None = None) -> DeckOutcome:
     return DeckOutcome(db.output_id, locale, deck.label, len(deck.cards), deck.physical_cards,
@@ -235,7 +221,7 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
         shop = previous[0]
         overflow = {card: tuple(shop.overflow_parts.get(card, ())) for card in shop.overflow}  # type: ignore[union-attr]
         return (options.out / shop_path).read_bytes(), job, key, overflow, previous, None  # type: ignore[return-value]
-    result = deck_faces(job, FaceCache(options.out / FACE_CACHE), _render_parallel(options.jobs, cluster))
+    result = deck_faces(job, FaceCache(options.out / FACE_CACHE), face_renderer(options.jobs, cluster))
     if result.refused:
         raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
     parts = result.parts  # a property that reads every face: once, not once per face

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..cluster import cluster_map
 from ..errors import DataError
 from ..fileio import fault_point
 from ..loading.database import Bundle, Database, display_path
@@ -426,6 +427,21 @@ def render_pass(job: FaceJob) -> PassResult:
     fetcher = safe_fetcher([templates_dir(), *map(Path, job.roots), *font_folders()])
     pdf, overflow, arts = _render(job, job.faces, fetcher)
     return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)))
+
+
+def face_renderer(jobs: int, cluster: Any = None) -> Callable[[FaceJob], FaceResult]:
+    """How a deck's faces are laid out (for ``build`` and every export): on a Dask cluster's workers (one task
+    per chunk of faces), in ``jobs`` local processes, or here when there are few."""
+    def render(job: FaceJob) -> FaceResult:
+        if cluster is not None:
+            return render_faces(job, cluster_map(cluster))
+        if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                return render_faces(job, pool.map)
+        return render_faces(job)
+    return render
 
 
 def chunks(items: list[Any], size: int = FACES_PER_CHUNK) -> list[list[Any]]:
