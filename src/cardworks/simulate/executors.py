@@ -71,7 +71,9 @@ def _on_processes(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: l
             parts.append(future.result())
             tell(futures[future])
     except BrokenProcessPool:
-        _stop(pool)
+        # the pool's own thread is already failing the queued games and ending the other workers; cancelling
+        # them from here as well races it (CPython's work list changes while that thread walks it: a traceback)
+        pool.shutdown(wait=True)
         raise DataError("[worker-died] a local worker process ended abruptly (killed, or out of memory); no report was written: "
                         "run again, with fewer --workers if memory is short") from None
     except BaseException:  # Ctrl-C or an error: the games still queued or running are not waited for
