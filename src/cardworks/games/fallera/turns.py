@@ -109,8 +109,11 @@ class TurnFlow:
         """Whether the action ending is not the last the current player may take this turn: a card on their
         counter lets them take more (the allioli persistent, while they have it: checked as each action ends)."""
         me, allowed = draft.current, 1
-        defs = draft.facts.defs
+        facts = draft.facts
+        defs, more = facts.defs, facts.more_actions
         for instance in draft.counters[me]:
+            if not more[instance]:  # most cards allow nothing more: their effects need no look
+                continue
             for effect, verb in defs[instance].doing("actions-per-turn"):
                 if verb.count > allowed and holds(effect.while_, draft, me, instance):
                     allowed = verb.count
