@@ -110,9 +110,12 @@ class TurnFlow:
         counter lets them take more (the allioli persistent, while they have it: checked as each action ends)."""
         me, allowed = draft.current, 1
         facts = draft.facts
-        defs, more = facts.defs, facts.more_actions
-        for instance in draft.counters[me]:
-            if not more[instance]:  # most cards allow nothing more: their effects need no look
+        counter, more = draft.counters[me], facts.more_actions
+        if not any(map(more.__getitem__, counter)):  # most counters allow nothing more: one action a turn
+            return draft.actions < 0
+        defs = facts.defs
+        for instance in counter:
+            if not more[instance]:
                 continue
             for effect, verb in defs[instance].doing("actions-per-turn"):
                 if verb.count > allowed and holds(effect.while_, draft, me, instance):
