@@ -14,7 +14,6 @@ budget of a few hundred iterations is enough to play with purpose.
 
 from __future__ import annotations
 
-import gc
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -61,23 +60,7 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     copies the position (``apply`` would do both, for the same effects and the same chance). ``legal``, the
     searcher's own legal actions, stands for the root's list in every determinization: they depend only on
     what the searcher sees (its hand, the table), so only their number is compared, and a determinization
-    offering another number is listed afresh.
-
-    The collector of reference cycles is paused while the tree grows: an iteration allocates many small
-    objects and frees them all by reference counting (no cycle), but each allocation burst made the collector
-    walk every object the process holds (the cards' models among them), a fifth of a search's time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _grow(table, heuristics, me, seen, budget, rng, legal)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: int, rng: random.Random,
-          legal: Sequence[Any]) -> Node:
-    """``grow`` with the collector paused."""
+    offering another number is listed afresh."""
     rules = table.rules
     actor_of = rules.actor
     players = table.spec.players
