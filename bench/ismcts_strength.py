@@ -2,7 +2,7 @@
 docs/simulation.md, reproducible.
 
 Run: python bench/ismcts_strength.py [--games 128] [--seed 5] [--budget 20] [--against greedy|counted]
-     python bench/ismcts_strength.py --greedy-duel [--games 400] [--seed 11]
+     python bench/ismcts_strength.py --greedy-duel --games 1200 --seed 11
 
 ``--against greedy`` seats one ISMCTS player against three greedy ones (seats rotating), as
 ``cardworks simulate --agent mcts,greedy,greedy,greedy`` does. ``--against counted`` makes the three rivals
@@ -60,7 +60,9 @@ class Custom:
     label: str = "counting-greedy"
 
     def choose(self, table: Any, me: int, observe: Callable[[], dict[str, Any]], legal: Any, rng: Any) -> Any:
-        return legal[0] if len(legal) == 1 else self.decide(table, me, observe(), list(legal), rng)
+        if len(legal) == 1:  # as ``Agent.choose`` does, drawing from the rng, so seeded games stay comparable
+            return legal[int(rng.random() * len(legal))]
+        return self.decide(table, me, observe(), list(legal), rng)
 
 
 def win_rate(agents: tuple[Any, ...], games: int, seed: int) -> tuple[float, float, float, float]:
