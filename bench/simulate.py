@@ -3,6 +3,7 @@ two-worker Dask LocalCluster), and the Dask path's overhead against local proces
 
 Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--skip-cluster]
      python bench/simulate.py --ismcts [--budget 200] [--repeat 3]   (ISMCTS iterations per processor-second only)
+     python bench/simulate.py --ismcts --against /path/to/main [--rounds 5]   (the same, alternated with another tree)
 Goals: at least 1.7x from 1 to 2 workers for random and greedy agents (this 2-core machine); Dask within 10%
 of local processes at equal workers for runs of 10,000 games.
 
@@ -87,16 +88,40 @@ def ismcts_rate(budget: int, repeat: int) -> list[float]:
     return rates
 
 
+def ismcts_against(other: Path, budget: int, repeat: int, rounds: int) -> None:
+    """``--ismcts`` run in a fresh process on this tree and on ``other`` (its own script, sources and cards),
+    alternating round by round so both see the same load; each round's figure is its median of ``repeat``."""
+    import subprocess
+    import sys
+
+    rates: dict[str, list[float]] = {"this tree": [], str(other): []}
+    for _ in range(rounds):
+        for name, tree in (("this tree", REPO), (str(other), other)):
+            env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+            out = subprocess.run([sys.executable, str(tree / "bench" / "simulate.py"), "--ismcts", "--budget", str(budget),
+                                  "--repeat", str(repeat)], env=env, check=True, capture_output=True, text=True).stdout
+            rates[name].append(float(out.split(": ", 1)[1].split(" iterations", 1)[0].replace(",", "")))
+    median = {name: sorted(r)[len(r) // 2] for name, r in rates.items()}
+    for name, r in rates.items():
+        print(f"{name}: median {median[name]:,.0f} iterations per processor-second ({', '.join(f'{x:,.0f}' for x in r)})")
+    print(f"ratio this tree / {other}: {median['this tree'] / median[str(other)]:.2f}x (median of {rounds} alternated rounds)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--ismcts", action="store_true",
                         help="only ISMCTS iterations per processor-second on the four-player base game")
     parser.add_argument("--budget", type=int, default=200, help="ISMCTS iterations per decision (with --ismcts)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds of --ismcts; the median is the figure")
+    parser.add_argument("--against", type=Path, help="with --ismcts: another tree to alternate with (e.g. main)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternated rounds of --against")
     parser.add_argument("--games", type=int, default=200, help="random games per measurement (greedy: a quarter)")
     parser.add_argument("--overhead-games", type=int, default=10_000)
     parser.add_argument("--skip-cluster", action="store_true")
     args = parser.parse_args()
+    if args.ismcts and args.against:
+        ismcts_against(args.against.resolve(), args.budget, args.repeat, args.rounds)
+        return
     if args.ismcts:
         rates = ismcts_rate(args.budget, args.repeat)
         print(f"ISMCTS, four-player base, {args.budget} iterations a decision on 12 decisions: "

@@ -82,10 +82,10 @@ def test_ismcts_beats_random_players_in_four_player_base_games() -> None:
     """A small budget (20 iterations a decision) over 48 games: the search finds wins that random play misses.
 
     Until specials played, this test set ISMCTS against three greedy players, and it won 40.6 % of 32 games
-    (seed 5). Since the paella protectora plays, greedy cancels a rival's special whenever it can and
-    ISMCTS, which samples rivals' replies, is no longer significantly better than greedy (27.3 % [20.4,
-    35.6] of 128 games; budgets up to 200 do not change it). That gap is recorded in docs/simulation.md
-    and left open: this test keeps what is still true, not a claim that no longer holds."""
+    (seed 5). Since the paella protectora joined the base deck (never played there: its copies stay in the
+    hands and make greedy attack less, which plays better), ISMCTS is no longer significantly better than
+    greedy (27.3 % [20.4, 35.6] of 128 games; budgets up to 200 do not change it). That gap and its measured
+    cause are in docs/simulation.md, left open: this test keeps what is still true."""
     report = simulate_json("--set", "base", "--players", "4", "--agent", "mcts,random,random,random", "--budget", "20",
                            "--games", "48", "--seed", "11")
     mcts = report["agents"]["mcts-20"]

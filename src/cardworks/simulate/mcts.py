@@ -157,12 +157,13 @@ def _rollout(table: Table, heuristics: Any, playout: Any, position: Callable[[],
     rules = table.rules
     if rules.actor(position()) is not None:
         choices, play, _ = playout
-        legal = choices()
+        random_ = rng.random
         for _ in range(ROLLOUT_STEPS):
-            if not legal:
-                break
-            play(legal[int(rng.random() * len(legal))], rng)
             legal = choices()
+            count = len(legal)
+            if not count:
+                break
+            play(legal[int(random_() * count)], rng)
     state = position()
     if rules.actor(state) is None:
         won = winners(rules.result(state)[0])

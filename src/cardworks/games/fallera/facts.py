@@ -51,6 +51,8 @@ class Facts:
         self.face_up = tuple(bool(c.doing("face-up-attacks")) for c in defs)
         """Battle cards used against this card's holder are face up (conditions: on the holder's counter)."""
         self.turn_start = tuple(bool(c.triggered("turn-start")) for c in defs)
+        self.more_actions = tuple(bool(c.doing("actions-per-turn")) for c in defs)
+        """The card may allow its holder more than one action a turn (its effect's condition still to check)."""
         self.playable = tuple(bool(c.triggered("played")) for c in defs)
         """The card is a special played from the hand as the turn's action."""
         self.any_playable = any(self.playable)

@@ -109,8 +109,14 @@ class TurnFlow:
         """Whether the action ending is not the last the current player may take this turn: a card on their
         counter lets them take more (the allioli persistent, while they have it: checked as each action ends)."""
         me, allowed = draft.current, 1
-        defs = draft.facts.defs
-        for instance in draft.counters[me]:
+        facts = draft.facts
+        counter, more = draft.counters[me], facts.more_actions
+        if not any(map(more.__getitem__, counter)):  # most counters allow nothing more: one action a turn
+            return draft.actions < 0
+        defs = facts.defs
+        for instance in counter:
+            if not more[instance]:
+                continue
             for effect, verb in defs[instance].doing("actions-per-turn"):
                 if verb.count > allowed and holds(effect.while_, draft, me, instance):
                     allowed = verb.count
