@@ -278,7 +278,7 @@ def test_names_headings_and_labels_are_never_hyphenated(docs) -> None:
 @pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_rulebook_cover_names_the_deck_from_labels(docs) -> None:
     french = PdfReader(docs["rulebook:fr"])
-    assert _text(french.pages[0]) == "Calavera Règles du jeu"
+    assert _text(french.pages[0]) == "Calavera Règles du jeu ★ ☠"  # and its die symbols, drawn as title art
     assert french.metadata.title == "Calavera\u202f: Règles du jeu"  # French: narrow no-break space before ":"
     assert _text(PdfReader(docs["rulebook:es"]).pages[0]) == \
         "La Fallera Calavera Reglamento Los tres juegos juntos (modo experto)"
@@ -360,7 +360,8 @@ def _fills(page) -> list[tuple[float, ...]]:
 @pytest.mark.slow
 def test_covers_wear_the_games_own_look(docs) -> None:
     """Fallera's cover: its back colour behind the title and its three card types' icons on their colours;
-    Diables: its back colours, no icons (it ships none); Calavera ships neither: the plain palette."""
+    Diables: its back colours, no icons (it ships none); Calavera, which ships neither icons nor colours: the
+    palette of its game folder and its die symbols drawn on die faces in that palette."""
     import pikepdf
 
     opened = []  # a page lives as long as its document
@@ -377,4 +378,8 @@ def test_covers_wear_the_games_own_look(docs) -> None:
     assert len(fallera.Resources.XObject) >= 3
     assert _fills(cover("diables/en/rulebook-all.pdf"))[0] == (0.114, 0.141, 0.251)  # #1d2440
     calavera = cover("calavera/fr/rulebook-all.pdf")
-    assert not calavera.Resources.get("/XObject", {}) and _fills(calavera)[0] == (0.984, 0.969, 0.933)
+    fills = _fills(calavera)
+    assert fills[0] == (0.169, 0.118, 0.247)  # --back-colour #2b1e3f of cards/calavera/templates/calavera/cards.css
+    assert fills.count((0.949, 0.647, 0.086)) >= 3  # --back-accent #f2a516: the frame's, two die faces', the title's
+    symbols = PdfReader(docs["calavera/fr/rulebook-all.pdf"]).pages[0].extract_text()
+    assert "★" in symbols and "☠" in symbols  # the Calavera plugin's die symbols (Rendering.die_symbols)

@@ -28,3 +28,47 @@ def split_names(text: str, names: Iterable[str]) -> list[tuple[str, str]]:
 def straight_quotes(text: str) -> list[str]:
     """Each straight ``'`` or ``"`` in ``text`` with a little context."""
     return [text[max(0, i - 20):i + 20].replace("\n", " ") for i, char in enumerate(text) if char in "'\""]
+
+
+#: What may stand before a name that begins a block or a sentence in text read back from a PDF: nothing (the
+#: start of a line: a heading, a list item, a table's first cell or a wrapped line), a list's bullet or number, or
+#: the end of a sentence (a colon opens an explanation, which may begin with a capital too).
+_OPENING = re.compile(r"(?:^|[.!?:…»”]\s*|^[\s•–\-\d.)]*)$")
+
+
+def name_case_errors(text: str, cards: dict[str, str], others: Iterable[str], articles: Iterable[str]
+                     ) -> list[tuple[str, str, str]]:
+    """Where ``text`` (lines as extracted) writes a name in another case than the convention of
+    docs/typography.md: (as written, the database's form, some context).
+
+    A card name (``cards``: any key → the database's form for the locale) reads as the database writes it, a
+    leading article (``articles``) in lower case mid-sentence; at the start of a line or a sentence its first letter
+    may also be a capital. A component name (``others``) reads as the database writes it but for its first letter,
+    which follows the sentence. A shorter name inside a longer one found first is not looked at again."""
+    plain = text.replace("’", "'")
+    articles = {a.replace("’", "'").casefold() for a in articles}
+    wanted = [(form.replace("’", "'"), True) for form in dict.fromkeys(cards.values())]
+    wanted += [(name.replace("’", "'"), False) for name in dict.fromkeys(others) if name not in cards.values()]
+    wanted.sort(key=lambda item: len(item[0]), reverse=True)
+    taken: list[tuple[int, int]] = []
+    wrong = []
+    for form, is_card in wanted:
+        pattern = r"\s+".join(re.escape(word) for word in form.split())
+        for match in re.finditer(rf"(?<!\w){pattern}(?!\w)", plain, re.IGNORECASE):
+            if any(start < match.end() and match.start() < end for start, end in taken):
+                continue
+            taken.append(match.span())
+            seen = " ".join(match.group(0).split())
+            line = plain[:match.start()].rsplit("\n", 1)[-1]
+            opening = _OPENING.search(line) is not None
+            first = re.match(r"\w+'?", form)
+            lower, upper = form[:1].lower() + form[1:], form[:1].upper() + form[1:]
+            if not is_card:
+                allowed = {lower, upper}
+            elif first is not None and first.group(0).casefold() in articles:
+                allowed = {lower, upper} if opening else {lower}
+            else:
+                allowed = {form, upper} if opening else {form}
+            if seen not in allowed:
+                wrong.append((seen, form, " ".join(plain[max(0, match.start() - 30):match.end() + 10].split())))
+    return wrong
