@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, run_cli
 from pypdf import PdfReader
-from typeset_checks import split_names, straight_quotes
+from typeset_checks import name_case_errors, split_names, straight_quotes
 
 from cardworks.i18n.collation import collation_key, sort_names
 from cardworks.loading import load_database
@@ -128,7 +128,8 @@ def test_faq_is_a_reference_of_numbered_rulings(docs, locale: str) -> None:
     for number, ruling_id in enumerate(order, start=1):
         for card in index.by_id[ruling_id].model.cards:
             name, _ = words.text(card, "name", index.by_id[card].model.name)
-            assert number in expand(numbers[curly(name, locale, " ")]), (locale, card, number)  # as printed: ’
+            printed = curly(name, locale, " ")  # as printed: ’, and a capital to begin the entry
+            assert number in expand(numbers[printed[:1].upper() + printed[1:]]), (locale, card, number)
     assert [name for name, _ in cards] == sort_names([name for name, _ in cards], locale)
     assert stranded_headings(pages) == []
     assert len(pages) * 2 <= OLD_FAQ_PAGES[locale], (locale, len(pages))
@@ -140,7 +141,7 @@ def test_faq_index_lists_alternative_names_with_their_rulings(docs) -> None:
 
     labels = json.loads((REPO / "templates/docs/labels/es.json").read_text(encoding="utf-8"))
     entries = dict(index_entries(pdf_lines(docs["faq:es"]), labels["index"], labels["faq"]))
-    assert entries["conejo"] == entries["conill"]
+    assert entries["Conejo"] == entries["Conill"]
 
 
 @pytest.mark.parametrize("locale, names, expected", [
@@ -284,15 +285,15 @@ def test_rulebook_cover_names_the_deck_from_labels(docs) -> None:
         "La Fallera Calavera Reglamento Los tres juegos juntos (modo experto)"
 
 
-TYPESET = {"fallera": ("en", "ca"), "diables": ("en",), "calavera": ("fr",)}
-"""The documents whose typography is read back (docs/typography.md): one or two locales per game."""
+TYPESET = {"fallera": ("en", "ca", "es"), "diables": ("en", "ca", "es"), "calavera": ("fr", "nl", "en", "ca", "es")}
+"""The documents whose typography is read back (docs/typography.md): every locale each game is built in."""
 
 
 def _typeset_documents(docs) -> dict[str, list[Path]]:
     chosen: dict[str, list[Path]] = {}
     for path, file in docs.items():
         game, locale, name = (path.split("/") + ["", ""])[:3]
-        if locale in TYPESET.get(game, ()) and name in {"rulebook-expert.pdf", "rulebook-all.pdf", "faq.pdf"}:
+        if locale in TYPESET.get(game, ()) and name.startswith(("rulebook", "faq")):
             chosen.setdefault(game, []).append(file)
     assert sorted(chosen) == sorted(TYPESET)
     return chosen
@@ -327,27 +328,38 @@ def test_short_rulebooks_leave_no_page_under_a_third_full(docs) -> None:
 
 @pytest.mark.slow
 def test_card_names_in_running_text_follow_one_capitalisation(docs) -> None:
-    """Catalan: a card's name reads as the database writes it, a leading article in lower case mid-sentence
-    ("el Butoni", never "El Butoni" after a comma); checked on the expert rulebook's text."""
+    """Every rulebook and FAQ built, in every locale, against every card and component name of its game in
+    that locale (docs/typography.md): a card's name as the database writes it, a leading article in lower case
+    mid-sentence, a capital allowed only where a line or a sentence begins; a component's as the database writes
+    it but for its first letter. Each FAQ index entry begins with a capital. A planted "El Butoni" after a comma
+    is found."""
+    from faq_pages import index_entries, pdf_lines
+
     from cardworks.render.typography import ARTICLES, database_names
 
+    checked = {}
+    for path, file in docs.items():
+        if path.count("/") != 2:
+            continue
+        game, locale, _ = path.split("/")
+        names = database_names(load_database(CARDS / game), locale)
+        others = [name for name in names.every if name not in names.forms.values()]
+        text = "\n".join(page.extract_text() for page in PdfReader(file).pages)
+        wrong = name_case_errors(text, names.forms, others, ARTICLES[locale], title_case=locale == "en")
+        assert not wrong, (path, wrong[:5])
+        checked[path] = text
+        if path.endswith("/faq.pdf") and game == "fallera":
+            labels = json.loads((REPO / "templates/docs/labels" / f"{locale}.json").read_text(encoding="utf-8"))
+            entries = [name for name, _ in index_entries(pdf_lines(file), labels["index"], labels["faq"])]
+            assert entries and all(e[:1] == e[:1].upper() for e in entries), (path, [e for e in entries if e[:1].islower()])
+    built = {(path.split("/")[0], path.split("/")[1]) for path in checked}
+    assert built == {(g, locale) for g in ("fallera", "diables") for locale in ("en", "ca", "es")} | \
+        {("calavera", locale) for locale in ("en", "ca", "es", "fr", "nl")}
+    text = checked["fallera/ca/rulebook-expert.pdf"]
+    planted, count = re.subn(r",(\s+)el(\s+)Butoni\b", r",\1El\2Butoni", text, count=1)
+    assert count == 1
     names = database_names(load_database(CARDS / "fallera"), "ca")
-    pages = PdfReader(docs["fallera/ca/rulebook-expert.pdf"]).pages
-    text = "\n".join(re.sub(r"[ \t]+", " ", page.extract_text()) for page in pages).replace("’", "'")
-    wrong = []
-    for key, form in names.forms.items():
-        form = form.replace("’", "'")
-        first = form.split(" ")[0]
-        mid = form[:1].lower() + form[1:] if first.casefold() in ARTICLES["ca"] or "'" in first else form
-        pattern = r"\s+".join(re.escape(word) for word in key.split(" "))
-        for match in re.finditer(rf"(?<!\w){pattern}(?!\w)", text, re.IGNORECASE):
-            seen = re.sub(r"\s+", " ", match.group(0))
-            line = text[:match.start()].rsplit("\n", 1)[-1].rstrip()  # a block (heading, cell) begins a line
-            start = re.fullmatch(r"[\d\s•–-]*", line) is not None or line[-1] in ".!?:"  # or a table row's cell
-            allowed = {form, mid, form[:1].upper() + form[1:]} if start else {mid}
-            if seen not in allowed:
-                wrong.append((seen, form, text[max(0, match.start() - 30):match.end()]))
-    assert not wrong, wrong[:10]
+    assert [seen for seen, _, _ in name_case_errors(planted, names.forms, [], ARTICLES["ca"])] == ["El Butoni"]
 
 
 def _fills(page) -> list[tuple[float, ...]]:

@@ -36,15 +36,17 @@ def straight_quotes(text: str) -> list[str]:
 _OPENING = re.compile(r"(?:^|[.!?:…»”]\s*|^[\s•–\-\d.)]*)$")
 
 
-def name_case_errors(text: str, cards: dict[str, str], others: Iterable[str], articles: Iterable[str]
-                     ) -> list[tuple[str, str, str]]:
+def name_case_errors(text: str, cards: dict[str, str], others: Iterable[str], articles: Iterable[str],
+                     title_case: bool = False) -> list[tuple[str, str, str]]:
     """Where ``text`` (lines as extracted) writes a name in another case than the convention of
     docs/typography.md: (as written, the database's form, some context).
 
     A card name (``cards``: any key → the database's form for the locale) reads as the database writes it, a
     leading article (``articles``) in lower case mid-sentence; at the start of a line or a sentence its first letter
     may also be a capital. A component name (``others``) reads as the database writes it but for its first letter,
-    which follows the sentence. A shorter name inside a longer one found first is not looked at again."""
+    which follows the sentence. With ``title_case`` (English, whose headings and cited section titles capitalise
+    every word), a name may also take a capital on each word inside a title: after a word with a capital. A
+    shorter name inside a longer one found first is not looked at again."""
     plain = text.replace("’", "'")
     articles = {a.replace("’", "'").casefold() for a in articles}
     wanted = [(form.replace("’", "'"), True) for form in dict.fromkeys(cards.values())]
@@ -69,6 +71,8 @@ def name_case_errors(text: str, cards: dict[str, str], others: Iterable[str], ar
                 allowed = {lower, upper} if opening else {lower}
             else:
                 allowed = {form, upper} if opening else {form}
+            if title_case and re.search(r"(?<!\w)[A-Z]\w*\s+$", plain[:match.start()]):
+                allowed.add(re.sub(r"(?<!\w)(\w)", lambda letter: letter.group(1).upper(), form))
             if seen not in allowed:
                 wrong.append((seen, form, " ".join(plain[max(0, match.start() - 30):match.end() + 10].split())))
     return wrong
