@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,12 @@ CARDS = REPO / "cards"
 
 def _text(page) -> str:
     return " ".join(page.extract_text().split())
+
+
+@lru_cache(maxsize=None)
+def _page_texts(path: Path) -> tuple[str, ...]:
+    """Each page's text as extracted, read once for the several tests that read every document."""
+    return tuple(page.extract_text() for page in PdfReader(path).pages)
 
 
 @pytest.fixture(scope="module")
@@ -240,7 +247,7 @@ def test_localized_documents_show_no_ids_and_no_english_source_words(docs) -> No
           {r.id for r in index.of_kind("set")}
     ids = {i for i in ids if "-" in i} | {"all"}  # "base" and "discordia" are also words of the text
     for key in ("rulebook:ca", "faq:ca", "rulebook:es", "faq:es", "rulebook:fr", "rulebook:nl"):
-        text = " ".join(_text(p) for p in PdfReader(docs[key]).pages)
+        text = " ".join(" ".join(page.split()) for page in _page_texts(docs[key]))
         words = set(re.findall(r"[\w'-]+", text))
         assert not ids & words, (key, sorted(ids & words)[:10])
         found = [w for w in ENGLISH if re.search(rf"\b{re.escape(w)}\b", text)]
@@ -310,7 +317,7 @@ def test_no_name_of_the_database_is_cut_by_a_hyphen_and_no_quote_is_straight(doc
     for game, files in documents.items():
         names = database_names(load_database(CARDS / game)).every
         for file in files:
-            text = "\n".join(page.extract_text() for page in PdfReader(file).pages)
+            text = "\n".join(_page_texts(file))
             assert not split_names(text, names), (file.name, split_names(text, names)[:5])
             assert not straight_quotes(text), (file.name, straight_quotes(text)[:5])
 
@@ -337,14 +344,14 @@ def test_card_names_in_running_text_follow_one_capitalisation(docs) -> None:
 
     from cardworks.render.typography import ARTICLES, database_names
 
-    checked = {}
+    checked, games = {}, {}
     for path, file in docs.items():
         if path.count("/") != 2:
             continue
         game, locale, _ = path.split("/")
-        names = database_names(load_database(CARDS / game), locale)
+        names = database_names(games.setdefault(game, load_database(CARDS / game)), locale)
         others = [name for name in names.every if name not in names.forms.values()]
-        text = "\n".join(page.extract_text() for page in PdfReader(file).pages)
+        text = "\n".join(_page_texts(file))
         wrong = name_case_errors(text, names.forms, others, ARTICLES[locale], title_case=locale == "en")
         assert not wrong, (path, wrong[:5])
         checked[path] = text
@@ -358,7 +365,7 @@ def test_card_names_in_running_text_follow_one_capitalisation(docs) -> None:
     text = checked["fallera/ca/rulebook-expert.pdf"]
     planted, count = re.subn(r",(\s+)el(\s+)Butoni\b", r",\1El\2Butoni", text, count=1)
     assert count == 1
-    names = database_names(load_database(CARDS / "fallera"), "ca")
+    names = database_names(games["fallera"], "ca")
     assert [seen for seen, _, _ in name_case_errors(planted, names.forms, [], ARTICLES["ca"])] == ["El Butoni"]
 
 

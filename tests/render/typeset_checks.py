@@ -45,34 +45,40 @@ def name_case_errors(text: str, cards: dict[str, str], others: Iterable[str], ar
     leading article (``articles``) in lower case mid-sentence; at the start of a line or a sentence its first letter
     may also be a capital. A component name (``others``) reads as the database writes it but for its first letter,
     which follows the sentence. With ``title_case`` (English, whose headings and cited section titles capitalise
-    every word), a name may also take a capital on each word inside a title: after a word with a capital. A
-    shorter name inside a longer one found first is not looked at again."""
+    every word), a name may also take a capital on each word inside a title: after a word with a capital. Names
+    are found in one pass, the longest first where several begin at one place (a name inside a longer one
+    follows the longer one)."""
     plain = text.replace("’", "'")
     articles = {a.replace("’", "'").casefold() for a in articles}
-    wanted = [(form.replace("’", "'"), True) for form in dict.fromkeys(cards.values())]
-    wanted += [(name.replace("’", "'"), False) for name in dict.fromkeys(others) if name not in cards.values()]
-    wanted.sort(key=lambda item: len(item[0]), reverse=True)
-    taken: list[tuple[int, int]] = []
+    forms: dict[str, tuple[str, bool]] = {}
+    for name in others:
+        forms.setdefault(_flat(name), (name.replace("’", "'"), False))
+    for form in cards.values():
+        forms[_flat(form)] = (form.replace("’", "'"), True)  # a card's form wins over a component's
+    if not forms:
+        return []
+    words = sorted((form for form, _ in forms.values()), key=len, reverse=True)
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(r"\s+".join(map(re.escape, w.split())) for w in words) + r")(?!\w)",
+                         re.IGNORECASE)
     wrong = []
-    for form, is_card in wanted:
-        pattern = r"\s+".join(re.escape(word) for word in form.split())
-        for match in re.finditer(rf"(?<!\w){pattern}(?!\w)", plain, re.IGNORECASE):
-            if any(start < match.end() and match.start() < end for start, end in taken):
-                continue
-            taken.append(match.span())
-            seen = " ".join(match.group(0).split())
-            line = plain[:match.start()].rsplit("\n", 1)[-1]
-            opening = _OPENING.search(line) is not None
-            first = re.match(r"\w+'?", form)
-            lower, upper = form[:1].lower() + form[1:], form[:1].upper() + form[1:]
-            if not is_card:
-                allowed = {lower, upper}
-            elif first is not None and first.group(0).casefold() in articles:
-                allowed = {lower, upper} if opening else {lower}
-            else:
-                allowed = {form, upper} if opening else {form}
-            if title_case and re.search(r"(?<!\w)[A-Z]\w*\s+$", plain[:match.start()]):
-                allowed.add(re.sub(r"(?<!\w)(\w)", lambda letter: letter.group(1).upper(), form))
-            if seen not in allowed:
-                wrong.append((seen, form, " ".join(plain[max(0, match.start() - 30):match.end() + 10].split())))
+    for match in pattern.finditer(plain):
+        seen = " ".join(match.group(0).split())
+        form, is_card = forms[_flat(seen)]
+        opening = _OPENING.search(plain[plain.rfind("\n", 0, match.start()) + 1:match.start()]) is not None
+        first = re.match(r"\w+'?", form)
+        lower, upper = form[:1].lower() + form[1:], form[:1].upper() + form[1:]
+        if not is_card:
+            allowed = {lower, upper}
+        elif first is not None and first.group(0).casefold() in articles:
+            allowed = {lower, upper} if opening else {lower}
+        else:
+            allowed = {form, upper} if opening else {form}
+        if title_case and re.search(r"(?<!\w)[A-Z]\w*\s+$", plain[max(0, match.start() - 40):match.start()]):
+            allowed.add(re.sub(r"(?<!\w)(\w)", lambda letter: letter.group(1).upper(), form))
+        if seen not in allowed:
+            wrong.append((seen, form, " ".join(plain[max(0, match.start() - 30):match.end() + 10].split())))
     return wrong
+
+
+def _flat(name: str) -> str:
+    return " ".join(name.replace("’", "'").casefold().split())
