@@ -349,7 +349,9 @@ def test_card_names_in_running_text_follow_one_capitalisation(docs) -> None:
         if path.count("/") != 2:
             continue
         game, locale, _ = path.split("/")
-        names = database_names(games.setdefault(game, load_database(CARDS / game)), locale)
+        if game not in games:
+            games[game] = load_database(CARDS / game)
+        names = database_names(games[game], locale)
         others = [name for name in names.every if name not in names.forms.values()]
         text = "\n".join(_page_texts(file))
         wrong = name_case_errors(text, names.forms, others, ARTICLES[locale], title_case=locale == "en")
