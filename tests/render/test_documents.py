@@ -27,8 +27,16 @@ def _text(page) -> str:
 
 @lru_cache(maxsize=None)
 def _page_texts(path: Path) -> tuple[str, ...]:
-    """Each page's text as extracted, read once for the several tests that read every document."""
-    return tuple(page.extract_text() for page in PdfReader(path).pages)
+    """Each page's text, lines as laid out, read once for the several tests that read every document. PDFium
+    reads the same lines and line-end hyphens as pypdf (only the contents' leaders are spaced otherwise) in a
+    sixteenth of the time, which counts at 342 pages."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(path)
+    try:
+        return tuple(document[i].get_textpage().get_text_range().replace("\r\n", "\n") for i in range(len(document)))
+    finally:
+        document.close()
 
 
 @pytest.fixture(scope="module")
