@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
 from conftest import REPO, run_cli
 from pypdf import PdfReader
-from typeset_checks import split_names, straight_quotes
+from typeset_checks import name_case_errors, split_names, straight_quotes
 
 from cardworks.i18n.collation import collation_key, sort_names
 from cardworks.loading import load_database
@@ -22,6 +23,20 @@ CARDS = REPO / "cards"
 
 def _text(page) -> str:
     return " ".join(page.extract_text().split())
+
+
+@lru_cache(maxsize=None)
+def _page_texts(path: Path) -> tuple[str, ...]:
+    """Each page's text, lines as laid out, read once for the several tests that read every document. PDFium
+    reads the same lines and line-end hyphens as pypdf (only the contents' leaders are spaced otherwise) in a
+    sixteenth of the time, which counts at 342 pages."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(path)
+    try:
+        return tuple(document[i].get_textpage().get_text_range().replace("\r\n", "\n") for i in range(len(document)))
+    finally:
+        document.close()
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +143,8 @@ def test_faq_is_a_reference_of_numbered_rulings(docs, locale: str) -> None:
     for number, ruling_id in enumerate(order, start=1):
         for card in index.by_id[ruling_id].model.cards:
             name, _ = words.text(card, "name", index.by_id[card].model.name)
-            assert number in expand(numbers[curly(name, locale, " ")]), (locale, card, number)  # as printed: ’
+            printed = curly(name, locale, " ")  # as printed: ’, and a capital to begin the entry
+            assert number in expand(numbers[printed[:1].upper() + printed[1:]]), (locale, card, number)
     assert [name for name, _ in cards] == sort_names([name for name, _ in cards], locale)
     assert stranded_headings(pages) == []
     assert len(pages) * 2 <= OLD_FAQ_PAGES[locale], (locale, len(pages))
@@ -140,7 +156,7 @@ def test_faq_index_lists_alternative_names_with_their_rulings(docs) -> None:
 
     labels = json.loads((REPO / "templates/docs/labels/es.json").read_text(encoding="utf-8"))
     entries = dict(index_entries(pdf_lines(docs["faq:es"]), labels["index"], labels["faq"]))
-    assert entries["conejo"] == entries["conill"]
+    assert entries["Conejo"] == entries["Conill"]
 
 
 @pytest.mark.parametrize("locale, names, expected", [
@@ -239,7 +255,7 @@ def test_localized_documents_show_no_ids_and_no_english_source_words(docs) -> No
           {r.id for r in index.of_kind("set")}
     ids = {i for i in ids if "-" in i} | {"all"}  # "base" and "discordia" are also words of the text
     for key in ("rulebook:ca", "faq:ca", "rulebook:es", "faq:es", "rulebook:fr", "rulebook:nl"):
-        text = " ".join(_text(p) for p in PdfReader(docs[key]).pages)
+        text = " ".join(" ".join(page.split()) for page in _page_texts(docs[key]))
         words = set(re.findall(r"[\w'-]+", text))
         assert not ids & words, (key, sorted(ids & words)[:10])
         found = [w for w in ENGLISH if re.search(rf"\b{re.escape(w)}\b", text)]
@@ -278,21 +294,21 @@ def test_names_headings_and_labels_are_never_hyphenated(docs) -> None:
 @pytest.mark.slow  # renders rulebook or FAQ PDFs
 def test_rulebook_cover_names_the_deck_from_labels(docs) -> None:
     french = PdfReader(docs["rulebook:fr"])
-    assert _text(french.pages[0]) == "Calavera Règles du jeu"
+    assert _text(french.pages[0]) == "Calavera Règles du jeu ★ ☠"  # and its die symbols, drawn as title art
     assert french.metadata.title == "Calavera\u202f: Règles du jeu"  # French: narrow no-break space before ":"
     assert _text(PdfReader(docs["rulebook:es"]).pages[0]) == \
         "La Fallera Calavera Reglamento Los tres juegos juntos (modo experto)"
 
 
-TYPESET = {"fallera": ("en", "ca"), "diables": ("en",), "calavera": ("fr",)}
-"""The documents whose typography is read back (docs/typography.md): one or two locales per game."""
+TYPESET = {"fallera": ("en", "ca", "es"), "diables": ("en", "ca", "es"), "calavera": ("fr", "nl", "en", "ca", "es")}
+"""The documents whose typography is read back (docs/typography.md): every locale each game is built in."""
 
 
 def _typeset_documents(docs) -> dict[str, list[Path]]:
     chosen: dict[str, list[Path]] = {}
     for path, file in docs.items():
         game, locale, name = (path.split("/") + ["", ""])[:3]
-        if locale in TYPESET.get(game, ()) and name in {"rulebook-expert.pdf", "rulebook-all.pdf", "faq.pdf"}:
+        if locale in TYPESET.get(game, ()) and name.startswith(("rulebook", "faq")):
             chosen.setdefault(game, []).append(file)
     assert sorted(chosen) == sorted(TYPESET)
     return chosen
@@ -309,7 +325,7 @@ def test_no_name_of_the_database_is_cut_by_a_hyphen_and_no_quote_is_straight(doc
     for game, files in documents.items():
         names = database_names(load_database(CARDS / game)).every
         for file in files:
-            text = "\n".join(page.extract_text() for page in PdfReader(file).pages)
+            text = "\n".join(_page_texts(file))
             assert not split_names(text, names), (file.name, split_names(text, names)[:5])
             assert not straight_quotes(text), (file.name, straight_quotes(text)[:5])
 
@@ -327,27 +343,40 @@ def test_short_rulebooks_leave_no_page_under_a_third_full(docs) -> None:
 
 @pytest.mark.slow
 def test_card_names_in_running_text_follow_one_capitalisation(docs) -> None:
-    """Catalan: a card's name reads as the database writes it, a leading article in lower case mid-sentence
-    ("el Butoni", never "El Butoni" after a comma); checked on the expert rulebook's text."""
+    """Every rulebook and FAQ built, in every locale, against every card and component name of its game in
+    that locale (docs/typography.md): a card's name as the database writes it, a leading article in lower case
+    mid-sentence, a capital allowed only where a line or a sentence begins; a component's as the database writes
+    it but for its first letter. Each FAQ index entry begins with a capital. A planted "El Butoni" after a comma
+    is found."""
+    from faq_pages import index_entries, pdf_lines
+
     from cardworks.render.typography import ARTICLES, database_names
 
-    names = database_names(load_database(CARDS / "fallera"), "ca")
-    pages = PdfReader(docs["fallera/ca/rulebook-expert.pdf"]).pages
-    text = "\n".join(re.sub(r"[ \t]+", " ", page.extract_text()) for page in pages).replace("’", "'")
-    wrong = []
-    for key, form in names.forms.items():
-        form = form.replace("’", "'")
-        first = form.split(" ")[0]
-        mid = form[:1].lower() + form[1:] if first.casefold() in ARTICLES["ca"] or "'" in first else form
-        pattern = r"\s+".join(re.escape(word) for word in key.split(" "))
-        for match in re.finditer(rf"(?<!\w){pattern}(?!\w)", text, re.IGNORECASE):
-            seen = re.sub(r"\s+", " ", match.group(0))
-            line = text[:match.start()].rsplit("\n", 1)[-1].rstrip()  # a block (heading, cell) begins a line
-            start = re.fullmatch(r"[\d\s•–-]*", line) is not None or line[-1] in ".!?:"  # or a table row's cell
-            allowed = {form, mid, form[:1].upper() + form[1:]} if start else {mid}
-            if seen not in allowed:
-                wrong.append((seen, form, text[max(0, match.start() - 30):match.end()]))
-    assert not wrong, wrong[:10]
+    checked, games = {}, {}
+    for path, file in docs.items():
+        if path.count("/") != 2:
+            continue
+        game, locale, _ = path.split("/")
+        if game not in games:
+            games[game] = load_database(CARDS / game)
+        names = database_names(games[game], locale)
+        others = [name for name in names.every if name not in names.forms.values()]
+        text = "\n".join(_page_texts(file))
+        wrong = name_case_errors(text, names.forms, others, ARTICLES[locale], title_case=locale == "en")
+        assert not wrong, (path, wrong[:5])
+        checked[path] = text
+        if path.endswith("/faq.pdf") and game == "fallera":
+            labels = json.loads((REPO / "templates/docs/labels" / f"{locale}.json").read_text(encoding="utf-8"))
+            entries = [name for name, _ in index_entries(pdf_lines(file), labels["index"], labels["faq"])]
+            assert entries and all(e[:1] == e[:1].upper() for e in entries), (path, [e for e in entries if e[:1].islower()])
+    built = {(path.split("/")[0], path.split("/")[1]) for path in checked}
+    assert built == {(g, locale) for g in ("fallera", "diables") for locale in ("en", "ca", "es")} | \
+        {("calavera", locale) for locale in ("en", "ca", "es", "fr", "nl")}
+    text = checked["fallera/ca/rulebook-expert.pdf"]
+    planted, count = re.subn(r",(\s+)el(\s+)Butoni\b", r",\1El\2Butoni", text, count=1)
+    assert count == 1
+    names = database_names(games["fallera"], "ca")
+    assert [seen for seen, _, _ in name_case_errors(planted, names.forms, [], ARTICLES["ca"])] == ["El Butoni"]
 
 
 def _fills(page) -> list[tuple[float, ...]]:
@@ -360,7 +389,8 @@ def _fills(page) -> list[tuple[float, ...]]:
 @pytest.mark.slow
 def test_covers_wear_the_games_own_look(docs) -> None:
     """Fallera's cover: its back colour behind the title and its three card types' icons on their colours;
-    Diables: its back colours, no icons (it ships none); Calavera ships neither: the plain palette."""
+    Diables: its back colours, no icons (it ships none); Calavera, which ships neither icons nor colours: the
+    palette of its game folder and its die symbols drawn on die faces in that palette."""
     import pikepdf
 
     opened = []  # a page lives as long as its document
@@ -377,4 +407,8 @@ def test_covers_wear_the_games_own_look(docs) -> None:
     assert len(fallera.Resources.XObject) >= 3
     assert _fills(cover("diables/en/rulebook-all.pdf"))[0] == (0.114, 0.141, 0.251)  # #1d2440
     calavera = cover("calavera/fr/rulebook-all.pdf")
-    assert not calavera.Resources.get("/XObject", {}) and _fills(calavera)[0] == (0.984, 0.969, 0.933)
+    fills = _fills(calavera)
+    assert fills[0] == (0.169, 0.118, 0.247)  # --back-colour #2b1e3f of cards/calavera/templates/calavera/cards.css
+    assert fills.count((0.949, 0.647, 0.086)) >= 3  # --back-accent #f2a516: the frame's, two die faces', the title's
+    symbols = PdfReader(docs["calavera/fr/rulebook-all.pdf"]).pages[0].extract_text()
+    assert "★" in symbols and "☠" in symbols  # the Calavera plugin's die symbols (Rendering.die_symbols)

@@ -54,11 +54,24 @@ def test_a_card_name_in_running_text_takes_its_database_form_and_the_article_rul
     from cardworks.render.typography import names_of, typeset
 
     names = names_of(["El Butoni", "la Geperudeta", "conill"], others=["Llapis"])
-    printed = '<td><span class="proper-name short">la Geperudeta</span></td>'  # through the filter: as printed
+    printed = '<td><span class="proper-name short">la Geperudeta</span></td>'  # through the filter
     out = typeset(f"<p>Juga EL BUTONI. la geperudeta guanya; Conill i llapis.</p><h2>conill</h2>{printed}", "ca", names)
     words = re.sub(r"<[^>]+>", "", out)
-    assert words == "Juga el Butoni. La Geperudeta guanya; conill i llapis.Conillla Geperudeta"
-    assert out.endswith(printed)
+    assert words == "Juga el Butoni. La Geperudeta guanya; conill i llapis.ConillLa Geperudeta"
+
+
+def test_a_printed_name_that_begins_its_block_takes_a_capital_in_documents_only() -> None:
+    """A table cell or an index entry begins with a capital, as a sentence does; further in, or on a card face
+    (typeset without names), a name printed through ``proper_name`` is kept as printed."""
+    from cardworks.render.typography import names_of, typeset
+
+    names = names_of(["la ponentà", "l'Ofrena"])
+    cell = '<td><span class="proper-name short">la ponentà</span></td><td>– <span class="proper-name short">la ponentà</span></td>'
+    entry = '<li><span class="proper-name short">l\'Ofrena</span> 4</li>'
+    out = re.sub(r"<[^>]+>", "|", typeset(cell + entry, "ca", names))
+    assert [w for w in out.split("|") if w.strip()] == ["La ponentà", "– ", "la ponentà", "L’Ofrena", " 4"]
+    face = typeset(cell, "ca")
+    assert face == cell
 
 
 def test_a_long_name_keeps_its_own_hyphenated_word_on_one_line():

@@ -193,7 +193,8 @@ def typeset(document: str, locale: str, names: Names | None = None) -> str:
     """``document`` (HTML we generated) with its text typeset: curly quotes for ``locale``, and every name of
     ``names`` in running text wrapped in a never-hyphenated ``proper-name`` span, a card's in its database form
     (see :func:`_as_written`); a name a template printed through ``proper_name`` (a heading, a table cell, an
-    index entry) is kept as printed. Tags, attributes and the contents of ``<style>``, ``<script>``, ``<title>`` and
+    index entry) is kept as printed, but for a capital first letter when it begins its block and ``names`` is
+    given (documents; a card face prints its title as the database writes it). Tags, attributes and the contents of ``<style>``, ``<script>``, ``<title>`` and
     inline ``<svg>`` are left as they are."""
     pieces = _TAG.split(document)
     out: list[str] = []
@@ -202,9 +203,12 @@ def typeset(document: str, locale: str, names: Names | None = None) -> str:
     seen = ""  # the last character other than a space printed in this block
     depth = 0  # of <svg> elements inside the one being skipped
     kept = 0  # spans open inside a name a template printed through ``proper_name``: kept as printed
+    capital = False  # such a name begins its block (a table cell, an index entry): its first letter is a capital
     for piece in pieces:
         if piece.startswith("<"):
             out.append(piece)
+            if not kept and piece.startswith('<span class="proper-name'):
+                capital = names is not None and seen == ""
             if kept or piece.startswith('<span class="proper-name'):
                 kept += 1 if piece.startswith("<span") else -1 if piece.startswith("</span") else 0
             if raw_until is None:
@@ -225,6 +229,8 @@ def typeset(document: str, locale: str, names: Names | None = None) -> str:
             out.append(piece)
             continue
         text = curly(html_lib.unescape(piece), locale, previous)
+        if capital and kept and text.strip():
+            text, capital = text[:1].upper() + text[1:], False
         escaped = _escape(text)
         if names is not None and names.pattern is not None and not kept:
             def wrap(match: re.Match[str], escaped: str = escaped, before: str = seen) -> str:
