@@ -206,3 +206,70 @@ def pytest_terminal_summary(terminalreporter) -> None:
     if corpus is not None:
         corpus.OUTCOMES.extend(corpus.Outcome(**fields) for fields in _FROM_WORKERS)
         corpus.terminal_summary(terminalreporter)
+
+
+
+SHIPPED_CARDS = REPO / "cards"
+_SHIPPED_LOADS: list[dict[str, str]] = []  # shipped game folders this process loaded, with the test that did
+
+
+def _loading_test() -> str:
+    """The running test's node id, or at collection time the test file whose import is loading."""
+    import os
+    import traceback
+
+    current = os.environ.get("PYTEST_CURRENT_TEST", "")
+    if current:
+        return current.rsplit(" (", 1)[0]
+    for frame in reversed(traceback.extract_stack()):
+        path = Path(frame.filename)
+        if path.name.startswith("test_") and (REPO / "tests") in path.parents:
+            return path.relative_to(REPO).as_posix() + " (collection)"
+    return "(outside a test)"
+
+
+def _shipped_copy(folder: Path) -> str | None:
+    """The shipped game a folder copies (its ``game.json`` is byte for byte the shipped one; other files may
+    have been edited by the test), or None."""
+    try:
+        data = (folder / "game.json").read_bytes()
+    except OSError:
+        return None
+    for shipped in sorted(SHIPPED_CARDS.glob("*/game.json")):
+        if data == shipped.read_bytes():
+            return shipped.parent.relative_to(REPO).as_posix()
+    return None
+
+
+def pytest_configure(config) -> None:
+    """With ``CARDWORKS_SHIPPED_LOADS=<file>``, note every load of a shipped game folder and the test making it.
+
+    ``bench/shipped_loads.py`` counts them, to show which fast tests still read the real database rather than
+    a fixture game; without the variable nothing is patched. Patched here, before collection, so loads made
+    while a test module is imported count too."""
+    import os
+
+    if not os.environ.get("CARDWORKS_SHIPPED_LOADS"):
+        return
+    from cardworks.loading import database
+
+    original = database._discover
+
+    def discover(root: Path, is_pack: bool):
+        resolved = Path(root).resolve()
+        if resolved == SHIPPED_CARDS or SHIPPED_CARDS in resolved.parents:
+            _SHIPPED_LOADS.append({"test": _loading_test(), "folder": resolved.relative_to(REPO).as_posix()})
+        elif not is_pack and (copied := _shipped_copy(resolved)):
+            _SHIPPED_LOADS.append({"test": _loading_test(), "folder": f"copy of {copied}"})
+        return original(root, is_pack)
+
+    database._discover = discover
+
+
+def pytest_unconfigure(config) -> None:
+    import os
+
+    record = os.environ.get("CARDWORKS_SHIPPED_LOADS")
+    if record and _SHIPPED_LOADS:
+        with open(record, "a", encoding="utf-8") as out:  # one write per process: xdist workers append whole lines
+            out.write("".join(json.dumps(load) + "\n" for load in _SHIPPED_LOADS))

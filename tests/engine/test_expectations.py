@@ -1,5 +1,9 @@
 """Typed scenario expectations: a key no game reads, a value of the wrong type, an id the game lacks or a step that
-does not parse is refused by ``validate`` and by ``check`` (before anything runs), at its JSON pointer."""
+does not parse is refused by ``validate`` and by ``check`` (before anything runs), at its JSON pointer.
+
+The generic refusals, in a game's scenarios and in a pack's, run on the fixture game Minitrick. On the shipped
+database: each shipped game's own expectation types (its model, so its real data) and the check that every
+shipped scenario keeps to its game's vocabulary."""
 
 from __future__ import annotations
 
@@ -135,34 +139,56 @@ def test_the_shipped_scenarios_keep_to_their_games_vocabulary() -> None:
     assert not [p for p in run.problems if p["severity"] == "error"], run.problems
 
 
-def _pack(tmp_path: Path, change: Callable[[Scenario], str]) -> tuple[Path, str, str]:
+def _pack(tmp_path: Path, change: Callable[[Scenario], str]) -> tuple[Path, Path, str, str]:
+    """A pack of the fixture game Minitrick with its own card (``four``) and a scenario that plays it, the
+    scenario edited by ``change``: the cards folder, the pack, the scenario file and the pointer ``change`` names."""
+    root = _copy_game(tmp_path, "minitrick")
     pack = tmp_path / "pack"
-    shutil.copytree(REPO / "examples/fallera-pack", pack)
-    path = pack / "scenarios/example.json"
-    return pack, str(path), _edit(path, "scenario-example-bunyol-heads-draws-two", change)
+    source = {"doc": "minitrick-rules", "section": "Minitrick", "lines": "3"}
+    files = {
+        "pack.json": {"$schema": "../../schema/pack.schema.json", "id": "minitrick-four", "extends": "minitrick",
+                      "name": "Four"},
+        "sets/four.json": {"$schema": "../../../schema/set.schema.json", "id": "four-set", "name": "Four",
+                           "totals": {"designs": 1, "cards": 1},
+                           "cards": [{"id": "four", "quantity": 1, "types": ["number"], "stats": {"rank": 4},
+                                      "name": "Four", "sources": [source]}]},
+        "scenarios/four.json": {"$schema": "../../../schema/scenarios.schema.json", "game": "minitrick",
+                                "scenarios": [{"id": "minitrick-four-wins", "title": "The pack's four wins",
+                                               "source": source,
+                                               "setup": {"hands": {"p1": ["four"], "p2": ["two"]}},
+                                               "steps": ["p1 play four", "p2 play two"],
+                                               "expect": [{"tricks": {"p1": 1, "p2": 0}, "leader": "p1"}]}]},
+    }
+    for relative, content in files.items():
+        (pack / relative).parent.mkdir(parents=True, exist_ok=True)
+        (pack / relative).write_text(json.dumps(content, indent=2), encoding="utf-8")
+    path = pack / "scenarios/four.json"
+    return root, pack, str(path), _edit(path, "minitrick-four-wins", change)
 
 
 @pytest.mark.parametrize(("code", "change"), [
-    ("unknown-expectation", rename("phase", "phse")),
-    ("expectation-type", set_value("current", 1)),
-    ("unknown-card", set_value("hands", {"p1": ["example-bunyl"]}, "/p1/0")),
-    ("unparsable-step", bad_step("coin edge")),
+    ("unknown-expectation", rename("tricks", "trick")),
+    ("expectation-type", set_value("leader", 1)),
+    ("unknown-card", bad_step("p1 play five")),
+    ("unparsable-step", bad_step("p1 ply four")),
 ])
 def test_a_packs_scenario_is_held_to_its_games_vocabulary(tmp_path: Path, code: str,
                                                           change: Callable[[Scenario], str]) -> None:
-    pack, shown, pointer = _pack(tmp_path, change)
-    validated = run_cli("--cards", str(REPO / "cards"), "validate", str(pack), "--format", "json")
+    root, pack, shown, pointer = _pack(tmp_path, change)
+    validated = run_cli("--cards", str(root), "validate", str(pack), "--format", "json")
     assert validated.exit_code == 1
     assert (code, shown, pointer) in [(p["code"], p["file"], p["pointer"]) for p in validated.problems]
-    checked = run_cli("--cards", str(REPO / "cards"), "check", str(pack), "--playouts", "0")
+    checked = run_cli("--cards", str(root), "check", str(pack), "--playouts", "0")
     assert checked.exit_code == 1 and f"{shown}:{pointer}: [{code}]" in checked.output, checked.output
 
 
 def test_a_packs_own_cards_are_known_to_its_scenarios(tmp_path: Path) -> None:
-    """The unchanged example pack names its own card (example-bunyol): it is no unknown card."""
-    pack, _, _ = _pack(tmp_path, lambda scenario: "")
-    validated = run_cli("--cards", str(REPO / "cards"), "validate", str(pack), "--format", "json")
+    """The unchanged pack names its own card (four): it is no unknown card, and its scenario passes."""
+    root, pack, _, _ = _pack(tmp_path, lambda scenario: "")
+    validated = run_cli("--cards", str(root), "validate", str(pack), "--format", "json")
     assert validated.exit_code == 0, validated.problems
+    checked = run_cli("--cards", str(root), "check", str(pack), "--playouts", "0")
+    assert checked.exit_code == 0 and "minitrick-four-wins" in checked.output, checked.output
 
 
 def test_check_scenarios_path_is_held_to_the_vocabulary(tmp_path: Path) -> None:

@@ -12,19 +12,38 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from conftest import REPO, run_cli, snapshot
+from conftest import REPO, GameDir, run_cli, snapshot
+
+
+def _mini_cards(game: GameDir) -> Path:
+    """The fixture game ``mini`` with a flavour text on ``conill`` and three more treasures (the bad-cells test
+    spoils six rows), written to edit."""
+    cards = game.data("sets/base.json")
+    next(c for c in cards["cards"] if c["id"] == "conill")["flavour"] = "An empty pot, a quiet table."
+    for n in range(1, 4):
+        cards["cards"].append({"id": f"extra-{n}", "quantity": 1, "types": ["treasure"], "name": f"extra {n}",
+                               "sources": [{"doc": "rules", "section": "Cards", "lines": "1", "facts": []}]})
+    cards["totals"] = {"designs": 6, "cards": 8, "by_type": {"treasure": 5, "battle": 3}}
+    game.write()
+    return game.cards_root
 
 
 @pytest.fixture
-def cards(tmp_path: Path) -> Path:
-    """A copy of the shipped database to edit."""
+def cards(game: GameDir) -> Path:
+    """Logic tests run on the small fixture game (a sheet of six rows, one translation)."""
+    return _mini_cards(game)
+
+
+@pytest.fixture
+def shipped_cards(tmp_path: Path) -> Path:
+    """A copy of the shipped database to edit: the end-to-end test prints a real card after the import."""
     shutil.copytree(REPO / "cards", tmp_path / "cards")
     return tmp_path / "cards"
 
 
-def _export(cards: Path, out: Path) -> None:
-    run = run_cli("--cards", str(cards), "sheet", "export", "--game", "fallera", "--locale", "ca", "--locale", "es",
-                  "--out", str(out))
+def _export(cards: Path, out: Path, game: str = "mini", locales: tuple[str, ...] = ("es",)) -> None:
+    run = run_cli("--cards", str(cards), "sheet", "export", "--game", game,
+                  *[arg for locale in locales for arg in ("--locale", locale)], "--out", str(out))
     assert run.exit_code == 0, run.output
 
 
@@ -58,27 +77,29 @@ def test_an_edited_cell_reaches_the_card_its_translation_and_only_those_bytes(ca
     run = run_cli("--cards", str(cards), "sheet", "import", str(sheet))
     assert run.exit_code == 0, run.output
     after = snapshot(cards)
-    assert sorted(k for k in after if after[k] != before[k]) == ["fallera/i18n/es.json", "fallera/sets/base.json"]
-    text = after["fallera/sets/base.json"].decode()
+    assert sorted(k for k in after if after[k] != before[k]) == ["mini/i18n/es.json", "mini/sets/base.json"]
+    text = after["mini/sets/base.json"].decode()
     card = next(c for c in json.loads(text)["cards"] if c["id"] == "conill")
     assert card["flavour"] == "A full pot, a quiet table." and card["alt_names"] == ["rabbit", "coney"]
-    assert list(card) == list(next(c for c in json.loads(before["fallera/sets/base.json"])["cards"] if c["id"] == "conill"))
+    assert list(card) == list(next(c for c in json.loads(before["mini/sets/base.json"])["cards"] if c["id"] == "conill"))
     assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"  # same layout as before
-    assert json.loads(after["fallera/i18n/es.json"])["entries"]["conill"]["name"]["text"] == "conejo"
+    assert json.loads(after["mini/i18n/es.json"])["entries"]["conill"]["name"]["text"] == "conejo"
 
 
-def _xlsx(cards: Path, tmp_path: Path):
+def _xlsx(cards: Path, tmp_path: Path, game: str = "mini", locales: tuple[str, ...] = ("es",)):
     """The exported workbook, its ``cards`` sheet, and each column's number by name."""
     sheet = tmp_path / "cards.xlsx"
-    _export(cards, sheet)
+    _export(cards, sheet, game, locales)
     book = load_workbook(sheet)
     table = book["cards"]
     return sheet, book, table, {c.value: i + 1 for i, c in enumerate(table[1])}
 
 
 @pytest.mark.slow
-def test_an_edited_rules_text_is_printed_on_the_card(cards: Path, tmp_path: Path) -> None:
-    sheet, book, table, col = _xlsx(cards, tmp_path)
+def test_an_edited_rules_text_is_printed_on_the_card(shipped_cards: Path, tmp_path: Path) -> None:
+    """End to end on the shipped database: a real card's rules, edited in the sheet, reach its printed face."""
+    cards = shipped_cards
+    sheet, book, table, col = _xlsx(cards, tmp_path, "fallera", ("ca", "es"))
     row = next(r for r in table.iter_rows(min_row=2) if r[1].value == "xoric")
     row[col["rules"] - 1].value = "Nobody wins while this sausage sits on the counter."
     book.save(sheet)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from cardworks.i18n.glossary import variant_pattern
-from conftest import REPO, GameDir, run_cli
+from conftest import FIXTURE_GAMES, REPO, GameDir, run_cli
 
 GLOSSARY = {
     "$schema": "../../../../schema/glossary.schema.json", "game": "mini", "locale": "es",
@@ -49,24 +51,52 @@ def test_glossary_for_an_unknown_locale_is_an_error(game: GameDir) -> None:
 
 
 def test_shipped_catalan_uses_one_word_per_term() -> None:
+    """End to end on the shipped database: its translations keep to their glossaries and standards."""
     run = run_cli("--cards", str(REPO / "cards"), "validate", "--format", "json")
     assert not [p for p in run.problems if p["code"] in ("glossary", "valencian-form")], run.output
 
 
-def test_tbx_and_csv_exports_are_read_by_translate_toolkit(tmp_path: Path) -> None:
+def _glossary(game: str, locale: str, terms: list[dict], standard: str | None = None) -> dict:
+    return {"$schema": "../../../../schema/glossary.schema.json", "game": game, "locale": locale, "terms": terms,
+            **({"standard": standard} if standard else {})}
+
+
+def _two_games_with_catalan(game: GameDir) -> Path:
+    """The fixture game ``mini`` with Catalan (Valencian standard) and Spanish glossaries, beside a copy of
+    Minitrick that has a Catalan glossary too (so ``--locale ca`` alone names no single game)."""
+    game.files["game.json"]["locales"].append("ca")
+    game.files["i18n/glossary/ca.json"] = _glossary("mini", "ca", [
+        {"term": "steal (from a rival)", "translation": "robar", "forbidden": ["pispa*"],
+         "note": "Taking from a rival is always robar."},
+        {"term": "sellable (treasure)", "translation": "venable", "forbidden": ["vendible*"]}], "valencian")
+    game.files["i18n/glossary/es.json"] = _glossary("mini", "es", [
+        {"term": "deck", "translation": "mazo", "forbidden": ["baraja"]}])
+    game.write()
+    trick = game.cards_root / "minitrick"
+    shutil.copytree(FIXTURE_GAMES / "minitrick" / "cards" / "minitrick", trick)
+    manifest = json.loads((trick / "game.json").read_text(encoding="utf-8"))
+    manifest["locales"].append("ca")
+    (trick / "game.json").write_text(json.dumps(manifest), encoding="utf-8")
+    (trick / "i18n" / "glossary").mkdir(parents=True)
+    (trick / "i18n" / "glossary" / "ca.json").write_text(json.dumps(_glossary("minitrick", "ca", [
+        {"term": "trick", "translation": "basa"}])), encoding="utf-8")
+    return game.cards_root
+
+
+def test_tbx_and_csv_exports_are_read_by_translate_toolkit(game: GameDir, tmp_path: Path) -> None:
     from translate.storage import tbx
 
+    cards = _two_games_with_catalan(game)
+    assert run_cli("--cards", str(cards), "validate").exit_code == 0
     out = tmp_path / "ca.tbx"
-    run = run_cli("--cards", str(REPO / "cards"), "i18n", "glossary", "--locale", "ca", "--game", "fallera",
-                  "--out", str(out))
+    run = run_cli("--cards", str(cards), "i18n", "glossary", "--locale", "ca", "--game", "mini", "--out", str(out))
     assert run.exit_code == 0, run.output
     units = {u.source: u.target for u in tbx.tbxfile.parsefile(str(out)).units}
-    assert units["draw (a card from the deck)"] == "robar" and units["sellable (treasure)"] == "venable"
+    assert units["steal (from a rival)"] == "robar" and units["sellable (treasure)"] == "venable"
     assert units["half"] == "mitat"  # the Valencian forms travel with the glossary
     assert "deprecatedTerm-admn-sts" in out.read_text(encoding="utf-8")
-    run = run_cli("--cards", str(REPO / "cards"), "i18n", "glossary", "--locale", "es", "--game", "fallera",
-                  "--format", "csv")
+    run = run_cli("--cards", str(cards), "i18n", "glossary", "--locale", "es", "--game", "mini", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(run.output)))
     assert {"source", "target", "forbidden"} <= set(rows[0]) and any(r["target"] == "mazo" for r in rows)
-    assert run_cli("--cards", str(REPO / "cards"), "i18n", "glossary", "--locale", "fr").exit_code == 2
-    assert run_cli("--cards", str(REPO / "cards"), "i18n", "glossary", "--locale", "ca").exit_code == 2  # 3 games
+    assert run_cli("--cards", str(cards), "i18n", "glossary", "--locale", "fr").exit_code == 2
+    assert run_cli("--cards", str(cards), "i18n", "glossary", "--locale", "ca").exit_code == 2  # 2 games

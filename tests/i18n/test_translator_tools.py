@@ -1,5 +1,8 @@
 """What translators' tools see: format flags checked by real msgfmt and pofilter, Weblate flags,
-XLIFF placeholders and widths, the Valencian header variants, and the README's i18n examples run as written."""
+XLIFF placeholders and widths, the Valencian header variants, and the README's i18n examples run as written.
+
+End to end on the shipped database: the Weblate and XLIFF flags (the widths come from the real card template)
+and the README's examples (written against it). The rest runs on the fixture game ``mini``."""
 
 from __future__ import annotations
 
@@ -84,26 +87,34 @@ def test_xliff_units_carry_width_and_locked_placeholders(tmp_path: Path) -> None
     assert ruling.get("maxwidth") is None
 
 
+def _valencian_mini(game: GameDir) -> Path:
+    """The fixture game with a Catalan locale whose Valencian spellings are aliases of ``ca``, as the shipped
+    games declare them (``locale_aliases`` in game.json)."""
+    game.files["game.json"]["locales"].append("ca")
+    game.files["game.json"]["locale_aliases"] = {variant: "ca" for variant in
+                                                 ("ca@valencia", "ca_ES@valencia", "ca-valencia", "ca-ES-valencia")}
+    game.write()
+    return game.cards_root
+
+
 @pytest.mark.parametrize("header", ["ca@valencia", "ca-valencia", "ca_ES@valencia", "ca-ES-valencia"])
-def test_valencian_header_variants_import_as_ca(tmp_path: Path, header: str) -> None:
-    cards = tmp_path / "cards"
-    shutil.copytree(REPO / "cards", cards)
-    path = _export(cards, tmp_path / "ca.po", "--game", "fallera", "--locale", "ca")
+def test_valencian_header_variants_import_as_ca(game: GameDir, tmp_path: Path, header: str) -> None:
+    cards = _valencian_mini(game)
+    path = _export(cards, tmp_path / "ca.po", "--game", "mini", "--locale", "ca")
     po = polib.pofile(str(path))
     po.metadata["Language"] = header
-    po.find("fallera/base/conill/flavour", by="msgctxt").msgstr = "Amb la panxa buida no es balla."
+    po.find("mini/base/capita/rules", by="msgctxt").msgstr = "Roba un {treasure} a un rival, que no es balla."
     po.save()
     run = run_cli("--cards", str(cards), "i18n", "import", str(path))
     assert run.exit_code == 0 and "1 changed" in run.output, run.output
-    assert "no es balla" in (cards / "fallera/i18n/ca.json").read_text(encoding="utf-8")
+    assert "no es balla" in (cards / "mini/i18n/ca.json").read_text(encoding="utf-8")
     run = run_cli("--cards", str(cards), "i18n", "import", str(path), "--locale", "es")
     assert run.exit_code == 1 and "wrong-locale" in run.output
 
 
-def test_unknown_variant_is_still_refused(tmp_path: Path) -> None:
-    cards = tmp_path / "cards"
-    shutil.copytree(REPO / "cards", cards)
-    po = polib.pofile(str(_export(cards, tmp_path / "ca.po", "--game", "fallera", "--locale", "ca")))
+def test_unknown_variant_is_still_refused(game: GameDir, tmp_path: Path) -> None:
+    cards = _valencian_mini(game)
+    po = polib.pofile(str(_export(cards, tmp_path / "ca.po", "--game", "mini", "--locale", "ca")))
     po.metadata["Language"] = "ca@balears"
     po.save()
     run = run_cli("--cards", str(cards), "i18n", "import", str(tmp_path / "ca.po"))

@@ -1,9 +1,11 @@
-"""The translator's round trip with real tools: polib/translate-toolkit files, msgfmt, import, status."""
+"""The translator's round trip with real tools: polib/translate-toolkit files, msgfmt, import, status.
+
+End to end on the shipped database: its exports pass ``msgfmt --check`` fully translated, and the pseudo-locale
+builds its base deck (slow). Every other round trip runs on the fixture game ``mini``."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -196,40 +198,71 @@ def test_pseudo_locale_lists_and_builds(tmp_path: Path) -> None:
     assert text.startswith("[") and "ñ" in text or "à" in text
 
 
-def _shipped_copy(tmp_path: Path) -> Path:
-    cards = tmp_path / "cards"
-    shutil.copytree(REPO / "cards", cards)
-    return cards
+RULES_EN = """# Cards
+
+Every card is a treasure or a battle.
+
+## Battle cards
+
+A battle card {battle} attacks and defends.
+
+::: generated card-index
+
+A card is used once.
+"""
+RULES_ES = """# Cartas
+
+Cada carta es un tesoro o una batalla.
+
+## Cartas de batalla
+
+Una carta de batalla {battle} ataca y defiende.
+
+::: generated card-index
+
+Una carta se usa una vez.
+"""
 
 
-def test_rulebook_blocks_round_trip(tmp_path: Path) -> None:
-    cards = _shipped_copy(tmp_path)
+def _with_rulebook(game: GameDir) -> Path:
+    """The fixture game with a two-chapter rulebook in English and Spanish, a generated block among its prose."""
+    game.files["rules/en/01-cards.md"] = RULES_EN
+    game.files["rules/es/01-cards.md"] = RULES_ES
+    game.files["rules/en/02-more.md"] = "# More\n\nAnother chapter.\n"  # a chapter the import must leave alone
+    game.files["rules/es/02-more.md"] = "# Más\n\nOtro capítulo.\n"
+    game.write()
+    return game.cards_root
+
+
+def test_rulebook_blocks_round_trip(game: GameDir, tmp_path: Path) -> None:
+    cards = _with_rulebook(game)
     out = tmp_path / "es.po"
-    assert run_cli("--cards", str(cards), "i18n", "export", "--game", "fallera", "--locale", "es", "--out", str(out)).exit_code == 0
+    assert run_cli("--cards", str(cards), "i18n", "export", "--game", "mini", "--locale", "es", "--out", str(out)).exit_code == 0
     po = polib.pofile(str(out))
-    block = po.find("fallera/rules/05-battles/3", by="msgctxt")
+    block = po.find("mini/rules/01-cards/2", by="msgctxt")
     assert block.msgid == "## Battle cards" and block.msgstr.startswith("## ")
     block.msgstr = "## Las cartas de batalla"
     po.save()
-    before = {p: p.read_text() for p in (cards / "fallera/rules/es").glob("*.md")}
-    run = run_cli("--cards", str(cards), "i18n", "import", str(out), "--game", "fallera")
+    before = {p: p.read_text() for p in (cards / "mini/rules/es").glob("*.md")}
+    run = run_cli("--cards", str(cards), "i18n", "import", str(out), "--game", "mini")
     assert run.exit_code == 0 and "1 changed" in run.output, run.output
-    after = {p: p.read_text() for p in (cards / "fallera/rules/es").glob("*.md")}
+    after = {p: p.read_text() for p in (cards / "mini/rules/es").glob("*.md")}
     changed = [p.name for p in after if after[p] != before[p]]
-    assert changed == ["05-battles.md"]
-    assert "## Las cartas de batalla" in after[cards / "fallera/rules/es/05-battles.md"]
-    assert "::: generated battle-table" in after[cards / "fallera/rules/es/05-battles.md"]
+    assert changed == ["01-cards.md"] and len(after) == 2
+    assert "## Las cartas de batalla" in after[cards / "mini/rules/es/01-cards.md"]
+    assert "::: generated card-index" in after[cards / "mini/rules/es/01-cards.md"]
 
 
-def test_rulebook_block_with_broken_token_is_refused(tmp_path: Path) -> None:
-    cards = _shipped_copy(tmp_path)
-    out = tmp_path / "ca.po"
-    run_cli("--cards", str(cards), "i18n", "export", "--game", "fallera", "--locale", "ca", "--out", str(out))
+def test_rulebook_block_with_broken_token_is_refused(game: GameDir, tmp_path: Path) -> None:
+    cards = _with_rulebook(game)
+    out = tmp_path / "es.po"
+    run_cli("--cards", str(cards), "i18n", "export", "--game", "mini", "--locale", "es", "--out", str(out))
     po = polib.pofile(str(out))
-    block = po.find("fallera/rules/05-battles/4", by="msgctxt")
+    block = po.find("mini/rules/01-cards/3", by="msgctxt")
+    assert "{battle}" in block.msgstr
     block.msgstr = block.msgstr.replace("{battle}", "")
     po.save()
     before = snapshot(cards)
-    run = run_cli("--cards", str(cards), "i18n", "import", str(out), "--game", "fallera")
-    assert run.exit_code == 1 and "[token-mismatch]" in run.output and "fallera/rules/05-battles/4" in run.output
+    run = run_cli("--cards", str(cards), "i18n", "import", str(out), "--game", "mini")
+    assert run.exit_code == 1 and "[token-mismatch]" in run.output and "mini/rules/01-cards/3" in run.output
     assert snapshot(cards) == before

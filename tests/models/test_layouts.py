@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from cardworks.models.layout import LayoutFile, Line, Mark, Slot
 from cardworks.models.sheet_rules import sheet_for
 from cardworks.models.sheets import PAPERS, LayoutError, Sheet, sheet_problems
-from conftest import REPO, run_cli
+from conftest import REPO, GameDir, run_cli
 
 LAYOUTS = REPO / "layouts"
 IN = 25.4
@@ -68,22 +67,41 @@ def test_each_check_fails_on_its_fault(changes: dict, pointer: str, code: str) -
     assert (f"/sheets/0{pointer}", code) in [(p, c) for p, c, _ in found], found
 
 
-def test_validate_reports_a_packs_faulty_layout_at_its_pointers(tmp_path: Path) -> None:
-    pack = tmp_path / "pack"
-    shutil.copytree(REPO / "examples" / "fallera-pack", pack)
+def _mini_pack(game: GameDir, folder: Path) -> Path:
+    """A one-card pack for the fixture game ``mini`` (the game written beside it)."""
+    game.write()
+    files = {
+        "pack.json": {"$schema": "../../schema/pack.schema.json", "id": "seafood", "extends": "mini",
+                      "name": "Seafood"},
+        "sets/seafood.json": {"$schema": "../../../schema/set.schema.json", "id": "seafood-set", "name": "Seafood",
+                              "totals": {"designs": 1, "cards": 1},
+                              "cards": [{"id": "gamba", "quantity": 1, "types": ["treasure"], "name": "gamba",
+                                         "sources": [{"doc": "rules", "section": "Cards", "lines": "1"}]}]},
+    }
+    for relative, content in files.items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_text(json.dumps(content), encoding="utf-8")
+    return folder
+
+
+def test_validate_reports_a_packs_faulty_layout_at_its_pointers(game: GameDir, tmp_path: Path) -> None:
+    pack = _mini_pack(game, tmp_path / "pack")
+    cards = game.cards_root
+    run = run_cli("--cards", str(cards), "validate", str(pack))
+    assert run.exit_code == 0, run.output
     (pack / "layouts").mkdir()
     good = {"$schema": "../../schema/layout.schema.json", "description": "two cards", "papers": ["a4"], "margin": 5,
             "sheets": [{"paper": "a4", "card_width": 63, "card_height": 88, "bleed": 1,
                         "slots": [{"x": 10, "y": 10}, {"x": 80, "y": 10, "card": 1}]}]}
     (pack / "layouts" / "sprue.json").write_text(json.dumps(good), encoding="utf-8")
-    assert not [line for line in run_cli("--cards", str(REPO / "cards"), "validate", str(pack)).output.splitlines()
+    assert not [line for line in run_cli("--cards", str(cards), "validate", str(pack)).output.splitlines()
                 if "sprue.json" in line]
     bad = json.loads(json.dumps(good))
     bad["sheets"][0]["slots"] += [{"x": 100, "y": 10, "card": 2}, {"x": 150, "y": 150, "card": 3}]
     bad["sheets"][0]["marks"] = [{"kind": "registration", "x": 40, "y": 40, "width": 5, "height": 5}]
     bad["sheets"][0]["lines"] = [{"kind": "fold", "x1": 120, "y1": 0, "x2": 120, "y2": 297}]
     (pack / "layouts" / "sprue.json").write_text(json.dumps(bad), encoding="utf-8")
-    run = run_cli("--cards", str(REPO / "cards"), "validate", str(pack))
+    run = run_cli("--cards", str(cards), "validate", str(pack))
     assert run.exit_code == 1
     lines = [line.split("sprue.json:", 1)[1] for line in run.output.splitlines() if "sprue.json:" in line]
     assert "/sheets/0/slots/2: [layout-slot-overlap] the card overlaps slot 1" in lines
@@ -92,7 +110,7 @@ def test_validate_reports_a_packs_faulty_layout_at_its_pointers(tmp_path: Path) 
     assert any(line.startswith("/sheets/0/lines/0: [layout-mark-on-card]") for line in lines)
     bad["sheets"][0]["slots"][0]["rotation"] = 45
     (pack / "layouts" / "sprue.json").write_text(json.dumps(bad), encoding="utf-8")
-    run = run_cli("--cards", str(REPO / "cards"), "validate", str(pack))
+    run = run_cli("--cards", str(cards), "validate", str(pack))
     assert run.exit_code == 1 and "sprue.json:/sheets/0/slots/0/rotation:" in run.output
 
 

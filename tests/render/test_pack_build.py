@@ -2,11 +2,14 @@
 
 PDFs and 300 dpi PNGs are read back: art pixels in the art box and at the bleed
 edge, trim boxes of a smaller card size, cards per sheet, a pack stylesheet that
-changes only the pack's cards.
+changes only the pack's cards. Those builds (slow) and the art-resolution report (its dpi is the shipped
+Fallera art box's) use the shipped example pack; the refusals of bad art, templates and stylesheets run on a
+pack of the fixture game ``mini``.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 import zlib
@@ -17,7 +20,7 @@ import pytest
 from PIL import Image
 
 from cardworks.render.impose import MM
-from conftest import REPO, run_cli, snapshot
+from conftest import REPO, GameDir, mini_files, run_cli, snapshot
 
 CARDS = REPO / "cards"
 GREEN = (20, 190, 40)
@@ -47,8 +50,26 @@ def make_pack(folder: Path, cards: list[dict], **set_fields) -> Path:
     return folder
 
 
+def make_mini_pack(folder: Path, cards: list[dict], **set_fields) -> Path:
+    """A pack ``art-pack`` of the fixture game ``mini`` (written to ``folder.parent / "cards"``), citing its own
+    notes, with a set ``art-set`` of ``cards``: the refusals below do not depend on the game's deck or look."""
+    game = GameDir(folder.parent / "cards", copy.deepcopy(mini_files()))
+    game.write()
+    files = {"pack.json": {"$schema": "../../schema/pack.schema.json", "id": "art-pack", "extends": "mini",
+                           "name": "Art pack", "documents": [{"id": "designer-notes",
+                                                              "title": "The designer's own notes"}]},
+             "sets/art.json": {"$schema": "../../../schema/set.schema.json", "id": "art-set", "name": "Art set",
+                               "cards": cards, **set_fields}}
+    for relative, content in files.items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_text(json.dumps(content), encoding="utf-8")
+    return folder
+
+
 def _build(pack: Path, out: Path, *args: str):
-    return run_cli("--cards", str(CARDS), "build", str(pack), "--out", str(out), "--locale", "en", "--jobs", "1", *args)
+    """Build ``pack``: with the shipped database, or with the fixture game a ``make_mini_pack`` pack extends."""
+    cards = pack.parent / "cards" if (pack.parent / "cards" / "mini").is_dir() else CARDS
+    return run_cli("--cards", str(cards), "build", str(pack), "--out", str(out), "--locale", "en", "--jobs", "1", *args)
 
 
 def _pixel(path: Path, x_mm: float, y_mm: float) -> tuple[int, int, int]:
@@ -106,7 +127,7 @@ def test_low_resolution_art_is_reported_with_its_dpi(tmp_path: Path) -> None:
      + zlib.crc32(b"IHDR" + IHDR).to_bytes(4, "big"), "art-too-many-pixels"),  # a 10-gigapixel header in 33 bytes
 ])
 def test_bad_art_files_are_refused_and_nothing_is_written(tmp_path: Path, content: bytes, code: str) -> None:
-    pack = make_pack(tmp_path / "pack", [_card("bad-art", "bad art", art="art/picture.png")])
+    pack = make_mini_pack(tmp_path / "pack", [_card("bad-art", "bad art", art="art/picture.png")])
     (pack / "art").mkdir()
     (pack / "art/picture.png").write_bytes(content)
     before = snapshot(tmp_path)
@@ -119,7 +140,7 @@ def test_bad_art_files_are_refused_and_nothing_is_written(tmp_path: Path, conten
 @pytest.mark.parametrize("art, code", [("../outside.png", "path-escape"), ("art/none.png", "missing-file")])
 def test_art_path_leaving_the_pack_or_missing_is_refused(tmp_path: Path, art: str, code: str) -> None:
     _png(tmp_path / "outside.png", (800, 480), GREEN)
-    pack = make_pack(tmp_path / "pack", [_card("lost-art", "lost art", art=art)])
+    pack = make_mini_pack(tmp_path / "pack", [_card("lost-art", "lost art", art=art)])
     before = snapshot(tmp_path)
     run = _build(pack, tmp_path / "build")
     assert run.exit_code == 1 and f"sets/art.json:/cards/0/art: [{code}]" in run.output, run.output
@@ -200,7 +221,7 @@ def test_missing_translation_fails_naming_it_unless_fallback(tmp_path: Path) -> 
 ])
 def test_failing_pack_template_names_file_and_line_and_writes_nothing(tmp_path: Path, template: str, expected: str) -> None:
     (tmp_path / "outside.html").write_text("secret", encoding="utf-8")
-    pack = make_pack(tmp_path / "pack", [_card("templated", "templated card")])
+    pack = make_mini_pack(tmp_path / "pack", [_card("templated", "templated card")])
     (pack / "templates/cards").mkdir(parents=True)
     (pack / "templates/cards/face.html.j2").write_text(template, encoding="utf-8")
     before = snapshot(tmp_path)
@@ -212,7 +233,7 @@ def test_failing_pack_template_names_file_and_line_and_writes_nothing(tmp_path: 
 
 def test_template_symlinked_outside_its_folder_is_refused(tmp_path: Path) -> None:
     (tmp_path / "outside.html.j2").write_text("<section>secret</section>", encoding="utf-8")
-    pack = make_pack(tmp_path / "pack", [_card("templated", "templated card")])
+    pack = make_mini_pack(tmp_path / "pack", [_card("templated", "templated card")])
     (pack / "templates/cards").mkdir(parents=True)
     (pack / "templates/cards/face.html.j2").symlink_to(tmp_path / "outside.html.j2")
     run = _build(pack, tmp_path / "build")
@@ -224,14 +245,14 @@ def test_template_symlinked_outside_its_folder_is_refused(tmp_path: Path) -> Non
 
 def test_stylesheet_reading_outside_the_pack_is_refused(tmp_path: Path) -> None:
     _png(tmp_path / "outside.png", (10, 10), GREEN)
-    pack = make_pack(tmp_path / "pack", [_card("styled", "styled card")])
+    pack = make_mini_pack(tmp_path / "pack", [_card("styled", "styled card")])
     (pack / "templates/cards").mkdir(parents=True)
     css = (REPO / "templates/cards/cards.css").read_text(encoding="utf-8")
     (pack / "templates/cards/cards.css").write_text(
         css + f'\n.inner {{ background-image: url("{(tmp_path / "outside.png").as_uri()}"); }}\n', encoding="utf-8")
     run = _build(pack, tmp_path / "build")
     assert run.exit_code == 1 and "outside.png: [path-escape]" in run.output, run.output
-    assert not (tmp_path / "build/example-pack").exists()
+    assert not (tmp_path / "build/art-pack").exists()
 
 
 @pytest.mark.slow
@@ -332,7 +353,7 @@ def test_proof_contact_sheet_marks_what_a_reviewer_must_see(tmp_path: Path) -> N
                                        ("notes.png", "art-not-image")])
 def test_bad_back_art_is_refused(tmp_path: Path, art: str, code: str) -> None:
     _png(tmp_path / "outside.png", (830, 1130), GREEN)
-    pack = make_pack(tmp_path / "pack", [_card("backed", "backed card")], back={"art": art})
+    pack = make_mini_pack(tmp_path / "pack", [_card("backed", "backed card")], back={"art": art})
     (pack / "notes.png").write_text("not a picture", encoding="utf-8")
     before = snapshot(tmp_path)
     run = _build(pack, tmp_path / "build")

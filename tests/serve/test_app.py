@@ -1,4 +1,7 @@
-"""The preview server's pages, images and safety, through Starlette's test client (no browser)."""
+"""The preview server's pages, images and safety, through Starlette's test client (no browser).
+
+Its safety and usage errors are checked on the fixture game ``mini``; the pages of real cards (slow: they
+render faces) on a copy of the shipped Fallera database and the example pack."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from PIL import Image
 from starlette.testclient import TestClient
 
 from cardworks.serve import Preview, ServeOptions, create_app
-from conftest import run_cli, snapshot
+from conftest import GameDir, run_cli, snapshot
 
 from serve_fixtures import REPO, Workspace, pack_preview, workspace  # noqa: F401  (fixtures)
 
@@ -21,12 +24,19 @@ def faces_in(html: str) -> list[str]:
     return re.findall(r'src="/faces/([0-9a-f]{64})\.png"', html)
 
 
-def test_only_pages_and_rendered_faces_are_served(pack_preview: Preview) -> None:
-    client = TestClient(create_app(pack_preview, watching=False), base_url=LOCAL)
+@pytest.fixture
+def mini_preview(game: GameDir) -> Preview:
+    """A preview of the small fixture game: the server's safety does not depend on the deck it shows."""
+    game.write()
+    return Preview(ServeOptions(game.cards_root, game="mini"))
+
+
+def test_only_pages_and_rendered_faces_are_served(mini_preview: Preview) -> None:
+    client = TestClient(create_app(mini_preview, watching=False), base_url=LOCAL)
     secret = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     for path in ["/faces/../../pyproject.toml", "/faces/%2e%2e%2f%2e%2e%2fpyproject.toml.png",
                  "/faces/..%2F..%2Fpyproject.toml.png", "/card/..%2f..%2f..%2fpyproject.toml",
-                 "/templates/serve/live.js", "/cards/fallera/game.json", "/pyproject.toml", "/static/x.png",
+                 "/templates/serve/live.js", "/cards/mini/game.json", "/pyproject.toml", "/static/x.png",
                  "/faces/" + "0" * 64 + ".png", "/faces/" + "A" * 64 + ".png"]:
         response = client.get(path)
         assert response.status_code == 404, path
@@ -34,10 +44,10 @@ def test_only_pages_and_rendered_faces_are_served(pack_preview: Preview) -> None
     assert client.get("/card/not-a-card").status_code == 404
 
 
-def test_requests_for_other_hosts_are_refused(pack_preview: Preview) -> None:
+def test_requests_for_other_hosts_are_refused(mini_preview: Preview) -> None:
     """A page of another site resolving its name to 127.0.0.1 (DNS rebinding) cannot read the preview."""
-    client = TestClient(create_app(pack_preview, watching=False), base_url="http://evil.example")
-    assert client.get("/card/example-cavaller").status_code == 400
+    client = TestClient(create_app(mini_preview, watching=False), base_url="http://evil.example")
+    assert client.get("/card/capita").status_code == 400
 
 
 def test_the_host_check_covers_every_loopback_address() -> None:
@@ -50,15 +60,16 @@ def test_the_host_check_covers_every_loopback_address() -> None:
     assert allowed_hosts("0.0.0.0") == ["*"] and allowed_hosts("192.168.1.5") == ["*"]
 
 
-def test_usage_errors_exit_2(workspace: Workspace, tmp_path) -> None:
-    root = str(workspace.cards_root)
+def test_usage_errors_exit_2(game: GameDir, tmp_path) -> None:
+    game.write()
+    root = str(game.cards_root)
     result = run_cli("--cards", root, "serve", "--game", "nonesuch")
     assert result.exit_code == 2 and "unknown game 'nonesuch'" in result.output
     empty = tmp_path / "not-a-pack"
     empty.mkdir()
     result = run_cli("--cards", root, "serve", str(empty))
     assert result.exit_code == 2 and "pack.json" in result.output
-    result = run_cli("--cards", root, "serve", "--game", "fallera", "--locale", "xx")
+    result = run_cli("--cards", root, "serve", "--game", "mini", "--locale", "xx")
     assert result.exit_code == 2 and "no locale 'xx'" in result.output
 
 

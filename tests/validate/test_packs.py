@@ -91,6 +91,7 @@ def test_missing_pack_folder_is_a_usage_error(game: GameDir, tmp_path: Path) -> 
 
 
 def test_the_example_pack_validates_with_the_shipped_game() -> None:
+    """End to end on the shipped database: the example pack it ships stays valid."""
     from conftest import REPO
 
     run = run_cli("--cards", str(REPO / "cards"), "validate", str(REPO / "examples/fallera-pack"), "--format", "json")
@@ -166,17 +167,27 @@ def test_i18n_round_trip_of_a_pack_writes_into_the_pack(game: GameDir, tmp_path:
 
 
 def test_check_runs_a_packs_rulings_with_its_game(tmp_path: Path) -> None:
+    """A pack of the fixture game Minitrick: its ruling is judged with Minitrick's engine."""
     import shutil
 
-    from conftest import REPO
+    from conftest import FIXTURE_GAMES
 
-    pack = tmp_path / "pack"
-    shutil.copytree(REPO / "examples/fallera-pack", pack)
-    (pack / "rulings/mine.json").write_text(json.dumps({"$schema": "../../../schema/rulings.schema.json", "rulings": [
-        {"id": "my-unchecked-ruling", "cards": ["example-cavaller"], "question": "Does it tie?", "answer": "Never.",
-         "source": {"doc": "fallera-base", "section": "Battle Cards", "lines": "28", "certainty": "inferred"},
-         "states_behaviour": True}]}), encoding="utf-8")
-    run = run_cli("--cards", str(REPO / "cards"), "check", str(pack), "--playouts", "0")
-    assert "scenarios: 66 passed" in run.output or "passed, 0 failed" in run.output, run.output
+    cards = tmp_path / "cards"
+    shutil.copytree(FIXTURE_GAMES / "minitrick" / "cards" / "minitrick", cards / "minitrick")
+    source = {"doc": "minitrick-rules", "section": "Minitrick", "lines": "3"}
+    pack = _write_pack(tmp_path / "pack", {
+        "pack.json": {"$schema": "../../schema/pack.schema.json", "id": "minitrick-four", "extends": "minitrick",
+                      "name": "Four"},
+        "sets/four.json": {"$schema": "../../../schema/set.schema.json", "id": "four-set", "name": "Four",
+                           "totals": {"designs": 1, "cards": 1},
+                           "cards": [{"id": "four", "quantity": 1, "types": ["number"], "stats": {"rank": 4},
+                                      "name": "Four", "sources": [source]}]},
+        "rulings/mine.json": {"$schema": "../../../schema/rulings.schema.json", "rulings": [
+            {"id": "my-unchecked-ruling", "cards": ["four"], "question": "Does it tie?", "answer": "Never.",
+             "source": {**source, "certainty": "inferred"}, "states_behaviour": True}]},
+    })
+    assert run_cli("--cards", str(cards), "validate", str(pack)).exit_code == 0
+    run = run_cli("--cards", str(cards), "check", str(pack), "--playouts", "0")
+    assert "scenarios: 2 passed, 0 failed" in run.output, run.output
     assert "UNCHECKED my-unchecked-ruling" in run.output  # the pack's ruling is judged with the game's engine
     assert run.exit_code == 1

@@ -158,7 +158,8 @@ class GamePlugin(Protocol):
         """The playable configurations (each with ``selection``, ``players``, ``label``) and what waits for later."""
 
     def rules_for(self, db: Any, config: Any) -> tuple[Any, Any]:
-        """The rules of a configuration and its catalogue (``left_out``: design id → reason)."""
+        """The rules of a configuration and its catalogue (``cards``: the designs it plays; ``left_out``: design
+        id → reason; ``check`` reads both to tell which cards no configuration plays)."""
 
     def new_game(self, db: Any, config: Any, rng: random.Random) -> tuple[Any, Any]:
         """The rules and a new game's state, its chance drawn from ``rng``."""
