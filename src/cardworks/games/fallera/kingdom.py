@@ -8,7 +8,6 @@ from .effects import MoveEndsTurn
 from .facts import Facts
 from .registry import REGISTRY
 from .state import Draft, State
-from .turns import reshuffle
 
 
 class Kingdom:
@@ -64,20 +63,11 @@ class Kingdom:
         they wish (phase ``lay``; rulebook 3, lines 106-108); then the move ends."""
         if any(slot >= 0 for slot in draft.map):
             return self._end_move(draft, realm)
-        drawn: list[int] = []
-        for _ in draft.spaces:
-            if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
-                if not draft.cemetery:
-                    break
-                reshuffle(draft)
-            drawn.append(draft.deck.pop(0))
-            if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
-                draft.laying = tuple(drawn)  # drawn, and never laid
-                self._deck_exhausted(draft)
-                return True
-        if not drawn:
+        dealt = self._deal_map(draft)
+        if dealt == "over":
+            return True
+        if not dealt:
             return self._end_move(draft, realm)
-        draft.laying, draft.phase = tuple(drawn), "lay"
         self._later(draft, ("end-move", realm))
         return True
 
