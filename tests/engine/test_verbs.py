@@ -175,3 +175,28 @@ def test_greedy_values_a_protect_by_the_treasure_it_keeps_and_protects_the_best(
     chosen = greedy(table, 0, rules.observe(state, 0), rules.legal_actions(state), random.Random(0))
     assert isinstance(chosen, TargetTreasure) and chosen.owner == 0
 
+
+
+SHIPPED = {s["id"]: s for s in json.loads((REPO / "cards" / "fallera" / "scenarios" / "rulings-mes-enlla.json")
+                                          .read_text("utf-8"))["scenarios"]}
+
+
+@pytest.mark.parametrize("scenario_id, wrong, message", [
+    ("scenario-ruling-mes-enlla-llenya-worth-two", {"valid_ingredients": {"p1": 3}},
+     "expected p1 to have 3 valid ingredients, got 4"),
+    ("scenario-ruling-mes-enlla-llenya-already-double", {"valid_ingredients": {"p1": 4}},
+     "expected p1 to have 4 valid ingredients, got 3"),
+    ("scenario-ruling-mes-enlla-llenya-paella-cancels-its-placing", {"valid_ingredients": {"p1": 4}},
+     "expected p1 to have 4 valid ingredients, got 3"),
+])
+def test_the_llenya_de_taronger_plays_its_rulings_and_a_wrong_expectation_fails(scenario_id, wrong, message) -> None:
+    """The shipped card the attach verb makes playable (fallera-3 line 211): its rulings' scenarios pass, and
+    a wrong count fails."""
+    data = {k: v for k, v in SHIPPED[scenario_id].items() if k != "$schema"}
+    db = load_database(REPO / "cards" / "fallera")
+    for expect, passes in ((data["expect"], True), ([*data["expect"][:-1], wrong], False)):
+        rules, state = scenario_state(db, data["setup"])
+        result = run_scenario(rules, state, Scenario.model_validate({**data, "expect": expect}), "t",
+                              rng=random.Random(0))
+        assert result.passed is passes, result.messages
+        assert passes or message in result.messages[0], result.messages

@@ -170,7 +170,9 @@ class PartOf(Model):
 
 
 class CountAsIngredients(Model):
-    """The ingredient counts as ``value`` valid ingredients (0 makes it count for nothing)."""
+    """The ingredient counts as ``value`` valid ingredients (0 makes it count for nothing). On a special
+    attached to an ingredient (``attach``), the ingredient counts as at least ``value``: one already worth as
+    much is not raised (fallera-3 line 211)."""
 
     verb: Literal["count-as-ingredients"]
     value: Annotated[int, Field(ge=0, le=5)]
@@ -355,12 +357,15 @@ class MoveQueen(Model):
 
 
 class Attach(Model):
-    """The special being played does not stay in the cemetery: the acting player chooses a treasure on any
-    counter (``pN treasure pM card#n``) and the special is attached to it. It follows the treasure from counter
-    to counter, and goes to the cemetery when the treasure does (sold). With no treasure on any counter, the
-    special stays in the cemetery."""
+    """The special being played does not stay in the cemetery: the acting player chooses a treasure (``to``)
+    on any counter (``pN treasure pM card#n``) and the special is attached to it. It follows the treasure from
+    counter to counter, and goes to the cemetery when the treasure does (sold). While attached, its standing
+    ``count-as-ingredients`` acts on that treasure (the llenya de taronger, fallera-3 line 211); a win is looked
+    for as it is attached. With no such treasure on any counter, the special stays in the cemetery."""
 
     verb: Literal["attach"]
+    to: Literal["treasure", "ingredient"] = "treasure"
+    """What it may be attached to: any treasure, or an ingredient."""
 
 
 class ChoosePlayer(Model):

@@ -29,7 +29,7 @@ def card_places(types: list[str] | tuple[str, ...], kind: str | None) -> frozens
     if "battle" in types:
         places.add("battle")
     if "special" in types:
-        places.add("hand")
+        places.update(("hand", "attached"))
     return frozenset(places)
 
 

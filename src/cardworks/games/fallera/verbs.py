@@ -97,9 +97,10 @@ class Verbs:
             options = [TargetMap(who, facts.refs[i]) for i in state.map if i >= 0]
         elif kind == "terreta":
             options = [facts.plain(TargetTerreta, who, s) for s in state.spaces if s != state.queen]
-        else:  # treasure: on the chooser's own counter, or on any
+        else:  # treasure: on the chooser's own counter, or on any (an ingredient, for an attach ``to`` one)
             owners = (who,) if arg == "own" else range(len(state.counters))
-            options = [TargetTreasure(who, owner, facts.refs[i]) for owner in owners for i in state.counters[owner]]
+            options = [TargetTreasure(who, owner, facts.refs[i]) for owner in owners for i in state.counters[owner]
+                       if arg != "ingredient" or facts.defs[i].kind == "ingredient"]
         return sorted(options, key=lambda a: a.notation())
 
     def _check_choice(self, draft: Draft, action: Any) -> None:
@@ -287,9 +288,15 @@ def attach(rules: Any, draft: Draft, who: int, source: Any, index: int, path: st
                            "outside a card played from the hand)")
     chosen = rules._choice(draft, who, "treasure", source, k)
     if chosen is None:
-        return rules._ask(draft, who, "treasure", source, index, path, k, "any") if draft.on_counters else None
+        defs = draft.facts.defs
+        hosts = [i for counter in draft.counters for i in counter if verb.to == "treasure" or defs[i].kind == "ingredient"]
+        return rules._ask(draft, who, "treasure", source, index, path, k, "any" if verb.to == "treasure"
+                          else "ingredient") if hosts else None
     draft.cemetery.remove(source)
     draft.marks += (("attach", source, chosen),)
+    if rules._check_victory(draft):  # an ingredient it raises may complete a paella
+        rules._later(draft, ("verbs", who, source, index, path, k + 1))
+        return True
     return None
 
 
