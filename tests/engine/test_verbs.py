@@ -200,3 +200,22 @@ def test_the_llenya_de_taronger_plays_its_rulings_and_a_wrong_expectation_fails(
                               rng=random.Random(0))
         assert result.passed is passes, result.messages
         assert passes or message in result.messages[0], result.messages
+
+
+def test_a_paella_completed_by_stealing_an_ingredient_raised_by_an_attached_special_is_found_at_once() -> None:
+    """The quick bound of valid ingredients (``Facts.weight``) counts what an attached special may raise an
+    ingredient to: with the printed bound, the win below went unnoticed (an invariant caught it in playouts)."""
+    db = load_database(REPO / "cards" / "fallera")
+    rules, state = scenario_state(db, {
+        "selection": "base-3", "players": 3, "hands": [["llenya-de-taronger", "el-capita-moro"], [], []],
+        "counters": [["bajoqueta", "garrofo", "carxofa"], ["conill"], []], "current": "p1",
+        "deck": ["jaume-i", "xicona-de-xixona", "la-bellea-del-moc", "el-guerrer-de-moixent", "monleon"],
+        "foods": ["sud", "interior", "nord"], "queen": "xuquer-turia",
+        "map": {"nord": "cagallo", "xuquer-turia": "el-tio-sangonera", "muntanyes-centrals": "romer",
+                "sud": "cuixa-de-pollastre", "interior": "la-dama-d-elx"}})
+    label = {state.designs[i]: i for i in range(len(state.designs))}
+    for step in ("p1 play llenya-de-taronger#{}", "p1 treasure p2 conill#{}", "p2 almoina", "p3 almoina",
+                 "p1 battle p2 conill#{} with el-capita-moro#{}", "p2 no-defence"):
+        names = [w.split("#")[0] for w in step.split() if w.endswith("#{}")]
+        state = rules.apply(state, parse_action(step.format(*(label[n] for n in names))), rng=random.Random(0))
+    assert (state.winner, state.reason) == (0, "five-ingredients") and rules.ingredients(state, 0)[0] == 5

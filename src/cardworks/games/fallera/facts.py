@@ -44,8 +44,8 @@ class Facts:
         self.hands_all_battle = all(c.treasure or c.battle for c in defs)
         """Every card that goes to a hand is a battle card: a hand is its own list of weapons."""
         present = set(designs)
-        raised = max([verb.value for c in defs if c.doing("attach") for _, verb in c.doing("count-as-ingredients")],
-                     default=0)  # what a special attached to an ingredient may raise it to
+        raised = max([verb.value for c in defs if any(v.verb == "attach" for e in c.effects for v in e.do)
+                      for _, verb in c.doing("count-as-ingredients")], default=0)  # what an attached special raises an ingredient to
         self.weight = tuple(max(_most_valid(c, players, present), raised if c.kind == "ingredient" else 0)
                             for c in defs)
         """The most an instance can add to a valid ingredient count: a quick bound before counting."""
