@@ -8,6 +8,7 @@ from .effects import MoveEndsTurn
 from .facts import Facts
 from .registry import REGISTRY
 from .state import Draft, State
+from .turns import reshuffle
 
 
 class Kingdom:
@@ -70,6 +71,25 @@ class Kingdom:
             return self._end_move(draft, realm)
         self._later(draft, ("end-move", realm))
         return True
+
+    def _deal_map(self, draft: Draft) -> str:
+        """An emptied map's refill is drawn (rulebook 3, lines 106-108): ``lay`` (the player lays the cards),
+        ``over`` (the deck ran out, with expansion 2) or ``""`` (nothing left to draw)."""
+        drawn: list[int] = []
+        for _ in draft.spaces:
+            if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
+                if not draft.cemetery:
+                    break
+                reshuffle(draft)
+            drawn.append(draft.deck.pop(0))
+            if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
+                draft.laying = tuple(drawn)  # drawn, and never laid
+                self._deck_exhausted(draft)
+                return "over"
+        if not drawn:
+            return ""
+        draft.laying, draft.phase = tuple(drawn), "lay"
+        return "lay"
 
     def _play_lay(self, draft: Draft, action: Lay) -> None:
         instance = action.card.number

@@ -23,7 +23,6 @@ from .actions import Choose, Pick, TargetBattle, TargetMap, TargetTerreta, Targe
 from .effects import (Attach, ChoosePlayer, LookAtHand, MoveQueen, Protect, SetStat, SwapStats, TakeFromMap)
 from .registry import REGISTRY
 from .state import Draft
-from .turns import reshuffle
 
 ASKED = object()
 """What ``_player_for`` returns when it stopped the flow to ask for a player."""
@@ -162,25 +161,6 @@ class Verbs:
         rebuilt from another player's observation knows who looked, not what they saw (``public_marks``)."""
         return {player(m[2]): list(map(label, m[3] if len(m) > 3 else ())) for m in state.marks
                 if m[0] == "seen" and m[1] == who}
-
-    def _deal_map(self, draft: Draft) -> str:
-        """An emptied map's refill is drawn (rulebook 3, lines 106-108): ``lay`` (the player lays the cards),
-        ``over`` (the deck ran out, with expansion 2) or ``""`` (nothing left to draw)."""
-        drawn: list[int] = []
-        for _ in draft.spaces:
-            if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
-                if not draft.cemetery:
-                    break
-                reshuffle(draft)
-            drawn.append(draft.deck.pop(0))
-            if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
-                draft.laying = tuple(drawn)  # drawn, and never laid
-                self._deck_exhausted(draft)
-                return "over"
-        if not drawn:
-            return ""
-        draft.laying, draft.phase = tuple(drawn), "lay"
-        return "lay"
 
 
 # --- do: the verbs, (rules, draft, who, source, index, path, position, verb) -> None | True -----------------
