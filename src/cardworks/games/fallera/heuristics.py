@@ -359,12 +359,13 @@ _BY_WEIGHT: dict[int, tuple[Any, tuple[bool, ...]]] = {}
 
 def _by_weight(facts: Any) -> tuple[bool, ...]:
     """Per instance, whether it adds exactly its ``Facts.weight`` to a valid ingredient count: every card but
-    an ingredient that is forbidden (it may or may not count) or that may count as more than one. On a
-    counter of such cards the count is the draft's tally of weights, with no effect to look at."""
+    an ingredient that is forbidden (it may or may not count) or that may count as more than one (by its own
+    effect, or by a special attached to it: its weight is then above 1). On a counter of such cards the count
+    is the draft's tally of weights, with no effect to look at."""
     kept = _BY_WEIGHT.get(id(facts))
     if kept is None or kept[0] is not facts:
-        flags = tuple(c.kind != "ingredient" or (c.category != "forbidden" and not c.doing("count-as-ingredients"))
-                      for c in facts.defs)
+        flags = tuple(c.kind != "ingredient" or (c.category != "forbidden" and not c.doing("count-as-ingredients")
+                                                 and facts.weight[i] == 1) for i, c in enumerate(facts.defs))
         kept = _BY_WEIGHT[id(facts)] = (facts, flags)
     return kept[1]
 
