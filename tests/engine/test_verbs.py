@@ -116,6 +116,14 @@ def test_the_looker_alone_sees_the_hand_and_a_forged_look_is_a_leak() -> None:
         assert "did not look at" in rules.hidden_leak(state)
     finally:
         rules._looked = original
+    from cardworks.games.fallera import views
+    kept = views.public_marks
+    try:  # a public view that shows what the looker saw is caught too
+        views.public_marks = lambda marks: [list(m) for m in marks]
+        assert rules.observe(state, 1)["marks"] == [["seen", 0, 2, (2,)]]  # the cards p1 saw, shown to p2
+        assert "what a player saw" in rules.hidden_leak(state)
+    finally:
+        views.public_marks = kept
 
 
 def test_a_choice_of_the_wrong_kind_or_outside_the_options_is_refused() -> None:

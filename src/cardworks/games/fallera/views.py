@@ -83,7 +83,7 @@ class Views(SavedState):
             looked = {player(m[2]) for m in state.marks if m[0] == "seen" and m[1] == viewer}  # apart from observe
             if set(seen["looked"]) - looked:
                 return f"{player(viewer)}'s observation shows a hand they did not look at"
-        if any(len(m) > 3 for m in self._public_view(state)["marks"] if m[0] == "seen"):
+        if state.marks and any(len(m) > 3 for m in public_marks(state.marks) if m[0] == "seen"):
             return "the public view shows what a player saw of another's hand"
             if any(f != "hidden" for p, f in enumerate(seen["foods"]) if p != viewer and not state.revealed[p]):
                 return f"{player(viewer)} sees a territorial food that is not revealed"
