@@ -5,6 +5,7 @@ action's notation parses back to it, and what a verb leaves in play is checked w
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -185,6 +186,11 @@ def test_greedy_values_a_protect_by_the_treasure_it_keeps_and_protects_the_best(
 
 
 
+@functools.cache
+def _shipped():
+    return load_database(REPO / "cards" / "fallera")
+
+
 SHIPPED = {s["id"]: s for s in json.loads((REPO / "cards" / "fallera" / "scenarios" / "rulings-mes-enlla.json")
                                           .read_text("utf-8"))["scenarios"]}
 
@@ -201,7 +207,7 @@ def test_the_llenya_de_taronger_plays_its_rulings_and_a_wrong_expectation_fails(
     """The shipped card the attach verb makes playable (fallera-3 line 211): its rulings' scenarios pass, and
     a wrong count fails."""
     data = {k: v for k, v in SHIPPED[scenario_id].items() if k != "$schema"}
-    db = load_database(REPO / "cards" / "fallera")
+    db = _shipped()
     for expect, passes in ((data["expect"], True), ([*data["expect"][:-1], wrong], False)):
         rules, state = scenario_state(db, data["setup"])
         result = run_scenario(rules, state, Scenario.model_validate({**data, "expect": expect}), "t",

@@ -27,7 +27,7 @@ from .state import Draft
 ASKED = object()
 """What ``_player_for`` returns when it stopped the flow to ask for a player."""
 
-TURN_MARKS = frozenset({"player", "chosen", "stat", "swap"})
+TURN_MARKS = frozenset({"player", "chosen", "discarding", "stat", "swap"})
 """Marks that last until the turn ends (a protection says its own end, a look lasts until the looker's next turn
 starts, an attachment lasts)."""
 
