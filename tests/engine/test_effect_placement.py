@@ -188,7 +188,7 @@ def test_the_places_of_a_card_follow_its_type_and_kind() -> None:
     assert card_places(["treasure"], "sellable") == {"counter", "sold"}
     assert card_places(["treasure"], "other") == {"counter"} == card_places(["treasure"], None)
     assert card_places(["battle"], None) == {"battle"}
-    assert card_places(["special"], None) == {"hand"}
+    assert card_places(["special"], None) == {"hand", "attached"}
     draw = Effect.model_validate({"when": {"event": "turn-start"}, "do": [{"verb": "draw", "count": 1}]})
     refused = list(never_fires(draw, card_places(["special"], None), "any-special"))
     assert [pointer for pointer, _ in refused] == ["/when"] and "in its holder's hand" in refused[0][1]

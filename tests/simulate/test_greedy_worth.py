@@ -12,7 +12,8 @@ from cardworks.games.fallera.effects import Effect
 from cardworks.games.fallera.interpreter import handled, vocabulary
 from cardworks.games.fallera.worth import WORTH, effect_worth, returns
 
-NOTHING = {"as-its-type", "restates-terreta-bonus", "part-of", "face-up-attacks", "return-to-hand"}
+NOTHING = {"as-its-type", "restates-terreta-bonus", "part-of", "face-up-attacks", "return-to-hand", "attach",
+           "choose-player"}
 """Verbs worth nothing on their own (return-to-hand changes what using the card costs instead)."""
 EXAMPLES = {
     "draw": {"verb": "draw", "count": 2}, "coin": {"verb": "coin", "heads": [{"verb": "draw", "count": 1}]},
@@ -22,6 +23,9 @@ EXAMPLES = {
     "modify-stat": {"verb": "modify-stat", "cards": ["monleon"], "attack": 2},
     "actions-per-turn": {"verb": "actions-per-turn", "count": 2}, "battle-again": {"verb": "battle-again"},
     "steal": {"verb": "steal"}, "discard": {"verb": "discard", "count": 1}, "cancel": {"verb": "cancel"},
+    "protect": {"verb": "protect"}, "set-stat": {"verb": "set-stat", "stat": "attack", "value": 0},
+    "swap-stats": {"verb": "swap-stats"}, "look-at-hand": {"verb": "look-at-hand"},
+    "take-from-map": {"verb": "take-from-map"}, "move-queen": {"verb": "move-queen"},
 }
 
 

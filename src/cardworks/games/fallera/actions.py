@@ -212,8 +212,68 @@ class Discard(_PlayerCard):
     verb: ClassVar[str] = "discard"
 
 
+@dataclass(frozen=True)
+class Choose(_Notated):
+    """Choose a rival for a verb (``choose-player``, ``look-at-hand``, a discard of the player chosen)."""
+
+    player: int
+    chosen: int
+
+    def _write(self) -> str:
+        return f"{player(self.player)} choose {player(self.chosen)}"
+
+
+@dataclass(frozen=True)
+class Pick(_Notated):
+    """Pick a card in ``victim``'s hand, unseen: by its position (from 1) in that hand, not by the card."""
+
+    player: int
+    victim: int
+    position: int
+
+    def _write(self) -> str:
+        return f"{player(self.player)} pick {player(self.victim)} {self.position}"
+
+
+@dataclass(frozen=True)
+class TargetBattle(_PlayerCard):
+    """Choose the battle in progress for a verb, named by the treasure it is called for."""
+
+    verb: ClassVar[str] = "target-battle"
+
+
+@dataclass(frozen=True)
+class TargetMap(_PlayerCard):
+    """Choose a card lying on the Kingdom map for a verb."""
+
+    verb: ClassVar[str] = "target-map"
+
+
+@dataclass(frozen=True)
+class TargetTerreta(_Notated):
+    """Choose a terreta of the Kingdom map for a verb."""
+
+    player: int
+    space: str
+
+    def _write(self) -> str:
+        return f"{player(self.player)} target-terreta {self.space}"
+
+
+@dataclass(frozen=True)
+class TargetTreasure(_Notated):
+    """Choose a treasure on ``owner``'s counter (the chooser's own included) for a verb (``protect``, ``attach``)."""
+
+    player: int
+    owner: int
+    card: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} treasure {player(self.owner)} {self.card}"
+
+
 FalleraAction = (Almoina | Sell | Attack | Defend | NoDefence | Pass | Coin | Take | First | Move | Burn | Lay | Play
-                 | Respond | Target | Discard)
+                 | Respond | Target | Discard | Choose | Pick | TargetBattle | TargetMap | TargetTerreta | TargetTreasure)
 
 _P = r"p(\d+)"
 _C = r"([a-z0-9-]+)#(\d+)"
@@ -235,6 +295,12 @@ _PATTERNS = [
     (re.compile(rf"^{_P} respond {_C}$"), lambda m: Respond(_p(m[1]), Card(m[2], int(m[3])))),
     (re.compile(rf"^{_P} target {_P} {_C}$"), lambda m: Target(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])))),
     (re.compile(rf"^{_P} discard {_C}$"), lambda m: Discard(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} choose {_P}$"), lambda m: Choose(_p(m[1]), _p(m[2]))),
+    (re.compile(rf"^{_P} pick {_P} ([1-9]\d*)$"), lambda m: Pick(_p(m[1]), _p(m[2]), int(m[3]))),
+    (re.compile(rf"^{_P} target-battle {_C}$"), lambda m: TargetBattle(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} target-map {_C}$"), lambda m: TargetMap(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} target-terreta ([a-z0-9-]+)$"), lambda m: TargetTerreta(_p(m[1]), m[2])),
+    (re.compile(rf"^{_P} treasure {_P} {_C}$"), lambda m: TargetTreasure(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])))),
 ]
 
 

@@ -60,7 +60,9 @@ class Battles:
             defence = action.card.number
             draft.hands[action.player].remove(defence)
             facts = draft.facts
-            if self.bonuses or facts.modifiers:
+            if draft.marks:  # a verb set or swapped this battle's values (``verbs``)
+                steals = self._fought(draft, attack, defence, attacker, target)
+            elif self.bonuses or facts.modifiers:
                 steals = self.value(draft, attack, "attack", attacker) > self.value(draft, defence, "defence", target)
             else:  # printed values only: most games
                 steals = facts.points["attack"][attack] > facts.points["defence"][defence]
@@ -71,6 +73,8 @@ class Battles:
                 holds(effect.while_, draft, attacker, None) for effect, _ in draft.facts.defs[attack].doing("battle-again")):
             used += (("again", attacker, target),)  # after what using the cards does
         draft.battle, draft.phase = None, "turn"
+        if draft.marks:
+            self._battle_over(draft)
         if self._returns:  # a battle card may go back to its user's hand instead (the capità cristià)
             self._discard_used(draft, ((attacker, attack), (target, defence)))
         else:

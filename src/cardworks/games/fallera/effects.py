@@ -170,7 +170,9 @@ class PartOf(Model):
 
 
 class CountAsIngredients(Model):
-    """The ingredient counts as ``value`` valid ingredients (0 makes it count for nothing)."""
+    """The ingredient counts as ``value`` valid ingredients (0 makes it count for nothing). On a special
+    attached to an ingredient (``attach``), the ingredient counts as at least ``value``: one already worth as
+    much is not raised (fallera-3 line 211)."""
 
     verb: Literal["count-as-ingredients"]
     value: Annotated[int, Field(ge=0, le=5)]
@@ -273,14 +275,21 @@ class Steal(Model):
 
 class Discard(Model):
     """Each player ``players`` names, in seat order from the acting player's left (``you``: the acting player
-    alone), discards ``count`` cards of their own choosing from their hand to the cemetery (a decision each:
-    ``pN discard card#n``); a player with fewer cards discards them all."""
+    alone; ``chosen``: the player a ``choose-player`` of the same effect chose, asked for here if none was),
+    discards ``count`` cards from their hand to the cemetery; a player with fewer cards discards them all.
+    ``half`` is half the hand rounded down: with an odd number of cards, half of them minus one (fallera-3 line
+    134). Who picks the cards (``chosen_by``): the discarding player (``own``, the rule for one's own hand,
+    fallera-3 line 133: ``pN discard card#n``), chance (``random``, drawn with the step's random generator), or
+    the acting player, blind, by position in the rival's hand (``acting-player``: ``pN pick pM k``; for the
+    acting player's own discards it is their own choice)."""
 
     verb: Literal["discard"]
-    count: Count
-    """How many cards each of them discards."""
-    players: Literal["rivals", "you"] = "rivals"
-    """Who discards: every rival of the acting player, or the acting player."""
+    count: Count | Literal["half"]
+    """How many cards each of them discards, or ``half`` their hand (rounded down)."""
+    players: Literal["rivals", "you", "chosen"] = "rivals"
+    """Who discards: every rival of the acting player, the acting player, or the player chosen."""
+    chosen_by: Literal["own", "random", "acting-player"] = "own"
+    """Who picks the cards discarded: the discarding player, chance, or the acting player (blind)."""
 
 
 class Cancel(Model):
@@ -292,9 +301,84 @@ class Cancel(Model):
     verb: Literal["cancel"]
 
 
+class Protect(Model):
+    """The acting player chooses a treasure on their own counter (``pN treasure pN card#n``): until ``until``,
+    it cannot be stolen or battled for (no ``steal`` may choose it, no battle may be called for it). With no
+    treasure on their counter it does nothing."""
+
+    verb: Literal["protect"]
+    until: Literal["your-next-turn-start", "end-of-turn"] = "your-next-turn-start"
+    """When the protection ends: as the acting player's next turn starts, or as the current turn ends."""
+
+
+class SetStat(Model):
+    """The acting player chooses the battle in progress (``pN target-battle card#n``, named by its treasure):
+    in it, the attack card's attack (``stat: attack``) or the defence card's defence (``stat: defence``) is
+    ``value``, whatever is printed or added. With no battle in progress it does nothing."""
+
+    verb: Literal["set-stat"]
+    stat: Literal["attack", "defence"]
+    """Which value is set: the attack card's attack, or the defence card's defence."""
+    value: Annotated[int, Field(ge=0, le=20)]
+    """The value it takes in this battle."""
+
+
+class SwapStats(Model):
+    """The acting player chooses the battle in progress (``pN target-battle card#n``): in it, the attack card
+    fights with its defence and the defence card with its attack. With no battle in progress it does nothing."""
+
+    verb: Literal["swap-stats"]
+
+
+class LookAtHand(Model):
+    """The acting player looks at the hand of the player a ``choose-player`` of the same effect chose (asked
+    for here if none was): until the turn ends, that hand is in the acting player's observation (``looked``),
+    and in nobody else's."""
+
+    verb: Literal["look-at-hand"]
+
+
+class TakeFromMap(Model):
+    """The acting player chooses a card on the Kingdom map (``pN target-map card#n``) and takes it, as the
+    Queen would (a treasure onto their counter, a win looked for at once); the Queen does not move. An emptied
+    map is refilled at once, the acting player laying the cards drawn (fallera-3 lines 106-108). With no card on
+    the map (or no map) it does nothing."""
+
+    verb: Literal["take-from-map"]
+
+
+class MoveQueen(Model):
+    """The acting player chooses a terreta other than the Queen's (``pN target-terreta <terreta>``) and the
+    Calavera Queen goes there, without following the accesses and without taking its card; a player holding 4
+    valid ingredients whose territorial foods are there wins at once (fallera-3 lines 122-125). Without a map it
+    does nothing."""
+
+    verb: Literal["move-queen"]
+
+
+class Attach(Model):
+    """The special being played does not stay in the cemetery: the acting player chooses a treasure (``to``)
+    on any counter (``pN treasure pM card#n``) and the special is attached to it. It follows the treasure from
+    counter to counter, and goes to the cemetery when the treasure does (sold). While attached, its standing
+    ``count-as-ingredients`` acts on that treasure (the llenya de taronger, fallera-3 line 211); a win is looked
+    for as it is attached. With no such treasure on any counter, the special stays in the cemetery."""
+
+    verb: Literal["attach"]
+    to: Literal["treasure", "ingredient"] = "treasure"
+    """What it may be attached to: any treasure, or an ingredient."""
+
+
+class ChoosePlayer(Model):
+    """The acting player chooses a rival (``pN choose pM``); the verbs after it in the same effect that act on
+    a player (``look-at-hand``, ``discard`` with ``players: chosen``) act on that one."""
+
+    verb: Literal["choose-player"]
+
+
 Verb = Annotated[Union[AsItsType, RestatesTerretaBonus, PartOf, CountAsIngredients, ValidIngredient, ModifyStat,
                        FaceUpAttacks, Draw, Coin, ExtraAction, ActionsPerTurn, ReturnToHand, BattleAgain, Win,
-                       Steal, Discard, Cancel],
+                       Steal, Discard, Cancel, Protect, SetStat, SwapStats, LookAtHand, TakeFromMap, MoveQueen,
+                       Attach, ChoosePlayer],
                  Field(discriminator="verb")]
 Coin.model_rebuild()
 

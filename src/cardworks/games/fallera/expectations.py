@@ -9,7 +9,7 @@ from pydantic import model_validator
 from ...validate.expectations import CardId, Expectation, PlayerId, TerretaId, players
 
 Phase = Literal["turn", "defend", "again", "toss", "effect-coin", "burn", "lay", "first", "over", "respond", "target",
-                "discard"]
+                "discard", "choose"]
 Reason = Literal["five-ingredients", "five-ingredients-seafood", "four-ingredients-territorial",
                  "deck-exhausted-holder", "deck-exhausted", "effect-win"]
 
@@ -19,13 +19,13 @@ RULES = frozenset({
     "lay-drawn-card", "lay-on-empty-terreta", "no-such-card", "not-chance", "not-your-turn", "one-action-per-turn",
     "queen-access", "queen-needs-map", "sell-own-treasure", "sell-sellable", "tails-steal", "take-from-hand",
     "play-from-hand", "play-special", "respond-from-hand", "respond-may-answer", "target-rival", "target-on-counter",
-    "discard-from-hand",
+    "discard-from-hand", "target-protected", "battle-protected", "choose-kind", "choose-option",
 })
 """The rules Fallera's engine names when it refuses an action (a test finds each one in the engine's code)."""
 
 OBSERVED = frozenset({
     "actions", "again", "asked", "battle", "cemetery", "counters", "current", "deck_size", "foods", "hand", "hand_sizes",
-    "laying", "map", "pending", "phase", "queen", "reason", "turn", "winner", "you",
+    "laying", "looked", "map", "marks", "pending", "phase", "queen", "reason", "turn", "winner", "you",
 })
 """What ``observe`` shows a player, by top-level key (a test compares with the observations of every shipped
 scenario's start)."""

@@ -44,7 +44,10 @@ class Facts:
         self.hands_all_battle = all(c.treasure or c.battle for c in defs)
         """Every card that goes to a hand is a battle card: a hand is its own list of weapons."""
         present = set(designs)
-        self.weight = tuple(_most_valid(c, players, present) for c in defs)
+        raised = max([verb.value for c in defs if any(v.verb == "attach" for e in c.effects for v in e.do)
+                      for _, verb in c.doing("count-as-ingredients")], default=0)  # what an attached special raises an ingredient to
+        self.weight = tuple(max(_most_valid(c, players, present), raised if c.kind == "ingredient" else 0)
+                            for c in defs)
         """The most an instance can add to a valid ingredient count: a quick bound before counting."""
         self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
         """A battle card's printed attack and defence."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...engine.codec import deep_tuple
 from .state import Draft, built
-from .worth import effect_worth, returns
+from .worth import ODDS, effect_worth, returns, verbs_worth
 
 WIN = 1000.0
 INGREDIENT = 10.0
@@ -108,6 +108,8 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     if phase == "target":  # the treasure worth most, from the leader first
         counts = [_ingredients(table, c) for c in seen["counters"]]
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design) + 2.0 * counts[a.owner], a.notation()))
+    if phase == "choose":
+        return _choose(table, me, seen, legal, rng)
     if phase != "turn":
         return legal[int(rng.random() * len(legal))]
     counts = [_ingredients(table, c) for c in seen["counters"]]
@@ -129,6 +131,25 @@ def _respond(me: int, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
     return next(a for a in legal if type(a).__name__ == "Pass")
 
 
+WORTHED = frozenset({"set-stat", "swap-stats", "look-at-hand", "move-queen", "cancel"})
+"""Verbs a special played as the action is credited with at their value in ``worth`` (nothing of the
+observation sharpens it)."""
+
+
+def _choose(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng: Any) -> Any:
+    """A verb's target: the own treasure worth most (to protect), the map card worth most, the leader among
+    rivals; a blind pick, a terreta or a host by chance."""
+    kind = seen["asked"][1]
+    if kind == "treasure" and seen["asked"][-1] == "own":
+        return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
+    if kind == "map":
+        return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
+    if kind == "player":
+        counts = [_ingredients(table, c) for c in seen["counters"]]
+        return max(legal, key=lambda a: (counts[a.chosen], seen["hand_sizes"][a.chosen], a.notation()))
+    return legal[int(rng.random() * len(legal))]
+
+
 def _play_score(table: Any, me: int, seen: dict[str, Any], design: str, counts: list[int]) -> float:
     """A special played as the action: what its verbs are worth (a steal, rivals' discards), less the card."""
     score = -0.5
@@ -143,8 +164,19 @@ def _play_score(table: Any, me: int, seen: dict[str, Any], design: str, counts: 
                     if worth >= INGREDIENT and counts[me] + 1 >= _needed(seen, me):
                         score = WIN
             elif verb.verb == "discard":
-                rivals = sum(size > 0 for who, size in enumerate(seen["hand_sizes"]) if who != me)
-                score += 0.5 * DRAW * verb.count * (rivals if verb.players == "rivals" else -1)
+                sizes = [size for who, size in enumerate(seen["hand_sizes"]) if who != me]
+                lost = sum(min(size, size // 2 if verb.count == "half" else verb.count) for size in sizes)
+                if verb.players != "rivals":
+                    lost = -1 if verb.players == "you" else lost / max(1, len(sizes))
+                score += 0.5 * DRAW * lost
+            elif verb.verb == "protect":  # a treasure kept: worth more the more the treasure is worth
+                own = [treasure_worth(table, _design(label)) for label in seen["counters"][me]]
+                score += ODDS * max(own, default=0.0)
+            elif verb.verb == "take-from-map":
+                score += max((treasure_worth(table, _design(label)) for label in seen["map"].values() if label),
+                             default=0.0)
+            elif verb.verb in WORTHED:
+                score += verbs_worth([verb])
     return score
 
 
@@ -238,6 +270,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     layout = tuple(_instance(v) if v else -1 for v in seen.get("map", {}).values())
     visible.update(hand, cemetery, laying, *counters)
     visible.update(i for i in layout if i >= 0)
+    visible.update(mark[1] for mark in seen.get("marks") or () if mark[0] == "attach")  # attached: in play
     battle = seen.get("battle")
     attack = None
     if battle:
@@ -261,6 +294,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         "foods": (), "revealed": tuple(f != "hidden" and p != me for p, f in enumerate(seen_foods)),
         "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"),
         "pending": deep_tuple(seen.get("pending") or []), "asked": deep_tuple(seen.get("asked")),
+        "marks": deep_tuple(seen.get("marks") or []),
     }  # the queue and the decision asked are public (a window's subject is a played card or a battle's treasure)
     weights = rules.facts(built({**fixed, "hands": (), "deck": ()})).tallies(counters)[0]
     # a paella can be complete (and so refused) only where the rules' own bound of valid ingredients allows it
@@ -325,12 +359,13 @@ _BY_WEIGHT: dict[int, tuple[Any, tuple[bool, ...]]] = {}
 
 def _by_weight(facts: Any) -> tuple[bool, ...]:
     """Per instance, whether it adds exactly its ``Facts.weight`` to a valid ingredient count: every card but
-    an ingredient that is forbidden (it may or may not count) or that may count as more than one. On a
-    counter of such cards the count is the draft's tally of weights, with no effect to look at."""
+    an ingredient that is forbidden (it may or may not count) or that may count as more than one (by its own
+    effect, or by a special attached to it: its weight is then above 1). On a counter of such cards the count
+    is the draft's tally of weights, with no effect to look at."""
     kept = _BY_WEIGHT.get(id(facts))
     if kept is None or kept[0] is not facts:
-        flags = tuple(c.kind != "ingredient" or (c.category != "forbidden" and not c.doing("count-as-ingredients"))
-                      for c in facts.defs)
+        flags = tuple(c.kind != "ingredient" or (c.category != "forbidden" and not c.doing("count-as-ingredients")
+                                                 and facts.weight[i] == 1) for i, c in enumerate(facts.defs))
         kept = _BY_WEIGHT[id(facts)] = (facts, flags)
     return kept[1]
 

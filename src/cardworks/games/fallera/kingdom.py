@@ -64,6 +64,17 @@ class Kingdom:
         they wish (phase ``lay``; rulebook 3, lines 106-108); then the move ends."""
         if any(slot >= 0 for slot in draft.map):
             return self._end_move(draft, realm)
+        dealt = self._deal_map(draft)
+        if dealt == "over":
+            return True
+        if not dealt:
+            return self._end_move(draft, realm)
+        self._later(draft, ("end-move", realm))
+        return True
+
+    def _deal_map(self, draft: Draft) -> str:
+        """An emptied map's refill is drawn (rulebook 3, lines 106-108): ``lay`` (the player lays the cards),
+        ``over`` (the deck ran out, with expansion 2) or ``""`` (nothing left to draw)."""
         drawn: list[int] = []
         for _ in draft.spaces:
             if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
@@ -74,12 +85,11 @@ class Kingdom:
             if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
                 draft.laying = tuple(drawn)  # drawn, and never laid
                 self._deck_exhausted(draft)
-                return True
+                return "over"
         if not drawn:
-            return self._end_move(draft, realm)
+            return ""
         draft.laying, draft.phase = tuple(drawn), "lay"
-        self._later(draft, ("end-move", realm))
-        return True
+        return "lay"
 
     def _play_lay(self, draft: Draft, action: Lay) -> None:
         instance = action.card.number

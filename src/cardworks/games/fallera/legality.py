@@ -56,8 +56,10 @@ class Checks:
                                 "in your hand")
         if not draft.facts.battle[attack]:
             raise IllegalActionError(action.notation(), "battle-card", f"{action.card} is not a battle card")
-        self._instance(draft, action.treasure, draft.counters[action.target], action, "battle-for-treasure",
-                       "on {}'s counter", action.target)
+        treasure = self._instance(draft, action.treasure, draft.counters[action.target], action,
+                                  "battle-for-treasure", "on {}'s counter", action.target)
+        if draft.marks and any(m[0] == "protect" and m[1] == treasure for m in draft.marks):
+            raise IllegalActionError(action.notation(), "battle-protected", f"{action.treasure} is protected")
 
     def _check_move(self, draft: Draft, action: Move) -> None:
         self._need_phase(draft, action, "turn")

@@ -29,7 +29,7 @@ def card_places(types: list[str] | tuple[str, ...], kind: str | None) -> frozens
     if "battle" in types:
         places.add("battle")
     if "special" in types:
-        places.add("hand")
+        places.update(("hand", "attached"))
     return frozenset(places)
 
 
@@ -77,6 +77,9 @@ def _verbs(verbs: Any, pointer: str, trigger: Any, places: frozenset[str], where
             yield here, f"an effect of trigger {trigger.tag!r} plays only {', '.join(map(repr, sorted(trigger.only)))}"
         elif binding.tag == "cancel" and trigger.tag not in RESPONSES:
             yield here, f"'cancel' answers a response window; an effect of trigger {trigger.tag!r} answers nothing"
+        elif binding.tag == "attach" and "hand" not in trigger.reads & places:
+            yield here, (f"'attach' attaches the special being played from the hand; an effect of trigger "
+                         f"{trigger.tag!r} on {where} plays no card from the hand")
         elif binding.kind == "stands" and not binding.reads & places:
             yield here, f"{binding.tag!r} is read only on {_words(binding.reads)}; this effect sits on {where}"
         elif verb.verb == "coin":

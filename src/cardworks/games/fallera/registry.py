@@ -30,6 +30,7 @@ PLACES: dict[str, str] = {
     "sold": "a sellable treasure being sold",
     "terreta": "a terreta's bonus, while the Calavera Queen stands there (expert mode)",
     "hand": "a special card in its holder's hand, played from it",
+    "attached": "a special attached to a treasure (``attach``), acting on that treasure",
 }
 """Where an effect can sit and be read by the engine, with what each means (for the docs)."""
 

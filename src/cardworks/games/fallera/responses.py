@@ -21,6 +21,7 @@ from .interpreter import holds
 from .registry import REGISTRY
 from .state import Draft
 from .turns import END_ACTION
+from .verbs import ASKED, amount, discard_chosen, protected
 
 
 class Responses:
@@ -144,8 +145,9 @@ class Responses:
     def _ask_discard(self, draft: Draft, players: tuple[int, ...], count: int) -> bool:
         """Ask the first of ``players`` with a card in hand to discard (phase ``discard``)."""
         for k, who in enumerate(players):
-            if draft.hands[who]:
-                draft.phase, draft.asked = "discard", (who, count, players[k + 1:], count)
+            wanted = amount(count, len(draft.hands[who]))  # ``half``: rounded down (fallera-3 line 134)
+            if wanted:
+                draft.phase, draft.asked = "discard", (who, wanted, players[k + 1:], count)
                 return True
         return False
 
@@ -169,8 +171,10 @@ class Responses:
         self._need_phase(draft, action, "target")
         if action.owner == action.player:
             raise IllegalActionError(action.notation(), "target-rival", "the treasure must be on a rival's counter")
-        self._instance(draft, action.card, draft.counters[action.owner], action, "target-on-counter",
-                       "on {}'s counter", action.owner)
+        card = self._instance(draft, action.card, draft.counters[action.owner], action, "target-on-counter",
+                              "on {}'s counter", action.owner)
+        if card in protected(draft):
+            raise IllegalActionError(action.notation(), "target-protected", f"{action.card} is protected")
 
     def _check_discard(self, draft: Draft, action: Discard) -> None:
         self._need_phase(draft, action, "discard")
@@ -185,8 +189,9 @@ class Responses:
             responses = [facts.row(Respond, who)[i] for i in facts.in_order(self._answers(state, who, event, subject))]
             return sorted(responses + [facts.plain(Pass, who)], key=lambda a: a.notation())
         if phase == "target":
+            covered = protected(state)
             return sorted((facts.row(Target, who, owner)[i] for owner in facts.rivals[who]
-                           for i in state.counters[owner]), key=lambda a: a.notation())
+                           for i in state.counters[owner] if i not in covered), key=lambda a: a.notation())
         discards = facts.row(Discard, who)
         return [discards[i] for i in facts.in_order(state.hands[who])]
 
@@ -201,7 +206,8 @@ def against_you(condition: Any, state: Any, who: int, instance: int | None) -> b
 @REGISTRY.bind(Steal, "acts")
 def steal(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Steal) -> bool | None:
     """Stop for the acting player's choice of a rival's treasure (phase ``target``); nothing to steal, nothing."""
-    if not any(draft.counters[p] for p in range(draft.players) if p != who):
+    covered = protected(draft)
+    if not any(i not in covered for p in range(draft.players) if p != who for i in draft.counters[p]):
         return None
     draft.phase, draft.asked = "target", (who, source, index, path, k)
     rules._later(draft, ("verbs", who, source, index, path, k + 1))
@@ -211,8 +217,17 @@ def steal(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str
 @REGISTRY.bind(DiscardVerb, "acts")
 def discard(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
             verb: DiscardVerb) -> bool | None:
-    """Stop for the first discard due (phase ``discard``); with no cards to discard, nothing."""
-    players = (who,) if verb.players == "you" else tuple((who + n) % draft.players for n in range(1, draft.players))
+    """Stop for the first discard due (phase ``discard``; chance's and the acting player's picks:
+    ``verbs.discard_chosen``); with no cards to discard, nothing."""
+    if verb.players == "chosen":
+        chosen = rules._player_for(draft, who, source, index, path, k)
+        if chosen is ASKED:
+            return True
+        players: tuple[int, ...] = (chosen,)
+    else:
+        players = (who,) if verb.players == "you" else tuple((who + n) % draft.players for n in range(1, draft.players))
+    if verb.chosen_by != "own" and verb.players != "you":
+        return discard_chosen(rules, draft, who, source, index, path, k, verb, players)
     if not rules._ask_discard(draft, players, verb.count):
         return None
     rules._later(draft, ("verbs", who, source, index, path, k + 1))
@@ -229,6 +244,8 @@ def cancel(rules: Any, draft: Draft, who: int, source: Any, index: int, path: st
     if draft.battle is not None and draft.battle[2] == subject:  # a battle's window answers its treasure
         draft.cemetery.append(draft.battle[3])
         draft.battle = None
+        if draft.marks:
+            rules._battle_over(draft)
     draft.log.append(("cancelled", subject))
     return ("cancel", subject)
 

@@ -58,6 +58,7 @@ from typing import Any
 from ...engine.core import CHANCE, IllegalActionError, Outcome, Playout
 from .actions import (Almoina, Attack, Burn, Coin, Defend, Discard, FalleraAction, First, Lay, Move, NoDefence, Pass,
                       Play, Respond, Sell, Take, Target, parse_action, player)
+from .actions import Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure
 from .effects import RESPONSES
 from .battles import Battles
 from .cards import CardDef
@@ -70,12 +71,13 @@ from .registry import REGISTRY
 from .responses import Responses
 from .triggers import Triggers
 from .turns import TurnFlow
+from .verbs import Verbs, protected
 from .victory import Victory
 from .views import Views
 
 
 @dataclass
-class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Battles, Kingdom, Victory, Views):
+class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Verbs, Battles, Kingdom, Victory, Views):
     """The rules, bound to the card definitions of one game configuration."""
 
     defs: dict[str, CardDef]
@@ -158,7 +160,8 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Battles, Kingdom
         if state.takes is None and (phase == "turn" or phase == "defend"):  # by far the most common
             facts = state.facts if type(state) is Draft else self.facts(state)
             if phase == "turn":
-                return TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
+                listed = TurnChoices(facts, state, self._queen_moves(state, facts, state.current) if state.spaces else ())
+                return self._unprotected(state, listed) if state.marks else listed
             target = state.battle[1]  # defend
             weapons = state.hands[target]
             if not facts.hands_all_battle:
@@ -188,7 +191,10 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Battles, Kingdom
             weapons = [i for i in facts.in_order(state.hands[me]) if facts.battle[i]]
             battles = [facts.attack(me, target, treasure, weapon)
                        for treasure in facts.in_order(state.counters[target]) for weapon in weapons]
-            return sorted(battles + [facts.plain(Pass, me)], key=lambda action: action.notation())
+            listed = sorted(battles + [facts.plain(Pass, me)], key=lambda action: action.notation())
+            return self._unprotected(state, listed) if state.marks else listed
+        if phase == "choose":
+            return self._choose_options(state, facts)
         if state.asked is not None:
             return self._asked_choices(state, facts)
         if phase == "lay":
@@ -196,6 +202,13 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Battles, Kingdom
             lays = (Lay(state.current, facts.refs[i], space) for i in state.laying for space in empty)
             return sorted(lays, key=Lay.notation)
         return ()
+
+    def _unprotected(self, state: State, listed: Sequence[FalleraAction]) -> Sequence[FalleraAction]:
+        """``listed`` without the battles for a treasure a ``protect`` covers (``verbs``)."""
+        covered = protected(state)
+        if not covered:
+            return listed
+        return [a for a in listed if type(a) is not Attack or a.treasure.number not in covered]
 
     def parse(self, text: str) -> FalleraAction:
         return parse_action(text)
@@ -257,7 +270,7 @@ _COIN_PHASES = frozenset({"toss", "effect-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
 _KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Pass, Coin, Take, First, Move, Burn, Lay, Play, Respond, Target,
-          Discard)
+          Discard, Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure)
 _DEFENCES = (Defend, NoDefence)
 FalleraRules._steps = {"draw": FalleraRules._draw, "end-action": FalleraRules._end_action,
                        "next-turn": FalleraRules._next_turn, "refill": FalleraRules._refill,

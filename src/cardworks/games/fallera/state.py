@@ -76,7 +76,17 @@ class State:
     """Who must decide in phases ``respond``, ``target`` and ``discard``, first, with what the decision is
     about: ``(player, event, actor, subject)`` for a response window (``subject``: the card played, or the
     treasure of the battle called: both public); ``(player, source, index, path, position)`` for a target (the verb
-    waiting for it); ``(player, count left, players still to discard, count)`` for a discard."""
+    waiting for it); ``(player, count left, players still to discard, count)`` for a discard;
+    ``(player, kind, source, index, path, position)`` for a choice a verb asks (phase ``choose``: ``kind`` says
+    what is chosen, see ``verbs``)."""
+
+    marks: tuple[tuple[Nested, ...], ...] = ()
+    """What verbs leave in play beyond the zones, all public (see ``verbs``): ``("protect", treasure, holder,
+    until)``, ``("stat", stat, value)`` and ``("swap",)`` for the battle in progress, ``("attach", card, host)``
+    (the card is in play, attached), ``("seen", looker, victim, cards)`` (a hand looked at, as it was, until the looker's next turn starts; the cards are
+    shown to the looker alone), ``("player",
+    who, source, chosen)`` (a player an effect chose) and ``("chosen", who, kind, value, source, position)`` (a
+    choice made, waiting for the verb that asked it)."""
 
     @property
     def players(self) -> int:
@@ -141,7 +151,7 @@ def thawed(state: State, facts: Any) -> Draft:
     draft.spaces, draft.map, draft.queen = state.spaces, list(state.map), state.queen
     draft.laying, draft.pending, draft.actions, draft.again = state.laying, state.pending, state.actions, state.again
     draft.foods, draft.revealed, draft.refused = state.foods, state.revealed, state.refused
-    draft.asked = state.asked
+    draft.asked, draft.marks = state.asked, state.marks
     draft.weights, draft.sellables, draft.on_counters = facts.tallies(state.counters)
     return draft
 
@@ -156,7 +166,8 @@ def frozen(draft: Draft) -> State:
         "reason": draft.reason, "turn": draft.turn, "spaces": draft.spaces, "map": tuple(draft.map),
         "queen": draft.queen, "laying": draft.laying, "foods": draft.foods,
         "revealed": draft.revealed, "refused": draft.refused, "actions": draft.actions, "again": draft.again,
-        "pending": draft.pending, "asked": draft.asked})
+        "pending": draft.pending, "asked": draft.asked,
+        "marks": draft.marks})
 
 
 def built(fields: dict[str, Any]) -> State:

@@ -45,6 +45,8 @@ class TurnFlow:
         instance = action.card.number
         self._unplace(draft, action.player, instance)
         draft.cemetery.append(instance)
+        if draft.marks:  # the cards attached to it go with it (``verbs``)
+            self._detach(draft, instance)
         used = self._used(draft, action.player, instance)  # selling is using it
         if self._draw(draft, action.player, draft.facts.defs[instance].sell):
             self._later(draft, *used, END_ACTION)
@@ -127,6 +129,8 @@ class TurnFlow:
         draft.turn += 1
         draft.phase = "turn"
         draft.actions = 0
+        if draft.marks:  # what a verb left for the turn (``verbs``)
+            self._turn_marks(draft)
         if self._turn_starts:  # else nothing happens at the start of a turn
             return self._start_turn(draft)
         return False

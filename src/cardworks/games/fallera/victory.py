@@ -14,7 +14,7 @@ from .state import Draft, State
 class Victory:
     """The part of ``FalleraRules`` that finds a winner."""
 
-    @REGISTRY.bind(CountAsIngredients, "stands", reads=("ingredient",))
+    @REGISTRY.bind(CountAsIngredients, "stands", reads=("ingredient", "attached"))
     @REGISTRY.bind(ValidIngredient, "stands", reads=("counter", "terreta"))
     def ingredients(self, state: State, who: int) -> tuple[int, bool, int]:
         """Valid ingredient count, whether a forbidden ingredient blocks, and seafood count, on a counter."""
@@ -37,6 +37,12 @@ class Victory:
             for effect, verb in card.doing("count-as-ingredients"):
                 if holds(effect.while_, state, who, instance):
                     value = verb.value
+            if state.marks:  # a special attached to it may raise it (the llenya de taronger)
+                for mark in state.marks:
+                    if mark[0] == "attach" and mark[2] == instance:
+                        for effect, verb in defs[mark[1]].doing("count-as-ingredients"):
+                            if holds(effect.while_, state, who, instance):
+                                value = max(value, verb.value)
             count += value
             seafood += card.category == "seafood"
         return count, blocked, seafood

@@ -14,10 +14,11 @@ from .registry import REGISTRY
 from .invariants import more_invariants
 from ...engine.codec import SavedState, StateCodec
 from .state import State
+from .verbs import public_marks
 
 
-_ASKED_PHASES = frozenset({"respond", "target", "discard"})
-_BATTLE_PHASES = frozenset({"defend", "respond", "target", "discard", "effect-coin", "over"})
+_ASKED_PHASES = frozenset({"respond", "target", "discard", "choose"})
+_BATTLE_PHASES = frozenset({"defend", "respond", "target", "discard", "choose", "effect-coin", "over"})
 """Phases a called battle may wait in: its defence, or a response to it (and what the response asks)."""
 
 
@@ -50,6 +51,7 @@ class Views(SavedState):
             battle = {"attacker": attacker, "target": target, "treasure": label(treasure),
                       "attack": label(attack) if who == attacker or face_up else "hidden"}
         return {"you": who, "hand": list(map(label, state.hands[who])), "battle": battle,
+                "looked": self._looked(state, who, label) if state.marks else {},
                 "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)]}
 
     def _public_view(self, state: State) -> dict[str, Any]:
@@ -63,7 +65,7 @@ class Views(SavedState):
             "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
             "queen": state.queen, "laying": list(map(label, state.laying)), "actions": state.actions,
             "again": state.again, "asked": _asked_view(state, label),
-            "pending": [list(step) for step in state.pending],
+            "pending": [list(step) for step in state.pending], "marks": public_marks(state.marks),
         }
 
     def hidden_leak(self, state: State) -> str | None:
@@ -78,6 +80,11 @@ class Views(SavedState):
             seen = self._private_view(state, viewer)
             if seen["hand"] != [f"{state.designs[i]}#{i}" for i in state.hands[viewer]]:  # written apart from observe
                 return f"{player(viewer)}'s observation shows a hand that is not theirs"
+            looked = {player(m[2]) for m in state.marks if m[0] == "seen" and m[1] == viewer}  # apart from observe
+            if set(seen["looked"]) - looked:
+                return f"{player(viewer)}'s observation shows a hand they did not look at"
+        if state.marks and any(len(m) > 3 for m in public_marks(state.marks) if m[0] == "seen"):
+            return "the public view shows what a player saw of another's hand"
             if any(f != "hidden" for p, f in enumerate(seen["foods"]) if p != viewer and not state.revealed[p]):
                 return f"{player(viewer)} sees a territorial food that is not revealed"
             if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden":
@@ -128,7 +135,8 @@ class Views(SavedState):
         broken = []
         in_hands, on_counters = list(chain.from_iterable(state.hands)), list(chain.from_iterable(state.counters))
         places = in_hands + on_counters + list(state.deck) + list(state.cemetery) \
-            + ([state.battle[3]] if state.battle else []) + [i for i in state.map if i >= 0] + list(state.laying)
+            + ([state.battle[3]] if state.battle else []) + [i for i in state.map if i >= 0] + list(state.laying) \
+            + [m[1] for m in state.marks if m[0] == "attach"]
         facts = self.facts(state)
         if len(places) != len(state.designs) or set(places) != facts.instances:
             broken.append("conservation: every card instance must be in exactly one zone")
@@ -143,7 +151,9 @@ class Views(SavedState):
                 state.battle is not None and state.phase not in _BATTLE_PHASES):
             broken.append("a battle is pending exactly in the defend phase (and its response window)")
         if (state.phase in _ASKED_PHASES) != (state.asked is not None):
-            broken.append("a player is asked exactly in the respond, target and discard phases")
+            broken.append("a player is asked exactly in the respond, target, discard and choose phases")
+        if any(m[0] == "attach" and m[2] not in on_counters for m in state.marks):
+            broken.append("a card is attached to a treasure that is on no counter")
         if state.refused and len(state.refused) != len(state.counters):
             broken.append("a refused paella is recorded for each player or for none")
         if (state.phase == "lay") != bool(state.laying) and state.phase != "over":

@@ -27,6 +27,11 @@ WORTH: dict[str, str] = {
     "part-of": "nothing: the named card's effects are valued there",
     "steal": "a rival's treasure: an ingredient at the odds (played, heuristics._play_score weighs the best one)",
     "discard": "half a draw per card each rival loses (less for your own)", "cancel": "a draw: a rival's play undone",
+    "protect": "an ingredient at the odds: a treasure kept (played, heuristics._play_score weighs the best one)",
+    "set-stat": "a draw: a battle turned", "swap-stats": "half a draw: a battle perhaps turned",
+    "look-at-hand": "a tenth of a draw: what it shows", "take-from-map": "an ingredient at the odds",
+    "move-queen": "half a draw: the Queen placed", "attach": "nothing of its own: the card stays in play",
+    "choose-player": "nothing of its own: the verbs after it are valued",
 }
 """Every verb, with how the greedy player values it (for a reader and the test that checks the vocabulary)."""
 
@@ -55,9 +60,15 @@ def verbs_worth(verbs: Sequence[Any]) -> float:
         elif name == "steal":
             total += ODDS * INGREDIENT
         elif name == "discard":
-            total += 0.5 * DRAW * verb.count * (1 if verb.players == "rivals" else -1)
-        elif name == "cancel":
+            total += 0.5 * DRAW * (2 if verb.count == "half" else verb.count) * (-1 if verb.players == "you" else 1)
+        elif name in ("cancel", "set-stat"):
             total += DRAW
+        elif name in ("protect", "take-from-map"):
+            total += ODDS * INGREDIENT
+        elif name in ("swap-stats", "move-queen"):
+            total += 0.5 * DRAW
+        elif name == "look-at-hand":
+            total += 0.1 * DRAW
     return total
 
 
