@@ -125,8 +125,11 @@ class Responses:
         self._unplace(draft, action.owner, treasure)
         self._place(draft, action.player, treasure)
         draft.asked, draft.phase = None, "turn"
+        steps, draft.pending = draft.pending, ()
         if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
+            self._later(draft, *steps)  # a win ends the game (nothing waits); a seafood toss keeps them waiting
             return
+        draft.pending = steps
         self._resume(draft)
 
     def _play_discard(self, draft: Draft, action: Discard) -> None:
