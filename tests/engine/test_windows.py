@@ -121,3 +121,18 @@ def test_validate_refuses_a_cancel_that_meets_a_special_of_its_own_rank(tmp_path
     line = next(x for x in errors if "cancel-same-rank" in x)
     assert "example.json:/cards/" in line and "/effects/0/do/0" in line and "example-rata-lladre" in line, errors
     assert [x for x in errors if "cancel-same-rank" in x] == [line] and "'example-contra' (n1)" in line
+
+
+def test_a_determinized_battle_about_to_resolve_keeps_both_cards() -> None:
+    from cardworks.games.fallera.heuristics import determinize
+
+    class _Table:
+        def __init__(self, rules):
+            self.rules, self.cards = rules, rules.defs
+
+    rules, state = scenario_state(DB, SCENARIOS["scenario-example-sentinella-cancels-a-battle-about-to-resolve"]["setup"])
+    for step in ("p1 battle p2 bajoqueta", "p2 defend example-defence-4"):
+        state = rules.apply(state, next(a for a in rules.legal_actions(state) if a.notation().startswith(step)))
+    sampled = determinize(_Table(rules), rules.observe(state, 1), random.Random(1))
+    assert sampled.battle == state.battle and sampled.asked == state.asked and rules.actor(sampled) == 1
+    # (the sample deals the configuration's deck, not the scenario's: only what is public is compared)
