@@ -44,6 +44,8 @@ WRONG = [  # (scenario, a wrong final expectation, what the runner must say)
     ("scenario-example-embargo-cancels-a-sale", {"counters": {"p1": []}},
      "expected p1's counter [], got ['espardenyes-pudentes']"),
     ("scenario-example-embargo-seat-order", {"current": "p2"}, "expected current p2, got p4"),
+    ("scenario-example-paella-cancels-the-cadenat", {"counters": {"p2": ["garrofo"]}},
+     "expected p2's counter ['garrofo'], got []"),
     ("scenario-example-paella-cannot-answer-the-tempesta", {"hands": {"p3": ["paella-protectora"]}},
      "expected p3's hand ['paella-protectora'], got []"),
 ]
@@ -136,3 +138,16 @@ def test_a_determinized_battle_about_to_resolve_keeps_both_cards() -> None:
     sampled = determinize(_Table(rules), rules.observe(state, 1), random.Random(1))
     assert sampled.battle == state.battle and sampled.asked == state.asked and rules.actor(sampled) == 1
     # (the sample deals the configuration's deck, not the scenario's: only what is public is compared)
+
+
+def test_the_engine_stops_when_a_cancel_meets_a_special_of_its_own_rank() -> None:
+    rules, state = scenario_state(DB, {"selection": "base", "players": 3, "counters": [[], ["garrofo"], []],
+                                       "hands": [["example-rata-lladre"], [], ["paella-protectora"]],
+                                       "deck": ["monleon", "jaume-i"], "current": "p1"})
+    rata = rules.defs["example-rata-lladre"]
+    object.__setattr__(rata, "rank", 2)  # as if the pack printed n2 on it (validate refuses such a deck)
+    try:
+        with pytest.raises(RuntimeError, match="cancel-same-rank"):
+            rules.apply(state, parse_action("p1 play example-rata-lladre#0"))
+    finally:
+        object.__setattr__(rata, "rank", 1)
