@@ -245,9 +245,9 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         if battle["attack"] != "hidden":
             attack = _instance(battle["attack"])
             visible.add(attack)
-    defence = None if not battle or "defence" not in battle else (  # chosen, public: a window before it resolves
-        -1 if battle["defence"] is None else _instance(battle["defence"]))
-    if defence is not None and defence >= 0:
+    resolving = bool(battle) and "defence" in battle  # the defence is chosen (public): a window before it resolves
+    defence = _instance(battle["defence"]) if resolving and battle["defence"] is not None else None
+    if defence is not None:
         visible.add(defence)
     unseen_in_order = [i for i in range(len(designs)) if i not in visible]
     cards = [table.cards[d] for d in designs]
@@ -300,7 +300,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         fields = dict(fixed)
         fields["hands"], fields["deck"], fields["foods"] = tuple(hands), deck, foods
         if battle_fields is not None:
-            fields["battle"] = (*battle_fields, dealt_attack) + (() if defence is None else (defence,))
+            fields["battle"] = (*battle_fields, dealt_attack) + ((defence,) if resolving else ())
         state = built(fields)
         return _with_refused(rules, state) if may_refuse else state
 

@@ -30,9 +30,9 @@ class State:
     """``turn``, ``defend``, ``again``, ``toss``, ``effect-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
     discord: bool
     """Expansion 2's rules are in play."""
-    battle: tuple[int, ...] | None = None
+    battle: tuple[int | None, ...] | None = None
     """(attacker, target, treasure, attack card) while a battle waits for its defence; with a fifth, the defence
-    card (-1: none), while the defence's or the battle's response window is open (``windows``)."""
+    card (None: none), while the defence's or the battle's response window is open (``windows``)."""
     toss: tuple[int, int, bool] | None = None
     """(player, tosses left, all heads so far) while a paella with seafood is offered."""
     takes: tuple[int, int, int] | None = None

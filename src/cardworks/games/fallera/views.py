@@ -51,7 +51,7 @@ class Views(SavedState):
             battle = {"attacker": attacker, "target": target, "treasure": label(treasure),
                       "attack": label(attack) if who == attacker or face_up else "hidden"}
             if resolving:
-                battle["defence"] = label(state.battle[4]) if state.battle[4] >= 0 else None
+                battle["defence"] = None if state.battle[4] is None else label(state.battle[4])
         return {"you": who, "hand": list(map(label, state.hands[who])), "battle": battle,
                 "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)]}
 
@@ -132,7 +132,7 @@ class Views(SavedState):
         broken = []
         in_hands, on_counters = list(chain.from_iterable(state.hands)), list(chain.from_iterable(state.counters))
         places = in_hands + on_counters + list(state.deck) + list(state.cemetery) \
-            + ([i for i in state.battle[3:] if i >= 0] if state.battle else []) + [i for i in state.map if i >= 0] \
+            + ([i for i in state.battle[3:] if i is not None] if state.battle else []) + [i for i in state.map if i >= 0] \
             + list(state.laying)
         facts = self.facts(state)
         if len(places) != len(state.designs) or set(places) != facts.instances:

@@ -39,7 +39,7 @@ class Windows:
         """The defence is chosen: it waits in the battle (public with the revealed attack, fallera-base line 28)
         while the defence's window (``card-being-used``) and the battle's (``battle-resolving``) are open."""
         attacker, target, treasure, attack = draft.battle
-        draft.battle = (attacker, target, treasure, attack, -1 if defence is None else defence)
+        draft.battle = (attacker, target, treasure, attack, defence)
         players = draft.players
         used = () if defence is None else self._window("card-being-used", target, defence, players) + (
             ("guard-end", defence),)
@@ -49,10 +49,10 @@ class Windows:
         self._resume(draft)
 
     def _resolve_step(self, draft: Draft) -> bool:
-        """A queue step: the battle resolves with the defence that waited in it (none if it was cancelled)."""
+        """A queue step: the battle resolves with the defence that waited in it (None: none, or it was cancelled)."""
         attacker, target, treasure, attack, defence = draft.battle
         draft.battle = (attacker, target, treasure, attack)
-        return self._resolve(draft, None if defence < 0 else defence)
+        return self._resolve(draft, defence)
 
     @REGISTRY.bind(TreasureChangingHands, "trigger", reads=("hand",), plays=("acts",))
     def _treasure_window(self, draft: Draft, owner: int, taker: int, treasure: int) -> tuple[tuple[Any, ...], ...]:
@@ -65,7 +65,7 @@ class Windows:
         if treasure in draft.counters[owner]:
             self._unplace(draft, owner, treasure)
         self._place(draft, taker, treasure)
-        return max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft)
+        return self._check_victory(draft)
 
     @REGISTRY.bind(QueenMoving, "trigger", reads=("hand",), plays=("acts",), modes="with expansion 3's Kingdom map")
     def _queen_window(self, draft: Draft, action: Move) -> None:
@@ -78,12 +78,12 @@ class Windows:
         """What a cancel undoes in the windows of this module before the queue drops what they guard."""
         if event == "battle-resolving" and draft.battle is not None and draft.battle[2] == subject:
             attacker, target, _, attack, defence = draft.battle
-            draft.cemetery += (attack,) if defence < 0 else (attack, defence)
+            draft.cemetery += (attack,) if defence is None else (attack, defence)
             draft.battle = None
         elif event == "card-being-used" and draft.battle is not None and len(draft.battle) == 5 \
                 and draft.battle[4] == subject:  # a defence: back to the hand, the battle undefended
             insort(draft.hands[draft.battle[1]], subject)
-            draft.battle = draft.battle[:4] + (-1,)
+            draft.battle = draft.battle[:4] + (None,)
 
 
 def _about(state: Any) -> Any:
