@@ -92,7 +92,7 @@ def _about(state: Any) -> Any:
     subject = getattr(state, "subject", None) if type(state) is Draft else None
     if subject is not None:
         return subject[1]
-    return state.asked[3] if state.asked is not None and state.phase == "respond" else None
+    return state.asked[3] if state.phase == "respond" else None  # (player, event, actor, subject)
 
 
 @REGISTRY.bind(Yours, "condition", reads=("hand",))
