@@ -43,19 +43,40 @@ class DocTask:
     def paper(self) -> str:
         return "a4"
 
-    def render(self) -> tuple[bytes, int, list[str]]:
-        return render_task(self)
+    def render(self, made: DocHtml | None = None) -> tuple[bytes, int, list[str]]:
+        """Lay the document out from ``made`` (its HTML, made once by the build); without it, make it here."""
+        return render_task(self, made)
 
-    def input_key(self, db: Database, seen: dict[Path, str]) -> str:
-        """Hash of what the document prints: its HTML and the files it names (:mod:`.inputs`)."""
+    def html(self, db: Database) -> DocHtml:
+        """The document's HTML, with the images each section asks for and the strings taken from another
+        locale. Made once per build (in the main process, which keys the document by it) and handed to the
+        worker that lays it out, so no rulebook is generated twice and no proof FAQ runs its scenarios twice."""
         from .documents import faq_html, rulebook_html
+
+        asked_by: dict[str, str] = {}
+        fell_back: list[str] = []
+        if self.kind == "rulebook":
+            html = rulebook_html(db, self.locale, self.selection, self.allow_fallback, self.proof, asked_by, fell_back)
+        else:
+            html = faq_html(db, self.locale, self.allow_fallback, self.proof, fell_back)
+        return DocHtml(html, asked_by, fell_back)
+
+    def input_key(self, made: DocHtml, seen: dict[Path, str]) -> str:
+        """Hash of what the document prints: its HTML ``made`` and the files it names (:mod:`.inputs`)."""
         from .inputs import html_key
 
-        if self.kind == "rulebook":
-            html = rulebook_html(db, self.locale, self.selection, self.allow_fallback, self.proof)
-        else:  # the page numbers follow from the rest: the HTML with placeholders says what the FAQ prints
-            html = faq_html(db, self.locale, self.allow_fallback, self.proof)
-        return html_key(f"{self.kind} {self.locale} {self.allow_fallback} {self.proof}\n{html}", Path(self.game_root), seen)
+        head = f"{self.kind} {self.locale} {self.allow_fallback} {self.proof}"
+        return html_key(f"{head}\n{made.html}", Path(self.game_root), seen)
+
+
+@dataclass(frozen=True)
+class DocHtml:
+    """A document's generated HTML and what came with it: the image each section line asks for (to name it
+    when the fetcher refuses it) and the strings printed from another locale."""
+
+    html: str
+    asked_by: dict[str, str]
+    fell_back: list[str]
 
 
 def doc_tasks(db: Database, locales: list[str], selection: str | list[str], allow_fallback: bool,
@@ -124,53 +145,54 @@ def _portable_repr(task: Any) -> str:
     return repr(task)
 
 
-def render_task(task: DocTask) -> tuple[bytes, int, list[str]]:
-    """Render one document; returns its PDF bytes, page count and the strings taken from another locale."""
+def render_task(task: DocTask, made: DocHtml | None = None) -> tuple[bytes, int, list[str]]:
+    """Lay one document out from its HTML ``made`` (made here when not given); returns its PDF bytes, page
+    count and the strings taken from another locale."""
     import io
 
     import pikepdf
 
-    from .documents import faq_pdf, render_pdf, rulebook_html
+    from .documents import render_pdf
 
-    db = Database(game=load_game(Path(task.game_root)))
-    fell_back: list[str] = []
-    if task.kind == "rulebook":
-        asked_by: dict[str, str] = {}
-        html = rulebook_html(db, task.locale, task.selection, task.allow_fallback, task.proof, asked_by, fell_back)
-        data = render_pdf(html, db.game.root, asked_by, f"the {task.game} {task.locale} rulebook")
-    else:
-        data = faq_pdf(db, task.locale, task.allow_fallback, task.proof, fell_back)
+    if made is None:
+        made = task.html(Database(game=load_game(Path(task.game_root))))
+    name = "rulebook" if task.kind == "rulebook" else "FAQ index"
+    data = render_pdf(made.html, Path(task.game_root), made.asked_by, f"the {task.game} {task.locale} {name}")
     pdf = pikepdf.open(io.BytesIO(data))
-    return save_pdf(pdf), len(pdf.pages), fell_back
+    return save_pdf(pdf), len(pdf.pages), list(made.fell_back)
 
 
-def _keys(tasks: list[Any]) -> dict[Any, str]:
-    """Each task's input key: what a document prints (``input_key``), else every file it may read."""
+def _keys(tasks: list[Any]) -> tuple[dict[Any, str], dict[Any, DocHtml]]:
+    """Each task's input key (what a document prints, else every file a piece may read) and each document's
+    HTML, which its worker lays out."""
     games: dict[str, Database] = {}
     seen: dict[Path, str] = {}
-    keys = {}
+    keys: dict[Any, str] = {}
+    made: dict[Any, DocHtml] = {}
     for task in tasks:
-        if hasattr(task, "input_key"):
+        if isinstance(task, DocTask):
             if task.game_root not in games:
                 games[task.game_root] = Database(game=load_game(Path(task.game_root)))
-            keys[task] = task.input_key(games[task.game_root], seen)
+            made[task] = task.html(games[task.game_root])
+            keys[task] = task.input_key(made[task], seen)
         else:
             keys[task] = task_hash(task)
-    return keys
+    return keys, made
 
 
 LAYOUT_CACHE = ".cache/layouts"
 """Pieces' pages laid out before, by the hash of their HTML and files (:func:`..piecepdf.layout_cache`)."""
 
 
-def _render(task: Any, layouts: Path | None = None) -> tuple[bytes, int, float, list[str]]:
+def _render(task: Any, layouts: Path | None = None,
+            made: DocHtml | None = None) -> tuple[bytes, int, float, list[str]]:
     import time
 
     from ..piecepdf import layout_cache
 
     start = time.perf_counter()
     with layout_cache(layouts):
-        data, pages, fell_back = task.render()
+        data, pages, fell_back = task.render(made) if made is not None else task.render()
     return data, pages, time.perf_counter() - start, fell_back
 
 
@@ -179,7 +201,7 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     """Build (or reuse) every document or piece (anything with ``path``, ``kind``, ``game_root`` and
     ``render()``); returns each task with its record and whether it was rendered. ``finished(path, seconds)``
     is called as each one is done, in the order they finish."""
-    keys = _keys(tasks)
+    keys, made = _keys(tasks)
     layouts = out / LAYOUT_CACHE
     results = []
     todo = []
@@ -192,14 +214,14 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
     if jobs > 1 and len(todo) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_render, task, layouts): task for task in todo}
+            futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo}
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 if finished:
                     finished(futures[future].path, done[futures[future]][2])
     else:
         for task in todo:
-            done[task] = _render(task, layouts)
+            done[task] = _render(task, layouts, made.get(task))
             if finished:
                 finished(task.path, done[task][2])
     for task in todo:
