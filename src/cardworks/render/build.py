@@ -38,7 +38,6 @@ from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRul
 from ..models.sheet_rules import sheet_for
 from ..models.files import classify
 from ..models.sheets import LayoutError, Sheet, sheet_problems
-from .cutfiles import cut_dxf, cut_svg
 from .impose import SheetLayout, calibration, impose
 from .layouts import layout_path, read_layout
 from .slots import impose_slots
@@ -349,6 +348,8 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
                                     contents=[row.record() for row in rows], contents_pages=len(opening.pages),
                                     fallbacks=fell_back, **overflow_fields(overflow)))
         if cut_paths:
+            from .cutfiles import cut_dxf, cut_svg  # ezdxf (and numpy) only for a layout that makes cut files
+
             for kind, path, data in (("cut-svg", cut_paths[0], cut_svg(sheet)), ("cut-dxf", cut_paths[1], cut_dxf(sheet))):  # type: ignore[arg-type]
                 records.append(OutputRecord(kind=kind, path=path, pages=1, sha256=write_output(run.out, path, data),
                                             **common))

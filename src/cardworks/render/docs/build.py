@@ -118,9 +118,10 @@ def _shown_by(task: Any, root: Path, path: Path, source_locale: str) -> bool:
     return True
 
 
-def task_hash(task: Any) -> str:
+def task_hash(task: Any, seen: dict[Any, Any] | None = None) -> str:
     """Hash of everything a piece may be made from: the game's data in its locale, the templates, the engine.
-    (Rulebooks and FAQ indexes are keyed by what they print instead: ``DocTask.input_key``.)"""
+    (Rulebooks and FAQ indexes are keyed by what they print instead: ``DocTask.input_key``.) ``seen`` keeps
+    the folders listed and files read for the tasks of one build."""
     import json
 
     from ...loading.paths import read_text_inside
@@ -132,8 +133,12 @@ def task_hash(task: Any) -> str:
         source = json.loads(read_text_inside(Path(task.game_root), Path(task.game_root) / "game.json")).get("source_locale", "")
     except (OSError, ValueError):
         source = ""
+    seen = {} if seen is None else seen
+    read = seen.setdefault("bytes", {})
     for folder in (Path(task.game_root), templates_dir(), package / "engine", package / "games"):
-        hash_files(digest, [p for p in folder.rglob("*") if p.is_file() and _shown_by(task, folder, p, source)], folder)
+        if ("files", folder) not in seen:
+            seen[("files", folder)] = [p for p in folder.rglob("*") if p.is_file()]
+        hash_files(digest, [p for p in seen[("files", folder)] if _shown_by(task, folder, p, source)], folder, read)
     return digest.hexdigest()
 
 
@@ -167,6 +172,7 @@ def _keys(tasks: list[Any]) -> tuple[dict[Any, str], dict[Any, DocHtml]]:
     HTML, which its worker lays out."""
     games: dict[str, Database] = {}
     seen: dict[Path, str] = {}
+    listed: dict[Any, Any] = {}
     keys: dict[Any, str] = {}
     made: dict[Any, DocHtml] = {}
     for task in tasks:
@@ -176,7 +182,7 @@ def _keys(tasks: list[Any]) -> tuple[dict[Any, str], dict[Any, DocHtml]]:
             made[task] = task.html(games[task.game_root])
             keys[task] = task.input_key(made[task], seen)
         else:
-            keys[task] = task_hash(task)
+            keys[task] = task_hash(task, listed)
     return keys, made
 
 
@@ -184,16 +190,46 @@ LAYOUT_CACHE = ".cache/layouts"
 """Pieces' pages laid out before, by the hash of their HTML and files (:func:`..piecepdf.layout_cache`)."""
 
 
-def _render(task: Any, layouts: Path | None = None,
-            made: DocHtml | None = None) -> tuple[bytes, int, float, list[str]]:
+def _render(task: Any, layouts: Path | None = None, made: DocHtml | None = None, cached_only: bool = False,
+            db: Database | None = None) -> tuple[bytes, int, float, list[str]]:
+    """Lay ``task`` out: a document from its HTML ``made``, a piece from ``db`` (its game, loaded here when
+    not given)."""
     import time
 
     from ..piecepdf import layout_cache
 
     start = time.perf_counter()
-    with layout_cache(layouts):
-        data, pages, fell_back = task.render(made) if made is not None else task.render()
+    with layout_cache(layouts, cached_only):
+        if made is not None:
+            data, pages, fell_back = task.render(made)
+        else:
+            data, pages, fell_back = task.render(db) if db is not None else task.render()
     return data, pages, time.perf_counter() - start, fell_back
+
+
+def _cached_pieces(built_before: list[Any], layouts: Path,
+                   finished: Callable[[str, float], None] | None) -> dict[Any, tuple[bytes, int, float, list[str]]]:
+    """Of the pieces built before and to build again, those whose every page is in the layout cache, drawn
+    here: after an edit that changed none of their pages (one card's rules text), workers would cost more to
+    start than the pieces cost to draw. (A piece never built before goes to the workers untried.)"""
+    from ..piecepdf import NotLaidOut
+
+    done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
+    if not layouts.is_dir():
+        return done
+    games: dict[str, Database] = {}  # one load of each game for all its pieces
+    for task in built_before:
+        if isinstance(task, DocTask):  # keyed by what it prints: to do means to lay out
+            continue
+        if task.game_root not in games:
+            games[task.game_root] = Database(game=load_game(Path(task.game_root)))
+        try:
+            done[task] = _render(task, layouts, cached_only=True, db=games[task.game_root])
+        except NotLaidOut:
+            continue
+        if finished:
+            finished(task.path, done[task][2])
+    return done
 
 
 def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], jobs: int,
@@ -205,22 +241,30 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     layouts = out / LAYOUT_CACHE
     results = []
     todo = []
+    built_before = []
     for task in tasks:
         previous = kept.get(task.path)
         if previous is not None and previous.input_hash == keys[task] and still_valid(out, previous):
             results.append((task, previous, False))
         else:
             todo.append(task)
+            if previous is not None:
+                built_before.append(task)
     done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
     if jobs > 1 and len(todo) > 1:
+        done = _cached_pieces(built_before, layouts, finished)
+        todo_elsewhere = [task for task in todo if task not in done]
+    else:
+        todo_elsewhere = todo
+    if jobs > 1 and len(todo_elsewhere) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo}
+            futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo_elsewhere}
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 if finished:
                     finished(futures[future].path, done[futures[future]][2])
     else:
-        for task in todo:
+        for task in todo_elsewhere:
             done[task] = _render(task, layouts, made.get(task))
             if finished:
                 finished(task.path, done[task][2])
