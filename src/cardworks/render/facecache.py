@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -32,10 +33,10 @@ from .measure import PARTS
 from .pagetree import set_pages
 from .prune import prune_resources
 
-RENDERER_VERSION = "6"
+RENDERER_VERSION = "7"
 """Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
 again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules;
-5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws)."""
+5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws; 7: PNG art goes in undecoded, see :mod:`.rawpng`)."""
 
 Renderer = Callable[[FaceJob], FaceResult]
 
@@ -204,6 +205,10 @@ def deck_faces(job: FaceJob, cache: FaceCache | None, render: Renderer = render_
     if missing:
         result = render(replace(job, faces=missing))
         out.refused = result.refused
+        for url, reason in sorted(result.decoded.items()):  # slower and larger, never different: said, not hidden
+            logging.getLogger(__name__).warning("note: %s is decoded to be drawn because %s (an 8-bit RGB or "
+                                                "greyscale PNG without transparency goes in as it is)",
+                                                unquote(urlparse(url).path), reason)
         if result.refused:
             return out
         for face_id, page in split_pages(result).items():

@@ -33,6 +33,7 @@ from ..models.face import face_geometry
 from .marks import NOT_STATED, Edition, legend, shown_value, used_marks
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure
+from .rawpng import raw_images
 from .sandbox import render_budgeted
 from .typography import typeset
 
@@ -158,6 +159,8 @@ class FaceResult:
     refused: list[str] = field(default_factory=list)
     arts: dict[str, ArtBox] = field(default_factory=dict)
     """Face id → where its placeholder art is painted (after layout, see ``art``); faces with art have none."""
+    decoded: dict[str, str] = field(default_factory=dict)
+    """Art files that could not go into the PDF undecoded (file URL → why, see :mod:`.rawpng`)."""
 
 
 def _not_stated(card: Any, field: str) -> str:
@@ -336,8 +339,9 @@ def _font_config() -> Any:
     return FontConfiguration()
 
 
-def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> Any:
-    """WeasyPrint's layout of one document of faces that share a look and a size (see ``chunks``)."""
+def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any, decoded: dict[str, str] | None = None) -> Any:
+    """WeasyPrint's layout of one document of faces that share a look and a size (see ``chunks``); their PNG art
+    goes in undecoded where it can (:mod:`.rawpng`), the reason it could not is put in ``decoded`` (URL → reason)."""
     from weasyprint import HTML
 
     first = faces[0]
@@ -359,13 +363,18 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> Any
     except TEMPLATE_FAILURES as exc:
         problem = template_problem(exc)
         raise DataError(f"a card template failed: {problem.text()}", [problem]) from None
+    arts = [face.art.url if isinstance(face, Face) and face.art else getattr(face, "art_url", "") for face in faces]
+    images, not_raw = raw_images(arts, fetcher)
+    if decoded is not None:
+        decoded.update(not_raw)
     return HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
-        font_config=_font_config())
+        font_config=_font_config(), cache=images)
 
 
-def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, dict[str, Spill], dict[str, ArtBox]]:
+def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any,
+            decoded: dict[str, str]) -> tuple[bytes, dict[str, Spill], dict[str, ArtBox]]:
     """One document of faces that share a look and a size: its PDF, the faces that overflow, the placeholder boxes."""
-    document = layout_document(job, faces, fetcher)
+    document = layout_document(job, faces, fetcher, decoded)
     out = io.BytesIO()
     document.write_pdf(out)
     placeholders = {face.id: face.colour for face in faces if isinstance(face, Face) and face.art is None}
@@ -417,6 +426,8 @@ class PassResult:
     overflow: dict[str, Spill]
     arts: dict[str, ArtBox]
     refused: list[str]
+    decoded: dict[str, str] = field(default_factory=dict)
+    """Art files that had to be decoded (file URL → why), see :mod:`.rawpng`."""
 
 
 def render_pass(job: FaceJob) -> PassResult:
@@ -425,8 +436,9 @@ def render_pass(job: FaceJob) -> PassResult:
 
     fault_point("face-pass")
     fetcher = safe_fetcher([templates_dir(), *map(Path, job.roots), *font_folders()])
-    pdf, overflow, arts = _render(job, job.faces, fetcher)
-    return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)))
+    decoded: dict[str, str] = {}
+    pdf, overflow, arts = _render(job, job.faces, fetcher, decoded)
+    return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)), decoded)
 
 
 def face_renderer(jobs: int, cluster: Any = None) -> Callable[[FaceJob], FaceResult]:
@@ -481,6 +493,7 @@ def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] =
             result.pdfs.append(outcome.pdf)
             result.refused += outcome.refused
             result.arts.update(outcome.arts)
+            result.decoded.update(outcome.decoded)
             for page, face in enumerate(part):
                 result.pages[face.id] = (len(result.pdfs) - 1, page)
                 result.fits[face.id] = getattr(face, "fit", 0)
