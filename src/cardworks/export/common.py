@@ -138,7 +138,7 @@ def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1, job: FaceJ
         raise refusal_error(result.refused, f"the {db.output_id} {locale} export")
     designs = [c.card.id for c in deck.cards]
     order = designs + list(dict.fromkeys(backs[card] for card in designs))
-    pdf = assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,
+    pdf = assemble({i: f.stored for i, f in result.faces.items()}, order, BLEED_MM, locale,
                    {i: f.group for i, f in result.faces.items()})
     buffer = io.BytesIO()
     pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the faces
