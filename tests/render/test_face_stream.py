@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pikepdf
+import pytest
 
 from cardworks.render.faces import Art, Face, FaceResult, build_job, render_faces
 from cardworks.render.facecache import KEPT_ON_DISK, CachedFace, FaceCache
@@ -21,6 +22,7 @@ def _job():
     return build_job(db, build_deck(db, "base"), "en")
 
 
+@pytest.mark.slow
 def test_documents_are_handed_over_as_read_and_one_with_a_refusal_is_kept_back(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr("cardworks.render.faces.FACES_PER_CHUNK", 1)  # a document a face
     job = _job()
