@@ -1,6 +1,7 @@
 """Measure how a cold card build scales: processor time and peak memory per design at growing deck sizes.
 
 Run: python bench/scale.py [--sizes 1000,5000,20000] [--art 54,540] [--jobs 1] [--tts]
+     python bench/scale.py --face-cost [--profile]
 Each size is a generated set ``bench`` of text cards (copies of the shipped effect-less Fallera cards,
 renamed) in a copy of the Fallera folder, validated once (untimed: the language
 verdicts on the new names are cached) and then built cold as a whole command
@@ -10,7 +11,9 @@ noise PNG (about 0.9 MB), beside a floor in the same run: the same PNGs imposed 
 with pikepdf directly; with ``--tts`` the art deck is also exported to Tabletop Simulator (with a
 cold face cache, then with the build's). Processor time is
 the command's and its worker processes' (``os.wait4``), peak memory the largest resident set of the
-command or one of its workers. The machine may be shared: compare only figures of one run.
+command or one of its workers. ``--face-cost`` lays out the expert deck's faces in one process and prints
+their processor time a face against ``bench/render.py``'s one-page WeasyPrint floor, measured in the same
+process (``--profile``: the share of each stage). The machine may be shared: compare only figures of one run.
 """
 
 from __future__ import annotations
@@ -191,6 +194,65 @@ def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path) -> None:
         shutil.rmtree(folder)
 
 
+FLOOR_PAGES = 32
+"""Pages of the floor's document (``bench/render.py``'s default)."""
+
+
+def face_cost(locale: str = "en", profiled: bool = False) -> None:
+    """Processor time per face of a cold layout of the expert deck in one process, against the one-page floor
+    of ``bench/render.py`` measured in the same process; where a face's time goes (cProfile, by stage)."""
+    import cProfile
+    import pstats
+    import time
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from render import weasyprint_floor
+
+    from cardworks.loading import load_database
+    from cardworks.render.deck import build_deck
+    from cardworks.render.facecache import split_pages
+    from cardworks.render.faces import build_job, render_faces
+
+    db = load_database(REPO / "cards" / "fallera")
+    job = build_job(db, build_deck(db, "expert"), locale)
+    weasyprint_floor(1)  # imports and fonts loaded before either is timed
+    render_faces(job)  # the same: the card stylesheet's fonts loaded once
+    floors, faces = [], []
+    for _ in range(3):  # alternated, the least of each: a shared machine's noise only ever adds time
+        start = time.process_time()  # bench/render.py times the floor's document by the clock; here by processor
+        weasyprint_floor(FLOOR_PAGES)  # time, as the faces are: it renders the same document twice (warm-up, timed)
+        floors.append((time.process_time() - start) / (2 * FLOOR_PAGES) * 1000)
+        job = build_job(db, build_deck(db, "expert"), locale)  # fresh faces: every fit step from the start
+        start = time.process_time()
+        result = render_faces(job)
+        split_pages(result)
+        faces.append((time.process_time() - start) / len(job.faces) * 1000)
+    floor_ms, per_face = min(floors), min(faces)
+    print(f"expert deck, {locale}, {len(job.faces)} faces in {len(result.pdfs)} documents: {per_face:.1f} ms of "
+          f"processor time a face (laid out, measured, split); floor {floor_ms:.1f} ms a page; "
+          f"ratio {per_face / floor_ms:.2f}× (goal 2×; least of 3 alternated runs each)")
+    if not profiled:
+        return
+    profile = cProfile.Profile()
+    job = build_job(db, build_deck(db, "expert"), locale)
+    profile.enable()
+    split_pages(render_faces(job))
+    profile.disable()
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    stages = [("weasyprint/__init__.py", "render", "layout (HTML.render)"),
+              ("weasyprint/document.py", "write_pdf", "PDF writing (write_pdf)"),
+              ("cardworks/render/measure.py", "measure", "overflow measure"),
+              ("cardworks/render/faces.py", "_crop", "crop to the card"),
+              ("cardworks/render/sandbox.py", "render_budgeted", "template (Jinja)"),
+              ("cardworks/render/typography.py", "typeset", "typesetting quotes"),
+              ("cardworks/render/facecache.py", "split_pages", "split into one PDF a face")]
+    total = max(row[3] for row in stats.values())
+    print(f"  profiled: {total:.1f} s in all (profiling slows Python code more than C code)")
+    for file, function, label in stages:
+        seconds = sum(row[3] for (path, _, name), row in stats.items() if path.endswith(file) and name == function)
+        print(f"  {label}: {seconds:.2f} s ({seconds / total:.0%})")
+
+
 def numbers(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part]
 
@@ -201,8 +263,13 @@ def main() -> None:
     parser.add_argument("--art", type=numbers, default=[], help="art-card deck sizes (e.g. 54,540)")
     parser.add_argument("--tts", action="store_true", help="also export each art deck to Tabletop Simulator")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--face-cost", action="store_true", help="per-face processor time against the one-page floor")
+    parser.add_argument("--profile", action="store_true", help="with --face-cost: where a face's time goes")
     parser.add_argument("--floor", nargs=2, metavar=("LIST", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.face_cost:
+        face_cost(profiled=args.profile)
+        return
     if args.floor:
         floor([Path(line) for line in Path(args.floor[0]).read_text(encoding="utf-8").splitlines()], Path(args.floor[1]))
         return

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import tempfile
@@ -138,10 +137,11 @@ def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1, job: FaceJ
         raise refusal_error(result.refused, f"the {db.output_id} {locale} export")
     designs = [c.card.id for c in deck.cards]
     order = designs + list(dict.fromkeys(backs[card] for card in designs))
-    pdf = assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,
+    pdf = assemble({i: f.stored for i, f in result.faces.items()}, order, BLEED_MM, locale,
                    {i: f.group for i, f in result.faces.items()})
-    buffer = io.BytesIO()
+    buffer = tempfile.TemporaryFile()  # on disk, read back as needed: a deck of art is not held in memory
     pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the faces
+    buffer.seek(0)
     return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs, face_sizes(job),
                      telltale_backs(job))
 

@@ -14,9 +14,9 @@ to the written folder, or under ``--base-url`` for hosted images.
 
 from __future__ import annotations
 
-import io
 import json
 import math
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,10 +70,11 @@ class FaceImages:
     def __init__(self, faces: DeckFaces, cells: dict[tuple[float, float], tuple[int, int]]) -> None:
         import pypdfium2
 
-        out = io.BytesIO()
-        faces.pdf.save(out)
+        self.file = tempfile.TemporaryFile()  # read by pdfium page by page, not held in memory
+        faces.pdf.save(self.file)
+        self.file.seek(0)
         self.faces, self.cells = faces, cells
-        self.document = pypdfium2.PdfDocument(out.getvalue())
+        self.document = pypdfium2.PdfDocument(self.file)
         self.page_of = {face_id: index for index, face_id in enumerate(faces.order)}
         self.kept: dict[str, object] = {}
         self.backs = set(faces.back_ids)
@@ -96,6 +97,7 @@ class FaceImages:
 
     def close(self) -> None:
         self.document.close()
+        self.file.close()
 
 
 def _url(base_url: str | None, folder: Path, name: str) -> str:

@@ -260,7 +260,7 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
     overflow = {face_id: parts[face_id] for face_id in order if face_id in parts}
     if run.strict and overflow:
         raise overflow_error(db, locale, overflow, "; nothing written")
-    shop_bytes = save_pdf(assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,
+    shop_bytes = save_pdf(assemble({i: f.stored for i, f in result.faces.items()}, order, BLEED_MM, locale,
                                    {i: f.group for i, f in result.faces.items()}))
     outputs = [("cards-print-shop", shop_path, shop_bytes, len(order))]
     if run.png:

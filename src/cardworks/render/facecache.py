@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -25,19 +26,20 @@ import pikepdf
 
 from ..fileio import write_bytes_atomic
 from .art import placeholder_ops
-from .faces import Back, Face, FaceJob, FaceResult, Look, render_faces
+from .faces import Back, Face, FaceJob, FaceResult, Look, face_renderer
 from .fonts import font_files
 from .jinja import templates_dir
 from .measure import PARTS
 from .pagetree import set_pages
 from .prune import prune_resources
 
-RENDERER_VERSION = "6"
+RENDERER_VERSION = "7"
 """Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
 again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules;
-5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws)."""
+5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws; 7: PNG art goes in undecoded, see :mod:`.rawpng`)."""
 
-Renderer = Callable[[FaceJob], FaceResult]
+Renderer = Callable[[FaceJob, Callable[[FaceResult], None]], FaceResult]
+"""Lays out a job's faces, handing each document to the callback as it is read (see ``render_faces``)."""
 
 
 def _file_digest(url: str, memo: dict[str, str]) -> str:
@@ -109,16 +111,26 @@ def face_keys(job: FaceJob) -> dict[str, str]:
     return keys
 
 
+KEPT_ON_DISK = 256 * 1024
+"""A cached face at least this large (one with an illustration) is read from the cache when the deck is put
+together, not held in memory; smaller ones are read at once (each face read from disk keeps a file open)."""
+
+
 @dataclass
 class CachedFace:
     """One face page (a one-page PDF) and what fitting its text found."""
 
-    pdf: bytes
+    stored: bytes | Path
+    """The page's bytes, or the cache file that holds them (see ``KEPT_ON_DISK``)."""
     fit: int = 0
     parts: tuple[str, ...] = ()
     """The parts of the face that overflow (see :mod:`.measure`); empty when everything fits."""
     group: str = ""
     """The document the face was laid out in (faces of one document share fonts and icons)."""
+
+    @property
+    def pdf(self) -> bytes:
+        return self.stored if isinstance(self.stored, bytes) else self.stored.read_bytes()
 
     @property
     def overflow(self) -> bool:
@@ -161,14 +173,20 @@ class FaceCache:
             if not (isinstance(fit, int) and isinstance(parts, list) and all(p in PARTS for p in parts)
                     and isinstance(group, str)):
                 return None
-            return CachedFace((self.folder / f"{key}.pdf").read_bytes(), fit, tuple(parts), group)
+            return CachedFace(self._stored(key), fit, tuple(parts), group)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def put(self, key: str, face: CachedFace) -> None:
+    def _stored(self, key: str) -> bytes | Path:
+        path = self.folder / f"{key}.pdf"
+        return path if path.stat().st_size >= KEPT_ON_DISK else path.read_bytes()
+
+    def put(self, key: str, face: CachedFace) -> CachedFace:
+        """Store ``face``; returns it as :meth:`get` would (a large page then stays on disk, not in memory)."""
         write_bytes_atomic(self.folder / f"{key}.pdf", face.pdf)  # the page first: metadata names a page that exists
         write_bytes_atomic(self.folder / f"{key}.json",
                            json.dumps({"fit": face.fit, "parts": list(face.parts), "group": face.group}).encode())
+        return replace(face, stored=self._stored(key)) if len(face.pdf) >= KEPT_ON_DISK else face
 
 
 def split_pages(result: FaceResult) -> dict[str, CachedFace]:
@@ -191,8 +209,10 @@ def split_pages(result: FaceResult) -> dict[str, CachedFace]:
     return pages
 
 
-def deck_faces(job: FaceJob, cache: FaceCache | None, render: Renderer = render_faces) -> DeckFaces:
-    """Every face of ``job``: from the cache where its key is there, the rest laid out by ``render`` (then cached)."""
+def deck_faces(job: FaceJob, cache: FaceCache | None, render: Renderer | None = None) -> DeckFaces:
+    """Every face of ``job``: from the cache where its key is there, the rest laid out by ``render`` (then cached,
+    one document at a time; by default here, see ``face_renderer``)."""
+    render = render or face_renderer(1)
     out = DeckFaces(keys=face_keys(job))
     missing = []
     for face in job.faces:
@@ -202,15 +222,17 @@ def deck_faces(job: FaceJob, cache: FaceCache | None, render: Renderer = render_
         else:
             out.faces[face.id] = found
     if missing:
-        result = render(replace(job, faces=missing))
+        def keep(part: FaceResult) -> None:  # each document as it is read: its faces cached, then let go
+            for face_id, page in split_pages(part).items():
+                out.faces[face_id] = cache.put(out.keys[face_id], page) if cache is not None else page
+                out.rendered.append(face_id)
+
+        result = render(replace(job, faces=missing), keep)
         out.refused = result.refused
-        if result.refused:
-            return out
-        for face_id, page in split_pages(result).items():
-            out.faces[face_id] = page
-            out.rendered.append(face_id)
-            if cache is not None:
-                cache.put(out.keys[face_id], page)
+        for url, reason in sorted(result.decoded.items()):  # slower and larger, never different: said, not hidden
+            logging.getLogger(__name__).warning("note: %s is decoded to be drawn because %s (an 8-bit RGB or "
+                                                "greyscale PNG without transparency goes in as it is)",
+                                                unquote(urlparse(url).path), reason)
     return out
 
 

@@ -6,6 +6,7 @@ Shared by `build` and every export target; the print-shop export itself lives in
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from pathlib import Path
 
 import pikepdf
@@ -16,15 +17,16 @@ from .pagetree import set_pages
 from .subset_tags import retag_subsets
 
 
-def assemble(pages: dict[str, bytes], order: list[str], bleed_mm: float, lang: str,
+def assemble(pages: Mapping[str, bytes | Path], order: list[str], bleed_mm: float, lang: str,
              groups: dict[str, str] | None = None) -> pikepdf.Pdf:
     """The one-page face PDFs in ``order`` as one PDF, each page with its TrimBox (the cut) and BleedBox (the page).
 
     ``groups`` names the document each face was laid out in: faces of one document share its fonts and icons.
+    A face given as a file (a cached face with art) is read from it while the result is saved, not held here.
     """
     out = pikepdf.new()
     out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
-    sources = {face_id: pikepdf.open(io.BytesIO(pages[face_id])) for face_id in order}  # kept open until saved
+    sources = {face_id: _open(pages[face_id]) for face_id in order}  # kept open until saved
     out.sources = sources  # type: ignore[attr-defined]
     for face_id, page in zip(order, set_pages(out, [sources[face_id].pages[0].obj for face_id in order])):
         x0, y0, x1, y1 = (float(v) for v in page.mediabox)
@@ -33,6 +35,10 @@ def assemble(pages: dict[str, bytes], order: list[str], bleed_mm: float, lang: s
         page.obj.BleedBox = pikepdf.Array([x0, y0, x1, y1])
     _share_resources(out, [(groups or {}).get(face_id, face_id) for face_id in order])
     return out
+
+
+def _open(page: bytes | Path) -> pikepdf.Pdf:
+    return pikepdf.open(page) if isinstance(page, Path) else pikepdf.open(io.BytesIO(page))
 
 
 def _share_resources(pdf: pikepdf.Pdf, groups: list[str]) -> None:

@@ -33,6 +33,7 @@ from ..models.face import face_geometry
 from .marks import NOT_STATED, Edition, legend, shown_value, used_marks
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure
+from .rawpng import raw_images
 from .sandbox import render_budgeted
 from .typography import typeset
 
@@ -158,6 +159,8 @@ class FaceResult:
     refused: list[str] = field(default_factory=list)
     arts: dict[str, ArtBox] = field(default_factory=dict)
     """Face id → where its placeholder art is painted (after layout, see ``art``); faces with art have none."""
+    decoded: dict[str, str] = field(default_factory=dict)
+    """Art files that could not go into the PDF undecoded (file URL → why, see :mod:`.rawpng`)."""
 
 
 def _not_stated(card: Any, field: str) -> str:
@@ -336,8 +339,9 @@ def _font_config() -> Any:
     return FontConfiguration()
 
 
-def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> Any:
-    """WeasyPrint's layout of one document of faces that share a look and a size (see ``chunks``)."""
+def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any, decoded: dict[str, str] | None = None) -> Any:
+    """WeasyPrint's layout of one document of faces that share a look and a size (see ``chunks``); their PNG art
+    goes in undecoded where it can (:mod:`.rawpng`), the reason it could not is put in ``decoded`` (URL → reason)."""
     from weasyprint import HTML
 
     first = faces[0]
@@ -359,13 +363,18 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> Any
     except TEMPLATE_FAILURES as exc:
         problem = template_problem(exc)
         raise DataError(f"a card template failed: {problem.text()}", [problem]) from None
+    arts = [face.art.url if isinstance(face, Face) and face.art else getattr(face, "art_url", "") for face in faces]
+    images, not_raw = raw_images(arts, fetcher)
+    if decoded is not None:
+        decoded.update(not_raw)
     return HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
-        font_config=_font_config())
+        font_config=_font_config(), cache=images)
 
 
-def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any) -> tuple[bytes, dict[str, Spill], dict[str, ArtBox]]:
+def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any,
+            decoded: dict[str, str]) -> tuple[bytes, dict[str, Spill], dict[str, ArtBox]]:
     """One document of faces that share a look and a size: its PDF, the faces that overflow, the placeholder boxes."""
-    document = layout_document(job, faces, fetcher)
+    document = layout_document(job, faces, fetcher, decoded)
     out = io.BytesIO()
     document.write_pdf(out)
     placeholders = {face.id: face.colour for face in faces if isinstance(face, Face) and face.art is None}
@@ -417,6 +426,8 @@ class PassResult:
     overflow: dict[str, Spill]
     arts: dict[str, ArtBox]
     refused: list[str]
+    decoded: dict[str, str] = field(default_factory=dict)
+    """Art files that had to be decoded (file URL → why), see :mod:`.rawpng`."""
 
 
 def render_pass(job: FaceJob) -> PassResult:
@@ -425,30 +436,33 @@ def render_pass(job: FaceJob) -> PassResult:
 
     fault_point("face-pass")
     fetcher = safe_fetcher([templates_dir(), *map(Path, job.roots), *font_folders()])
-    pdf, overflow, arts = _render(job, job.faces, fetcher)
-    return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)))
+    decoded: dict[str, str] = {}
+    pdf, overflow, arts = _render(job, job.faces, fetcher, decoded)
+    return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)), decoded)
 
 
-def face_renderer(jobs: int, cluster: Any = None) -> Callable[[FaceJob], FaceResult]:
+def face_renderer(jobs: int, cluster: Any = None) -> Callable[..., FaceResult]:
     """How a deck's faces are laid out (for ``build`` and every export): on a Dask cluster's workers (one task
-    per chunk of faces), in ``jobs`` local processes, or here when there are few."""
-    def render(job: FaceJob) -> FaceResult:
+    per chunk of faces), in ``jobs`` local processes, or here when there are few. ``done`` is passed on to
+    :func:`render_faces`."""
+    def render(job: FaceJob, done: Callable[[FaceResult], None] | None = None) -> FaceResult:
         if cluster is not None:
-            return render_faces(job, cluster_map(cluster))
+            return render_faces(job, cluster_map(cluster), done)
         if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
             from concurrent.futures import ProcessPoolExecutor
 
             with ProcessPoolExecutor(max_workers=jobs) as pool:
-                return render_faces(job, pool.map)
-        return render_faces(job)
+                return render_faces(job, pool.map, done)
+        return render_faces(job, done=done)
     return render
 
 
-def chunks(items: list[Any], size: int = FACES_PER_CHUNK) -> list[list[Any]]:
+def chunks(items: list[Any], size: int | None = None) -> list[list[Any]]:
     """``items`` cut into the fewest chunks of at most ``size``, of near-equal length (so workers share evenly).
 
     Faces of different looks or sizes never share a chunk (one document has one stylesheet and one page size).
     """
+    size = size or FACES_PER_CHUNK
     groups: dict[tuple, list[Any]] = {}
     for item in items:
         groups.setdefault((getattr(item, "look", ""), getattr(item, "trim_w", 0), getattr(item, "trim_h", 0)), []).append(item)
@@ -464,35 +478,46 @@ def chunks(items: list[Any], size: int = FACES_PER_CHUNK) -> list[list[Any]]:
     return [items[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
-def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] = map) -> FaceResult:
+def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] = map,
+                 done: Callable[[FaceResult], None] | None = None) -> FaceResult:
     """Every face of ``job``, shrinking the rules text one step per pass while it spills (out of its box, or
     into the flavour); what still spills at the smallest size, or cannot be cured by it, is reported.
 
     Each pass lays out its chunks through ``map_passes`` (``map``, or a process pool's); the faces that
     overflowed in any chunk are gathered and re-laid out together one step smaller, so a pass costs
     one document per chunk however the overflowing faces were spread.
+
+    With ``done``, each document is handed over as soon as it is read (a result of its own holding the faces
+    laid out for good in it) and not kept: a deck's memory then does not grow with its faces. A document
+    with a refused fetch is kept back (its faces are not handed over); the returned result then names the
+    refusals, its verdicts (fits, overflow) cover every face either way.
     """
     result = FaceResult()
     pending = chunks(list(job.faces))
     while pending:
-        done = list(map_passes(render_pass, [replace(job, faces=part) for part in pending]))
         retry: list[Face | Back] = []
-        for part, outcome in zip(pending, done):
-            result.pdfs.append(outcome.pdf)
+        for part, outcome in zip(pending, map_passes(render_pass, [replace(job, faces=part) for part in pending])):
             result.refused += outcome.refused
-            result.arts.update(outcome.arts)
+            result.decoded.update(outcome.decoded)
+            stream = done is not None and not outcome.refused
+            target = FaceResult() if stream else result
+            target.pdfs.append(outcome.pdf)
             for page, face in enumerate(part):
-                result.pages[face.id] = (len(result.pdfs) - 1, page)
-                result.fits[face.id] = getattr(face, "fit", 0)
                 spilled = outcome.overflow.get(face.id)
-                if spilled is None:
-                    continue
-                if spilled.shrink and face.fit + 1 < FIT_STEPS:
+                result.fits[face.id] = getattr(face, "fit", 0)
+                if spilled is not None and spilled.shrink and face.fit + 1 < FIT_STEPS:
                     face.fit += 1
                     retry.append(face)
-                else:
+                    continue
+                target.pages[face.id] = (len(target.pdfs) - 1, page)
+                target.fits[face.id] = getattr(face, "fit", 0)
+                if face.id in outcome.arts:
+                    target.arts[face.id] = outcome.arts[face.id]
+                if spilled is not None:
                     result.overflow.append(face.id)
-                    result.parts[face.id] = spilled.parts
+                    result.parts[face.id] = target.parts[face.id] = spilled.parts
+            if stream:
+                done(target)  # type: ignore[misc]
         pending = chunks(retry)
     result.refused = sorted(set(result.refused))
     return result
