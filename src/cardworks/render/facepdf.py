@@ -26,7 +26,8 @@ def assemble(pages: Mapping[str, bytes | Path], order: list[str], bleed_mm: floa
     """
     out = pikepdf.new()
     out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
-    sources = {face_id: _open(pages[face_id]) for face_id in order}  # kept open until saved
+    from_files = _allow_open_files(sum(isinstance(pages[face_id], Path) for face_id in order))
+    sources = {face_id: _open(pages[face_id], from_files) for face_id in order}  # kept open until saved
     out.sources = sources  # type: ignore[attr-defined]
     for face_id, page in zip(order, set_pages(out, [sources[face_id].pages[0].obj for face_id in order])):
         x0, y0, x1, y1 = (float(v) for v in page.mediabox)
@@ -37,8 +38,33 @@ def assemble(pages: Mapping[str, bytes | Path], order: list[str], bleed_mm: floa
     return out
 
 
-def _open(page: bytes | Path) -> pikepdf.Pdf:
-    return pikepdf.open(page) if isinstance(page, Path) else pikepdf.open(io.BytesIO(page))
+def _open(page: bytes | Path, from_file: bool) -> pikepdf.Pdf:
+    """A face's PDF, read from its file while the result is saved (``from_file``), or from memory when the
+    process may not keep that many files open."""
+    if isinstance(page, Path) and from_file:
+        return pikepdf.open(page)
+    return pikepdf.open(io.BytesIO(page if isinstance(page, bytes) else page.read_bytes()))
+
+
+OPEN_FILES_SPARE = 256
+"""Descriptors left for everything else the process opens while a deck is assembled."""
+
+
+def _allow_open_files(count: int) -> bool:
+    """Whether ``count`` face files may stay open at once, raising the soft limit on open files up to the hard
+    one if needed (a deck of more art faces than the usual 1,024 would otherwise fail while it is saved)."""
+    if count == 0:
+        return True
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = count + OPEN_FILES_SPARE
+    if soft == resource.RLIM_INFINITY or wanted <= soft:
+        return True
+    if hard != resource.RLIM_INFINITY and wanted > hard:
+        return False
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return True
 
 
 def _share_resources(pdf: pikepdf.Pdf, groups: list[str]) -> None:
