@@ -9,8 +9,9 @@ cardworks installed and the card database and packs at the same paths.
 from __future__ import annotations
 
 import multiprocessing
+from itertools import islice
 import signal
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
 
@@ -59,21 +60,34 @@ def _on_processes(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: l
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     parts = []
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method), initializer=_ignore_interrupts)
+    queued, running = iter(runs), {}
+
+    def submit(more: int) -> None:
+        for first, count in islice(queued, more):
+            running[pool.submit(play_chunk, spec, agents, seed, first, count)] = count
+
     try:
         # Ctrl-C waits while the workers are forked (the first submit forks them all): a worker interrupted
         # before its initializer ignores SIGINT would die half-started; the parent takes it just after
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            futures = {pool.submit(play_chunk, spec, agents, seed, first, count): count for first, count in runs}
+            submit(2 * workers)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        for future in as_completed(futures):
-            parts.append(future.result())
-            tell(futures[future])
+        # a few chunks in flight, not all of them: the queue stays small, and this thread is almost never
+        # submitting when a killed worker makes the pool's own thread fail what is queued (CPython walks its
+        # work list there without a lock: a submit at that moment printed a traceback and left workers behind)
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                parts.append(future.result())
+                tell(running.pop(future))
+            submit(len(done))
     except BrokenProcessPool:
         # the pool's own thread is already failing the queued games and ending the other workers; cancelling
         # them from here as well races it (CPython's work list changes while that thread walks it: a traceback)
         pool.shutdown(wait=True)
+        _kill_workers()  # those the pool's thread did not end, if it failed
         raise DataError("[worker-died] a local worker process ended abruptly (killed, or out of memory); no report was written: "
                         "run again, with fewer --workers if memory is short") from None
     except BaseException:  # Ctrl-C or an error: the games still queued or running are not waited for
@@ -86,6 +100,10 @@ def _on_processes(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: l
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel what is queued and kill the workers now (a chunk of games can run for minutes)."""
     pool.shutdown(wait=False, cancel_futures=True)
+    _kill_workers()
+
+
+def _kill_workers() -> None:
     for child in multiprocessing.active_children():  # this process's only children are the pool's workers
         child.kill()
     for child in multiprocessing.active_children():
