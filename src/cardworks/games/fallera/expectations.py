@@ -9,7 +9,7 @@ from pydantic import model_validator
 from ...validate.expectations import CardId, Expectation, PlayerId, TerretaId, players
 
 Phase = Literal["turn", "defend", "again", "toss", "effect-coin", "burn", "lay", "first", "over", "respond", "target",
-                "discard", "choose"]
+                "discard", "choose", "several"]
 Reason = Literal["five-ingredients", "five-ingredients-seafood", "four-ingredients-territorial",
                  "deck-exhausted-holder", "deck-exhausted", "effect-win"]
 

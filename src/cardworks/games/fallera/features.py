@@ -29,6 +29,12 @@ FEATURES: dict[str, tuple[str, tuple[str, ...]]] = {
         "left out), so no shipped scenario can play one; the example pack's scenarios show the paella answering "
         "its specials",
         ("official-faq-paella-cancels-n1", "official-faq-paella-vs-paella")),
+    "stated-battle-values": (
+        "the attack and defence of the battle cards a worked example names: the example of the revolta de les "
+        "Germanies (fallera-2 line 40) says which defences the Tombatossals beats, but no rulebook states the "
+        "values of the Tombatossals, the xicona de Xixona, the cagalló or the cuca fera, so no scenario can replay "
+        "it without inventing them (the revolta's own rulings are checked with example cards)",
+        ("discordia-revolta-example",)),
     "attachments": (
         "a special card attached to a battle card or to an ingredient, changing it while attached "
         "(fallera-2 lines 37-38; fallera-3 line 211)",
