@@ -1,0 +1,138 @@
+"""Battles of several (``several-battles``, the revolta de les Germanies, fallera-2 lines 35-40): its shipped
+scenarios pass and a wrong expectation fails; every legal action round-trips; the state says whose decision
+it is; the attack stays hidden from the rivals; what a card may not be called for is not offered."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from cardworks.engine.core import IllegalActionError
+from cardworks.engine.scenarios import run_scenario
+from cardworks.games.fallera import views
+from cardworks.games.fallera.actions import AttackWith, Call, Card, parse_action
+from cardworks.games.fallera.game import scenario_state
+from cardworks.loading import load_database
+from cardworks.models import Scenario
+from conftest import REPO
+
+DB = load_database(REPO / "cards" / "fallera")
+SCENARIOS = {s["id"]: s for s in json.loads(
+    (REPO / "cards" / "fallera" / "scenarios" / "rulings-discordia.json").read_text("utf-8"))["scenarios"]
+    if "revolta" in s["id"]}
+EXAMPLES = [{"id": "example-attack-5", "types": ["battle"], "attack": 5, "defence": 0},
+            {"id": "example-defence-3", "types": ["battle"], "attack": 0, "defence": 3},
+            {"id": "example-defence-6", "types": ["battle"], "attack": 0, "defence": 6}]
+
+
+def _run(scenario_id: str, **changes):
+    data = {**SCENARIOS[scenario_id], **changes}
+    rules, state = scenario_state(DB, data["setup"])
+    return run_scenario(rules, state, Scenario.model_validate(data), "t", rng=random.Random(0))
+
+
+def _position():
+    """Four players: p1 holds the revolta and an attack 5; p2, p3, p4 each a treasure, p2 and p3 a defence."""
+    return scenario_state(DB, {
+        "selection": "base-2", "players": 4, "current": "p1", "example_cards": EXAMPLES,
+        "hands": [["revolta-de-les-germanies", "example-attack-5"], ["example-defence-3"], ["example-defence-6"], []],
+        "counters": [[], ["bajoqueta"], ["conill"], ["carxofa"]], "deck": ["monleon", "jaume-i", "cagallo"]})
+
+
+def _played(rules, state, *steps):
+    for step in steps:
+        state = rules.apply(state, parse_action(step))
+        assert rules.invariants(state) == [], step
+        assert rules.hidden_leak(state) is None, step
+    return state
+
+
+def _card(state, design):
+    return next(f"{design}#{i}" for i, d in enumerate(state.designs) if d == design)
+
+
+def test_there_are_scenarios_for_the_revolta() -> None:
+    assert len(SCENARIOS) == 2
+
+
+@pytest.mark.parametrize("scenario_id", sorted(SCENARIOS))
+def test_each_revolta_scenario_passes(scenario_id: str) -> None:
+    result = _run(scenario_id)
+    assert result.passed, result.messages
+
+
+def test_a_wrong_expectation_about_the_revolta_fails() -> None:
+    scenario_id = "scenario-ruling-discordia-revolta-each-defence-apart"
+    expect = SCENARIOS[scenario_id]["expect"]
+    wrong = {"counters": {"p1": ["bajoqueta", "conill", "carxofa"]}}  # as if the attack beat the defence 6 too
+    result = _run(scenario_id, expect=[*expect[:-1], wrong])
+    assert result.passed is False and "expected p1's counter" in result.messages[0], result.messages
+
+
+def test_every_legal_action_round_trips_and_the_state_says_whose_decision_it_is() -> None:
+    rules, state = _position()
+    steps = ["p1 play " + _card(state, "revolta-de-les-germanies"), "p1 call p2 " + _card(state, "bajoqueta"),
+             "p1 call p3 " + _card(state, "conill"), "p1 attack-with " + _card(state, "example-attack-5"),
+             "p2 defend " + _card(state, "example-defence-3"), "p3 no-defence"]
+    deciders = [0, 0, 0, 1, 2, None]
+    for step, decider in zip(steps, deciders):
+        state = _played(rules, state, step)
+        if decider is None:
+            break
+        assert state.phase == "several" and rules.actor(state) == decider == state.asked[0]
+        legal = rules.legal_actions(state)
+        assert legal and all(parse_action(a.notation()) == a for a in legal)
+    assert state.phase == "turn" and state.current == 1
+    assert [state.designs[i] for i in state.counters[0]] == ["bajoqueta", "conill"]
+    for action in (Call(0, 3, Card("carxofa", 9)), AttackWith(2, Card("example-attack-5", 1))):
+        assert parse_action(action.notation()) == action
+
+
+def test_the_attack_is_hidden_from_the_rivals_until_it_is_revealed() -> None:
+    rules, state = _position()
+    attack = _card(state, "example-attack-5")
+    state = _played(rules, state, "p1 play " + _card(state, "revolta-de-les-germanies"),
+                    "p1 call p2 " + _card(state, "bajoqueta"), "p1 attack-with " + attack)
+    assert attack in json.dumps(rules.observe(state, 0))  # the attacker knows their own card
+    for rival in (1, 2, 3):
+        seen = rules.observe(state, rival)
+        assert attack not in json.dumps(seen)
+        assert ["face-down", 0] in seen["marks"]  # that an attack lies there is public
+    kept = views.public_marks
+    try:  # a public view that shows the face-down card is caught by hidden_leak
+        views.public_marks = lambda marks: [list(m) for m in marks]
+        assert attack not in json.dumps(views.public_marks(()))
+        assert "face down" in rules.hidden_leak(state)
+    finally:
+        views.public_marks = kept
+
+
+def test_a_protected_treasure_is_not_offered_and_wrong_steps_are_refused() -> None:
+    rules, state = _position()
+    bajoqueta = next(i for i, d in enumerate(state.designs) if d == "bajoqueta")
+    state = rules.load({**rules.dump(state), "marks": [["protect", bajoqueta, 1, "your-next-turn-start"]]})
+    state = _played(rules, state, "p1 play " + _card(state, "revolta-de-les-germanies"))
+    legal = [a.notation() for a in rules.legal_actions(state)]
+    assert legal == ["p1 call p3 " + _card(state, "conill"), "p1 call p4 " + _card(state, "carxofa")]
+    with pytest.raises(IllegalActionError, match="not among the choices"):
+        rules.apply(state, parse_action("p1 call p2 " + _card(state, "bajoqueta")))
+    with pytest.raises(IllegalActionError, match="asks for a call now"):  # the attacker does not defend
+        rules.apply(state, parse_action("p1 no-defence"))
+    with pytest.raises(IllegalActionError, match="not among the choices"):  # no attack before a rival is called
+        rules.apply(state, parse_action("p1 attack-with " + _card(state, "example-attack-5")))
+    state = _played(rules, state, "p1 call p3 " + _card(state, "conill"))
+    with pytest.raises(IllegalActionError, match="not among the choices"):  # one treasure per rival
+        rules.apply(state, parse_action("p1 call p3 " + _card(state, "conill")))
+    state = _played(rules, state, "p1 attack-with " + _card(state, "example-attack-5"))
+    with pytest.raises(IllegalActionError, match="decision"):  # p3 defends, not p2
+        rules.apply(state, parse_action("p2 no-defence"))
+
+
+def test_without_a_battle_card_the_revolta_does_nothing() -> None:
+    rules, state = scenario_state(DB, {
+        "selection": "base-2", "players": 3, "current": "p1", "hands": [["revolta-de-les-germanies"], [], []],
+        "counters": [[], ["bajoqueta"], []], "deck": ["monleon", "jaume-i", "cagallo"]})
+    state = _played(rules, state, "p1 play " + _card(state, "revolta-de-les-germanies"))
+    assert state.phase == "turn" and state.current == 1 and state.marks == ()
