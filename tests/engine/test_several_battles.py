@@ -136,3 +136,31 @@ def test_without_a_battle_card_the_revolta_does_nothing() -> None:
         "counters": [[], ["bajoqueta"], []], "deck": ["monleon", "jaume-i", "cagallo"]})
     state = _played(rules, state, "p1 play " + _card(state, "revolta-de-les-germanies"))
     assert state.phase == "turn" and state.current == 1 and state.marks == ()
+
+
+def test_a_determinization_mid_revolta_shows_each_player_what_they_observed() -> None:
+    """ISMCTS samples from ``observe()`` alone: a rival's sample deals the face-down attack from the unseen
+    battle cards; the attacker's keeps their own card. Positions from dealt four-player games in which the
+    revolta is played whenever it can be."""
+    from cardworks.engine.core import CHANCE
+    from cardworks.simulate import heuristics
+    from cardworks.simulate.tables import TableSpec, build_table
+
+    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base-2", 4))
+    rules, fallera, rng = table.rules, heuristics.for_game("fallera"), random.Random(3)
+    checked = 0
+    for _ in range(40):
+        state = table.deal(rng)
+        while rules.actor(state) is not None and checked < 12:
+            legal = rules.legal_actions(state)
+            revolta = [a for a in legal if "play revolta" in a.notation()]
+            state = rules.apply(state, (revolta or legal)[int(rng.random() * len(revolta or legal))], rng=rng)
+            if state.phase == "several" and rules.actor(state) != CHANCE:
+                for me in range(4):
+                    seen = rules.observe(state, me)
+                    sampled = fallera.determinize(table, seen, random.Random(me))
+                    assert rules.observe(sampled, me) == seen and rules.invariants(sampled) == []
+                checked += 1
+        if checked >= 12:
+            break
+    assert checked >= 12

@@ -273,6 +273,18 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     visible.update(mark[1] for mark in seen.get("marks") or () if mark[0] == "attach")  # attached: in play
     battle = seen.get("battle")
     attack = None
+    several = battle if battle and "called" in battle else None  # a battle of several (``revolta``): no battle
+    if several:
+        battle = None
+    marks = deep_tuple(seen.get("marks") or [])
+    down = next((k for k, mark in enumerate(marks) if mark[0] == "face-down"), None)  # its attack, which card unsaid
+    if several:
+        visible.update(mark[2] for mark in marks if mark[0] in ("shown", "defence"))
+        if several["yours"] and down is not None:  # my own attack: I know it
+            mine = _instance(several["yours"][0])
+            visible.add(mine)
+            marks = marks[:down] + ((*marks[down][:2], mine),) + marks[down + 1:]
+            down = None
     if battle:
         visible.add(_instance(battle["treasure"]))
         if battle["attack"] != "hidden":
@@ -282,7 +294,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     cards = [table.cards[d] for d in designs]
     treasure = [c.treasure for c in cards]
     fighting = [c.battle for c in cards]
-    face_down = bool(battle) and attack is None
+    face_down = bool(battle) and attack is None or down is not None
     sizes = [0 if who == me else size for who, size in enumerate(seen["hand_sizes"])]
     seen_foods = list(seen.get("foods") or [])
     free_spaces = [s for s in spaces if s not in seen_foods]
@@ -294,7 +306,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         "foods": (), "revealed": tuple(f != "hidden" and p != me for p, f in enumerate(seen_foods)),
         "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"),
         "pending": deep_tuple(seen.get("pending") or []), "asked": deep_tuple(seen.get("asked")),
-        "marks": deep_tuple(seen.get("marks") or []),
+        "marks": marks,
     }  # the queue and the decision asked are public (a window's subject is a played card or a battle's treasure)
     weights = rules.facts(built({**fixed, "hands": (), "deck": ()})).tallies(counters)[0]
     # a paella can be complete (and so refused) only where the rules' own bound of valid ingredients allows it
@@ -331,6 +343,8 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         fields["hands"], fields["deck"], fields["foods"] = tuple(hands), deck, foods
         if battle_fields is not None:
             fields["battle"] = (*battle_fields, dealt_attack)
+        elif down is not None:  # a rival's face-down attack in a battle of several
+            fields["marks"] = marks[:down] + ((*marks[down][:2], dealt_attack),) + marks[down + 1:]
         state = built(fields)
         return _with_refused(rules, state) if may_refuse else state
 
