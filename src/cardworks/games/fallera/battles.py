@@ -47,18 +47,29 @@ class Battles:
         if "battle-called" in self._response_events:  # else no card can answer: the defender decides at once
             self._battle_called(draft, action.player)
 
-    @REGISTRY.bind(BattleAgain, "stands", reads=("battle",))
     def _play_defence(self, draft: Draft, action: Defend | NoDefence) -> None:
         """The end of a battle, defended (``Defend``) or not (``NoDefence``): the effect of both. A win is
         looked for as the treasure changes hands, before any card the terreta's bonus draws."""
-        attacker, target, treasure, attack = draft.battle
         if draft.pending:  # what the battle's window guarded (a cancel's marker, the action's end): this defence ends it
             draft.pending = ()
         if type(action) is NoDefence:
-            steals, defence = True, None
+            defence = None
         else:
             defence = action.card.number
             draft.hands[action.player].remove(defence)
+        if self._resolving:  # a card of the deck answers the defence or the battle about to resolve
+            self._resolving_windows(draft, defence)
+            return
+        self._resolve(draft, defence)
+
+    @REGISTRY.bind(BattleAgain, "stands", reads=("battle",))
+    def _resolve(self, draft: Draft, defence: int | None) -> bool:
+        """The battle resolves: the cards are compared, the treasure may change hands, the cards go. True when
+        the flow stopped for a decision or a chance outcome (the rest waits in the queue)."""
+        attacker, target, treasure, attack = draft.battle
+        if defence is None:
+            steals = True
+        else:
             facts = draft.facts
             if draft.marks:  # a verb set or swapped this battle's values (``verbs``)
                 steals = self._fought(draft, attack, defence, attacker, target)
@@ -66,7 +77,6 @@ class Battles:
                 steals = self.value(draft, attack, "attack", attacker) > self.value(draft, defence, "defence", target)
             else:  # printed values only: most games
                 steals = facts.points["attack"][attack] > facts.points["defence"][defence]
-            used = (attack, defence)
         used = tuple(step for who, card in ((attacker, attack), (target, defence)) if card is not None
                      for step in self._used(draft, who, card)) if self._uses else ()
         if self._again and attacker == draft.current and any(
@@ -80,17 +90,19 @@ class Battles:
         else:
             draft.cemetery += (attack,) if defence is None else (attack, defence)
         if steals:
+            if "treasure-changing-hands" in self._response_events:  # the treasure's window comes first
+                draft.pending = self._treasure_window(draft, target, attacker, treasure) + used + END_ACTION_STEPS
+                return self._resume(draft)
             if treasure in draft.counters[target]:
                 self._unplace(draft, target, treasure)
             self._place(draft, attacker, treasure)
             if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
                 self._later(draft, *used, END_ACTION)
-                return
+                return True
         if not used:
-            self._end_action(draft)
-            return
+            return self._end_action(draft)
         draft.pending = used + END_ACTION_STEPS  # what using these cards does (a terreta's draws), on or off turn
-        self._resume(draft)
+        return self._resume(draft)
 
     @REGISTRY.bind(ReturnToHand, "stands", reads=("battle",))
     def _discard_used(self, draft: Draft, used: tuple[tuple[int, int | None], ...]) -> None:

@@ -88,10 +88,60 @@ class CardPlayed(Model):
     event: Literal["card-played"]
 
 
-Trigger = Annotated[Union[Always, TurnStart, DeckRunsOut, CardUsed, MoveEndsTurn, Played, BattleCalled, CardPlayed],
+class BattleResolving(Model):
+    """A response: when a battle is about to resolve, once the defence is chosen (or none) and the attack is
+    revealed (fallera-base line 28), before the cards are compared. Both cards are then public. The players
+    after the attacker in seat order (the defender among them) who hold a special with this trigger are offered
+    to play it, or to pass. Its ``cancel`` ends the battle unresolved: both battle cards go to the cemetery, the
+    treasure stays, the attacker's action ends."""
+
+    event: Literal["battle-resolving"]
+
+
+class TreasureChangingHands(Model):
+    """A response: when a treasure is about to leave one counter for another (a battle won, a ``steal``), the
+    players after the one taking it, in seat order, who hold a special with this trigger are offered to play
+    it, or to pass. Its ``cancel`` keeps the treasure where it is; the rest of the action goes on."""
+
+    event: Literal["treasure-changing-hands"]
+
+
+class QueenMoving(Model):
+    """A response: when the Calavera Queen is about to move (the move action, expansion 3), before she leaves
+    her terreta, the players after the mover in seat order who hold a special with this trigger are offered to
+    play it, or to pass. Its ``cancel`` keeps her where she is: no card is taken, the mover's action is spent."""
+
+    event: Literal["queen-moving"]
+
+
+class CardBeingUsed(Model):
+    """A response: when a card is about to be used, that is sold (before it leaves its counter) or played in
+    defence (before the battle resolves), the players after its user in seat order who hold a special with this
+    trigger are offered to play it, or to pass. Its ``cancel`` leaves the card where it was and it does nothing:
+    a sale sells nothing (the seller's action is spent, the treasure stays on the counter), a defence goes back
+    to the defender's hand and the battle resolves as if undefended. The attack's moment is ``battle-called``."""
+
+    event: Literal["card-being-used"]
+
+
+Trigger = Annotated[Union[Always, TurnStart, DeckRunsOut, CardUsed, MoveEndsTurn, Played, BattleCalled, CardPlayed,
+                          BattleResolving, TreasureChangingHands, QueenMoving, CardBeingUsed],
                     Field(discriminator="event")]
-RESPONSES = ("battle-called", "card-played")
+RESPONSES = ("battle-called", "card-played", "battle-resolving", "treasure-changing-hands", "queen-moving",
+             "card-being-used")
 """The triggers that open a response window (played from the hand on any player's turn, without an action)."""
+RESPONSE_ORDER = """Who is asked, and in what order responses resolve. A window is offered to the players after
+the acting player, in seat order from their left, each holding a special that may answer it being asked in turn
+(respond or pass). A response resolves at once, before the next player is asked: first its own ``card-played``
+window (a response to the response), then its verbs, so of two stacked responses the later one resolves first
+and may cancel the earlier. A ``cancel`` closes its window: the players not yet asked are not asked. What a
+``cancel`` in a ``card-played`` window may answer follows the rank table (fallera-base lines 39-50): a card of
+lower rank, never one of higher rank (a paella protectora, n2, cannot cancel la riuà, n6). Of two specials of the
+same rank the rulebooks say nothing, except that a paella protectora may cancel another (official FAQ): a deck
+in which a ``card-played`` cancel could meet a special of another design and its own rank is refused by
+``validate`` (``cancel-same-rank``), and the engine stops with an error if one is ever played. The seat order
+of a window and that a cancel closes it are this engine's reading of the rulebooks, which give no order for
+responses on another player's turn (fallera-base line 51 says only that such cards have their own moment)."""
 
 
 # --- while: conditions ------------------------------------------------------------------------------
@@ -139,7 +189,14 @@ class AgainstYou(Model):
     is_: Literal["against-you"] = Field(alias="is")
 
 
-Condition = Annotated[Union[OnYourCounter, WithCard, WithoutCard, PlayerCount, QueenIn, AgainstYou],
+class Yours(Model):
+    """What the response window is about is on the holder's counter: the treasure about to change hands or
+    fought over, the card about to be sold (for a response: "when a treasure of yours would be stolen")."""
+
+    is_: Literal["yours"] = Field(alias="is")
+
+
+Condition = Annotated[Union[OnYourCounter, WithCard, WithoutCard, PlayerCount, QueenIn, AgainstYou, Yours],
                       Field(discriminator="is_")]
 
 
@@ -296,7 +353,8 @@ class Cancel(Model):
     """In a response: cancels what the response window answers. A battle called is cancelled: the attack card
     goes to the cemetery, the treasure stays, and the attacker's action ends. A special played is cancelled:
     its verbs are not played (it stays in the cemetery). Only a card of the canceller's rank or lower can be
-    answered (fallera-base lines 39-50; a special without a printed rank is n1)."""
+    answered (fallera-base lines 39-50; a special without a printed rank is n1). What it does in the other
+    windows is said with their triggers."""
 
     verb: Literal["cancel"]
 
@@ -385,8 +443,9 @@ class SeveralBattles(Model):
     order: each battle won moves its treasure onto the acting player's counter (a win looked for as each
     arrives). The attack card is used once: it goes to the cemetery after the last battle (back to the hand,
     when its ``return-to-hand`` holds, only if it lost none of them, line 39); each defence card as in an
-    ordinary battle. A ``battle-again`` does not apply (fallera-3 line 192). No ``battle-called`` window opens
-    for these battles: a response acting on one of them is not modelled. With no battle card in hand, or no
+    ordinary battle. A ``battle-again`` does not apply (fallera-3 line 192). No response window opens for these
+    battles (a battle called or about to resolve, a treasure changing hands, a card about to be used): a
+    response acting on one of them is not modelled yet. With no battle card in hand, or no
     treasure on any rival's counter that may be battled for, it does nothing."""
 
     verb: Literal["several-battles"]

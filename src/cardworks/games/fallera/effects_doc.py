@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, get_args
 
-from .effects import PARTS, Effect
+from .effects import PARTS, RESPONSE_ORDER, Effect
 from .registry import PLACES, REGISTRY
 
 _TITLES = {"when": "When: triggers (`event`)", "while": "While: conditions (`is`)", "do": "Do: verbs (`verb`)"}
@@ -93,6 +93,7 @@ def render() -> str:
             if fields:
                 out += [""] + fields
             out.append("")
+    out += ["## Response windows: who is asked, and the order", "", " ".join(RESPONSE_ORDER.split()), ""]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -290,6 +290,10 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         if battle["attack"] != "hidden":
             attack = _instance(battle["attack"])
             visible.add(attack)
+    resolving = bool(battle) and "defence" in battle  # the defence is chosen (public): a window before it resolves
+    defence = _instance(battle["defence"]) if resolving and battle["defence"] is not None else None
+    if defence is not None:
+        visible.add(defence)
     unseen_in_order = [i for i in range(len(designs)) if i not in visible]
     cards = [table.cards[d] for d in designs]
     treasure = [c.treasure for c in cards]
@@ -342,7 +346,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         fields = dict(fixed)
         fields["hands"], fields["deck"], fields["foods"] = tuple(hands), deck, foods
         if battle_fields is not None:
-            fields["battle"] = (*battle_fields, dealt_attack)
+            fields["battle"] = (*battle_fields, dealt_attack) + ((defence,) if resolving else ())
         elif down is not None:  # a rival's face-down attack in a battle of several
             fields["marks"] = marks[:down] + ((*marks[down][:2], dealt_attack),) + marks[down + 1:]
         state = built(fields)

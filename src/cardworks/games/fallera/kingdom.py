@@ -28,18 +28,25 @@ class Kingdom:
         return state.spaces if state.queen == "start" else self.board[state.queen]
 
     def _play_move(self, draft: Draft, action: Move) -> None:
+        if "queen-moving" in self._response_events:  # a card of the deck answers the Queen about to move
+            self._queen_window(draft, action)
+            return
+        self._move_queen(draft, action.player, action.space)
+
+    def _move_queen(self, draft: Draft, me: int, space: str) -> bool:
         """The Queen moves and the card of her terreta is taken: a win is looked for at that instant (the
-        card taken, or the Queen entering a terreta, may make one), before an emptied map is refilled."""
-        slot = draft.spaces.index(action.space)
+        card taken, or the Queen entering a terreta, may make one), before an emptied map is refilled. True
+        when the flow stopped."""
+        slot = draft.spaces.index(space)
         taken = draft.map[slot]
-        draft.queen, draft.map[slot] = action.space, -1
+        draft.queen, draft.map[slot] = space, -1
         if taken >= 0:
-            self._place(draft, action.player, taken)
+            self._place(draft, me, taken)
         realm = taken >= 0 and "realm" in draft.facts.defs[taken].icons
         if self._check_victory(draft):
             self._later(draft, ("refill", realm))
-            return
-        self._refill(draft, realm)
+            return True
+        return self._refill(draft, realm)
 
     @REGISTRY.bind(MoveEndsTurn, "trigger", reads=("counter", "terreta"), plays=("acts",),
                    modes="with expansion 3's Kingdom map")

@@ -37,9 +37,13 @@ class Responses:
             for _, effect in card.triggered(event):
                 if not holds(effect.while_, draft, who, None):
                     continue
-                if any(type(v) is Cancel for v in effect.do) and event == "card-played" \
-                        and defs[subject].rank > card.rank:
-                    continue  # a higher rank prevails (fallera-base line 39)
+                if event == "card-played" and any(type(v) is Cancel for v in effect.do):
+                    other = defs[subject]
+                    if other.rank > card.rank:
+                        continue  # a higher rank prevails (fallera-base line 39)
+                    if other.rank == card.rank and other.id != card.id:  # validate refuses such decks
+                        raise RuntimeError(f"{card.id} (n{card.rank}) would answer {other.id} of the same rank: "
+                                           "the rulebooks do not say which prevails (cancel-same-rank)")
                 found.append(instance)
                 break
         return found
@@ -53,7 +57,12 @@ class Responses:
     def _open_window(self, draft: Draft, event: str, actor: int, subject: int, seats: tuple[int, ...]) -> bool:
         """A queue step: ask the first of ``seats`` who holds an answer (phase ``respond``), or go on."""
         for k, seat in enumerate(seats):
-            if self._answers(draft, seat, event, subject):
+            draft.subject = (event, subject)  # what the conditions read (``windows.yours``)
+            try:
+                answers = self._answers(draft, seat, event, subject)
+            finally:
+                draft.subject = None
+            if answers:
                 draft.phase, draft.asked = "respond", (seat, event, actor, subject)
                 draft.pending = (("window", event, actor, subject, seats[k + 1:]),)
                 return True
@@ -101,14 +110,13 @@ class Responses:
     def _answer(self, draft: Draft, who: int, card: int, event: str, subject: int) -> Any:
         """A queue step: the response's effects of ``event`` play, ``subject`` being what they answer."""
         for index, effect in draft.facts.defs[card].triggered(event):
-            if holds(effect.while_, draft, who, None):
-                draft.subject = subject
-                try:
-                    done = self._verbs(draft, who, card, index, "", 0)
-                finally:
-                    draft.subject = None
-                if done:
-                    return done
+            draft.subject = (event, subject)  # what ``cancel`` and ``yours`` read
+            try:
+                done = holds(effect.while_, draft, who, None) and self._verbs(draft, who, card, index, "", 0)
+            finally:
+                draft.subject = None
+            if done:
+                return done
         return False
 
     def _defend_now(self, draft: Draft) -> bool:
@@ -116,19 +124,16 @@ class Responses:
         draft.phase = "defend"
         return True
 
-    def _guard_end(self, draft: Draft, subject: int) -> bool:
-        """A queue step: nothing (it marks where what a cancel drops ends)."""
+    def _guard_end(self, draft: Draft, subject: Any, *after_cancel: str) -> bool:
+        """A queue step: nothing (it marks where what a cancel drops ends; ``after_cancel`` is played only then)."""
         return False
 
     def _play_target(self, draft: Draft, action: Target) -> None:
-        """The chosen treasure moves onto the chooser's counter; the verbs after the steal go on."""
-        treasure = action.card.number
-        self._unplace(draft, action.owner, treasure)
-        self._place(draft, action.player, treasure)
+        """The chosen treasure moves onto the chooser's counter (after its window, if a card answers one); the
+        verbs after the steal go on."""
         draft.asked, draft.phase = None, "turn"
-        if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
-            return
-        self._resume(draft)
+        draft.pending = self._treasure_window(draft, action.owner, action.player, action.card.number) + draft.pending
+        self._resume(draft)  # a win as it moves ends the game: nothing waits then
 
     def _play_discard(self, draft: Draft, action: Discard) -> None:
         """The card goes to the cemetery; the same player discards again, or the next one, or the flow goes on."""
@@ -238,14 +243,15 @@ def discard(rules: Any, draft: Draft, who: int, source: Any, index: int, path: s
 def cancel(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Cancel) -> tuple[str, int]:
     """Cancel what the response answers: a battle's attack card goes to the cemetery; the queue drops what
     the window guards (``TurnFlow._resume`` reads the returned ``("cancel", subject)``)."""
-    subject = draft.subject
-    if subject is None:
+    if draft.subject is None:
         raise RuntimeError(f"{player(who)}'s cancel answers nothing: it is played only in a response")
-    if draft.battle is not None and draft.battle[2] == subject:  # a battle's window answers its treasure
-        draft.cemetery.append(draft.battle[3])
+    event, subject = draft.subject
+    if event == "battle-called" and draft.battle is not None and draft.battle[2] == subject:
+        draft.cemetery.append(draft.battle[3])  # a battle's window answers its treasure
         draft.battle = None
         if draft.marks:
             rules._battle_over(draft)
+    rules._cancel_use(draft, event, subject)
     draft.log.append(("cancelled", subject))
     return ("cancel", subject)
 

@@ -75,11 +75,12 @@ from .turns import TurnFlow
 from .verbs import Verbs, protected
 from .victory import Victory
 from .views import Views
+from .windows import Windows
 
 
 @dataclass
-class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Verbs, SeveralBattlesRules, Battles, Kingdom, Victory,
-                   Views):
+class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Windows, Verbs, SeveralBattlesRules, Battles, Kingdom,
+                   Victory, Views):
     """The rules, bound to the card definitions of one game configuration."""
 
     defs: dict[str, CardDef]
@@ -110,6 +111,8 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Verbs, SeveralBa
     """Some battle card lets its attacker battle once more (``battle-again``; else a battle ends the action)."""
     _response_events: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     """The response windows some card of the deck answers (no other window is ever queued)."""
+    _resolving: bool = field(default=False, init=False, repr=False, compare=False)
+    """Some card answers a defence or a battle about to resolve (else a battle resolves as its defence is chosen)."""
     _turn_starts: bool = field(default=False, init=False, repr=False, compare=False)
     """Something happens at the start of a turn: a refused paella offered again (expansion 2), the expert burn,
     an effect (else a turn starts with its action)."""
@@ -121,6 +124,7 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Verbs, SeveralBa
         self._starts = any(e.when.event == "turn-start" for e in terretes)
         self._card_events = frozenset(e.when.event for e in cards)
         self._response_events = self._card_events & frozenset(RESPONSES)
+        self._resolving = bool(self._response_events & {"battle-resolving", "card-being-used"})
         self._more_actions = any(card.doing("actions-per-turn") for card in self.defs.values())
         self._returns = any(card.doing("return-to-hand") for card in self.defs.values())
         self._again = any(card.doing("battle-again") for card in self.defs.values())
@@ -282,6 +286,8 @@ FalleraRules._steps = {"draw": FalleraRules._draw, "end-action": FalleraRules._e
                        "again": FalleraRules._offer_again, "grant": FalleraRules._grant,
                        "window": FalleraRules._open_window, "answer": FalleraRules._answer,
                        "defend-now": FalleraRules._defend_now, "guard-end": FalleraRules._guard_end,
+                       "sell": FalleraRules._sell_step, "resolve": FalleraRules._resolve_step,
+                       "move-treasure": FalleraRules._move_treasure, "move-queen": FalleraRules._move_queen,
                        "several-battle": FalleraRules._several_battle, "several-end": FalleraRules._several_end}
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}

@@ -31,8 +31,9 @@ class State:
     decision ``asked`` names (``respond``, ``target``, ``discard``, ``choose``, ``several``)."""
     discord: bool
     """Expansion 2's rules are in play."""
-    battle: tuple[int, int, int, int] | None = None
-    """(attacker, target, treasure, attack card) while a battle waits for its defence."""
+    battle: tuple[int | None, ...] | None = None
+    """(attacker, target, treasure, attack card) while a battle waits for its defence; with a fifth, the defence
+    card (None: none), while the defence's or the battle's response window is open (``windows``)."""
     toss: tuple[int, int, bool] | None = None
     """(player, tosses left, all heads so far) while a paella with seafood is offered."""
     takes: tuple[int, int, int] | None = None
@@ -70,16 +71,18 @@ class State:
     its verbs stopped the flow), ``("verbs", player, source, effect, path, position)`` (an effect's verbs, see
     ``interpreter``), ``("coin", …)`` (an effect's coin, first while it is due), ``("window", event, actor, subject, seats)`` (a
     response window, see ``responses``), ``("answer", player, card, event, subject)`` (a response being
-    played), ``("defend-now",)`` and ``("guard-end", subject)`` (where what a cancel drops ends) (a win, a coin toss or a refill
-    can cut into any of them)."""
+    played), ``("defend-now",)`` and ``("guard-end", subject[, step])`` (where what a cancel drops ends; ``step`` is played
+    only after a cancel), ``("sell", player, card)``, ``("resolve",)``, ``("move-treasure", owner, taker, treasure)``
+    and ``("move-queen", player, terreta)`` (the rest of an action after its window, see ``windows``) (a win, a coin
+    toss or a refill can cut into any of them)."""
 
     asked: tuple[Nested, ...] | None = None
-    """Who must decide in phases ``respond``, ``target`` and ``discard``, first, with what the decision is
-    about: ``(player, event, actor, subject)`` for a response window (``subject``: the card played, or the
-    treasure of the battle called: both public); ``(player, source, index, path, position)`` for a target (the verb
-    waiting for it); ``(player, count left, players still to discard, count)`` for a discard;
-    ``(player, kind, source, index, path, position)`` for a choice a verb asks (phase ``choose``: ``kind`` says
-    what is chosen, see ``verbs``)."""
+    """Who must decide in phases ``respond``, ``target``, ``discard`` and ``choose``, first, with what the decision is
+    about: ``(player, event, actor, subject)`` for a response window (``subject``: the card played, sold or
+    defending, the treasure of the battle or changing hands, the terreta the Queen is moving to: all public);
+    ``(player, source, index, path, position)`` for a target (the verb waiting for it); ``(player, count left,
+    players still to discard, count)`` for a discard; ``(player, kind, source, index, path, position)`` for a
+    choice a verb asks (phase ``choose``: ``kind`` says what is chosen, see ``verbs``)."""
 
     marks: tuple[tuple[Nested, ...], ...] = ()
     """What verbs leave in play beyond the zones, all public (see ``verbs``): ``("protect", treasure, holder,
@@ -125,7 +128,8 @@ class Draft:
     draft was thawed, as (what, instance or terreta source): ``placed`` (a treasure reached a counter),
     ``trigger`` (an effect began), a verb that acted (``draw``, ``coin``, ``extra-action``, ``win``), and
     ``ended`` (the effect that ended the game); simulations credit cards with it (not part of the position).
-    ``subject`` is what the response being played answers, while its verbs play (a ``cancel`` reads it).
+    ``subject`` is (event, subject) of the window a response answers, while it is weighed or its verbs play (a
+    ``cancel`` and the condition ``yours`` read it).
     """
 
     __slots__ = FIELDS + ("facts", "rng", "log", "subject") + TALLIES

@@ -42,20 +42,25 @@ class TurnFlow:
         self._end_action(draft)
 
     def _play_sell(self, draft: Draft, action: Sell) -> None:
-        instance = action.card.number
-        self._unplace(draft, action.player, instance)
+        if "card-being-used" in self._response_events:  # a card of the deck answers a card about to be used
+            self._sell_window(draft, action)
+            return
+        self._sold(draft, action.player, action.card.number)
+
+    def _sold(self, draft: Draft, me: int, instance: int) -> bool:
+        """The sale: the treasure goes to the cemetery, its seller draws. True when the flow stopped."""
+        self._unplace(draft, me, instance)
         draft.cemetery.append(instance)
         if draft.marks:  # the cards attached to it go with it (``verbs``)
             self._detach(draft, instance)
-        used = self._used(draft, action.player, instance)  # selling is using it
-        if self._draw(draft, action.player, draft.facts.defs[instance].sell):
+        used = self._used(draft, me, instance)  # selling is using it
+        if self._draw(draft, me, draft.facts.defs[instance].sell):
             self._later(draft, *used, END_ACTION)
-            return
+            return True
         if not used:
-            self._end_action(draft)
-            return
+            return self._end_action(draft)
         draft.pending = used + END_ACTION_STEPS
-        self._resume(draft)
+        return self._resume(draft)
 
     def _play_burn(self, draft: Draft, action: Burn) -> None:
         instance = action.card.number
@@ -84,8 +89,11 @@ class TurnFlow:
                 steps = kept
             elif type(done) is tuple:  # a cancel: drop what its window guards, through ("guard-end", subject)
                 ends = [j for j, step in enumerate(steps) if step[0] == "guard-end" and step[1] == done[1]]
-                steps = steps[ends[0] + 1:] if ends else steps
+                if ends:  # a guard may name a step played only after a cancel (a cancelled move spends the action)
+                    steps = tuple((name,) for name in steps[ends[0]][2:]) + steps[ends[0] + 1:]
             elif done:
+                if name != "window" and steps and steps[0][0] == "guard-end":
+                    steps = steps[1:]  # the step it guards has begun: no cancel can reach it any more
                 self._later(draft, *steps)
                 return True
         return False

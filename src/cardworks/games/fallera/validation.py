@@ -8,7 +8,9 @@ only use verbs a terreta plays (``terreta-verb``). An effect placed where the
 engine never reads it (its trigger, a verb or a condition) is refused
 (``effect-never-fires``, see ``placement``). A card's needed features must
 be declared by the engine (``dangling-ref``), and a card the engine must leave
-out says why (``unexplained-gap``).
+out says why (``unexplained-gap``). A ``cancel`` answering a special played
+that could meet a special of another design and its own rank is refused
+(``cancel-same-rank``): the rulebooks say only that the higher rank prevails.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 from ...engine.validation import check_own_models
 from .cards import unexplained
-from .effects import Effect
+from .effects import RESPONSES, Effect
 from .features import FEATURES
 from .models import MODELS
 from .placement import card_places, never_fires
@@ -89,10 +91,9 @@ def validate(index: Any, out: Any) -> None:
                         if verb.verb not in TERRETA_VERBS and f"/do/{k}" not in refused:
                             out.error(loaded.display, f"{here}/do/{k}", "terreta-verb",
                                       f"a terreta does not play {verb.verb!r}; it plays {', '.join(sorted(TERRETA_VERBS))}")
-    for loaded, _ in db.docs("set"):
-        card_set = parsed.get(id(loaded))
-        if card_set is None:
-            continue
+    sets = [(loaded, parsed[id(loaded)]) for loaded, _ in db.docs("set") if id(loaded) in parsed]
+    _check_ranks(out, sets)
+    for loaded, card_set in sets:
         for c, card in enumerate(card_set.cards):
             _check_gaps(out, loaded.display, f"/cards/{c}", card)
             places = card_places(card.types, card.attributes.get("treasure-kind"))
@@ -127,3 +128,31 @@ def _check_gaps(out: Any, display: str, here: str, card: Any) -> None:
         out.warning(display, here, "unexplained-gap",
                     f"{card.id!r} has text or a kind only effects can play, but no effects, and records neither "
                     "a missing fact nor a needed engine feature: the engine leaves it out without saying why")
+
+
+def _rank(card: Any) -> int:
+    return card.stats.get("rank") or 1
+
+
+def _check_ranks(out: Any, sets: list[tuple[Any, Any]]) -> None:
+    """A ``cancel`` in a ``card-played`` response meets every special played (as an action or a response): of
+    one of its own rank but another design, the rulebooks do not say which prevails (fallera-base line 39
+    orders ranks only; the official FAQ lets a paella protectora cancel another), so such a card is refused
+    (``cancel-same-rank``) rather than played by an order nobody stated."""
+    played: dict[int, set[str]] = {}
+    for _, card_set in sets:
+        for card in card_set.cards:
+            if "special" in card.types and any(e.when.event in ("played", *RESPONSES) for e in card.effects):
+                played.setdefault(_rank(card), set()).add(card.id)
+    for loaded, card_set in sets:
+        for c, card in enumerate(card_set.cards):
+            for e, effect in enumerate(card.effects):
+                if effect.when.event != "card-played":
+                    continue
+                for k, verb in enumerate(effect.do):
+                    rivals = sorted(played.get(_rank(card), set()) - {card.id})
+                    if verb.verb == "cancel" and rivals:
+                        out.error(loaded.display, f"/cards/{c}/effects/{e}/do/{k}", "cancel-same-rank",
+                                  f"{card.id!r} (n{_rank(card)}) cancels a special played, and {', '.join(rivals)} "
+                                  f"{'is' if len(rivals) == 1 else 'are'} of the same rank: the rulebooks say only that "
+                                  "the higher rank prevails (fallera-base line 39), not which of two of one rank does")

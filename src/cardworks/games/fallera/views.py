@@ -47,10 +47,13 @@ class Views(SavedState):
         label = facts.labels.__getitem__  # "design#n"
         battle = None
         if state.battle is not None:
-            attacker, target, treasure, attack = state.battle
-            face_up = any(map(facts.face_up.__getitem__, state.counters[target]))
+            attacker, target, treasure, attack = state.battle[:4]
+            resolving = len(state.battle) == 5  # the defence is chosen: the attack is revealed (fallera-base line 28)
+            face_up = resolving or any(map(facts.face_up.__getitem__, state.counters[target]))
             battle = {"attacker": attacker, "target": target, "treasure": label(treasure),
                       "attack": label(attack) if who == attacker or face_up else "hidden"}
+            if resolving:
+                battle["defence"] = None if state.battle[4] is None else label(state.battle[4])
         elif state.marks and any(m[0] == "called" for m in state.marks):  # a battle of several (``revolta``)
             battle = {"attacker": next(m[1] for m in state.marks if m[0] == "called"),
                       "called": [[m[2], label(m[3])] for m in state.marks if m[0] == "called"],
@@ -94,7 +97,8 @@ class Views(SavedState):
             return "the public view shows which card lies face down in a battle of several"
             if any(f != "hidden" for p, f in enumerate(seen["foods"]) if p != viewer and not state.revealed[p]):
                 return f"{player(viewer)} sees a territorial food that is not revealed"
-            if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden":
+            if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden" \
+                    and len(state.battle) == 4:  # with its defence chosen, a battle's attack is revealed
                 target = state.battle[1]
                 if not any(self.card(state, i).doing("face-up-attacks") for i in state.counters[target]):  # apart too
                     return f"{player(viewer)} sees the face-down attack"
@@ -142,8 +146,8 @@ class Views(SavedState):
         broken = []
         in_hands, on_counters = list(chain.from_iterable(state.hands)), list(chain.from_iterable(state.counters))
         places = in_hands + on_counters + list(state.deck) + list(state.cemetery) \
-            + ([state.battle[3]] if state.battle else []) + [i for i in state.map if i >= 0] + list(state.laying) \
-            + [m[1] for m in state.marks if m[0] == "attach"] + face_down_cards(state.marks)
+            + ([i for i in state.battle[3:] if i is not None] if state.battle else []) + [i for i in state.map if i >= 0] \
+            + list(state.laying) + [m[1] for m in state.marks if m[0] == "attach"] + face_down_cards(state.marks)
         facts = self.facts(state)
         if len(places) != len(state.designs) or set(places) != facts.instances:
             broken.append("conservation: every card instance must be in exactly one zone")
