@@ -48,7 +48,7 @@ REPO = Path(__file__).resolve().parents[1]
 GAMES = Path("cardworks") / "games"
 RULES_MODULES = {
     "fallera": ("actions", "battles", "cards", "deal", "facts", "game", "interpreter", "kingdom", "legality",
-                "responses", "rules", "state", "triggers", "turns", "victory", "views", "windows"),
+                "responses", "rules", "state", "triggers", "turns", "verbs", "victory", "views", "windows"),
     "diables": ("actions", "game", "rules", "scoring"),
     "calavera": ("actions", "game", "rules", "sheet"),
 }

@@ -74,8 +74,13 @@ class Terminology:
         found += [(term, name) for name in self.standards for term in STANDARDS[name]]
         self._patterns = [(term, standard, variant, variant_pattern(variant))
                           for term, standard in found for variant in term.forbidden]
+        # One search for any variant first: most texts hold none, and one pass over them beats one per variant.
+        self._any = re.compile("|".join(f"(?:{p.pattern})" for *_, p in self._patterns), re.IGNORECASE) \
+            if self._patterns else None
 
     def hits(self, text: str) -> Iterator[Hit]:
+        if self._any is None or self._any.search(text) is None:
+            return
         for term, standard, variant, pattern in self._patterns:
             for match in pattern.finditer(text):
                 yield Hit(match.group(0), variant, term.translation, term.term, standard)

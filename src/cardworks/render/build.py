@@ -29,7 +29,7 @@ from ..problems import Problem
 from ..loading.database import game_folders
 from ..validate import validate
 from .deck import Deck, build_deck
-from .docs.build import DocTask, build_documents, doc_tasks
+from .docs.build import LAYOUT_CACHE, DocTask, build_documents, doc_tasks
 from .docs.texts import fallen_back
 from .facecache import FaceCache, deck_faces, face_keys
 from .fetcher import refusal_error
@@ -38,7 +38,6 @@ from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRul
 from ..models.sheet_rules import sheet_for
 from ..models.files import classify
 from ..models.sheets import LayoutError, Sheet, sheet_problems
-from .cutfiles import cut_dxf, cut_svg
 from .impose import SheetLayout, calibration, impose
 from .layouts import layout_path, read_layout
 from .slots import impose_slots
@@ -48,6 +47,7 @@ from .kit import contents as kit_contents, deck_sets
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
 from .facepdf import assemble, render_pngs, save_pdf
+from .piecepdf import layout_cache
 from .proof import ProofNotes, contact_sheet
 from .telltale import telltale_backs
 from .transaction import BuildTransaction
@@ -96,6 +96,38 @@ class BuildOptions:
     """``fact`` (only what the sources give) or ``playtest`` (marked stand-ins fill the unknowns)."""
     scheduler: str | None = None
     """A Dask scheduler (``tcp://HOST:PORT``): faces are laid out on its workers, the rest is done here."""
+
+
+@dataclass(frozen=True)
+class DeckChoice:
+    """Which cards a deck holds: what :func:`.deck.build_deck` reads of the options."""
+
+    selection: str | None
+    players: int | None
+    optional: tuple[str, ...]
+    edition: str
+
+    @classmethod
+    def of(cls, options: BuildOptions) -> DeckChoice:
+        return cls(options.selection, options.players, options.optional, options.edition)
+
+    def deck(self, db: Database, with_game: bool = False) -> Deck:
+        return build_deck(db, self.selection, self.players, self.optional, with_game=with_game, edition=self.edition)
+
+
+@dataclass(frozen=True)
+class FaceRun:
+    """How one deck × locale's faces are laid out and written: what :func:`_faces` reads of the options."""
+
+    out: Path
+    jobs: int
+    png: bool
+    strict: bool
+    allow_fallback: bool
+
+    @classmethod
+    def of(cls, options: BuildOptions) -> FaceRun:
+        return cls(options.out, options.jobs, options.png, options.strict, options.allow_fallback)
 
 
 @dataclass
@@ -202,7 +234,7 @@ def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord],
                        faces or [])
 
 
-def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
+def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
            kept: dict[str, OutputRecord], cluster: Any = None) -> tuple[bytes, FaceJob, str, dict[str, tuple[str, ...]], list[OutputRecord],
                                                    list[str] | None]:
     """The print-shop PDF of a deck × locale: reused when its faces are unchanged, else assembled from the
@@ -211,32 +243,32 @@ def _faces(db: Database, deck: Deck, locale: str, options: BuildOptions,
     reused)."""
     base = f"{db.output_id}/{locale}"
     shop_path = f"{base}/print-shop/cards-{deck.label}.pdf"
-    job = build_job(db, deck, locale, options.allow_fallback)
+    job = build_job(db, deck, locale, run.allow_fallback)
     order = [face.id for face in job.faces]
-    png_paths = [f"{base}/print-shop/png-{deck.label}/{face_id}.png" for face_id in order] if options.png else []
+    png_paths = [f"{base}/print-shop/png-{deck.label}/{face_id}.png" for face_id in order] if run.png else []
     keys = face_keys(job)
     key = faces_hash(keys, deck, order, locale)
     previous = [kept.get(path) for path in [shop_path, *png_paths]]
-    if all(r is not None and r.input_hash == key and still_valid(options.out, r) for r in previous):
+    if all(r is not None and r.input_hash == key and still_valid(run.out, r) for r in previous):
         shop = previous[0]
         overflow = {card: tuple(shop.overflow_parts.get(card, ())) for card in shop.overflow}  # type: ignore[union-attr]
-        return (options.out / shop_path).read_bytes(), job, key, overflow, previous, None  # type: ignore[return-value]
-    result = deck_faces(job, FaceCache(options.out / FACE_CACHE), face_renderer(options.jobs, cluster))
+        return (run.out / shop_path).read_bytes(), job, key, overflow, previous, None  # type: ignore[return-value]
+    result = deck_faces(job, FaceCache(run.out / FACE_CACHE), face_renderer(run.jobs, cluster))
     if result.refused:
         raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
     parts = result.parts  # a property that reads every face: once, not once per face
     overflow = {face_id: parts[face_id] for face_id in order if face_id in parts}
-    if options.strict and overflow:
+    if run.strict and overflow:
         raise overflow_error(db, locale, overflow, "; nothing written")
     shop_bytes = save_pdf(assemble({i: f.pdf for i, f in result.faces.items()}, order, BLEED_MM, locale,
                                    {i: f.group for i, f in result.faces.items()}))
     outputs = [("cards-print-shop", shop_path, shop_bytes, len(order))]
-    if options.png:
+    if run.png:
         images = render_pngs(shop_bytes, order, Path(f"{base}/print-shop/png-{deck.label}"))
         outputs += [("card-png", path, data, 1) for path, data in images.items()]
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
               "players": deck.players, "edition": deck.edition, **overflow_fields(overflow)}
-    records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(options.out, path, data), **common,
+    records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(run.out, path, data), **common,
                             fallbacks=fallen_back(job.fallbacks))
                for kind, path, data, pages in outputs]
     return shop_bytes, job, key, overflow, records, result.rendered
@@ -252,13 +284,14 @@ def size_groups(job: FaceJob, deck: Deck, game_size: tuple[float, float]) -> dic
     return {size: entries for size, entries in groups.items() if entries}
 
 
-def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
+def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: SheetLayout, proof: bool,
                 kept: dict[str, OutputRecord], cluster: Any = None) -> DeckOutcome:
-    """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size."""
+    """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size,
+    on the layout ``given`` (``--layout`` and its options); with ``proof``, its contact sheet too."""
     game = db.game_doc
-    chosen, layout_digest = _chosen_layout(db, options.layout)  # a layout that cannot be used stops before any face is laid out
-    shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, options, kept, cluster)
-    if options.strict and overflow:
+    chosen, layout_digest = _chosen_layout(db, given)  # a layout that cannot be used stops before any face is laid out
+    shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, run, kept, cluster)
+    if run.strict and overflow:
         raise overflow_error(db, locale, overflow)
     page_of = {face.id: i for i, face in enumerate(job.faces)}
     back_of = {face.id: face.back for face in job.faces if isinstance(face, Face)}
@@ -272,7 +305,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
     opening = None
     fell_back: list[dict[str, str]] = []
     for (width, height), entries in groups.items():
-        layout = replace(options.layout, trim_w=width, trim_h=height, bleed=BLEED_MM)
+        layout = replace(given, trim_w=width, trim_h=height, bleed=BLEED_MM)
         sheet = _slot_sheet(db, chosen, layout)
         if sheet is None:  # the grid rule: drawn by .impose with the layout file's numbers
             rule = chosen[0].rule
@@ -285,7 +318,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         sheet_path = f"{db.output_id}/{locale}/cards-{deck.label}{suffix}{named}-{layout.paper}.pdf"
         cut_paths = [sheet_path[:-4] + ext for ext in (".cut.svg", ".cut.dxf")] if sheet and sheet.corner_radius is not None else []
         previous = [kept.get(path) for path in [sheet_path, *cut_paths]]
-        if all(r is not None and r.input_hash == sheet_key and still_valid(options.out, r) for r in previous):
+        if all(r is not None and r.input_hash == sheet_key and still_valid(run.out, r) for r in previous):
             records += previous  # type: ignore[arg-type]
             continue
         if sheet is None:
@@ -301,25 +334,28 @@ def _build_deck(db: Database, deck: Deck, locale: str, options: BuildOptions,
         else:
             sheets = impose_slots(shop, fronts, backs, sheet, BLEED_MM, layout.duplex, (layout.offset_x, layout.offset_y))
         duplex = layout.duplex != "none" and not isinstance(chosen[0].rule, GutterfoldRule)  # backs on their own pages
-        if opening is None:
-            opening, fell_back = contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, options.allow_fallback,
-                                              deck.edition, job.fallbacks)  # type: ignore[arg-type]
+        if opening is None:  # the same page as last build when only a face changed: from the layout cache
+            with layout_cache(run.out / LAYOUT_CACHE):
+                opening, fell_back = contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, run.allow_fallback,
+                                                  deck.edition, job.fallbacks)  # type: ignore[arg-type]
         for number, page in enumerate(opening.pages):
             sheets.pages.insert(number, page)
         sheet_bytes = save_pdf(sheets)
         common = {"game": db.output_id, "locale": locale, "input_hash": sheet_key, "selection": deck.selection,
                   "players": deck.players, "paper": layout.paper, "edition": deck.edition}
         records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages),
-                                    sha256=write_output(options.out, sheet_path, sheet_bytes), **common,
+                                    sha256=write_output(run.out, sheet_path, sheet_bytes), **common,
                                     contents=[row.record() for row in rows], contents_pages=len(opening.pages),
                                     fallbacks=fell_back, **overflow_fields(overflow)))
         if cut_paths:
+            from .cutfiles import cut_dxf, cut_svg  # ezdxf (and numpy) only for a layout that makes cut files
+
             for kind, path, data in (("cut-svg", cut_paths[0], cut_svg(sheet)), ("cut-dxf", cut_paths[1], cut_dxf(sheet))):  # type: ignore[arg-type]
-                records.append(OutputRecord(kind=kind, path=path, pages=1, sha256=write_output(options.out, path, data),
+                records.append(OutputRecord(kind=kind, path=path, pages=1, sha256=write_output(run.out, path, data),
                                             **common))
         imposed = True
-    if options.proof:
-        records.append(_proof(db, deck, locale, options.out, options.layout.paper, kept, job, faces_key, overflow,
+    if proof:
+        records.append(_proof(db, deck, locale, run.out, given.paper, kept, job, faces_key, overflow,
                               shop_bytes))
     outcome = _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
     outcome.notes = notes
@@ -444,15 +480,16 @@ def _locales(db: Database, asked: list[str] | None, every_game: bool) -> list[st
     return list(game.locales)
 
 
-def _pack_plans(cards_root: Path, options: BuildOptions) -> list[tuple[Database, Deck, str]]:
-    """Each pack's deck (alone, or merged into the game's) in each of its locales."""
+def _pack_plans(cards_root: Path, packs: list[Path], choice: DeckChoice, merge: bool,
+                locales: list[str] | None) -> list[tuple[Database, Deck, str]]:
+    """Each pack's deck (alone, or merged into the game's with ``merge``) in each of its locales (or the
+    ``locales`` asked for)."""
     plans = []
-    for db in open_packs(cards_root, options.packs):
-        deck = build_deck(db, options.selection, options.players, options.optional, with_game=options.merge,
-                          edition=options.edition)
+    for db in open_packs(cards_root, packs):
+        deck = choice.deck(db, with_game=merge)
         if not deck.cards:
             raise UsageError(f"pack {db.output_id!r} has no cards to print in {deck.label!r}")
-        plans += [(db, deck, locale) for locale in _locales(db, options.locales, every_game=False)]
+        plans += [(db, deck, locale) for locale in _locales(db, locales, every_game=False)]
     return plans
 
 
@@ -478,14 +515,15 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
     kept = {path: r for path, r in previous.items() if (options.out / path).exists()}
     result = BuildReport()
     finished = getattr(progress, "finished", None)
-    plans = _pack_plans(cards_root, options) if options.packs else []
+    choice = DeckChoice.of(options)
+    plans = _pack_plans(cards_root, options.packs, choice, options.merge, options.locales) if options.packs else []
     tasks: list[DocTask | PieceTask] = []
     for folder in [] if options.packs else selected_games(cards_root, options.game):
         db = Database(game=load_game(folder))
         game = db.game_doc
         locales = _locales(db, options.locales, every_game=options.game is None)
         try:
-            deck = build_deck(db, options.selection, options.players, options.optional, edition=options.edition)
+            deck = choice.deck(db)
         except UsageError as exc:
             if options.game is not None:
                 raise
@@ -500,11 +538,12 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
             boxes = [s.id for s in game.selections] if options.selection is None else []
             tasks += doc_tasks(db, locales, [deck.selection, *(b for b in boxes if b != deck.selection)],
                                options.allow_fallback, options.proof)
+    run = FaceRun.of(options)
     for step, (db, deck, locale) in enumerate(plans):
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
         started = time.perf_counter()
-        outcome = _build_deck(db, deck, locale, options, kept, cluster)
+        outcome = _build_deck(db, deck, locale, run, options.layout, options.proof, kept, cluster)
         if finished and (outcome.rendered or outcome.imposed):
             for record in outcome.records:
                 finished(record.path, time.perf_counter() - started)

@@ -58,14 +58,18 @@ def write_output(out_dir: Path, relative: str, data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path) -> None:
-    """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order."""
+def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path, read: dict[Path, bytes] | None = None) -> None:
+    """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order. ``read`` keeps
+    the bytes of files read before in the same build, so that tasks hashing the same folders read them once."""
     for path in sorted(paths):
         unsafe = unsafe_entry(root, path)
         if unsafe is not None:  # validation reports these; a file swapped in since is refused here too
             raise DataError(f"{display_path(path)}: [{unsafe[0]}] {unsafe[1]}",
                             [Problem(display_path(path), "", *unsafe)])
-        data = read_limited(path, MAX_ASSET_BYTES)
+        if read is None:
+            data = read_limited(path, MAX_ASSET_BYTES)
+        else:
+            data = read[path] if path in read else read.setdefault(path, read_limited(path, MAX_ASSET_BYTES))
         digest.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
 
 

@@ -31,21 +31,30 @@ def piece_html(template: str, texts: DocTexts, **context: Any) -> str:
 
 _layouts: Path | None = None
 """Folder of laid-out pages by :func:`.docs.inputs.html_key` while :func:`layout_cache` is on, else None."""
+_cached_only = False
+"""True while :func:`layout_cache` may only reuse pages: a page not in it raises :class:`NotLaidOut`."""
+
+
+class NotLaidOut(Exception):
+    """A page that ``layout_cache(folder, cached_only=True)`` does not hold: it must be laid out (elsewhere)."""
 
 
 @contextmanager
-def layout_cache(folder: Path | None) -> Iterator[None]:
+def layout_cache(folder: Path | None, cached_only: bool = False) -> Iterator[None]:
     """Within this block, :func:`piece_pdf` reuses a page laid out before from the same HTML and files.
 
     A piece is drawn from many records of its game and cannot be keyed by what it prints before it is drawn;
     drawing it is cheap, laying its HTML out is not. So the build draws every piece again and WeasyPrint
-    lays out only the HTML it has not seen (an edited card lays out no board or standee)."""
-    global _layouts
-    before, _layouts = _layouts, folder
+    lays out only the HTML it has not seen (an edited card lays out no board or standee). With
+    ``cached_only``, a page the cache lacks raises :class:`NotLaidOut` instead of being laid out: the build
+    draws here the pieces whose pages are all cached and sends only the others to worker processes."""
+    global _layouts, _cached_only
+    before, _layouts = (_layouts, _cached_only), folder
+    _cached_only = cached_only and folder is not None
     try:
         yield
     finally:
-        _layouts = before
+        _layouts, _cached_only = before
 
 
 def piece_pdf(html: str, game_root: Path) -> bytes:
@@ -58,6 +67,8 @@ def piece_pdf(html: str, game_root: Path) -> bytes:
         kept = _layouts / f"{html_key(html, game_root)}.pdf"
         if kept.is_file():
             return kept.read_bytes()
+        if _cached_only:
+            raise NotLaidOut(kept.name)
     data = _layout(html, game_root)
     if kept is not None:
         write_bytes_atomic(kept, data)

@@ -71,9 +71,10 @@ class PieceTask:
     def paper(self) -> str:
         return "a3" if self.kind.endswith("-a3") else self.layout.paper
 
-    def render(self) -> tuple[bytes, int, list[str]]:
-        """The piece's PDF, its page count and the strings taken from another locale."""
-        db = Database(game=load_game(Path(self.game_root)))
+    def render(self, db: Database | None = None) -> tuple[bytes, int, list[str]]:
+        """The piece's PDF, its page count and the strings taken from another locale; ``db`` is its game when
+        the caller has it loaded (else it is loaded here, as in a worker process)."""
+        db = db if db is not None else Database(game=load_game(Path(self.game_root)))
         texts = DocTexts(db, self.locale, self.allow_fallback, self.proof)
         data = PIECES[self.kind].render(db, texts, self.layout, list(self.sets) if self.sets is not None else None)
         if texts.missing:

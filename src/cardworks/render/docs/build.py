@@ -43,19 +43,40 @@ class DocTask:
     def paper(self) -> str:
         return "a4"
 
-    def render(self) -> tuple[bytes, int, list[str]]:
-        return render_task(self)
+    def render(self, made: DocHtml | None = None) -> tuple[bytes, int, list[str]]:
+        """Lay the document out from ``made`` (its HTML, made once by the build); without it, make it here."""
+        return render_task(self, made)
 
-    def input_key(self, db: Database, seen: dict[Path, str]) -> str:
-        """Hash of what the document prints: its HTML and the files it names (:mod:`.inputs`)."""
+    def html(self, db: Database) -> DocHtml:
+        """The document's HTML, with the images each section asks for and the strings taken from another
+        locale. Made once per build (in the main process, which keys the document by it) and handed to the
+        worker that lays it out, so no rulebook is generated twice and no proof FAQ runs its scenarios twice."""
         from .documents import faq_html, rulebook_html
+
+        asked_by: dict[str, str] = {}
+        fell_back: list[str] = []
+        if self.kind == "rulebook":
+            html = rulebook_html(db, self.locale, self.selection, self.allow_fallback, self.proof, asked_by, fell_back)
+        else:
+            html = faq_html(db, self.locale, self.allow_fallback, self.proof, fell_back)
+        return DocHtml(html, asked_by, fell_back)
+
+    def input_key(self, made: DocHtml, seen: dict[Path, str]) -> str:
+        """Hash of what the document prints: its HTML ``made`` and the files it names (:mod:`.inputs`)."""
         from .inputs import html_key
 
-        if self.kind == "rulebook":
-            html = rulebook_html(db, self.locale, self.selection, self.allow_fallback, self.proof)
-        else:  # the page numbers follow from the rest: the HTML with placeholders says what the FAQ prints
-            html = faq_html(db, self.locale, self.allow_fallback, self.proof)
-        return html_key(f"{self.kind} {self.locale} {self.allow_fallback} {self.proof}\n{html}", Path(self.game_root), seen)
+        head = f"{self.kind} {self.locale} {self.allow_fallback} {self.proof}"
+        return html_key(f"{head}\n{made.html}", Path(self.game_root), seen)
+
+
+@dataclass(frozen=True)
+class DocHtml:
+    """A document's generated HTML and what came with it: the image each section line asks for (to name it
+    when the fetcher refuses it) and the strings printed from another locale."""
+
+    html: str
+    asked_by: dict[str, str]
+    fell_back: list[str]
 
 
 def doc_tasks(db: Database, locales: list[str], selection: str | list[str], allow_fallback: bool,
@@ -97,9 +118,10 @@ def _shown_by(task: Any, root: Path, path: Path, source_locale: str) -> bool:
     return True
 
 
-def task_hash(task: Any) -> str:
+def task_hash(task: Any, seen: dict[Any, Any] | None = None) -> str:
     """Hash of everything a piece may be made from: the game's data in its locale, the templates, the engine.
-    (Rulebooks and FAQ indexes are keyed by what they print instead: ``DocTask.input_key``.)"""
+    (Rulebooks and FAQ indexes are keyed by what they print instead: ``DocTask.input_key``.) ``seen`` keeps
+    the folders listed and files read for the tasks of one build."""
     import json
 
     from ...loading.paths import read_text_inside
@@ -111,8 +133,12 @@ def task_hash(task: Any) -> str:
         source = json.loads(read_text_inside(Path(task.game_root), Path(task.game_root) / "game.json")).get("source_locale", "")
     except (OSError, ValueError):
         source = ""
+    seen = {} if seen is None else seen
+    read = seen.setdefault("bytes", {})
     for folder in (Path(task.game_root), templates_dir(), package / "engine", package / "games"):
-        hash_files(digest, [p for p in folder.rglob("*") if p.is_file() and _shown_by(task, folder, p, source)], folder)
+        if ("files", folder) not in seen:
+            seen[("files", folder)] = [p for p in folder.rglob("*") if p.is_file()]
+        hash_files(digest, [p for p in seen[("files", folder)] if _shown_by(task, folder, p, source)], folder, read)
     return digest.hexdigest()
 
 
@@ -124,54 +150,86 @@ def _portable_repr(task: Any) -> str:
     return repr(task)
 
 
-def render_task(task: DocTask) -> tuple[bytes, int, list[str]]:
-    """Render one document; returns its PDF bytes, page count and the strings taken from another locale."""
+def render_task(task: DocTask, made: DocHtml | None = None) -> tuple[bytes, int, list[str]]:
+    """Lay one document out from its HTML ``made`` (made here when not given); returns its PDF bytes, page
+    count and the strings taken from another locale."""
     import io
 
     import pikepdf
 
-    from .documents import faq_pdf, render_pdf, rulebook_html
+    from .documents import render_pdf
 
-    db = Database(game=load_game(Path(task.game_root)))
-    fell_back: list[str] = []
-    if task.kind == "rulebook":
-        asked_by: dict[str, str] = {}
-        html = rulebook_html(db, task.locale, task.selection, task.allow_fallback, task.proof, asked_by, fell_back)
-        data = render_pdf(html, db.game.root, asked_by, f"the {task.game} {task.locale} rulebook")
-    else:
-        data = faq_pdf(db, task.locale, task.allow_fallback, task.proof, fell_back)
+    if made is None:
+        made = task.html(Database(game=load_game(Path(task.game_root))))
+    name = "rulebook" if task.kind == "rulebook" else "FAQ index"
+    data = render_pdf(made.html, Path(task.game_root), made.asked_by, f"the {task.game} {task.locale} {name}")
     pdf = pikepdf.open(io.BytesIO(data))
-    return save_pdf(pdf), len(pdf.pages), fell_back
+    return save_pdf(pdf), len(pdf.pages), list(made.fell_back)
 
 
-def _keys(tasks: list[Any]) -> dict[Any, str]:
-    """Each task's input key: what a document prints (``input_key``), else every file it may read."""
+def _keys(tasks: list[Any]) -> tuple[dict[Any, str], dict[Any, DocHtml]]:
+    """Each task's input key (what a document prints, else every file a piece may read) and each document's
+    HTML, which its worker lays out."""
     games: dict[str, Database] = {}
     seen: dict[Path, str] = {}
-    keys = {}
+    listed: dict[Any, Any] = {}
+    keys: dict[Any, str] = {}
+    made: dict[Any, DocHtml] = {}
     for task in tasks:
-        if hasattr(task, "input_key"):
+        if isinstance(task, DocTask):
             if task.game_root not in games:
                 games[task.game_root] = Database(game=load_game(Path(task.game_root)))
-            keys[task] = task.input_key(games[task.game_root], seen)
+            made[task] = task.html(games[task.game_root])
+            keys[task] = task.input_key(made[task], seen)
         else:
-            keys[task] = task_hash(task)
-    return keys
+            keys[task] = task_hash(task, listed)
+    return keys, made
 
 
 LAYOUT_CACHE = ".cache/layouts"
 """Pieces' pages laid out before, by the hash of their HTML and files (:func:`..piecepdf.layout_cache`)."""
 
 
-def _render(task: Any, layouts: Path | None = None) -> tuple[bytes, int, float, list[str]]:
+def _render(task: Any, layouts: Path | None = None, made: DocHtml | None = None, cached_only: bool = False,
+            db: Database | None = None) -> tuple[bytes, int, float, list[str]]:
+    """Lay ``task`` out: a document from its HTML ``made``, a piece from ``db`` (its game, loaded here when
+    not given)."""
     import time
 
     from ..piecepdf import layout_cache
 
     start = time.perf_counter()
-    with layout_cache(layouts):
-        data, pages, fell_back = task.render()
+    with layout_cache(layouts, cached_only):
+        if made is not None:
+            data, pages, fell_back = task.render(made)
+        else:
+            data, pages, fell_back = task.render(db) if db is not None else task.render()
     return data, pages, time.perf_counter() - start, fell_back
+
+
+def _cached_pieces(built_before: list[Any], layouts: Path,
+                   finished: Callable[[str, float], None] | None) -> dict[Any, tuple[bytes, int, float, list[str]]]:
+    """Of the pieces built before and to build again, those whose every page is in the layout cache, drawn
+    here: after an edit that changed none of their pages (one card's rules text), workers would cost more to
+    start than the pieces cost to draw. (A piece never built before goes to the workers untried.)"""
+    from ..piecepdf import NotLaidOut
+
+    done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
+    if not layouts.is_dir():
+        return done
+    games: dict[str, Database] = {}  # one load of each game for all its pieces
+    for task in built_before:
+        if isinstance(task, DocTask):  # keyed by what it prints: to do means to lay out
+            continue
+        if task.game_root not in games:
+            games[task.game_root] = Database(game=load_game(Path(task.game_root)))
+        try:
+            done[task] = _render(task, layouts, cached_only=True, db=games[task.game_root])
+        except NotLaidOut:
+            continue
+        if finished:
+            finished(task.path, done[task][2])
+    return done
 
 
 def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], jobs: int,
@@ -179,27 +237,35 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     """Build (or reuse) every document or piece (anything with ``path``, ``kind``, ``game_root`` and
     ``render()``); returns each task with its record and whether it was rendered. ``finished(path, seconds)``
     is called as each one is done, in the order they finish."""
-    keys = _keys(tasks)
+    keys, made = _keys(tasks)
     layouts = out / LAYOUT_CACHE
     results = []
     todo = []
+    built_before = []
     for task in tasks:
         previous = kept.get(task.path)
         if previous is not None and previous.input_hash == keys[task] and still_valid(out, previous):
             results.append((task, previous, False))
         else:
             todo.append(task)
+            if previous is not None:
+                built_before.append(task)
     done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
     if jobs > 1 and len(todo) > 1:
+        done = _cached_pieces(built_before, layouts, finished)
+        todo_elsewhere = [task for task in todo if task not in done]
+    else:
+        todo_elsewhere = todo
+    if jobs > 1 and len(todo_elsewhere) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_render, task, layouts): task for task in todo}
+            futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo_elsewhere}
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 if finished:
                     finished(futures[future].path, done[futures[future]][2])
     else:
-        for task in todo:
-            done[task] = _render(task, layouts)
+        for task in todo_elsewhere:
+            done[task] = _render(task, layouts, made.get(task))
             if finished:
                 finished(task.path, done[task][2])
     for task in todo:
