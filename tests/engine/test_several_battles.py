@@ -164,3 +164,36 @@ def test_a_determinization_mid_revolta_shows_each_player_what_they_observed() ->
         if checked >= 12:
             break
     assert checked >= 12
+
+
+def _with_card(effect: dict, attack: int = 5):
+    """``_position`` whose attack card also carries ``effect`` (an example card: its values are the example's)."""
+    from dataclasses import replace
+
+    from cardworks.games.fallera.cards import CardDef
+    from cardworks.games.fallera.effects import Effect
+
+    rules, state = _position()
+    card = CardDef("example-attack-5", ("battle",), attack=attack, defence=0,
+                   effects=(Effect.model_validate(effect),))
+    return replace(rules, defs={**rules.defs, "example-attack-5": card}), state
+
+
+REVOLTA_STEPS = ("p1 play revolta-de-les-germanies#0", "p1 call p2 bajoqueta#4", "p1 call p3 conill#5",
+                 "p1 attack-with example-attack-5#1", "p2 defend example-defence-3#2")
+
+
+@pytest.mark.parametrize("last, back", [("p3 no-defence", True), ("p3 defend example-defence-6#3", False)])
+def test_an_attack_that_returns_to_the_hand_does_so_only_if_it_lost_no_battle(last: str, back: bool) -> None:
+    """fallera-2 line 39: a card that goes back to the attacker's hand does not after losing one battle."""
+    rules, state = _with_card({"do": [{"verb": "return-to-hand"}]})
+    state = _played(rules, state, *REVOLTA_STEPS, last)
+    assert (1 in state.hands[0]) is back and (1 in state.cemetery) is not back
+
+
+def test_a_second_battle_is_not_offered_after_a_revolta() -> None:
+    """fallera-3 line 192: Queixalets' sobresalt! does not apply in a revolta."""
+    rules, state = _with_card({"do": [{"verb": "battle-again"}]})
+    assert rules._again
+    state = _played(rules, state, *REVOLTA_STEPS, "p3 no-defence")
+    assert state.phase == "turn" and state.current == 1 and state.again is None
