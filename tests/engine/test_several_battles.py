@@ -19,9 +19,9 @@ from cardworks.models import Scenario
 from conftest import REPO
 
 DB = load_database(REPO / "cards" / "fallera")
-SCENARIOS = {s["id"]: s for s in json.loads(
-    (REPO / "cards" / "fallera" / "scenarios" / "rulings-discordia.json").read_text("utf-8"))["scenarios"]
-    if "revolta" in s["id"]}
+SCENARIOS = {s["id"]: s for name in ("rulings-discordia.json", "rulings-faq.json") for s in json.loads(
+    (REPO / "cards" / "fallera" / "scenarios" / name).read_text("utf-8"))["scenarios"]
+    if "revolta-de-les-germanies" in s["cards"]}
 EXAMPLES = [{"id": "example-attack-5", "types": ["battle"], "attack": 5, "defence": 0},
             {"id": "example-defence-3", "types": ["battle"], "attack": 0, "defence": 3},
             {"id": "example-defence-6", "types": ["battle"], "attack": 0, "defence": 6}]
@@ -54,7 +54,7 @@ def _card(state, design):
 
 
 def test_there_are_scenarios_for_the_revolta() -> None:
-    assert len(SCENARIOS) == 2
+    assert len(SCENARIOS) == 4
 
 
 @pytest.mark.parametrize("scenario_id", sorted(SCENARIOS))
@@ -63,12 +63,20 @@ def test_each_revolta_scenario_passes(scenario_id: str) -> None:
     assert result.passed, result.messages
 
 
-def test_a_wrong_expectation_about_the_revolta_fails() -> None:
-    scenario_id = "scenario-ruling-discordia-revolta-each-defence-apart"
+WRONG = [  # (scenario, a wrong final expectation, what the runner must say)
+    ("scenario-ruling-discordia-revolta-each-defence-apart",  # as if the attack beat the defence 6 too
+     {"counters": {"p1": ["bajoqueta", "conill", "carxofa"]}}, "expected p1's counter"),
+    ("scenario-ruling-discordia-revolta-chosen-rivals", {"counters": {"p4": []}}, "expected p4's counter"),
+    ("scenario-ruling-faq-paella-cancels-the-revolta", {"counters": {"p1": ["bajoqueta"]}}, "expected p1's counter"),
+    ("scenario-ruling-faq-paella-cancels-a-paella", {"counters": {"p1": []}}, "expected p1's counter"),
+]
+
+
+@pytest.mark.parametrize("scenario_id, wrong, message", WRONG)
+def test_a_wrong_expectation_about_the_revolta_fails(scenario_id: str, wrong: dict, message: str) -> None:
     expect = SCENARIOS[scenario_id]["expect"]
-    wrong = {"counters": {"p1": ["bajoqueta", "conill", "carxofa"]}}  # as if the attack beat the defence 6 too
     result = _run(scenario_id, expect=[*expect[:-1], wrong])
-    assert result.passed is False and "expected p1's counter" in result.messages[0], result.messages
+    assert result.passed is False and message in result.messages[0], result.messages
 
 
 def test_every_legal_action_round_trips_and_the_state_says_whose_decision_it_is() -> None:
