@@ -205,3 +205,40 @@ def test_a_second_battle_is_not_offered_after_a_revolta() -> None:
     assert rules._again
     state = _played(rules, state, *REVOLTA_STEPS, "p3 no-defence")
     assert state.phase == "turn" and state.current == 1 and state.again is None
+
+
+def test_an_observation_showing_a_rivals_face_down_attack_is_a_leak() -> None:
+    rules, state = _position()
+    attack = _card(state, "example-attack-5")
+    state = _played(rules, state, *REVOLTA_STEPS[:4])
+    original = rules._private_view
+    try:  # a private view that shows every player the attacker's card is caught
+        rules._private_view = lambda s, who: {**original(s, who), "battle": {**original(s, who)["battle"],
+                                                                            "yours": [attack]}}
+        assert "sees a rival's face-down attack" in rules.hidden_leak(state)
+    finally:
+        rules._private_view = original
+    assert rules.hidden_leak(state) is None
+
+
+def test_the_food_and_face_down_attack_checks_of_hidden_leak_run() -> None:
+    """They sat after a ``return`` and never ran: a view showing a rival's food or a called battle's attack is
+    caught again."""
+    rules, state = scenario_state(DB, {
+        "selection": "base-3", "players": 3, "current": "p1", "hands": [["el-capita-moro"], [], []],
+        "counters": [[], ["bajoqueta"], []], "deck": ["jaume-i", "la-bellea-del-moc", "monleon"],
+        "foods": ["sud", "interior", "nord"], "queen": "xuquer-turia",
+        "map": {"nord": "carxofa", "xuquer-turia": "el-tio-sangonera", "muntanyes-centrals": "cagallo",
+                "sud": "romer", "interior": "garrofo"}})
+    state = _played(rules, state, "p1 battle p2 bajoqueta#1 with el-capita-moro#0")
+    assert state.phase == "defend"
+    original = rules._private_view
+    try:
+        rules._private_view = lambda s, who: {**original(s, who), "foods": ["sud", "interior", "nord"]}
+        assert "territorial food that is not revealed" in rules.hidden_leak(state)
+        rules._private_view = lambda s, who: {**original(s, who), "battle": {
+            **original(s, who)["battle"], "attack": "el-capita-moro#0"}}
+        assert "sees the face-down attack" in rules.hidden_leak(state)
+    finally:
+        rules._private_view = original
+    assert rules.hidden_leak(state) is None

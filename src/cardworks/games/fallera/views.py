@@ -91,10 +91,6 @@ class Views(SavedState):
             looked = {player(m[2]) for m in state.marks if m[0] == "seen" and m[1] == viewer}  # apart from observe
             if set(seen["looked"]) - looked:
                 return f"{player(viewer)}'s observation shows a hand they did not look at"
-        if state.marks and any(len(m) > 3 for m in public_marks(state.marks) if m[0] == "seen"):
-            return "the public view shows what a player saw of another's hand"
-        if state.marks and any(len(m) > 2 for m in public_marks(state.marks) if m[0] == "face-down"):
-            return "the public view shows which card lies face down in a battle of several"
             if any(f != "hidden" for p, f in enumerate(seen["foods"]) if p != viewer and not state.revealed[p]):
                 return f"{player(viewer)} sees a territorial food that is not revealed"
             if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden" \
@@ -102,6 +98,13 @@ class Views(SavedState):
                 target = state.battle[1]
                 if not any(self.card(state, i).doing("face-up-attacks") for i in state.counters[target]):  # apart too
                     return f"{player(viewer)} sees the face-down attack"
+            down = [m[2] for m in state.marks if m[0] == "face-down" and m[1] != viewer] if state.marks else []
+            if down and f"{state.designs[down[0]]}#{down[0]}" in repr(seen["battle"]):  # apart from observe
+                return f"{player(viewer)} sees a rival's face-down attack in a battle of several"
+        if state.marks and any(len(m) > 3 for m in public_marks(state.marks) if m[0] == "seen"):
+            return "the public view shows what a player saw of another's hand"
+        if state.marks and any(len(m) > 2 for m in public_marks(state.marks) if m[0] == "face-down"):
+            return "the public view shows which card lies face down in a battle of several"
         return None
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
