@@ -242,3 +242,33 @@ def test_the_food_and_face_down_attack_checks_of_hidden_leak_run() -> None:
     finally:
         rules._private_view = original
     assert rules.hidden_leak(state) is None
+
+
+def test_greedy_calls_every_rival_then_attacks_with_its_strongest_card() -> None:
+    from cardworks.engine.core import CHANCE
+    from cardworks.games.fallera.heuristics import greedy
+    from cardworks.simulate.tables import TableSpec, build_table
+
+    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base-2", 4))
+    rules, rng, kinds = table.rules, random.Random(5), []
+    for _ in range(40):
+        state = table.deal(rng)
+        while rules.actor(state) is not None and len(kinds) < 20:
+            legal = rules.legal_actions(state)
+            revolta = [a for a in legal if "play revolta" in a.notation()]
+            if state.phase == "several" and rules.actor(state) != CHANCE:
+                me = rules.actor(state)
+                chosen = greedy(table, me, rules.observe(state, me), legal, rng)
+                assert chosen in legal
+                kinds.append(type(chosen).__name__)
+                if any(type(a).__name__ == "Call" for a in legal):
+                    assert type(chosen).__name__ == "Call"  # one attack serves every rival called
+                elif type(chosen).__name__ == "AttackWith":
+                    assert (table.cards[chosen.card.design].attack or 0) == max(
+                        table.cards[a.card.design].attack or 0 for a in legal)
+            else:
+                chosen = (revolta or legal)[int(rng.random() * len(revolta or legal))]
+            state = rules.apply(state, chosen, rng=rng)
+        if len(kinds) >= 20:
+            break
+    assert {"Call", "AttackWith"} <= set(kinds) and {"Defend", "NoDefence"} & set(kinds)

@@ -110,6 +110,8 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design) + 2.0 * counts[a.owner], a.notation()))
     if phase == "choose":
         return _choose(table, me, seen, legal, rng)
+    if phase == "several":
+        return _several(table, seen, legal)
     if phase != "turn":
         return legal[int(rng.random() * len(legal))]
     counts = [_ingredients(table, c) for c in seen["counters"]]
@@ -243,6 +245,20 @@ def _defend(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any]) -> 
     if worth >= INGREDIENT or (table.cards[strongest.card.design].defence or 0) >= 3 and worth >= 3:
         return strongest
     return refuse
+
+
+def _several(table: Any, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
+    """A battle of several: call every rival (one attack card serves all), each for their best treasure, then
+    attack with the strongest card; defend with the strongest card when the treasure is worth it."""
+    kinds = {type(a).__name__ for a in legal}
+    if "Call" in kinds:
+        calls = [a for a in legal if type(a).__name__ == "Call"]
+        return max(calls, key=lambda a: (treasure_worth(table, a.treasure.design), a.notation()))
+    if "AttackWith" in kinds:
+        return max(legal, key=lambda a: (table.cards[a.card.design].attack or 0, a.notation()))
+    me, called = seen["you"], seen["battle"]["called"]
+    treasure = next(label for rival, label in called if rival == me)
+    return _defend(table, me, {**seen, "battle": {"treasure": treasure, "attack": "hidden"}}, legal)
 
 
 # --- search support ------------------------------------------------------------------------------------
