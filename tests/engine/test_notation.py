@@ -20,7 +20,8 @@ FALLERA = st.one_of(
     st.builds(fallera.NoDefence, players), st.builds(fallera.Coin, st.booleans()),
     st.builds(fallera.Take, players, players, cards), st.builds(fallera.First, players),
     st.builds(fallera.Move, players, slugs), st.builds(fallera.Burn, players, cards),
-    st.builds(fallera.Lay, players, cards, slugs))
+    st.builds(fallera.Lay, players, cards, slugs), st.builds(fallera.Call, players, players, cards),
+    st.builds(fallera.AttackWith, players, cards))
 
 dice = st.sets(st.integers(0, 5), min_size=1).map(lambda s: tuple(sorted(s)))
 CALAVERA = st.one_of(

@@ -272,8 +272,28 @@ class TargetTreasure(_Notated):
         return f"{player(self.player)} treasure {player(self.owner)} {self.card}"
 
 
+@dataclass(frozen=True)
+class Call(_Notated):
+    """Name a rival and the treasure on their counter a battle of several (``several-battles``) is fought for."""
+
+    player: int
+    target: int
+    treasure: Card
+
+    def _write(self) -> str:
+        return f"{player(self.player)} call {player(self.target)} {self.treasure}"
+
+
+@dataclass(frozen=True)
+class AttackWith(_PlayerCard):
+    """Place the one attack of a battle of several face down: the calling ends, the defences follow."""
+
+    verb: ClassVar[str] = "attack-with"
+
+
 FalleraAction = (Almoina | Sell | Attack | Defend | NoDefence | Pass | Coin | Take | First | Move | Burn | Lay | Play
-                 | Respond | Target | Discard | Choose | Pick | TargetBattle | TargetMap | TargetTerreta | TargetTreasure)
+                 | Respond | Target | Discard | Choose | Pick | TargetBattle | TargetMap | TargetTerreta | TargetTreasure
+                 | Call | AttackWith)
 
 _P = r"p(\d+)"
 _C = r"([a-z0-9-]+)#(\d+)"
@@ -301,6 +321,8 @@ _PATTERNS = [
     (re.compile(rf"^{_P} target-map {_C}$"), lambda m: TargetMap(_p(m[1]), Card(m[2], int(m[3])))),
     (re.compile(rf"^{_P} target-terreta ([a-z0-9-]+)$"), lambda m: TargetTerreta(_p(m[1]), m[2])),
     (re.compile(rf"^{_P} treasure {_P} {_C}$"), lambda m: TargetTreasure(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])))),
+    (re.compile(rf"^{_P} call {_P} {_C}$"), lambda m: Call(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])))),
+    (re.compile(rf"^{_P} attack-with {_C}$"), lambda m: AttackWith(_p(m[1]), Card(m[2], int(m[3])))),
 ]
 
 

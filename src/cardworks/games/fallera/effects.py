@@ -433,10 +433,28 @@ class ChoosePlayer(Model):
     verb: Literal["choose-player"]
 
 
+class SeveralBattles(Model):
+    """The acting player calls one battle against one or more rivals at once (the revolta de les Germanies,
+    fallera-2 lines 35-40): for each rival chosen, one treasure on their counter (``pN call pM card#n``; a
+    protected treasure is not offered, and a rival need not be called), then one battle card from the hand
+    face down (``pN attack-with card#n``), which ends the calling. Each rival called, in seat order from the
+    acting player's left, presents a defence (``pN defend card#n``; only the attack is face down) or
+    surrenders (``pN no-defence``). Then the attack is revealed and compared with each defence in turn, in the same
+    order: each battle won moves its treasure onto the acting player's counter (a win looked for as each
+    arrives). The attack card is used once: it goes to the cemetery after the last battle (back to the hand,
+    when its ``return-to-hand`` holds, only if it lost none of them, line 39); each defence card as in an
+    ordinary battle. A ``battle-again`` does not apply (fallera-3 line 192). No response window opens for these
+    battles (a battle called or about to resolve, a treasure changing hands, a card about to be used): a
+    response acting on one of them is not modelled yet. With no battle card in hand, or no
+    treasure on any rival's counter that may be battled for, it does nothing."""
+
+    verb: Literal["several-battles"]
+
+
 Verb = Annotated[Union[AsItsType, RestatesTerretaBonus, PartOf, CountAsIngredients, ValidIngredient, ModifyStat,
                        FaceUpAttacks, Draw, Coin, ExtraAction, ActionsPerTurn, ReturnToHand, BattleAgain, Win,
                        Steal, Discard, Cancel, Protect, SetStat, SwapStats, LookAtHand, TakeFromMap, MoveQueen,
-                       Attach, ChoosePlayer],
+                       Attach, ChoosePlayer, SeveralBattles],
                  Field(discriminator="verb")]
 Coin.model_rebuild()
 

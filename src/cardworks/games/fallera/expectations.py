@@ -9,7 +9,7 @@ from pydantic import model_validator
 from ...validate.expectations import CardId, Expectation, PlayerId, TerretaId, players
 
 Phase = Literal["turn", "defend", "again", "toss", "effect-coin", "burn", "lay", "first", "over", "respond", "target",
-                "discard", "choose"]
+                "discard", "choose", "several"]
 Reason = Literal["five-ingredients", "five-ingredients-seafood", "four-ingredients-territorial",
                  "deck-exhausted-holder", "deck-exhausted", "effect-win"]
 
@@ -20,6 +20,7 @@ RULES = frozenset({
     "queen-access", "queen-needs-map", "sell-own-treasure", "sell-sellable", "tails-steal", "take-from-hand",
     "play-from-hand", "play-special", "respond-from-hand", "respond-may-answer", "target-rival", "target-on-counter",
     "discard-from-hand", "target-protected", "battle-protected", "choose-kind", "choose-option",
+    "several-step", "several-option",
 })
 """The rules Fallera's engine names when it refuses an action (a test finds each one in the engine's code)."""
 

@@ -162,8 +162,10 @@ class TurnChoices(Sequence):
         self._battles = battles  # sales are listed only when one is looked at: their count is enough here
         plays: tuple[FalleraAction, ...] = ()
         if facts.any_playable:  # specials played as the action ("pN play …" sorts between battles and moves)
-            row, playable = facts.row(Play, me), facts.playable
-            plays = tuple(row[i] for i in facts.in_order(state.hands[me]) if playable[i])
+            playable, hand = facts.playable, state.hands[me]
+            if any(map(playable.__getitem__, hand)):  # most hands hold none: no row to look up
+                row = facts.row(Play, me)
+                plays = tuple(row[i] for i in facts.in_order(hand) if playable[i])
         self._plays = plays
         self._size = 1 + battles + len(plays) + len(moves) + sales
 

@@ -23,12 +23,12 @@ FEATURES: dict[str, tuple[str, tuple[str, ...]]] = {
         "playing a special card from the hand, as the turn's action or at the moment its text names (on any "
         "turn), with its target, and a paella protectora's chance to cancel it by rank (fallera-base lines 40-51)",
         ()),
-    "special-to-answer": (
-        "a special card the engine plays in the shipped decks, for a paella protectora to answer: the engine plays "
-        "specials and response windows, but every shipped special it could play lacks what it does (see the cards "
-        "left out), so no shipped scenario can play one; the example pack's scenarios show the paella answering "
-        "its specials",
-        ("official-faq-paella-cancels-n1", "official-faq-paella-vs-paella")),
+    "stated-battle-values": (
+        "the attack and defence of the battle cards a worked example names: the example of the revolta de les "
+        "Germanies (fallera-2 line 40) says which defences the Tombatossals beats, but no rulebook states the "
+        "values of the Tombatossals, the xicona de Xixona, the cagalló or the cuca fera, so no scenario can replay "
+        "it without inventing them (the revolta's own rulings are checked with example cards)",
+        ("discordia-revolta-example",)),
     "attachments": (
         "a special card attached to a battle card or to an ingredient, changing it while attached "
         "(fallera-2 lines 37-38; fallera-3 line 211)",

@@ -110,6 +110,8 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design) + 2.0 * counts[a.owner], a.notation()))
     if phase == "choose":
         return _choose(table, me, seen, legal, rng)
+    if phase == "several":
+        return _several(table, seen, legal)
     if phase != "turn":
         return legal[int(rng.random() * len(legal))]
     counts = [_ingredients(table, c) for c in seen["counters"]]
@@ -245,6 +247,20 @@ def _defend(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any]) -> 
     return refuse
 
 
+def _several(table: Any, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
+    """A battle of several: call every rival (one attack card serves all), each for their best treasure, then
+    attack with the strongest card; defend with the strongest card when the treasure is worth it."""
+    kinds = {type(a).__name__ for a in legal}
+    if "Call" in kinds:
+        calls = [a for a in legal if type(a).__name__ == "Call"]
+        return max(calls, key=lambda a: (treasure_worth(table, a.treasure.design), a.notation()))
+    if "AttackWith" in kinds:
+        return max(legal, key=lambda a: (table.cards[a.card.design].attack or 0, a.notation()))
+    me, called = seen["you"], seen["battle"]["called"]
+    treasure = next(label for rival, label in called if rival == me)
+    return _defend(table, me, {**seen, "battle": {"treasure": treasure, "attack": "hidden"}}, legal)
+
+
 # --- search support ------------------------------------------------------------------------------------
 
 def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
@@ -273,6 +289,18 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     visible.update(mark[1] for mark in seen.get("marks") or () if mark[0] == "attach")  # attached: in play
     battle = seen.get("battle")
     attack = None
+    several = battle if battle and "called" in battle else None  # a battle of several (``revolta``): no battle
+    if several:
+        battle = None
+    marks = deep_tuple(seen.get("marks") or [])
+    down = next((k for k, mark in enumerate(marks) if mark[0] == "face-down"), None)  # its attack, which card unsaid
+    if several:
+        visible.update(mark[2] for mark in marks if mark[0] in ("shown", "defence"))
+        if several["yours"] and down is not None:  # my own attack: I know it
+            mine = _instance(several["yours"][0])
+            visible.add(mine)
+            marks = marks[:down] + ((*marks[down][:2], mine),) + marks[down + 1:]
+            down = None
     if battle:
         visible.add(_instance(battle["treasure"]))
         if battle["attack"] != "hidden":
@@ -286,7 +314,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     cards = [table.cards[d] for d in designs]
     treasure = [c.treasure for c in cards]
     fighting = [c.battle for c in cards]
-    face_down = bool(battle) and attack is None
+    face_down = bool(battle) and attack is None or down is not None
     sizes = [0 if who == me else size for who, size in enumerate(seen["hand_sizes"])]
     seen_foods = list(seen.get("foods") or [])
     free_spaces = [s for s in spaces if s not in seen_foods]
@@ -298,7 +326,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         "foods": (), "revealed": tuple(f != "hidden" and p != me for p, f in enumerate(seen_foods)),
         "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"),
         "pending": deep_tuple(seen.get("pending") or []), "asked": deep_tuple(seen.get("asked")),
-        "marks": deep_tuple(seen.get("marks") or []),
+        "marks": marks,
     }  # the queue and the decision asked are public (a window's subject is a played card or a battle's treasure)
     weights = rules.facts(built({**fixed, "hands": (), "deck": ()})).tallies(counters)[0]
     # a paella can be complete (and so refused) only where the rules' own bound of valid ingredients allows it
@@ -335,6 +363,8 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         fields["hands"], fields["deck"], fields["foods"] = tuple(hands), deck, foods
         if battle_fields is not None:
             fields["battle"] = (*battle_fields, dealt_attack) + ((defence,) if resolving else ())
+        elif down is not None:  # a rival's face-down attack in a battle of several
+            fields["marks"] = marks[:down] + ((*marks[down][:2], dealt_attack),) + marks[down + 1:]
         state = built(fields)
         return _with_refused(rules, state) if may_refuse else state
 

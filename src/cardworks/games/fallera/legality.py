@@ -84,9 +84,15 @@ class Checks:
             self._need_phase(draft, action, "again")
 
     def _check_nodefence(self, draft: Draft, action: NoDefence) -> None:
+        if draft.phase == "several":  # a battle of several (``revolta``)
+            self._check_several(draft, action, "defend")
+            return
         self._need_phase(draft, action, "defend")
 
     def _check_defend(self, draft: Draft, action: Defend) -> None:
+        if draft.phase == "several":
+            self._check_several(draft, action, "defend")
+            return
         self._need_phase(draft, action, "defend")
         defence = self._instance(draft, action.card, draft.hands[action.player], action, "defend-from-hand",
                                  "in your hand")

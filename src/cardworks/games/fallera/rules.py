@@ -58,7 +58,7 @@ from typing import Any
 from ...engine.core import CHANCE, IllegalActionError, Outcome, Playout
 from .actions import (Almoina, Attack, Burn, Coin, Defend, Discard, FalleraAction, First, Lay, Move, NoDefence, Pass,
                       Play, Respond, Sell, Take, Target, parse_action, player)
-from .actions import Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure
+from .actions import AttackWith, Call, Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure
 from .effects import RESPONSES
 from .battles import Battles
 from .cards import CardDef
@@ -69,6 +69,7 @@ from .legality import Checks
 from .state import Draft, State, frozen, thawed
 from .registry import REGISTRY
 from .responses import Responses
+from .revolta import SeveralBattlesRules
 from .triggers import Triggers
 from .turns import TurnFlow
 from .verbs import Verbs, protected
@@ -78,7 +79,8 @@ from .windows import Windows
 
 
 @dataclass
-class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Windows, Verbs, Battles, Kingdom, Victory, Views):
+class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Windows, Verbs, SeveralBattlesRules, Battles, Kingdom,
+                   Victory, Views):
     """The rules, bound to the card definitions of one game configuration."""
 
     defs: dict[str, CardDef]
@@ -199,6 +201,8 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Windows, Verbs, 
             return self._unprotected(state, listed) if state.marks else listed
         if phase == "choose":
             return self._choose_options(state, facts)
+        if phase == "several":
+            return self._several_options(state, facts)
         if state.asked is not None:
             return self._asked_choices(state, facts)
         if phase == "lay":
@@ -274,7 +278,7 @@ _COIN_PHASES = frozenset({"toss", "effect-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
 _KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Pass, Coin, Take, First, Move, Burn, Lay, Play, Respond, Target,
-          Discard, Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure)
+          Discard, Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure, Call, AttackWith)
 _DEFENCES = (Defend, NoDefence)
 FalleraRules._steps = {"draw": FalleraRules._draw, "end-action": FalleraRules._end_action,
                        "next-turn": FalleraRules._next_turn, "refill": FalleraRules._refill,
@@ -283,9 +287,20 @@ FalleraRules._steps = {"draw": FalleraRules._draw, "end-action": FalleraRules._e
                        "window": FalleraRules._open_window, "answer": FalleraRules._answer,
                        "defend-now": FalleraRules._defend_now, "guard-end": FalleraRules._guard_end,
                        "sell": FalleraRules._sell_step, "resolve": FalleraRules._resolve_step,
-                       "move-treasure": FalleraRules._move_treasure, "move-queen": FalleraRules._move_queen}
+                       "move-treasure": FalleraRules._move_treasure, "move-queen": FalleraRules._move_queen,
+                       "several-battle": FalleraRules._several_battle, "several-end": FalleraRules._several_end}
 _CHECKS = {kind: getattr(FalleraRules, f"_check_{kind.__name__.lower()}") for kind in _KINDS}
 _EFFECTS = {kind: getattr(FalleraRules, f"_play_{kind.__name__.lower()}") for kind in _KINDS if kind not in _DEFENCES}
-_EFFECTS.update(dict.fromkeys(_DEFENCES, FalleraRules._play_defence))
+
+
+def _defence(rules: FalleraRules, draft: Draft, action: Defend | NoDefence) -> None:
+    """A defence: of the battle called (phase ``defend``), or of a battle of several (``revolta``)."""
+    if draft.phase == "defend":
+        rules._play_defence(draft, action)
+    else:
+        rules._play_several_defence(draft, action)
+
+
+_EFFECTS.update(dict.fromkeys(_DEFENCES, _defence))
 """Each action type's check and effect (looked up once, not by name at each step)."""
 REGISTRY.seal()  # every part of the rules is defined: each member of the vocabulary must have its handler

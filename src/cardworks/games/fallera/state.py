@@ -27,7 +27,8 @@ class State:
     cemetery: tuple[int, ...]
     current: int
     phase: str
-    """``turn``, ``defend``, ``again``, ``toss``, ``effect-coin``, ``burn``, ``lay``, ``first`` or ``over``."""
+    """``turn``, ``defend``, ``again``, ``toss``, ``effect-coin``, ``burn``, ``lay``, ``first``, ``over``, or a
+    decision ``asked`` names (``respond``, ``target``, ``discard``, ``choose``, ``several``)."""
     discord: bool
     """Expansion 2's rules are in play."""
     battle: tuple[int | None, ...] | None = None

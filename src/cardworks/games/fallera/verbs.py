@@ -43,8 +43,9 @@ def amount(count: Any, hand: int) -> int:
 
 
 def public_marks(marks: Any) -> list[list[Any]]:
-    """``marks`` as every player may see them: a look says who looked at whose hand, not what was in it."""
-    return [list(m[:3]) if m[0] == "seen" else list(m) for m in marks]
+    """``marks`` as every player may see them: a look says who looked at whose hand, not what was in it; a
+    card placed face down in a battle of several (``revolta``) says whose it is, not which."""
+    return [list(m[:3]) if m[0] == "seen" else list(m[:2]) if m[0] == "face-down" else list(m) for m in marks]
 
 
 def protected(state: Any) -> frozenset[int]:

@@ -14,10 +14,11 @@ from .registry import REGISTRY
 from .invariants import more_invariants
 from ...engine.codec import SavedState, StateCodec
 from .state import State
+from .revolta import face_down_cards
 from .verbs import public_marks
 
 
-_ASKED_PHASES = frozenset({"respond", "target", "discard", "choose"})
+_ASKED_PHASES = frozenset({"respond", "target", "discard", "choose", "several"})
 _BATTLE_PHASES = frozenset({"defend", "respond", "target", "discard", "choose", "effect-coin", "over"})
 """Phases a called battle may wait in: its defence, or a response to it (and what the response asks)."""
 
@@ -53,6 +54,10 @@ class Views(SavedState):
                       "attack": label(attack) if who == attacker or face_up else "hidden"}
             if resolving:
                 battle["defence"] = None if state.battle[4] is None else label(state.battle[4])
+        elif state.marks and any(m[0] == "called" for m in state.marks):  # a battle of several (``revolta``)
+            battle = {"attacker": next(m[1] for m in state.marks if m[0] == "called"),
+                      "called": [[m[2], label(m[3])] for m in state.marks if m[0] == "called"],
+                      "yours": [label(m[2]) for m in state.marks if m[0] == "face-down" and m[1] == who]}
         return {"you": who, "hand": list(map(label, state.hands[who])), "battle": battle,
                 "looked": self._looked(state, who, label) if state.marks else {},
                 "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)]}
@@ -86,8 +91,6 @@ class Views(SavedState):
             looked = {player(m[2]) for m in state.marks if m[0] == "seen" and m[1] == viewer}  # apart from observe
             if set(seen["looked"]) - looked:
                 return f"{player(viewer)}'s observation shows a hand they did not look at"
-        if state.marks and any(len(m) > 3 for m in public_marks(state.marks) if m[0] == "seen"):
-            return "the public view shows what a player saw of another's hand"
             if any(f != "hidden" for p, f in enumerate(seen["foods"]) if p != viewer and not state.revealed[p]):
                 return f"{player(viewer)} sees a territorial food that is not revealed"
             if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden" \
@@ -95,6 +98,13 @@ class Views(SavedState):
                 target = state.battle[1]
                 if not any(self.card(state, i).doing("face-up-attacks") for i in state.counters[target]):  # apart too
                     return f"{player(viewer)} sees the face-down attack"
+            down = [m[2] for m in state.marks if m[0] == "face-down" and m[1] != viewer] if state.marks else []
+            if down and f"{state.designs[down[0]]}#{down[0]}" in repr(seen["battle"]):  # apart from observe
+                return f"{player(viewer)} sees a rival's face-down attack in a battle of several"
+        if state.marks and any(len(m) > 3 for m in public_marks(state.marks) if m[0] == "seen"):
+            return "the public view shows what a player saw of another's hand"
+        if state.marks and any(len(m) > 2 for m in public_marks(state.marks) if m[0] == "face-down"):
+            return "the public view shows which card lies face down in a battle of several"
         return None
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
@@ -140,7 +150,7 @@ class Views(SavedState):
         in_hands, on_counters = list(chain.from_iterable(state.hands)), list(chain.from_iterable(state.counters))
         places = in_hands + on_counters + list(state.deck) + list(state.cemetery) \
             + ([i for i in state.battle[3:] if i is not None] if state.battle else []) + [i for i in state.map if i >= 0] \
-            + list(state.laying) + [m[1] for m in state.marks if m[0] == "attach"]
+            + list(state.laying) + [m[1] for m in state.marks if m[0] == "attach"] + face_down_cards(state.marks)
         facts = self.facts(state)
         if len(places) != len(state.designs) or set(places) != facts.instances:
             broken.append("conservation: every card instance must be in exactly one zone")

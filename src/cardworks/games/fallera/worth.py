@@ -57,7 +57,7 @@ def verbs_worth(verbs: Sequence[Any]) -> float:
             total += ODDS * DRAW * (verb.attack + verb.defence)
         elif name == "actions-per-turn":
             total += INGREDIENT
-        elif name == "steal":
+        elif name in ("steal", "several-battles"):  # a battle of several: at least one treasure at the odds
             total += ODDS * INGREDIENT
         elif name == "discard":
             total += 0.5 * DRAW * (2 if verb.count == "half" else verb.count) * (-1 if verb.players == "you" else 1)
