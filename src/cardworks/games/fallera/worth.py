@@ -32,6 +32,7 @@ WORTH: dict[str, str] = {
     "look-at-hand": "a tenth of a draw: what it shows", "take-from-map": "an ingredient at the odds",
     "move-queen": "half a draw: the Queen placed", "attach": "nothing of its own: the card stays in play",
     "choose-player": "nothing of its own: the verbs after it are valued",
+    "several-battles": "as a steal: at least one rival's treasure at the odds",
 }
 """Every verb, with how the greedy player values it (for a reader and the test that checks the vocabulary)."""
 
