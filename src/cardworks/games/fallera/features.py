@@ -20,8 +20,9 @@ FEATURES: dict[str, tuple[str, tuple[str, ...]]] = {
         "bonus and the effects' coin verb, coin tosses asked for by cards are not modelled",
         ("discordia-humour-coin-symbol",)),
     "special-play": (
-        "playing a special card from the hand, as the turn's action or at the moment its text names (on any "
-        "turn), with its target, and a paella protectora's chance to cancel it by rank (fallera-base lines 40-51)",
+        "a special whose play changes the shape of the turn: several actions from one card, with rules for how "
+        "other extra plays combine with them (playing a special as the action or in one of the six response "
+        "windows, with its targets and the rank table's cancels, is played)",
         ()),
     "stated-battle-values": (
         "the attack and defence of the battle cards a worked example names: the example of the revolta de les "
@@ -30,33 +31,35 @@ FEATURES: dict[str, tuple[str, tuple[str, ...]]] = {
         "it without inventing them (the revolta's own rulings are checked with example cards)",
         ("discordia-revolta-example",)),
     "attachments": (
-        "a special card attached to a battle card or to an ingredient, changing it while attached "
-        "(fallera-2 lines 37-38; fallera-3 line 211)",
+        "a special card attached face down to a battle card, changing that battle while attached "
+        "(fallera-2 lines 37-38; one attached to an ingredient, fallera-3 line 211, is played: ``attach``)",
         ()),
     "counter-specials": (
         "a special card placed on a counter as the turn's action, acting while it lies there",
         ()),
     "several-battles": (
-        "several battles from one play: one attack against several rivals, a battle for several treasures, or a "
-        "second battle in the same turn",
+        "a battle against one rival for several treasures that may change hands either way (one attack against "
+        "several rivals is played: ``several-battles``)",
         ()),
     "battle-diversion": (
         "diverting a declared battle onto another player's treasure, with the cards used in it",
         ()),
     "queen-moved-by-card": (
-        "a card moving the Calavera Queen outside the move action, changing how far the move action goes, or "
-        "cancelling a movement",
+        "an ability moving the Calavera Queen in the middle of a battle, a card changing how far the move action "
+        "goes or making another player move it, or cancelling a card's movement of it (a special that moves it, "
+        "``move-queen``, and cancelling the move action in the ``queen-moving`` window are played)",
         ()),
     "hand-discards": (
-        "a player discarding cards of their own choosing from their hand as a card's cost or effect "
-        "(fallera-3 lines 131-134)",
+        "hand cards discarded as a card's cost, a player keeping cards a rival discards, or a discard set off by "
+        "a battle declared against a counter card's holder (fallera-3 lines 131-134; a discard as an effect, of "
+        "the player's own choosing, at random or by the acting player's pick, is played: ``discard``)",
         ()),
     "borrowed-hand": (
         "a player making their play with another player's hand cards",
         ()),
     "counter-treasure-use": (
-        "discarding a treasure from the counter as the turn's action for what its text gives, and taking a map "
-        "card without moving the Queen",
+        "discarding a treasure from the counter as the turn's action for what its text gives (taking a map card "
+        "without moving the Queen is played: ``take-from-map``)",
         ()),
     "stat-against-card": (
         "a battle card whose value depends on the card it faces, or on what the battle is fought for",
