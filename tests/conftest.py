@@ -29,6 +29,23 @@ def _src(facts: list[str] | None = None) -> list[dict[str, Any]]:
     return [{"doc": "rules", "section": "Cards", "lines": "1", "facts": facts or []}]
 
 
+MINITRICK_SOURCE = {"doc": "minitrick-rules", "section": "Minitrick", "lines": "3"}
+
+
+def minitrick_four_pack(**more: Any) -> dict[str, Any]:
+    """The files of a pack of the fixture game Minitrick adding one card, ``four`` (rank 4), and ``more``
+    files (relative path → JSON content)."""
+    return {
+        "pack.json": {"$schema": "../../schema/pack.schema.json", "id": "minitrick-four", "extends": "minitrick",
+                      "name": "Four"},
+        "sets/four.json": {"$schema": "../../../schema/set.schema.json", "id": "four-set", "name": "Four",
+                           "totals": {"designs": 1, "cards": 1},
+                           "cards": [{"id": "four", "quantity": 1, "types": ["number"], "stats": {"rank": 4},
+                                      "name": "Four", "sources": [MINITRICK_SOURCE]}]},
+        **more,
+    }
+
+
 def mini_files() -> dict[str, Any]:
     """The files of a small valid game ``mini``, by path relative to the game folder."""
     rules = "Steal one {treasure} from a rival."

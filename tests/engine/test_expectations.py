@@ -18,7 +18,7 @@ import pytest
 
 from cardworks.validate.expectations import Expectation
 from cardworks.engine.plugins import data_folder, registered
-from conftest import REPO, run_cli
+from conftest import MINITRICK_SOURCE, REPO, minitrick_four_pack, run_cli
 
 Scenario = dict[str, Any]
 
@@ -144,21 +144,15 @@ def _pack(tmp_path: Path, change: Callable[[Scenario], str]) -> tuple[Path, Path
     scenario edited by ``change``: the cards folder, the pack, the scenario file and the pointer ``change`` names."""
     root = _copy_game(tmp_path, "minitrick")
     pack = tmp_path / "pack"
-    source = {"doc": "minitrick-rules", "section": "Minitrick", "lines": "3"}
-    files = {
-        "pack.json": {"$schema": "../../schema/pack.schema.json", "id": "minitrick-four", "extends": "minitrick",
-                      "name": "Four"},
-        "sets/four.json": {"$schema": "../../../schema/set.schema.json", "id": "four-set", "name": "Four",
-                           "totals": {"designs": 1, "cards": 1},
-                           "cards": [{"id": "four", "quantity": 1, "types": ["number"], "stats": {"rank": 4},
-                                      "name": "Four", "sources": [source]}]},
+    source = MINITRICK_SOURCE
+    files = minitrick_four_pack(**{
         "scenarios/four.json": {"$schema": "../../../schema/scenarios.schema.json", "game": "minitrick",
                                 "scenarios": [{"id": "minitrick-four-wins", "title": "The pack's four wins",
                                                "source": source,
                                                "setup": {"hands": {"p1": ["four"], "p2": ["two"]}},
                                                "steps": ["p1 play four", "p2 play two"],
                                                "expect": [{"tricks": {"p1": 1, "p2": 0}, "leader": "p1"}]}]},
-    }
+    })
     for relative, content in files.items():
         (pack / relative).parent.mkdir(parents=True, exist_ok=True)
         (pack / relative).write_text(json.dumps(content, indent=2), encoding="utf-8")

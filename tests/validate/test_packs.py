@@ -170,22 +170,15 @@ def test_check_runs_a_packs_rulings_with_its_game(tmp_path: Path) -> None:
     """A pack of the fixture game Minitrick: its ruling is judged with Minitrick's engine."""
     import shutil
 
-    from conftest import FIXTURE_GAMES
+    from conftest import FIXTURE_GAMES, MINITRICK_SOURCE, minitrick_four_pack
 
     cards = tmp_path / "cards"
     shutil.copytree(FIXTURE_GAMES / "minitrick" / "cards" / "minitrick", cards / "minitrick")
-    source = {"doc": "minitrick-rules", "section": "Minitrick", "lines": "3"}
-    pack = _write_pack(tmp_path / "pack", {
-        "pack.json": {"$schema": "../../schema/pack.schema.json", "id": "minitrick-four", "extends": "minitrick",
-                      "name": "Four"},
-        "sets/four.json": {"$schema": "../../../schema/set.schema.json", "id": "four-set", "name": "Four",
-                           "totals": {"designs": 1, "cards": 1},
-                           "cards": [{"id": "four", "quantity": 1, "types": ["number"], "stats": {"rank": 4},
-                                      "name": "Four", "sources": [source]}]},
+    pack = _write_pack(tmp_path / "pack", minitrick_four_pack(**{
         "rulings/mine.json": {"$schema": "../../../schema/rulings.schema.json", "rulings": [
             {"id": "my-unchecked-ruling", "cards": ["four"], "question": "Does it tie?", "answer": "Never.",
-             "source": {**source, "certainty": "inferred"}, "states_behaviour": True}]},
-    })
+             "source": {**MINITRICK_SOURCE, "certainty": "inferred"}, "states_behaviour": True}]},
+    }))
     assert run_cli("--cards", str(cards), "validate", str(pack)).exit_code == 0
     run = run_cli("--cards", str(cards), "check", str(pack), "--playouts", "0")
     assert "scenarios: 2 passed, 0 failed" in run.output, run.output
