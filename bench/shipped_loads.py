@@ -27,15 +27,16 @@ def count(pytest_args: list[str]) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "loads.jsonl"
         env = dict(os.environ, CARDWORKS_SHIPPED_LOADS=str(record), PYTHONPATH=str(REPO / "src"))
-        command = [sys.executable, "-m", "pytest", "-m", "not slow", "-q", "-p", "no:cacheprovider", *pytest_args]
+        command = [sys.executable, "-m", "pytest", "-m", "not slow", "-q", "-rf", "-p", "no:cacheprovider", *pytest_args]
         run = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
         tail = run.stdout.strip().splitlines()[-1:] if run.stdout.strip() else []
+        failed = [line for line in run.stdout.splitlines() if line.startswith("FAILED ")]
         if run.returncode not in (0, 1):
             raise SystemExit(f"pytest exited {run.returncode}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
         loads = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()] if record.exists() else []
     tests = Counter(load["test"] for load in loads)
     files = Counter(load["test"].split("::")[0].split(" (")[0] for load in loads)
-    return {"pytest": tail[0] if tail else "", "loads": len(loads), "tests": len(tests),
+    return {"pytest": tail[0] if tail else "", "failed": failed, "loads": len(loads), "tests": len(tests),
             "files": dict(files.most_common()), "by_test": dict(tests.most_common())}
 
 
@@ -45,6 +46,8 @@ def main() -> None:
     args, pytest_args = parser.parse_known_args()
     result = count(pytest_args)
     print(f"pytest: {result['pytest']}")
+    for line in result["failed"]:  # a count taken from a run with failures is worth knowing as such
+        print(f"  {line}")
     print(f"fast tests loading the shipped database: {result['tests']} ({result['loads']} loads, "
           f"{len(result['files'])} test files)")
     for name, loads in result["files"].items():
