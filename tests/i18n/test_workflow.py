@@ -266,3 +266,28 @@ def test_rulebook_block_with_broken_token_is_refused(game: GameDir, tmp_path: Pa
     run = run_cli("--cards", str(cards), "i18n", "import", str(out), "--game", "mini")
     assert run.exit_code == 1 and "[token-mismatch]" in run.output and "mini/rules/01-cards/3" in run.output
     assert snapshot(cards) == before
+
+
+def test_rulebook_only_import_leaves_the_locale_file_bytes_alone(game: GameDir, tmp_path: Path) -> None:
+    """An import that changes only a rulebook block does not rewrite the locale file (a translator's hand-kept
+    order survives); one that changes an entry does."""
+    cards = _with_rulebook(game)
+    locale_file = cards / "mini/i18n/es.json"
+    document = json.loads(locale_file.read_text(encoding="utf-8"))
+    document["entries"] = dict(reversed(list(document["entries"].items())))  # not the order an import writes
+    hand_kept = json.dumps(document, indent=4, ensure_ascii=False)
+    locale_file.write_text(hand_kept, encoding="utf-8")
+    out = tmp_path / "es.po"
+    assert run_cli("--cards", str(cards), "i18n", "export", "--game", "mini", "--locale", "es", "--out", str(out)).exit_code == 0
+    po = polib.pofile(str(out))
+    po.find("mini/rules/01-cards/2", by="msgctxt").msgstr = "## Las cartas de batalla"
+    po.save()
+    run = run_cli("--cards", str(cards), "i18n", "import", str(out), "--game", "mini")
+    assert run.exit_code == 0 and "1 changed" in run.output, run.output
+    assert locale_file.read_text(encoding="utf-8") == hand_kept
+    entry = next(e for e in po if e.msgstr and "/rules/" not in e.msgctxt)
+    entry.msgstr += " (bis)"
+    po.save()
+    run = run_cli("--cards", str(cards), "i18n", "import", str(out), "--game", "mini")
+    assert run.exit_code == 0, run.output
+    assert locale_file.read_text(encoding="utf-8") != hand_kept and " (bis)" in locale_file.read_text(encoding="utf-8")

@@ -40,21 +40,27 @@ def write_translations(db: Database, locale: str, texts: dict[str, dict[str, str
 def merge_translations(db: Database, locale: str, items: list[tuple[str, str, str, str]]) -> Path:
     """Merge (record, field, text, source it translates) into the locale file; other entries are kept as they are."""
     path, data = merged_translations(db, locale, items)
-    write_bytes_atomic(path, data)
+    if data is not None:
+        write_bytes_atomic(path, data)
     return path
 
 
-def merged_translations(db: Database, locale: str, items: list[tuple[str, str, str, str]]) -> tuple[Path, bytes]:
-    """The locale file with ``items`` merged in, as bytes to write (nothing is written here)."""
+def merged_translations(db: Database, locale: str, items: list[tuple[str, str, str, str]]) -> tuple[Path, bytes | None]:
+    """The locale file with ``items`` merged in, as bytes to write (nothing is written here); ``None`` when no
+    entry changes, so an import that only touches rulebook sections leaves the file's bytes (and its order) alone."""
     path = db.roots[-1] / "i18n" / f"{locale}.json"  # a pack's translations live in the pack
     entries: dict[str, dict[str, dict[str, str]]] = {}
     if path.exists():
         entries = json.loads(read_limited(path)).get("entries", {})
+    changed = not path.exists()
     for record_id, field, text, source in items:
         known = entries.get(record_id, {}).get(field)
         if known and known.get("text") == text and known.get("source_hash") == source_hash(source):
             continue  # unchanged: leave the entry exactly as it was
         entries.setdefault(record_id, {})[field] = {"text": text, "source_hash": source_hash(source), "source": source}
+        changed = True
+    if not changed:
+        return path, None
     document = {
         "$schema": "../../../schema/translations.schema.json",
         "game": db.game_doc.id,

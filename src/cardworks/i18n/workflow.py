@@ -212,7 +212,7 @@ def _new_contents(db: Database, locale: str, items: list[tuple[str, str, str, st
                   rule_updates: dict[str, dict[int, str]], before: dict) -> dict[Path, bytes]:
     """Every file the import writes, with its new bytes (the locale file first, then rulebook sections)."""
     path, data = merged_translations(db, locale, items)
-    contents = {path: data}
+    contents = {} if data is None else {path: data}
     rules_root = db.game.root / "rules"
     for section, updates in rule_updates.items():
         changed_blocks = {n: text for n, text in updates.items() if before.get((f"rules/{section}", str(n))) != text}
