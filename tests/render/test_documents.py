@@ -46,8 +46,14 @@ def docs(tmp_path_factory) -> dict[str, Path]:
                   "--locale", "es", "--locale", "fr", "--locale", "nl", "--jobs", "2", "--no-cards")
     assert run.exit_code == 0, run.output
     records = json.loads((out / "manifest.json").read_text())["outputs"]
-    found = {f"{r['kind']}:{r['locale']}": out / r["path"] for r in records if r["kind"] in {"rulebook", "faq"}}
-    return found | {r["path"]: out / r["path"] for r in records if r["kind"] in {"rulebook", "faq"}}  # every game's
+    documents = [r for r in records if r["kind"] in {"rulebook", "faq"}]
+    # "rulebook:<locale>" and "faq:<locale>" name Fallera's expert rulebook (every set) and its FAQ, and for French
+    # and Dutch Calavera's: said here rather than left to whichever record the manifest lists last
+    meant = [r for r in documents if r["game"] == ("calavera" if r["locale"] in {"fr", "nl"} else "fallera")
+             and (r["kind"] == "faq" or r["selection"] in {"expert", "all"})]
+    found = {f"{r['kind']}:{r['locale']}": out / r["path"] for r in meant}
+    assert len(found) == len(meant), sorted(r["path"] for r in meant)  # one document per key
+    return found | {r["path"]: out / r["path"] for r in documents}  # and every game's by its path
 
 
 def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
