@@ -362,10 +362,28 @@ def check_dump_load_round_trip(positions: list[Position]) -> None:
         assert json.dumps(rules.dump(loaded), sort_keys=True) == text, f"{where}: the reloaded state dumps differently"
 
 
+def check_catalogues(plugin: Any, db: Any, configs: list[Any]) -> None:
+    """Every configuration's catalogue is a ``Catalogue``: ``cards`` maps design ids to what the rules play,
+    ``left_out`` design ids to a stated reason, and no design is both (``check`` reads them for every game)."""
+    from cardworks.engine.plugins import Catalogue
+
+    for config in configs:
+        _, catalogue = plugin.rules_for(db, config)
+        where = getattr(config, "label", config)
+        assert isinstance(catalogue, Catalogue), f"{where}: rules_for gave {type(catalogue).__name__}, not a catalogue " \
+                                                 "with cards and left_out"
+        assert all(isinstance(k, str) for k in catalogue.cards), f"{where}: a catalogue's cards are keyed by design id"
+        assert all(isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in catalogue.left_out.items()), \
+            f"{where}: a left-out design without a stated reason"
+        both = set(catalogue.cards) & set(catalogue.left_out)
+        assert not both, f"{where}: designs both played and left out: {sorted(both)[:5]}"
+
+
 def check_all(plugin: Any, db: Any, scenarios: list[Scenario], configs: list[Any], *, steps: int = 40,
               packages: tuple[str, ...] = ("cardworks",)) -> list[Position]:
     """The whole behavioural contract over the game's scenario starts and seeded playout positions; returns
     the positions checked (AssertionError at the first broken check)."""
+    check_catalogues(plugin, db, configs)
     positions = scenario_positions(plugin, db, scenarios) + playout_positions(plugin, db, configs, steps=steps)
     check_legal_actions_sorted_and_stable(positions)
     check_illegal_actions_refused(plugin, positions)

@@ -17,7 +17,7 @@ from cardworks.engine.core import IllegalActionError, Outcome, SetupRefused
 from cardworks.engine.plugins import Hidden, Plugin
 
 MISTAKES = ("card-not-in-hand", "out-of-turn", "wrong-target", "unsorted", "mutates", "global-random", "leak",
-            "dump-load", "setup-raises")
+            "dump-load", "setup-raises", "no-catalogue")
 TURNS = 8
 CARDS = 12
 DEAL = 3
@@ -78,6 +78,13 @@ class State:
     turn: int = 1
     history: Any = ()
     """The actions played (a tuple; a list only when the game is told to mutate its input)."""
+
+
+class Catalogue(NamedTuple):
+    """Every card is played: twelve numbered designs, none left out."""
+
+    cards: dict[str, int]
+    left_out: dict[str, str]
 
 
 class Config(NamedTuple):
@@ -200,7 +207,9 @@ def plugin(mistake: str | None = None) -> Plugin:
 
     def rules_for(db: Any, config: Config) -> tuple[Rules, Any]:
         check_setup(db, config.selection, config.players)
-        return Rules(config.players, mistake), None
+        if mistake == "no-catalogue":  # what an early version of this fixture did, and check crashed on
+            return Rules(config.players, mistake), None
+        return Rules(config.players, mistake), Catalogue({f"card-{n}": n for n in range(CARDS)}, {})
 
     def new_game(db: Any, config: Config, rng: random.Random) -> tuple[Rules, State]:
         rules, _ = rules_for(db, config)

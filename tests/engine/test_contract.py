@@ -103,6 +103,11 @@ def test_actions_that_are_not_legal_are_refused(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_every_configuration_gives_a_catalogue_of_played_and_left_out_designs(game: str) -> None:
+    contract.check_catalogues(registered()[game], _db(game), _configs(game))
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_legal_actions_are_sorted_and_the_same_on_every_call(game: str) -> None:
     contract.check_legal_actions_sorted_and_stable(_positions(game))
 

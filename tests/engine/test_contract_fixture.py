@@ -21,6 +21,7 @@ EXPECTED = {
     "leak": (contract.check_observations_hide_what_the_rules_hide, "observation changes with cards hidden from them"),
     "dump-load": (contract.check_dump_load_round_trip, "does not survive dump/load"),
     "setup-raises": (contract.scenario_positions, "setup raised KeyError"),
+    "no-catalogue": (contract.check_catalogues, "not a catalogue with cards and left_out"),
 }
 
 
@@ -54,6 +55,9 @@ def test_the_check_meant_for_each_mistake_is_the_one_that_fails(mistake: str) ->
     with pytest.raises(AssertionError, match=message):
         if check is contract.scenario_positions:
             check(plugin, None, SCENARIOS)
+            return
+        if check is contract.check_catalogues:
+            check(plugin, None, configs)
             return
         positions = contract.scenario_positions(plugin, None, SCENARIOS[:1]) + \
             contract.playout_positions(plugin, None, configs, steps=30)

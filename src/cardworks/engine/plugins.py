@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import keyword
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -139,6 +139,15 @@ class Hidden:
 
 
 @runtime_checkable
+class Catalogue(Protocol):
+    """What ``rules_for`` returns beside the rules: the designs a configuration plays and those it leaves out,
+    with the reason. ``check`` reads both for every game (a game without cards gives two empty mappings)."""
+
+    cards: Mapping[str, Any]
+    left_out: Mapping[str, str]
+
+
+@runtime_checkable
 class GamePlugin(Protocol):
     """What a game gives the engine (``Plugin`` below is the ready-made way to give it)."""
 
@@ -157,9 +166,9 @@ class GamePlugin(Protocol):
     def configurations(self, db: Any) -> tuple[list[Any], list[str]]:
         """The playable configurations (each with ``selection``, ``players``, ``label``) and what waits for later."""
 
-    def rules_for(self, db: Any, config: Any) -> tuple[Any, Any]:
-        """The rules of a configuration and its catalogue (``cards``: the designs it plays; ``left_out``: design
-        id → reason; ``check`` reads both to tell which cards no configuration plays)."""
+    def rules_for(self, db: Any, config: Any) -> tuple[Any, Catalogue]:
+        """The rules of a configuration and its ``Catalogue`` (``cards``: the designs it plays; ``left_out``:
+        design id → reason; ``check`` reads both to tell which cards no configuration plays)."""
 
     def new_game(self, db: Any, config: Any, rng: random.Random) -> tuple[Any, Any]:
         """The rules and a new game's state, its chance drawn from ``rng``."""

@@ -36,8 +36,9 @@ class Configuration:
 
 @dataclass
 class Catalogue:
-    """What the check reports as left out of play: nothing, Calavera has no cards."""
+    """What the check reports as played and left out of play: nothing, Calavera has no cards."""
 
+    cards: dict[str, Any] = field(default_factory=dict)
     left_out: dict[str, str] = field(default_factory=dict)
 
 
