@@ -156,14 +156,7 @@ def _rollout(table: Table, heuristics: Any, playout: Any, position: Callable[[],
     """Up to ``ROLLOUT_STEPS`` random steps on the iteration's playout, then the position's value."""
     rules = table.rules
     if rules.actor(position()) is not None:
-        choices, play, _ = playout
-        random_ = rng.random
-        for _ in range(ROLLOUT_STEPS):
-            legal = choices()
-            count = len(legal)
-            if not count:
-                break
-            play(legal[int(random_() * count)], rng)
+        table.random_steps(playout, ROLLOUT_STEPS, rng)
     state = position()
     if rules.actor(state) is None:
         won = winners(rules.result(state)[0])
