@@ -413,12 +413,16 @@ def evaluate(table: Any, state: Any) -> list[float]:
         return [1.0 / state.players] * state.players
     rules = table.rules
     draft = type(state) is Draft
-    exact = _by_weight(state.facts) if draft else ()
+    facts = state.facts if draft else rules.facts(state)
+    exact = _by_weight(facts) if draft else ()
+    plain = facts.plain_count if not state.marks and not rules.bonuses else None
     scores = []
     for p in range(state.players):
         counter = state.counters[p]
         if draft and all(map(exact.__getitem__, counter)):
             count = state.weights[p]  # the draft's own tally, exact on such a counter
+        elif plain is not None and None not in (values := [plain[i] for i in counter]):
+            count = sum(values)
         else:
             count = rules.ingredients(state, p)[0]
         others = len(counter) - count
