@@ -230,10 +230,12 @@ class TurnChoices(Sequence):
         facts, me = self._facts, self._me
         yield facts.almoina[me]
         weapons = facts.in_order(self._weapons)
+        attack, size = facts.attack, facts.size
         for target in facts.rivals[me]:
+            get = facts._attacks[me][target].get  # ``Facts.attack``'s own table, read in line
             for treasure in facts.in_order(self._counters[target]):
                 for weapon in weapons:
-                    yield facts.attack(me, target, treasure, weapon)
+                    yield get(treasure * size + weapon) or attack(me, target, treasure, weapon)
         yield from self._plays
         yield from self._moves
         sells = facts.sells[me]
