@@ -6,8 +6,8 @@ a deck without battle windows are a battle called and its defence: for those, th
 counted and the chosen battle or defence played from the instance numbers, the defence's battle resolved and
 the turn passed in line while nothing unusual happens (a win within reach, another action, a card acting at
 the turn's start, a mark in play); anything else goes through ``choices`` and the rules' own effects. The
-same random numbers are drawn, in the same order, so the same game is played: ``tests/engine`` compares the
-two step by step.
+same random numbers are drawn, in the same order, so the same game is played (``tests/simulate/test_random_steps.py``
+compares the two step by step).
 """
 
 from __future__ import annotations
