@@ -128,3 +128,30 @@ def test_a_plain_count_that_ignores_an_effect_fails_the_comparison() -> None:
                   for i, count in enumerate(facts.plain_count))
     compared, differ = _plain_sums(table, wrong, games=30)
     assert differ > 0, compared
+
+
+def test_the_determinizer_shuffles_as_random_does() -> None:
+    """``heuristics.shuffle`` orders a list as ``random.Random.shuffle`` does from the same seed, and leaves the
+    generator where it would (a wrong range, one item short, is caught by the same comparison)."""
+    from cardworks.games.fallera.heuristics import shuffle
+
+    def short(rng: random.Random, items: list) -> None:
+        for i in reversed(range(1, len(items) - 1)):
+            j = rng.getrandbits((i + 1).bit_length())
+            while j > i:
+                j = rng.getrandbits((i + 1).bit_length())
+            items[i], items[j] = items[j], items[i]
+
+    def same(shuffler) -> bool:
+        for seed in range(200):
+            for size in (0, 1, 2, 7, 23, 60):
+                ours, theirs = random.Random(seed), random.Random(seed)
+                mine, reference = list(range(size)), list(range(size))
+                shuffler(ours, mine)
+                theirs.shuffle(reference)
+                if mine != reference or ours.getstate() != theirs.getstate():
+                    return False
+        return True
+
+    assert same(shuffle)
+    assert not same(short)

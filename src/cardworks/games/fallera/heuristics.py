@@ -335,7 +335,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
 
     def draw(rng: random.Random) -> Any:
         unseen = unseen_in_order[:]
-        rng.shuffle(unseen)
+        shuffle(rng, unseen)
         dealt_attack = attack
         if face_down:  # the face-down attack is some unseen battle card
             dealt_attack = next(i for i in unseen if fighting[i])
@@ -351,7 +351,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
             start += size
         if start:
             taken = set(loose[:start])
-            deck = tuple(i for i in unseen if i not in taken)
+            deck = tuple([i for i in unseen if i not in taken])
         else:
             deck = tuple(unseen)
         foods: tuple[str, ...] = ()
@@ -369,6 +369,23 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         return _with_refused(rules, state) if may_refuse else state
 
     return draw
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``, the same order from the same random numbers, without a call per item: a
+    search shuffles the cards it has not seen at every iteration (``random.Random`` itself only; a subclass,
+    which may draw otherwise, shuffles as it does)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(items))):  # ``Random.shuffle`` with ``_randbelow_with_getrandbits`` in line
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def _with_refused(rules: Any, state: Any) -> Any:
