@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from pathlib import Path
 
@@ -65,14 +66,21 @@ def test_the_fast_battles_are_played_on_the_bench_table() -> None:
     assert not _table("expert3").rules._plain_battles
 
 
-def test_a_wrong_fast_defence_fails_the_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fast defence that picks another card than ``choices`` would (the mirror of the drawn number) is caught."""
-    kept = FalleraRules._random_defence
+@pytest.mark.parametrize("original, mutant", [
+    ("attack_points[attack] > defence_points[defence]", "attack_points[attack] >= defence_points[defence]"),
+    ("draft.turn += 1", "draft.turn += 2"),
+    ("for target in rivals[me]:", "for target in rivals[me][::-1]:"),
+])
+def test_a_wrong_fast_path_fails_the_comparison(monkeypatch: pytest.MonkeyPatch, original: str, mutant: str) -> None:
+    """``random_steps`` with one mistake written in (a tie that steals, a turn counted twice, rivals in the
+    wrong order) is caught by the comparison with the rules."""
+    from cardworks.games.fallera import rollouts
 
-    def mirrored(self, draft, drawn, *args):
-        return kept(self, draft, 0.999999 - drawn, *args)
-
-    monkeypatch.setattr(FalleraRules, "_random_defence", mirrored)
+    source = inspect.getsource(rollouts)
+    assert source.count(original) == 1
+    namespace = {"__name__": "cardworks.games.fallera.mutant", "__package__": "cardworks.games.fallera"}
+    exec(compile(source.replace(original, mutant), rollouts.__file__, "exec"), namespace)
+    monkeypatch.setattr(FalleraRules, "random_steps", namespace["Rollouts"].random_steps)
     compared, differ = _compare(_table("base4"), games=3)
     assert differ > 0, compared
 
