@@ -436,10 +436,10 @@ def evaluate(table: Any, state: Any) -> list[float]:
     scores = []
     for p in range(state.players):
         counter = state.counters[p]
-        if draft and all(map(exact.__getitem__, counter)):
-            count = state.weights[p]  # the draft's own tally, exact on such a counter
-        elif plain is not None and None not in (values := [plain[i] for i in counter]):
+        if plain is not None and None not in (values := [plain[i] for i in counter]):
             count = sum(values)
+        elif draft and all(map(exact.__getitem__, counter)):
+            count = state.weights[p]  # the draft's own tally, exact on such a counter
         else:
             count = rules.ingredients(state, p)[0]
         others = len(counter) - count

@@ -62,7 +62,7 @@ class Rollouts:
                     battles = (draft.on_counters - len(counters[me])) * len(weapons)
                     index = int(random_() * (1 + battles + draft.sellables[me]))
                     if not 0 < index <= battles or draft.again is not None:  # the almoina, a sale
-                        action = self.choices(draft)[index]
+                        action = self.choices(draft)[index] if index else facts.almoina[me]
                         effects[type(action)](self, draft, action)
                         continue
                     loot, weapon = divmod(index - 1, len(weapons))
