@@ -379,13 +379,21 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(items))):  # ``Random.shuffle`` with ``_randbelow_with_getrandbits`` in line
-        n = i + 1
-        k = n.bit_length()
+    plan = _PLANS.get(len(items)) or _plan(len(items))
+    for i, n, k in plan:  # ``Random.shuffle`` with ``_randbelow_with_getrandbits`` in line
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _plan(size: int) -> tuple[tuple[int, int, int], ...]:
+    """(position, choices, random bits) of each exchange that shuffles ``size`` items, worked out once."""
+    plan = _PLANS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size)))
+    return plan
 
 
 def _with_refused(rules: Any, state: Any) -> Any:
