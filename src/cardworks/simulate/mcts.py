@@ -97,11 +97,11 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
                         child.available += 1
                     untried, kids = (), root_kids
                 else:
-                    untried, kids = _count_available(children, actions)
+                    untried, kids, actions = _count_available(children, actions)
                     if not untried:
                         root_kids = kids
             else:
-                untried, kids = _count_available(children, actions)
+                untried, kids, actions = _count_available(children, actions)
             if untried:
                 action = untried[int(rng.random() * len(untried))]
                 child = children[action.notation()] = Node(actor)
@@ -127,11 +127,12 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     return root
 
 
-def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple[list[Any], list[Node]]:
-    """(actions without a child yet, children of the others in the actions' order), each child found
-    counted as available once more."""
+def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple[list[Any], list[Node], list[Any]]:
+    """(actions without a child yet, children of the others in the actions' order, those others), each child
+    found counted as available once more (the actions are listed once: a game may build them as they are
+    looked at)."""
     get = children.get
-    untried, kids = [], []
+    untried, kids, tried = [], [], []
     for action in actions:
         child = get(action.notation())
         if child is None:
@@ -139,7 +140,8 @@ def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple
         else:
             child.available += 1
             kids.append(child)
-    return untried, kids
+            tried.append(action)
+    return untried, kids, tried
 
 
 def _sampler(table: Table, heuristics: Any, seen: dict[str, Any]) -> Callable[[random.Random], Any]:
@@ -156,14 +158,7 @@ def _rollout(table: Table, heuristics: Any, playout: Any, position: Callable[[],
     """Up to ``ROLLOUT_STEPS`` random steps on the iteration's playout, then the position's value."""
     rules = table.rules
     if rules.actor(position()) is not None:
-        choices, play, _ = playout
-        random_ = rng.random
-        for _ in range(ROLLOUT_STEPS):
-            legal = choices()
-            count = len(legal)
-            if not count:
-                break
-            play(legal[int(random_() * count)], rng)
+        table.random_steps(playout, ROLLOUT_STEPS, rng)
     state = position()
     if rules.actor(state) is None:
         won = winners(rules.result(state)[0])

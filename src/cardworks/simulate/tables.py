@@ -94,11 +94,27 @@ class Table:
     def live(self, playout: Playout) -> Callable[[], Any]:
         """The position a playout stands at, for reading only and only until its next step: an in-place
         playout's own draft (the rules read it as they read a state), with no copy; else ``playout.state``."""
-        state = playout.state
-        if isinstance(state, partial) and state.args and not state.keywords:
-            draft = state.args[0]
+        draft = _draft(playout)
+        if draft is not None:
             return lambda: draft
-        return state
+        return playout.state
+
+    def random_steps(self, playout: Playout, steps: int, rng: random.Random) -> None:
+        """Up to ``steps`` steps on ``playout``, each the action at ``int(rng.random() * n)`` of the ``n`` its
+        ``choices`` lists (none: the game is over): the rules' own ``random_steps`` on an in-place playout's
+        draft when they offer it (the same steps, played faster), else through ``choices`` and ``play``."""
+        draft = _draft(playout)
+        if draft is not None and hasattr(self.rules, "random_steps"):
+            self.rules.random_steps(draft, steps, rng)
+            return
+        choices, play, _ = playout
+        random_ = rng.random
+        for _ in range(steps):
+            legal = choices()
+            count = len(legal)
+            if not count:
+                break
+            play(legal[int(random_() * count)], rng)
 
     def zones(self, state: Any) -> tuple[Sequence[Iterable[int]], ...]:
         """The zones whose cards a player holds (hands, counters), each indexed by player: the referee's
@@ -236,6 +252,14 @@ def pack_id(path: str) -> str:
         return str(json.loads(read_text_inside(Path(path), file))["id"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{file}: not a pack with an id ({exc})") from None
+
+
+def _draft(playout: Playout) -> Any:
+    """An in-place playout's own draft (its ``state`` is a partial over it), else None."""
+    state = playout.state
+    if isinstance(state, partial) and state.args and not state.keywords:
+        return state.args[0]
+    return None
 
 
 def winners(result: Any) -> tuple[int, ...]:

@@ -49,6 +49,14 @@ class Facts:
         self.weight = tuple(max(_most_valid(c, players, present), raised if c.kind == "ingredient" else 0)
                             for c in defs)
         """The most an instance can add to a valid ingredient count: a quick bound before counting."""
+        self.plain_count = tuple(None if any(all(_may_hold(c, players, present) for c in effect.while_)
+                                             for verb in ("valid-ingredient", "count-as-ingredients")
+                                             for effect, _ in card.doing(verb))
+                                 else int(card.kind == "ingredient" and card.category != "forbidden") for card in defs)
+        """What an instance adds to its counter's valid ingredients when no terreta bonus or mark is at play: 1
+        for an ingredient, 0 for a forbidden one or any other card; None for a card with an effect that may
+        change a count in this deck (``valid-ingredient``, ``count-as-ingredients``). A counter without such a
+        card counts the sum (what ``Victory.ingredients`` finds, without reading any effect)."""
         self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
         """A battle card's printed attack and defence."""
         self.face_up = tuple(bool(c.doing("face-up-attacks")) for c in defs)
@@ -75,16 +83,22 @@ class Facts:
         self._attacks: list[list[dict[int, FalleraAction]]] = [[{} for _ in range(players)] for _ in range(players)]
         self._kept = max(1, MAX_KEPT_ACTIONS // (players * players or 1))
         self._tallies: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
+        self._last_tallies: tuple[Any, Any] | None = None
 
     def tallies(self, counters: tuple[tuple[int, ...], ...]) -> tuple[list[int], list[int], int]:
         """A draft's ``TALLIES`` for a state's ``counters``, kept for reuse: a checked playout thaws the
         same counters for every action it tries, and counters change seldom."""
-        kept = self._tallies.get(counters)
+        last = self._last_tallies
+        if last is not None and last[0] is counters:  # a search's determinizations share their counters
+            kept = last[1]
+        else:
+            kept = self._tallies.get(counters)
         if kept is None:
             if len(self._tallies) >= MAX_KEPT_TALLIES:
                 self._tallies.clear()
             weights, sellables, on_counters = tallies(self, counters)
             kept = self._tallies[counters] = (tuple(weights), tuple(sellables), on_counters)
+        self._last_tallies = (counters, kept)
         return list(kept[0]), list(kept[1]), kept[2]
 
     def in_order(self, instances: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
@@ -216,10 +230,12 @@ class TurnChoices(Sequence):
         facts, me = self._facts, self._me
         yield facts.almoina[me]
         weapons = facts.in_order(self._weapons)
+        attack, size = facts.attack, facts.size
         for target in facts.rivals[me]:
+            get = facts._attacks[me][target].get  # ``Facts.attack``'s own table, read in line
             for treasure in facts.in_order(self._counters[target]):
                 for weapon in weapons:
-                    yield facts.attack(me, target, treasure, weapon)
+                    yield get(treasure * size + weapon) or attack(me, target, treasure, weapon)
         yield from self._plays
         yield from self._moves
         sells = facts.sells[me]

@@ -335,7 +335,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
 
     def draw(rng: random.Random) -> Any:
         unseen = unseen_in_order[:]
-        rng.shuffle(unseen)
+        shuffle(rng, unseen)
         dealt_attack = attack
         if face_down:  # the face-down attack is some unseen battle card
             dealt_attack = next(i for i in unseen if fighting[i])
@@ -351,7 +351,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
             start += size
         if start:
             taken = set(loose[:start])
-            deck = tuple(i for i in unseen if i not in taken)
+            deck = tuple([i for i in unseen if i not in taken])
         else:
             deck = tuple(unseen)
         foods: tuple[str, ...] = ()
@@ -369,6 +369,31 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         return _with_refused(rules, state) if may_refuse else state
 
     return draw
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``, the same order from the same random numbers, without a call per item: a
+    search shuffles the cards it has not seen at every iteration (``random.Random`` itself only; a subclass,
+    which may draw otherwise, shuffles as it does)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    plan = _PLANS.get(len(items)) or _plan(len(items))
+    for i, n, k in plan:  # ``Random.shuffle`` with ``_randbelow_with_getrandbits`` in line
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _plan(size: int) -> tuple[tuple[int, int, int], ...]:
+    """(position, choices, random bits) of each exchange that shuffles ``size`` items, worked out once."""
+    plan = _PLANS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size)))
+    return plan
 
 
 def _with_refused(rules: Any, state: Any) -> Any:
@@ -413,11 +438,15 @@ def evaluate(table: Any, state: Any) -> list[float]:
         return [1.0 / state.players] * state.players
     rules = table.rules
     draft = type(state) is Draft
-    exact = _by_weight(state.facts) if draft else ()
+    facts = state.facts if draft else rules.facts(state)
+    exact = _by_weight(facts) if draft else ()
+    plain = facts.plain_count if not state.marks and not rules.bonuses else None
     scores = []
     for p in range(state.players):
         counter = state.counters[p]
-        if draft and all(map(exact.__getitem__, counter)):
+        if plain is not None and None not in (values := [plain[i] for i in counter]):
+            count = sum(values)
+        elif draft and all(map(exact.__getitem__, counter)):
             count = state.weights[p]  # the draft's own tally, exact on such a counter
         else:
             count = rules.ingredients(state, p)[0]

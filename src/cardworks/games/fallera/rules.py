@@ -70,6 +70,7 @@ from .state import Draft, State, frozen, thawed
 from .registry import REGISTRY
 from .responses import Responses
 from .revolta import SeveralBattlesRules
+from .rollouts import Rollouts
 from .triggers import Triggers
 from .turns import TurnFlow
 from .verbs import Verbs, protected
@@ -79,7 +80,7 @@ from .windows import Windows
 
 
 @dataclass
-class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Windows, Verbs, SeveralBattlesRules, Battles, Kingdom,
+class FalleraRules(Deal, Checks, Rollouts, TurnFlow, Triggers, Responses, Windows, Verbs, SeveralBattlesRules, Battles, Kingdom,
                    Victory, Views):
     """The rules, bound to the card definitions of one game configuration."""
 
@@ -117,6 +118,9 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Windows, Verbs, 
     """Something happens at the start of a turn: a refused paella offered again (expansion 2), the expert burn,
     an effect (else a turn starts with its action)."""
 
+    _plain_battles: bool = field(default=False, init=False, repr=False, compare=False)
+    """A battle is its cards' printed values, with no window, use or return (see ``rollouts``)."""
+
     def __post_init__(self) -> None:
         terretes = [e for effects in (self.bonuses or {}).values() for e in effects]
         cards = [e for card in self.defs.values() for e in card.effects]
@@ -129,6 +133,8 @@ class FalleraRules(Deal, Checks, TurnFlow, Triggers, Responses, Windows, Verbs, 
         self._returns = any(card.doing("return-to-hand") for card in self.defs.values())
         self._again = any(card.doing("battle-again") for card in self.defs.values())
         self._turn_starts = self.discord or self.burning or self._starts or "turn-start" in self._card_events
+        self._plain_battles = not (self._uses or self._resolving or self._returns or self._again or self.bonuses
+                                   or self._response_events & {"battle-called", "treasure-changing-hands"})
 
     def facts(self, state: State) -> Facts:
         """The per-instance facts of ``state``'s deck (built on first use; the last one is at hand)."""
@@ -303,4 +309,5 @@ def _defence(rules: FalleraRules, draft: Draft, action: Defend | NoDefence) -> N
 
 _EFFECTS.update(dict.fromkeys(_DEFENCES, _defence))
 """Each action type's check and effect (looked up once, not by name at each step)."""
+FalleraRules._effect_of = _EFFECTS
 REGISTRY.seal()  # every part of the rules is defined: each member of the vocabulary must have its handler

@@ -1,0 +1,125 @@
+"""Random steps played in place, for searches' rollouts: what a loop over ``choices`` and ``_play_listed``
+does, with the steps most rollouts are made of played without building their list or their action.
+
+A rollout step picks ``choices(draft)[int(rng.random() * len(choices(draft)))]`` and plays it. Most steps of
+a deck without battle windows are a battle called and its defence: for those, the number of choices is
+counted and the chosen battle or defence played from the instance numbers, the defence's battle resolved and
+the turn passed in line while nothing unusual happens (a win within reach, another action, a card acting at
+the turn's start, a mark in play); anything else goes through ``choices`` and the rules' own effects. The
+same random numbers are drawn, in the same order, so the same game is played (``tests/simulate/test_random_steps.py``
+compares the two step by step).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, ClassVar
+
+from .state import Draft
+
+
+class Rollouts:
+    """The part of ``FalleraRules`` that plays random steps fast."""
+
+    _effect_of: ClassVar[dict[type, Callable[..., Any]]]
+    """Each action type's effect (``rules`` sets the table once every part of the rules is defined)."""
+    _plain_battles: bool
+    """No card answers a battle or a treasure changing hands, nothing happens as a card is used, no battle
+    card returns to its hand or allows another battle, no terreta adds to a battle: a battle is its cards'
+    printed values alone (``FalleraRules.__post_init__``)."""
+
+    def random_steps(self, draft: Draft, steps: int, rng: random.Random) -> None:
+        """Up to ``steps`` steps on ``draft``, each the action at ``int(rng.random() * n)`` of the ``n`` that
+        ``choices`` lists (none left: the game is over), played with its chance drawn from ``rng``.
+
+        One loop, the common steps written in line (a call per step was a large share of one): a turn's battle
+        (``TurnChoices`` with no special to play, no Queen to move, no mark in play, then ``_play_attack``
+        with no window) and a defence (``_play_defence``, ``_resolve``, ``_end_action`` and ``_next_turn``
+        for printed values and no window), each left to the rules as soon as its unusual case arises."""
+        facts = draft.facts
+        random_ = rng.random
+        draft.rng = rng
+        plain = self._plain_battles and not facts.modifiers
+        playable = facts.playable if facts.any_playable else None
+        battle, all_battle, in_number_order, in_order = facts.battle, facts.hands_all_battle, facts.in_number_order, \
+            facts.in_order
+        attack_points, defence_points = facts.points["attack"], facts.points["defence"]
+        more, turn_start, rivals = facts.more_actions, facts.turn_start, facts.rivals
+        more_actions, turn_starts = self._more_actions, self._turn_starts
+        simple_start = not (self.discord or self.burning or self._starts)
+        effects = self._effect_of
+        hands, counters, weights = draft.hands, draft.counters, draft.weights  # changed in place, never replaced
+        for _ in range(steps):
+            phase = draft.phase
+            if not plain or draft.takes is not None or draft.marks or draft.spaces:
+                pass
+            elif phase == "turn":
+                me = draft.current
+                weapons = hands[me]
+                if playable is None or not any(map(playable.__getitem__, weapons)):  # no special to play
+                    if not all_battle:
+                        weapons = [i for i in weapons if battle[i]]
+                    battles = (draft.on_counters - len(counters[me])) * len(weapons)
+                    index = int(random_() * (1 + battles + draft.sellables[me]))
+                    if not 0 < index <= battles or draft.again is not None:  # the almoina, a sale
+                        action = self.choices(draft)[index] if index else facts.almoina[me]
+                        effects[type(action)](self, draft, action)
+                        continue
+                    loot, weapon = divmod(index - 1, len(weapons))
+                    for target in rivals[me]:
+                        counter = counters[target]
+                        if loot < len(counter):
+                            break
+                        loot -= len(counter)
+                    if not in_number_order:
+                        counter, weapons = in_order(counter), in_order(weapons)
+                    weapon = weapons[weapon]
+                    hands[me].remove(weapon)
+                    draft.phase, draft.battle = "defend", (me, target, counter[loot], weapon)
+                    continue
+            elif phase == "defend":
+                attacker, target, treasure, attack = draft.battle
+                hand = hands[target]
+                weapons = hand if all_battle else [i for i in hand if battle[i]]
+                index = int(random_() * (len(weapons) + 1))
+                if draft.pending:
+                    draft.pending = ()
+                if index < len(weapons):
+                    defence = (weapons if in_number_order else in_order(weapons))[index]
+                    hand.remove(defence)
+                    steals = attack_points[attack] > defence_points[defence]
+                    draft.cemetery += (attack, defence)
+                else:
+                    steals = True
+                    draft.cemetery.append(attack)
+                draft.battle, draft.phase = None, "turn"
+                if steals:
+                    if treasure in counters[target]:
+                        self._unplace(draft, target, treasure)
+                    self._place(draft, attacker, treasure)
+                    if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
+                        self._later(draft, ("end-action",))
+                        continue
+                if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # ``_end_action``
+                    self._later(draft, ("next-turn",))
+                    continue
+                if more_actions or draft.actions < 0:
+                    another = self._another_action(draft) if any(map(more.__getitem__, counters[draft.current])) \
+                        else draft.actions < 0
+                    if another:
+                        draft.actions += 1
+                        continue
+                draft.current = current = (draft.current + 1) % len(hands)  # ``_next_turn``
+                draft.turn += 1
+                draft.actions = 0
+                if draft.marks:
+                    self._turn_marks(draft)
+                if turn_starts and (not simple_start or any(map(turn_start.__getitem__, counters[current]))):
+                    self._start_turn(draft)
+                continue
+            legal = self.choices(draft)
+            count = len(legal)
+            if not count:
+                return
+            action = legal[int(random_() * count)]
+            effects[type(action)](self, draft, action)
