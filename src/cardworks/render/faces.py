@@ -35,6 +35,7 @@ from .jinja import TEMPLATE_FAILURES, environment, template_file, template_probl
 from .measure import Spill, measure
 from .rawpng import raw_images
 from .sandbox import render_budgeted
+from .svgforms import SvgForms
 from .typography import typeset
 
 FIT_SIZES = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5)
@@ -368,7 +369,7 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any, decode
     if decoded is not None:
         decoded.update(not_raw)
     return HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
-        font_config=_font_config(), cache=images)
+        font_config=_font_config(), cache=SvgForms(images))
 
 
 def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any,
