@@ -334,9 +334,13 @@ def _marked(icon: Icon | None, mark: str) -> Icon | None:
 
 @lru_cache(maxsize=1)
 def _font_config() -> Any:
-    """One font configuration per process: the bundled fonts are loaded once, not once per document of faces."""
+    """One font configuration per process: the bundled fonts are loaded once, not once per document of faces.
+    It is let go at exit, while WeasyPrint can still remove its font folder (later, its ``__del__`` fails)."""
+    import atexit
+
     from weasyprint.text.fonts import FontConfiguration
 
+    atexit.register(_font_config.cache_clear)
     return FontConfiguration()
 
 

@@ -52,7 +52,9 @@ def _form_svg_class() -> type:
                 drawn = stream.clone(resources=resources, extra=pydyf.Dictionary({
                     "Type": "/XObject", "Subtype": "/Form", "BBox": box, "Resources": resources}))
                 super().draw(drawn, width, height, style)
-                form = self.forms[(width, height)] = SvgForm(self._base_url, width, height, drawn)
+                # kept as a plain stream: the drawing one holds the document's image table, which holds the form
+                form = self.forms[(width, height)] = SvgForm(self._base_url, width, height,
+                                                             pydyf.Stream(drawn.stream, drawn.extra, drawn.compress))
             stream.draw_x_object(stream.add_image(form, False, 1))
 
     return FormSvg
