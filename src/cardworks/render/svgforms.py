@@ -5,7 +5,7 @@ and set icons were re-drawn (and their paths re-written into the PDF) on every f
 processor time. Here WeasyPrint's image cache (:class:`SvgForms`) wraps each SVG image it loads: the first use
 at a size draws the image, with WeasyPrint's own drawing, into a form XObject, and every use at that size
 draws the form. The form's box is far larger than the icon (WeasyPrint clips an image to its box, as before).
-Loading, fetching and refusals stay WeasyPrint's; pages look the same (tests/render/test_svg_forms.py).
+Loading, fetching and refusals stay WeasyPrint's; pages look the same (tests/render/test_face_cost.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""SVG icons drawn once per document and size as form XObjects (render/svgforms.py): the pages look exactly as
-when WeasyPrint draws each use, and each icon's paths are written once."""
+"""What makes a face cheaper keeps its look: SVG icons drawn once per document and size as form XObjects
+(render/svgforms.py) look as when WeasyPrint draws each use, and are written once; icons and values laid out flat
+in the header and stats line (templates/cards/face.html.j2) look as their own flex boxes did."""
 
 from __future__ import annotations
 
@@ -86,3 +87,38 @@ def test_an_icon_at_several_sizes_with_a_gradient_and_ink_outside_its_box_looks_
     drawn = HTML(string=html).render(cache={}).write_pdf()
     _same_pages(forms, drawn)
     assert sorted(_forms(forms).values()) == [2, 2, 2]  # three sizes, each on both pages
+
+
+def _nested(html: str) -> str:
+    """The face's markup as it was: each stat's and the kind's icon and value in a flex box of their own."""
+    import re
+
+    html = re.sub(r'<img class="stat-icon" ([^>]*)><span class="stat-value">([^<]*)</span>',
+                  r'<span class="stat"><img \1>\2</span>', html)
+    html = re.sub(r'<img class="kind-icon" ([^>]*)>(?:<span class="kind-value">([^<]*)</span>)?',
+                  lambda found: f'<span class="kind"><img {found[1]}>{found[2] or ""}</span>', html)
+    return html
+
+
+@pytest.mark.slow  # lays out the expert deck's faces twice
+def test_flat_icons_and_values_look_as_nested_flex_boxes_did(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardworks.render import faces as module
+    from cardworks.render.measure import measure
+
+    db = load_database(REPO / "cards" / "fallera")
+    job = build_job(db, build_deck(db, "expert"), "en")
+    faces = [face for face in job.faces if isinstance(face, Face)]
+    fetcher = safe_fetcher([templates_dir(), *map(Path, job.roots), *font_folders()])
+    flat = layout_document(job, faces, fetcher)
+    typeset = module.typeset
+    seen: list[str] = []
+
+    def nested(html: str, lang: str) -> str:
+        seen.append(_nested(typeset(html, lang)))
+        return seen[-1]
+
+    monkeypatch.setattr(module, "typeset", nested)
+    old = layout_document(job, faces, fetcher)
+    assert seen[0].count('class="stat"') > 50 and seen[0].count('class="kind"') > 10  # the old markup was laid out
+    assert measure(flat, {}) == measure(old, {})  # the same overflow verdicts
+    _same_pages(flat.write_pdf(), old.write_pdf())
