@@ -75,11 +75,26 @@ SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="10" h
 """An icon with a gradient, a translucent shape and a bar reaching out of its viewport."""
 
 
+def _with_image_and_text() -> str:
+    """An icon holding a PNG of its own and a line of text (a font of the document's)."""
+    import base64
+
+    from PIL import Image
+
+    png = io.BytesIO()
+    Image.new("RGB", (4, 4), (200, 30, 30)).save(png, format="PNG")
+    return ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 20 20" '
+            f'width="20" height="20"><image x="2" y="2" width="8" height="8" xlink:href="data:image/png;base64,'
+            f'{base64.b64encode(png.getvalue()).decode()}"/><text x="2" y="18" font-size="8" font-family="DejaVu Sans">'
+            'Ab</text></svg>')
+
+
 @pytest.mark.slow  # renders two small documents twice
-def test_an_icon_at_several_sizes_with_a_gradient_and_ink_outside_its_box_looks_the_same() -> None:
+@pytest.mark.parametrize("svg", [SVG, _with_image_and_text()], ids=["gradient-translucent-outside", "image-and-text"])
+def test_an_icon_at_several_sizes_looks_the_same(svg: str) -> None:
     from weasyprint import HTML
 
-    url = "data:image/svg+xml," + quote(SVG)
+    url = "data:image/svg+xml," + quote(svg)
     body = "".join(f'<p style="margin: 0 0 4mm 6mm"><img src="{url}" style="width: {size}mm"> text</p>'
                    for size in (4, 7, 4, 12))
     html = f"<style>@page {{ size: 60mm 60mm; margin: 3mm }}</style>{body}<p style='break-before: page'>{body}</p>"
