@@ -35,6 +35,7 @@ from .jinja import TEMPLATE_FAILURES, environment, template_file, template_probl
 from .measure import Spill, measure
 from .rawpng import raw_images
 from .sandbox import render_budgeted
+from .svgforms import SvgForms
 from .typography import typeset
 
 FIT_SIZES = (8.0, 7.5, 7.0, 6.5, 6.0, 5.5)
@@ -333,9 +334,13 @@ def _marked(icon: Icon | None, mark: str) -> Icon | None:
 
 @lru_cache(maxsize=1)
 def _font_config() -> Any:
-    """One font configuration per process: the bundled fonts are loaded once, not once per document of faces."""
+    """One font configuration per process: the bundled fonts are loaded once, not once per document of faces.
+    It is let go at exit, while WeasyPrint can still remove its font folder (later, its ``__del__`` fails)."""
+    import atexit
+
     from weasyprint.text.fonts import FontConfiguration
 
+    atexit.register(_font_config.cache_clear)
     return FontConfiguration()
 
 
@@ -368,7 +373,7 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any, decode
     if decoded is not None:
         decoded.update(not_raw)
     return HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
-        font_config=_font_config(), cache=images)
+        font_config=_font_config(), cache=SvgForms(images))
 
 
 def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any,
