@@ -1,0 +1,25 @@
+"""The small Fallera game the engine tests play on (``tests/fixtures/cards/fallera``) is a valid game, a cut of
+the shipped one that the shipped-load counter does not take for it."""
+
+from __future__ import annotations
+
+import json
+
+import conftest
+from conftest import FALLERA, FIXTURE_CARDS, REPO, run_cli
+
+
+def _designs(game) -> set[str]:
+    return {card["id"] for path in (game / "sets").glob("*.json")
+            for card in json.loads(path.read_text(encoding="utf-8"))["cards"]}
+
+
+def test_the_fixture_validates_without_a_problem() -> None:
+    run = run_cli("--cards", str(FIXTURE_CARDS), "validate", "--strict", "--format", "json")
+    assert run.exit_code == 0 and run.problems == [], run.output
+
+
+def test_the_fixture_is_a_cut_of_the_shipped_cards_not_a_copy() -> None:
+    kept, shipped = _designs(FALLERA), _designs(REPO / "cards" / "fallera")
+    assert kept < shipped and len(kept) * 2 < len(shipped), (len(kept), len(shipped))
+    assert conftest._shipped_copy(FALLERA) is None
