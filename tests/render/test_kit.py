@@ -18,13 +18,13 @@ from cardworks.render.impose import MM, SheetLayout
 from cardworks.render.kit import contents, printing
 from cardworks.render.pieces import piece_tasks
 from cardworks.render.typography import curly
-from conftest import REPO, run_cli
+from conftest import FIXTURE_CARDS, REPO, run_cli
 
 CARDS = REPO / "cards"
 
 
-def _rows(game: str, selection: str | None = None) -> dict[str, object]:
-    db = load_database(CARDS / game)
+def _rows(game: str, selection: str | None = None, cards: Path = CARDS) -> dict[str, object]:
+    db = load_database(cards / game)
     return {row.id: row for row in contents(db, build_deck(db, selection))}
 
 
@@ -50,7 +50,7 @@ def test_every_fallera_component_is_printed_or_has_a_reason() -> None:
 
 
 def test_a_base_selection_says_the_expansions_are_left_out_by_set() -> None:
-    rows = _rows("fallera", "base")
+    rows = _rows("fallera", "base", FIXTURE_CARDS)  # the fixture game keeps Fallera's components
     for left_out in ("discordia", "mes-enlla", "humour-coin", "kingdom-map", "territorial-food-sud"):
         assert rows[left_out].printed == 0 and rows[left_out].reasons == ("left-out-by-set",), left_out
 
@@ -195,7 +195,7 @@ def test_a_rulebook_per_box_with_its_own_credits(fallera) -> None:
 
 
 def test_contents_rows_count_each_edition_and_flag_stand_in_counts() -> None:
-    db = load_database(CARDS / "fallera")
+    db = load_database(FIXTURE_CARDS / "fallera")
     fact = {row.id: row for row in contents(db, build_deck(db, "base"))}
     playtest = {row.id: row for row in contents(db, build_deck(db, "base", edition="playtest"))}
     one_each = sum(1 for r in Index(db).of_kind("card") if r.set_id == "base" and not r.model.optional)
@@ -398,7 +398,7 @@ def test_every_board_tile_that_shows_a_mark_explains_it(tmp_path) -> None:
     from cardworks.render.boardpiece import boards, render_board_tiled
     from cardworks.render.docs.texts import DocTexts
 
-    db = load_database(CARDS / "fallera")
+    db = load_database(FIXTURE_CARDS / "fallera")  # the fixture game keeps the kingdom map
     path = tmp_path / "board.pdf"
     path.write_bytes(render_board_tiled(db, DocTexts(db, "en"), SheetLayout(), boards(db, None)))
     pages = [" ".join((page.extract_text() or "").split()) for page in PdfReader(path).pages[1:]]
