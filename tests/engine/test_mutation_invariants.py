@@ -13,11 +13,11 @@ from cardworks.games.fallera.game import scenario_state as fallera_state
 from cardworks.engine.scenarios import resolve
 from cardworks.games.fallera import invariants as fallera_invariants
 from cardworks.loading import load_database
-from conftest import REPO
+from conftest import FALLERA as FALLERA_GAME, REPO
 
 CALAVERA = load_database(REPO / "cards" / "calavera")
 DIABLES = load_database(REPO / "cards" / "diables")
-FALLERA = load_database(REPO / "cards" / "fallera")
+FALLERA = load_database(FALLERA_GAME)  # the Fallera fixture game (tests/conftest.py)
 
 
 def _calavera(steps: list[str]):
