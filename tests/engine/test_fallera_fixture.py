@@ -14,9 +14,10 @@ def _designs(game) -> set[str]:
             for card in json.loads(path.read_text(encoding="utf-8"))["cards"]}
 
 
-def test_the_fixture_validates_without_a_problem() -> None:
+def test_the_fixtures_validate_without_a_problem() -> None:
+    """Only the warning the shipped Diables gives too: its set lists fewer cards than the rulebook counts."""
     run = run_cli("--cards", str(FIXTURE_CARDS), "validate", "--strict", "--format", "json")
-    assert run.exit_code == 0 and run.problems == [], run.output
+    assert [(p["code"], p["file"].split("/")[-3]) for p in run.problems] == [("set-incomplete", "diables")], run.output
 
 
 def test_the_fixture_is_a_cut_of_the_shipped_cards_not_a_copy() -> None:
