@@ -11,9 +11,7 @@ from cardworks.cli.main import cli
 
 REPO = Path(__file__).resolve().parents[2]
 CARDS = REPO / "tests" / "fixtures" / "cards"
-"""Fallera's fixture game (see ``tests/conftest.py``): the simulation tests play it, not the shipped database."""
-SHIPPED = REPO / "cards"
-"""The shipped games, for the few simulations of a game with no fixture (Calavera)."""
+"""The fixture games (``tests/fixtures/cards/build.py``): the simulation tests play them, not the shipped database."""
 PACK = REPO / "examples" / "fallera-pack"
 
 

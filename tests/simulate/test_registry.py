@@ -13,7 +13,7 @@ from cardworks import plugin_registry
 from cardworks.engine import plugins
 from cardworks.simulate.tables import build_table
 
-from simulate_helpers import SHIPPED, simulate_json
+from simulate_helpers import CARDS, simulate_json
 
 
 def _simulate(cards, *args: str) -> tuple[int, str]:
@@ -41,9 +41,9 @@ def test_a_game_registered_through_the_registry_is_reachable_by_simulate(monkeyp
     # Calavera's plugin again, under a name no module of cardworks knows, with its data in a folder of that name
     calavera = plugins.registered()["calavera"]
     fourth = plugins.Plugin(**{**{f: getattr(calavera, f) for f in calavera.__dataclass_fields__}, "id": "fourth"})
-    shutil.copytree(SHIPPED / "calavera", tmp_path / "fourth")
+    shutil.copytree(CARDS / "calavera", tmp_path / "fourth")
     args = ("--players", "3", "--games", "12", "--agent", "greedy", "--workers", "1", "--format", "json")
-    expected = simulate_json("--game", "calavera", *args[:-2], cards=SHIPPED)
+    expected = simulate_json("--game", "calavera", *args[:-2])
     _register(monkeypatch, fourth)
     code, output = _simulate(tmp_path, "--game", "fourth", *args)
     assert code == 0, output
@@ -59,7 +59,7 @@ def test_a_registered_game_without_a_simulation_is_refused_by_name(monkeypatch, 
     calavera = plugins.registered()["calavera"]
     fields = {f: getattr(calavera, f) for f in calavera.__dataclass_fields__}
     _register(monkeypatch, plugins.Plugin(**{**fields, "id": "fifth", "simulation": None}))
-    shutil.copytree(SHIPPED / "calavera", tmp_path / "fifth")
+    shutil.copytree(CARDS / "calavera", tmp_path / "fifth")
     code, output = _simulate(tmp_path, "--game", "fifth", "--games", "2")
     assert code == 2 and "the 'fifth' engine does not play whole games" in output and "Traceback" not in output
     assert "calavera" in output and "fallera" in output  # what it does play, from the registry
