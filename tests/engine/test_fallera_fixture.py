@@ -1,5 +1,5 @@
-"""The small Fallera game the engine tests play on (``tests/fixtures/cards/fallera``) is a valid game, a cut of
-the shipped one that the shipped-load counter does not take for it."""
+"""The fixture games the engine tests play on (``tests/fixtures/cards``, written by its ``build.py``) are valid
+games, and Fallera's is a cut of the shipped one that the shipped-load counter does not take for it."""
 
 from __future__ import annotations
 
