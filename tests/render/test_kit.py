@@ -356,39 +356,41 @@ def test_the_printed_deck_note_is_translated() -> None:
     assert checked == ["ca", "es"]
 
 
-def _copy_with_totals(tmp_path: Path, set_id: str, cards: int | None) -> object:
+def _copy_with_totals(tmp_path: Path, totals: dict[str, int | None]) -> object:
+    """The Fallera fixture game (which gives no set's card total) with the test's own ``totals`` (set → cards,
+    None for none)."""
     root = tmp_path / "fallera"
-    shutil.copytree(CARDS / "fallera", root)
-    path = root / "sets" / f"{set_id}.json"
-    data = json.loads(path.read_text())
-    if cards is None:
-        del data["totals"]["cards"]
-    else:
-        data["totals"]["cards"] = cards
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=2))
+    shutil.copytree(FIXTURE_CARDS / "fallera", root)
+    for set_id, cards in totals.items():
+        path = root / "sets" / f"{set_id}.json"
+        data = json.loads(path.read_text())
+        data["totals"].pop("cards", None)
+        if cards is not None:
+            data["totals"]["cards"] = cards
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=2))
     return load_database(root)
 
 
 def test_the_printed_deck_note_is_left_out_when_the_kit_prints_the_whole_deck(tmp_path) -> None:
-    db = load_database(CARDS / "fallera")
-    assert "kit-note" in _generate(db, "printed-deck base")
-    smaller = _copy_with_totals(tmp_path, "base", build_deck(db, "base").physical_cards)
-    assert _generate(smaller, "printed-deck base") == "", "nothing to say when both editions print the whole deck"
+    printed = build_deck(load_database(FIXTURE_CARDS / "fallera"), "base").physical_cards
+    bigger = _copy_with_totals(tmp_path / "bigger", {"base": printed + 1})
+    assert "kit-note" in _generate(bigger, "printed-deck base"), "the box holds a card the kit does not print"
+    whole = _copy_with_totals(tmp_path / "whole", {"base": printed})
+    assert _generate(whole, "printed-deck base") == "", "nothing to say when both editions print the whole deck"
 
 
 def test_the_printed_deck_note_refuses_what_it_cannot_count(tmp_path) -> None:
     from cardworks.errors import DataError
 
-    db = load_database(CARDS / "fallera")
+    db = _copy_with_totals(tmp_path, {"base": 102, "discordia": None})
     with pytest.raises(DataError, match="names no set 'bogus'"):
         _generate(db, "printed-deck base+bogus")
     with pytest.raises(DataError, match="needs the sets it counts"):
         _generate(db, "printed-deck")
     with pytest.raises(DataError, match="takes no argument"):
         _generate(db, "components base")
-    unknown_total = _copy_with_totals(tmp_path, "discordia", None)
     with pytest.raises(DataError, match="no source gives one for discordia"):
-        _generate(unknown_total, "printed-deck base+discordia")
+        _generate(db, "printed-deck base+discordia")
 
 
 def test_a_directive_with_an_argument_is_not_translatable_text() -> None:
