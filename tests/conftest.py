@@ -21,6 +21,12 @@ FIXTURE_GAMES = REPO / "tests" / "fixtures" / "games"
 declaring it under the ``cardworks.games`` entry point: on the path, every test finds it as a game installed
 from outside cardworks, and the contract suite runs on it."""
 sys.path.insert(0, str(FIXTURE_GAMES))
+FIXTURE_CARDS = REPO / "tests" / "fixtures" / "cards"
+"""A cards folder holding the shipped games cut down for the tests (written by ``tests/fixtures/cards/build.py``:
+``fallera`` with the cards the tests name, ``calavera`` and ``diables`` with their rules data alone): the engine,
+validation and simulation tests load these, not the shipped database, which only the tests about the shipped
+data themselves read."""
+FALLERA = FIXTURE_CARDS / "fallera"
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30"/></svg>\n'
 

@@ -16,9 +16,9 @@ from cardworks.engine.playouts import run_playouts
 from cardworks.engine.scenarios import resolve, run_scenario
 from cardworks.loading import load_database
 from cardworks.models import Scenario
-from conftest import REPO, run_cli
+from conftest import FIXTURE_CARDS, REPO, run_cli
 
-GAME = REPO / "cards" / "calavera"
+GAME = FIXTURE_CARDS / "calavera"  # its rules data (tests/fixtures/cards/build.py)
 DB = load_database(GAME)
 
 

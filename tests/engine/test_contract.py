@@ -26,7 +26,7 @@ from cardworks.engine.core import Outcome, SetupRefused
 from cardworks.engine.playouts import play_one
 from cardworks.engine.plugins import GamePlugin, data_folder, registered
 from cardworks.loading import load_database
-from conftest import REPO
+from conftest import FIXTURE_CARDS, REPO
 
 GAMES = sorted(registered())
 STEPS = 40
@@ -38,7 +38,9 @@ suite stays within a few seconds per game."""
 
 @cache
 def _db(game: str):
-    return load_database(data_folder(registered()[game]))
+    """The game's data: the shipped games' fixtures (tests/fixtures/cards/build.py), else the game's own folder."""
+    fixture = FIXTURE_CARDS / game
+    return load_database(fixture if fixture.is_dir() else data_folder(registered()[game]))
 
 
 def _scenarios(db) -> list[contract.Scenario]:

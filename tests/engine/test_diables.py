@@ -15,9 +15,9 @@ from cardworks.games.diables.game import scenario_state
 from cardworks.engine.scenarios import run_scenario
 from cardworks.loading import load_database
 from cardworks.models import Scenario
-from conftest import REPO, run_cli
+from conftest import FIXTURE_CARDS, run_cli
 
-DB = load_database(REPO / "cards" / "diables")
+DB = load_database(FIXTURE_CARDS / "diables")  # its rules data (tests/fixtures/cards/build.py)
 
 
 

@@ -14,7 +14,7 @@ import pytest
 from cardworks.games.fallera.effects import Effect
 from cardworks.games.fallera.game import scenario_state
 from cardworks.loading import load_database
-from conftest import REPO, run_cli
+from conftest import FALLERA, FIXTURE_CARDS, run_cli
 from test_effects import _pack_copy
 
 FIXTURES = Path(__file__).parent / "effects_pack"
@@ -22,7 +22,7 @@ FIXTURES = Path(__file__).parent / "effects_pack"
 
 @pytest.fixture(scope="module")
 def fixture_db():
-    return load_database(REPO / "cards" / "fallera", [FIXTURES])
+    return load_database(FALLERA, [FIXTURES])
 
 
 def _play(rules, state, *steps: str):
@@ -98,7 +98,7 @@ def test_an_extra_action_gives_nothing_to_a_player_whose_turn_it_is_not(fixture_
 
 def test_a_terretas_turn_start_effect_fires_while_the_queen_is_there() -> None:
     """turn-start on a terreta (no shipped terreta has one): the current player draws as the turn starts."""
-    db = load_database(REPO / "cards" / "fallera")
+    db = load_database(FALLERA)
     setup = {"selection": "expert", "players": 3, "hands": [["monleon"], [], []], "counters": [[], [], []],
              "deck": ["jaume-i", "cagallo", "el-capita-moro", "monleon"], "current": "p1",
              "foods": ["sud", "interior", "nord"],
@@ -116,9 +116,9 @@ def test_a_terretas_turn_start_effect_fires_while_the_queen_is_there() -> None:
 
 def test_the_fixture_pack_validates_and_its_scenarios_pass() -> None:
     """Every trigger and place the shipped cards do not use has a scenario in the fixture pack."""
-    run = run_cli("--cards", str(REPO / "cards"), "validate", str(FIXTURES), "--format", "json")
+    run = run_cli("--cards", str(FIXTURE_CARDS), "validate", str(FIXTURES), "--format", "json")
     assert run.exit_code == 0, run.output
-    run = run_cli("--cards", str(REPO / "cards"), "check", "--pack", str(FIXTURES), "--playouts", "2",
+    run = run_cli("--cards", str(FIXTURE_CARDS), "check", "--pack", str(FIXTURES), "--playouts", "2",
                   "--format", "json")
     assert run.exit_code == 0, run.output
     report = json.loads(run.output)
@@ -151,7 +151,7 @@ def _effect(cards: list, index: int, effect: dict) -> None:
 def test_validate_refuses_an_effect_placed_where_it_never_fires(tmp_path: Path, index: int, effect: dict,
                                                                  pointer: str) -> None:
     pack = _pack_copy(tmp_path, lambda cards: _effect(cards, index, effect))
-    run = run_cli("--cards", str(REPO / "cards"), "validate", str(pack), "--format", "json")
+    run = run_cli("--cards", str(FIXTURE_CARDS), "validate", str(pack), "--format", "json")
     assert run.exit_code == 1, run.output
     found = [(p["code"], p["pointer"]) for p in run.problems if p["file"].endswith("sets/example.json")]
     assert found == [("effect-never-fires", pointer)], found
@@ -166,7 +166,7 @@ def test_validate_refuses_an_effect_placed_where_it_never_fires(tmp_path: Path, 
     ({"when": {"event": "turn-start"}, "do": [{"verb": "win"}]}, {("terreta-verb", "/do/0")}),
 ])
 def test_validate_refuses_a_terreta_bonus_that_never_fires(tmp_path: Path, bonus: dict, found: set) -> None:
-    shutil.copytree(REPO / "cards", tmp_path / "cards", ignore=shutil.ignore_patterns("diables", "calavera"))
+    shutil.copytree(FALLERA, tmp_path / "cards" / "fallera")
     board = tmp_path / "cards" / "fallera" / "boards" / "kingdom-map.json"
     data = json.loads(board.read_text(encoding="utf-8"))
     side, space = next((s, p) for s, side in enumerate(data["sides"]) for p, space in enumerate(side["spaces"])

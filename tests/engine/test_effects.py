@@ -13,7 +13,7 @@ from cardworks.games.fallera.registry import REGISTRY
 from cardworks.games.fallera.cards import catalogue, parsed_effects
 from cardworks.games.fallera.game import Configuration, rules_for
 from cardworks.loading import load_database
-from conftest import REPO, run_cli
+from conftest import FALLERA, FIXTURE_CARDS, REPO, run_cli
 
 PACK = REPO / "examples" / "fallera-pack"
 
@@ -27,7 +27,7 @@ def test_every_vocabulary_member_has_a_handler_and_every_handler_a_member() -> N
 
 
 def test_a_card_using_an_unhandled_verb_is_left_out_with_the_reason_never_played_blank(monkeypatch) -> None:
-    db = load_database(REPO / "cards" / "fallera")
+    db = load_database(FALLERA)
     monkeypatch.delitem(REGISTRY.bindings, REGISTRY.by_tag("do")["draw"].model)
     cards = catalogue(db, ["base"])
     assert "taronger-putrefacte" not in cards.cards
@@ -78,14 +78,14 @@ def _pack_copy(tmp_path: Path, edit) -> Path:
 ])
 def test_validate_checks_inside_effects(tmp_path: Path, edit, code: str, pointer: str) -> None:
     pack = _pack_copy(tmp_path, edit)
-    run = run_cli("--cards", str(REPO / "cards"), "validate", str(pack), "--format", "json")
+    run = run_cli("--cards", str(FIXTURE_CARDS), "validate", str(pack), "--format", "json")
     assert run.exit_code == 1, run.output
     found = [(p["code"], p["pointer"]) for p in run.problems if p["file"].endswith("sets/example.json")]
     assert any(c.startswith(code) and p.startswith(pointer) for c, p in found), found
 
 
 def test_the_example_pack_cards_pass_their_scenarios_with_check() -> None:
-    run = run_cli("--cards", str(REPO / "cards"), "check", "--pack", str(PACK), "--playouts", "2", "--format", "json")
+    run = run_cli("--cards", str(FIXTURE_CARDS), "check", "--pack", str(PACK), "--playouts", "2", "--format", "json")
     assert run.exit_code == 0, run.output
     report = json.loads(run.output)
     pack = [s for s in report["scenarios"] if "fallera-pack" in s["file"]]
@@ -106,11 +106,11 @@ def test_validate_warns_on_a_card_left_out_without_saying_why(tmp_path: Path) ->
         cards[1].update(rules="Teamwork: it is always played with another battle card.")  # text, no effects
 
     pack = _pack_copy(tmp_path, edit)
-    run = run_cli("--cards", str(REPO / "cards"), "validate", str(pack), "--strict", "--format", "json")
+    run = run_cli("--cards", str(FIXTURE_CARDS), "validate", str(pack), "--strict", "--format", "json")
     assert run.exit_code == 1, run.output
     assert ("unexplained-gap", "/cards/1") in [(p["code"], p["pointer"]) for p in run.problems
                                                 if p["file"].endswith("sets/example.json")]
     explained = _pack_copy(tmp_path / "explained", lambda cards: (edit(cards), cards[1].update(missing=[
         {"fact": "what it is played with", "doc": "fallera-base", "lines": "36"}])))
-    run = run_cli("--cards", str(REPO / "cards"), "validate", str(explained), "--format", "json")
+    run = run_cli("--cards", str(FIXTURE_CARDS), "validate", str(explained), "--format", "json")
     assert "unexplained-gap" not in {p["code"] for p in run.problems if p["file"].endswith("sets/example.json")}

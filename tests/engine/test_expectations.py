@@ -18,15 +18,17 @@ import pytest
 
 from cardworks.validate.expectations import Expectation
 from cardworks.engine.plugins import data_folder, registered
-from conftest import MINITRICK_SOURCE, REPO, minitrick_four_pack, run_cli
+from conftest import FIXTURE_CARDS, MINITRICK_SOURCE, REPO, minitrick_four_pack, run_cli
 
 Scenario = dict[str, Any]
 
 
 def _copy_game(tmp_path: Path, game: str) -> Path:
-    """A copy of ``game``'s own data folder (the shipped database's, or the fixture game's) in ``tmp_path/cards``."""
+    """A copy of ``game``'s fixture in ``tmp_path/cards``: Minitrick's own folder, or the shipped game's fixture
+    (tests/fixtures/cards/build.py)."""
     root = tmp_path / "cards"
-    shutil.copytree(data_folder(registered()[game]), root / game)
+    fixture = FIXTURE_CARDS / game
+    shutil.copytree(fixture if fixture.is_dir() else data_folder(registered()[game]), root / game)
     return root
 
 
@@ -72,7 +74,7 @@ def bad_step(text: str) -> Callable[[Scenario], str]:
 CASES = {
     # game, file, scenario: the edits and the code each must be refused with. The generic refusals run on the
     # fixture game Minitrick (small: a copy, a validation and a check in well under a second); each shipped
-    # game keeps the cases its own expectation model types.
+    # game keeps the cases its own expectation model types, on its fixture.
     ("minitrick", "tricks.json", "minitrick-higher-card-wins"): [
         ("unknown-expectation", rename("tricks", "trick")),
         ("expectation-type", set_value("tricks", {"p1": "one"}, "/p1")),
@@ -186,12 +188,12 @@ def test_a_packs_own_cards_are_known_to_its_scenarios(tmp_path: Path) -> None:
 
 
 def test_check_scenarios_path_is_held_to_the_vocabulary(tmp_path: Path) -> None:
-    source = json.loads((REPO / "cards/fallera/scenarios/base.json").read_text(encoding="utf-8"))
+    source = json.loads((FIXTURE_CARDS / "fallera/scenarios/base.json").read_text(encoding="utf-8"))
     source["scenarios"] = [s for s in source["scenarios"] if s["id"] == "scenario-base-five-player-cabeca-d-alls"]
     path = tmp_path / "mine.json"
     path.write_text(json.dumps(source), encoding="utf-8")
     pointer = _edit(path, "scenario-base-five-player-cabeca-d-alls", rename("winner", "winnr"))
-    checked = run_cli("--cards", str(REPO / "cards"), "check", "--game", "fallera", "--scenarios", str(path),
+    checked = run_cli("--cards", str(FIXTURE_CARDS), "check", "--game", "fallera", "--scenarios", str(path),
                       "--playouts", "0")
     assert checked.exit_code == 1
     assert f"{path}:{pointer}: [unknown-expectation]" in checked.output, checked.output
@@ -312,11 +314,12 @@ def test_a_game_must_declare_its_expectations_as_a_model(monkeypatch, expectatio
 
 @pytest.mark.parametrize("game", ["calavera", "diables", "fallera"])
 def test_each_game_declares_what_its_observations_hold(game: str) -> None:
-    """The declared zones are exactly the top-level keys ``observe`` gives, over every shipped scenario's start."""
+    """The declared zones are exactly the top-level keys ``observe`` gives, over every scenario's start (those of
+    the game's fixture)."""
     from cardworks.loading import load_database
 
     plugin = registered()[game]
-    db = load_database(REPO / "cards" / game)
+    db = load_database(FIXTURE_CARDS / game)
     seen: set[str] = set()
     for _, doc in db.docs("scenarios"):
         for scenario in doc.scenarios:
@@ -349,7 +352,7 @@ def test_a_game_that_declares_nothing_has_only_the_generic_keys() -> None:
     fields = {f: getattr(calavera, f) for f in calavera.__dataclass_fields__ if f != "expectations"}
     bare = plugins.Plugin(**fields)
     assert bare.expectations is Expectation
-    db = load_database(REPO / "cards" / "calavera")
+    db = load_database(FIXTURE_CARDS / "calavera")
     (loaded, doc), *_ = db.docs("scenarios")
     assert not scenario_problems(calavera, db, loaded.display, doc.scenarios)
     refused = scenario_problems(bare, db, loaded.display, doc.scenarios)
@@ -360,7 +363,7 @@ def test_a_game_that_declares_nothing_has_only_the_generic_keys() -> None:
 def fallera_db() -> Any:
     from cardworks.loading import load_database
 
-    return load_database(REPO / "cards" / "fallera")
+    return load_database(FIXTURE_CARDS / "fallera")
 
 
 def test_any_unknown_key_is_refused_at_its_own_pointer(fallera_db: Any) -> None:
@@ -394,7 +397,7 @@ def test_a_map_expectation_in_a_game_without_that_terreta_fails_without_a_crash(
     from cardworks.engine.scenarios import check_expectation
     from cardworks.loading import load_database
 
-    db = load_database(REPO / "cards" / "fallera")
+    db = load_database(FIXTURE_CARDS / "fallera")
     rules, state = registered()["fallera"].scenario_state(db, {
         "players": 3, "hands": [[], [], []], "counters": [[], [], []], "deck": ["conill"], "current": "p1"})
     message = check_expectation(rules, state, {"map": {"sud": None}}, random.Random(0))

@@ -16,9 +16,9 @@ from cardworks.engine.playouts import play_one
 from cardworks.engine.scenarios import run_scenario
 from cardworks.loading import load_database
 from cardworks.models import Scenario
-from conftest import REPO, run_cli
+from conftest import FALLERA, FIXTURE_CARDS, REPO, run_cli
 
-DB = load_database(REPO / "cards" / "fallera")
+DB = load_database(FALLERA)
 
 
 
@@ -130,7 +130,7 @@ def test_check_fails_on_a_failing_scenario(tmp_path) -> None:
          "steps": ["p1 almoina"], "expect": [{"winner": "p1"}]}]}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
-    run = run_cli("--cards", str(REPO / "cards"), "check", "--playouts", "0", "--scenarios", str(path))
+    run = run_cli("--cards", str(FIXTURE_CARDS), "check", "--playouts", "0", "--scenarios", str(path))
     assert run.exit_code == 1 and "FAIL" in run.output and "expected winner p1" in run.output
 
 

@@ -13,11 +13,11 @@ from cardworks.games.fallera.game import scenario_state as fallera_state
 from cardworks.engine.scenarios import resolve
 from cardworks.games.fallera import invariants as fallera_invariants
 from cardworks.loading import load_database
-from conftest import REPO
+from conftest import FALLERA as FALLERA_GAME, FIXTURE_CARDS
 
-CALAVERA = load_database(REPO / "cards" / "calavera")
-DIABLES = load_database(REPO / "cards" / "diables")
-FALLERA = load_database(REPO / "cards" / "fallera")
+CALAVERA = load_database(FIXTURE_CARDS / "calavera")  # the fixture games (tests/fixtures/cards/build.py)
+DIABLES = load_database(FIXTURE_CARDS / "diables")
+FALLERA = load_database(FALLERA_GAME)
 
 
 def _calavera(steps: list[str]):
@@ -173,10 +173,10 @@ def test_check_fails_when_a_declared_player_count_is_not_played(monkeypatch: pyt
     plugin = plugin_for("calavera")
     fewer = replace_plugin(plugin, configurations=lambda db: (plugin.configurations(db)[0][1:], []))
     monkeypatch.setattr(check, "plugin_for", lambda game: fewer)
-    report = check.check_game(REPO / "cards", "calavera", [], 0, 1)
+    report = check.check_game(FIXTURE_CARDS, "calavera", [], 0, 1)
     assert report.unplayed == ["base/2p"] and report.failed
     monkeypatch.setattr(check, "plugin_for", lambda game: plugin)
-    assert not check.check_game(REPO / "cards", "calavera", [], 0, 1).failed
+    assert not check.check_game(FIXTURE_CARDS, "calavera", [], 0, 1).failed
 
 
 PAELLA = ["bajoqueta", "cuixa-de-pollastre", "garrofo", "carxofa", "conill"]

@@ -18,11 +18,11 @@ from cardworks.engine.core import SetupRefused
 from cardworks.engine.plugins import plugin_for
 from cardworks.games.fallera.rules import FalleraRules
 from cardworks.loading import load_database
-from conftest import FIXTURE_GAMES, REPO, run_cli
+from conftest import FALLERA, FIXTURE_CARDS, FIXTURE_GAMES, run_cli
 from minitrick import game as minitrick_game
 from minitrick.rules import MinitrickRules
 
-DB = load_database(REPO / "cards" / "fallera")
+DB = load_database(FALLERA)
 ONE = ("--selection", "base", "--players", "3")
 MINITRICK = FIXTURE_GAMES / "minitrick" / "cards"
 
@@ -45,7 +45,7 @@ def _check_minitrick(tmp_path, *more: str):
 
 
 def _check(tmp_path, *more: str):
-    return run_cli("--cards", str(REPO / "cards"), "check", "--game", "fallera", "--playouts", "2", "--seed", "1",
+    return run_cli("--cards", str(FIXTURE_CARDS), "check", "--game", "fallera", "--playouts", "2", "--seed", "1",
                    *ONE, "--save-failures", str(tmp_path / "failed"), *more)
 
 

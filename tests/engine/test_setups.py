@@ -11,9 +11,9 @@ from cardworks.engine.scenarios import run_scenarios
 from cardworks.engine.core import SetupRefused
 from cardworks.games.fallera.game import Configuration, new_game, scenario_state
 from cardworks.loading import load_database
-from conftest import REPO, run_cli
+from conftest import FALLERA, FIXTURE_CARDS, run_cli
 
-DB = load_database(REPO / "cards" / "fallera")
+DB = load_database(FALLERA)
 FOODS = {"nord", "xuquer-turia", "muntanyes-centrals", "sud", "interior"}
 
 
@@ -49,7 +49,7 @@ def test_territorial_foods_are_the_five_real_ones_never_benidorm(players: int) -
 
 
 def test_cli_refuses_a_forbidden_configuration_with_exit_1() -> None:
-    run = run_cli("--cards", str(REPO / "cards"), "check", "--selection", "base", "--players", "6", "--playouts", "1")
+    run = run_cli("--cards", str(FIXTURE_CARDS), "check", "--selection", "base", "--players", "6", "--playouts", "1")
     assert run.exit_code == 1
     assert "players-base" in run.output and "fallera-base, Objective of the Game, line 6" in run.output
 

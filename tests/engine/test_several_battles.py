@@ -16,11 +16,11 @@ from cardworks.games.fallera.actions import AttackWith, Call, Card, parse_action
 from cardworks.games.fallera.game import scenario_state
 from cardworks.loading import load_database
 from cardworks.models import Scenario
-from conftest import REPO
+from conftest import FALLERA, FIXTURE_CARDS
 
-DB = load_database(REPO / "cards" / "fallera")
+DB = load_database(FALLERA)
 SCENARIOS = {s["id"]: s for name in ("rulings-discordia.json", "rulings-faq.json") for s in json.loads(
-    (REPO / "cards" / "fallera" / "scenarios" / name).read_text("utf-8"))["scenarios"]
+    (FALLERA / "scenarios" / name).read_text("utf-8"))["scenarios"]
     if "revolta-de-les-germanies" in s["cards"]}
 EXAMPLES = [{"id": "example-attack-5", "types": ["battle"], "attack": 5, "defence": 0},
             {"id": "example-defence-3", "types": ["battle"], "attack": 0, "defence": 3},
@@ -154,7 +154,7 @@ def test_a_determinization_mid_revolta_shows_each_player_what_they_observed() ->
     from cardworks.simulate import heuristics
     from cardworks.simulate.tables import TableSpec, build_table
 
-    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base-2", 4))
+    table = build_table(TableSpec(str(FIXTURE_CARDS), "fallera", "base-2", 4))
     rules, fallera, rng = table.rules, heuristics.for_game("fallera"), random.Random(3)
     checked = 0
     for _ in range(40):
@@ -249,7 +249,7 @@ def test_greedy_calls_every_rival_then_attacks_with_its_strongest_card() -> None
     from cardworks.games.fallera.heuristics import greedy
     from cardworks.simulate.tables import TableSpec, build_table
 
-    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base-2", 4))
+    table = build_table(TableSpec(str(FIXTURE_CARDS), "fallera", "base-2", 4))
     rules, rng, kinds = table.rules, random.Random(5), []
     for _ in range(40):
         state = table.deal(rng)

@@ -14,10 +14,10 @@ from cardworks.games.fallera.actions import Discard, Pass, Play, Respond, Target
 from cardworks.games.fallera.game import scenario_state
 from cardworks.loading import load_database
 from cardworks.models import Scenario
-from conftest import REPO
+from conftest import FALLERA, REPO
 
 PACK = REPO / "examples" / "fallera-pack"
-DB = load_database(REPO / "cards" / "fallera", [PACK])
+DB = load_database(FALLERA, [PACK])
 SCENARIOS = {s["id"]: s for s in json.loads((PACK / "scenarios" / "example.json").read_text("utf-8"))["scenarios"]}
 
 

@@ -19,7 +19,7 @@ import pytest
 from cardworks.engine.codec import StateCodec, StateLoadError
 from cardworks.engine.plugins import registered
 from cardworks.loading import load_database
-from conftest import REPO
+from conftest import FIXTURE_CARDS
 
 STEPS = 30
 
@@ -60,7 +60,7 @@ OLD = {"calavera": old_calavera_dump, "diables": old_diables_dump, "fallera": ol
 def _positions(game: str) -> list[tuple[Any, Any, str]]:
     """(rules, state, where) of one seeded playout per configuration and per scenario start."""
     plugin = registered()[game]
-    db = load_database(REPO / "cards" / game)
+    db = load_database(FIXTURE_CARDS / game)  # the fixture games (tests/fixtures/cards/build.py)
     starts = []
     for number, config in enumerate(plugin.configurations(db)[0]):
         rules, state = plugin.new_game(db, config, random.Random(number))
@@ -142,7 +142,7 @@ def test_load_refuses_a_value_of_the_wrong_type_by_pointer() -> None:
 
 def test_a_scenario_state_that_is_not_a_position_is_refused() -> None:
     plugin = registered()["calavera"]
-    db = load_database(REPO / "cards" / "calavera")
+    db = load_database(FIXTURE_CARDS / "calavera")
     rules, state = plugin.new_game(db, plugin.configurations(db)[0][0], random.Random(0))
     bad = {**rules.dump(state), "rolls": "many"}
     with pytest.raises(ValueError, match=r"/rolls: "):

@@ -22,10 +22,10 @@ from cardworks.games.fallera.placement import card_places, never_fires
 from cardworks.games.fallera.verbs import amount
 from cardworks.loading import load_database
 from cardworks.models import Scenario
-from conftest import REPO
+from conftest import FALLERA
 
 PACK = Path(__file__).parent / "verbs_pack"
-DB = load_database(REPO / "cards" / "fallera", [PACK])
+DB = load_database(FALLERA, [PACK])
 SCENARIOS = {s["id"]: s for s in json.loads((PACK / "scenarios" / "fixture.json").read_text("utf-8"))["scenarios"]}
 
 
@@ -187,11 +187,11 @@ def test_greedy_values_a_protect_by_the_treasure_it_keeps_and_protects_the_best(
 
 
 @functools.cache
-def _shipped():
-    return load_database(REPO / "cards" / "fallera")
+def _game():
+    return load_database(FALLERA)
 
 
-SHIPPED = {s["id"]: s for s in json.loads((REPO / "cards" / "fallera" / "scenarios" / "rulings-mes-enlla.json")
+RULINGS = {s["id"]: s for s in json.loads((FALLERA / "scenarios" / "rulings-mes-enlla.json")
                                           .read_text("utf-8"))["scenarios"]}
 
 
@@ -204,10 +204,10 @@ SHIPPED = {s["id"]: s for s in json.loads((REPO / "cards" / "fallera" / "scenari
      "expected p1 to have 4 valid ingredients, got 3"),
 ])
 def test_the_llenya_de_taronger_plays_its_rulings_and_a_wrong_expectation_fails(scenario_id, wrong, message) -> None:
-    """The shipped card the attach verb makes playable (fallera-3 line 211): its rulings' scenarios pass, and
-    a wrong count fails."""
-    data = {k: v for k, v in SHIPPED[scenario_id].items() if k != "$schema"}
-    db = _shipped()
+    """The shipped card the attach verb makes playable (fallera-3 line 211), on the fixture game: its rulings'
+    scenarios pass, and a wrong count fails."""
+    data = {k: v for k, v in RULINGS[scenario_id].items() if k != "$schema"}
+    db = _game()
     for expect, passes in ((data["expect"], True), ([*data["expect"][:-1], wrong], False)):
         rules, state = scenario_state(db, data["setup"])
         result = run_scenario(rules, state, Scenario.model_validate({**data, "expect": expect}), "t",
@@ -219,7 +219,7 @@ def test_the_llenya_de_taronger_plays_its_rulings_and_a_wrong_expectation_fails(
 def test_a_paella_completed_by_stealing_an_ingredient_raised_by_an_attached_special_is_found_at_once() -> None:
     """The quick bound of valid ingredients (``Facts.weight``) counts what an attached special may raise an
     ingredient to: with the printed bound, the win below went unnoticed (an invariant caught it in playouts)."""
-    db = load_database(REPO / "cards" / "fallera")
+    db = load_database(FALLERA)
     rules, state = scenario_state(db, {
         "selection": "base-3", "players": 3, "hands": [["llenya-de-taronger", "el-capita-moro"], [], []],
         "counters": [["bajoqueta", "garrofo", "carxofa"], ["conill"], []], "current": "p1",

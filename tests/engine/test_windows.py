@@ -19,10 +19,10 @@ from cardworks.games.fallera.effects import RESPONSES
 from cardworks.games.fallera.game import scenario_state
 from cardworks.loading import load_database
 from cardworks.models import Scenario
-from conftest import REPO
+from conftest import FALLERA, FIXTURE_CARDS, REPO
 
 PACK = REPO / "examples" / "fallera-pack"
-DB = load_database(REPO / "cards" / "fallera", [PACK])
+DB = load_database(FALLERA, [PACK])
 SCENARIOS = {s["id"]: s for s in json.loads((PACK / "scenarios" / "example.json").read_text("utf-8"))["scenarios"]}
 NEW = ("battle-resolving", "treasure-changing-hands", "queen-moving", "card-being-used")
 WINDOW_STEPS = {"window", "sell", "resolve", "move-treasure", "move-queen"}
@@ -66,7 +66,7 @@ def test_a_wrong_expectation_about_each_window_card_fails(scenario_id: str, wron
 def test_a_game_without_such_cards_never_queues_one() -> None:
     from cardworks.games.fallera.game import Configuration, new_game
 
-    db, config, rng, seen = load_database(REPO / "cards" / "fallera"), Configuration("base-3", 4), random.Random(3), set()
+    db, config, rng, seen = load_database(FALLERA), Configuration("base-3", 4), random.Random(3), set()
     rules, state = new_game(db, config, rng)
     assert not rules._response_events & set(NEW) and rules._resolving is False
     for _ in range(400):
@@ -111,7 +111,7 @@ def _pack_with(tmp_path: Path, *cards: dict) -> Path:
 def _validate(pack: Path) -> list[str]:
     from cardworks.validate.runner import validate
 
-    return [problem.text() for problem in validate(REPO / "cards", [pack]).errors]
+    return [problem.text() for problem in validate(FIXTURE_CARDS, [pack]).errors]
 
 
 _SOURCES = [{"doc": "fallera-base", "section": "Special Cards", "lines": "39", "certainty": "inferred"}]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import REPO, GameDir
+from conftest import FIXTURE_CARDS, REPO, GameDir
 
 from cardworks.engine.plugins import plugin_of
 from cardworks.loading import load_database
@@ -25,7 +25,7 @@ def test_a_dice_game_draws_its_die_symbols_in_its_own_palette() -> None:
 
 
 def test_a_card_game_draws_its_card_type_icons_and_no_die() -> None:
-    db = load_database(CARDS / "fallera")
+    db = load_database(FIXTURE_CARDS / "fallera")  # the fixture keeps Fallera's card types and icons
     icons = {t.icon: (f"icon:{t.icon}", t.icon) for t in db.game_doc.card_types if t.icon}
     cover = cover_of(db, icons)
     assert len(cover.icons) == 3 and cover.symbols == []

@@ -18,18 +18,19 @@ from cardworks.render.impose import MM, SheetLayout
 from cardworks.render.kit import contents, printing
 from cardworks.render.pieces import piece_tasks
 from cardworks.render.typography import curly
-from conftest import REPO, run_cli
+from conftest import FIXTURE_CARDS, REPO, run_cli
 
 CARDS = REPO / "cards"
 
 
-def _rows(game: str, selection: str | None = None) -> dict[str, object]:
-    db = load_database(CARDS / game)
+def _rows(game: str, selection: str | None = None, cards: Path = CARDS) -> dict[str, object]:
+    db = load_database(cards / game)
     return {row.id: row for row in contents(db, build_deck(db, selection))}
 
 
 def _component(game: str, component_id: str):
-    return Index(load_database(CARDS / game)).by_id[component_id].model
+    """A component as the fixture games (tests/fixtures/cards) hold it: the shipped one."""
+    return Index(load_database(FIXTURE_CARDS / game)).by_id[component_id].model
 
 
 # What the kit prints, decided from the data ------------------------------------------------------
@@ -50,7 +51,7 @@ def test_every_fallera_component_is_printed_or_has_a_reason() -> None:
 
 
 def test_a_base_selection_says_the_expansions_are_left_out_by_set() -> None:
-    rows = _rows("fallera", "base")
+    rows = _rows("fallera", "base", FIXTURE_CARDS)  # the fixture game keeps Fallera's components
     for left_out in ("discordia", "mes-enlla", "humour-coin", "kingdom-map", "territorial-food-sud"):
         assert rows[left_out].printed == 0 and rows[left_out].reasons == ("left-out-by-set",), left_out
 
@@ -195,7 +196,7 @@ def test_a_rulebook_per_box_with_its_own_credits(fallera) -> None:
 
 
 def test_contents_rows_count_each_edition_and_flag_stand_in_counts() -> None:
-    db = load_database(CARDS / "fallera")
+    db = load_database(FIXTURE_CARDS / "fallera")
     fact = {row.id: row for row in contents(db, build_deck(db, "base"))}
     playtest = {row.id: row for row in contents(db, build_deck(db, "base", edition="playtest"))}
     one_each = sum(1 for r in Index(db).of_kind("card") if r.set_id == "base" and not r.model.optional)
@@ -343,48 +344,53 @@ def _generate(db, directive: str, locale: str = "en") -> str:
     return str(Generator(index, texts, ["base", "discordia", "mes-enlla"], icon_urls(index, texts))(directive))
 
 
-@pytest.mark.parametrize("locale,words", [("ca", "Els fulls de cartes del kit porten"),
-                                          ("es", "Las hojas de cartas del kit traen")])
-def test_the_printed_deck_note_is_translated(locale: str, words: str) -> None:
+def test_the_printed_deck_note_is_translated() -> None:
+    """In each shipped translation, with the shipped rulebooks' set totals (153 cards in base and discordia)."""
     db = load_database(CARDS / "fallera")
-    html = _generate(db, "printed-deck base+discordia", locale).replace("&#39;", "'")
     fact = build_deck(db, "base+discordia").physical_cards
-    assert f"{words} {fact} d" in html and " 153 " in html
+    checked = []
+    for locale, words in (("ca", "Els fulls de cartes del kit porten"), ("es", "Las hojas de cartas del kit traen")):
+        html = _generate(db, "printed-deck base+discordia", locale).replace("&#39;", "'")
+        assert f"{words} {fact} d" in html and " 153 " in html, locale
+        checked.append(locale)
+    assert checked == ["ca", "es"]
 
 
-def _copy_with_totals(tmp_path: Path, set_id: str, cards: int | None) -> object:
+def _copy_with_totals(tmp_path: Path, totals: dict[str, int | None]) -> object:
+    """The Fallera fixture game (which gives no set's card total) with the test's own ``totals`` (set → cards,
+    None for none)."""
     root = tmp_path / "fallera"
-    shutil.copytree(CARDS / "fallera", root)
-    path = root / "sets" / f"{set_id}.json"
-    data = json.loads(path.read_text())
-    if cards is None:
-        del data["totals"]["cards"]
-    else:
-        data["totals"]["cards"] = cards
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=2))
+    shutil.copytree(FIXTURE_CARDS / "fallera", root)
+    for set_id, cards in totals.items():
+        path = root / "sets" / f"{set_id}.json"
+        data = json.loads(path.read_text())
+        data["totals"].pop("cards", None)
+        if cards is not None:
+            data["totals"]["cards"] = cards
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=2))
     return load_database(root)
 
 
 def test_the_printed_deck_note_is_left_out_when_the_kit_prints_the_whole_deck(tmp_path) -> None:
-    db = load_database(CARDS / "fallera")
-    assert "kit-note" in _generate(db, "printed-deck base")
-    smaller = _copy_with_totals(tmp_path, "base", build_deck(db, "base").physical_cards)
-    assert _generate(smaller, "printed-deck base") == "", "nothing to say when both editions print the whole deck"
+    printed = build_deck(load_database(FIXTURE_CARDS / "fallera"), "base").physical_cards
+    bigger = _copy_with_totals(tmp_path / "bigger", {"base": printed + 1})
+    assert "kit-note" in _generate(bigger, "printed-deck base"), "the box holds a card the kit does not print"
+    whole = _copy_with_totals(tmp_path / "whole", {"base": printed})
+    assert _generate(whole, "printed-deck base") == "", "nothing to say when both editions print the whole deck"
 
 
 def test_the_printed_deck_note_refuses_what_it_cannot_count(tmp_path) -> None:
     from cardworks.errors import DataError
 
-    db = load_database(CARDS / "fallera")
+    db = _copy_with_totals(tmp_path, {"base": 102, "discordia": None})
     with pytest.raises(DataError, match="names no set 'bogus'"):
         _generate(db, "printed-deck base+bogus")
     with pytest.raises(DataError, match="needs the sets it counts"):
         _generate(db, "printed-deck")
     with pytest.raises(DataError, match="takes no argument"):
         _generate(db, "components base")
-    unknown_total = _copy_with_totals(tmp_path, "discordia", None)
     with pytest.raises(DataError, match="no source gives one for discordia"):
-        _generate(unknown_total, "printed-deck base+discordia")
+        _generate(db, "printed-deck base+discordia")
 
 
 def test_a_directive_with_an_argument_is_not_translatable_text() -> None:
@@ -398,7 +404,7 @@ def test_every_board_tile_that_shows_a_mark_explains_it(tmp_path) -> None:
     from cardworks.render.boardpiece import boards, render_board_tiled
     from cardworks.render.docs.texts import DocTexts
 
-    db = load_database(CARDS / "fallera")
+    db = load_database(FIXTURE_CARDS / "fallera")  # the fixture game keeps the kingdom map
     path = tmp_path / "board.pdf"
     path.write_bytes(render_board_tiled(db, DocTexts(db, "en"), SheetLayout(), boards(db, None)))
     pages = [" ".join((page.extract_text() or "").split()) for page in PdfReader(path).pages[1:]]

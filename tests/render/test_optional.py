@@ -10,13 +10,13 @@ import pytest
 
 from cardworks.loading import load_database
 from cardworks.render.deck import build_deck
-from conftest import REPO, run_cli
+from conftest import FIXTURE_CARDS, REPO, run_cli
 
 CARDS = REPO / "cards"
 
 
 def test_optional_cards_join_the_deck_only_when_asked() -> None:
-    db = load_database(CARDS / "fallera")
+    db = load_database(FIXTURE_CARDS / "fallera")  # the fixture game keeps the Misteri d'Elx
     plain = build_deck(db, "base-2")
     assert "misteri-d-elx" not in {c.card.id for c in plain.cards}
     for asked in (("all",), ("misteri-d-elx",)):
@@ -29,7 +29,7 @@ def test_optional_cards_join_the_deck_only_when_asked() -> None:
 @pytest.mark.parametrize("value, message", [("conill", "not an optional card"),
                                             ("misteri-d-elx", "which this deck leaves out")])
 def test_a_card_that_cannot_be_added_is_a_usage_error(tmp_path: Path, value: str, message: str) -> None:
-    run = run_cli("--cards", str(CARDS), "build", "--game", "fallera", "--set", "base", "--locale", "en",
+    run = run_cli("--cards", str(FIXTURE_CARDS), "build", "--game", "fallera", "--set", "base", "--locale", "en",
                   "--no-docs", "--with-optional", value, "--out", str(tmp_path))
     assert run.exit_code == 2 and message in run.output
 

@@ -45,9 +45,10 @@ def _copied(root: Path, game: str, locale: str) -> list[str]:
             for block in own_words.html_blocks(html) for run in own_words.copied_runs(block, runs, names)]
 
 
-@pytest.mark.parametrize("game, locale", sorted(own_words.DOCUMENTS))
-def test_no_document_copies_twelve_words_of_its_source(game: str, locale: str) -> None:
-    assert _copied(REPO / "cards" / game, game, locale) == []
+def test_no_document_copies_twelve_words_of_its_source() -> None:
+    """Every shipped game's documents against its source (a test about the shipped texts)."""
+    copied = {(game, locale): _copied(REPO / "cards" / game, game, locale) for game, locale in sorted(own_words.DOCUMENTS)}
+    assert len(copied) >= 3 and not any(copied.values()), copied
 
 
 @pytest.fixture

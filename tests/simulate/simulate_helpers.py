@@ -10,13 +10,14 @@ from click.testing import CliRunner
 from cardworks.cli.main import cli
 
 REPO = Path(__file__).resolve().parents[2]
-CARDS = REPO / "cards"
+CARDS = REPO / "tests" / "fixtures" / "cards"
+"""The fixture games (``tests/fixtures/cards/build.py``): the simulation tests play them, not the shipped database."""
 PACK = REPO / "examples" / "fallera-pack"
 
 
-def simulate(*args: str, expect: int = 0) -> tuple[str, str]:
+def simulate(*args: str, expect: int = 0, cards: Path = CARDS) -> tuple[str, str]:
     """``cardworks --cards CARDS simulate ARGS``: (stdout, stderr); fails the test on another exit code."""
-    result = CliRunner().invoke(cli, ["--cards", str(CARDS), "simulate", *args], catch_exceptions=True)
+    result = CliRunner().invoke(cli, ["--cards", str(cards), "simulate", *args], catch_exceptions=True)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"uncaught {type(result.exception).__name__}: {result.exception}") from result.exception
     assert result.exit_code == expect, result.output
@@ -24,6 +25,6 @@ def simulate(*args: str, expect: int = 0) -> tuple[str, str]:
     return result.stdout, result.stderr
 
 
-def simulate_json(*args: str) -> dict:
-    out, _ = simulate(*args, "--format", "json")
+def simulate_json(*args: str, cards: Path = CARDS) -> dict:
+    out, _ = simulate(*args, "--format", "json", cards=cards)
     return json.loads(out)

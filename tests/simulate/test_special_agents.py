@@ -11,7 +11,7 @@ from cardworks.games.fallera.actions import Pass, Respond, Target, parse_action
 from cardworks.games.fallera.game import scenario_state
 from cardworks.games.fallera.heuristics import determinize, greedy
 from cardworks.loading import load_database
-from conftest import REPO
+from conftest import FALLERA, REPO
 from simulate_helpers import simulate_json
 
 PACK = REPO / "examples" / "fallera-pack"
@@ -35,7 +35,7 @@ class _Table:
 
 
 def _position(hands, counters, current="p1"):
-    db = load_database(REPO / "cards" / "fallera", [PACK])
+    db = load_database(FALLERA, [PACK])
     return scenario_state(db, {"selection": "base", "players": 3, "hands": hands, "counters": counters,
                                "deck": ["monleon", "jaume-i", "cagallo"], "current": current})
 
