@@ -14,8 +14,8 @@ from cardworks.engine.playouts import contract_playout
 from cardworks.games.fallera.rules import FalleraRules
 from cardworks.games.fallera.state import frozen
 from cardworks.simulate.tables import TableSpec, build_table
+from conftest import FIXTURE_CARDS
 
-REPO = Path(__file__).resolve().parents[2]
 TABLES = {"base4": ("base", 4), "base2": ("base", 2), "base2-4": ("base-2", 4), "base3-3": ("base-3", 3),
           "expert3": ("expert", 3)}
 """The bench's table, two players, discord's coins, the Kingdom map and expert mode (the last two: no fast
@@ -25,7 +25,7 @@ STEPS = 12
 
 def _table(name: str):
     selection, players = TABLES[name] if name in TABLES else name
-    return build_table(TableSpec(str(REPO / "cards"), "fallera", selection, players))
+    return build_table(TableSpec(str(FIXTURE_CARDS), "fallera", selection, players))
 
 
 def _compare(table, games: int = 40) -> tuple[int, int]:
