@@ -27,7 +27,7 @@ from ..loading.database import Database, display_path, load_game
 from ..loading.packs import open_packs
 from ..problems import Problem
 from ..loading.database import game_folders
-from ..validate import validate
+from ..validate.cache import cached_validate
 from .deck import Deck, build_deck
 from .docs.build import LAYOUT_CACHE, DocTask, build_documents, doc_tasks
 from .docs.texts import fallen_back
@@ -54,6 +54,9 @@ from .transaction import BuildTransaction
 
 FACE_CACHE = ".cache/faces"
 """The face cache, inside the build folder (see ``facecache``)."""
+VALIDATION_CACHE = ".cache/validation"
+"""The last clean verdict on the games validated (:mod:`..validate.cache`): an edit that changes no byte validation
+reads does not validate again."""
 
 Progress = Callable[[str, int, int], None]
 """Called with (what is being built, steps done, steps in all); an object that also has
@@ -503,7 +506,8 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     """
     with ExitStack() as stack:
         cluster = stack.enter_context(connect(options.scheduler)) if options.scheduler else None  # said before work
-        report = validate(cards_root, options.packs or None, None if options.packs else options.game)
+        report = cached_validate(cards_root, options.packs or None, None if options.packs else options.game,
+                                 options.out / VALIDATION_CACHE)
         if report.errors:
             raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
         stack.enter_context(BuildTransaction(options.out))

@@ -1,0 +1,127 @@
+"""Validation verdicts kept between builds, keyed by every byte validation may read.
+
+After a designer edits one card, the build validates the game again: about half a second of a rebuild that
+lays out one face. The verdict (every problem, in order, and the completeness figures) is a function of the
+game's files, the shipped templates and layouts, this code, the installed libraries and where the command is
+run from (messages show paths relative to it), so the build keeps the last clean verdict under a key made of
+all of them and reuses it while the key is the same. Any changed byte is a miss: the game is validated again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+from ..fileio import MAX_ASSET_BYTES, write_text_atomic
+from ..loading.database import game_folders
+from ..problems import Problem
+from ..resources import data_dir, package_dir
+from .check_totals import SetCompleteness
+from .runner import Report, validate
+
+FORMAT = 1
+"""Bump when a stored verdict's form changes: older entries are then misses."""
+
+
+def _hash_tree(digest: "hashlib._Hash", root: Path) -> None:
+    """Every entry under ``root`` (links not followed, ``__pycache__`` left out): its relative path and type;
+    a regular file's bytes (only its size when it is over the asset limit, which validation reports by size);
+    a link's text. A FIFO or device is never opened."""
+    digest.update(f"\0tree {root}\0".encode())
+    if not root.exists():
+        digest.update(b"missing\0")
+        return
+    for folder, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(name for name in dirnames if name != "__pycache__")
+        for name in sorted(filenames) + [d for d in dirnames if os.path.islink(os.path.join(folder, d))]:
+            path = os.path.join(folder, name)
+            relative = os.path.relpath(path, root)
+            info = os.lstat(path)
+            digest.update(f"{relative}\0{stat.S_IFMT(info.st_mode)}\0".encode())
+            if stat.S_ISLNK(info.st_mode):
+                digest.update(os.readlink(path).encode() + b"\0")
+            elif stat.S_ISREG(info.st_mode) and info.st_size <= MAX_ASSET_BYTES:
+                with open(path, "rb") as handle:
+                    digest.update(handle.read())
+                digest.update(b"\0")
+            else:
+                digest.update(f"{info.st_size}\0".encode())
+
+
+def _installed() -> list[str]:
+    """The distributions installed where Python imports from (``name-version.dist-info``): a library upgraded
+    (pydantic's messages, the language detector) changes the key."""
+    found = []
+    for entry in sys.path:
+        try:
+            found += [f"{entry}/{name}" for name in os.listdir(entry or ".") if name.endswith((".dist-info", ".egg-info"))]
+        except OSError:
+            continue
+    return sorted(found)
+
+
+def verdict_key(cards_root: Path, packs: list[Path] | None, game: str | None) -> str:
+    """Hash of everything the verdict of ``validate(cards_root, packs, game)`` depends on."""
+    digest = hashlib.sha256(f"cardworks-validation {FORMAT} {sys.version} {os.getcwd()}\0".encode())
+    digest.update(json.dumps([str(cards_root), str(cards_root.resolve()), game,
+                              [[str(p), str(p.resolve())] for p in packs or []], _installed()]).encode())
+    folders = game_folders(cards_root)
+    digest.update(json.dumps([str(f) for f in folders]).encode())
+    for folder in folders:
+        if packs or game is None or folder.name == game:
+            _hash_tree(digest, folder)
+    for pack in packs or []:
+        _hash_tree(digest, pack)
+    package = package_dir()
+    _hash_tree(digest, package)
+    for name in ("templates", "layouts"):
+        shipped = data_dir(name)
+        if package not in shipped.parents:  # an editable install's checkout folders
+            _hash_tree(digest, shipped)
+    return digest.hexdigest()
+
+
+def _stored(report: Report) -> dict:
+    return {"items": [dataclasses.asdict(p) for p in report.items],
+            "completeness": {game: [dataclasses.asdict(s) for s in sets] for game, sets in report.completeness.items()},
+            "assumed": report.assumed, "files": report.files, "pack_roots": [str(p) for p in report.pack_roots]}
+
+
+def _report(stored: dict) -> Report:
+    def completeness(raw: dict) -> SetCompleteness:
+        return SetCompleteness(**{**raw, "by_type": {k: tuple(v) for k, v in raw["by_type"].items()}})
+
+    return Report(items=[Problem(**raw) for raw in stored["items"]],
+                  completeness={game: [completeness(s) for s in sets] for game, sets in stored["completeness"].items()},
+                  assumed=stored["assumed"], files=stored["files"], pack_roots=[Path(p) for p in stored["pack_roots"]])
+
+
+def _entry(folder: Path, cards_root: Path, packs: list[Path] | None, game: str | None) -> Path:
+    """One entry per question asked (the latest verdict), so the folder does not grow with every edit."""
+    asked = json.dumps([str(cards_root.resolve()), game, [str(p.resolve()) for p in packs or []]])
+    return folder / f"{hashlib.sha256(asked.encode()).hexdigest()[:32]}.json"
+
+
+def cached_validate(cards_root: Path, packs: list[Path] | None, game: str | None, folder: Path) -> Report:
+    """``validate(cards_root, packs, game)``, reused from ``folder`` when nothing it depends on changed.
+
+    Only a verdict without errors is kept (a failed build leaves nothing behind), and only when the files were
+    the same after validation as before it (an edit saved meanwhile is validated next time)."""
+    entry = _entry(folder, cards_root, packs, game)
+    key = verdict_key(cards_root, packs, game)
+    try:
+        stored = json.loads(entry.read_text(encoding="utf-8"))
+        if stored.get("key") == key and stored.get("format") == FORMAT:
+            return _report(stored["report"])
+    except (OSError, ValueError, KeyError, TypeError):  # none yet, or damaged: validated again, and replaced
+        pass
+    report = validate(cards_root, packs, game)
+    if not report.errors and verdict_key(cards_root, packs, game) == key:
+        write_text_atomic(entry, json.dumps({"format": FORMAT, "key": key, "report": _stored(report)},
+                                            ensure_ascii=False))
+    return report

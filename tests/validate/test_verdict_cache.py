@@ -1,0 +1,110 @@
+"""The build's validation verdict cache: a kept verdict is the verdict, and any changed byte validates again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardworks.validate import cache, validate
+from cardworks.validate.cache import cached_validate, verdict_key
+
+
+def _with_a_warning(game) -> None:
+    """The mini game with its set declaring one design more than it has: a ``set-incomplete`` warning."""
+    game.files["sets/base.json"]["totals"]["designs"] += 1
+    game.write()
+
+
+def _no_validation(*args, **kwargs):
+    raise AssertionError("validated again although nothing changed")
+
+
+def test_a_kept_verdict_is_the_verdict_warnings_included(game, tmp_path: Path, monkeypatch) -> None:
+    _with_a_warning(game)
+    fresh = validate(game.cards_root, None, "mini")
+    assert [p.code for p in fresh.warnings] == ["set-incomplete"] and not fresh.errors
+    assert cached_validate(game.cards_root, None, "mini", tmp_path / "verdicts") == fresh
+    monkeypatch.setattr(cache, "validate", _no_validation)
+    kept = cached_validate(game.cards_root, None, "mini", tmp_path / "verdicts")
+    assert kept == fresh and [p.text() for p in kept.items] == [p.text() for p in fresh.items]
+    assert kept.completeness == fresh.completeness and kept.files == fresh.files
+
+
+def test_a_broken_card_after_a_kept_verdict_still_fails(game, tmp_path: Path) -> None:
+    _with_a_warning(game)
+    assert not cached_validate(game.cards_root, None, "mini", tmp_path / "verdicts").errors
+    cards = game.files["sets/base.json"]["cards"]
+    cards[0]["types"] = ["no-such-type"]
+    game.write()
+    report = cached_validate(game.cards_root, None, "mini", tmp_path / "verdicts")
+    assert report.errors and report == validate(game.cards_root, None, "mini")
+    assert "set-incomplete" in [p.code for p in report.warnings]
+    stored = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "verdicts").iterdir()]
+    assert all(not any(item["severity"] == "error" for item in s["report"]["items"]) for s in stored)
+    again = cached_validate(game.cards_root, None, "mini", tmp_path / "verdicts")  # a failed verdict is not kept
+    assert again == report
+
+
+@pytest.mark.parametrize("change", ["card text", "new file", "template", "code", "working folder"])
+def test_the_key_changes_with_what_validation_reads(game, tmp_path: Path, monkeypatch, change: str) -> None:
+    package = tmp_path / "package"
+    (package / "validate").mkdir(parents=True)
+    (package / "validate" / "runner.py").write_text("# checks\n", encoding="utf-8")
+    templates = tmp_path / "templates"
+    (templates / "docs").mkdir(parents=True)
+    (templates / "docs" / "labels.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(cache, "package_dir", lambda: package)
+    monkeypatch.setattr(cache, "data_dir", lambda name: templates if name == "templates" else tmp_path / name)
+    game.write()
+    before = verdict_key(game.cards_root, None, "mini")
+    assert verdict_key(game.cards_root, None, "mini") == before
+    if change == "card text":
+        game.files["sets/base.json"]["cards"][0]["rules"] = "Edited."
+        game.write()
+    elif change == "new file":
+        (game.root / "art").mkdir(exist_ok=True)
+        (game.root / "art" / "new.svg").write_text("<svg/>", encoding="utf-8")
+    elif change == "template":
+        (templates / "docs" / "labels.json").write_text('{"a": "b"}', encoding="utf-8")
+    elif change == "code":
+        (package / "validate" / "runner.py").write_text("# checks, changed\n", encoding="utf-8")
+    else:
+        monkeypatch.chdir(tmp_path)
+    assert verdict_key(game.cards_root, None, "mini") != before
+
+
+def test_another_game_does_not_change_the_key(game, tmp_path: Path) -> None:
+    game.write()
+    before = verdict_key(game.cards_root, None, "mini")
+    other = game.cards_root / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("not a game", encoding="utf-8")
+    assert verdict_key(game.cards_root, None, "mini") == before
+    assert verdict_key(game.cards_root, None, None) != verdict_key(game.cards_root, None, "mini")
+
+
+def test_a_damaged_entry_is_validated_again_and_replaced(game, tmp_path: Path) -> None:
+    _with_a_warning(game)
+    folder = tmp_path / "verdicts"
+    fresh = cached_validate(game.cards_root, None, "mini", folder)
+    [entry] = list(folder.iterdir())
+    entry.write_text('{"format": 1, "key": "', encoding="utf-8")
+    assert cached_validate(game.cards_root, None, "mini", folder) == fresh
+    assert json.loads(entry.read_text(encoding="utf-8"))["key"] == verdict_key(game.cards_root, None, "mini")
+
+
+def test_a_file_changed_while_validating_is_not_kept(game, tmp_path: Path, monkeypatch) -> None:
+    game.write()
+    real = cache.validate
+
+    def edited_meanwhile(*args, **kwargs):
+        report = real(*args, **kwargs)
+        (game.root / "sets" / "base.json").write_text(json.dumps(game.files["sets/base.json"]) + " ",
+                                                      encoding="utf-8")
+        return report
+
+    monkeypatch.setattr(cache, "validate", edited_meanwhile)
+    cached_validate(game.cards_root, None, "mini", tmp_path / "verdicts")
+    assert not (tmp_path / "verdicts").exists()
