@@ -522,8 +522,10 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
     choice = DeckChoice.of(options)
     plans = _pack_plans(cards_root, options.packs, choice, options.merge, options.locales) if options.packs else []
     tasks: list[DocTask | PieceTask] = []
+    games: dict[str, Database] = {}  # each game loaded once, for its decks and its documents
     for folder in [] if options.packs else selected_games(cards_root, options.game):
         db = Database(game=load_game(folder))
+        games[str(db.game.root)] = db
         game = db.game_doc
         locales = _locales(db, options.locales, every_game=options.game is None)
         try:
@@ -565,7 +567,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
     if tasks:
         if progress:
             progress(f"{len(tasks)} rulebooks, FAQ indexes and printable pieces", len(plans), len(plans) + 1)
-        result.documents = build_documents(tasks, options.out, kept, options.jobs, finished)
+        result.documents = build_documents(tasks, options.out, kept, options.jobs, finished, games)
         for _, record, _ in result.documents:
             kept[record.path] = record
     if progress:
