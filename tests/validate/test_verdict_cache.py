@@ -108,3 +108,26 @@ def test_a_file_changed_while_validating_is_not_kept(game, tmp_path: Path, monke
     monkeypatch.setattr(cache, "validate", edited_meanwhile)
     cached_validate(game.cards_root, None, "mini", tmp_path / "verdicts")
     assert not (tmp_path / "verdicts").exists()
+
+
+def test_an_unreadable_file_changes_the_key_instead_of_failing_it(game, monkeypatch) -> None:
+    """A file validation cannot read is its problem to report: the key notes the error and validation runs."""
+    game.write()
+    before = verdict_key(game.cards_root, None, "mini")
+
+    def denied(path, *args, **kwargs):
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(cache, "open", denied, raising=False)
+    assert verdict_key(game.cards_root, None, "mini") != before
+
+
+def test_a_fifo_is_keyed_unopened_and_reported_by_validation(game, tmp_path: Path) -> None:
+    import os
+
+    game.write()
+    before = verdict_key(game.cards_root, None, "mini")
+    os.mkfifo(game.root / "sets" / "pipe.json")
+    assert verdict_key(game.cards_root, None, "mini") != before  # returns: the FIFO was not opened
+    report = cached_validate(game.cards_root, None, "mini", tmp_path / "verdicts")
+    assert "not-a-regular-file" in [p.code for p in report.items]

@@ -31,26 +31,33 @@ FORMAT = 1
 def _hash_tree(digest: "hashlib._Hash", root: Path) -> None:
     """Every entry under ``root`` (links not followed, ``__pycache__`` left out): its relative path and type;
     a regular file's bytes (only its size when it is over the asset limit, which validation reports by size);
-    a link's text. A FIFO or device is never opened."""
+    a link's text; what could not be read, the error (validation reports it). A FIFO or device is never opened."""
     digest.update(f"\0tree {root}\0".encode())
     if not root.exists():
         digest.update(b"missing\0")
         return
-    for folder, dirnames, filenames in os.walk(root):
+
+    def unreadable(exc: OSError) -> None:
+        digest.update(f"{exc.filename}\0error {exc.errno}\0".encode())
+
+    for folder, dirnames, filenames in os.walk(root, onerror=unreadable):
         dirnames[:] = sorted(name for name in dirnames if name != "__pycache__")
-        for name in sorted(filenames) + [d for d in dirnames if os.path.islink(os.path.join(folder, d))]:
+        for name in sorted(filenames) + dirnames:
             path = os.path.join(folder, name)
-            relative = os.path.relpath(path, root)
-            info = os.lstat(path)
-            digest.update(f"{relative}\0{stat.S_IFMT(info.st_mode)}\0".encode())
-            if stat.S_ISLNK(info.st_mode):
-                digest.update(os.readlink(path).encode() + b"\0")
-            elif stat.S_ISREG(info.st_mode) and info.st_size <= MAX_ASSET_BYTES:
-                with open(path, "rb") as handle:
-                    digest.update(handle.read())
-                digest.update(b"\0")
-            else:
-                digest.update(f"{info.st_size}\0".encode())
+            digest.update(f"{os.path.relpath(path, root)}\0".encode())
+            try:
+                info = os.lstat(path)
+                digest.update(f"{stat.S_IFMT(info.st_mode)}\0".encode())
+                if stat.S_ISLNK(info.st_mode):
+                    digest.update(os.readlink(path).encode() + b"\0")
+                elif stat.S_ISREG(info.st_mode) and info.st_size <= MAX_ASSET_BYTES:
+                    with open(path, "rb") as handle:
+                        digest.update(handle.read())
+                    digest.update(b"\0")
+                elif not stat.S_ISDIR(info.st_mode):
+                    digest.update(f"{info.st_size}\0".encode())
+            except OSError as exc:
+                digest.update(f"error {exc.errno}\0".encode())
 
 
 def _installed() -> list[str]:
