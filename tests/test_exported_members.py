@@ -31,3 +31,4 @@ def test_the_package_names_come_on_first_use() -> None:
     else:
         raise AssertionError("cardworks.validate was rebound")
     assert cardworks.validate.__module__ == "cardworks.validate.runner"
+    assert sorted(cardworks._WHERE) == cardworks.__all__  # every public name says where it comes from

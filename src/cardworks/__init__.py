@@ -34,7 +34,8 @@ _WHERE = {
 }
 """Each public name and the module it comes from."""
 
-__all__ = sorted(_WHERE)
+__all__ = ["CardRow", "CardworksError", "DataError", "Database", "Problem", "Report", "UsageError", "list_cards",
+           "load_database", "slugify", "validate"]
 
 
 def __getattr__(name: str) -> _typing.Any:
