@@ -16,13 +16,15 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..fileio import MAX_ASSET_BYTES, write_text_atomic
 from ..loading.database import game_folders
 from ..problems import Problem
 from ..resources import data_dir, package_dir
-from .check_totals import SetCompleteness
-from .runner import Report, validate
+
+if TYPE_CHECKING:
+    from .report import Report
 
 FORMAT = 1
 """Bump when a stored verdict's form changes: older entries are then misses."""
@@ -99,7 +101,17 @@ def _stored(report: Report) -> dict:
             "assumed": report.assumed, "files": report.files, "pack_roots": [str(p) for p in report.pack_roots]}
 
 
+def validate(cards_root: Path, packs: list[Path] | None, game: str | None) -> Report:
+    """:func:`.runner.validate`, imported when a verdict is made: a kept one imports none of the checks."""
+    from .runner import validate as run
+
+    return run(cards_root, packs, game)
+
+
 def _report(stored: dict) -> Report:
+    from .check_totals import SetCompleteness
+    from .report import Report
+
     def completeness(raw: dict) -> SetCompleteness:
         return SetCompleteness(**{**raw, "by_type": {k: tuple(v) for k, v in raw["by_type"].items()}})
 
