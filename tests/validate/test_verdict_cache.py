@@ -131,3 +131,13 @@ def test_a_fifo_is_keyed_unopened_and_reported_by_validation(game, tmp_path: Pat
     assert verdict_key(game.cards_root, None, "mini") != before  # returns: the FIFO was not opened
     report = cached_validate(game.cards_root, None, "mini", tmp_path / "verdicts")
     assert "not-a-regular-file" in [p.code for p in report.items]
+
+
+def test_a_folder_that_cannot_be_written_keeps_nothing_and_fails_nothing(game, tmp_path: Path) -> None:
+    """A no-op build into a read-only output folder succeeds (tests/hostile/test_faults.py): the verdict is used,
+    not kept."""
+    _with_a_warning(game)
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("", encoding="utf-8")
+    report = cached_validate(game.cards_root, None, "mini", blocked / "verdicts")
+    assert report == validate(game.cards_root, None, "mini") and report.warnings

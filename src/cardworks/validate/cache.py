@@ -130,7 +130,8 @@ def cached_validate(cards_root: Path, packs: list[Path] | None, game: str | None
     """``validate(cards_root, packs, game)``, reused from ``folder`` when nothing it depends on changed.
 
     Only a verdict without errors is kept (a failed build leaves nothing behind), and only when the files were
-    the same after validation as before it (an edit saved meanwhile is validated next time)."""
+    the same after validation as before it (an edit saved meanwhile is validated next time). Where ``folder``
+    cannot be written (a read-only output folder) the verdict is used and not kept: the next build validates."""
     entry = _entry(folder, cards_root, packs, game)
     key = verdict_key(cards_root, packs, game)
     try:
@@ -141,6 +142,9 @@ def cached_validate(cards_root: Path, packs: list[Path] | None, game: str | None
         pass
     report = validate(cards_root, packs, game)
     if not report.errors and verdict_key(cards_root, packs, game) == key:
-        write_text_atomic(entry, json.dumps({"format": FORMAT, "key": key, "report": _stored(report)},
-                                            ensure_ascii=False))
+        try:
+            write_text_atomic(entry, json.dumps({"format": FORMAT, "key": key, "report": _stored(report)},
+                                                ensure_ascii=False))
+        except OSError:  # a read-only output folder: a build that changes nothing there must still succeed
+            pass
     return report
