@@ -141,3 +141,15 @@ def test_a_folder_that_cannot_be_written_keeps_nothing_and_fails_nothing(game, t
     blocked.write_text("", encoding="utf-8")
     report = cached_validate(game.cards_root, None, "mini", blocked / "verdicts")
     assert report == validate(game.cards_root, None, "mini") and report.warnings
+
+
+def test_a_fifo_planted_as_the_entry_is_not_waited_on(game, tmp_path: Path) -> None:
+    import os
+
+    game.write()
+    folder = tmp_path / "verdicts"
+    cached_validate(game.cards_root, None, "mini", folder)
+    [entry] = list(folder.iterdir())
+    entry.unlink()
+    os.mkfifo(entry)
+    assert cached_validate(game.cards_root, None, "mini", folder) == validate(game.cards_root, None, "mini")

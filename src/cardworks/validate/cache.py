@@ -1,7 +1,7 @@
 """Validation verdicts kept between builds, keyed by every byte validation may read.
 
-After a designer edits one card, the build validates the game again: about half a second of a rebuild that
-lays out one face. The verdict (every problem, in order, and the completeness figures) is a function of the
+A build validates its games first; a rebuild that changed nothing validation reads (another locale, other
+sheet options, an output deleted) would do it again for nothing. The verdict (every problem, in order, and the completeness figures) is a function of the
 game's files, the shipped templates and layouts, this code, the installed libraries and where the command is
 run from (messages show paths relative to it), so the build keeps the last clean verdict under a key made of
 all of them and reuses it while the key is the same. Any changed byte is a miss: the game is validated again.
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..fileio import MAX_ASSET_BYTES, write_text_atomic
+from ..fileio import MAX_ASSET_BYTES, read_text_limited, write_text_atomic
 from ..loading.database import game_folders
 from ..problems import Problem
 from ..resources import data_dir, package_dir
@@ -135,10 +135,10 @@ def cached_validate(cards_root: Path, packs: list[Path] | None, game: str | None
     entry = _entry(folder, cards_root, packs, game)
     key = verdict_key(cards_root, packs, game)
     try:
-        stored = json.loads(entry.read_text(encoding="utf-8"))
+        stored = json.loads(read_text_limited(entry))  # never a FIFO waited on, nor a huge file read
         if stored.get("key") == key and stored.get("format") == FORMAT:
             return _report(stored["report"])
-    except (OSError, ValueError, KeyError, TypeError):  # none yet, or damaged: validated again, and replaced
+    except (OSError, ValueError, KeyError, TypeError):  # none yet, damaged or unsafe: validated again
         pass
     report = validate(cards_root, packs, game)
     if not report.errors and verdict_key(cards_root, packs, game) == key:
