@@ -153,3 +153,16 @@ def test_a_fifo_planted_as_the_entry_is_not_waited_on(game, tmp_path: Path) -> N
     entry.unlink()
     os.mkfifo(entry)
     assert cached_validate(game.cards_root, None, "mini", folder) == validate(game.cards_root, None, "mini")
+
+
+def test_a_verdict_is_kept_only_when_the_build_says_so(game, tmp_path: Path) -> None:
+    """The build keeps a new verdict once it has published its outputs: one that failed after validation
+    (a broken template) leaves no trace (tests/render/test_pack_build.py: a failed build writes nothing)."""
+    from cardworks.validate.cache import Verdicts
+
+    game.write()
+    verdicts = Verdicts(tmp_path / "verdicts", game.cards_root, None, "mini")
+    assert not verdicts.report().errors
+    assert not (tmp_path / "verdicts").exists()
+    verdicts.keep()
+    assert len(list((tmp_path / "verdicts").iterdir())) == 1

@@ -27,7 +27,7 @@ from ..loading.database import Database, display_path, load_game
 from ..loading.packs import open_packs
 from ..problems import Problem
 from ..loading.database import game_folders
-from ..validate.cache import cached_validate
+from ..validate.cache import Verdicts
 from .deck import Deck, build_deck
 from .docs.build import LAYOUT_CACHE, DocTask, build_documents, doc_tasks
 from .docs.texts import fallen_back
@@ -506,12 +506,15 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     """
     with ExitStack() as stack:
         cluster = stack.enter_context(connect(options.scheduler)) if options.scheduler else None  # said before work
-        report = cached_validate(cards_root, options.packs or None, None if options.packs else options.game,
-                                 options.out / VALIDATION_CACHE)
+        verdicts = Verdicts(options.out / VALIDATION_CACHE, cards_root, options.packs or None,
+                            None if options.packs else options.game)
+        report = verdicts.report()
         if report.errors:
             raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
         stack.enter_context(BuildTransaction(options.out))
-        return _build_validated(cards_root, options, progress, cluster)
+        result = _build_validated(cards_root, options, progress, cluster)
+    verdicts.keep()  # once the build is published: a failed build writes nothing
+    return result
 
 
 def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress | None, cluster: Any = None) -> BuildReport:

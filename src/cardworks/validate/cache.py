@@ -126,25 +126,48 @@ def _entry(folder: Path, cards_root: Path, packs: list[Path] | None, game: str |
     return folder / f"{hashlib.sha256(asked.encode()).hexdigest()[:32]}.json"
 
 
-def cached_validate(cards_root: Path, packs: list[Path] | None, game: str | None, folder: Path) -> Report:
-    """``validate(cards_root, packs, game)``, reused from ``folder`` when nothing it depends on changed.
+class Verdicts:
+    """The verdict on ``validate(cards_root, packs, game)`` kept in ``folder``: :meth:`report` reuses it while
+    nothing it depends on changed; :meth:`keep` stores a new one, called once the build that asked succeeded
+    (a failed build writes nothing, not even this)."""
 
-    Only a verdict without errors is kept (a failed build leaves nothing behind), and only when the files were
-    the same after validation as before it (an edit saved meanwhile is validated next time). Where ``folder``
-    cannot be written (a read-only output folder) the verdict is used and not kept: the next build validates."""
-    entry = _entry(folder, cards_root, packs, game)
-    key = verdict_key(cards_root, packs, game)
-    try:
-        stored = json.loads(read_text_limited(entry))  # never a FIFO waited on, nor a huge file read
-        if stored.get("key") == key and stored.get("format") == FORMAT:
-            return _report(stored["report"])
-    except (OSError, ValueError, KeyError, TypeError):  # none yet, damaged or unsafe: validated again
-        pass
-    report = validate(cards_root, packs, game)
-    if not report.errors and verdict_key(cards_root, packs, game) == key:
+    def __init__(self, folder: Path, cards_root: Path, packs: list[Path] | None, game: str | None) -> None:
+        self.asked = (cards_root, packs, game)
+        self.entry = _entry(folder, cards_root, packs, game)
+        self.new: dict | None = None
+
+    def report(self) -> Report:
+        key = verdict_key(*self.asked)
         try:
-            write_text_atomic(entry, json.dumps({"format": FORMAT, "key": key, "report": _stored(report)},
-                                                ensure_ascii=False))
-        except OSError:  # a read-only output folder: a build that changes nothing there must still succeed
+            stored = json.loads(read_text_limited(self.entry))  # never a FIFO waited on, nor a huge file read
+            if stored.get("key") == key and stored.get("format") == FORMAT:
+                return _report(stored["report"])
+        except (OSError, ValueError, KeyError, TypeError):  # none yet, damaged or unsafe: validated again
             pass
+        report = validate(*self.asked)
+        # Only a verdict without errors, and only when the files were the same after validation as before it
+        # (an edit saved meanwhile is validated next time).
+        if not report.errors and verdict_key(*self.asked) == key:
+            self.new = {"format": FORMAT, "key": key, "report": _stored(report)}
+        return report
+
+    def keep(self) -> None:
+        """Store the verdict :meth:`report` made, if any. Where the folder cannot be written (a read-only
+        output folder) it is not kept, and the next build validates: a build that changes nothing there must
+        still succeed."""
+        if self.new is None:
+            return
+        try:
+            write_text_atomic(self.entry, json.dumps(self.new, ensure_ascii=False))
+        except OSError:
+            pass
+        self.new = None
+
+
+def cached_validate(cards_root: Path, packs: list[Path] | None, game: str | None, folder: Path) -> Report:
+    """``validate(cards_root, packs, game)``, reused from ``folder`` when nothing it depends on changed, and
+    kept there at once (see :class:`Verdicts`)."""
+    verdicts = Verdicts(folder, cards_root, packs, game)
+    report = verdicts.report()
+    verdicts.keep()
     return report
