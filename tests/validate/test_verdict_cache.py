@@ -166,3 +166,19 @@ def test_a_verdict_is_kept_only_when_the_build_says_so(game, tmp_path: Path) -> 
     assert not (tmp_path / "verdicts").exists()
     verdicts.keep()
     assert len(list((tmp_path / "verdicts").iterdir())) == 1
+
+
+def test_the_kept_entry_names_no_folder_of_this_machine(game, tmp_path: Path, monkeypatch) -> None:
+    """Problems outside the working folder name absolute paths; the entry stores them by number of root (the
+    build folder must name no machine path: tests/test_no_machine_paths.py) and reads them back the same."""
+    _with_a_warning(game)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")  # the game outside the working folder: its paths are absolute
+    fresh = validate(game.cards_root, None, "mini")
+    assert str(game.cards_root) in fresh.warnings[0].file
+    folder = tmp_path / "verdicts"
+    assert cached_validate(game.cards_root, None, "mini", folder) == fresh
+    [entry] = list(folder.iterdir())
+    assert str(tmp_path) not in entry.read_text(encoding="utf-8")
+    monkeypatch.setattr(cache, "validate", _no_validation)
+    assert cached_validate(game.cards_root, None, "mini", folder) == fresh

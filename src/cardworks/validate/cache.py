@@ -26,7 +26,7 @@ from ..resources import data_dir, package_dir
 if TYPE_CHECKING:
     from .report import Report
 
-FORMAT = 1
+FORMAT = 2
 """Bump when a stored verdict's form changes: older entries are then misses."""
 
 
@@ -95,10 +95,46 @@ def verdict_key(cards_root: Path, packs: list[Path] | None, game: str | None) ->
     return digest.hexdigest()
 
 
-def _stored(report: Report) -> dict:
-    return {"items": [dataclasses.asdict(p) for p in report.items],
-            "completeness": {game: [dataclasses.asdict(s) for s in sets] for game, sets in report.completeness.items()},
-            "assumed": report.assumed, "files": report.files, "pack_roots": [str(p) for p in report.pack_roots]}
+def _roots(cards_root: Path, packs: list[Path] | None) -> list[str]:
+    """The absolute folders a problem may name (the working folder, the database, the packs, the shipped
+    templates and code), longest first; all of them are in the key, so a kept verdict is read back with the
+    same ones."""
+    found = {os.getcwd(), str(cards_root), str(cards_root.resolve()), str(package_dir()), str(data_dir("templates")),
+             str(data_dir("layouts"))}
+    found |= {str(p) for pack in packs or [] for p in (pack, pack.resolve())}
+    return sorted((r for r in found if os.path.isabs(r) and len(r) > 1), key=lambda r: (-len(r), r))
+
+
+def _portable(text: str, roots: list[str]) -> list[str | int]:
+    """``text`` as pieces, each root in it replaced by its number: the entry names no folder of this machine."""
+    parts: list[str | int] = [text]
+    for number, root in enumerate(roots):
+        split: list[str | int] = []
+        for part in parts:
+            if isinstance(part, int):
+                split.append(part)
+                continue
+            for i, piece in enumerate(part.split(root)):
+                split += ([number] if i else []) + ([piece] if piece else [])
+        parts = split
+    return parts
+
+
+def _local(parts: list[str | int], roots: list[str]) -> str:
+    return "".join(roots[part] if isinstance(part, int) else part for part in parts)
+
+
+def _stored(report: Report, roots: list[str]) -> dict:
+    def problem(p: Problem) -> dict:
+        return {name: _portable(value, roots) for name, value in dataclasses.asdict(p).items()}
+
+    def completeness(c) -> dict:  # noqa: ANN001 - a SetCompleteness
+        return {**dataclasses.asdict(c), "file": _portable(c.file, roots)}
+
+    return {"items": [problem(p) for p in report.items],
+            "completeness": {game: [completeness(c) for c in sets] for game, sets in report.completeness.items()},
+            "assumed": report.assumed, "files": report.files,
+            "pack_roots": [_portable(str(p), roots) for p in report.pack_roots]}
 
 
 def validate(cards_root: Path, packs: list[Path] | None, game: str | None) -> Report:
@@ -108,16 +144,18 @@ def validate(cards_root: Path, packs: list[Path] | None, game: str | None) -> Re
     return run(cards_root, packs, game)
 
 
-def _report(stored: dict) -> Report:
+def _report(stored: dict, roots: list[str]) -> Report:
     from .check_totals import SetCompleteness
     from .report import Report
 
     def completeness(raw: dict) -> SetCompleteness:
-        return SetCompleteness(**{**raw, "by_type": {k: tuple(v) for k, v in raw["by_type"].items()}})
+        return SetCompleteness(**{**raw, "file": _local(raw["file"], roots),
+                                  "by_type": {k: tuple(v) for k, v in raw["by_type"].items()}})
 
-    return Report(items=[Problem(**raw) for raw in stored["items"]],
+    return Report(items=[Problem(**{k: _local(v, roots) for k, v in raw.items()}) for raw in stored["items"]],
                   completeness={game: [completeness(s) for s in sets] for game, sets in stored["completeness"].items()},
-                  assumed=stored["assumed"], files=stored["files"], pack_roots=[Path(p) for p in stored["pack_roots"]])
+                  assumed=stored["assumed"], files=stored["files"],
+                  pack_roots=[Path(_local(p, roots)) for p in stored["pack_roots"]])
 
 
 def _entry(folder: Path, cards_root: Path, packs: list[Path] | None, game: str | None) -> Path:
@@ -141,14 +179,14 @@ class Verdicts:
         try:
             stored = json.loads(read_text_limited(self.entry))  # never a FIFO waited on, nor a huge file read
             if stored.get("key") == key and stored.get("format") == FORMAT:
-                return _report(stored["report"])
+                return _report(stored["report"], _roots(*self.asked[:2]))
         except (OSError, ValueError, KeyError, TypeError):  # none yet, damaged or unsafe: validated again
             pass
         report = validate(*self.asked)
         # Only a verdict without errors, and only when the files were the same after validation as before it
         # (an edit saved meanwhile is validated next time).
         if not report.errors and verdict_key(*self.asked) == key:
-            self.new = {"format": FORMAT, "key": key, "report": _stored(report)}
+            self.new = {"format": FORMAT, "key": key, "report": _stored(report, _roots(*self.asked[:2]))}
         return report
 
     def keep(self) -> None:
