@@ -1,6 +1,6 @@
 """Measure rendering: milliseconds per physical card, with one and two jobs, and rebuild times.
 
-Run: python bench/render.py [--sizes 50,200,800] [--copies 3] [--edit-loop]
+Run: python bench/render.py [--sizes 50,200,800] [--copies 3] [--edit-loop] [--generated-only]
 Decks of generated designs (real card texts, real templates, fitted text) with
 3 copies each give about 150, 600 and 2,400 physical cards; the shipped expert
 deck is measured too. Times are wall-clock for the whole build of one locale.
@@ -101,6 +101,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="50,200,800")
     parser.add_argument("--copies", type=int, default=3)
     parser.add_argument("--edit-loop", action="store_true", help="Only measure the edit loop (edit one card, one string).")
+    parser.add_argument("--generated-only", action="store_true",
+                        help="Only the generated decks and the WeasyPrint floor (no shipped expert deck): the quick run "
+                             "tests/render/test_render_bench.py makes, so the script cannot break unnoticed.")
     args = parser.parse_args()
     weasyprint_floor(1)  # warm up: imports and font loading are not part of the first build's time
     if args.edit_loop:
@@ -110,7 +113,7 @@ def main() -> None:
     print(f"{'deck':>12} {'designs':>8} {'cards':>6} {'jobs':>5} {'seconds':>8} {'ms/card':>8} {'ms/design':>10}")
     with tempfile.TemporaryDirectory(prefix="cardworks-render-") as tmp:
         tmp_path = Path(tmp)
-        cases = [("expert", REPO / "cards", "expert", None)]
+        cases = [] if args.generated_only else [("expert", REPO / "cards", "expert", None)]
         for size in (int(s) for s in args.sizes.split(",")):
             cases.append((f"bench-{size}", make_database(tmp_path / f"db{size}", size, args.copies), "bench", size))
         for label, cards_root, selection, size in cases:
@@ -119,6 +122,9 @@ def main() -> None:
                 seconds = timed_build(cards_root, tmp_path / f"out-{label}-{jobs}", selection, jobs)
                 print(f"{label:>12} {len(deck.cards):>8} {deck.physical_cards:>6} {jobs:>5} {seconds:>8.2f} "
                       f"{seconds / deck.physical_cards * 1000:>8.1f} {seconds / len(deck.cards) * 1000:>10.1f}")
+        if args.generated_only:
+            print(f"WeasyPrint floor, one process: {weasyprint_floor():.1f} ms for a page with a title and a paragraph")
+            return
         edit_loop(tmp_path)
         out = tmp_path / "out-expert-2"
         relayout = timed_build(REPO / "cards", out, "expert", 2, SheetLayout(paper="letter", gutter=3))

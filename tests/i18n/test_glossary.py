@@ -100,3 +100,29 @@ def test_tbx_and_csv_exports_are_read_by_translate_toolkit(game: GameDir, tmp_pa
     assert {"source", "target", "forbidden"} <= set(rows[0]) and any(r["target"] == "mazo" for r in rows)
     assert run_cli("--cards", str(cards), "i18n", "glossary", "--locale", "fr").exit_code == 2
     assert run_cli("--cards", str(cards), "i18n", "glossary", "--locale", "ca").exit_code == 2  # 2 games
+
+
+def test_the_one_search_for_any_variant_finds_what_each_variant_finds() -> None:
+    """``Terminology`` first asks one pattern whether a text holds any variant, and searches each only then; that
+    pattern puts the word edges outside the alternatives, so it must find a text exactly when some variant's own
+    pattern does (at a word's edge, within one, across ``…`` and ``*``, in any case)."""
+    import re
+    from types import SimpleNamespace
+
+    from cardworks.i18n.glossary import Terminology, variant_pattern
+    from cardworks.i18n.standards import VALENCIAN
+
+    glossary = SimpleNamespace(locale="ca", standard="valencian", terms=[
+        SimpleNamespace(term="deck", translation="mall", forbidden=["agaf* … de la baralla", "la baralla", "cara*"])])
+    terms = Terminology(SimpleNamespace(docs=lambda kind: [(None, glossary)]), "ca")
+    variants = [v for term in [*glossary.terms, *VALENCIAN] for v in term.forbidden]
+    texts = ["", "res a dir", "agafa dues cartes de la baralla", "agafa de la baralla", "AGAFEU una carta de LA BARALLA",
+             "la barallada", "xla baralla", "caràcter", "la\nbaralla", "les seves", "lesseves", "seves."]
+    texts += [f"{left}{variant.replace('*', 'ix').replace('…', 'un dos')}{right}" for variant in variants
+              for left, right in (("", ""), ("a ", " b"), ("a", ""), ("", "b"), ("«", "»"))]
+    for text in texts:
+        expected = any(variant_pattern(v).search(text) for v in variants)
+        assert (terms._any.search(text) is not None) == expected, text
+        assert bool(list(terms.hits(text))) == expected, text
+    assert any(terms._any.search(t) for t in texts) and not all(terms._any.search(t) for t in texts)
+    assert isinstance(terms._any, re.Pattern)

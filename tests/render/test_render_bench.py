@@ -33,3 +33,18 @@ def test_a_small_generated_deck_builds(tmp_path: Path) -> None:
     sheet = next(r for r in outcomes[0].records if r.kind == "cards")
     with pikepdf.open(tmp_path / "out" / sheet.path) as pdf:
         assert len(pdf.pages) == sheet.pages >= 2  # fronts and backs
+
+
+@pytest.mark.slow
+def test_the_script_runs_on_a_small_deck() -> None:
+    """The script itself, as a command: a two-design deck with one and two jobs, and the floor it compares with."""
+    import os
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "render.py"), "--sizes", "2", "--copies", "1",
+                           "--generated-only"], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "src")})
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [line.split() for line in done.stdout.splitlines() if line.split()[:1] == ["bench-2"]]
+    assert [(row[1], row[2], row[3]) for row in rows] == [("2", "2", "1"), ("2", "2", "2")]
+    assert all(float(row[4]) > 0 for row in rows) and "WeasyPrint floor" in done.stdout

@@ -9,17 +9,28 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..catalog import list_cards, load_games
 from ..errors import DataError
 from ..problems import Problem
-from ..loading.database import game_folders
-from ..validate import validate as run_validation
 from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
 from .sections import SectionedCommand, options
 
 if TYPE_CHECKING:  # the build modules load WeasyPrint: imported only when build runs
     from ..render.build import BuildOptions
     from ..render.impose import SheetLayout
+
+def load_games(cards_root: Path, game: str | None) -> list[Any]:
+    """:func:`..catalog.load_games`, imported when a command loads a game: ``cardworks --help`` loads no models."""
+    from ..catalog import load_games as load
+
+    return load(cards_root, game)
+
+
+def game_folders(cards_root: Path) -> list[Path]:
+    """:func:`..loading.database.game_folders`, imported when a command looks for games (see :func:`load_games`)."""
+    from ..loading.database import game_folders as folders
+
+    return folders(cards_root)
+
 
 PACKS = click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_okay=False))
 """Expansion packs, each taken with the game it extends (as ``validate`` takes them)."""
@@ -35,6 +46,8 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
 @click.pass_obj
 def validate(cards_root: Path, packs: tuple[Path, ...], strict: bool, fmt: str) -> None:
     """Check the database, or expansion PACKS with the games they extend."""
+    from ..validate import validate as run_validation
+
     report = run_validation(cards_root, list(packs))
     if fmt == "json":
         click.echo(json.dumps([p.as_dict() for p in report.items], indent=2, ensure_ascii=False))
@@ -60,6 +73,8 @@ def cards(cards_root: Path, words: tuple[str, ...], game: str | None, locale: st
     if len(queries) > 1:
         raise click.UsageError(f"one QUERY at most (got {', '.join(map(repr, queries))}); "
                                "a PACK is a folder holding a pack.json")
+    from ..catalog import list_cards
+
     rows = list_cards(cards_root, game, locale, queries[0] if queries else None, packs)
     if fmt == "json":
         click.echo(json.dumps([row.as_dict() for row in rows], indent=2, ensure_ascii=False))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from ..catalog import CardRow
-from ..validate import Report
+if TYPE_CHECKING:  # the models behind them are imported by the commands that need them, not by --help
+    from ..catalog import CardRow
+    from ..validate import Report
 
 
 def _ratio(known: int, declared: int | None) -> str:

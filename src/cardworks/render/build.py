@@ -27,7 +27,7 @@ from ..loading.database import Database, display_path, load_game
 from ..loading.packs import open_packs
 from ..problems import Problem
 from ..loading.database import game_folders
-from ..validate import validate
+from ..validate.cache import Verdicts
 from .deck import Deck, build_deck
 from .docs.build import LAYOUT_CACHE, DocTask, build_documents, doc_tasks
 from .docs.texts import fallen_back
@@ -54,6 +54,9 @@ from .transaction import BuildTransaction
 
 FACE_CACHE = ".cache/faces"
 """The face cache, inside the build folder (see ``facecache``)."""
+VALIDATION_CACHE = ".cache/validation"
+"""The last clean verdict on the games validated (:mod:`..validate.cache`): an edit that changes no byte validation
+reads does not validate again."""
 
 Progress = Callable[[str, int, int], None]
 """Called with (what is being built, steps done, steps in all); an object that also has
@@ -503,11 +506,15 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     """
     with ExitStack() as stack:
         cluster = stack.enter_context(connect(options.scheduler)) if options.scheduler else None  # said before work
-        report = validate(cards_root, options.packs or None, None if options.packs else options.game)
+        verdicts = Verdicts(options.out / VALIDATION_CACHE, cards_root, options.packs or None,
+                            None if options.packs else options.game)
+        report = verdicts.report()
         if report.errors:
             raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
         stack.enter_context(BuildTransaction(options.out))
-        return _build_validated(cards_root, options, progress, cluster)
+        result = _build_validated(cards_root, options, progress, cluster)
+    verdicts.keep()  # once the build is published: a failed build writes nothing
+    return result
 
 
 def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress | None, cluster: Any = None) -> BuildReport:
@@ -518,8 +525,10 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
     choice = DeckChoice.of(options)
     plans = _pack_plans(cards_root, options.packs, choice, options.merge, options.locales) if options.packs else []
     tasks: list[DocTask | PieceTask] = []
+    games: dict[str, Database] = {}  # each game loaded once, for its decks and its documents
     for folder in [] if options.packs else selected_games(cards_root, options.game):
         db = Database(game=load_game(folder))
+        games[str(db.game.root)] = db
         game = db.game_doc
         locales = _locales(db, options.locales, every_game=options.game is None)
         try:
@@ -561,7 +570,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
     if tasks:
         if progress:
             progress(f"{len(tasks)} rulebooks, FAQ indexes and printable pieces", len(plans), len(plans) + 1)
-        result.documents = build_documents(tasks, options.out, kept, options.jobs, finished)
+        result.documents = build_documents(tasks, options.out, kept, options.jobs, finished, games)
         for _, record, _ in result.documents:
             kept[record.path] = record
     if progress:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
@@ -22,33 +21,8 @@ from .check_refs import check_references
 from .check_language import Judge, judge_for
 from .check_text import check_text, start_text_checks
 from .check_totals import SetCompleteness, check_assumptions, check_totals
+from .report import Report
 from ..loading.records import Index
-
-
-@dataclass
-class Report(ProblemList):
-    """The outcome of a validation run: the problems (``items``), and completeness per game."""
-
-    completeness: dict[str, list[SetCompleteness]] = field(default_factory=dict)
-    """Per game id: completeness of each set."""
-    assumed: dict[str, int] = field(default_factory=dict)
-    """Per game id: number of assumed values."""
-    files: int = 0
-
-    pack_roots: list[Path] = field(default_factory=list)
-    """The packs asked about: under ``strict`` only their own warnings fail (the game's are shown)."""
-
-    @property
-    def judged_warnings(self) -> list:
-        """Warnings that ``strict`` turns into errors: a pack's own, or every warning without packs."""
-        if not self.pack_roots:
-            return self.warnings
-        return [p for p in self.warnings if any(root == Path(p.file).resolve() or root in Path(p.file).resolve().parents
-                                                for root in self.pack_roots)]
-
-    def failed(self, strict: bool = False) -> bool:
-        """True when there are errors, or (under ``strict``) warnings about what was asked for."""
-        return bool(self.errors or (strict and self.judged_warnings))
 
 
 def check_database(db: Database, out: ProblemList, judge: Judge | None = None) -> tuple[list[SetCompleteness], int]:

@@ -167,10 +167,9 @@ def render_task(task: DocTask, made: DocHtml | None = None) -> tuple[bytes, int,
     return save_pdf(pdf), len(pdf.pages), list(made.fell_back)
 
 
-def _keys(tasks: list[Any]) -> tuple[dict[Any, str], dict[Any, DocHtml]]:
+def _keys(tasks: list[Any], games: dict[str, Database]) -> tuple[dict[Any, str], dict[Any, DocHtml]]:
     """Each task's input key (what a document prints, else every file a piece may read) and each document's
-    HTML, which its worker lays out."""
-    games: dict[str, Database] = {}
+    HTML, which its worker lays out. ``games`` holds each game loaded so far, by folder; more are added."""
     seen: dict[Path, str] = {}
     listed: dict[Any, Any] = {}
     keys: dict[Any, str] = {}
@@ -207,8 +206,8 @@ def _render(task: Any, layouts: Path | None = None, made: DocHtml | None = None,
     return data, pages, time.perf_counter() - start, fell_back
 
 
-def _cached_pieces(built_before: list[Any], layouts: Path,
-                   finished: Callable[[str, float], None] | None) -> dict[Any, tuple[bytes, int, float, list[str]]]:
+def _cached_pieces(built_before: list[Any], layouts: Path, finished: Callable[[str, float], None] | None,
+                   games: dict[str, Database]) -> dict[Any, tuple[bytes, int, float, list[str]]]:
     """Of the pieces built before and to build again, those whose every page is in the layout cache, drawn
     here: after an edit that changed none of their pages (one card's rules text), workers would cost more to
     start than the pieces cost to draw. (A piece never built before goes to the workers untried.)"""
@@ -217,8 +216,7 @@ def _cached_pieces(built_before: list[Any], layouts: Path,
     done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
     if not layouts.is_dir():
         return done
-    games: dict[str, Database] = {}  # one load of each game for all its pieces
-    for task in built_before:
+    for task in built_before:  # one load of each game for all its pieces
         if isinstance(task, DocTask):  # keyed by what it prints: to do means to lay out
             continue
         if task.game_root not in games:
@@ -233,11 +231,14 @@ def _cached_pieces(built_before: list[Any], layouts: Path,
 
 
 def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], jobs: int,
-                    finished: Callable[[str, float], None] | None = None) -> list[tuple[Any, OutputRecord, bool]]:
+                    finished: Callable[[str, float], None] | None = None,
+                    games: dict[str, Database] | None = None) -> list[tuple[Any, OutputRecord, bool]]:
     """Build (or reuse) every document or piece (anything with ``path``, ``kind``, ``game_root`` and
     ``render()``); returns each task with its record and whether it was rendered. ``finished(path, seconds)``
-    is called as each one is done, in the order they finish."""
-    keys, made = _keys(tasks)
+    is called as each one is done, in the order they finish. ``games``: the games the caller has loaded, by
+    folder (``str(db.game.root)``), read here instead of loading them again."""
+    games = dict(games or {})
+    keys, made = _keys(tasks, games)
     layouts = out / LAYOUT_CACHE
     results = []
     todo = []
@@ -252,7 +253,7 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
                 built_before.append(task)
     done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
     if jobs > 1 and len(todo) > 1:
-        done = _cached_pieces(built_before, layouts, finished)
+        done = _cached_pieces(built_before, layouts, finished, games)
         todo_elsewhere = [task for task in todo if task not in done]
     else:
         todo_elsewhere = todo
