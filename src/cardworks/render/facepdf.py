@@ -42,7 +42,7 @@ def _open(page: bytes | Path, from_file: bool) -> pikepdf.Pdf:
     """A face's PDF, read from its file while the result is saved (``from_file``), or from memory when the
     process may not keep that many files open."""
     if isinstance(page, Path) and from_file:
-        return pikepdf.open(page)
+        return open_pdf(page)
     return pikepdf.open(io.BytesIO(page if isinstance(page, bytes) else page.read_bytes()))
 
 
@@ -94,6 +94,24 @@ def _share_resources(pdf: pikepdf.Pdf, groups: list[str]) -> None:
 
 def save_pdf(pdf: pikepdf.Pdf) -> bytes:
     """Serialise deterministically (the same input always gives the same bytes), one tag per font subset."""
+    buffer = io.BytesIO()
+    _save(pdf, buffer)
+    return buffer.getvalue()
+
+
+def save_pdf_file(pdf: pikepdf.Pdf, path: Path) -> None:
+    """:func:`save_pdf` into the file ``path`` (the same bytes): a deck's print-shop file and sheets are written
+    as they are serialised, their images read from their sources meanwhile, never the whole file in memory."""
+    _save(pdf, path)
+
+
+def open_pdf(path: Path) -> pikepdf.Pdf:
+    """A PDF read from its file as its objects are needed (streamed, not mapped: its images are not made
+    resident by being read once)."""
+    return pikepdf.open(path, access_mode=pikepdf.AccessMode.stream)
+
+
+def _save(pdf: pikepdf.Pdf, target: io.BytesIO | Path) -> None:
     stabilise(pdf)
     retag_subsets(pdf)
     if "/Info" in pdf.trailer:
@@ -102,14 +120,13 @@ def save_pdf(pdf: pikepdf.Pdf) -> bytes:
                 del pdf.trailer.Info[key]
     if "/ID" in pdf.trailer:  # an ID from an earlier save (random unless it was deterministic) would be kept
         del pdf.trailer["/ID"]
-    buffer = io.BytesIO()
-    pdf.save(buffer, deterministic_id=True, compress_streams=True,
+    pdf.save(target, deterministic_id=True, compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.generate)
-    return buffer.getvalue()
 
 
-def render_pngs(pdf_bytes: bytes, names: list[str], folder: Path, dpi: int = 300) -> dict[str, bytes]:
-    """PNG bytes of each page at ``dpi``, keyed by the file name to write in ``folder``."""
+def render_pngs(pdf_bytes: bytes | Path, names: list[str], folder: Path, dpi: int = 300) -> dict[str, bytes]:
+    """PNG bytes of each page at ``dpi`` (of a PDF given as bytes or as its file), keyed by the file name to
+    write in ``folder``."""
     import pypdfium2
 
     document = pypdfium2.PdfDocument(pdf_bytes)
