@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 import pikepdf
 
@@ -101,8 +102,42 @@ def save_pdf(pdf: pikepdf.Pdf) -> bytes:
 
 def save_pdf_file(pdf: pikepdf.Pdf, path: Path) -> None:
     """:func:`save_pdf` into the file ``path`` (the same bytes): a deck's print-shop file and sheets are written
-    as they are serialised, their images read from their sources meanwhile, never the whole file in memory."""
-    _save(pdf, path)
+    as they are serialised, their images read from their sources meanwhile, never the whole file in memory.
+    A write that fails (a full disk) raises its OSError here once qpdf is done: raised inside qpdf's writer it can
+    end the whole process instead (``terminate called after throwing``)."""
+    with open(path, "wb") as handle:
+        sink = _Sink(handle)
+        _save(pdf, sink)  # type: ignore[arg-type]
+        if sink.error is not None:
+            raise sink.error
+
+
+class _Sink(io.RawIOBase):
+    """A file qpdf writes into that never fails while it writes: the first error is kept (see ``save_pdf_file``).
+    Not a plain file, so pikepdf calls ``write`` rather than writing to the descriptor from C++."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        super().__init__()
+        self.handle: BinaryIO = handle
+        self.error: OSError | None = None
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        if self.error is None:
+            try:
+                self.handle.write(data)
+            except OSError as exc:
+                self.error = exc
+        return len(data)
+
+    def flush(self) -> None:
+        if self.error is None:
+            try:
+                self.handle.flush()
+            except OSError as exc:
+                self.error = exc
 
 
 def open_pdf(path: Path) -> pikepdf.Pdf:
@@ -111,7 +146,7 @@ def open_pdf(path: Path) -> pikepdf.Pdf:
     return pikepdf.open(path, access_mode=pikepdf.AccessMode.stream)
 
 
-def _save(pdf: pikepdf.Pdf, target: io.BytesIO | Path) -> None:
+def _save(pdf: pikepdf.Pdf, target: BinaryIO) -> None:
     stabilise(pdf)
     retag_subsets(pdf)
     if "/Info" in pdf.trailer:
