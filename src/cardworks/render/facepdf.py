@@ -14,23 +14,21 @@ import pikepdf
 
 from .determinism import stabilise
 from .impose import MM
-from .pagetree import set_pages
+from .pdfjoin import open_joined
 from .subset_tags import retag_subsets
 
 
 def assemble(pages: Mapping[str, bytes | Path], order: list[str], bleed_mm: float, lang: str,
-             groups: dict[str, str] | None = None) -> pikepdf.Pdf:
+             groups: dict[str, str] | None = None, scratch: Path | None = None) -> pikepdf.Pdf:
     """The one-page face PDFs in ``order`` as one PDF, each page with its TrimBox (the cut) and BleedBox (the page).
 
     ``groups`` names the document each face was laid out in: faces of one document share its fonts and icons.
-    A face given as a file (a cached face with art) is read from it while the result is saved, not held here.
+    The faces are joined into an unnamed file in ``scratch`` (see :mod:`.pdfjoin`), one face read at a time,
+    and the result is read from it: a deck of art is never in memory, and saving it reads each image once.
     """
-    out = pikepdf.new()
+    out = open_joined((_open(pages[face_id]) for face_id in order), scratch)
     out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
-    from_files = _allow_open_files(sum(isinstance(pages[face_id], Path) for face_id in order))
-    sources = {face_id: _open(pages[face_id], from_files) for face_id in order}  # kept open until saved
-    out.sources = sources  # type: ignore[attr-defined]
-    for face_id, page in zip(order, set_pages(out, [sources[face_id].pages[0].obj for face_id in order])):
+    for page in out.pages:
         x0, y0, x1, y1 = (float(v) for v in page.mediabox)
         inset = bleed_mm * MM
         page.obj.TrimBox = pikepdf.Array([round(x0 + inset, 4), round(y0 + inset, 4), round(x1 - inset, 4), round(y1 - inset, 4)])
@@ -39,33 +37,11 @@ def assemble(pages: Mapping[str, bytes | Path], order: list[str], bleed_mm: floa
     return out
 
 
-def _open(page: bytes | Path, from_file: bool) -> pikepdf.Pdf:
-    """A face's PDF, read from its file while the result is saved (``from_file``), or from memory when the
-    process may not keep that many files open."""
-    if isinstance(page, Path) and from_file:
-        return open_pdf(page)
-    return pikepdf.open(io.BytesIO(page if isinstance(page, bytes) else page.read_bytes()))
-
-
-OPEN_FILES_SPARE = 256
-"""Descriptors left for everything else the process opens while a deck is assembled."""
-
-
-def _allow_open_files(count: int) -> bool:
-    """Whether ``count`` face files may stay open at once, raising the soft limit on open files up to the hard
-    one if needed (a deck of more art faces than the usual 1,024 would otherwise fail while it is saved)."""
-    if count == 0:
-        return True
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = count + OPEN_FILES_SPARE
-    if soft == resource.RLIM_INFINITY or wanted <= soft:
-        return True
-    if hard != resource.RLIM_INFINITY and wanted > hard:
-        return False
-    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    return True
+def _open(page: bytes | Path) -> pikepdf.Pdf:
+    """A face's PDF (from memory or from its cache file), its objects as they are written (no conversion to
+    Python numbers, so :mod:`.pdfjoin` writes them back unchanged)."""
+    source = io.BytesIO(page) if isinstance(page, bytes) else page
+    return pikepdf.open(source, access_mode=pikepdf.AccessMode.stream, conversion_mode="explicit")
 
 
 def _share_resources(pdf: pikepdf.Pdf, groups: list[str]) -> None:
