@@ -58,46 +58,54 @@ class _Source:
     def reserve(self, obj: pikepdf.Object, top: bool = False) -> None:
         """Number ``obj`` and what it reaches, depth first, keys in order, the top page's ``/Parent`` left out
         (qpdf's ``reserveObjects``); another page is not entered (qpdf does not cross to other pages)."""
-        if not isinstance(obj, pikepdf.Object):  # a number of a PDF that converts them: nothing to number
+        kind = _kind(obj)
+        if kind is None:
             return
         if obj.is_indirect:
             if obj.objgen in self.numbers:
                 return
-            if not top and _is_page(obj):
+            if not top and _is_page(obj, kind):
                 raise ValueError("a face page refers to another page; it cannot be copied on its own")
             self.numbers[obj.objgen] = self.writer.reserve()
             self.objects.append(obj)
-        if isinstance(obj, pikepdf.Stream):
+        elif kind not in _CONTAINERS or b" R" not in obj.unparse():  # nothing inside to number
+            return
+        if kind is _STREAM:
             self.reserve(obj.stream_dict)
-        elif isinstance(obj, pikepdf.Dictionary):
-            page = top and _is_page(obj)
+        elif kind is _DICTIONARY:
+            page = top and _is_page(obj, kind)
             for key in sorted(obj.keys()):  # qpdf's order (its dictionaries are sorted maps)
                 if not (page and key == "/Parent"):
                     self.reserve(obj.get(key))
-        elif isinstance(obj, pikepdf.Array):
+        elif kind is _ARRAY:
             for item in obj:
                 self.reserve(item)
 
     def syntax(self, obj: pikepdf.Object, skip: tuple[str, ...] = ()) -> bytes:
-        """``obj`` in PDF syntax, its indirect objects as references to their new numbers."""
-        if isinstance(obj, pikepdf.Dictionary):
+        """``obj`` in PDF syntax (a direct one, or an indirect one's body), its indirect objects as references
+        to their new numbers. A part without references is written as qpdf writes it, in one call."""
+        kind = _kind(obj)
+        if kind not in _CONTAINERS:
+            return obj.unparse() if kind is not None else pikepdf.Array([obj]).unparse()[1:-1].strip()
+        text = obj.unparse()
+        if not skip and b" R" not in text:  # a false "maybe" (`` R`` inside a string) only costs the walk
+            return text
+        if kind is _DICTIONARY:
             items = (b"%s %s" % (pikepdf.Name(key).unparse(), self.value(obj.get(key)))
                      for key in obj.keys() if key not in skip)
             return b"<< " + b" ".join(items) + b" >>"
-        if isinstance(obj, pikepdf.Array):
-            return b"[ " + b" ".join(self.value(item) for item in obj) + b" ]"
-        return obj.unparse()
+        return b"[ " + b" ".join(self.value(item) for item in obj) + b" ]"
 
     def value(self, obj: pikepdf.Object) -> bytes:
-        if not isinstance(obj, pikepdf.Object):  # a number, true/false or null of a PDF that converts them
-            return pikepdf.Array([obj]).unparse()[1:-1].strip()
-        return b"%d 0 R" % self.numbers[obj.objgen] if obj.is_indirect else self.syntax(obj)
+        if _kind(obj) is not None and obj.is_indirect:
+            return b"%d 0 R" % self.numbers[obj.objgen]
+        return self.syntax(obj)
 
     def write(self, page: pikepdf.Object | None = None, parent: int = 0) -> None:
         """Write every numbered object; a stream's data goes raw, as it is in the source."""
         for obj in self.objects:
             number = self.numbers[obj.objgen]
-            if isinstance(obj, pikepdf.Stream):
+            if _kind(obj) is _STREAM:
                 data = obj.read_raw_bytes()
                 body = self.syntax(obj.stream_dict, skip=("/Length",))
                 self.writer.write(number, body[:-2] + b"/Length %d >>" % len(data), data)
@@ -107,8 +115,19 @@ class _Source:
                 self.writer.write(number, self.syntax(obj))
 
 
-def _is_page(obj: pikepdf.Object) -> bool:
-    return isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == pikepdf.Name.Page
+_STREAM, _DICTIONARY, _ARRAY = pikepdf.ObjectType.stream, pikepdf.ObjectType.dictionary, pikepdf.ObjectType.array
+_CONTAINERS = (_STREAM, _DICTIONARY, _ARRAY)
+"""The kinds of object that can be indirect with something inside (the rest are written by their text)."""
+
+
+def _kind(obj: object) -> pikepdf.ObjectType | None:
+    """The object's type, read once (pikepdf's ``isinstance`` checks cost a call each); None for a Python
+    number, true/false or null of a PDF opened to convert them."""
+    return obj._type_code if isinstance(obj, pikepdf.Object) else None
+
+
+def _is_page(obj: pikepdf.Object, kind: pikepdf.ObjectType) -> bool:
+    return kind is _DICTIONARY and obj.get("/Type") == pikepdf.Name.Page
 
 
 def join_first_pages(sources: Iterable[pikepdf.Pdf], handle: BinaryIO) -> int:
