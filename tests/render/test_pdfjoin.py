@@ -16,7 +16,7 @@ from cardworks.render.pdfjoin import new_with_copies, open_joined
 
 def _face(number: int, shared_font: bool = True) -> bytes:
     """A one-page PDF with what faces hold: an image stream, a font shared by two names, reals, strings, names
-    that need escaping, booleans, null, nested arrays and dictionaries, an indirect name."""
+    that need escaping, booleans, null, nested arrays and dictionaries."""
     pdf = pikepdf.new()
     pdf.add_blank_page(page_size=(200 + number, 280))
     image = pdf.make_stream(bytes(range(256)) * (40 + number), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
@@ -28,7 +28,6 @@ def _face(number: int, shared_font: bool = True) -> bytes:
         XObject=pikepdf.Dictionary(Im0=image),
         Font=pikepdf.Dictionary(F1=font, F2=font if shared_font else pikepdf.Dictionary(Type=pikepdf.Name.Font)),
         ExtGState=pikepdf.Dictionary(a0=pikepdf.Dictionary(ca=Decimal("0.82"), AIS=False, SMask=None)))
-    page.Tabs = pdf.make_indirect(pikepdf.Name.S)  # an indirect object that is not a container
     page.Contents = pdf.make_stream(b"q 16 0 0 16 0 0 cm /Im0 Do Q BT /F1 9 Tf (caf\xe9 \\(x\\)) Tj ET")
     page.Annots = pikepdf.Array([pdf.make_indirect(pikepdf.Dictionary(Subtype=pikepdf.Name.Text,
                                                                       Contents=pikepdf.String(f"nota {number}")))])

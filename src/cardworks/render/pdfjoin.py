@@ -5,7 +5,9 @@ a deck assembled with ``copy_foreign`` held every face's illustration, about 1 M
 objects are written out as they are read (a stream's data raw, still compressed) under new numbers, with a
 page tree over the first page of each, and the result is opened from its file: saving it then reads each
 image from that file while the output is written. The objects, and so the saved bytes, are those that
-``copy_foreign`` would have made.
+``copy_foreign`` would have made; one difference: pikepdf hands out a number, name or string that is an
+object of its own as a plain value, so such an object is written in place (the same meaning; WeasyPrint's
+and qpdf's faces have none).
 """
 
 from __future__ import annotations
