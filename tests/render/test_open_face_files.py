@@ -3,7 +3,6 @@ a deck of more of them than the limit on open files assembles without the limit 
 
 from __future__ import annotations
 
-import resource
 import subprocess
 import sys
 import textwrap

@@ -258,10 +258,9 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
     overflow = {face_id: parts[face_id] for face_id in order if face_id in parts}
     if run.strict and overflow:
         raise overflow_error(db, locale, overflow, "; nothing written")
-    shop = assemble({i: f.stored for i, f in result.faces.items()}, order, BLEED_MM, locale,
-                    {i: f.group for i, f in result.faces.items()})
-    shop_sha, shop_file = write_output_file(run.out, shop_path, lambda path: save_pdf_file(shop, path))
-    del shop  # the faces' files it reads from are closed with it
+    with assemble({i: f.stored for i, f in result.faces.items()}, order, BLEED_MM, locale,
+                  {i: f.group for i, f in result.faces.items()}) as shop:  # closed once saved
+        shop_sha, shop_file = write_output_file(run.out, shop_path, lambda path: save_pdf_file(shop, path))
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
               "players": deck.players, "edition": deck.edition, **overflow_fields(overflow)}
     records = [OutputRecord(kind="cards-print-shop", path=shop_path, pages=len(order), sha256=shop_sha, **common,
