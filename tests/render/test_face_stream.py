@@ -1,4 +1,4 @@
-"""Faces are handed over one document at a time and let go; large cached faces stay on disk until assembled."""
+"""Faces are handed over one document at a time and let go; cached faces stay on disk until assembled."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pikepdf
 import pytest
 
 from cardworks.render.faces import Art, Face, FaceResult, build_job, render_faces
-from cardworks.render.facecache import KEPT_ON_DISK, CachedFace, FaceCache
+from cardworks.render.facecache import CachedFace, FaceCache
 from cardworks.render.facepdf import assemble
 from conftest import REPO
 
@@ -39,16 +39,21 @@ def test_documents_are_handed_over_as_read_and_one_with_a_refusal_is_kept_back(t
     assert set(result.fits) == {face.id for face in faces}  # the verdicts cover every face
 
 
-def test_a_large_cached_face_stays_on_disk_and_is_assembled_from_it(tmp_path: Path) -> None:
+def test_a_cached_face_stays_on_disk_and_is_assembled_from_it(tmp_path: Path) -> None:
     pdf = pikepdf.new()
     pdf.add_blank_page(page_size=(200, 280))
-    pdf.pages[0].obj.Contents = pdf.make_stream(b"% " + b"x" * KEPT_ON_DISK + b"\n0 0 10 10 re f")
-    pdf.save(tmp_path / "big.pdf", compress_streams=False)
-    big = (tmp_path / "big.pdf").read_bytes()
+    pdf.pages[0].obj.Contents = pdf.make_stream(b"% " + b"x" * 1000 + b"\n0 0 10 10 re f")
+    pdf.save(tmp_path / "face.pdf", compress_streams=False)
+    face = (tmp_path / "face.pdf").read_bytes()
     cache = FaceCache(tmp_path / "cache")
-    stored = cache.put("big", CachedFace(big, 1, (), "g"))
-    small = cache.put("small", CachedFace(b"%PDF-1.7 small", 0, (), "g"))
-    assert isinstance(stored.stored, Path) and stored.pdf == big and cache.get("big").stored == stored.stored
-    assert small.stored == b"%PDF-1.7 small" and cache.get("small").stored == b"%PDF-1.7 small"
-    out = assemble({"big": stored.stored}, ["big"], 3.0, "en")
+    stored = cache.put("face", CachedFace(face, 1, (), "g"))
+    assert isinstance(stored.stored, Path) and stored.pdf == face and cache.get("face").stored == stored.stored
+    out = assemble({"face": stored.stored}, ["face"], 3.0, "en")
     assert b"0 0 10 10 re f" in out.pages[0].Contents.read_bytes()
+
+
+def test_a_cached_face_whose_page_is_gone_is_a_miss(tmp_path: Path) -> None:
+    cache = FaceCache(tmp_path / "cache")
+    cache.put("face", CachedFace(b"%PDF-1.7 face", 0, (), "g"))
+    (tmp_path / "cache" / "face.pdf").unlink()
+    assert cache.get("face") is None

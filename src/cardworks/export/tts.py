@@ -75,6 +75,7 @@ class FaceImages:
         self.file.seek(0)
         self.faces, self.cells = faces, cells
         self.document = pypdfium2.PdfDocument(self.file)
+        self.rendered = 0
         self.page_of = {face_id: index for index, face_id in enumerate(faces.order)}
         self.kept: dict[str, object] = {}
         self.backs = set(faces.back_ids)
@@ -88,16 +89,38 @@ class FaceImages:
         cell = self.cells[(trim_w, trim_h)]
         scale = max(cell[0] / (trim_w * MM), cell[1] / (trim_h * MM), 1.0)  # never below 72 dpi: small cards stay sharp
         bleed = BLEED_MM * MM * scale
-        image = self.document[self.page_of[face_id]].render(scale=scale).to_pil().convert("RGB")
+        image = self._render(self.page_of[face_id], scale)
         trim_box = (bleed, bleed, min(bleed + trim_w * MM * scale, image.width), min(bleed + trim_h * MM * scale, image.height))
         image = image.resize(cell, Image.Resampling.LANCZOS, box=trim_box)  # exact trim, no rounding shift
         if face_id in self.backs:
             self.kept[face_id] = image
         return image
 
+    def _render(self, index: int, scale: float):
+        """One page as an RGB image. pdfium keeps what it read of every page it drew (about 1 MB a face of
+        art) until its document is closed, so the document is opened again every ``REOPEN_EVERY`` pages."""
+        import pypdfium2
+
+        if self.rendered and self.rendered % REOPEN_EVERY == 0:
+            self.document.close()
+            self.file.seek(0)
+            self.document = pypdfium2.PdfDocument(self.file)
+        self.rendered += 1
+        page = self.document[index]
+        bitmap = page.render(scale=scale)
+        try:
+            return bitmap.to_pil().convert("RGB")
+        finally:
+            bitmap.close()
+            page.close()
+
     def close(self) -> None:
         self.document.close()
         self.file.close()
+
+
+REOPEN_EVERY = 32
+"""Pages drawn between two openings of the faces' document (see ``FaceImages._render``)."""
 
 
 def _url(base_url: str | None, folder: Path, name: str) -> str:

@@ -54,9 +54,25 @@ def data_url_problems(url: str) -> list[tuple[str, str]]:
     return []
 
 
+_CHECKED: dict[bytes, list[tuple[str, str]]] = {}
+"""Verdicts by the SHA-256 of the image's bytes: ``validate`` and the renderer's fetcher check the same art in
+one build, and decoding it twice was a fifth of a deck of art's time."""
+
+
 def raster_problems(data: bytes) -> list[tuple[str, str]]:
     """A raster image must be at most :data:`MAX_IMAGE_PIXELS` (read from its header, before decoding) and
     decode completely: a truncated PNG or JPEG is refused, where the renderer would print it partly blank."""
+    import hashlib
+
+    digest = hashlib.sha256(data).digest()
+    if digest not in _CHECKED:
+        if len(_CHECKED) >= 4096:
+            _CHECKED.clear()
+        _CHECKED[digest] = _decoded_problems(data)
+    return list(_CHECKED[digest])
+
+
+def _decoded_problems(data: bytes) -> list[tuple[str, str]]:
     import io
 
     from PIL import Image

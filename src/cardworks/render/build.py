@@ -8,7 +8,6 @@ files are intact, nothing is rendered again.
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import time
 from collections.abc import Callable
@@ -16,8 +15,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-
-import pikepdf
 
 from ..cluster import connect
 from ..errors import DataError, UsageError
@@ -45,8 +42,8 @@ from .measure import describe
 from .contents import contents_pdf
 from .kit import contents as kit_contents, deck_sets
 from .pieces import PieceTask, piece_tasks
-from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output
-from .facepdf import assemble, render_pngs, save_pdf
+from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output, write_output_file
+from .facepdf import assemble, open_pdf, render_pngs, save_pdf, save_pdf_file
 from .piecepdf import layout_cache
 from .proof import ProofNotes, contact_sheet
 from .telltale import telltale_backs
@@ -238,10 +235,11 @@ def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord],
 
 
 def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
-           kept: dict[str, OutputRecord], cluster: Any = None) -> tuple[bytes, FaceJob, str, dict[str, tuple[str, ...]], list[OutputRecord],
+           kept: dict[str, OutputRecord], cluster: Any = None) -> tuple[Path, FaceJob, str, dict[str, tuple[str, ...]], list[OutputRecord],
                                                    list[str] | None]:
     """The print-shop PDF of a deck × locale: reused when its faces are unchanged, else assembled from the
-    face cache (laying out only the faces whose key is new) and written. Returns the PDF, the job, its key,
+    face cache (laying out only the faces whose key is new) and saved straight to its file (staged), never held
+    in memory. Returns the file to read it from, the job, its key,
     the overflowing faces with their parts, the records and the faces laid out now (None: the print-shop file was
     reused)."""
     base = f"{db.output_id}/{locale}"
@@ -255,7 +253,7 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
     if all(r is not None and r.input_hash == key and still_valid(run.out, r) for r in previous):
         shop = previous[0]
         overflow = {card: tuple(shop.overflow_parts.get(card, ())) for card in shop.overflow}  # type: ignore[union-attr]
-        return (run.out / shop_path).read_bytes(), job, key, overflow, previous, None  # type: ignore[return-value]
+        return run.out / shop_path, job, key, overflow, previous, None  # type: ignore[return-value]
     result = deck_faces(job, FaceCache(run.out / FACE_CACHE), face_renderer(run.jobs, cluster))
     if result.refused:
         raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
@@ -263,18 +261,18 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
     overflow = {face_id: parts[face_id] for face_id in order if face_id in parts}
     if run.strict and overflow:
         raise overflow_error(db, locale, overflow, "; nothing written")
-    shop_bytes = save_pdf(assemble({i: f.stored for i, f in result.faces.items()}, order, BLEED_MM, locale,
-                                   {i: f.group for i, f in result.faces.items()}))
-    outputs = [("cards-print-shop", shop_path, shop_bytes, len(order))]
-    if run.png:
-        images = render_pngs(shop_bytes, order, Path(f"{base}/print-shop/png-{deck.label}"))
-        outputs += [("card-png", path, data, 1) for path, data in images.items()]
+    with assemble({i: f.stored for i, f in result.faces.items()}, order, BLEED_MM, locale,
+                  {i: f.group for i, f in result.faces.items()}) as shop:  # closed once saved
+        shop_sha, shop_file = write_output_file(run.out, shop_path, lambda path: save_pdf_file(shop, path))
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
               "players": deck.players, "edition": deck.edition, **overflow_fields(overflow)}
-    records = [OutputRecord(kind=kind, path=path, pages=pages, sha256=write_output(run.out, path, data), **common,
-                            fallbacks=fallen_back(job.fallbacks))
-               for kind, path, data, pages in outputs]
-    return shop_bytes, job, key, overflow, records, result.rendered
+    records = [OutputRecord(kind="cards-print-shop", path=shop_path, pages=len(order), sha256=shop_sha, **common,
+                            fallbacks=fallen_back(job.fallbacks))]
+    if run.png:
+        images = render_pngs(shop_file, order, Path(f"{base}/print-shop/png-{deck.label}"))
+        records += [OutputRecord(kind="card-png", path=path, pages=1, sha256=write_output(run.out, path, data), **common,
+                                 fallbacks=fallen_back(job.fallbacks)) for path, data in images.items()]
+    return shop_file, job, key, overflow, records, result.rendered
 
 
 def size_groups(job: FaceJob, deck: Deck, game_size: tuple[float, float]) -> dict[tuple[float, float], list[int]]:
@@ -293,7 +291,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
     on the layout ``given`` (``--layout`` and its options); with ``proof``, its contact sheet too."""
     game = db.game_doc
     chosen, layout_digest = _chosen_layout(db, given)  # a layout that cannot be used stops before any face is laid out
-    shop_bytes, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, run, kept, cluster)
+    shop_file, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, run, kept, cluster)
     if run.strict and overflow:
         raise overflow_error(db, locale, overflow)
     page_of = {face.id: i for i, face in enumerate(job.faces)}
@@ -329,7 +327,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
                 layout.grid
             except ValueError as exc:
                 raise UsageError(f"{db.output_id}: {exc}") from None
-        shop = shop or pikepdf.open(io.BytesIO(shop_bytes))
+        shop = shop or open_pdf(shop_file)
         cards = [deck.cards[i].card.id for i in entries for _ in range(deck.cards[i].copies)]
         fronts, backs = [page_of[c] for c in cards], [page_of[back_of[c]] for c in cards]
         if sheet is None:
@@ -343,11 +341,10 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
                                                   deck.edition, job.fallbacks)  # type: ignore[arg-type]
         for number, page in enumerate(opening.pages):
             sheets.pages.insert(number, page)
-        sheet_bytes = save_pdf(sheets)
+        sheet_sha, _ = write_output_file(run.out, sheet_path, lambda path: save_pdf_file(sheets, path))
         common = {"game": db.output_id, "locale": locale, "input_hash": sheet_key, "selection": deck.selection,
                   "players": deck.players, "paper": layout.paper, "edition": deck.edition}
-        records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages),
-                                    sha256=write_output(run.out, sheet_path, sheet_bytes), **common,
+        records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages), sha256=sheet_sha, **common,
                                     contents=[row.record() for row in rows], contents_pages=len(opening.pages),
                                     fallbacks=fell_back, **overflow_fields(overflow)))
         if cut_paths:
@@ -359,7 +356,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
         imposed = True
     if proof:
         records.append(_proof(db, deck, locale, run.out, given.paper, kept, job, faces_key, overflow,
-                              shop_bytes))
+                              shop_file))
     outcome = _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
     outcome.notes = notes
     outcome.telltale = telltale_backs(job)
@@ -433,7 +430,7 @@ def proof_notes(job: FaceJob, overflow: dict[str, tuple[str, ...]]) -> ProofNote
 
 
 def _proof(db: Database, deck: Deck, locale: str, out: Path, paper: str, kept: dict[str, OutputRecord], job: FaceJob,
-           faces_key: str, overflow: dict[str, tuple[str, ...]], shop_bytes: bytes) -> OutputRecord:
+           faces_key: str, overflow: dict[str, tuple[str, ...]], shop_file: Path) -> OutputRecord:
     """The contact sheet of a deck × locale (``--proof``) on ``paper``, written under ``out``, reused while its
     faces are unchanged."""
     path = f"{db.output_id}/{locale}/proof-{deck.label}.pdf"
@@ -441,11 +438,11 @@ def _proof(db: Database, deck: Deck, locale: str, out: Path, paper: str, kept: d
     previous = kept.get(path)
     if previous is not None and previous.input_hash == key and still_valid(out, previous):
         return previous
-    sheet = contact_sheet(pikepdf.open(io.BytesIO(shop_bytes)), [face.id for face in job.faces],
+    sheet = contact_sheet(open_pdf(shop_file), [face.id for face in job.faces],
                           proof_notes(job, overflow), BLEED_MM, paper)
-    data = save_pdf(sheet)
+    sha, _ = write_output_file(out, path, lambda file: save_pdf_file(sheet, file))
     return OutputRecord(game=db.output_id, locale=locale, kind="cards-proof", path=path, pages=len(sheet.pages),
-                        sha256=write_output(out, path, data), input_hash=key, selection=deck.selection,
+                        sha256=sha, input_hash=key, selection=deck.selection,
                         players=deck.players, paper=paper, edition=deck.edition,
                         **overflow_fields(overflow))
 

@@ -111,17 +111,13 @@ def face_keys(job: FaceJob) -> dict[str, str]:
     return keys
 
 
-KEPT_ON_DISK = 256 * 1024
-"""A cached face at least this large (one with an illustration) is read from the cache when the deck is put
-together, not held in memory; smaller ones are read at once (each face read from disk keeps a file open)."""
-
-
 @dataclass
 class CachedFace:
     """One face page (a one-page PDF) and what fitting its text found."""
 
     stored: bytes | Path
-    """The page's bytes, or the cache file that holds them (see ``KEPT_ON_DISK``)."""
+    """The page's bytes (a face not cached), or the cache file that holds them: a cached face is read from its file
+    when the deck is put together (one at a time, see :mod:`.pdfjoin`), so a deck's faces are never all in memory."""
     fit: int = 0
     parts: tuple[str, ...] = ()
     """The parts of the face that overflow (see :mod:`.measure`); empty when everything fits."""
@@ -173,20 +169,18 @@ class FaceCache:
             if not (isinstance(fit, int) and isinstance(parts, list) and all(p in PARTS for p in parts)
                     and isinstance(group, str)):
                 return None
-            return CachedFace(self._stored(key), fit, tuple(parts), group)
+            if not (self.folder / f"{key}.pdf").is_file():
+                return None
+            return CachedFace(self.folder / f"{key}.pdf", fit, tuple(parts), group)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def _stored(self, key: str) -> bytes | Path:
-        path = self.folder / f"{key}.pdf"
-        return path if path.stat().st_size >= KEPT_ON_DISK else path.read_bytes()
-
     def put(self, key: str, face: CachedFace) -> CachedFace:
-        """Store ``face``; returns it as :meth:`get` would (a large page then stays on disk, not in memory)."""
+        """Store ``face``; returns it as :meth:`get` would (its page then stays on disk, not in memory)."""
         write_bytes_atomic(self.folder / f"{key}.pdf", face.pdf)  # the page first: metadata names a page that exists
         write_bytes_atomic(self.folder / f"{key}.json",
                            json.dumps({"fit": face.fit, "parts": list(face.parts), "group": face.group}).encode())
-        return replace(face, stored=self._stored(key)) if len(face.pdf) >= KEPT_ON_DISK else face
+        return replace(face, stored=self.folder / f"{key}.pdf")
 
 
 def split_pages(result: FaceResult) -> dict[str, CachedFace]:

@@ -8,28 +8,27 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 import pikepdf
 
 from .determinism import stabilise
 from .impose import MM
-from .pagetree import set_pages
+from .pdfjoin import open_joined
 from .subset_tags import retag_subsets
 
 
 def assemble(pages: Mapping[str, bytes | Path], order: list[str], bleed_mm: float, lang: str,
-             groups: dict[str, str] | None = None) -> pikepdf.Pdf:
+             groups: dict[str, str] | None = None, scratch: Path | None = None) -> pikepdf.Pdf:
     """The one-page face PDFs in ``order`` as one PDF, each page with its TrimBox (the cut) and BleedBox (the page).
 
     ``groups`` names the document each face was laid out in: faces of one document share its fonts and icons.
-    A face given as a file (a cached face with art) is read from it while the result is saved, not held here.
+    The faces are joined into an unnamed file in ``scratch`` (see :mod:`.pdfjoin`), one face read at a time,
+    and the result is read from it: a deck of art is never in memory, and saving it reads each image once.
     """
-    out = pikepdf.new()
+    out = open_joined((_open(pages[face_id]) for face_id in order), scratch)
     out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
-    from_files = _allow_open_files(sum(isinstance(pages[face_id], Path) for face_id in order))
-    sources = {face_id: _open(pages[face_id], from_files) for face_id in order}  # kept open until saved
-    out.sources = sources  # type: ignore[attr-defined]
-    for face_id, page in zip(order, set_pages(out, [sources[face_id].pages[0].obj for face_id in order])):
+    for page in out.pages:
         x0, y0, x1, y1 = (float(v) for v in page.mediabox)
         inset = bleed_mm * MM
         page.obj.TrimBox = pikepdf.Array([round(x0 + inset, 4), round(y0 + inset, 4), round(x1 - inset, 4), round(y1 - inset, 4)])
@@ -38,33 +37,11 @@ def assemble(pages: Mapping[str, bytes | Path], order: list[str], bleed_mm: floa
     return out
 
 
-def _open(page: bytes | Path, from_file: bool) -> pikepdf.Pdf:
-    """A face's PDF, read from its file while the result is saved (``from_file``), or from memory when the
-    process may not keep that many files open."""
-    if isinstance(page, Path) and from_file:
-        return pikepdf.open(page)
-    return pikepdf.open(io.BytesIO(page if isinstance(page, bytes) else page.read_bytes()))
-
-
-OPEN_FILES_SPARE = 256
-"""Descriptors left for everything else the process opens while a deck is assembled."""
-
-
-def _allow_open_files(count: int) -> bool:
-    """Whether ``count`` face files may stay open at once, raising the soft limit on open files up to the hard
-    one if needed (a deck of more art faces than the usual 1,024 would otherwise fail while it is saved)."""
-    if count == 0:
-        return True
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = count + OPEN_FILES_SPARE
-    if soft == resource.RLIM_INFINITY or wanted <= soft:
-        return True
-    if hard != resource.RLIM_INFINITY and wanted > hard:
-        return False
-    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    return True
+def _open(page: bytes | Path) -> pikepdf.Pdf:
+    """A face's PDF (from memory or from its cache file), its objects as they are written (no conversion to
+    Python numbers, so :mod:`.pdfjoin` writes them back unchanged)."""
+    source = io.BytesIO(page) if isinstance(page, bytes) else page
+    return pikepdf.open(source, access_mode=pikepdf.AccessMode.stream, conversion_mode="explicit")
 
 
 def _share_resources(pdf: pikepdf.Pdf, groups: list[str]) -> None:
@@ -94,6 +71,58 @@ def _share_resources(pdf: pikepdf.Pdf, groups: list[str]) -> None:
 
 def save_pdf(pdf: pikepdf.Pdf) -> bytes:
     """Serialise deterministically (the same input always gives the same bytes), one tag per font subset."""
+    buffer = io.BytesIO()
+    _save(pdf, buffer)
+    return buffer.getvalue()
+
+
+def save_pdf_file(pdf: pikepdf.Pdf, path: Path) -> None:
+    """:func:`save_pdf` into the file ``path`` (the same bytes): a deck's print-shop file and sheets are written
+    as they are serialised, their images read from their sources meanwhile, never the whole file in memory.
+    A write that fails (a full disk) raises its OSError here once qpdf is done: raised inside qpdf's writer it can
+    end the whole process instead (``terminate called after throwing``)."""
+    with open(path, "wb") as handle:
+        sink = _Sink(handle)
+        _save(pdf, sink)  # type: ignore[arg-type]
+        if sink.error is not None:
+            raise sink.error
+
+
+class _Sink(io.RawIOBase):
+    """A file qpdf writes into that never fails while it writes: the first error is kept (see ``save_pdf_file``).
+    Not a plain file, so pikepdf calls ``write`` rather than writing to the descriptor from C++."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        super().__init__()
+        self.handle: BinaryIO = handle
+        self.error: OSError | None = None
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        if self.error is None:
+            try:
+                self.handle.write(data)
+            except OSError as exc:
+                self.error = exc
+        return len(data)
+
+    def flush(self) -> None:
+        if self.error is None:
+            try:
+                self.handle.flush()
+            except OSError as exc:
+                self.error = exc
+
+
+def open_pdf(path: Path) -> pikepdf.Pdf:
+    """A PDF read from its file as its objects are needed (streamed, not mapped: its images are not made
+    resident by being read once)."""
+    return pikepdf.open(path, access_mode=pikepdf.AccessMode.stream)
+
+
+def _save(pdf: pikepdf.Pdf, target: BinaryIO) -> None:
     stabilise(pdf)
     retag_subsets(pdf)
     if "/Info" in pdf.trailer:
@@ -102,14 +131,13 @@ def save_pdf(pdf: pikepdf.Pdf) -> bytes:
                 del pdf.trailer.Info[key]
     if "/ID" in pdf.trailer:  # an ID from an earlier save (random unless it was deterministic) would be kept
         del pdf.trailer["/ID"]
-    buffer = io.BytesIO()
-    pdf.save(buffer, deterministic_id=True, compress_streams=True,
+    pdf.save(target, deterministic_id=True, compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.generate)
-    return buffer.getvalue()
 
 
-def render_pngs(pdf_bytes: bytes, names: list[str], folder: Path, dpi: int = 300) -> dict[str, bytes]:
-    """PNG bytes of each page at ``dpi``, keyed by the file name to write in ``folder``."""
+def render_pngs(pdf_bytes: bytes | Path, names: list[str], folder: Path, dpi: int = 300) -> dict[str, bytes]:
+    """PNG bytes of each page at ``dpi`` (of a PDF given as bytes or as its file), keyed by the file name to
+    write in ``folder``."""
     import pypdfium2
 
     document = pypdfium2.PdfDocument(pdf_bytes)

@@ -14,6 +14,7 @@ import pikepdf
 
 from ..models.sheet_rules import grid_cells
 from ..models.sheets import PAPERS, LayoutError
+from .pdfjoin import new_with_copies
 
 MM = 72 / 25.4
 MARK_LENGTH = 4.0
@@ -200,14 +201,11 @@ def impose(faces: pikepdf.Pdf, copies: list[int], back_page: int | list[int] | N
 
     ``back_page`` is the page of the common back, or a list giving each copy's back page (backs per set or type).
     """
-    out = pikepdf.new()
-    forms: dict[str, pikepdf.Object] = {}
     backs = back_page if isinstance(back_page, list) else None if back_page is None else [back_page] * len(copies)
     needed = sorted(set(copies) | set(backs or []))
     pages = list(faces.pages)  # one walk of the page tree: pages[i] on the Pdf walks it on every call
-    for index in needed:
-        form = pages[index].as_form_xobject()
-        forms[f"F{index}"] = out.copy_foreign(form)
+    out, copied = new_with_copies([pages[index].as_form_xobject() for index in needed])  # images stay on disk
+    forms = {f"F{index}": form for index, form in zip(needed, copied)}
     cells = layout.cells()
     per_sheet = layout.per_sheet
     for start in range(0, len(copies), per_sheet):

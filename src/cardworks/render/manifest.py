@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -12,7 +13,7 @@ from ..errors import DataError
 from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited, write_bytes_atomic
 from ..loading.database import display_path, unsafe_entry
 from ..problems import Problem
-from .transaction import active
+from .transaction import Produce, active, file_sha256, produced_temp
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,22 @@ def write_output(out_dir: Path, relative: str, data: bytes) -> str:
         return transaction.write(relative, data)
     write_bytes_atomic(out_dir / relative, data)
     return hashlib.sha256(data).hexdigest()
+
+
+def write_output_file(out_dir: Path, relative: str, produce: Produce) -> tuple[str, Path]:
+    """Write one output that ``produce`` saves to a file (staged by the build's transaction when one is open), so
+    a large PDF never sits in memory; return its sha256 and the file to read it back from."""
+    transaction = active(out_dir)
+    if transaction is not None:
+        return transaction.write_file(relative, produce)
+    path = out_dir / relative
+    tmp = produced_temp(path.parent, path.name, produce)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return file_sha256(path), path
 
 
 def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path, read: dict[Path, bytes] | None = None) -> None:

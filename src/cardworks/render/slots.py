@@ -13,6 +13,7 @@ import pikepdf
 from ..models.layout import Slot
 from ..models.sheets import Sheet
 from .impose import MM, _marks_stream, _num
+from .pdfjoin import new_with_copies
 
 ROTATIONS = {0: (1, 0, 0, 1), 90: (0, 1, -1, 0), 180: (-1, 0, 0, -1), 270: (0, -1, 1, 0)}
 """The ``a b c d`` of a ``cm`` matrix that turns a face anticlockwise by each angle."""
@@ -97,9 +98,10 @@ def impose_slots(faces: pikepdf.Pdf, copies: list[int], backs: list[int], sheet:
     fronts fill the slots and, unless ``duplex`` is ``none``, a back page follows each front page, mirrored
     for long- or short-edge flipping and shifted by ``offset`` (mm).
     """
-    out = pikepdf.new()
     pages = list(faces.pages)  # one walk of the page tree: pages[i] on the Pdf walks it on every call
-    forms = {f"F{i}": out.copy_foreign(pages[i].as_form_xobject()) for i in sorted(set(copies) | set(backs))}
+    needed = sorted(set(copies) | set(backs))
+    out, copied = new_with_copies([pages[i].as_form_xobject() for i in needed])  # images stay on disk
+    forms = {f"F{i}": form for i, form in zip(needed, copied)}
     fronts = [slot for slot in sheet.slots if slot.side == "front"]
     paired = len(fronts) != len(sheet.slots)
     for start in range(0, len(copies), len(fronts)):

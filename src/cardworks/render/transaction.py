@@ -26,7 +26,9 @@ import hashlib
 import json
 import os
 import shutil
+import tempfile
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -60,6 +62,47 @@ def output_problem(path: Path, exc: OSError) -> DataError:
     shown = display_path(path)
     message = f"cannot write: {exc.strerror or exc}; the previous build's files are unchanged"
     return DataError(f"{shown}: [{code}] {message}", [Problem(shown, "", code, message)])
+
+
+Produce = Callable[[Path], None]
+"""Writes one output into the file it is given (a large PDF saved straight to disk, never held in memory)."""
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file, read in blocks."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def produced_temp(folder: Path, name: str, produce: Produce) -> Path:
+    """A synced temporary file ``.<name>.…tmp`` in ``folder`` (ordinary permissions) that ``produce`` wrote."""
+    fault_point("write")
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=_TEMP_SUFFIX)
+    os.close(fd)
+    try:
+        produce(Path(tmp))
+        with open(tmp, "rb") as handle:
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return Path(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def same_file(path: Path, size: int, digest: str) -> bool:
+    """Whether ``path`` is a plain file of ``size`` bytes whose sha256 is ``digest``."""
+    try:
+        return path.is_file() and not path.is_symlink() and path.stat().st_size == size and file_sha256(path) == digest
+    except OSError:
+        return False
 
 
 def _safe_relative(relative: str) -> bool:
@@ -170,6 +213,35 @@ class BuildTransaction:
         self.staged.append(relative)
         _kill_point("after-first-output")
         return digest
+
+    def write_file(self, relative: str, produce: Produce) -> tuple[str, Path]:
+        """Stage one output that ``produce`` writes to a file (unless the published file already has its bytes);
+        return its sha256 and the file that holds it now (the staged one, or the published one), to read back."""
+        published = self.out / relative
+        try:
+            staging: Path | None = self._staging()
+        except DataError:  # a read-only folder: an output equal to the published one still needs no staging
+            staging = None
+        try:
+            tmp = produced_temp((staging / relative).parent if staging else Path(tempfile.gettempdir()),
+                                published.name, produce)
+        except OSError as exc:
+            raise output_problem(published, exc) from None
+        digest = file_sha256(tmp)
+        if same_file(published, tmp.stat().st_size, digest):
+            tmp.unlink()
+            return digest, published
+        if staging is None:
+            tmp.unlink()
+            self._staging()  # raises the folder's problem
+        try:
+            os.replace(tmp, staging / relative)  # type: ignore[operator]
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise output_problem(published, exc) from None
+        self.staged.append(relative)
+        _kill_point("after-first-output")
+        return digest, staging / relative  # type: ignore[operator]
 
     def publish(self, manifest: bytes) -> Path:
         """Write the commit mark, then move every staged output and the manifest into place."""
