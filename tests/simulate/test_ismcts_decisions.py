@@ -1,7 +1,9 @@
 """ISMCTS plays the same decisions at a fixed seed as the search recorded in ``ismcts-decisions.json``.
 
-The fixture was written by the search as it stood before any speed work (run this file as a script to write
-it again, only when a change is meant to alter decisions, and say so in the commit). Each case is a position
+The fixture was first written by the search as it stood before any speed work, on the shipped cards; it was
+written again, the search unchanged (it still matched that first recording), on the Fallera fixture game's cards
+(``tests/fixtures/cards``). Run this file as a script to write it again, only when a change is meant to alter
+decisions or the fixture's deck changes, and say so in the commit. Each case is a position
 reached by greedy play in a seeded game; the search runs from the acting seat's observation with its own
 seeded rng, and the test compares the action chosen and the root's visit counts per action, so a change
 that keeps the choice by luck but searches a different tree still fails.
