@@ -34,7 +34,6 @@ SHIPPED_READS = {
     "engine/test_fallera_fixture.py": 1,  # the fixture is a cut of the shipped cards
     "engine/test_left_out.py": 1,  # what each shipped left-out card says about itself
     "engine/test_ruling_coverage.py": 2,  # how the shipped rulings are covered by scenarios
-    "simulate/test_ismcts_decisions.py": 4,  # ISMCTS decisions recorded on the shipped cards
     "simulate/test_ismcts_strength_bench.py": 1,  # the strength bench's own table
 }
 """Where the engine and simulation tests name ``REPO / "cards"``, and how often: every other engine or simulation

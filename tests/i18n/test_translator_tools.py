@@ -1,11 +1,12 @@
 """What translators' tools see: format flags checked by real msgfmt and pofilter, Weblate flags,
 XLIFF placeholders and widths, the Valencian header variants, and the README's i18n examples run as written.
 
-End to end on the shipped database: the Weblate and XLIFF flags (the widths come from the real card template)
-and the README's examples (written against it). The rest runs on the fixture game ``mini``."""
+End to end on the shipped database: the README's examples (written against it). The Weblate and XLIFF flags run
+on the Fallera fixture game given Catalan text of its own; the rest on the fixture game ``mini``."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -17,7 +18,8 @@ from pathlib import Path
 import polib
 import pytest
 
-from conftest import REPO, GameDir, run_cli
+from cardworks.i18n import source_hash
+from conftest import FALLERA, REPO, GameDir, run_cli
 
 
 def _export(cards: Path, out: Path, *args: str) -> Path:
@@ -57,10 +59,42 @@ def test_renamed_token_fails_msgfmt_and_pofilter(game: GameDir, tmp_path: Path) 
     assert done.returncode == 1 and "'treasure' doesn't exist in 'msgstr'" in done.stderr
 
 
+BUTONI = ("Text de prova del joc de proves, no el de la carta: nomena un {treasure} i res més, i servix només per "
+          "a comprovar les marques que veuen les eines dels traductors en una carta amb un text llarg.")
+"""A Catalan text of el butoni's rules in the fixture's own words (not the card's)."""
+
+
+def _fallera_ca(tmp_path: Path) -> Path:
+    """A cards folder holding the Fallera fixture game (``conftest.FALLERA``) given Catalan, el butoni's rules in
+    it, an English rulebook chapter and one ruling of its own (test text, not the game's)."""
+    root = tmp_path / "cards" / "fallera"
+    shutil.copytree(FALLERA, root)
+    game = json.loads((root / "game.json").read_text(encoding="utf-8"))
+    game["locales"].append("ca")
+    cards = {c["id"]: c for c in json.loads((root / "sets/base.json").read_text(encoding="utf-8"))["cards"]}
+    source = cards["el-butoni"]["rules"]
+    files = {
+        "game.json": game,
+        "i18n/ca.json": {"$schema": "../../../schema/translations.schema.json", "game": "fallera", "locale": "ca",
+                         "entries": {"el-butoni": {"rules": {"text": BUTONI, "source_hash": source_hash(source),
+                                                             "source": source}}}},
+        "rules/en/01-objective.md": "# Objective\n\nA chapter of the test fixture, not the game's text.\n",
+        "rulings/base.json": {"$schema": "../../../schema/rulings.schema.json", "rulings": [
+            {"id": "ruling-fixture", "cards": ["el-butoni"], "topic": "special-cards",
+             "question": "A question of the test fixture?", "answer": "An answer of the fixture, not the game's.",
+             "source": {"doc": "fallera-base", "section": "Special Cards"}}]},
+    }
+    for relative, content in files.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+        (root / relative).write_text(text, encoding="utf-8")
+    return root.parent
+
+
 def test_po_flags_for_weblate(tmp_path: Path) -> None:
-    po = polib.pofile(str(_export(REPO / "cards", tmp_path / "ca.po", "--game", "fallera", "--locale", "ca")))
+    po = polib.pofile(str(_export(_fallera_ca(tmp_path), tmp_path / "ca.po", "--game", "fallera", "--locale", "ca")))
     butoni = po.find("fallera/base/el-butoni/rules", by="msgctxt")
-    assert 'placeholders:"{treasure}"' in butoni.flags
+    assert 'placeholders:"{treasure}"' in butoni.flags and butoni.msgstr == BUTONI
     length = next(int(f.split(":")[1]) for f in butoni.flags if f.startswith("max-length:"))
     assert len(butoni.msgstr) <= length and 400 < length < 800
     name = po.find("fallera/base/conill/name", by="msgctxt")
@@ -75,7 +109,7 @@ def test_po_flags_for_weblate(tmp_path: Path) -> None:
 def test_xliff_units_carry_width_and_locked_placeholders(tmp_path: Path) -> None:
     from lxml import etree
 
-    path = _export(REPO / "cards", tmp_path / "ca.xlf", "--game", "fallera", "--locale", "ca", "--format", "xliff")
+    path = _export(_fallera_ca(tmp_path), tmp_path / "ca.xlf", "--game", "fallera", "--locale", "ca", "--format", "xliff")
     tree = etree.parse(str(path))
     ns = {"x": tree.getroot().nsmap[None]}
     unit = tree.find(".//x:trans-unit[@id='fallera/base/el-butoni/rules']", ns)

@@ -10,19 +10,45 @@ from pathlib import Path
 
 import pytest
 
+from cardworks.i18n import source_hash
 from cardworks.loading.database import Database, load_game
 from cardworks.render.docs.documents import rulebook_html
 from cardworks.render.docs.texts import fallen_back
 from cardworks.render.manifest import read_manifest
-from conftest import REPO, run_cli
+from conftest import FIXTURE_CARDS, run_cli
+
+
+CHAPTERS = {
+    "fr/01-but-du-jeu.md": "# But du jeu\n\nUn texte d'essai du jeu de test, pas celui du jeu.\n",
+    "fr/07-conseils.md": "# Conseils\n\nUn autre texte d'essai.\n",
+    "ca/01-but-du-jeu.md": "# Objectiu\n\nUn text de prova del joc de proves, no el del joc.\n",
+    "es/01-but-du-jeu.md": "# Objetivo\n\nUn texto de prueba del juego de pruebas, no el del juego.\n",
+    "es/07-conseils.md": "# Consejos\n\nOtro texto de prueba.\n",
+}
+"""A two-section rulebook of the Calavera fixture game in the fixture's own words (not the game's text): French,
+its source, and Spanish whole; Catalan without its 'Conseils' section."""
 
 
 @pytest.fixture
 def calavera(tmp_path: Path) -> Path:
-    """A copy of the shipped cards with Calavera's Valencian 'Conseils' section taken out."""
+    """The Calavera fixture game (its rules data) given Catalan and Spanish, its name in both, and the rulebook
+    ``CHAPTERS``."""
     cards = tmp_path / "cards"
-    shutil.copytree(REPO / "cards/calavera", cards / "calavera")
-    (cards / "calavera/rules/ca/07-conseils.md").unlink()
+    shutil.copytree(FIXTURE_CARDS / "calavera", cards / "calavera")
+    game = json.loads((cards / "calavera/game.json").read_text(encoding="utf-8"))
+    game["locales"] += ["ca", "es"]
+    (cards / "calavera/game.json").write_text(json.dumps(game, ensure_ascii=False), encoding="utf-8")
+    for relative, text in CHAPTERS.items():
+        (cards / "calavera/rules" / relative).parent.mkdir(parents=True, exist_ok=True)
+        (cards / "calavera/rules" / relative).write_text(text, encoding="utf-8")
+    name = game["name"]
+    for locale, text in (("ca", "Calavera (joc de proves)"), ("es", "Calavera (juego de pruebas)")):
+        (cards / "calavera/i18n").mkdir(exist_ok=True)
+        translations = {"$schema": "../../../schema/translations.schema.json", "game": "calavera", "locale": locale,
+                        "entries": {"calavera": {"name": {"text": text, "source_hash": source_hash(name),
+                                                          "source": name}}}}
+        (cards / f"calavera/i18n/{locale}.json").write_text(json.dumps(translations, ensure_ascii=False),
+                                                            encoding="utf-8")
     return cards
 
 

@@ -20,7 +20,7 @@ import own_words
 from cardworks.loading.database import Database, load_game
 from cardworks.render.deck import build_deck
 from cardworks.render.docs.documents import faq_html, render_pdf, rulebook_html
-from conftest import REPO
+from conftest import FALLERA, FIXTURE_CARDS, REPO
 
 PLANTED = ("Slide the street spectator cards one space to the right, and the pavement spectator cards one space "
            "to the left.")
@@ -51,14 +51,22 @@ def test_no_document_copies_twelve_words_of_its_source() -> None:
     assert len(copied) >= 3 and not any(copied.values()), copied
 
 
+CHAPTER = "# End of a round\n\nThe spectators shift along their rows before the next round begins.\n"
+"""A rulebook chapter of the Diables fixture game, in the fixture's own words (not the game's text)."""
+
+
 @pytest.fixture
 def diables(tmp_path: Path) -> Path:
+    """The Diables fixture game (its rules data) with one English rulebook chapter of its own."""
     root = tmp_path / "diables"
-    shutil.copytree(REPO / "cards/diables", root)
+    shutil.copytree(FIXTURE_CARDS / "diables", root)
+    (root / "rules/en").mkdir(parents=True)
+    (root / "rules/en/09-end-of-the-round.md").write_text(CHAPTER, encoding="utf-8")
     return root
 
 
 def test_a_planted_copied_sentence_fails_the_check(diables: Path) -> None:
+    assert _copied(diables, "diables", "en") == []  # the fixture's own chapter copies nothing
     section = diables / "rules/en/09-end-of-the-round.md"
     section.write_text(section.read_text(encoding="utf-8") + f"\n{PLANTED}\n", encoding="utf-8")
     found = _copied(diables, "diables", "en")
@@ -66,10 +74,10 @@ def test_a_planted_copied_sentence_fails_the_check(diables: Path) -> None:
                      "spectator cards one space to the left"]
 
 
-def test_a_shared_list_of_names_is_not_a_copy(diables: Path) -> None:
+def test_a_shared_list_of_names_is_not_a_copy() -> None:
     """A run of the source made only of names (here the board's spaces' and cards' names of a Fallera source
-    line, planted in a Diables copy whose names are Fallera's too) passes; the same run with a verb fails."""
-    fallera = Database(game=load_game(REPO / "cards/fallera"))
+    line, the names those of the Fallera fixture's cards and board) passes; the same run with a verb fails."""
+    fallera = Database(game=load_game(FALLERA))
     names = own_words.name_words(fallera, "en")
     runs = own_words.source_runs(own_words.DOCUMENTS[("fallera", "en")])
     listed = "La Dama d'Elx, la xicona de Xixona, la Bellea del Moc and el capità moro"

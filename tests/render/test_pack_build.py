@@ -106,11 +106,11 @@ def test_pack_with_art_builds_and_shows_it(tmp_path: Path) -> None:
 
 
 def test_low_resolution_art_is_reported_with_its_dpi(tmp_path: Path) -> None:
-    pack = make_pack(tmp_path / "pack", [_card("tiny-art", "tiny art", art="art/tiny.png"),
-                                         _card("fair-art", "fair art", art="art/fair.png")])
+    pack = make_mini_pack(tmp_path / "pack", [_card("tiny-art", "tiny art", art="art/tiny.png"),
+                                              _card("fair-art", "fair art", art="art/fair.png")])
     _png(pack / "art/tiny.png", (75, 45), GREEN)
     _png(pack / "art/fair.png", (400, 240), GREEN)  # 190 dpi over a 53.4 mm box: a warning only
-    run = run_cli("--cards", str(CARDS), "validate", str(pack), "--format", "json")
+    run = run_cli("--cards", str(tmp_path / "cards"), "validate", str(pack), "--format", "json")
     found = {p["message"].split("'")[1]: p for p in run.problems if p["code"] == "art-low-resolution"}
     assert found["art/tiny.png"]["severity"] == "error" and "75×45 px: 36 dpi" in found["art/tiny.png"]["message"]
     assert found["art/fair.png"]["severity"] == "warning" and "190 dpi" in found["art/fair.png"]["message"]

@@ -1,7 +1,9 @@
 """ISMCTS plays the same decisions at a fixed seed as the search recorded in ``ismcts-decisions.json``.
 
-The fixture was written by the search as it stood before any speed work (run this file as a script to write
-it again, only when a change is meant to alter decisions, and say so in the commit). Each case is a position
+The fixture was first written by the search as it stood before any speed work, on the shipped cards; it was
+written again, the search unchanged (it still matched that first recording), on the Fallera fixture game's cards
+(``tests/fixtures/cards``). Run this file as a script to write it again, only when a change is meant to alter
+decisions or the fixture's deck changes, and say so in the commit. Each case is a position
 reached by greedy play in a seeded game; the search runs from the acting seat's observation with its own
 seeded rng, and the test compares the action chosen and the root's visit counts per action, so a change
 that keeps the choice by luck but searches a different tree still fails.
@@ -23,6 +25,9 @@ from cardworks.simulate.runner import game_rngs, play_game
 from cardworks.simulate.tables import TableSpec, build_table
 
 REPO = Path(__file__).resolve().parents[2]
+CARDS = REPO / "tests" / "fixtures" / "cards"
+"""The fixture games (``conftest.FIXTURE_CARDS``, named here so the file also runs as a script): the decisions are
+those made on the Fallera fixture's cards, which a change to the shipped database does not move."""
 FIXTURE = Path(__file__).with_name("ismcts-decisions.json")
 TABLES = {"base4": ("base", 4), "base3-2": ("base-3", 2), "expert3": ("expert", 3), "base2-4": ("base-2", 4)}
 """Four-player base (the bench's table), the Kingdom map (moves, lays), expert burns, discord's coins."""
@@ -35,7 +40,7 @@ BUDGET = 40
 def positions(name: str):
     """(label, table, seat, observation, legal actions) of each case on table ``name``."""
     selection, players = TABLES[name]
-    table = build_table(TableSpec(str(REPO / "cards"), "fallera", selection, players))
+    table = build_table(TableSpec(str(CARDS), "fallera", selection, players))
     rules, greedy = table.rules, table.heuristics.greedy
     for game in range(GAMES):
         chance, *minds = game_rngs(7, game, players)
@@ -63,7 +68,7 @@ def decide(table, seat, seen, legal, case: str) -> dict:
 
 def whole_game() -> dict:
     """A four-player base game with one ISMCTS seat, played to its end at a fixed seed."""
-    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base", 4))
+    table = build_table(TableSpec(str(CARDS), "fallera", "base", 4))
     record = play_game(table, parse_agents("mcts,greedy,greedy,greedy", 4, 12), 5, 0)
     return {"steps": record.steps, "winners": list(record.winners), "reason": record.reason,
             "played": [list(pair) for pair in record.played]}
@@ -149,7 +154,7 @@ def _complete(table, state, who: int):
 def test_a_determinization_keeps_a_refused_paella_waiting() -> None:
     """The determinizer skips looking for refused paellas only where the rules' bound rules them out: a
     complete paella on a counter is still recorded as refused (with expansion 2's coin)."""
-    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base-2", 4))
+    table = build_table(TableSpec(str(CARDS), "fallera", "base-2", 4))
     rules = table.rules
     chance = random.Random(3)
     state = table.deal(chance)
@@ -171,7 +176,7 @@ def test_evaluate_reads_a_draft_as_it_reads_its_frozen_state(name: str) -> None:
     """Evaluate takes a draft's ingredient tally where it is exact; it must agree with counting, position after
     position (forbidden ingredients and cards that count as two included)."""
     selection, players = TABLES[name]
-    table = build_table(TableSpec(str(REPO / "cards"), "fallera", selection, players))
+    table = build_table(TableSpec(str(CARDS), "fallera", selection, players))
     evaluate, rng, compared, counted = table.heuristics.evaluate, random.Random(2), 0, 0
     cards = table.cards
 
