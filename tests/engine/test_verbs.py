@@ -50,6 +50,16 @@ WRONG = [  # (scenario, a wrong final expectation, what the runner must say)
     ("urpa-picks-blind", {"hands": {"p3": ["verbs-broquer"]}}, "expected p3's hand ['verbs-broquer']"),
     ("ventada-discards-half-rounded-down", {"hands": {"p2": ["verbs-llanca"]}}, "expected p2's hand ['verbs-llanca']"),
     ("sort-discards-at-random", {"hands": {"p2": ["verbs-llanca"]}}, "expected p2's hand ['verbs-llanca'], got []"),
+    ("rampi-passes-over-an-empty-hand", {"hands": {"p4": ["verbs-mirall"]}}, "expected p4's hand ['verbs-mirall'], got []"),
+    ("espill-looks-again", {"observe": "p1", "sees": {"looked.p3": ["verbs-llanca", "verbs-mirall"]}},
+     "expected p1 to see looked.p3 = ['verbs-llanca', 'verbs-mirall'], got ['verbs-mirall#"),
+    ("revolta-shows-each-player-their-own-face-down-card",
+     {"after": 4, "observe": "p2", "sees": {"battle.yours": ["example-attack-5"]}}, "expected p2 to see battle.yours"),
+    ("map-card-numbered-first", {"map": {"nord": None}}, "expected None on nord, got carxofa"),
+    ("xarxa-leaves-the-first-instance-on-the-map", {"map": {"sud": None}}, "expected None on sud, got romer"),
+    ("arpo-draws-after-the-refill", {"hands": {"p1": []}}, "expected p1's hand [], got ['cagallo']"),
+    ("almoina-with-no-card-left-to-draw", {"current": "p1"}, "expected current p1, got p2"),
+    ("canya-draws-again-after-a-refused-paella", {"hands": {"p1": []}}, "expected p1's hand [], got ['cagallo']"),
 ]
 
 

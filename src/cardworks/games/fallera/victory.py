@@ -95,6 +95,8 @@ class Victory:
         draft.refused = tuple(refused)
         if not self._check_victory(draft):  # another player's paella may be complete too
             self._resume(draft)
+        elif draft.phase == "over":  # it was: nothing waits once the game is over (``_later``)
+            draft.pending = ()
 
     def _play_coin(self, draft: Draft, action: Coin) -> None:
         if draft.phase == "effect-coin":  # an effect's coin: the side it lands on is played, then the rest
