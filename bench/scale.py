@@ -83,9 +83,22 @@ def make_database(folder: Path, designs: int, art: bool = False) -> Path:
             noise_png(game / "art" / f"bench-{i:05d}.png")
             card.update(art=f"art/bench-{i:05d}.png", layout="full-bleed")
         generated.append(card)
-    bench = {"$schema": "../../../schema/set.schema.json", "id": "bench", "name": "Bench", "order": 9, "cards": generated}
-    (game / "sets" / "bench.json").write_text(json.dumps(bench, ensure_ascii=False), encoding="utf-8")
+    for number, start in enumerate(range(0, len(generated), SET_SIZE), 1):
+        name = "bench" if number == 1 else f"bench{number}"
+        bench = {"$schema": "../../../schema/set.schema.json", "id": name, "name": name.title(), "order": 8 + number,
+                 "cards": generated[start : start + SET_SIZE]}
+        (game / "sets" / f"{name}.json").write_text(json.dumps(bench, ensure_ascii=False), encoding="utf-8")
     return cards_root
+
+
+SET_SIZE = 5000
+"""Designs a generated set file holds: 20,000 in one file (26 MB) would be over the loader's 16 MB limit."""
+
+
+def selection(cards_root: Path) -> str:
+    """The generated sets, joined as ``--set`` takes them (``bench`` alone up to 5,000 designs)."""
+    names = sorted((p.stem for p in (cards_root / "fallera" / "sets").glob("bench*.json")), key=lambda n: (len(n), n))
+    return "+".join(names)
 
 
 def warm(cards_root: Path) -> None:
@@ -95,18 +108,18 @@ def warm(cards_root: Path) -> None:
 
 
 def build(cards_root: Path, out: Path, jobs: int) -> Run:
-    return run([sys.executable, "-m", "cardworks", "build", "--game", "fallera", "--set", "bench", "--locale", "en",
+    return run([sys.executable, "-m", "cardworks", "build", "--game", "fallera", "--set", selection(cards_root), "--locale", "en",
                 "--no-docs", "--out", str(out), "--jobs", str(jobs)], cards_root.parent)
 
 
 def export_tts(cards_root: Path, out: Path, jobs: int, face_cache: Path) -> Run:
-    return run([sys.executable, "-m", "cardworks", "export", "tts", "--game", "fallera", "--set", "bench", "--locale",
+    return run([sys.executable, "-m", "cardworks", "export", "tts", "--game", "fallera", "--set", selection(cards_root), "--locale",
                 "en", "--out", str(out), "--jobs", str(jobs), "--face-cache", str(face_cache)], cards_root.parent)
 
 
 def export_print_shop(cards_root: Path, out: Path, jobs: int, face_cache: Path, profile: str) -> Run:
     return run([sys.executable, "-m", "cardworks", "export", "print-shop", "--profile", profile, "--game", "fallera",
-                "--set", "bench", "--locale", "en", "--out", str(out), "--jobs", str(jobs), "--face-cache", str(face_cache)],
+                "--set", selection(cards_root), "--locale", "en", "--out", str(out), "--jobs", str(jobs), "--face-cache", str(face_cache)],
                cards_root.parent)
 
 
