@@ -1,5 +1,5 @@
-"""Saving passes walk only the objects a save writes: a joined deck's replaced font copies are not parsed,
-and the saved bytes are those a walk over every object gives."""
+"""Faces of one document are joined with one copy of its fonts, and saving passes walk only the objects a
+save writes; the saved bytes are those a walk over every object gives."""
 
 from __future__ import annotations
 
@@ -32,10 +32,27 @@ def _fonts(objects) -> set[tuple[int, int]]:
     return {o.objgen for o in objects if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/Font"}
 
 
-def test_replaced_font_copies_are_not_reached(tmp_path) -> None:
+def _orphan_one_font(deck: pikepdf.Pdf) -> None:
+    """Point face c's font names at face a's fonts: c's own font stays in the file, reached by nothing."""
+    fonts_a, fonts_c = deck.pages[0].Resources.Font, deck.pages[2].Resources.Font
+    for name in list(fonts_c.keys()):
+        fonts_c[name] = fonts_a[next(iter(fonts_a.keys()))]
+
+
+def test_faces_of_one_document_are_joined_with_one_copy_of_its_fonts(tmp_path) -> None:
     deck = assemble(_faces(), ["a", "b", "c"], 3, "en", groups={"a": "pair", "b": "pair", "c": "c"}, scratch=tmp_path)
+    assert _fonts(deck.objects) == _fonts(reachable(deck))  # no copy of the pair's font left unreached
+    assert [f.objgen for f in deck.pages[0].Resources.Font.values()] == \
+        [f.objgen for f in deck.pages[1].Resources.Font.values()]
+    apart = assemble(_faces(), ["a", "b", "c"], 3, "en", scratch=tmp_path)  # no groups: each face its own copy
+    assert len(_fonts(apart.objects)) > len(_fonts(deck.objects))
+
+
+def test_unreached_objects_are_not_walked(tmp_path) -> None:
+    deck = assemble(_faces(), ["a", "b", "c"], 3, "en", groups={"a": "pair", "b": "pair", "c": "c"}, scratch=tmp_path)
+    _orphan_one_font(deck)
     every, walked = _fonts(deck.objects), _fonts(reachable(deck))
-    assert walked < every  # face b's own copy of the pair's font is in the file, replaced by face a's
+    assert walked < every
     saved = pikepdf.open(io.BytesIO(save_pdf(deck)))
     assert len(_fonts(saved.objects)) == len(walked)  # what the save wrote: exactly the fonts walked
 
@@ -52,7 +69,9 @@ def test_walking_only_the_reached_objects_saves_the_same_bytes(tmp_path, monkeyp
 
 def test_an_unreached_font_is_neither_normalised_nor_retagged(tmp_path) -> None:
     deck = assemble(_faces(), ["a", "b", "c"], 3, "en", groups={"a": "pair", "b": "pair", "c": "c"}, scratch=tmp_path)
+    _orphan_one_font(deck)
     orphans = _fonts(deck.objects) - _fonts(reachable(deck))
     before = {objgen: str(deck.get_object(objgen).BaseFont) for objgen in orphans}
-    assert subset_tags.retag_subsets(deck) == 2  # the two reached subsets each get their own tag
+    assert orphans
+    assert subset_tags.retag_subsets(deck) == 1  # the one reached subset (the pair's); c's is reached no more
     assert {objgen: str(deck.get_object(objgen).BaseFont) for objgen in orphans} == before
