@@ -6,7 +6,7 @@ Shared by `build` and every export target; the print-shop export itself lives in
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -113,18 +113,32 @@ def _save(pdf: pikepdf.Pdf, target: BinaryIO) -> None:
 def render_pngs(pdf_bytes: bytes | Path, names: list[str], folder: Path, dpi: int = 300) -> dict[str, bytes]:
     """PNG bytes of each page at ``dpi`` (of a PDF given as bytes or as its file), keyed by the file name to
     write in ``folder``."""
+    return dict(iter_pngs(pdf_bytes, names, folder, dpi))
+
+
+REOPEN_EVERY = 32
+"""Pages pdfium draws from one opening of a document (see :func:`iter_pngs`)."""
+
+
+def iter_pngs(pdf: bytes | Path, names: list[str], folder: Path, dpi: int = 300) -> Iterator[tuple[str, bytes]]:
+    """Each page's file name in ``folder`` and PNG bytes at ``dpi``, one page at a time, so that a deck's PNGs
+    are written as they are made, never all held. pdfium keeps what it read of every page it draws until its
+    document is closed (about 1 MB a face of art), so the document is opened again every ``REOPEN_EVERY`` pages."""
     import pypdfium2
 
-    document = pypdfium2.PdfDocument(pdf_bytes)
-    images = {}
-    for index, name in enumerate(names):
-        page = document[index]
-        size = (round(page.get_width() / 72 * dpi), round(page.get_height() / 72 * dpi))
-        image = page.render(scale=dpi / 72).to_pil()
-        if image.size != size:  # pdfium rounds partial pixels up; keep the exact 300 dpi size
-            image = image.crop((0, 0, *size))
-        buffer = io.BytesIO()
-        image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
-        images[str(folder / f"{name}.png")] = buffer.getvalue()
-    document.close()
-    return images
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for index, name in enumerate(names):
+            if index and index % REOPEN_EVERY == 0:
+                document.close()
+                document = pypdfium2.PdfDocument(pdf)
+            page = document[index]
+            size = (round(page.get_width() / 72 * dpi), round(page.get_height() / 72 * dpi))
+            image = page.render(scale=dpi / 72).to_pil()
+            if image.size != size:  # pdfium rounds partial pixels up; keep the exact 300 dpi size
+                image = image.crop((0, 0, *size))
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
+            yield str(folder / f"{name}.png"), buffer.getvalue()
+    finally:
+        document.close()
