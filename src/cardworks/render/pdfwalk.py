@@ -1,8 +1,9 @@
 """The objects a PDF's save will write: those its trailer reaches, not every object of its file.
 
-``pdf.objects`` parses every object in the file, reached or not; a deck's joined file still holds each face's
-own copy of the fonts that sharing replaced (``facepdf._share_resources``), about 64 KB a text face once
-parsed, which qpdf leaves out when it saves. Passes that prepare a save walk only what will be written.
+``pdf.objects`` parses every object in the file, reached or not, and keeps it parsed; the passes that prepare
+a save (fixing font dates, naming subsets) need only what will be written. A deck's joined file holds no
+unreached copies any more (``pdfjoin._share``; qpdf's save would parse them anyway), but a file edited after
+it was opened may, and such objects are neither parsed nor renamed here.
 """
 
 from __future__ import annotations
