@@ -83,9 +83,22 @@ def make_database(folder: Path, designs: int, art: bool = False) -> Path:
             noise_png(game / "art" / f"bench-{i:05d}.png")
             card.update(art=f"art/bench-{i:05d}.png", layout="full-bleed")
         generated.append(card)
-    bench = {"$schema": "../../../schema/set.schema.json", "id": "bench", "name": "Bench", "order": 9, "cards": generated}
-    (game / "sets" / "bench.json").write_text(json.dumps(bench, ensure_ascii=False), encoding="utf-8")
+    for number, start in enumerate(range(0, len(generated), SET_SIZE), 1):
+        name = "bench" if number == 1 else f"bench{number}"
+        bench = {"$schema": "../../../schema/set.schema.json", "id": name, "name": name.title(), "order": 8 + number,
+                 "cards": generated[start : start + SET_SIZE]}
+        (game / "sets" / f"{name}.json").write_text(json.dumps(bench, ensure_ascii=False), encoding="utf-8")
     return cards_root
+
+
+SET_SIZE = 5000
+"""Designs a generated set file holds: 20,000 in one file (26 MB) would be over the loader's 16 MB limit."""
+
+
+def selection(cards_root: Path) -> str:
+    """The generated sets, joined as ``--set`` takes them (``bench`` alone up to 5,000 designs)."""
+    names = sorted((p.stem for p in (cards_root / "fallera" / "sets").glob("bench*.json")), key=lambda n: (len(n), n))
+    return "+".join(names)
 
 
 def warm(cards_root: Path) -> None:
@@ -95,13 +108,19 @@ def warm(cards_root: Path) -> None:
 
 
 def build(cards_root: Path, out: Path, jobs: int) -> Run:
-    return run([sys.executable, "-m", "cardworks", "build", "--game", "fallera", "--set", "bench", "--locale", "en",
+    return run([sys.executable, "-m", "cardworks", "build", "--game", "fallera", "--set", selection(cards_root), "--locale", "en",
                 "--no-docs", "--out", str(out), "--jobs", str(jobs)], cards_root.parent)
 
 
 def export_tts(cards_root: Path, out: Path, jobs: int, face_cache: Path) -> Run:
-    return run([sys.executable, "-m", "cardworks", "export", "tts", "--game", "fallera", "--set", "bench", "--locale",
+    return run([sys.executable, "-m", "cardworks", "export", "tts", "--game", "fallera", "--set", selection(cards_root), "--locale",
                 "en", "--out", str(out), "--jobs", str(jobs), "--face-cache", str(face_cache)], cards_root.parent)
+
+
+def export_print_shop(cards_root: Path, out: Path, jobs: int, face_cache: Path, profile: str) -> Run:
+    return run([sys.executable, "-m", "cardworks", "export", "print-shop", "--profile", profile, "--game", "fallera",
+                "--set", selection(cards_root), "--locale", "en", "--out", str(out), "--jobs", str(jobs), "--face-cache", str(face_cache)],
+               cards_root.parent)
 
 
 def png_image(pdf, path: Path):
@@ -171,7 +190,7 @@ def measure_text(sizes: list[int], jobs: int, tmp: Path) -> None:
         shutil.rmtree(folder)
 
 
-def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path) -> None:
+def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path, shops: list[str] = ()) -> None:
     print(f"full-bleed art cards ({ART_SIZE[0]} × {ART_SIZE[1]} px noise PNGs), cold build, --jobs {jobs}")
     for designs in sizes:
         folder = tmp / f"art-{designs}"
@@ -191,6 +210,10 @@ def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path) -> None:
             warm_export = export_tts(cards_root, folder / "tts", jobs, folder / "out" / ".cache" / "faces")
             print(f"{designs} designs: export tts {cold.cpu:.1f} s, peak {cold.peak_mb:.0f} MB with a cold face cache; "
                   f"{warm_export.cpu:.1f} s, peak {warm_export.peak_mb:.0f} MB with the build's", flush=True)
+        for profile in shops:
+            shop = export_print_shop(cards_root, folder / f"shop-{profile}", jobs, folder / "out" / ".cache" / "faces", profile)
+            print(f"{designs} designs: export print-shop --profile {profile} {shop.cpu:.1f} s, peak {shop.peak_mb:.0f} MB "
+                  f"with the build's face cache", flush=True)
         shutil.rmtree(folder)
 
 
@@ -270,6 +293,8 @@ def main() -> None:
     parser.add_argument("--sizes", type=numbers, default=[1000, 5000, 20000], help="text-card deck sizes")
     parser.add_argument("--art", type=numbers, default=[], help="art-card deck sizes (e.g. 54,540)")
     parser.add_argument("--tts", action="store_true", help="also export each art deck to Tabletop Simulator")
+    parser.add_argument("--print-shop", default="", help="also export each art deck with these print-shop profiles "
+                        "(e.g. pdf,drivethrucards), from the build's face cache")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--face-cost", action="store_true", help="per-face processor time against the one-page floor")
     parser.add_argument("--profile", action="store_true", help="with --face-cost: where a face's time goes")
@@ -285,7 +310,8 @@ def main() -> None:
         if args.sizes:
             measure_text(sorted(args.sizes), args.jobs, Path(tmp))
         if args.art:
-            measure_art(sorted(args.art), args.jobs, args.tts, Path(tmp))
+            shops = [name for name in args.print_shop.split(",") if name]
+            measure_art(sorted(args.art), args.jobs, args.tts, Path(tmp), shops)
 
 
 if __name__ == "__main__":

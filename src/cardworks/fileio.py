@@ -47,11 +47,10 @@ class UnsafeFile(ValueError):
         self.path = path
 
 
-def read_limited(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
-    """The bytes of ``path`` when it is a regular file of at most ``limit`` bytes; else :class:`UnsafeFile`.
-
-    The file is opened with ``O_NONBLOCK`` so a FIFO is refused instead of waited on.
-    """
+@contextmanager
+def _regular(path: Path, limit: int) -> Iterator[int]:
+    """A descriptor of ``path`` opened without blocking (a FIFO is refused, not waited on) when it is a regular
+    file of at most ``limit`` bytes; else :class:`UnsafeFile` (errors reading it: see :func:`_chunks`)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as exc:
@@ -59,27 +58,50 @@ def read_limited(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
             raise UnsafeFile("symlink-loop", "symbolic link loop; it leads nowhere", path) from None
         raise UnsafeFile("file-unreadable", f"cannot read the file: {exc.strerror}", path) from None
     try:
-        info = os.fstat(fd)
+        try:
+            info = os.fstat(fd)
+        except OSError as exc:
+            raise UnsafeFile("file-unreadable", f"cannot read the file: {exc.strerror}", path) from None
         if not stat.S_ISREG(info.st_mode):
             raise UnsafeFile("not-a-regular-file", f"this is a {file_type(info.st_mode)}, not a regular file; it is not read", path)
         if info.st_size > limit:
             raise UnsafeFile("file-too-large", f"file is {info.st_size:,} bytes; the limit is {limit:,} bytes", path)
-        chunks = []
-        remaining = limit + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        data = b"".join(chunks)
-        if len(data) > limit:  # grew while being read
-            raise UnsafeFile("file-too-large", f"file is over the limit of {limit:,} bytes", path)
-        return data
-    except OSError as exc:
-        raise UnsafeFile("file-unreadable", f"cannot read the file: {exc.strerror}", path) from None
+        yield fd  # an error of the caller's own (writing a copy to a full disk) goes up as it is
     finally:
         os.close(fd)
+
+
+def _chunks(fd: int, limit: int, path: Path) -> Iterator[bytes]:
+    """The file's bytes a MB at a time; :class:`UnsafeFile` once it has grown past ``limit`` while read."""
+    remaining = limit + 1
+    while remaining > 0:
+        try:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+        except OSError as exc:
+            raise UnsafeFile("file-unreadable", f"cannot read the file: {exc.strerror}", path) from None
+        if not chunk:
+            return
+        remaining -= len(chunk)
+        if remaining <= 0:  # grew while being read
+            raise UnsafeFile("file-too-large", f"file is over the limit of {limit:,} bytes", path)
+        yield chunk
+
+
+def read_limited(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """The bytes of ``path`` when it is a regular file of at most ``limit`` bytes; else :class:`UnsafeFile`.
+
+    The file is opened with ``O_NONBLOCK`` so a FIFO is refused instead of waited on.
+    """
+    with _regular(path, limit) as fd:
+        return b"".join(_chunks(fd, limit, path))
+
+
+def copy_limited(path: Path, target: Path, limit: int) -> None:
+    """Copy ``path`` into the new file ``target`` under the checks of :func:`read_limited`, a MB at a time: a large
+    file is checked from a copy no one else changes, never held in memory whole."""
+    with _regular(path, limit) as fd, open(target, "xb") as handle:
+        for chunk in _chunks(fd, limit, path):
+            handle.write(chunk)
 
 
 def read_text_limited(path: Path, limit: int = MAX_TEXT_BYTES) -> str:

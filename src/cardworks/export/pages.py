@@ -13,6 +13,7 @@ from __future__ import annotations
 import pikepdf
 
 from ..render.impose import MM
+from ..render.pdfjoin import new_with_copies
 
 
 def _num(value: float) -> str:
@@ -29,14 +30,15 @@ def shop_pages(faces: pikepdf.Pdf, order: list[int], sizes: list[tuple[tuple[flo
     """
     if len(sizes) != len(order):
         raise ValueError("shop_pages needs one (trim, page) size per page")
-    out = pikepdf.new()
-    forms: dict[int, pikepdf.Object] = {}
     pages = list(faces.pages)  # one walk of the page tree: pages[i] on the Pdf walks it on every call
+    # Each face's form, then each page's contents and page, made in ``faces`` and copied out in the order
+    # ``copy_foreign`` and ``make_stream`` numbered them (the saved bytes follow the numbers); images stay on disk.
+    objects: list[pikepdf.Object] = []
+    placed: list[tuple[int, list, list]] = []
+    seen: set[int] = set()
     for index, (trim_mm, page_mm) in zip(order, sizes):
         page_w, page_h = page_mm[0] * MM, page_mm[1] * MM
         trim_w, trim_h = trim_mm[0] * MM, trim_mm[1] * MM
-        if index not in forms:
-            forms[index] = out.copy_foreign(pages[index].as_form_xobject())
         x0, y0, x1, y1 = (float(v) for v in pages[index].mediabox)
         face_w, face_h = x1 - x0, y1 - y0
         own = pages[index].obj.get("/TrimBox")
@@ -54,11 +56,23 @@ def shop_pages(faces: pikepdf.Pdf, order: list[int], sizes: list[tuple[tuple[flo
         media = [0, 0, round(page_w, 4), round(page_h, 4)]
         trim = [round((page_w - trim_w) / 2, 4), round((page_h - trim_h) / 2, 4),
                 round((page_w + trim_w) / 2, 4), round((page_h + trim_h) / 2, 4)]
-        page = pikepdf.Dictionary(
-            Type=pikepdf.Name.Page, MediaBox=media, BleedBox=media, TrimBox=trim,
-            Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=forms[index])),
-            Contents=out.make_stream(" ".join(ops).encode("ascii")),
-        )
+        if index not in seen:
+            seen.add(index)
+            objects.append(pages[index].as_form_xobject())
+        objects += [faces.make_stream(" ".join(ops).encode("ascii")), faces.make_indirect(pikepdf.Dictionary())]
+        placed.append((index, media, trim))
+    out, copied = new_with_copies(objects)
+    forms: dict[int, pikepdf.Object] = {}
+    position = 0
+    for index, media, trim in placed:
+        if index not in forms:
+            forms[index] = copied[position]
+            position += 1
+        contents, page = copied[position], copied[position + 1]
+        position += 2
+        page.Type, page.MediaBox, page.BleedBox, page.TrimBox = pikepdf.Name.Page, media, media, trim
+        page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(F=forms[index]))
+        page.Contents = contents
         out.pages.append(pikepdf.Page(page))
     if "/Lang" in faces.Root:
         out.Root.Lang = faces.Root.Lang

@@ -11,7 +11,6 @@ fonts.
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 import pikepdf
 
 from ..errors import UsageError
+from ..render.facepdf import open_pdf, save_pdf_file
 from ..render.subset_tags import retag_subsets
 from .ink import gray_as_cmyk, limit_image_ink, limit_ink
 from .profiles import Profile
@@ -86,9 +86,10 @@ def _definitions(profile: Profile, title: str) -> str:
     ])
 
 
-def to_pdfx(data: bytes, profile: Profile, title: str) -> bytes:
-    """``data`` (an RGB PDF) as PDF/X-1a:2003 in the profile's CMYK, total ink limited to the profile's figure
-    in colours set and in every pixel of every image."""
+def to_pdfx(pdf: pikepdf.Pdf, profile: Profile, title: str, target: Path) -> None:
+    """``pdf`` (RGB) saved into the file ``target`` as PDF/X-1a:2003 in the profile's CMYK, total ink limited to
+    the profile's figure in colours set and in every pixel of every image. Each step goes through files in a
+    scratch folder, so a deck of art is never in memory whole."""
     colour = profile.colour.value
     if colour.icc is None or not Path(colour.icc).is_file():
         raise UsageError(f"the ICC profile {colour.icc} of profile {profile.id!r} is missing; "
@@ -96,9 +97,10 @@ def to_pdfx(data: bytes, profile: Profile, title: str) -> bytes:
     gs = ghostscript()
     with tempfile.TemporaryDirectory(prefix="cardworks-pdfx-") as tmp:
         folder = Path(tmp)
-        source = pikepdf.open(io.BytesIO(data))
-        drop_opaque_groups(source)
-        source.save(folder / "in.pdf")
+        save_pdf_file(pdf, folder / "rgb.pdf")  # the bytes ``save_pdf`` gives, as before the conversion
+        with open_pdf(folder / "rgb.pdf") as source:
+            drop_opaque_groups(source)
+            source.save(folder / "in.pdf")
         (folder / "pdfx.ps").write_text(_definitions(profile, title), encoding="latin-1", errors="replace")
         command = [gs, "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", f"--permit-file-read={Path(colour.icc).parent}/",
                    "-dPDFX=true", "-dCompatibilityLevel=1.4", "-sDEVICE=pdfwrite", "-sColorConversionStrategy=CMYK",
@@ -112,12 +114,10 @@ def to_pdfx(data: bytes, profile: Profile, title: str) -> bytes:
         run = subprocess.run(command, capture_output=True, text=True, timeout=GS_TIMEOUT)
         if run.returncode != 0 or not (folder / "out.pdf").is_file():
             raise UsageError(f"Ghostscript failed ({run.returncode}): {(run.stderr or run.stdout).strip()[:500]}")
-        out = pikepdf.open(folder / "out.pdf")
-        gray_as_cmyk(out)
-        if profile.max_ink_percent.value is not None:
-            limit_ink(out, profile.max_ink_percent.value / 100)
-            limit_image_ink(out, profile.max_ink_percent.value / 100)
-        retag_subsets(out)  # Ghostscript re-subsets fonts per page and may reuse a tag
-        buffer = io.BytesIO()
-        out.save(buffer, compress_streams=True, deterministic_id=True)
-        return buffer.getvalue()
+        with open_pdf(folder / "out.pdf") as out:
+            gray_as_cmyk(out)
+            if profile.max_ink_percent.value is not None:
+                limit_ink(out, profile.max_ink_percent.value / 100)
+                limit_image_ink(out, profile.max_ink_percent.value / 100)
+            retag_subsets(out)  # Ghostscript re-subsets fonts per page and may reuse a tag
+            out.save(target, compress_streams=True, deterministic_id=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pikepdf
 
 from ..errors import UsageError
-from ..fileio import read_limited, read_text_limited
+from ..fileio import copy_limited, read_limited, read_text_limited
 from ..render.impose import MM
 from ..render.subset_tags import font_program
 from .ink import colour_ink, content_streams, image_ink, parse_content
@@ -219,15 +219,18 @@ def check_colour(pdf: pikepdf.Pdf, profile: Profile, report: FileReport) -> None
                f"{'present' if has_profile else 'missing'}, GTS_PDFXVersion {version or 'missing'} (wanted {wanted})")
 
 
-def raster_ink(data: bytes) -> list[float]:
-    """Highest total ink (0–4) of each page, sampled on a CMYK raster made by Ghostscript."""
+def raster_ink(data: bytes | Path) -> list[float]:
+    """Highest total ink (0–4) of each page of a PDF (its bytes or its file), sampled on a CMYK raster made by
+    Ghostscript."""
     from PIL import Image, ImageMath
 
     with tempfile.TemporaryDirectory(prefix="cardworks-ink-") as tmp:
         folder = Path(tmp)
-        (folder / "in.pdf").write_bytes(data)
+        source = data if isinstance(data, Path) else folder / "in.pdf"
+        if not isinstance(data, Path):
+            source.write_bytes(data)
         command = [ghostscript(), "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=tiff32nc", f"-r{RASTER_DPI}",
-                   f"-sOutputFile={folder / 'page-%05d.tif'}", str(folder / "in.pdf")]
+                   f"-sOutputFile={folder / 'page-%05d.tif'}", str(source)]
         run = subprocess.run(command, capture_output=True, text=True, timeout=GS_TIMEOUT)
         if run.returncode != 0:
             raise UsageError(f"Ghostscript could not rasterise the file: {(run.stderr or run.stdout).strip()[:300]}")
@@ -268,7 +271,7 @@ def image_ink_per_page(pdf: pikepdf.Pdf) -> list[float]:
     return highest
 
 
-def check_ink(pdf: pikepdf.Pdf, data: bytes, profile: Profile, report: FileReport) -> None:
+def check_ink(pdf: pikepdf.Pdf, data: bytes | Path, profile: Profile, report: FileReport) -> None:
     """Total ink against the profile's limit: colours set, and per page the highest of the sampled raster and of
     every CMYK image's own pixels (each page's real maximum is reported)."""
     limit = profile.max_ink_percent.value
@@ -288,21 +291,25 @@ def check_ink(pdf: pikepdf.Pdf, data: bytes, profile: Profile, report: FileRepor
 
 
 def check_pdf(path: Path, profile: Profile, expected: Expected) -> FileReport:
+    """Every check of one PDF, read from a checked private copy (a deck of art is never in memory whole)."""
     report = FileReport(path)
-    data = read_limited(path, MAX_CHECKED_BYTES)
-    try:
-        pdf = pikepdf.open(io.BytesIO(data))
-    except pikepdf.PdfError as exc:
-        report.add("readable", False, f"not a readable PDF: {exc}")
-        return report
-    check_fonts(pdf, report)
-    check_boxes(pdf, profile, expected, report)
-    check_images(pdf, profile, report)
-    check_colour(pdf, profile, report)
-    check_ink(pdf, data, profile, report)
-    if expected.pages is not None:
-        report.add("page count", len(pdf.pages) == expected.pages,
-                   f"{len(pdf.pages)} page(s), the deck needs {expected.pages}")
+    with tempfile.TemporaryDirectory(prefix="cardworks-preflight-") as tmp:
+        copy = Path(tmp) / "checked.pdf"
+        copy_limited(path, copy, MAX_CHECKED_BYTES)
+        try:
+            pdf = pikepdf.open(copy, access_mode=pikepdf.AccessMode.stream)
+        except pikepdf.PdfError as exc:
+            report.add("readable", False, f"not a readable PDF: {exc}")
+            return report
+        with pdf:
+            check_fonts(pdf, report)
+            check_boxes(pdf, profile, expected, report)
+            check_images(pdf, profile, report)
+            check_colour(pdf, profile, report)
+            check_ink(pdf, copy, profile, report)
+            if expected.pages is not None:
+                report.add("page count", len(pdf.pages) == expected.pages,
+                           f"{len(pdf.pages)} page(s), the deck needs {expected.pages}")
     return report
 
 

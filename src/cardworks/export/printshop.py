@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import DataError, UsageError
 from ..problems import Problem
-from ..render.facepdf import render_pngs, save_pdf
+from ..render.facepdf import render_pngs, save_pdf, save_pdf_file
 from ..render.faces import FaceJob
 from .cells import neutralise
 from .common import DeckFaces, set_sizes
@@ -52,8 +52,9 @@ def _sizes(faces: DeckFaces, profile: Profile, order: list[int]) -> list[tuple[t
     return [(trims[i], profile.page_mm(*trims[i])) for i in order]
 
 
-def _pdf_files(faces: DeckFaces, profile: Profile, stem: str) -> tuple[dict[str, bytes], dict[str, int], dict[str, list]]:
-    """The deck's PDF, its page count and each page's trim (for preflight)."""
+def _pdf_files(faces: DeckFaces, profile: Profile, stem: str, staging: Path) -> tuple[list[str], dict[str, int], dict[str, list]]:
+    """The deck's PDF saved into ``staging`` (straight to its file: a deck of art is never in memory whole), its
+    name, its page count and each page's trim (for preflight)."""
     if profile.output == "pdf":
         order = list(range(len(faces.order)))
     else:
@@ -62,11 +63,14 @@ def _pdf_files(faces: DeckFaces, profile: Profile, stem: str) -> tuple[dict[str,
         copies = [i for i, entry in enumerate(faces.deck.cards) for _ in range(entry.copies)]
         order = [page for i in copies for page in ((i, back[i]) if profile.page_order.value == "front-back" else (i,))]
     sizes = _sizes(faces, profile, order)
-    data = save_pdf(shop_pages(faces.pdf, order, sizes))  # the profile's own bleed, each card at its own trim
-    if profile.output == "pdf-x1a":
-        data = to_pdfx(data, profile, stem)
     name = f"{stem}.pdf"
-    return {name: data}, {name: len(order)}, {name: [list(trim) for trim, _ in sizes]}
+    (staging / name).parent.mkdir(parents=True, exist_ok=True)
+    pages = shop_pages(faces.pdf, order, sizes)  # the profile's own bleed, each card at its own trim
+    if profile.output == "pdf-x1a":
+        to_pdfx(pages, profile, stem, staging / name)
+    else:
+        save_pdf_file(pages, staging / name)
+    return [name], {name: len(order)}, {name: [list(trim) for trim, _ in sizes]}
 
 
 def _png_files(faces: DeckFaces, profile: Profile) -> tuple[dict[str, bytes], dict[str, list]]:
@@ -127,12 +131,12 @@ class PrintShop:
         if profile.output == "png":
             outputs, trims = _png_files(faces, profile)
             pages: dict[str, int] = {}
+            files = list(outputs)
+            for relative, data in outputs.items():
+                (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+                (staging / relative).write_bytes(data)
         else:
-            outputs, pages, trims = _pdf_files(faces, profile, label)
-        files = list(outputs)
-        for relative, data in outputs.items():
-            (staging / relative).parent.mkdir(parents=True, exist_ok=True)
-            (staging / relative).write_bytes(data)
+            files, pages, trims = _pdf_files(faces, profile, label, staging)
         write_quantities(staging / "quantities.csv", quantities_rows(faces, files, profile.output == "png"))
         return {"profile": profile.id, "trims_mm": trims, "pages": pages, "files": files, "backs": faces.back_ids,
                 "unverified": profile.unverified(), "overflow": list(faces.result.overflow),

@@ -43,7 +43,7 @@ from .contents import contents_pdf
 from .kit import contents as kit_contents, deck_sets
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output, write_output_file
-from .facepdf import assemble, open_pdf, render_pngs, save_pdf, save_pdf_file
+from .facepdf import assemble, iter_pngs, open_pdf, save_pdf, save_pdf_file
 from .piecepdf import layout_cache
 from .proof import ProofNotes, contact_sheet
 from .telltale import telltale_backs
@@ -269,9 +269,9 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
     records = [OutputRecord(kind="cards-print-shop", path=shop_path, pages=len(order), sha256=shop_sha, **common,
                             fallbacks=fallen_back(job.fallbacks))]
     if run.png:
-        images = render_pngs(shop_file, order, Path(f"{base}/print-shop/png-{deck.label}"))
-        records += [OutputRecord(kind="card-png", path=path, pages=1, sha256=write_output(run.out, path, data), **common,
-                                 fallbacks=fallen_back(job.fallbacks)) for path, data in images.items()]
+        for path, data in iter_pngs(shop_file, order, Path(f"{base}/print-shop/png-{deck.label}")):  # each written as made
+            records.append(OutputRecord(kind="card-png", path=path, pages=1, sha256=write_output(run.out, path, data),
+                                        **common, fallbacks=fallen_back(job.fallbacks)))
     return shop_file, job, key, overflow, records, result.rendered
 
 

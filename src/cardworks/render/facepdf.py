@@ -6,7 +6,7 @@ Shared by `build` and every export target; the print-shop export itself lives in
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -26,14 +26,14 @@ def assemble(pages: Mapping[str, bytes | Path], order: list[str], bleed_mm: floa
     The faces are joined into an unnamed file in ``scratch`` (see :mod:`.pdfjoin`), one face read at a time,
     and the result is read from it: a deck of art is never in memory, and saving it reads each image once.
     """
-    out = open_joined((_open(pages[face_id]) for face_id in order), scratch)
+    out = open_joined((_open(pages[face_id]) for face_id in order), scratch,
+                      [(groups or {}).get(face_id, face_id) for face_id in order])
     out.Root.Lang = pikepdf.String(lang)  # readers and screen readers pick the language
     for page in out.pages:
         x0, y0, x1, y1 = (float(v) for v in page.mediabox)
         inset = bleed_mm * MM
         page.obj.TrimBox = pikepdf.Array([round(x0 + inset, 4), round(y0 + inset, 4), round(x1 - inset, 4), round(y1 - inset, 4)])
         page.obj.BleedBox = pikepdf.Array([x0, y0, x1, y1])
-    _share_resources(out, [(groups or {}).get(face_id, face_id) for face_id in order])
     return out
 
 
@@ -42,31 +42,6 @@ def _open(page: bytes | Path) -> pikepdf.Pdf:
     Python numbers, so :mod:`.pdfjoin` writes them back unchanged)."""
     source = io.BytesIO(page) if isinstance(page, bytes) else page
     return pikepdf.open(source, access_mode=pikepdf.AccessMode.stream, conversion_mode="explicit")
-
-
-def _share_resources(pdf: pikepdf.Pdf, groups: list[str]) -> None:
-    """Point the pages of faces laid out in one document (``groups[i]`` names page i's document) at one copy
-    of each font and drawn object (icons, images) that document gave them.
-
-    Each cached face is its own one-page PDF, so faces laid out together bring copies of the same fonts and
-    icons; within one document a resource name always means the same object, so sharing by name keeps the
-    file as small as one document of faces.
-    """
-    shared: dict[tuple[str, str, str], pikepdf.Object] = {}
-    for page, group in zip(pdf.pages, groups):
-        resources = page.obj.get("/Resources")
-        if not isinstance(resources, pikepdf.Dictionary):
-            continue
-        for kind in ("/Font", "/XObject"):
-            named = resources.get(kind)
-            if not isinstance(named, pikepdf.Dictionary):
-                continue
-            for name in list(named.keys()):
-                key = (group, kind, name)
-                if key in shared:
-                    named[name] = shared[key]
-                else:
-                    shared[key] = named[name]
 
 
 def save_pdf(pdf: pikepdf.Pdf) -> bytes:
@@ -138,18 +113,32 @@ def _save(pdf: pikepdf.Pdf, target: BinaryIO) -> None:
 def render_pngs(pdf_bytes: bytes | Path, names: list[str], folder: Path, dpi: int = 300) -> dict[str, bytes]:
     """PNG bytes of each page at ``dpi`` (of a PDF given as bytes or as its file), keyed by the file name to
     write in ``folder``."""
+    return dict(iter_pngs(pdf_bytes, names, folder, dpi))
+
+
+REOPEN_EVERY = 32
+"""Pages pdfium draws from one opening of a document (see :func:`iter_pngs`)."""
+
+
+def iter_pngs(pdf: bytes | Path, names: list[str], folder: Path, dpi: int = 300) -> Iterator[tuple[str, bytes]]:
+    """Each page's file name in ``folder`` and PNG bytes at ``dpi``, one page at a time, so that a deck's PNGs
+    are written as they are made, never all held. pdfium keeps what it read of every page it draws until its
+    document is closed (about 1 MB a face of art), so the document is opened again every ``REOPEN_EVERY`` pages."""
     import pypdfium2
 
-    document = pypdfium2.PdfDocument(pdf_bytes)
-    images = {}
-    for index, name in enumerate(names):
-        page = document[index]
-        size = (round(page.get_width() / 72 * dpi), round(page.get_height() / 72 * dpi))
-        image = page.render(scale=dpi / 72).to_pil()
-        if image.size != size:  # pdfium rounds partial pixels up; keep the exact 300 dpi size
-            image = image.crop((0, 0, *size))
-        buffer = io.BytesIO()
-        image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
-        images[str(folder / f"{name}.png")] = buffer.getvalue()
-    document.close()
-    return images
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for index, name in enumerate(names):
+            if index and index % REOPEN_EVERY == 0:
+                document.close()
+                document = pypdfium2.PdfDocument(pdf)
+            page = document[index]
+            size = (round(page.get_width() / 72 * dpi), round(page.get_height() / 72 * dpi))
+            image = page.render(scale=dpi / 72).to_pil()
+            if image.size != size:  # pdfium rounds partial pixels up; keep the exact 300 dpi size
+                image = image.crop((0, 0, *size))
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
+            yield str(folder / f"{name}.png"), buffer.getvalue()
+    finally:
+        document.close()

@@ -17,6 +17,8 @@ import re
 
 import pikepdf
 
+from .pdfwalk import reachable
+
 TAG = re.compile(r"^[A-Z]{6}\+")
 FONT_FILES = ("/FontFile2", "/FontFile3", "/FontFile")
 
@@ -48,9 +50,10 @@ def font_program(font: pikepdf.Dictionary) -> pikepdf.Stream | None:
 
 
 def retag_subsets(pdf: pikepdf.Pdf) -> int:
-    """Give every subset font of ``pdf`` a tag derived from its program; return how many fonts were retagged."""
+    """Give every subset font ``pdf`` will save (those its trailer reaches) a tag derived from its program;
+    return how many fonts were retagged."""
     changed = 0
-    for obj in pdf.objects:
+    for obj in reachable(pdf):
         if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/Font" or obj.get("/Subtype") in ("/CIDFontType0", "/CIDFontType2"):
             continue  # descendant CID fonts are renamed with their Type0 parent
         base = str(obj.get("/BaseFont", ""))[1:] if "/BaseFont" in obj else ""
