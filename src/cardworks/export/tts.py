@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..render.facepdf import PdfiumPages
 from ..render.faces import BLEED_MM
 from ..render.impose import MM
 from .common import DeckFaces
@@ -68,14 +69,11 @@ class FaceImages:
     shows its back), so memory does not grow with the deck."""
 
     def __init__(self, faces: DeckFaces, cells: dict[tuple[float, float], tuple[int, int]]) -> None:
-        import pypdfium2
-
         self.file = tempfile.TemporaryFile()  # read by pdfium page by page, not held in memory
         faces.pdf.save(self.file)
         self.file.seek(0)
         self.faces, self.cells = faces, cells
-        self.document = pypdfium2.PdfDocument(self.file)
-        self.rendered = 0
+        self.pages = PdfiumPages(self.file)
         self.page_of = {face_id: index for index, face_id in enumerate(faces.order)}
         self.kept: dict[str, object] = {}
         self.backs = set(faces.back_ids)
@@ -97,16 +95,8 @@ class FaceImages:
         return image
 
     def _render(self, index: int, scale: float):
-        """One page as an RGB image. pdfium keeps what it read of every page it drew (about 1 MB a face of
-        art) until its document is closed, so the document is opened again every ``REOPEN_EVERY`` pages."""
-        import pypdfium2
-
-        if self.rendered and self.rendered % REOPEN_EVERY == 0:
-            self.document.close()
-            self.file.seek(0)
-            self.document = pypdfium2.PdfDocument(self.file)
-        self.rendered += 1
-        page = self.document[index]
+        """One page as an RGB image (pdfium's document opened again as it goes: see ``PdfiumPages``)."""
+        page = self.pages[index]
         bitmap = page.render(scale=scale)
         try:
             return bitmap.to_pil().convert("RGB")
@@ -115,12 +105,8 @@ class FaceImages:
             page.close()
 
     def close(self) -> None:
-        self.document.close()
+        self.pages.close()
         self.file.close()
-
-
-REOPEN_EVERY = 32
-"""Pages drawn between two openings of the faces' document (see ``FaceImages._render``)."""
 
 
 def _url(base_url: str | None, folder: Path, name: str) -> str:

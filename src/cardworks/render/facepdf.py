@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import pikepdf
 
@@ -117,22 +117,43 @@ def render_pngs(pdf_bytes: bytes | Path, names: list[str], folder: Path, dpi: in
 
 
 REOPEN_EVERY = 32
-"""Pages pdfium draws from one opening of a document (see :func:`iter_pngs`)."""
+"""Pages pdfium draws from one opening of a document (see :class:`PdfiumPages`)."""
+
+
+class PdfiumPages:
+    """The pages of one PDF (bytes, a path or an open file) for pdfium to draw one at a time. pdfium keeps what
+    it read of every page it draws until its document is closed (about 1 MB a face of art), so the document is
+    opened again every ``REOPEN_EVERY`` pages asked for: memory stays flat over a deck."""
+
+    def __init__(self, source: Any) -> None:
+        self.source, self.asked = source, 0
+        self.document = self._open()
+
+    def _open(self) -> Any:
+        import pypdfium2
+
+        if hasattr(self.source, "seek"):
+            self.source.seek(0)
+        return pypdfium2.PdfDocument(self.source)
+
+    def __getitem__(self, index: int) -> Any:
+        if self.asked and self.asked % REOPEN_EVERY == 0:
+            self.document.close()
+            self.document = self._open()
+        self.asked += 1
+        return self.document[index]
+
+    def close(self) -> None:
+        self.document.close()
 
 
 def iter_pngs(pdf: bytes | Path, names: list[str], folder: Path, dpi: int = 300) -> Iterator[tuple[str, bytes]]:
     """Each page's file name in ``folder`` and PNG bytes at ``dpi``, one page at a time, so that a deck's PNGs
-    are written as they are made, never all held. pdfium keeps what it read of every page it draws until its
-    document is closed (about 1 MB a face of art), so the document is opened again every ``REOPEN_EVERY`` pages."""
-    import pypdfium2
-
-    document = pypdfium2.PdfDocument(pdf)
+    are written as they are made, never all held."""
+    pages = PdfiumPages(pdf)
     try:
         for index, name in enumerate(names):
-            if index and index % REOPEN_EVERY == 0:
-                document.close()
-                document = pypdfium2.PdfDocument(pdf)
-            page = document[index]
+            page = pages[index]
             size = (round(page.get_width() / 72 * dpi), round(page.get_height() / 72 * dpi))
             image = page.render(scale=dpi / 72).to_pil()
             if image.size != size:  # pdfium rounds partial pixels up; keep the exact 300 dpi size
@@ -141,4 +162,4 @@ def iter_pngs(pdf: bytes | Path, names: list[str], folder: Path, dpi: int = 300)
             image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
             yield str(folder / f"{name}.png"), buffer.getvalue()
     finally:
-        document.close()
+        pages.close()
