@@ -266,12 +266,13 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
         shop_sha, shop_file = write_output_file(run.out, shop_path, lambda path: save_pdf_file(shop, path))
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
               "players": deck.players, "edition": deck.edition, **overflow_fields(overflow)}
+    fallbacks = fallen_back(job.fallbacks)
     records = [OutputRecord(kind="cards-print-shop", path=shop_path, pages=len(order), sha256=shop_sha, **common,
-                            fallbacks=fallen_back(job.fallbacks))]
+                            fallbacks=fallbacks)]
     if run.png:
         for path, data in iter_pngs(shop_file, order, Path(f"{base}/print-shop/png-{deck.label}")):  # each written as made
             records.append(OutputRecord(kind="card-png", path=path, pages=1, sha256=write_output(run.out, path, data),
-                                        **common, fallbacks=fallen_back(job.fallbacks)))
+                                        **common, fallbacks=fallbacks))
     return shop_file, job, key, overflow, records, result.rendered
 
 
