@@ -290,7 +290,8 @@ def numbers(text: str) -> list[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=numbers, default=[1000, 5000, 20000], help="text-card deck sizes")
+    parser.add_argument("--sizes", type=numbers, default=None,
+                        help="text-card deck sizes (default 1000,5000,20000, or none when --art is given)")
     parser.add_argument("--art", type=numbers, default=[], help="art-card deck sizes (e.g. 54,540)")
     parser.add_argument("--tts", action="store_true", help="also export each art deck to Tabletop Simulator")
     parser.add_argument("--print-shop", default="", help="also export each art deck with these print-shop profiles "
@@ -306,6 +307,8 @@ def main() -> None:
     if args.floor:
         floor([Path(line) for line in Path(args.floor[0]).read_text(encoding="utf-8").splitlines()], Path(args.floor[1]))
         return
+    if args.sizes is None:
+        args.sizes = [] if args.art else [1000, 5000, 20000]
     with tempfile.TemporaryDirectory() as tmp:
         if args.sizes:
             measure_text(sorted(args.sizes), args.jobs, Path(tmp))
