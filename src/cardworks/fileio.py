@@ -157,6 +157,15 @@ def _first_to_die() -> bool:
     return True
 
 
+def user_cache_folder() -> Path:
+    """Where verdicts are remembered between runs: ``$CARDWORKS_CACHE``, else the platform's user cache folder."""
+    if os.environ.get("CARDWORKS_CACHE"):
+        return Path(os.environ["CARDWORKS_CACHE"])
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("cardworks"))  # honours XDG_CACHE_HOME on Linux
+
+
 def write_temp(path: Path, data: bytes, tag: str = "") -> str:
     """``data`` in a synced temporary file beside ``path`` (named ``.<name>.<tag>…tmp``); returns its name."""
     fault_point("write")

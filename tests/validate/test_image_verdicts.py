@@ -1,11 +1,15 @@
 """An image's verdict is kept by its bytes: the same art checked by ``validate`` and by the renderer's fetcher is
-decoded once, and other bytes at the same path (a file swapped or damaged after validation) are decoded again."""
+decoded once, and other bytes at the same path (a file swapped or damaged after validation) are decoded again.
+An image found whole is remembered between runs, so the next run reads only its header."""
 
 from __future__ import annotations
 
 import io
+import json
 
 from PIL import Image
+
+import pytest
 
 from cardworks.loading import assets
 
@@ -19,7 +23,7 @@ def _png() -> bytes:
 def test_the_same_bytes_are_decoded_once_and_damaged_ones_still_refused(tmp_path, monkeypatch) -> None:
     decoded = []
     real = assets._decoded_problems
-    monkeypatch.setattr(assets, "_decoded_problems", lambda data: decoded.append(len(data)) or real(data))
+    monkeypatch.setattr(assets, "_decoded_problems", lambda data, decode=True: decoded.append(len(data)) or real(data, decode))
     art = tmp_path / "art.png"
     art.write_bytes(_png())
     assert assets.image_problems(art) == [] and assets.image_problems(art) == []
@@ -27,3 +31,79 @@ def test_the_same_bytes_are_decoded_once_and_damaged_ones_still_refused(tmp_path
     art.write_bytes(_png()[:-30])  # cut short after validation: new bytes, decoded again and refused
     assert [code for code, _ in assets.image_problems(art)] == ["image-unreadable"]
     assert len(decoded) == 2
+
+
+@pytest.fixture
+def next_run(tmp_path, monkeypatch):
+    """A cache folder of its own, and a way to start the next run: the process's memo and table forgotten."""
+    monkeypatch.setenv("CARDWORKS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(assets, "_WHOLE", assets._WholeImages())
+
+    def start() -> list[bool]:
+        assets._CHECKED.clear()
+        monkeypatch.setattr(assets, "_WHOLE", assets._WholeImages())
+        decodes: list[bool] = []
+        real = assets._decoded_problems
+        monkeypatch.setattr(assets, "_decoded_problems", lambda data, decode=True: decodes.append(decode) or real(data, decode))
+        return decodes
+
+    return start
+
+
+def _noise_png(size=(64, 48)) -> bytes:
+    import random
+
+    rng = random.Random(len(size) + size[0])
+    buffer = io.BytesIO()
+    Image.frombytes("RGB", size, bytes(rng.randrange(256) for _ in range(size[0] * size[1] * 3))).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_an_image_found_whole_is_not_decoded_again_in_the_next_run(tmp_path, next_run) -> None:
+    art = tmp_path / "art.png"
+    art.write_bytes(_noise_png())
+    first = next_run()
+    assert assets.image_problems(art) == [] and first == [True]
+    assets.save_image_verdicts()
+    second = next_run()
+    assert assets.image_problems(art) == [] and second == [False]  # the header is read, the pixels are not
+
+
+def test_a_damaged_image_is_never_remembered_and_is_refused_in_every_run(tmp_path, next_run) -> None:
+    art = tmp_path / "art.png"
+    art.write_bytes(_noise_png()[:-40])
+    for _ in range(2):
+        decodes = next_run()
+        assert [code for code, _ in assets.image_problems(art)] == ["image-unreadable"] and decodes == [True]
+        assets.save_image_verdicts()
+    assert not (tmp_path / "cache" / "images.json").exists()
+
+
+def test_a_remembered_digest_does_not_lift_the_size_bound(tmp_path, next_run, monkeypatch) -> None:
+    """A table that names a too-large image (planted, or a bound lowered since) still gets it refused."""
+    data = _noise_png((80, 60))
+    art = tmp_path / "art.png"
+    art.write_bytes(data)
+    next_run()
+    assert assets.image_problems(art) == []
+    assets.save_image_verdicts()
+    monkeypatch.setattr(assets, "MAX_IMAGE_PIXELS", 80 * 60 - 1)
+    table = json.loads((tmp_path / "cache" / "images.json").read_text())
+    table["checker"] = assets._WholeImages.checker()  # the table made to fit the lowered bound
+    (tmp_path / "cache" / "images.json").write_text(json.dumps(table))
+    decodes = next_run()
+    assert [code for code, _ in assets.image_problems(art)] == ["image-too-large"] and decodes == [False]
+
+
+@pytest.mark.parametrize("table", ["not json", '{"checker": "another", "whole": []}', '{"checker": 1}', "[]"])
+def test_a_damaged_or_foreign_table_is_started_afresh(tmp_path, next_run, table) -> None:
+    art = tmp_path / "art.png"
+    data = _noise_png((32, 32))
+    art.write_bytes(data)
+    (tmp_path / "cache").mkdir()
+    import hashlib
+
+    digest = hashlib.sha256(data).hexdigest()
+    (tmp_path / "cache" / "images.json").write_text(table.replace("[]", f'["{digest}"]') if "another" in table else table)
+    decodes = next_run()
+    assert assets.image_problems(art) == [] and decodes == [True]

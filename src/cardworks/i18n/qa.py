@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
-import platformdirs
-
-from ..fileio import UnsafeFile, read_limited
+from ..fileio import UnsafeFile, read_limited, user_cache_folder
 from .screen import plainly_in
 
 #: Languages the detector knows, by locale (its primary subtag).
@@ -205,10 +202,8 @@ def _code(language_name: str) -> str:
 
 
 def cache_path() -> Path:
-    """Where language verdicts are remembered between runs (``$CARDWORKS_CACHE``, else the platform's user cache)."""
-    if os.environ.get("CARDWORKS_CACHE"):
-        return Path(os.environ["CARDWORKS_CACHE"]) / "language.json"
-    return Path(platformdirs.user_cache_dir("cardworks")) / "language.json"  # honours XDG_CACHE_HOME on Linux
+    """Where language verdicts are remembered between runs (see :func:`~cardworks.fileio.user_cache_folder`)."""
+    return user_cache_folder() / "language.json"
 
 
 def _is_verdict(value: object) -> bool:

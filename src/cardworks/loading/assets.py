@@ -59,6 +59,79 @@ _CHECKED: dict[bytes, list[tuple[str, str]]] = {}
 one build, and decoding it twice was a fifth of a deck of art's time."""
 
 
+class _WholeImages:
+    """SHA-256 digests of raster images that decoded completely, remembered between runs (``images.json`` in the
+    user's cache folder): decoding every illustration again on each ``validate`` and ``build`` was a quarter of a
+    deck of art's build. Only the full decode is skipped for them: the size bound is read from the header every
+    time, and an image whose bytes changed has another digest. The table names the checker it came from
+    (:data:`VERSION`, the pixel bound, Pillow's version); any other table is started afresh."""
+
+    VERSION = 1
+    """Raise when what makes a decode complete changes."""
+    LIMIT = 50_000
+    """Digests kept (the oldest go first): about 3.5 MB of table."""
+
+    def __init__(self) -> None:
+        self.digests: dict[str, None] | None = None
+        self.fresh = False
+
+    @staticmethod
+    def path() -> Path:
+        from ..fileio import user_cache_folder
+
+        return user_cache_folder() / "images.json"
+
+    @staticmethod
+    def checker() -> str:
+        import PIL
+
+        return f"{_WholeImages.VERSION}:{MAX_IMAGE_PIXELS}:{PIL.__version__}"
+
+    def load(self) -> dict[str, None]:
+        if self.digests is None:
+            import json
+
+            from ..fileio import UnsafeFile, read_limited
+
+            try:
+                table = json.loads(read_limited(self.path()))
+            except (UnsafeFile, ValueError):  # none yet, or damaged: started afresh
+                table = {}
+            whole = table.get("whole") if isinstance(table, dict) and table.get("checker") == self.checker() else None
+            self.digests = dict.fromkeys(d for d in whole if isinstance(d, str)) if isinstance(whole, list) else {}
+        return self.digests
+
+    def known(self, digest: bytes) -> bool:
+        return digest.hex() in self.load()
+
+    def add(self, digest: bytes) -> None:
+        self.load()[digest.hex()] = None
+        self.fresh = True
+
+    def save(self) -> None:
+        """Write the table if it grew; a cache folder that cannot be written is simply not used."""
+        if not self.fresh or self.digests is None:
+            return
+        import json
+
+        from ..fileio import write_text_atomic
+
+        self.fresh = False
+        kept = list(self.digests)[-self.LIMIT:]
+        try:
+            write_text_atomic(self.path(), json.dumps({"checker": self.checker(), "whole": kept}))
+        except OSError:
+            pass
+
+
+_WHOLE = _WholeImages()
+
+
+def save_image_verdicts() -> None:
+    """Remember the images found whole in this run (``validate`` calls it when it is done)."""
+    _WHOLE.save()
+
+
 def raster_problems(data: bytes) -> list[tuple[str, str]]:
     """A raster image must be at most :data:`MAX_IMAGE_PIXELS` (read from its header, before decoding) and
     decode completely: a truncated PNG or JPEG is refused, where the renderer would print it partly blank."""
@@ -68,11 +141,14 @@ def raster_problems(data: bytes) -> list[tuple[str, str]]:
     if digest not in _CHECKED:
         if len(_CHECKED) >= 4096:
             _CHECKED.clear()
-        _CHECKED[digest] = _decoded_problems(data)
+        decode = not _WHOLE.known(digest)
+        _CHECKED[digest] = _decoded_problems(data, decode)
+        if decode and not _CHECKED[digest]:
+            _WHOLE.add(digest)
     return list(_CHECKED[digest])
 
 
-def _decoded_problems(data: bytes) -> list[tuple[str, str]]:
+def _decoded_problems(data: bytes, decode: bool = True) -> list[tuple[str, str]]:
     import io
 
     from PIL import Image
@@ -83,8 +159,9 @@ def _decoded_problems(data: bytes) -> list[tuple[str, str]]:
             if width * height > MAX_IMAGE_PIXELS:
                 return [("image-too-large", f"image is {width} × {height} pixels; the limit is "
                          f"{MAX_IMAGE_PIXELS:,} pixels (scale it down)")]
-            with _strict_decoding():
-                image.load()
+            if decode:
+                with _strict_decoding():
+                    image.load()
     except Image.DecompressionBombError as exc:
         return [("image-too-large", f"{exc}".split(",")[0] + "; scale the image down")]
     except Exception as exc:  # Pillow raises many kinds for a broken header or body

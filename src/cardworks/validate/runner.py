@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import UsageError
+from ..loading.assets import save_image_verdicts
 from ..loading.database import Database, display_path, game_folders, load_game, load_pack
 from ..loading.packs import group_packs
 from ..problems import ProblemList
@@ -94,7 +95,9 @@ def collector_paused() -> Iterator[None]:
 def validate(cards_root: Path, packs: list[Path] | None = None, game: str | None = None) -> Report:
     """Validate every game under ``cards_root`` (or only ``game``), or only the games that ``packs`` extend, with them."""
     with collector_paused():
-        return _validate(cards_root, packs, game)
+        report = _validate(cards_root, packs, game)
+    save_image_verdicts()
+    return report
 
 
 def _validate(cards_root: Path, packs: list[Path] | None, game: str | None) -> Report:
