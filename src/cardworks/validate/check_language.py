@@ -16,7 +16,7 @@ import os
 import sys
 import threading
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -237,6 +237,23 @@ def _locales(game_folder: Path) -> tuple[str, ...]:
     return tuple(x for x in locales if isinstance(x, str)) if isinstance(locales, list) else ()
 
 
+def in_background(function, *args) -> Future:
+    """``function(*args)`` on a daemon thread. A thread pool's workers are joined when the interpreter exits, so a
+    command stopped with Ctrl-C went on waiting, for up to half a minute on a loaded machine, while the detector
+    loaded its models for texts no one would see judged; a daemon thread ends with the command."""
+    future: Future = Future()
+
+    def run() -> None:
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(function(*args))
+            except BaseException as exc:  # noqa: BLE001 - raised again by result() in the asking thread
+                future.set_exception(exc)
+
+    threading.Thread(target=run, daemon=True, name="cardworks-languages-judge").start()
+    return future
+
+
 class LanguageChecks:
     """Wrong-language warnings, kept in the order the checks ask for them while the texts are judged apart."""
 
@@ -250,9 +267,7 @@ class LanguageChecks:
             child.ask(self.requests, names)
             self.pending: Judge | Future = child
         else:
-            pool = ThreadPoolExecutor(max_workers=1)
-            self.pending = pool.submit(judge, self.requests, names)
-            pool.shutdown(wait=False)
+            self.pending = in_background(judge, self.requests, names)
 
     def check(self, text: str, locale: str, file: str, pointer: str) -> None:
         """Ask about ``text`` here; the warning, if any, is put in this place when :meth:`finish` runs."""
