@@ -190,6 +190,10 @@ def measure_text(sizes: list[int], jobs: int, tmp: Path) -> None:
         shutil.rmtree(folder)
 
 
+BUILD_IMPORTS = "import cardworks.cli.commands, cardworks.render.build, cardworks.validate.runner, weasyprint, pikepdf"
+"""What any ``cardworks build`` imports before it reads a card: the least a build can cost."""
+
+
 def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path, shops: list[str] = ()) -> None:
     print(f"full-bleed art cards ({ART_SIZE[0]} × {ART_SIZE[1]} px noise PNGs), cold build, --jobs {jobs}")
     for designs in sizes:
@@ -203,8 +207,14 @@ def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path, shops: list[s
         built = build(cards_root, folder / "out", jobs)
         art_mb, cache_mb = folder_mb(cards_root / "fallera" / "art"), folder_mb(folder / "out" / ".cache")
         print(f"{designs} designs, art {art_mb:.0f} MB: build {built.cpu:.1f} s, peak {built.peak_mb:.0f} MB; "
-              f"pikepdf floor {base.cpu:.1f} s, peak {base.peak_mb:.0f} MB; build/floor {built.cpu / base.cpu:.1f}×; "
+              f"pikepdf floor {base.cpu:.2f} s, peak {base.peak_mb:.0f} MB; build/floor {built.cpu / base.cpu:.1f}×; "
               f"face cache {cache_mb:.0f} MB ({cache_mb / art_mb:.2f}× the images)", flush=True)
+        imports = run([sys.executable, "-c", BUILD_IMPORTS], folder)
+        checked = run([sys.executable, "-m", "cardworks", "validate"], cards_root.parent)
+        print(f"{designs} designs, parts of the build: importing what a build imports {imports.cpu:.2f} s "
+              f"({imports.cpu / base.cpu:.1f}× the floor); validating the game (warm verdicts) {checked.cpu:.2f} s "
+              f"({checked.cpu / base.cpu:.1f}×); the rest (layout, assembly, sheets) about "
+              f"{built.cpu - checked.cpu:.2f} s", flush=True)
         if tts:
             cold = export_tts(cards_root, folder / "tts", jobs, folder / "tts-cache")
             warm_export = export_tts(cards_root, folder / "tts", jobs, folder / "out" / ".cache" / "faces")
