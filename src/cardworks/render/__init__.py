@@ -5,10 +5,6 @@ Imported only by ``cardworks build``: WeasyPrint is heavy and validation never n
 
 import logging
 
-from . import libraries
-
-libraries.install()  # before any module of the renderer imports WeasyPrint
-
 
 class _QuietFallback(logging.Filter):
     """WeasyPrint warns once per font when it subsets with fontTools instead of HarfBuzz-Subset;
