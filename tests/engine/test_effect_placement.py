@@ -123,7 +123,7 @@ def test_the_fixture_pack_validates_and_its_scenarios_pass() -> None:
     assert run.exit_code == 0, run.output
     report = json.loads(run.output)
     fixture = {s["id"]: s["passed"] for s in report["scenarios"] if "fixture" in s["id"]}
-    assert len(fixture) == 8 and all(fixture.values()), fixture
+    assert len(fixture) == 9 and all(fixture.values()), fixture
     assert not {k for k in report["left_out"] if k.startswith("fixture-")}
 
 

@@ -6,12 +6,23 @@ position (or the leaking view) and show each one failing, and passing on the goo
 
 from __future__ import annotations
 
+import functools
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from cardworks.engine.scenarios import run_scenario
 from cardworks.games.fallera import views
 from cardworks.games.fallera.game import scenario_state
+from cardworks.games.fallera.victory import Victory
 from cardworks.loading import load_database
+from cardworks.models import Scenario
 from conftest import FALLERA
 
 DB = load_database(FALLERA)
+EFFECTS_PACK = Path(__file__).parent / "effects_pack"
 
 
 def _position(**setup):
@@ -45,3 +56,54 @@ def test_an_empty_map_with_cards_left_to_refill_it_is_caught() -> None:
     dumped = rules.dump(state)
     emptied = {**dumped, "map": [-1] * len(dumped["map"]), "cemetery": [dumped["map"][dumped["spaces"].index("sud")]]}
     assert rules.invariants(rules.load(emptied)) == ["the map is empty while cards remain to refill it"]
+
+
+REFUSED_THEN_ANOTHER_WINS = "scenario-fixture-senyera-refused-paella-lets-the-next-paella-win"
+QUEUE_LEFT = "steps wait in the queue only while a decision or chance outcome is due"
+
+
+@functools.cache
+def _effects_pack() -> tuple:
+    doc = json.loads((EFFECTS_PACK / "scenarios" / "fixture.json").read_text("utf-8"))
+    return load_database(FALLERA, [EFFECTS_PACK]), {s["id"]: s for s in doc["scenarios"]}
+
+
+def _run_pack_scenario(scenario_id: str, **changes):
+    db, scenarios = _effects_pack()
+    data = {**scenarios[scenario_id], **changes}
+    rules, state = scenario_state(db, data["setup"])
+    return run_scenario(rules, state, Scenario.model_validate(data), "t", rng=random.Random(0))
+
+
+def test_a_refused_paella_that_lets_another_paella_win_passes_its_scenario() -> None:
+    result = _run_pack_scenario(REFUSED_THEN_ANOTHER_WINS)
+    assert result.passed, result.messages
+
+
+@pytest.mark.parametrize("wrong, message", [
+    ({"winner": "p1", "reason": "five-ingredients-seafood"}, "expected winner p1"),
+    ({"observe": "p1", "sees": {"pending": [["end-action"]]}}, "expected p1 to see pending = [['end-action']], got []"),
+])
+def test_a_wrong_end_of_the_refused_paella_scenario_fails(wrong: dict, message: str) -> None:
+    _, scenarios = _effects_pack()
+    expect = scenarios[REFUSED_THEN_ANOTHER_WINS]["expect"]
+    result = _run_pack_scenario(REFUSED_THEN_ANOTHER_WINS, expect=[*expect[:-1], wrong])
+    assert result.passed is False and message in result.messages[0], result.messages
+
+
+def test_the_queue_invariant_fails_the_refused_paella_scenario_on_the_rules_before_5ecf842(monkeypatch) -> None:
+    """The bug 5ecf842 fixed, put back: when the coin refuses a seafood paella and another player's paella
+    then wins, the game ends with the end of the action still queued. The runner checks the engine's
+    invariants after every step, so the scenario fails at the last toss (found by ``check --pack`` on the
+    shipped game, base-2/3p, seed 100032, step 126; with the two lines reverted the fast suite stayed green)."""
+    fixed = Victory._after_toss
+
+    def as_before_the_fix(self, draft) -> None:
+        pending = draft.pending
+        fixed(self, draft)
+        if draft.phase == "over" and draft.reason != "five-ingredients-seafood":
+            draft.pending = pending  # a win found after the refusal left the queue as it was
+
+    monkeypatch.setattr(Victory, "_after_toss", as_before_the_fix)
+    result = _run_pack_scenario(REFUSED_THEN_ANOTHER_WINS)
+    assert result.messages == [f"after step 6 'coin heads': {QUEUE_LEFT}"]
