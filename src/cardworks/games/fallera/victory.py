@@ -54,7 +54,9 @@ class Victory:
 
     def _check_victory(self, draft: Draft) -> bool:
         """Victory at the instant of 5 valid ingredients (4 with the Queen in your food's terreta), on or off
-        turn; seafood asks the coin first. True when the game is over or the coin is to be tossed."""
+        turn; seafood asks the coin first. True when the game is over or the coin is to be tossed. Counters are
+        looked at from the current player's in turn order: the rulebooks do not say whose paella comes first when
+        one change completes several (the engine's reading, see docs/engine.md)."""
         if max(draft.weights) < (4 if draft.foods else 5):  # no counter can make enough: most of the time
             return False
         counters = draft.counters
