@@ -69,10 +69,14 @@ def test_the_fast_battles_are_played_on_the_bench_table() -> None:
     ("attack_points[attack] > defence_points[defence]", "attack_points[attack] >= defence_points[defence]"),
     ("draft.turn += 1", "draft.turn += 2"),
     ("for target in rivals[me]:", "for target in rivals[me][::-1]:"),
+    ("draft.actions + 1 < allowed", "draft.actions + 2 < allowed"),
+    ('draft.log += (("trigger", instance), ("draw", instance))', 'draft.log += (("draw", instance), ("trigger", instance))'),
+    ("self._draw(draft, current, count)", "self._draw(draft, current, count + 1)"),
 ])
 def test_a_wrong_fast_path_fails_the_comparison(monkeypatch: pytest.MonkeyPatch, original: str, mutant: str) -> None:
     """``random_steps`` with one mistake written in (a tie that steals, a turn counted twice, rivals in the
-    wrong order) is caught by the comparison with the rules."""
+    wrong order, a second action the allioli does not allow, a turn-start draw logged or drawn wrong) is caught by
+    the comparison with the rules."""
     from cardworks.games.fallera import rollouts
 
     source = inspect.getsource(rollouts)

@@ -41,10 +41,12 @@ class Rollouts:
         draft.rng = rng
         plain = self._plain_battles and not facts.modifiers
         playable = facts.playable if facts.any_playable else None
-        battle, all_battle, in_number_order, in_order = facts.battle, facts.hands_all_battle, facts.in_number_order, \
-            facts.in_order
+        battle, all_battle, in_number_order, rank_of = facts.battle, facts.hands_all_battle, facts.in_number_order, \
+            facts.rank_of
+        is_battle = battle.__getitem__
         attack_points, defence_points = facts.points["attack"], facts.points["defence"]
         more, turn_start, rivals = facts.more_actions, facts.turn_start, facts.rivals
+        allowed_by, start_draw = facts.actions_allowed, facts.start_draw
         more_actions, turn_starts = self._more_actions, self._turn_starts
         simple_start = not (self.discord or self.burning or self._starts)
         effects = self._effect_of
@@ -58,7 +60,7 @@ class Rollouts:
                 weapons = hands[me]
                 if playable is None or not any(map(playable.__getitem__, weapons)):  # no special to play
                     if not all_battle:
-                        weapons = [i for i in weapons if battle[i]]
+                        weapons = [*filter(is_battle, weapons)]
                     battles = (draft.on_counters - len(counters[me])) * len(weapons)
                     index = int(random_() * (1 + battles + draft.sellables[me]))
                     if not 0 < index <= battles or draft.again is not None:  # the almoina, a sale
@@ -72,7 +74,7 @@ class Rollouts:
                             break
                         loot -= len(counter)
                     if not in_number_order:
-                        counter, weapons = in_order(counter), in_order(weapons)
+                        counter, weapons = sorted(counter, key=rank_of), sorted(weapons, key=rank_of)
                     weapon = weapons[weapon]
                     hands[me].remove(weapon)
                     draft.phase, draft.battle = "defend", (me, target, counter[loot], weapon)
@@ -80,12 +82,12 @@ class Rollouts:
             elif phase == "defend":
                 attacker, target, treasure, attack = draft.battle
                 hand = hands[target]
-                weapons = hand if all_battle else [i for i in hand if battle[i]]
+                weapons = hand if all_battle else [*filter(is_battle, hand)]
                 index = int(random_() * (len(weapons) + 1))
                 if draft.pending:
                     draft.pending = ()
                 if index < len(weapons):
-                    defence = (weapons if in_number_order else in_order(weapons))[index]
+                    defence = (weapons if in_number_order else sorted(weapons, key=rank_of))[index]
                     hand.remove(defence)
                     steals = attack_points[attack] > defence_points[defence]
                     draft.cemetery += (attack, defence)
@@ -103,10 +105,18 @@ class Rollouts:
                 if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # ``_end_action``
                     self._later(draft, ("next-turn",))
                     continue
-                if more_actions or draft.actions < 0:
-                    another = self._another_action(draft) if any(map(more.__getitem__, counters[draft.current])) \
-                        else draft.actions < 0
-                    if another:
+                if more_actions or draft.actions < 0:  # ``_another_action``, read from ``Facts.actions_allowed``
+                    allowed = 1
+                    if any(map(more.__getitem__, counters[draft.current])):
+                        for instance in counters[draft.current]:
+                            if more[instance]:
+                                most = allowed_by[instance]
+                                if most is None:
+                                    allowed = None
+                                    break
+                                if most > allowed:
+                                    allowed = most
+                    if self._another_action(draft) if allowed is None else draft.actions + 1 < allowed:
                         draft.actions += 1
                         continue
                 draft.current = current = (draft.current + 1) % len(hands)  # ``_next_turn``
@@ -114,8 +124,23 @@ class Rollouts:
                 draft.actions = 0
                 if draft.marks:
                     self._turn_marks(draft)
-                if turn_starts and (not simple_start or any(map(turn_start.__getitem__, counters[current]))):
+                if not turn_starts:
+                    continue
+                if not simple_start:
                     self._start_turn(draft)
+                    continue
+                starting = [*filter(turn_start.__getitem__, counters[current])]
+                if not starting:
+                    continue
+                drawing = start_draw[starting[0]] if len(starting) == 1 and not draft.pending else None
+                if drawing is None:
+                    self._start_turn(draft)
+                    continue
+                # one card acts, drawing (``Facts.start_draw``): ``_after_burn``'s queue step played in line
+                instance, (index, count) = starting[0], drawing
+                draft.log += (("trigger", instance), ("draw", instance))
+                if self._draw(draft, current, count):
+                    self._later(draft, ("verbs", current, instance, index, "", 1))
                 continue
             legal = self.choices(draft)
             count = len(legal)
