@@ -13,9 +13,12 @@ compares the two step by step).
 from __future__ import annotations
 
 import random
+from bisect import insort
 from typing import Any, Callable, ClassVar
 
 from .state import Draft
+
+END_ACTION = ("end-action",)
 
 
 class Rollouts:
@@ -50,101 +53,131 @@ class Rollouts:
         more_actions, turn_starts = self._more_actions, self._turn_starts
         simple_start = not (self.discord or self.burning or self._starts)
         effects = self._effect_of
-        hands, counters, weights = draft.hands, draft.counters, draft.weights  # changed in place, never replaced
+        fast = plain and not draft.spaces  # no Kingdom map: no Queen to move (``spaces`` never changes in a game)
+        discord = self.discord
+        treasures, weight, sellable = facts.treasure, facts.weight, facts.sellable
+        log = draft.log
+        hands, counters, weights, sellables = draft.hands, draft.counters, draft.weights, draft.sellables
+        # changed in place, never replaced
         for _ in range(steps):
-            phase = draft.phase
-            if not plain or draft.takes is not None or draft.marks or draft.spaces:
-                pass
-            elif phase == "turn":
-                me = draft.current
-                weapons = hands[me]
-                if playable is None or not any(map(playable.__getitem__, weapons)):  # no special to play
-                    if not all_battle:
-                        weapons = [*filter(is_battle, weapons)]
-                    battles = (draft.on_counters - len(counters[me])) * len(weapons)
-                    index = int(random_() * (1 + battles + draft.sellables[me]))
-                    if not 0 < index <= battles or draft.again is not None:  # the almoina, a sale
-                        action = self.choices(draft)[index] if index else facts.almoina[me]
-                        effects[type(action)](self, draft, action)
-                        continue
-                    loot, weapon = divmod(index - 1, len(weapons))
-                    for target in rivals[me]:
-                        counter = counters[target]
-                        if loot < len(counter):
-                            break
-                        loot -= len(counter)
-                    if not in_number_order:
-                        counter, weapons = sorted(counter, key=rank_of), sorted(weapons, key=rank_of)
-                    weapon = weapons[weapon]
-                    hands[me].remove(weapon)
-                    draft.phase, draft.battle = "defend", (me, target, counter[loot], weapon)
-                    continue
-            elif phase == "defend":
-                attacker, target, treasure, attack = draft.battle
-                hand = hands[target]
-                weapons = hand if all_battle else [*filter(is_battle, hand)]
-                index = int(random_() * (len(weapons) + 1))
-                if draft.pending:
-                    draft.pending = ()
-                if index < len(weapons):
-                    defence = (weapons if in_number_order else sorted(weapons, key=rank_of))[index]
-                    hand.remove(defence)
-                    steals = attack_points[attack] > defence_points[defence]
-                    draft.cemetery += (attack, defence)
-                else:
-                    steals = True
-                    draft.cemetery.append(attack)
-                draft.battle, draft.phase = None, "turn"
-                if steals:
-                    if treasure in counters[target]:
-                        self._unplace(draft, target, treasure)
-                    self._place(draft, attacker, treasure)
-                    if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
-                        self._later(draft, ("end-action",))
-                        continue
-                if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # ``_end_action``
-                    self._later(draft, ("next-turn",))
-                    continue
-                if more_actions or draft.actions < 0:  # ``_another_action``, read from ``Facts.actions_allowed``
-                    allowed = 1
-                    if any(map(more.__getitem__, counters[draft.current])):
-                        for instance in counters[draft.current]:
-                            if more[instance]:
-                                most = allowed_by[instance]
-                                if most is None:
-                                    allowed = None
+            ended = False  # the turn's action is over: ``_end_action`` is next
+            if fast and draft.takes is None and not draft.marks:
+                phase = draft.phase
+                if phase == "turn":
+                    me = draft.current
+                    weapons = hands[me]
+                    if playable is None or not any(map(playable.__getitem__, weapons)):  # no special to play
+                        if not all_battle:
+                            weapons = [*filter(is_battle, weapons)]
+                        battles = (draft.on_counters - len(counters[me])) * len(weapons)
+                        index = int(random_() * (1 + battles + draft.sellables[me]))
+                        if draft.again is not None or index > battles or not index and (
+                                not draft.deck or discord and len(draft.deck) == 1):  # a sale; an unusual almoina
+                            action = self.choices(draft)[index] if index else facts.almoina[me]
+                            effects[type(action)](self, draft, action)
+                            continue
+                        if index:
+                            loot, weapon = divmod(index - 1, len(weapons))
+                            for target in rivals[me]:
+                                counter = counters[target]
+                                if loot < len(counter):
                                     break
-                                if most > allowed:
-                                    allowed = most
-                    if self._another_action(draft) if allowed is None else draft.actions + 1 < allowed:
-                        draft.actions += 1
-                        continue
-                draft.current = current = (draft.current + 1) % len(hands)  # ``_next_turn``
-                draft.turn += 1
-                draft.actions = 0
-                if draft.marks:
-                    self._turn_marks(draft)
-                if not turn_starts:
-                    continue
-                if not simple_start:
-                    self._start_turn(draft)
-                    continue
-                starting = [*filter(turn_start.__getitem__, counters[current])]
-                if not starting:
-                    continue
-                drawing = start_draw[starting[0]] if len(starting) == 1 and not draft.pending else None
-                if drawing is None:
-                    self._start_turn(draft)
-                    continue
-                # one card acts, drawing (``Facts.start_draw``): ``_after_burn``'s queue step played in line
-                instance, (index, count) = starting[0], drawing
-                draft.log += (("trigger", instance), ("draw", instance))
-                if self._draw(draft, current, count):
-                    self._later(draft, ("verbs", current, instance, index, "", 1))
+                                loot -= len(counter)
+                            if not in_number_order:
+                                counter, weapons = sorted(counter, key=rank_of), sorted(weapons, key=rank_of)
+                            weapon = weapons[weapon]
+                            hands[me].remove(weapon)
+                            draft.phase, draft.battle = "defend", (me, target, counter[loot], weapon)
+                            continue
+                        drawn = draft.deck.pop(0)  # the almoina: ``_draw`` of one card, ``_place`` in line
+                        if treasures[drawn]:
+                            insort(counters[me], drawn)
+                            log.append(("placed", drawn))
+                            weights[me] += weight[drawn]
+                            sellables[me] += sellable[drawn]
+                            draft.on_counters += 1
+                            if weights[me] >= (4 if draft.foods else 5) and self._check_victory(draft):
+                                self._later(draft, END_ACTION)
+                                continue
+                        else:
+                            insort(hands[me], drawn)
+                        ended = True
+                elif phase == "defend":
+                    attacker, target, treasure, attack = draft.battle
+                    hand = hands[target]
+                    weapons = hand if all_battle else [*filter(is_battle, hand)]
+                    index = int(random_() * (len(weapons) + 1))
+                    if draft.pending:
+                        draft.pending = ()
+                    if index < len(weapons):
+                        defence = (weapons if in_number_order else sorted(weapons, key=rank_of))[index]
+                        hand.remove(defence)
+                        steals = attack_points[attack] > defence_points[defence]
+                        draft.cemetery += (attack, defence)
+                    else:
+                        steals = True
+                        draft.cemetery.append(attack)
+                    draft.battle, draft.phase = None, "turn"
+                    if steals:  # ``_unplace`` from the target (if it still holds it), ``_place`` on the attacker
+                        lost = counters[target]
+                        if treasure in lost:
+                            lost.remove(treasure)
+                            weights[target] -= weight[treasure]
+                            sellables[target] -= sellable[treasure]
+                            draft.on_counters -= 1
+                        insort(counters[attacker], treasure)
+                        log.append(("placed", treasure))
+                        weights[attacker] += weight[treasure]
+                        sellables[attacker] += sellable[treasure]
+                        draft.on_counters += 1
+                        if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
+                            self._later(draft, END_ACTION)
+                            continue
+                    ended = True
+            if not ended:
+                legal = self.choices(draft)
+                count = len(legal)
+                if not count:
+                    return
+                action = legal[int(random_() * count)]
+                effects[type(action)](self, draft, action)
                 continue
-            legal = self.choices(draft)
-            count = len(legal)
-            if not count:
-                return
-            action = legal[int(random_() * count)]
-            effects[type(action)](self, draft, action)
+            if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # ``_end_action``
+                self._later(draft, ("next-turn",))
+                continue
+            if more_actions or draft.actions < 0:  # ``_another_action``, read from ``Facts.actions_allowed``
+                allowed = 1
+                if any(map(more.__getitem__, counters[draft.current])):
+                    for instance in counters[draft.current]:
+                        if more[instance]:
+                            most = allowed_by[instance]
+                            if most is None:
+                                allowed = None
+                                break
+                            if most > allowed:
+                                allowed = most
+                if self._another_action(draft) if allowed is None else draft.actions + 1 < allowed:
+                    draft.actions += 1
+                    continue
+            draft.current = current = (draft.current + 1) % len(hands)  # ``_next_turn``
+            draft.turn += 1
+            draft.actions = 0
+            if draft.marks:
+                self._turn_marks(draft)
+            if not turn_starts:
+                continue
+            if not simple_start:
+                self._start_turn(draft)
+                continue
+            starting = [*filter(turn_start.__getitem__, counters[current])]
+            if not starting:
+                continue
+            drawing = start_draw[starting[0]] if len(starting) == 1 and not draft.pending else None
+            if drawing is None:
+                self._start_turn(draft)
+                continue
+            # one card acts, drawing (``Facts.start_draw``): ``_after_burn``'s queue step played in line
+            instance, (index, count) = starting[0], drawing
+            log += (("trigger", instance), ("draw", instance))
+            if self._draw(draft, current, count):
+                self._later(draft, ("verbs", current, instance, index, "", 1))
