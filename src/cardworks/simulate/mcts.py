@@ -68,7 +68,10 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     root = Node(me)
     rooted = list(legal)
     root_kids: list[Node] = []
-    sqrt, log, exploration, infinity = math.sqrt, math.log, EXPLORATION, math.inf
+    sqrt, exploration, infinity = math.sqrt, EXPLORATION, math.inf
+    # ``math.log`` of each count of availability a child can reach (at most one more an iteration): the same
+    # numbers, looked up instead of computed for every child at every step of a descent
+    logs = [0.0] + [math.log(n) for n in range(1, budget + 1)]
     for _ in range(budget):
         playout = table.playout(sample(rng))
         choices, play, _ = playout
@@ -113,7 +116,7 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
             best, best_score = None, -infinity
             for action, child in zip(actions, kids):
                 visits = child.visits
-                score = child.reward / visits + exploration * sqrt(log(child.available) / visits) \
+                score = child.reward / visits + exploration * sqrt(logs[child.available] / visits) \
                     if visits else infinity
                 if score > best_score:
                     best, node, best_score = action, child, score
