@@ -57,6 +57,8 @@ class Rollouts:
         discord = self.discord
         treasures, weight, sellable = facts.treasure, facts.weight, facts.sellable
         log = draft.log
+        limit = 4 if draft.foods else 5  # valid ingredients that may win (``foods`` are dealt once, never changed)
+        is_sellable, defs = sellable.__getitem__, facts.defs
         hands, counters, weights, sellables = draft.hands, draft.counters, draft.weights, draft.sellables
         # changed in place, never replaced
         for _ in range(steps):
@@ -71,12 +73,23 @@ class Rollouts:
                             weapons = [*filter(is_battle, weapons)]
                         battles = (draft.on_counters - len(counters[me])) * len(weapons)
                         index = int(random_() * (1 + battles + draft.sellables[me]))
-                        if draft.again is not None or index > battles or not index and (
-                                not draft.deck or discord and len(draft.deck) == 1):  # a sale; an unusual almoina
+                        if draft.again is not None or not index and (
+                                not draft.deck or discord and len(draft.deck) == 1):  # an almoina's unusual draw
                             action = self.choices(draft)[index] if index else facts.almoina[me]
                             effects[type(action)](self, draft, action)
                             continue
-                        if index:
+                        if index > battles:  # a sale (``_sold``, no window, no use): ``_unplace`` in line, the draw
+                            sold = sorted(filter(is_sellable, counters[me]), key=rank_of)[index - battles - 1]
+                            counters[me].remove(sold)
+                            weights[me] -= weight[sold]
+                            sellables[me] -= 1
+                            draft.on_counters -= 1
+                            draft.cemetery.append(sold)
+                            if self._draw(draft, me, defs[sold].sell):
+                                self._later(draft, END_ACTION)
+                                continue
+                            ended = True
+                        elif index:
                             loot, weapon = divmod(index - 1, len(weapons))
                             for target in rivals[me]:
                                 counter = counters[target]
@@ -89,19 +102,20 @@ class Rollouts:
                             hands[me].remove(weapon)
                             draft.phase, draft.battle = "defend", (me, target, counter[loot], weapon)
                             continue
-                        drawn = draft.deck.pop(0)  # the almoina: ``_draw`` of one card, ``_place`` in line
-                        if treasures[drawn]:
-                            insort(counters[me], drawn)
-                            log.append(("placed", drawn))
-                            weights[me] += weight[drawn]
-                            sellables[me] += sellable[drawn]
-                            draft.on_counters += 1
-                            if weights[me] >= (4 if draft.foods else 5) and self._check_victory(draft):
-                                self._later(draft, END_ACTION)
-                                continue
-                        else:
-                            insort(hands[me], drawn)
-                        ended = True
+                        else:  # the almoina: ``_draw`` of one card, ``_place`` in line
+                            drawn = draft.deck.pop(0)
+                            if treasures[drawn]:
+                                insort(counters[me], drawn)
+                                log.append(("placed", drawn))
+                                weights[me] += weight[drawn]
+                                sellables[me] += sellable[drawn]
+                                draft.on_counters += 1
+                                if weights[me] >= limit and self._check_victory(draft):
+                                    self._later(draft, END_ACTION)
+                                    continue
+                            else:
+                                insort(hands[me], drawn)
+                            ended = True
                 elif phase == "defend":
                     attacker, target, treasure, attack = draft.battle
                     hand = hands[target]
@@ -130,7 +144,7 @@ class Rollouts:
                         weights[attacker] += weight[treasure]
                         sellables[attacker] += sellable[treasure]
                         draft.on_counters += 1
-                        if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
+                        if max(weights) >= limit and self._check_victory(draft):
                             self._later(draft, END_ACTION)
                             continue
                     ended = True
@@ -142,7 +156,7 @@ class Rollouts:
                 action = legal[int(random_() * count)]
                 effects[type(action)](self, draft, action)
                 continue
-            if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # ``_end_action``
+            if max(weights) >= limit and self._check_victory(draft):  # ``_end_action``
                 self._later(draft, ("next-turn",))
                 continue
             if more_actions or draft.actions < 0:  # ``_another_action``, read from ``Facts.actions_allowed``
