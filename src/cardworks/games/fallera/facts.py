@@ -60,6 +60,8 @@ class Facts:
         for an ingredient, 0 for a forbidden one or any other card; None for a card with an effect that may
         change a count in this deck (``valid-ingredient``, ``count-as-ingredients``). A counter without such a
         card counts the sum (what ``Victory.ingredients`` finds, without reading any effect)."""
+        self.all_plain = None not in self.plain_count
+        """No card of the deck needs its effects read to count valid ingredients (see ``plain_count``)."""
         self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
         """A battle card's printed attack and defence."""
         self.face_up = tuple(bool(c.doing("face-up-attacks")) for c in defs)

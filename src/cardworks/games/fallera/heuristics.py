@@ -442,10 +442,13 @@ def evaluate(table: Any, state: Any) -> list[float]:
     facts = state.facts if draft else rules.facts(state)
     exact = _by_weight(facts) if draft else ()
     plain = facts.plain_count if not state.marks and not rules.bonuses else None
+    plain_all = plain is not None and facts.all_plain
     scores = []
     for p in range(state.players):
         counter = state.counters[p]
-        if plain is not None and None not in (values := [plain[i] for i in counter]):
+        if plain_all:
+            count = sum(map(plain.__getitem__, counter))
+        elif plain is not None and None not in (values := [plain[i] for i in counter]):
             count = sum(values)
         elif draft and all(map(exact.__getitem__, counter)):
             count = state.weights[p]  # the draft's own tally, exact on such a counter
