@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import random
-from operator import methodcaller
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -137,9 +136,10 @@ def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple
     """(actions without a child yet, children of the others in the actions' order, those others), each child
     found counted as available once more (the actions are listed once: a game may build them as they are
     looked at)."""
+    get = children.get
     untried, kids, tried = [], [], []
-    actions = list(actions)  # listed once, then read twice
-    for action, child in zip(actions, map(children.get, map(_notation, actions))):
+    for action in actions:
+        child = get(action.notation())
         if child is None:
             untried.append(action)
         else:
@@ -147,9 +147,6 @@ def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple
             kids.append(child)
             tried.append(action)
     return untried, kids, tried
-
-
-_notation = methodcaller("notation")
 
 
 def _sampler(table: Table, heuristics: Any, seen: dict[str, Any]) -> Callable[[random.Random], Any]:
