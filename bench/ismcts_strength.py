@@ -88,10 +88,15 @@ class Rollouts:
         return search(table, table.heuristics, me, observe(), list(legal), self.budget, rng, self.steps)
 
 
+def base_table() -> Any:
+    """The table every measurement here plays: the shipped four-player base game."""
+    return build_table(TableSpec(str(REPO / "cards"), "fallera", "base", 4))
+
+
 def win_rate(agents: tuple[Any, ...], games: int, seed: int) -> tuple[float, float, float, float]:
     """(wins, rate, low, high) of the seats of the first agent (one seat, or each seat it holds at the table's
     start), seats turning by one each game."""
-    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base", 4))
+    table = base_table()
     first = [k for k, agent in enumerate(agents) if agent == agents[0]]
     wins = 0.0
     for index in range(games):

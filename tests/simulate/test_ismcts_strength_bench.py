@@ -79,7 +79,7 @@ def test_a_rollout_duel_counts_the_games_either_changed_seat_wins() -> None:
     changed, shipped = bench.Rollouts(0, 6), Agent("mcts", 6)
     agents = (changed, changed, shipped, shipped)
     wins, rate, low, high = bench.win_rate(agents, 4, 11)
-    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base", 4))
+    table = bench.base_table()
     expected = 0.0
     for index in range(4):
         record = play_game(table, agents, 11, index)
