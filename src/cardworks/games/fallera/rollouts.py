@@ -2,10 +2,11 @@
 does, with the steps most rollouts are made of played without building their list or their action.
 
 A rollout step picks ``choices(draft)[int(rng.random() * len(choices(draft)))]`` and plays it. Most steps of
-a deck without battle windows are a battle called and its defence: for those, the number of choices is
-counted and the chosen battle or defence played from the instance numbers, the defence's battle resolved and
-the turn passed in line while nothing unusual happens (a win within reach, another action, a card acting at
-the turn's start, a mark in play); anything else goes through ``choices`` and the rules' own effects. The
+a deck without battle windows are a battle called and its defence, an almoina or a sale: for those, the number
+of choices is counted and the chosen step played from the instance numbers, and the action's end and the turn
+passed in line while nothing unusual happens (a win within reach, a card whose extra action or turn-start
+effect has a condition to read, a mark in play); anything else goes through ``choices`` and the rules' own
+effects. The
 same random numbers are drawn, in the same order, so the same game is played (``tests/simulate/test_random_steps.py``
 compares the two step by step).
 """
@@ -37,8 +38,11 @@ class Rollouts:
 
         One loop, the common steps written in line (a call per step was a large share of one): a turn's battle
         (``TurnChoices`` with no special to play, no Queen to move, no mark in play, then ``_play_attack``
-        with no window) and a defence (``_play_defence``, ``_resolve``, ``_end_action`` and ``_next_turn``
-        for printed values and no window), each left to the rules as soon as its unusual case arises."""
+        with no window), its almoina (``_play_almoina``'s draw of one card) or sale (``_sold`` with no window
+        and no use), and a defence (``_play_defence`` and ``_resolve`` for printed values and no window); then
+        one tail for the action's end (``_end_action``, ``_another_action`` from ``Facts.actions_allowed``,
+        ``_next_turn``, a lone turn-start draw from ``Facts.start_draw``). Each is left to the rules as soon as
+        its unusual case arises."""
         facts = draft.facts
         random_ = rng.random
         draft.rng = rng
