@@ -3,6 +3,7 @@ docs/simulation.md, reproducible.
 
 Run: python bench/ismcts_strength.py [--games 128] [--seed 5] [--budget 20] [--against greedy|counted]
      python bench/ismcts_strength.py --greedy-duel --games 1200 --seed 11
+     python bench/ismcts_strength.py --rollout-duel 4 --budget 200 --games 40 --seed 1
 
 ``--against greedy`` seats one ISMCTS player against three greedy ones (seats rotating), as
 ``cardworks simulate --agent mcts,greedy,greedy,greedy`` does. ``--against counted`` makes the three rivals
@@ -10,7 +11,9 @@ a greedy player whose chance that a defender stops an attack counts only the bat
 unseen hand cards (the shipped greedy counts every hand card as a battle card, and the base deck's
 never-played paella protectoras stay in the hands). ``--greedy-duel`` seats that counting greedy player
 against three shipped ones: below an even share, the shipped greedy's more careful play is the stronger.
-Each prints the measured seat's win rate with its 95% Wilson interval.
+``--rollout-duel K`` seats two ISMCTS players whose rollouts stop after K random steps (then the evaluation)
+against two with the shipped ``ROLLOUT_STEPS``, all at ``--budget`` iterations: with equal strength the first
+two win half the games. Each prints the measured seats' win rate with its 95% Wilson interval.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any, Callable
 
 from cardworks.games.fallera import heuristics
 from cardworks.simulate.agents import Agent
+from cardworks.simulate.mcts import ROLLOUT_STEPS, search
 from cardworks.simulate.runner import play_game
 from cardworks.simulate.stats import wilson
 from cardworks.simulate.tables import TableSpec, build_table
@@ -65,15 +69,42 @@ class Custom:
         return self.decide(table, me, observe(), list(legal), rng)
 
 
+@dataclass(frozen=True)
+class Rollouts:
+    """An ISMCTS seat whose rollouts stop after ``steps`` random steps (``Agent("mcts")`` takes the shipped
+    number)."""
+
+    steps: int
+    budget: int
+    kind: str = "mcts"
+
+    @property
+    def label(self) -> str:
+        return f"mcts-{self.budget}-rollouts-{self.steps}"
+
+    def choose(self, table: Any, me: int, observe: Callable[[], dict[str, Any]], legal: Any, rng: Any) -> Any:
+        if len(legal) == 1:  # as ``Agent.choose`` does
+            return legal[int(rng.random() * len(legal))]
+        return search(table, table.heuristics, me, observe(), list(legal), self.budget, rng, self.steps)
+
+
+def base_table() -> Any:
+    """The table every measurement here plays: the shipped four-player base game."""
+    return build_table(TableSpec(str(REPO / "cards"), "fallera", "base", 4))
+
+
 def win_rate(agents: tuple[Any, ...], games: int, seed: int) -> tuple[float, float, float, float]:
-    """(wins, rate, low, high) of the first agent's seat, seats turning by one each game."""
-    table = build_table(TableSpec(str(REPO / "cards"), "fallera", "base", 4))
+    """(wins, rate, low, high) of the seats of the first agent (one seat, or each seat it holds at the table's
+    start), seats turning by one each game."""
+    table = base_table()
+    first = [k for k, agent in enumerate(agents) if agent == agents[0]]
     wins = 0.0
     for index in range(games):
         record = play_game(table, agents, seed, index)
-        seat = index % 4  # ``seating`` turns a mixed table by one seat a game: the first agent sits here
-        if seat in record.winners:
-            wins += 1 / len(record.winners)
+        # ``seating`` turns a mixed table by one seat a game: the first agent's seats move with it
+        won = [(index + k) % 4 for k in first if (index + k) % 4 in record.winners]
+        if won:
+            wins += len(won) / len(record.winners)
     low, high = wilson(wins, games)
     return wins, wins / games, low, high
 
@@ -85,8 +116,16 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=20)
     parser.add_argument("--against", choices=("greedy", "counted"), default="greedy")
     parser.add_argument("--greedy-duel", action="store_true")
+    parser.add_argument("--rollout-duel", type=int, metavar="K",
+                        help="two ISMCTS seats with rollouts of K steps against two with the shipped number")
     args = parser.parse_args()
-    if args.greedy_duel:
+    if args.rollout_duel is not None:
+        shipped = Agent("mcts", args.budget)
+        changed = Rollouts(args.rollout_duel, args.budget)
+        agents = (changed, changed, shipped, shipped)
+        label = (f"ISMCTS-{args.budget}, rollouts of {args.rollout_duel} steps, two seats against two with "
+                 f"{ROLLOUT_STEPS}")
+    elif args.greedy_duel:
         shipped = Agent("greedy")
         agents: tuple[Any, ...] = (Custom(counted_greedy), shipped, shipped, shipped)
         label = "counting greedy against three shipped greedy players"

@@ -67,3 +67,31 @@ def test_both_seats_play_whole_games() -> None:
     agents = (bench.Custom(bench.counted_greedy), Agent("greedy"), Agent("greedy"), Agent("greedy"))
     wins, rate, low, high = bench.win_rate(agents, 4, 11)
     assert 0 <= wins <= 4 and low <= rate <= high
+
+
+def test_a_rollout_duel_counts_the_games_either_changed_seat_wins() -> None:
+    """``--rollout-duel``'s changed searcher holds two seats: its wins are the games a seat it holds won (read
+    from ``seating``), and its rollouts stop where it says (a search of no rollout steps grows another tree)."""
+    from cardworks.simulate.agents import seating
+    from cardworks.simulate.mcts import grow
+    from cardworks.simulate.runner import play_game
+
+    changed, shipped = bench.Rollouts(0, 6), Agent("mcts", 6)
+    agents = (changed, changed, shipped, shipped)
+    wins, rate, low, high = bench.win_rate(agents, 4, 11)
+    table = bench.base_table()
+    expected = 0.0
+    for index in range(4):
+        record = play_game(table, agents, 11, index)
+        seats = seating(agents, index)
+        expected += sum(seats[w] == changed for w in record.winners) / len(record.winners)
+    assert wins == expected and low <= rate <= high
+    state = table.deal(random.Random(3))
+    while table.rules.actor(state) == CHANCE or len(table.rules.legal_actions(state)) < 2:
+        legal = table.rules.legal_actions(state)
+        state = table.rules.apply(state, legal[0], rng=random.Random(0))
+    me = table.rules.actor(state)
+    seen = table.rules.observe(state, me)
+    trees = [grow(table, table.heuristics, me, seen, 30, random.Random(5), (), steps) for steps in (0, 12)]
+    counts = [{key: child.visits for key, child in tree.children.items()} for tree in trees]
+    assert counts[0] != counts[1]

@@ -69,10 +69,18 @@ def test_the_fast_battles_are_played_on_the_bench_table() -> None:
     ("attack_points[attack] > defence_points[defence]", "attack_points[attack] >= defence_points[defence]"),
     ("draft.turn += 1", "draft.turn += 2"),
     ("for target in rivals[me]:", "for target in rivals[me][::-1]:"),
+    ("draft.actions + 1 < allowed", "draft.actions + 2 < allowed"),
+    ('log += (("trigger", instance), ("draw", instance))', 'log += (("draw", instance), ("trigger", instance))'),
+    ("drawn = draft.deck.pop(0)", "drawn = draft.deck.pop()"),
+    ("[index - battles - 1]", "[battles - index]"),
+    ("weights[target] -= weight[treasure]", "weights[target] -= 0"),
+    ("self._draw(draft, current, count)", "self._draw(draft, current, count + 1)"),
 ])
 def test_a_wrong_fast_path_fails_the_comparison(monkeypatch: pytest.MonkeyPatch, original: str, mutant: str) -> None:
     """``random_steps`` with one mistake written in (a tie that steals, a turn counted twice, rivals in the
-    wrong order) is caught by the comparison with the rules."""
+    wrong order, a second action the allioli does not allow, a turn-start draw logged or drawn wrong, the almoina
+    drawing from the bottom, the wrong treasure sold, a stolen treasure still counted on its victim's tally) is
+    caught by the comparison with the rules."""
     from cardworks.games.fallera import rollouts
 
     source = inspect.getsource(rollouts)

@@ -40,11 +40,12 @@ class Node:
 
 
 def search(table: Table, heuristics: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], budget: int,
-           rng: random.Random) -> Any:
-    """The action ``me`` plays after ``budget`` iterations from observation ``seen``."""
+           rng: random.Random, rollout_steps: int = ROLLOUT_STEPS) -> Any:
+    """The action ``me`` plays after ``budget`` iterations from observation ``seen`` (``rollout_steps``: see
+    ``grow``)."""
     if len(legal) == 1:
         return legal[0]
-    root = grow(table, heuristics, me, seen, budget, rng, legal)
+    root = grow(table, heuristics, me, seen, budget, rng, legal, rollout_steps)
     choices = {action.notation(): action for action in legal}
     ranked = sorted(((child.visits, child.reward, key) for key, child in root.children.items() if key in choices),
                     reverse=True)
@@ -52,7 +53,7 @@ def search(table: Table, heuristics: Any, me: int, seen: dict[str, Any], legal: 
 
 
 def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: int, rng: random.Random,
-         legal: Sequence[Any] = ()) -> Node:
+         legal: Sequence[Any] = (), rollout_steps: int = ROLLOUT_STEPS) -> Node:
     """The search tree's root after ``budget`` iterations from observation ``seen``.
 
     Each iteration plays its determinization in place, through one playout for the descent and the
@@ -60,7 +61,8 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     copies the position (``apply`` would do both, for the same effects and the same chance). ``legal``, the
     searcher's own legal actions, stands for the root's list in every determinization: they depend only on
     what the searcher sees (its hand, the table), so only their number is compared, and a determinization
-    offering another number is listed afresh."""
+    offering another number is listed afresh. ``rollout_steps`` other than ``ROLLOUT_STEPS`` is for comparing
+    searches (``bench/ismcts_strength.py --rollout-duel``): shorter rollouts play much worse."""
     rules = table.rules
     actor_of = rules.actor
     players = table.spec.players
@@ -68,7 +70,10 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     root = Node(me)
     rooted = list(legal)
     root_kids: list[Node] = []
-    sqrt, log, exploration, infinity = math.sqrt, math.log, EXPLORATION, math.inf
+    sqrt, exploration, infinity = math.sqrt, EXPLORATION, math.inf
+    # ``math.log`` of each count of availability a child can reach (at most one more an iteration): the same
+    # numbers, looked up instead of computed for every child at every step of a descent
+    logs = [0.0] + [math.log(n) for n in range(1, budget + 1)]
     for _ in range(budget):
         playout = table.playout(sample(rng))
         choices, play, _ = playout
@@ -113,13 +118,13 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
             best, best_score = None, -infinity
             for action, child in zip(actions, kids):
                 visits = child.visits
-                score = child.reward / visits + exploration * sqrt(log(child.available) / visits) \
+                score = child.reward / visits + exploration * sqrt(logs[child.available] / visits) \
                     if visits else infinity
                 if score > best_score:
                     best, node, best_score = action, child, score
             play(best, rng)
             path.append(node)
-        rewards = _rollout(table, heuristics, playout, position, rng, players)
+        rewards = _rollout(table, heuristics, playout, position, rng, players, rollout_steps)
         for visited in path:
             visited.visits += 1
             if visited.player >= 0:
@@ -154,11 +159,11 @@ def _sampler(table: Table, heuristics: Any, seen: dict[str, Any]) -> Callable[[r
 
 
 def _rollout(table: Table, heuristics: Any, playout: Any, position: Callable[[], Any], rng: random.Random,
-             players: int) -> list[float]:
-    """Up to ``ROLLOUT_STEPS`` random steps on the iteration's playout, then the position's value."""
+             players: int, steps: int) -> list[float]:
+    """Up to ``steps`` random steps on the iteration's playout, then the position's value."""
     rules = table.rules
     if rules.actor(position()) is not None:
-        table.random_steps(playout, ROLLOUT_STEPS, rng)
+        table.random_steps(playout, steps, rng)
     state = position()
     if rules.actor(state) is None:
         won = winners(rules.result(state)[0])

@@ -8,6 +8,7 @@ from typing import Any, Iterator
 
 from .actions import Almoina, Attack, Card, Defend, FalleraAction, NoDefence, Play, Sell, player
 from .cards import CardDef
+from .effects import Draw, OnYourCounter
 from .state import Draft, tallies
 
 MAX_KEPT_ACTIONS = 50_000
@@ -37,6 +38,8 @@ class Facts:
             rank[instance] = position
         self.rank = tuple(rank)
         """Position of each instance's label in notation order (zones are kept in number order)."""
+        self.rank_of = self.rank.__getitem__
+        """``rank``'s lookup, the sort key of ``in_order`` (made once: sorting is in every step of a playout)."""
         self.in_number_order = rank == list(range(len(designs)))
         self.treasure = tuple(c.treasure for c in defs)
         self.battle = tuple(c.battle for c in defs)
@@ -57,6 +60,8 @@ class Facts:
         for an ingredient, 0 for a forbidden one or any other card; None for a card with an effect that may
         change a count in this deck (``valid-ingredient``, ``count-as-ingredients``). A counter without such a
         card counts the sum (what ``Victory.ingredients`` finds, without reading any effect)."""
+        self.all_plain = None not in self.plain_count
+        """No card of the deck needs its effects read to count valid ingredients (see ``plain_count``)."""
         self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
         """A battle card's printed attack and defence."""
         self.face_up = tuple(bool(c.doing("face-up-attacks")) for c in defs)
@@ -64,6 +69,13 @@ class Facts:
         self.turn_start = tuple(bool(c.triggered("turn-start")) for c in defs)
         self.more_actions = tuple(bool(c.doing("actions-per-turn")) for c in defs)
         """The card may allow its holder more than one action a turn (its effect's condition still to check)."""
+        self.actions_allowed = tuple(_actions_allowed(c) for c in defs)
+        """Read where the card is on its holder's counter: the actions a turn it allows when every condition of its
+        ``actions-per-turn`` effects is that it is on its holder's counter (1 for a card with none); None when a
+        condition needs looking at (``TurnFlow._another_action`` then reads it)."""
+        self.start_draw = tuple(_start_draw(c) for c in defs)
+        """Read where the card is on its holder's counter: (effect index, cards) when its only turn-start effect
+        is drawing, with no condition but that it is on its holder's counter (the taronger putrefacte); else None."""
         self.playable = tuple(bool(c.triggered("played")) for c in defs)
         """The card is a special played from the hand as the turn's action."""
         self.any_playable = any(self.playable)
@@ -103,7 +115,7 @@ class Facts:
 
     def in_order(self, instances: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
         """``instances`` (in number order) in notation order."""
-        return instances if self.in_number_order else sorted(instances, key=self.rank.__getitem__)
+        return instances if self.in_number_order else sorted(instances, key=self.rank_of)
 
     def row(self, kind: type, *players: int) -> tuple[FalleraAction, ...]:
         """``kind(*players, card)`` (``Sell``, ``Defend``, ``Burn``, ``Take``) for every instance, by
@@ -130,6 +142,29 @@ class Facts:
                 kept.clear()
             action = kept[key] = Attack(me, target, self.refs[treasure], self.refs[card])
         return action
+
+
+def _on_counter_only(effect: Any) -> bool:
+    return all(type(condition) is OnYourCounter for condition in effect.while_)
+
+
+def _actions_allowed(card: CardDef) -> int | None:
+    """``Facts.actions_allowed`` of one card."""
+    doing = card.doing("actions-per-turn")
+    if not all(_on_counter_only(effect) for effect, _ in doing):
+        return None
+    return max([1] + [verb.count for _, verb in doing])
+
+
+def _start_draw(card: CardDef) -> tuple[int, int] | None:
+    """``Facts.start_draw`` of one card."""
+    starts = card.triggered("turn-start")
+    if len(starts) != 1:
+        return None
+    index, effect = starts[0]
+    if len(effect.do) != 1 or type(effect.do[0]) is not Draw or not _on_counter_only(effect):
+        return None
+    return index, effect.do[0].count
 
 
 def _most_valid(card: CardDef, players: int, present: set[str]) -> int:

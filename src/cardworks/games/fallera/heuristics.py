@@ -13,6 +13,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import filterfalse
 from typing import Any
 
 from ...engine.codec import deep_tuple
@@ -313,6 +314,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     unseen_in_order = [i for i in range(len(designs)) if i not in visible]
     cards = [table.cards[d] for d in designs]
     treasure = [c.treasure for c in cards]
+    is_treasure = treasure.__getitem__
     fighting = [c.battle for c in cards]
     face_down = bool(battle) and attack is None or down is not None
     sizes = [0 if who == me else size for who, size in enumerate(seen["hand_sizes"])]
@@ -341,7 +343,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
             dealt_attack = next(i for i in unseen if fighting[i])
             unseen.remove(dealt_attack)
         # hands hold no treasure (a treasure goes straight to its counter): deal rivals' hands from the rest
-        loose = [i for i in unseen if not treasure[i]]
+        loose = [*filterfalse(is_treasure, unseen)]
         hands, start = [], 0
         for who, size in enumerate(sizes):
             if who == me:
@@ -350,8 +352,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
             hands.append(tuple(sorted(loose[start:start + size])))
             start += size
         if start:
-            taken = set(loose[:start])
-            deck = tuple([i for i in unseen if i not in taken])
+            deck = tuple(filterfalse(set(loose[:start]).__contains__, unseen))
         else:
             deck = tuple(unseen)
         foods: tuple[str, ...] = ()
@@ -441,10 +442,13 @@ def evaluate(table: Any, state: Any) -> list[float]:
     facts = state.facts if draft else rules.facts(state)
     exact = _by_weight(facts) if draft else ()
     plain = facts.plain_count if not state.marks and not rules.bonuses else None
+    plain_all = plain is not None and facts.all_plain
     scores = []
     for p in range(state.players):
         counter = state.counters[p]
-        if plain is not None and None not in (values := [plain[i] for i in counter]):
+        if plain_all:
+            count = sum(map(plain.__getitem__, counter))
+        elif plain is not None and None not in (values := [plain[i] for i in counter]):
             count = sum(values)
         elif draft and all(map(exact.__getitem__, counter)):
             count = state.weights[p]  # the draft's own tally, exact on such a counter

@@ -2,10 +2,11 @@
 does, with the steps most rollouts are made of played without building their list or their action.
 
 A rollout step picks ``choices(draft)[int(rng.random() * len(choices(draft)))]`` and plays it. Most steps of
-a deck without battle windows are a battle called and its defence: for those, the number of choices is
-counted and the chosen battle or defence played from the instance numbers, the defence's battle resolved and
-the turn passed in line while nothing unusual happens (a win within reach, another action, a card acting at
-the turn's start, a mark in play); anything else goes through ``choices`` and the rules' own effects. The
+a deck without battle windows are a battle called and its defence, an almoina or a sale: for those, the number
+of choices is counted and the chosen step played from the instance numbers, and the action's end and the turn
+passed in line while nothing unusual happens (a win within reach, a card whose extra action or turn-start
+effect has a condition to read, a mark in play); anything else goes through ``choices`` and the rules' own
+effects. The
 same random numbers are drawn, in the same order, so the same game is played (``tests/simulate/test_random_steps.py``
 compares the two step by step).
 """
@@ -13,9 +14,12 @@ compares the two step by step).
 from __future__ import annotations
 
 import random
+from bisect import insort
 from typing import Any, Callable, ClassVar
 
 from .state import Draft
+
+END_ACTION = ("end-action",)
 
 
 class Rollouts:
@@ -34,92 +38,164 @@ class Rollouts:
 
         One loop, the common steps written in line (a call per step was a large share of one): a turn's battle
         (``TurnChoices`` with no special to play, no Queen to move, no mark in play, then ``_play_attack``
-        with no window) and a defence (``_play_defence``, ``_resolve``, ``_end_action`` and ``_next_turn``
-        for printed values and no window), each left to the rules as soon as its unusual case arises."""
+        with no window), its almoina (``_play_almoina``'s draw of one card) or sale (``_sold`` with no window
+        and no use), and a defence (``_play_defence`` and ``_resolve`` for printed values and no window); then
+        one tail for the action's end (``_end_action``, ``_another_action`` from ``Facts.actions_allowed``,
+        ``_next_turn``, a lone turn-start draw from ``Facts.start_draw``). Each is left to the rules as soon as
+        its unusual case arises."""
         facts = draft.facts
         random_ = rng.random
         draft.rng = rng
         plain = self._plain_battles and not facts.modifiers
         playable = facts.playable if facts.any_playable else None
-        battle, all_battle, in_number_order, in_order = facts.battle, facts.hands_all_battle, facts.in_number_order, \
-            facts.in_order
+        battle, all_battle, in_number_order, rank_of = facts.battle, facts.hands_all_battle, facts.in_number_order, \
+            facts.rank_of
+        is_battle = battle.__getitem__
         attack_points, defence_points = facts.points["attack"], facts.points["defence"]
         more, turn_start, rivals = facts.more_actions, facts.turn_start, facts.rivals
+        allowed_by, start_draw = facts.actions_allowed, facts.start_draw
         more_actions, turn_starts = self._more_actions, self._turn_starts
         simple_start = not (self.discord or self.burning or self._starts)
         effects = self._effect_of
-        hands, counters, weights = draft.hands, draft.counters, draft.weights  # changed in place, never replaced
+        fast = plain and not draft.spaces  # no Kingdom map: no Queen to move (``spaces`` never changes in a game)
+        discord = self.discord
+        treasures, weight, sellable = facts.treasure, facts.weight, facts.sellable
+        log = draft.log
+        limit = 4 if draft.foods else 5  # valid ingredients that may win (``foods`` are dealt once, never changed)
+        is_sellable, defs = sellable.__getitem__, facts.defs
+        hands, counters, weights, sellables = draft.hands, draft.counters, draft.weights, draft.sellables
+        # changed in place, never replaced
         for _ in range(steps):
-            phase = draft.phase
-            if not plain or draft.takes is not None or draft.marks or draft.spaces:
-                pass
-            elif phase == "turn":
-                me = draft.current
-                weapons = hands[me]
-                if playable is None or not any(map(playable.__getitem__, weapons)):  # no special to play
-                    if not all_battle:
-                        weapons = [i for i in weapons if battle[i]]
-                    battles = (draft.on_counters - len(counters[me])) * len(weapons)
-                    index = int(random_() * (1 + battles + draft.sellables[me]))
-                    if not 0 < index <= battles or draft.again is not None:  # the almoina, a sale
-                        action = self.choices(draft)[index] if index else facts.almoina[me]
-                        effects[type(action)](self, draft, action)
-                        continue
-                    loot, weapon = divmod(index - 1, len(weapons))
-                    for target in rivals[me]:
-                        counter = counters[target]
-                        if loot < len(counter):
-                            break
-                        loot -= len(counter)
-                    if not in_number_order:
-                        counter, weapons = in_order(counter), in_order(weapons)
-                    weapon = weapons[weapon]
-                    hands[me].remove(weapon)
-                    draft.phase, draft.battle = "defend", (me, target, counter[loot], weapon)
-                    continue
-            elif phase == "defend":
-                attacker, target, treasure, attack = draft.battle
-                hand = hands[target]
-                weapons = hand if all_battle else [i for i in hand if battle[i]]
-                index = int(random_() * (len(weapons) + 1))
-                if draft.pending:
-                    draft.pending = ()
-                if index < len(weapons):
-                    defence = (weapons if in_number_order else in_order(weapons))[index]
-                    hand.remove(defence)
-                    steals = attack_points[attack] > defence_points[defence]
-                    draft.cemetery += (attack, defence)
-                else:
-                    steals = True
-                    draft.cemetery.append(attack)
-                draft.battle, draft.phase = None, "turn"
-                if steals:
-                    if treasure in counters[target]:
-                        self._unplace(draft, target, treasure)
-                    self._place(draft, attacker, treasure)
-                    if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
-                        self._later(draft, ("end-action",))
-                        continue
-                if max(weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # ``_end_action``
-                    self._later(draft, ("next-turn",))
-                    continue
-                if more_actions or draft.actions < 0:
-                    another = self._another_action(draft) if any(map(more.__getitem__, counters[draft.current])) \
-                        else draft.actions < 0
-                    if another:
-                        draft.actions += 1
-                        continue
-                draft.current = current = (draft.current + 1) % len(hands)  # ``_next_turn``
-                draft.turn += 1
-                draft.actions = 0
-                if draft.marks:
-                    self._turn_marks(draft)
-                if turn_starts and (not simple_start or any(map(turn_start.__getitem__, counters[current]))):
-                    self._start_turn(draft)
+            ended = False  # the turn's action is over: ``_end_action`` is next
+            if fast and draft.takes is None and not draft.marks:
+                phase = draft.phase
+                if phase == "turn":
+                    me = draft.current
+                    weapons = hands[me]
+                    if playable is None or not any(map(playable.__getitem__, weapons)):  # no special to play
+                        if not all_battle:
+                            weapons = [*filter(is_battle, weapons)]
+                        battles = (draft.on_counters - len(counters[me])) * len(weapons)
+                        index = int(random_() * (1 + battles + draft.sellables[me]))
+                        if draft.again is not None or not index and (
+                                not draft.deck or discord and len(draft.deck) == 1):  # an almoina's unusual draw
+                            action = self.choices(draft)[index] if index else facts.almoina[me]
+                            effects[type(action)](self, draft, action)
+                            continue
+                        if index > battles:  # a sale (``_sold``, no window, no use): ``_unplace`` in line, the draw
+                            sold = sorted(filter(is_sellable, counters[me]), key=rank_of)[index - battles - 1]
+                            counters[me].remove(sold)
+                            weights[me] -= weight[sold]
+                            sellables[me] -= 1
+                            draft.on_counters -= 1
+                            draft.cemetery.append(sold)
+                            if self._draw(draft, me, defs[sold].sell):
+                                self._later(draft, END_ACTION)
+                                continue
+                            ended = True
+                        elif index:
+                            loot, weapon = divmod(index - 1, len(weapons))
+                            for target in rivals[me]:
+                                counter = counters[target]
+                                if loot < len(counter):
+                                    break
+                                loot -= len(counter)
+                            if not in_number_order:
+                                counter, weapons = sorted(counter, key=rank_of), sorted(weapons, key=rank_of)
+                            weapon = weapons[weapon]
+                            hands[me].remove(weapon)
+                            draft.phase, draft.battle = "defend", (me, target, counter[loot], weapon)
+                            continue
+                        else:  # the almoina: ``_draw`` of one card, ``_place`` in line
+                            drawn = draft.deck.pop(0)
+                            if treasures[drawn]:
+                                insort(counters[me], drawn)
+                                log.append(("placed", drawn))
+                                weights[me] += weight[drawn]
+                                sellables[me] += sellable[drawn]
+                                draft.on_counters += 1
+                                if weights[me] >= limit and self._check_victory(draft):
+                                    self._later(draft, END_ACTION)
+                                    continue
+                            else:
+                                insort(hands[me], drawn)
+                            ended = True
+                elif phase == "defend":
+                    attacker, target, treasure, attack = draft.battle
+                    hand = hands[target]
+                    weapons = hand if all_battle else [*filter(is_battle, hand)]
+                    index = int(random_() * (len(weapons) + 1))
+                    if draft.pending:
+                        draft.pending = ()
+                    if index < len(weapons):
+                        defence = (weapons if in_number_order else sorted(weapons, key=rank_of))[index]
+                        hand.remove(defence)
+                        steals = attack_points[attack] > defence_points[defence]
+                        draft.cemetery += (attack, defence)
+                    else:
+                        steals = True
+                        draft.cemetery.append(attack)
+                    draft.battle, draft.phase = None, "turn"
+                    if steals:  # ``_unplace`` from the target (if it still holds it), ``_place`` on the attacker
+                        lost = counters[target]
+                        if treasure in lost:
+                            lost.remove(treasure)
+                            weights[target] -= weight[treasure]
+                            sellables[target] -= sellable[treasure]
+                            draft.on_counters -= 1
+                        insort(counters[attacker], treasure)
+                        log.append(("placed", treasure))
+                        weights[attacker] += weight[treasure]
+                        sellables[attacker] += sellable[treasure]
+                        draft.on_counters += 1
+                        if max(weights) >= limit and self._check_victory(draft):
+                            self._later(draft, END_ACTION)
+                            continue
+                    ended = True
+            if not ended:
+                legal = self.choices(draft)
+                count = len(legal)
+                if not count:
+                    return
+                action = legal[int(random_() * count)]
+                effects[type(action)](self, draft, action)
                 continue
-            legal = self.choices(draft)
-            count = len(legal)
-            if not count:
-                return
-            action = legal[int(random_() * count)]
-            effects[type(action)](self, draft, action)
+            if max(weights) >= limit and self._check_victory(draft):  # ``_end_action``
+                self._later(draft, ("next-turn",))
+                continue
+            if more_actions or draft.actions < 0:  # ``_another_action``, read from ``Facts.actions_allowed``
+                allowed = 1
+                if any(map(more.__getitem__, counters[draft.current])):
+                    for instance in counters[draft.current]:
+                        if more[instance]:
+                            most = allowed_by[instance]
+                            if most is None:
+                                allowed = None
+                                break
+                            if most > allowed:
+                                allowed = most
+                if self._another_action(draft) if allowed is None else draft.actions + 1 < allowed:
+                    draft.actions += 1
+                    continue
+            draft.current = current = (draft.current + 1) % len(hands)  # ``_next_turn``
+            draft.turn += 1
+            draft.actions = 0
+            if draft.marks:
+                self._turn_marks(draft)
+            if not turn_starts:
+                continue
+            if not simple_start:
+                self._start_turn(draft)
+                continue
+            starting = [*filter(turn_start.__getitem__, counters[current])]
+            if not starting:
+                continue
+            drawing = start_draw[starting[0]] if len(starting) == 1 and not draft.pending else None
+            if drawing is None:
+                self._start_turn(draft)
+                continue
+            # one card acts, drawing (``Facts.start_draw``): ``_after_burn``'s queue step played in line
+            instance, (index, count) = starting[0], drawing
+            log += (("trigger", instance), ("draw", instance))
+            if self._draw(draft, current, count):
+                self._later(draft, ("verbs", current, instance, index, "", 1))

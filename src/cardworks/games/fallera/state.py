@@ -147,8 +147,8 @@ def thawed(state: State, facts: Any) -> Draft:
     draft = object.__new__(Draft)
     draft.facts, draft.rng, draft.log, draft.subject = facts, None, [], None
     draft.designs = state.designs
-    draft.hands = [list(hand) for hand in state.hands]
-    draft.counters = [list(counter) for counter in state.counters]
+    draft.hands = list(map(list, state.hands))
+    draft.counters = list(map(list, state.counters))
     draft.deck, draft.cemetery = list(state.deck), list(state.cemetery)
     draft.current, draft.phase, draft.discord = state.current, state.phase, state.discord
     draft.battle, draft.toss, draft.takes, draft.candidates = state.battle, state.toss, state.takes, state.candidates
