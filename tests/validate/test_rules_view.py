@@ -11,8 +11,8 @@ import pytest
 
 from cardworks.loading.database import Database, load_game
 from cardworks.validate import runner, validate
-from cardworks.validate.cache import cached_validate
-from cardworks.validate.rules_view import PLACEHOLDER, rules_view, view_key
+from cardworks.validate.cache import cached_validate, view_key
+from cardworks.validate.rules_view import PLACEHOLDER, rules_view
 from conftest import FIXTURE_CARDS
 
 ENGLISH = "Steal one {treasure} from a rival and keep it in your hand until the end of the game, then draw two cards."
@@ -177,7 +177,8 @@ def test_a_stale_translation_after_a_rules_edit_is_still_reported(game, tmp_path
     assert stale and stale[0].file.endswith("i18n/es.json") and stale[0].location.startswith("/entries/capita/rules")
 
 
-def test_a_kept_plugin_warning_names_no_folder_of_this_machine(tmp_path: Path, runs: list[int], monkeypatch) -> None:
+def test_a_kept_plugin_warning_names_no_folder_of_this_machine(tmp_path: Path, runs: list[int],
+                                                              monkeypatch) -> None:
     cards = _fallera(tmp_path)
     _edit(cards / "fallera" / "sets" / "base.json",
           lambda d: d["cards"][0].update(rules="Some text.", effects=[], missing=[], needs=[]))

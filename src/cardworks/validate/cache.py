@@ -25,11 +25,13 @@ from ..problems import Problem
 from ..resources import data_dir, package_dir
 
 if TYPE_CHECKING:
+    from ..loading.database import Database
     from .report import Report
-    from .rules_view import RulesVerdicts
 
 FORMAT = 2
 """Bump when a stored verdict's form changes: older entries are then misses."""
+RULES_FORMAT = 1
+"""The same for the game rules' part (:class:`RulesVerdicts`), and for the view it is keyed by."""
 
 
 def hash_tree(digest: "hashlib._Hash", root: Path, skip: Callable[[str], bool] | None = None) -> None:
@@ -150,7 +152,8 @@ def _stored(report: Report, roots: list[str]) -> dict:
             "pack_roots": [portable(str(p), roots) for p in report.pack_roots]}
 
 
-def validate(cards_root: Path, packs: list[Path] | None, game: str | None, rules: RulesVerdicts | None = None) -> Report:
+def validate(cards_root: Path, packs: list[Path] | None, game: str | None,
+             rules: RulesVerdicts | None = None) -> Report:
     """:func:`.runner.validate`, imported when a verdict is made: a kept one imports none of the checks."""
     from .runner import validate as run
 
@@ -177,6 +180,69 @@ def _entry(folder: Path, cards_root: Path, packs: list[Path] | None, game: str |
     return folder / f"{hashlib.sha256(asked.encode()).hexdigest()[:32]}.json"
 
 
+def view_key(view: Database, code: str) -> str:
+    """Hash of what the game's own checks can read (:mod:`.rules_view`): ``code`` (:func:`code_key`), each data
+    file of ``view`` as parsed (kind, path, display name, data) and the bytes of every other file of its folders
+    but translations (a plugin never reads the data files' bytes)."""
+    digest = hashlib.sha256(f"cardworks-rules-view {RULES_FORMAT} {code}\0".encode())
+    for bundle in view.bundles:
+        digest.update(json.dumps([str(bundle.root), bundle.is_pack, [p.text() for p in bundle.problems]]).encode())
+        for f in bundle.files:
+            digest.update(json.dumps([f.kind.name, str(f.path), f.display, f.data], ensure_ascii=False,
+                                     sort_keys=True, default=repr).encode() + b"\0")
+        shown = {str(f.path) for f in bundle.files}
+        hash_tree(digest, bundle.root, skip=lambda path, root=bundle.root: path in shown or _translation(path, root))
+    return digest.hexdigest()
+
+
+def _translation(path: str, root: Path) -> bool:
+    """A translation file (``i18n/<locale>.json``): not in the view, so nothing the game's own checks read."""
+    parts = Path(os.path.relpath(path, root)).parts
+    return len(parts) == 2 and parts[0] == "i18n" and parts[1].endswith(".json")
+
+
+class RulesVerdicts:
+    """The game's own checks' problems on a view (:mod:`.rules_view`), kept in ``folder`` under
+    :func:`view_key`, their folders in ``roots`` replaced by numbers (an entry names no folder of this machine).
+    :meth:`known` answers a view seen before; :meth:`remember` notes a new verdict, which :meth:`keep` writes
+    once the build that asked succeeded."""
+
+    def __init__(self, folder: Path, roots: list[str], code: str) -> None:
+        self.folder, self.roots, self.code = folder, roots, code
+        self.new: dict[Path, dict] = {}
+        self.keys: dict[int, str] = {}
+        """The key of each view asked about (by ``id``), made once."""
+
+    def _entry(self, view: Database) -> Path:
+        asked = json.dumps([str(bundle.root.resolve()) for bundle in view.bundles])
+        return self.folder / f"rules-{hashlib.sha256(asked.encode()).hexdigest()[:32]}.json"
+
+    def known(self, view: Database) -> list[Problem] | None:
+        """The problems kept for ``view``, or None (then :meth:`remember` what the checks find)."""
+        key = self.keys[id(view)] = view_key(view, self.code)
+        try:
+            stored = json.loads(read_text_limited(self._entry(view)))
+            if stored.get("format") == RULES_FORMAT and stored.get("key") == key:
+                return [Problem(**{k: local(v, self.roots) for k, v in raw.items()}) for raw in stored["problems"]]
+        except (OSError, ValueError, KeyError, TypeError):  # none yet, damaged or unsafe: checked again
+            pass
+        return None
+
+    def remember(self, view: Database, problems: list[Problem]) -> None:
+        self.new[self._entry(view)] = {
+            "format": RULES_FORMAT, "key": self.keys.get(id(view)) or view_key(view, self.code),
+            "problems": [{k: portable(v, self.roots) for k, v in dataclasses.asdict(p).items()} for p in problems]}
+
+    def keep(self) -> None:
+        """Write the verdicts remembered (where the folder cannot be written, they are not kept)."""
+        for entry, stored in self.new.items():
+            try:
+                write_text_atomic(entry, json.dumps(stored, ensure_ascii=False))
+            except OSError:
+                pass
+        self.new = {}
+
+
 class Verdicts:
     """The verdict on ``validate(cards_root, packs, game)`` kept in ``folder``: :meth:`report` reuses it while
     nothing it depends on changed; :meth:`keep` stores a new one, called once the build that asked succeeded
@@ -197,8 +263,6 @@ class Verdicts:
                 return _report(stored["report"], _roots(*self.asked[:2]))
         except (OSError, ValueError, KeyError, TypeError):  # none yet, damaged or unsafe: validated again
             pass
-        from .rules_view import RulesVerdicts
-
         self.rules = RulesVerdicts(self.folder, _roots(*self.asked[:2]), code_key())
         report = validate(*self.asked, self.rules)
         # Only a verdict without errors, and only when the files were the same after validation as before it

@@ -6,6 +6,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ..errors import UsageError
 from ..loading.database import Database, display_path, game_folders, load_game, load_pack
@@ -22,15 +23,15 @@ from .check_language import Judge, judge_for
 from .check_text import check_text, start_text_checks
 from .check_totals import SetCompleteness, check_assumptions, check_totals
 from .report import Report
-from .rules_view import RulesVerdicts, rules_view, view_key
+from .rules_view import rules_view
 from ..loading.records import Index
 
 
 def check_database(db: Database, out: ProblemList, judge: Judge | None = None,
-                   rules: RulesVerdicts | None = None) -> tuple[list[SetCompleteness], int]:
+                   rules: Any = None) -> tuple[list[SetCompleteness], int]:
     """Run the cross-file checks on a loaded database; return completeness and assumed count. ``judge`` (see
-    :func:`.check_language.judge_for`) judges the texts' languages; ``rules`` keeps the game's own checks'
-    verdicts (see :mod:`.rules_view`)."""
+    :func:`.check_language.judge_for`) judges the texts' languages; ``rules`` (a :class:`.cache.RulesVerdicts`)
+    keeps the game's own checks' verdicts."""
     for bundle in db.bundles:
         out.extend(bundle.problems)
     check_imports(db, out)
@@ -66,20 +67,19 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None,
     return check_totals(index, out), len(index.of_kind("assumption"))
 
 
-def check_game_rules(index: Index, out: ProblemList, kept: RulesVerdicts | None = None) -> None:
+def check_game_rules(index: Index, out: ProblemList, kept: Any = None) -> None:
     """The game plugin's own checks on the database without prose (:func:`.rules_view.rules_view`): its
     vocabulary in effects and bonuses, the references inside them, and its scenarios' expectations and steps
-    (the same check ``cardworks check`` makes before it runs them). With ``kept``, a verdict on the same view
-    is reused (the plugin is not even imported) and a new one is remembered."""
+    (the same check ``cardworks check`` makes before it runs them). With ``kept`` (a :class:`.cache.RulesVerdicts`),
+    a verdict on the same view is reused (the plugin is not even imported) and a new one is remembered."""
     view = rules_view(index.db)
-    key = view_key(view, kept.code) if kept is not None else ""
-    problems = kept.known(view, key) if kept is not None else None
+    problems = kept.known(view) if kept is not None else None
     if problems is None:
         found = ProblemList()
         _run_game_rules(Index(view), found)
         problems = found.items
         if kept is not None:
-            kept.remember(view, key, problems)
+            kept.remember(view, problems)
     out.extend(problems)
 
 
@@ -110,14 +110,14 @@ def collector_paused() -> Iterator[None]:
 
 
 def validate(cards_root: Path, packs: list[Path] | None = None, game: str | None = None,
-             rules: RulesVerdicts | None = None) -> Report:
+             rules: Any = None) -> Report:
     """Validate every game under ``cards_root`` (or only ``game``), or only the games that ``packs`` extend, with
-    them; ``rules`` keeps the game's own checks' verdicts (see :mod:`.rules_view`)."""
+    them; ``rules`` (a :class:`.cache.RulesVerdicts`) keeps the game's own checks' verdicts."""
     with collector_paused():
         return _validate(cards_root, packs, game, rules)
 
 
-def _validate(cards_root: Path, packs: list[Path] | None, game: str | None, rules: RulesVerdicts | None) -> Report:
+def _validate(cards_root: Path, packs: list[Path] | None, game: str | None, rules: Any) -> Report:
     report = out = Report()
     games = {folder.name: folder for folder in game_folders(cards_root)}
     selected: dict[str, list[Path]] = {}
