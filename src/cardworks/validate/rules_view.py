@@ -28,11 +28,38 @@ HIDDEN_KINDS = ("translations",)
 
 def rules_view(db: Database) -> Database:
     """``db`` as the game's own checks see it (see the module docstring); ``db`` itself is not changed."""
-    return Database(game=_bundle(db.game), packs=[_bundle(pack) for pack in db.packs])
+    return Database(game=_bundle(db.game, None), packs=[_bundle(pack, None) for pack in db.packs])
 
 
-def _bundle(bundle: Bundle) -> Bundle:
-    return dataclasses.replace(bundle, files=[_file(f) for f in bundle.files if f.kind.name not in HIDDEN_KINDS])
+def pieces_view(db: Database) -> Database:
+    """``db`` as printed pieces (boards, standees, stickers, tiles…) are drawn from: card designs' rules and
+    flavour texts a placeholder as in :func:`rules_view`, and translations without those texts' entries (the
+    pieces print names and the pieces' own texts, never a card's rules), so an edit of them keeps the pieces'
+    key (``render.docs.build.task_hash``)."""
+    cards = {card.id for _, card_set in db.docs("set") for card in card_set.cards}
+    return Database(game=_bundle(db.game, cards), packs=[_bundle(pack, cards) for pack in db.packs])
+
+
+def _bundle(bundle: Bundle, cards: set[str] | None) -> Bundle:
+    """``cards`` None: translations left out; else kept without the prose entries of those card designs."""
+    if cards is None:
+        return dataclasses.replace(bundle, files=[_file(f) for f in bundle.files if f.kind.name not in HIDDEN_KINDS])
+    return dataclasses.replace(bundle, files=[_translation(f, cards) if f.kind.name in HIDDEN_KINDS else _file(f)
+                                              for f in bundle.files])
+
+
+def _translation(loaded: LoadedFile, cards: set[str]) -> LoadedFile:
+    if loaded.doc is None or not isinstance(loaded.data, dict) or not isinstance(loaded.data.get("entries"), dict):
+        return loaded
+
+    def kept(record: str, fields: object) -> object:
+        if record not in cards or not isinstance(fields, dict):
+            return fields
+        return {field: value for field, value in fields.items() if field not in PROSE}
+
+    data = {**loaded.data, "entries": {r: kept(r, f) for r, f in loaded.data["entries"].items()}}
+    doc = loaded.doc.model_copy(update={"entries": {r: kept(r, f) for r, f in loaded.doc.entries.items()}})
+    return dataclasses.replace(loaded, data=data, doc=doc)
 
 
 def _file(loaded: LoadedFile) -> LoadedFile:
