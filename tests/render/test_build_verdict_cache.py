@@ -20,7 +20,7 @@ def test_a_rebuild_reuses_the_verdict_and_a_broken_card_still_fails(game, tmp_pa
             "--no-docs", "--jobs", "1"]
     first = run_cli(*args)
     assert first.exit_code == 0, first.output
-    assert len(list((out / ".cache" / "validation").iterdir())) == 1
+    assert len(list((out / ".cache" / "validation").iterdir())) == 2  # the verdict and its game rules' part
     sheets = {p: p.read_bytes() for p in out.rglob("*.pdf") if ".cache" not in p.parts}
 
     real = cache.validate

@@ -5,6 +5,8 @@ Imported only by ``cardworks build``: WeasyPrint is heavy and validation never n
 
 import logging
 
+from .libraries import install as _find_libraries_quickly
+
 
 class _QuietFallback(logging.Filter):
     """WeasyPrint warns once per font when it subsets with fontTools instead of HarfBuzz-Subset;
@@ -15,3 +17,4 @@ class _QuietFallback(logging.Filter):
 
 
 logging.getLogger("weasyprint").addFilter(_QuietFallback())
+_find_libraries_quickly()

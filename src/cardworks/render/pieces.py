@@ -71,10 +71,18 @@ class PieceTask:
     def paper(self) -> str:
         return "a3" if self.kind.endswith("-a3") else self.layout.paper
 
+    @staticmethod
+    def drawn_from(db: Database) -> Database:
+        """What a piece is drawn from, and keyed by: its game without the cards' rules and flavour texts
+        (:func:`..validate.rules_view.pieces_view`), so editing them draws no piece again."""
+        from ..validate.rules_view import pieces_view
+
+        return pieces_view(db)
+
     def render(self, db: Database | None = None) -> tuple[bytes, int, list[str]]:
         """The piece's PDF, its page count and the strings taken from another locale; ``db`` is its game when
         the caller has it loaded (else it is loaded here, as in a worker process)."""
-        db = db if db is not None else Database(game=load_game(Path(self.game_root)))
+        db = self.drawn_from(db if db is not None else Database(game=load_game(Path(self.game_root))))
         texts = DocTexts(db, self.locale, self.allow_fallback, self.proof)
         data = PIECES[self.kind].render(db, texts, self.layout, list(self.sets) if self.sets is not None else None)
         if texts.missing:

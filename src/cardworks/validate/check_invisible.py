@@ -23,6 +23,8 @@ _REFUSED_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
 
 def invisible_characters(text: str) -> list[tuple[int, str]]:
     """(offset, character) of each character in ``text`` that prints nothing or reorders the text."""
+    if text.isprintable() and BLANK.isdisjoint(text):  # most texts: every refused category is unprintable
+        return []
     return [(i, ch) for i, ch in enumerate(text)
             if ch not in ALLOWED and (ch in BLANK or unicodedata.category(ch) in _REFUSED_CATEGORIES)]
 

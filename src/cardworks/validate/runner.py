@@ -6,6 +6,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ..errors import UsageError
 from ..loading.assets import save_image_verdicts
@@ -23,12 +24,15 @@ from .check_language import Judge, judge_for
 from .check_text import check_text, start_text_checks
 from .check_totals import SetCompleteness, check_assumptions, check_totals
 from .report import Report
+from .rules_view import rules_view
 from ..loading.records import Index
 
 
-def check_database(db: Database, out: ProblemList, judge: Judge | None = None) -> tuple[list[SetCompleteness], int]:
+def check_database(db: Database, out: ProblemList, judge: Judge | None = None,
+                   rules: Any = None) -> tuple[list[SetCompleteness], int]:
     """Run the cross-file checks on a loaded database; return completeness and assumed count. ``judge`` (see
-    :func:`.check_language.judge_for`) judges the texts' languages."""
+    :func:`.check_language.judge_for`) judges the texts' languages; ``rules`` (a :class:`.cache.RulesVerdicts`)
+    keeps the game's own checks' verdicts."""
     for bundle in db.bundles:
         out.extend(bundle.problems)
     check_imports(db, out)
@@ -60,13 +64,27 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None) -
     check_glossary(index, out)
     check_assumptions(index, out)
     check_layouts(db, out)
-    _check_game_rules(index, out)
+    check_game_rules(index, out, rules)
     return check_totals(index, out), len(index.of_kind("assumption"))
 
 
-def _check_game_rules(index: Index, out: ProblemList) -> None:
-    """The game plugin's own checks: its vocabulary in effects and bonuses, the references inside them, and
-    its scenarios' expectations and steps (the same check ``cardworks check`` makes before it runs them)."""
+def check_game_rules(index: Index, out: ProblemList, kept: Any = None) -> None:
+    """The game plugin's own checks on the database without prose (:func:`.rules_view.rules_view`): its
+    vocabulary in effects and bonuses, the references inside them, and its scenarios' expectations and steps
+    (the same check ``cardworks check`` makes before it runs them). With ``kept`` (a :class:`.cache.RulesVerdicts`),
+    a verdict on the same view is reused (the plugin is not even imported) and a new one is remembered."""
+    view = rules_view(index.db)
+    problems = kept.known(view) if kept is not None else None
+    if problems is None:
+        found = ProblemList()
+        _run_game_rules(Index(view), found)
+        problems = found.items
+        if kept is not None:
+            kept.remember(view, problems)
+    out.extend(problems)
+
+
+def _run_game_rules(index: Index, out: ProblemList) -> None:
     from ..plugin_registry import plugin_of
     from .expectations import scenario_problems
 
@@ -92,15 +110,17 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def validate(cards_root: Path, packs: list[Path] | None = None, game: str | None = None) -> Report:
-    """Validate every game under ``cards_root`` (or only ``game``), or only the games that ``packs`` extend, with them."""
+def validate(cards_root: Path, packs: list[Path] | None = None, game: str | None = None,
+             rules: Any = None) -> Report:
+    """Validate every game under ``cards_root`` (or only ``game``), or only the games that ``packs`` extend, with
+    them; ``rules`` (a :class:`.cache.RulesVerdicts`) keeps the game's own checks' verdicts."""
     with collector_paused():
-        report = _validate(cards_root, packs, game)
+        report = _validate(cards_root, packs, game, rules)
     save_image_verdicts()
     return report
 
 
-def _validate(cards_root: Path, packs: list[Path] | None, game: str | None) -> Report:
+def _validate(cards_root: Path, packs: list[Path] | None, game: str | None, rules: Any) -> Report:
     report = out = Report()
     games = {folder.name: folder for folder in game_folders(cards_root)}
     selected: dict[str, list[Path]] = {}
@@ -115,7 +135,7 @@ def _validate(cards_root: Path, packs: list[Path] | None, game: str | None) -> R
     for game_id, pack_folders in selected.items():
         with judge_for(games[game_id], pack_folders) as judge:  # its detector loads while the files are read
             db = Database(game=load_game(games[game_id]), packs=[load_pack(p) for p in pack_folders])
-            completeness, assumed = check_database(db, out, judge)
+            completeness, assumed = check_database(db, out, judge, rules)
         report.completeness[game_id] = completeness
         report.assumed[game_id] = assumed
         report.files += sum(len(b.files) for b in db.bundles)

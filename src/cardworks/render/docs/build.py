@@ -118,10 +118,12 @@ def _shown_by(task: Any, root: Path, path: Path, source_locale: str) -> bool:
     return True
 
 
-def task_hash(task: Any, seen: dict[Any, Any] | None = None) -> str:
+def task_hash(task: Any, seen: dict[Any, Any] | None = None, db: Database | None = None) -> str:
     """Hash of everything a piece may be made from: the game's data in its locale, the templates, the engine.
     (Rulebooks and FAQ indexes are keyed by what they print instead: ``DocTask.input_key``.) ``seen`` keeps
-    the folders listed and files read for the tasks of one build."""
+    the folders listed and files read for the tasks of one build. A task that draws from a view of its game
+    (``drawn_from``, given its game ``db`` loaded) is keyed by the view's data files as parsed, and the bytes
+    of the folder's other files."""
     import json
 
     from ...loading.paths import read_text_inside
@@ -135,10 +137,23 @@ def task_hash(task: Any, seen: dict[Any, Any] | None = None) -> str:
         source = ""
     seen = {} if seen is None else seen
     read = seen.setdefault("bytes", {})
+    parsed: dict[Path, bytes] = {}
+    if db is not None and hasattr(task, "drawn_from"):
+        if ("view", task.game_root) not in seen:  # the same view for every piece of the game
+            root = Path(task.game_root)
+            seen[("view", task.game_root)] = {
+                f.path: json.dumps([str(f.path.relative_to(root)), f.data], ensure_ascii=False, sort_keys=True,
+                                   default=repr).encode() + b"\0"
+                for f in task.drawn_from(db).game.files if f.path.is_relative_to(root)}
+        parsed = seen[("view", task.game_root)]
+        for path in sorted(parsed):
+            if _shown_by(task, Path(task.game_root), path, source):
+                digest.update(parsed[path])
     for folder in (Path(task.game_root), templates_dir(), package / "engine", package / "games"):
         if ("files", folder) not in seen:
             seen[("files", folder)] = [p for p in folder.rglob("*") if p.is_file()]
-        hash_files(digest, [p for p in seen[("files", folder)] if _shown_by(task, folder, p, source)], folder, read)
+        shown = [p for p in seen[("files", folder)] if p not in parsed and _shown_by(task, folder, p, source)]
+        hash_files(digest, shown, folder, read)
     return digest.hexdigest()
 
 
@@ -181,7 +196,9 @@ def _keys(tasks: list[Any], games: dict[str, Database]) -> tuple[dict[Any, str],
             made[task] = task.html(games[task.game_root])
             keys[task] = task.input_key(made[task], seen)
         else:
-            keys[task] = task_hash(task, listed)
+            if hasattr(task, "drawn_from") and task.game_root not in games:
+                games[task.game_root] = Database(game=load_game(Path(task.game_root)))
+            keys[task] = task_hash(task, listed, games.get(task.game_root))
     return keys, made
 
 
