@@ -62,3 +62,29 @@ def test_a_piece_key_keeps_only_through_card_text_edits(game, change: str, same:
         assert after == before
     else:
         assert after != before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", ["fallera", "calavera", "diables"])
+def test_no_shipped_piece_prints_the_placeholder(game_id: str) -> None:
+    """A piece drawn from the view that printed a card's rules or flavour would show the placeholder, and its
+    key would hide a real edit. Every piece of each shipped game is drawn (its first locale) and read back."""
+    import io
+
+    import pypdfium2
+
+    import json
+
+    from conftest import REPO
+
+    folder = REPO / "cards" / game_id
+    db = Database(game=load_game(folder))
+    locale = json.loads((folder / "game.json").read_text(encoding="utf-8"))["locales"][0]
+    tasks = piece_tasks(db, [locale], SheetLayout(), True, False, None)
+    assert tasks, f"{game_id} has pieces"
+    for task in tasks:
+        data, pages, _ = task.render(db)
+        document = pypdfium2.PdfDocument(io.BytesIO(data))
+        text = "".join(page.get_textpage().get_text_range() for page in document)
+        assert pages and text.strip(), task.path  # the piece printed something to read
+        assert PLACEHOLDER not in text, f"{task.path} prints {PLACEHOLDER!r}: it shows a card's rules or flavour"
