@@ -33,10 +33,11 @@ from .measure import PARTS
 from .pagetree import set_pages
 from .prune import prune_resources
 
-RENDERER_VERSION = "7"
+RENDERER_VERSION = "8"
 """Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
 again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules;
-5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws; 7: PNG art goes in undecoded, see :mod:`.rawpng`)."""
+5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws; 7: PNG art goes in undecoded, see :mod:`.rawpng`; 8: images and icon forms named by their content, see
+:mod:`.svgforms`)."""
 
 Renderer = Callable[[FaceJob, Callable[[FaceResult], None]], FaceResult]
 """Lays out a job's faces, handing each document to the callback as it is read (see ``render_faces``)."""

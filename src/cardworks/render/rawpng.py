@@ -78,7 +78,9 @@ def _image_class() -> type:
         """A WeasyPrint raster image whose PDF object is the PNG's own rows (see the module's docstring)."""
 
         def __init__(self, url: str, rows: PngRows) -> None:  # no super().__init__: that would open the pixels
-            self.id = md5(url.encode(), usedforsecurity=False).hexdigest()  # WeasyPrint's own id for this URL
+            # Named by its pixels, not by its file's URL (WeasyPrint's way): the same art gives the same PDF
+            # wherever the game folder is; two files of the same pixels may share one image.
+            self.id = md5(rows.data, usedforsecurity=False).hexdigest()
             self._cache, self._jpeg_quality, self._dpi = {}, None, None
             self.mode = "RGB" if rows.colours == 3 else "L"
             self.width, self.height = rows.width, rows.height
