@@ -1,6 +1,7 @@
 """What makes a face cheaper keeps its look: SVG icons drawn once per document and size as form XObjects
 (render/svgforms.py) look as when WeasyPrint draws each use, and are written once; icons and values laid out flat
-in the header and stats line (templates/cards/face.html.j2) look as their own flex boxes did."""
+in the header and stats line (templates/cards/face.html.j2) look as their own flex boxes did, and the stats line
+laid out flat (no flex box) as its flex box did."""
 
 from __future__ import annotations
 
@@ -104,10 +105,20 @@ def test_an_icon_at_several_sizes_looks_the_same(svg: str) -> None:
     assert sorted(_forms(forms).values()) == [2, 2, 2]  # three sizes, each on both pages
 
 
+def _flex_stats(html: str) -> str:
+    """The face's stats line as it was: a flex box, its marks pushed to its right end by a spacer."""
+    import re
+
+    html = html.replace('<div class="stats flat', '<div class="stats')
+    return re.sub(r'<span class="marks">((?:<span class="mark">[^<]*<img [^>]*>[^<]*</span>)+)</span>',
+                  r'<span class="spacer"></span>\1', html)
+
+
 def _nested(html: str) -> str:
     """The face's markup as it was: each stat's and the kind's icon and value in a flex box of their own."""
     import re
 
+    html = _flex_stats(html)
     html = re.sub(r'<img class="stat-icon" ([^>]*)><span class="stat-value">([^<]*)</span>',
                   r'<span class="stat"><img \1>\2</span>', html)
     html = re.sub(r'<img class="kind-icon" ([^>]*)>(?:<span class="kind-value">([^<]*)</span>)?',
@@ -135,5 +146,6 @@ def test_flat_icons_and_values_look_as_nested_flex_boxes_did(monkeypatch: pytest
     monkeypatch.setattr(module, "typeset", nested)
     old = layout_document(job, faces, fetcher)
     assert seen[0].count('class="stat"') > 50 and seen[0].count('class="kind"') > 10  # the old markup was laid out
+    assert 'class="spacer"' in seen[0] and 'class="marks"' not in seen[0]  # and the flex stats line
     assert measure(flat, {}) == measure(old, {})  # the same overflow verdicts
     _same_pages(flat.write_pdf(), old.write_pdf())
