@@ -56,17 +56,34 @@ def bound_html(faces: list, icons: dict[str, tuple[str, str]], lang: str, hyphen
             f"<body>{''.join(pages)}</body></html>")
 
 
+def lay_out(html: str, fetcher=None) -> int:
+    """Lay ``html`` out and write its PDF, as the floor does; its pages."""
+    from weasyprint import HTML
+
+    from cardworks.render.faces import _font_config
+
+    document = HTML(string=html, url_fetcher=fetcher).render(font_config=_font_config())
+    document.write_pdf(io.BytesIO())
+    return len(document.pages)
+
+
+def one_page_each(html: str, faces: int, fetcher=None) -> None:
+    """Raise SystemExit unless each face's texts took exactly one page (else the bound would count page breaks)."""
+    pages = lay_out(html, fetcher)
+    if pages != faces:
+        raise SystemExit(f"{faces} faces' texts took {pages} pages, not one each")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--locale", default="en")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
     from render import weasyprint_floor
-    from weasyprint import HTML
 
     from cardworks.loading import load_database
     from cardworks.render.deck import build_deck
-    from cardworks.render.faces import Face, _font_config, build_job, render_faces
+    from cardworks.render.faces import Face, build_job, render_faces
     from cardworks.render.fetcher import safe_fetcher
     from cardworks.render.fonts import font_folders
 
@@ -74,19 +91,12 @@ def main() -> None:
     job = build_job(db, build_deck(db, "expert"), args.locale)
     render_faces(job)  # each face at the rules size it ends with: the bound lays each face out once
     faces = [face for face in job.faces if isinstance(face, Face)]
-    fetcher = safe_fetcher(font_folders())
+    fetcher = safe_fetcher(font_folders())  # the fonts, nothing else
     documents = {"text as plain blocks": bound_html(faces, job.icons, job.lang),
                  "the same, not hyphenated": bound_html(faces, job.icons, job.lang, hyphens=False)}
-
-    def lay_out(html: str) -> int:
-        document = HTML(string=html, url_fetcher=fetcher).render(font_config=_font_config())
-        document.write_pdf(io.BytesIO())
-        return len(document.pages)
-
-    weasyprint_floor(1)
-    for name, html in documents.items():
-        if lay_out(html) != len(faces):
-            raise SystemExit(f"{name}: a face's texts took more than one page")
+    weasyprint_floor(1)  # imports and fonts loaded before anything is timed
+    for html in documents.values():
+        one_page_each(html, len(faces), fetcher)
     floors: list[float] = []
     bounds: dict[str, list[float]] = {name: [] for name in documents}
     for _ in range(3):  # alternated, the least of each
@@ -95,7 +105,7 @@ def main() -> None:
         floors.append((time.process_time() - start) / 64 * 1000)
         for name, html in documents.items():
             start = time.process_time()
-            lay_out(html)
+            lay_out(html, fetcher)
             bounds[name].append((time.process_time() - start) / len(faces) * 1000)
     floor_ms = min(floors)
     print(f"expert deck, {args.locale}, {len(faces)} faces; floor {floor_ms:.2f} ms a page (least of 3 alternated runs)")
