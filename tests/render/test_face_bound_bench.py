@@ -22,6 +22,7 @@ def test_the_bound_holds_each_faces_texts_on_one_page_and_refuses_a_face_that_ta
     db = load_database(FALLERA)
     job = build_job(db, build_deck(db, "expert"), "en")
     faces = [face for face in job.faces if isinstance(face, Face) and face.rules and face.flavour][:3]
+    assert len(faces) >= 2
     fetcher = safe_fetcher(font_folders())
     html = bound_html(faces, job.icons, job.lang)
     for face in faces:
@@ -29,5 +30,5 @@ def test_the_bound_holds_each_faces_texts_on_one_page_and_refuses_a_face_that_ta
     assert "<img" not in html and "flex" not in html and "position" not in html
     one_page_each(html, len(faces), fetcher)
     long = replace(faces[0], rules=faces[0].rules * 30)
-    with pytest.raises(SystemExit, match=r"3 faces. texts took [4-9] pages, not one each"):
+    with pytest.raises(SystemExit, match=rf"{len(faces)} faces. texts took [0-9]+ pages, not one each"):
         one_page_each(bound_html([long, *faces[1:]], job.icons, job.lang), len(faces), fetcher)
