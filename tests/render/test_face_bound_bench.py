@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from dataclasses import replace
 
 import pytest
@@ -14,11 +14,17 @@ from cardworks.render.fetcher import safe_fetcher
 from cardworks.render.fonts import font_folders
 from conftest import FALLERA, REPO
 
-sys.path.insert(0, str(REPO / "bench"))
-from facebound import bound_html, one_page_each  # noqa: E402
+
+def _bench():
+    """bench/facebound.py as a module (not put on the path: bench/render.py would hide tests/render)."""
+    spec = importlib.util.spec_from_file_location("facebound", REPO / "bench" / "facebound.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_the_bound_holds_each_faces_texts_on_one_page_and_refuses_a_face_that_takes_more() -> None:
+    bound_html, one_page_each = _bench().bound_html, _bench().one_page_each
     db = load_database(FALLERA)
     job = build_job(db, build_deck(db, "expert"), "en")
     faces = [face for face in job.faces if isinstance(face, Face) and face.rules and face.flavour][:3]

@@ -20,6 +20,7 @@ from cardworks.render.fonts import font_folders
 from cardworks.render.jinja import templates_dir
 from cardworks.render.svgforms import SvgForms
 from conftest import REPO
+from flex_lines import flex_stats
 
 
 def _rasters(data: bytes) -> list:
@@ -105,20 +106,11 @@ def test_an_icon_at_several_sizes_looks_the_same(svg: str) -> None:
     assert sorted(_forms(forms).values()) == [2, 2, 2]  # three sizes, each on both pages
 
 
-def _flex_stats(html: str) -> str:
-    """The face's stats line as it was: a flex box, its marks pushed to its right end by a spacer."""
-    import re
-
-    html = html.replace('<div class="stats flat', '<div class="stats')
-    return re.sub(r'<span class="marks">((?:<span class="mark">[^<]*<img [^>]*>[^<]*</span>)+)</span>',
-                  r'<span class="spacer"></span>\1', html)
-
-
 def _nested(html: str) -> str:
     """The face's markup as it was: each stat's and the kind's icon and value in a flex box of their own."""
     import re
 
-    html = _flex_stats(html)
+    html = flex_stats(html)
     html = re.sub(r'<img class="stat-icon" ([^>]*)><span class="stat-value">([^<]*)</span>',
                   r'<span class="stat"><img \1>\2</span>', html)
     html = re.sub(r'<img class="kind-icon" ([^>]*)>(?:<span class="kind-value">([^<]*)</span>)?',

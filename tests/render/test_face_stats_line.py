@@ -18,7 +18,7 @@ from cardworks.render.fonts import font_folders
 from cardworks.render.jinja import templates_dir
 from cardworks.render.measure import _leaves, _spills_out, measure
 from conftest import FALLERA
-from render.test_face_cost import _flex_stats
+from flex_lines import flex_stats
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def test_the_flat_stats_line_places_what_the_flex_box_placed(expert, monkeypatch
     assert any(mark.mark for face in chosen for mark in face.marks) and all(face.stats and face.marks for face in chosen)
     flat = layout_document(job, chosen, fetcher)
     typeset = module.typeset
-    monkeypatch.setattr(module, "typeset", lambda html, lang: _flex_stats(typeset(html, lang)))
+    monkeypatch.setattr(module, "typeset", lambda html, lang: flex_stats(typeset(html, lang)))
     flexed = layout_document(job, chosen, fetcher)
     mine, theirs = _stats_boxes(flat), _stats_boxes(flexed)
     assert mine.keys() == theirs.keys() == {face.id for face in chosen}
