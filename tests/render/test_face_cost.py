@@ -1,6 +1,7 @@
 """What makes a face cheaper keeps its look: SVG icons drawn once per document and size as form XObjects
 (render/svgforms.py) look as when WeasyPrint draws each use, and are written once; icons and values laid out flat
-in the header and stats line (templates/cards/face.html.j2) look as their own flex boxes did."""
+in the header and stats line (templates/cards/face.html.j2) look as their own flex boxes did, and the stats line
+laid out flat (no flex box) as its flex box did."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from cardworks.render.fonts import font_folders
 from cardworks.render.jinja import templates_dir
 from cardworks.render.svgforms import SvgForms
 from conftest import REPO
+from flex_lines import flex_stats
 
 
 def _rasters(data: bytes) -> list:
@@ -108,6 +110,7 @@ def _nested(html: str) -> str:
     """The face's markup as it was: each stat's and the kind's icon and value in a flex box of their own."""
     import re
 
+    html = flex_stats(html)
     html = re.sub(r'<img class="stat-icon" ([^>]*)><span class="stat-value">([^<]*)</span>',
                   r'<span class="stat"><img \1>\2</span>', html)
     html = re.sub(r'<img class="kind-icon" ([^>]*)>(?:<span class="kind-value">([^<]*)</span>)?',
@@ -135,5 +138,6 @@ def test_flat_icons_and_values_look_as_nested_flex_boxes_did(monkeypatch: pytest
     monkeypatch.setattr(module, "typeset", nested)
     old = layout_document(job, faces, fetcher)
     assert seen[0].count('class="stat"') > 50 and seen[0].count('class="kind"') > 10  # the old markup was laid out
+    assert 'class="spacer"' in seen[0] and 'class="marks"' not in seen[0]  # and the flex stats line
     assert measure(flat, {}) == measure(old, {})  # the same overflow verdicts
     _same_pages(flat.write_pdf(), old.write_pdf())

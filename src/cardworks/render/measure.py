@@ -7,7 +7,8 @@ is ``card-<face id>``: ``header`` (the title with its type and kind icons), ``st
 
 - ``name``: something in the header lies outside it (a title wider or taller than its frame, or a kind icon
   pushed out by the title), or the title takes more than two lines;
-- ``stats``: an icon or value outside the stats line;
+- ``stats``: an icon or value outside the stats line, or drawn over another (the shipped face sets its marks at
+  the line's right end, where too long a line runs into them instead of out of the line);
 - ``rules``: text below or beside the rules box (the box clips it: the text is cut off on the card);
 - ``flavour``: text beside its box, or a flavour reaching up into the visible rules text (or into the stats
   line when the card has no rules text).
@@ -72,6 +73,20 @@ def _spills_out(part: Any) -> bool:
     return False
 
 
+def _overlapping(part: Any) -> bool:
+    """True when two things drawn in ``part`` cover each other (beyond rounding)."""
+    boxes = sorted((leaf.border_box_x(), leaf.border_box_x() + leaf.border_width(),
+                    leaf.border_box_y(), leaf.border_box_y() + leaf.border_height())
+                   for leaf in _leaves(part) if leaf.border_width() > TOLERANCE)
+    for i, (left, right, top, bottom) in enumerate(boxes):
+        for other_left, _, other_top, other_bottom in boxes[i + 1:]:
+            if other_left >= right - TOLERANCE:
+                break
+            if other_top < bottom - TOLERANCE and top < other_bottom - TOLERANCE:
+                return True
+    return False
+
+
 def _title_lines(header: Any) -> int:
     """Lines of the title (the header's ``name`` element), 0 when the header has none."""
     from weasyprint.formatting_structure.boxes import LineBox
@@ -98,7 +113,7 @@ def spill(parts: dict[str, Any]) -> Spill | None:
     header, stats, rules, flavour = (parts.get(name) for name in ("header", "stats", "rules", "flavour"))
     if header is not None and (_spills_out(header) or _title_lines(header) > 2):
         found.append("name")
-    if stats is not None and _spills_out(stats):
+    if stats is not None and (_spills_out(stats) or _overlapping(stats)):
         found.append("stats")
     # the lowest visible text or icon the flavour must stay under: the rules text (as far as its box shows
     # it), else the stats line
