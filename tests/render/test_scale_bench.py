@@ -19,6 +19,8 @@ def test_the_scale_bench_prints_per_design_cost_and_the_art_floor() -> None:
     rows = [line.split() for line in run.stdout.splitlines() if line.strip()[:1].isdigit() and "designs" not in line]
     assert [row[0] for row in rows] == ["2", "3"]
     assert all(float(row[2]) > 0 and float(row[4]) > 0 for row in rows)  # ms a design, peak MB
-    art = [line for line in run.stdout.splitlines() if line.startswith("1 designs,")]
+    art = [line for line in run.stdout.splitlines() if line.startswith("1 designs, art")]
     assert len(art) == 1 and "build/floor" in art[0] and "face cache" in art[0], run.stdout
+    [parts] = [line for line in run.stdout.splitlines() if line.startswith("1 designs, parts of the build")]
+    assert "importing what a build imports" in parts and "validating the game" in parts, run.stdout
     assert "with the build's" in run.stdout
