@@ -166,6 +166,28 @@ def user_cache_folder() -> Path:
     return Path(platformdirs.user_cache_dir("cardworks"))  # honours XDG_CACHE_HOME on Linux
 
 
+def read_cache_table(name: str) -> object:
+    """The JSON table ``name`` kept between runs in :func:`user_cache_folder`, or None when there is none yet or it
+    is damaged or unsafe to read (the caller then starts afresh: a cache only ever saves time)."""
+    import json
+
+    try:
+        return json.loads(read_limited(user_cache_folder() / name))
+    except (UnsafeFile, ValueError):
+        return None
+
+
+def write_cache_table(name: str, table: object) -> None:
+    """Save the JSON table ``name`` in :func:`user_cache_folder` atomically; a cache that cannot be written is
+    simply not kept."""
+    import json
+
+    try:
+        write_text_atomic(user_cache_folder() / name, json.dumps(table))
+    except OSError:
+        pass
+
+
 def write_temp(path: Path, data: bytes, tag: str = "") -> str:
     """``data`` in a synced temporary file beside ``path`` (named ``.<name>.<tag>…tmp``); returns its name."""
     fault_point("write")

@@ -8,12 +8,10 @@ source, text in the wrong language, and the locale's typography.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from functools import lru_cache
-from pathlib import Path
 
-from ..fileio import UnsafeFile, read_limited, user_cache_folder
+from ..fileio import read_cache_table, write_cache_table
 from .screen import plainly_in
 
 #: Languages the detector knows, by locale (its primary subtag).
@@ -201,9 +199,8 @@ def _code(language_name: str) -> str:
     return next(code for code, name in LANGUAGES.items() if name == language_name)
 
 
-def cache_path() -> Path:
-    """Where language verdicts are remembered between runs (see :func:`~cardworks.fileio.user_cache_folder`)."""
-    return user_cache_folder() / "language.json"
+TABLE = "language.json"
+"""Where language verdicts are remembered between runs, in :func:`~cardworks.fileio.user_cache_folder`."""
 
 
 def _is_verdict(value: object) -> bool:
@@ -230,11 +227,8 @@ class _Verdicts:
 
     def load(self) -> dict:
         if self.table is None:
-            try:
-                table = json.loads(read_limited(cache_path()))
-            except (UnsafeFile, ValueError):
-                table = {}
-            self.table = table if isinstance(table, dict) else {}  # a damaged cache is started afresh
+            table = read_cache_table(TABLE)
+            self.table = table if isinstance(table, dict) else {}  # none yet or damaged: started afresh
         return self.table
 
     @staticmethod
@@ -276,12 +270,7 @@ class _Verdicts:
         fresh, self.fresh = self.fresh, {}
         if not fresh or self.table is None:
             return
-        from ..fileio import write_text_atomic
-
-        try:
-            write_text_atomic(cache_path(), json.dumps(self.table))
-        except OSError:
-            pass
+        write_cache_table(TABLE, self.table)
 
 
 VERDICTS = _Verdicts()

@@ -75,11 +75,8 @@ class _WholeImages:
         self.digests: dict[str, None] | None = None
         self.fresh = False
 
-    @staticmethod
-    def path() -> Path:
-        from ..fileio import user_cache_folder
-
-        return user_cache_folder() / "images.json"
+    NAME = "images.json"
+    """The table's file in the user's cache folder."""
 
     @staticmethod
     def checker() -> str:
@@ -89,14 +86,9 @@ class _WholeImages:
 
     def load(self) -> dict[str, None]:
         if self.digests is None:
-            import json
+            from ..fileio import read_cache_table
 
-            from ..fileio import UnsafeFile, read_limited
-
-            try:
-                table = json.loads(read_limited(self.path()))
-            except (UnsafeFile, ValueError):  # none yet, or damaged: started afresh
-                table = {}
+            table = read_cache_table(self.NAME)  # None when there is none yet, or it is damaged: started afresh
             whole = table.get("whole") if isinstance(table, dict) and table.get("checker") == self.checker() else None
             self.digests = dict.fromkeys(d for d in whole if isinstance(d, str)) if isinstance(whole, list) else {}
         return self.digests
@@ -112,16 +104,10 @@ class _WholeImages:
         """Write the table if it grew; a cache folder that cannot be written is simply not used."""
         if not self.fresh or self.digests is None:
             return
-        import json
-
-        from ..fileio import write_text_atomic
+        from ..fileio import write_cache_table
 
         self.fresh = False
-        kept = list(self.digests)[-self.LIMIT:]
-        try:
-            write_text_atomic(self.path(), json.dumps({"checker": self.checker(), "whole": kept}))
-        except OSError:
-            pass
+        write_cache_table(self.NAME, {"checker": self.checker(), "whole": list(self.digests)[-self.LIMIT:]})
 
 
 _WHOLE = _WholeImages()
