@@ -107,3 +107,29 @@ def test_a_damaged_or_foreign_table_is_started_afresh(tmp_path, next_run, table)
     (tmp_path / "cache" / "images.json").write_text(table.replace("[]", f'["{digest}"]') if "another" in table else table)
     decodes = next_run()
     assert assets.image_problems(art) == [] and decodes == [True]
+
+
+def test_a_fifo_in_place_of_the_table_is_not_waited_on(tmp_path, next_run) -> None:
+    """A FIFO named like the table is refused unread (a read would wait forever), and the run starts afresh."""
+    import os
+
+    art = tmp_path / "art.png"
+    art.write_bytes(_noise_png((24, 24)))
+    (tmp_path / "cache").mkdir()
+    os.mkfifo(tmp_path / "cache" / "images.json")
+    decodes = next_run()
+    assert assets.image_problems(art) == [] and decodes == [True]
+    assets.save_image_verdicts()  # the FIFO is replaced by an atomic rename, never opened for writing
+    assert (tmp_path / "cache" / "images.json").is_file()
+
+
+def test_an_unwritable_cache_folder_is_simply_not_used(tmp_path, next_run, monkeypatch) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("CARDWORKS_CACHE", str(blocked))
+    art = tmp_path / "art.png"
+    art.write_bytes(_noise_png((20, 20)))
+    decodes = next_run()
+    assert assets.image_problems(art) == [] and decodes == [True]
+    assets.save_image_verdicts()  # no error
+    assert blocked.read_text() == "a file where the cache folder should be"
