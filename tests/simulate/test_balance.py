@@ -128,7 +128,7 @@ def test_a_sweep_plays_the_same_games_at_each_value_and_names_where_the_card_is_
     ("balance-soldat.colour=1..2", "'colour' cannot be swept"),
     ("balance-ceba.attack=1..2", "not a battle card"),
     ("conill.quantity=1..2", "not a card the packs add"),
-    ("balance-soldat.quantity=0..2", "a quantity below 1"),
+    ("balance-soldat.quantity=0..2", "quantity runs from 1 to 99"),
 ])
 def test_a_wrong_sweep_is_a_usage_error(sweep: str, message: str) -> None:
     _, err = simulate(str(BALANCE), "--sweep", sweep, "--games", "1", "--workers", "1", expect=2)

@@ -13,6 +13,7 @@ from ..errors import DataError
 from ..problems import Problem
 from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
 from .sections import SectionedCommand, options
+from .options import SEED
 
 if TYPE_CHECKING:  # the build modules load WeasyPrint: imported only when build runs
     from ..render.build import BuildOptions
@@ -384,7 +385,7 @@ def i18n_status(cards_root: Path, packs: tuple[Path, ...], game: str | None, bui
               help="More scenario files or folders (the game's own scenarios always run).")
 @click.option("--playouts", type=click.IntRange(0, 1_000_000), default=100, show_default=True,
               help="Random games per configuration.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the playouts.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the playouts (0 to 2**63-1).")
 @click.option("--save-failures", type=click.Path(path_type=Path, file_okay=False),
               help="Write each failed playout here as a scenario that replays it.")
 @click.option("--pack", "pack_options", multiple=True, type=click.Path(path_type=Path, exists=True, file_okay=False),

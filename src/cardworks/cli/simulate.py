@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..errors import UsageError
+from .options import SEED
 
 
 def _cores() -> int:
@@ -23,9 +24,9 @@ def _cores() -> int:
 @click.option("--set", "selection", default="base", show_default=True, help="Deck selection (fallera: base, base-2, base-3, expert).")
 @click.option("--players", type=click.IntRange(1, 20), default=4, show_default=True)
 @click.option("--games", type=click.IntRange(1, 100_000_000), default=1000, show_default=True)
-@click.option("--seed", type=click.IntRange(0, None), default=1, show_default=True, help="Master seed; game i uses SeedSequence(seed, spawn_key=(i,)).")
-@click.option("--first", type=click.IntRange(0, None), default=0, show_default=True,
-              help="Number of the first game (replay game N alone with --first N --games 1).")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Master seed (0 to 2**63-1); game i uses SeedSequence(seed, spawn_key=(i,)).")
+@click.option("--first", type=SEED, default=0, show_default=True,
+              help="Number of the first game, 0 to 2**63-1 (replay game N alone with --first N --games 1).")
 @click.option("--agent", "agent", default="random", show_default=True,
               help="random, greedy or mcts for every seat, or one per seat joined by commas (mcts,greedy,greedy,greedy).")
 @click.option("--budget", type=click.IntRange(1, 1_000_000), default=50, show_default=True, help="ISMCTS iterations per decision.")
@@ -41,7 +42,8 @@ def _cores() -> int:
               help="Exit 1 when a pack card gets this verdict (repeatable): gate a pack in CI.")
 @click.option("--sweep", "sweep", metavar="CARD.FIELD=LO..HI[:STEP]",
               help="Step one pack card's attack, defence, sell or quantity over a range (same seeds at each value) "
-                   "and report its strength and verdict against the value.")
+                   "and report its strength and verdict against the value: at most 50 values, each -999 to 999 "
+                   "(a quantity 1 to 99).")
 @click.option("--measure-agents", "measure", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
               help="Also play this many games of each match that states the agents' strength (greedy against random, "
                    "ISMCTS at --budget and twice it against greedy).")

@@ -51,13 +51,14 @@ def check_out(out: Path) -> None:
 
 
 def write_report(report: dict[str, Any], out: Path) -> list[Path]:
-    """``out/report.json`` and ``out/report.html``, each written atomically."""
+    """``out/report.json`` and ``out/report.html``, each written atomically, and both made before either is
+    written: a report that cannot be made whole leaves the folder as it was."""
     check_out(out)
     paths = [out / "report.json", out / "report.html"]
-    html = to_html(report)
+    texts = [to_json(report), to_html(report)]
     try:
-        write_text_atomic(paths[0], to_json(report))
-        write_text_atomic(paths[1], html)
+        for path, text in zip(paths, texts):
+            write_text_atomic(path, text)
     except OSError as exc:  # /proc, a full disk: said as a problem of --out
         raise _out_problem(out, OS_ERROR_CODES.get(exc.errno or 0, "output-unwritable"),
                            f"cannot write the report: {exc.strerror or exc}") from None

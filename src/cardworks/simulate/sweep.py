@@ -11,20 +11,36 @@ from ..errors import UsageError
 PATTERN = re.compile(r"^(?P<card>[a-z0-9][a-z0-9-]*)\.(?P<field>[a-z-]+)=(?P<lo>-?\d+)\.\.(?P<hi>-?\d+)(?::(?P<step>\d+))?$")
 MOST_VALUES = 50
 """A sweep plays every game once per value (and per paired card): more values than this is a mistake."""
+LIMITS = {"quantity": (1, 99)}
+"""The values a field may take in a sweep, where it has its own: a card's quantity is 1 to 99, as in a set file."""
+LIMIT = (-999, 999)
+"""The values any other field (attack, defence, sell) may take in a sweep: far beyond any card's printed
+number, and small enough for every figure the games and the report compute from it."""
 
 
 def parse_sweep(text: str) -> tuple[str, str, list[int]]:
     """(card, field, values) of ``CARD.FIELD=LO..HI[:STEP]`` (both ends included); UsageError otherwise."""
     found = PATTERN.match(text)
     if not found:
-        raise UsageError(f"--sweep {text!r}: write CARD.FIELD=LO..HI or CARD.FIELD=LO..HI:STEP (attack=1..10:1)")
+        raise UsageError(f"--sweep {_shown(text)}: write CARD.FIELD=LO..HI or CARD.FIELD=LO..HI:STEP (attack=1..10:1)")
+    low, high = LIMITS.get(found["field"], LIMIT)
+    bounds = f"{found['field']} runs from {low} to {high}, by a step of 1 to {high - low}"
+    if any(len(found[end].lstrip("-0")) > 4 for end in ("lo", "hi", "step") if found[end]):  # before int(): a
+        raise UsageError(f"--sweep {_shown(text)}: {bounds}")  # number of 5,000 digits is Python's error, not ours
     lo, hi, step = int(found["lo"]), int(found["hi"]), int(found["step"] or 1)
+    if not (low <= lo <= high and low <= hi <= high and step <= high - low):
+        raise UsageError(f"--sweep {_shown(text)}: {bounds}")
     if step < 1 or hi < lo:
-        raise UsageError(f"--sweep {text!r}: the range must run upwards (LO <= HI) by a step of at least 1")
+        raise UsageError(f"--sweep {_shown(text)}: the range must run upwards (LO <= HI) by a step of at least 1")
     values = list(range(lo, hi + 1, step))
     if len(values) > MOST_VALUES:
-        raise UsageError(f"--sweep {text!r}: {len(values)} values; sweep at most {MOST_VALUES}")
+        raise UsageError(f"--sweep {_shown(text)}: {len(values)} values; sweep at most {MOST_VALUES}")
     return found["card"], found["field"], values
+
+
+def _shown(text: str) -> str:
+    """The option's value as given, cut short when it is too long to read in one line."""
+    return repr(text) if len(text) <= 80 else repr(text[:60] + "…" + text[-10:])
 
 
 def sweep_figures(card: str, field: str, runs: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
