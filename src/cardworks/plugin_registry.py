@@ -7,6 +7,7 @@ the ``GamePlugin`` protocol."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any
@@ -16,7 +17,29 @@ BUILT_IN = ("calavera", "diables", "fallera")
 ENTRY_POINT_GROUP = "cardworks.games"
 """The entry-point group under which another distribution declares a game plugin."""
 
-_LOADED: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class BrokenPlugin:
+    """An entry point under :data:`ENTRY_POINT_GROUP` whose plugin could not be loaded (its module raised on
+    import, or it names nothing there): its game is left out, every other game works."""
+
+    name: str
+    """The entry point's name (usually the game's id)."""
+    entry_point: str
+    """``name = module:attribute``, as the distribution declares it."""
+    distribution: str
+    """The distribution that declares it, with its version."""
+    error: str
+    """What loading it raised: the exception's type and message."""
+
+    def line(self) -> str:
+        """The one line every command prints about it."""
+        return (f"cardworks: warning: game plugin {self.entry_point!r} of {self.distribution} "
+                f"(entry point group {ENTRY_POINT_GROUP}) failed to load: {self.error}; game {self.name!r} is left out")
+
+
+_BROKEN: dict[tuple[str, str], BrokenPlugin] = {}
 
 
 def built_in_plugin(game: str) -> Any:
@@ -24,12 +47,40 @@ def built_in_plugin(game: str) -> Any:
     return import_module(f"cardworks.games.{game}").PLUGIN
 
 
-def all_plugins() -> list[Any]:
-    """Every plugin, unchecked: the built-in ones, then the entry points' in name order."""
-    plugins = [built_in_plugin(game) for game in BUILT_IN]
+def entry_point_plugins() -> list[Any]:
+    """The plugins other distributions declare, unchecked, in their entry points' name order. One that cannot be
+    loaded (its module raises, even SystemExit) is left out and remembered (:func:`broken_plugins`)."""
+    plugins = []
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
-        plugins.append(point.load())
+        try:
+            plugins.append(point.load())
+        except (Exception, SystemExit) as exc:  # another distribution's bug: its game alone is left out
+            broken = _broken(point, exc)
+            _BROKEN[(broken.entry_point, broken.distribution)] = broken
     return plugins
+
+
+def _broken(point: Any, exc: BaseException) -> BrokenPlugin:
+    name = str(getattr(point, "name", "?"))
+    value = getattr(point, "value", None)
+    dist = getattr(point, "dist", None)
+    distribution = (f"distribution {getattr(dist, 'name', '?')} {getattr(dist, 'version', '')}".rstrip()
+                    if dist is not None else "an unnamed distribution")
+    message = " ".join(str(exc).split())
+    message = message if len(message) <= 200 else message[:200] + "…"
+    return BrokenPlugin(name, f"{name} = {value}" if value else name, distribution,
+                        f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
+
+
+def broken_plugins() -> list[BrokenPlugin]:
+    """The entry points whose plugin could not be loaded, so far in this process."""
+    return list(_BROKEN.values())
+
+
+def all_plugins() -> list[Any]:
+    """Every plugin, unchecked: the built-in ones, then the entry points' in name order (those that cannot be
+    loaded left out: :func:`broken_plugins`)."""
+    return [built_in_plugin(game) for game in BUILT_IN] + entry_point_plugins()
 
 
 def plugin_of(game: str) -> Any | None:

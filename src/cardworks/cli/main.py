@@ -95,6 +95,7 @@ class Group(click.Group):
 
     def _invoke(self, ctx: click.Context):
         try:
+            _report_broken_plugins()
             return super().invoke(ctx)
         except UsageError as exc:
             click.echo(f"cardworks: error: {exc}", err=True)
@@ -113,6 +114,16 @@ class Group(click.Group):
             click.echo(f"{exc.filename or '?'}: [{OS_ERROR_CODES[exc.errno]}] {exc.strerror}; nothing was changed "
                        "there", err=True)
             ctx.exit(1)
+
+
+def _report_broken_plugins() -> None:
+    """Every command says, in one line each, which game plugins of other distributions could not be loaded
+    (their games are left out; the others work), whether or not it goes on to ask for them."""
+    from .. import plugin_registry
+
+    plugin_registry.entry_point_plugins()
+    for broken in plugin_registry.broken_plugins():
+        click.echo(broken.line(), err=True)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})

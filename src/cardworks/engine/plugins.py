@@ -265,7 +265,10 @@ def plugin_for(game: str) -> GamePlugin:
     """The plugin of ``game`` (:func:`plugin_of`); UsageError when no registered plugin plays it."""
     plugin = plugin_of(game)
     if plugin is None:
-        raise UsageError(f"the engine does not play {game!r}; it plays {', '.join(registered())}")
+        broken = [b for b in plugin_registry.broken_plugins() if b.name == game]
+        failed = f" (its plugin {broken[0].entry_point!r} of {broken[0].distribution} failed to load: " \
+                 f"{broken[0].error})" if broken else ""
+        raise UsageError(f"the engine does not play {game!r}{failed}; it plays {', '.join(registered())}")
     return plugin
 
 
