@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from glob import escape as glob_escape
 from pathlib import Path
 
 _UMASK = os.umask(0)
@@ -211,8 +212,9 @@ def write_temp(path: Path, data: bytes, tag: str = "") -> str:
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    tmp = write_temp(path, data)
+    """Write ``data`` to ``path`` through a temporary file in the same folder (``.<name>.<pid>.…tmp``, so the
+    next writer can tell one a killed process left: :func:`remove_stale_temps`) and a rename."""
+    tmp = write_temp(path, data, f"{os.getpid()}.")
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -220,9 +222,76 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def remove_stale_temps(path: Path) -> list[Path]:
+    """Remove the temporaries that atomic writes of ``path`` left beside it when their process was killed between
+    writing and renaming (``.<name>.<pid>.…tmp`` of a process that has ended); those of a live process stay."""
+    removed = []
+    for entry in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+        number = entry.name[len(path.name) + 2:].split(".")[0]
+        if not number.isdigit() or entry.is_dir() or _alive(int(number)):
+            continue
+        entry.unlink(missing_ok=True)
+        removed.append(entry)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (another user's process counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def link_to_no_folder(path: Path) -> str | None:
+    """What ``path`` points to, when it is a symbolic link that leads to no folder (to nothing, in a loop, to a
+    file); None otherwise. A command that writes a folder follows a link to one and refuses any other."""
+    if path.is_symlink() and not path.is_dir():
+        return os.readlink(path)
+    return None
+
+
 def write_text_atomic(path: Path, text: str) -> None:
     """Write UTF-8 ``text`` to ``path`` atomically."""
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def _renameat2() -> object | None:
+    """The C library's ``renameat2`` (Linux, glibc 2.28 and later), or None."""
+    import ctypes
+
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    function.restype = ctypes.c_int
+    return function
+
+
+EXCHANGE = _renameat2()
+"""``renameat2``, with which :func:`exchange` swaps two folders in one step; None where there is none (the
+tests set it to None to run the two-rename way)."""
+_AT_FDCWD, _RENAME_EXCHANGE = -100, 2
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap two existing paths in one step (``renameat2(RENAME_EXCHANGE)``): each then holds what the other held,
+    and no reader, nor a kill, ever finds one of them missing. False when this system or file system cannot (the
+    caller then renames twice); OSError when it can but the swap fails."""
+    import ctypes
+
+    if EXCHANGE is None:
+        return False
+    if EXCHANGE(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE) == 0:  # type: ignore[operator]
+        return True
+    number = ctypes.get_errno()
+    if number in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise OSError(number, os.strerror(number), str(second))
 
 
 @contextmanager

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import DataError
+from ..errors import DataError, UsageError
 from ..problems import Problem
 from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
 from .sections import SectionedCommand, options
@@ -90,7 +90,12 @@ def cards(cards_root: Path, words: tuple[str, ...], game: str | None, locale: st
 def schema(check: bool, out: Path) -> None:
     """Write the JSON Schemas generated from the models."""
     from ..engine.schemas import stale_schemas, write_schemas
+    from ..fileio import link_to_no_folder
 
+    pointed = link_to_no_folder(out)  # a link to a folder is followed: the schemas land there
+    if pointed is not None:
+        raise UsageError(f"--out {out} is a symbolic link to {pointed}, which is not a folder; point it at a folder "
+                         "or choose another --out")
     if check:
         stale = stale_schemas(out)
         for name in stale:

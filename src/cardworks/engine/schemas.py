@@ -49,12 +49,13 @@ def render_schemas() -> dict[str, str]:
 
 def write_schemas(folder: Path) -> list[Path]:
     """Write every schema into ``folder``; return the files that changed."""
-    from ..fileio import write_text_atomic
+    from ..fileio import remove_stale_temps, write_text_atomic
 
     folder.mkdir(parents=True, exist_ok=True)
     changed = []
     for name, text in render_schemas().items():
         path = folder / name
+        remove_stale_temps(path)  # left by a run killed between writing this file and renaming it
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_text_atomic(path, text)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pikepdf
 
 from ..errors import DataError, UsageError
-from ..fileio import fault_point
+from ..fileio import exchange, fault_point, link_to_no_folder
 from ..i18n import Localizer
 from ..i18n.locales import resolve_locale
 from ..loading.database import Database, load_database
@@ -154,17 +154,47 @@ def staging_folder(out: Path) -> Path:
     return Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.staging-{os.getpid()}-"))
 
 
+def export_folder(out: Path) -> Path:
+    """The folder an export into ``out`` writes, made ready (:func:`restore`) before anything else is done:
+    ``out`` itself or, when ``out`` is a symbolic link, the folder it points to (followed: the link stays, and
+    the folder it names is replaced whole, beside itself). A link to nothing, to a file or in a loop is refused."""
+    target = Path(os.path.realpath(out)) if out.is_symlink() else out
+    restore(target)
+    pointed = link_to_no_folder(out)
+    if pointed is not None:
+        raise UsageError(f"--out {out} is a symbolic link to {pointed}, which is not a folder; point it at a folder "
+                         "or choose another --out")
+    return target
+
+
+def restore(out: Path) -> None:
+    """Before anything else: put back the earlier export into ``out`` that a run killed between its two renames
+    (where a folder cannot be swapped in one step) left hidden as ``.<out>.old-<pid>``, then remove the staging
+    and old folders of ended runs."""
+    if not os.path.lexists(out):
+        hidden = [entry for entry in out.parent.glob(f".{glob_escape(out.name)}.old-*") if _ended(entry, out, "old")]
+        if hidden:
+            os.replace(max(hidden, key=lambda entry: entry.stat().st_mtime_ns), out)
+    remove_stale(out)
+
+
 def publish_folder(staging: Path, out: Path) -> None:
-    """Replace ``out`` by ``staging`` with renames: readers see the old folder or the new one, never a mix;
-    then remove what killed exports into ``out`` left beside it."""
+    """Replace ``out`` by ``staging``: swapped in one step where the system can (``fileio.exchange``), else by two
+    renames; readers see the old folder or the new one, never a mix. Then remove the old one, and what killed
+    exports into ``out`` left beside it. Killed at any moment, ``out`` holds the earlier export or this one (or,
+    between the two renames, the earlier one is hidden and the next run puts it back first: :func:`restore`)."""
     fault_point("export-publish")
     os.chmod(staging, 0o755)
-    old = None
-    if out.exists():
+    if not out.exists():
+        os.replace(staging, out)
+    elif exchange(staging, out):  # ``staging`` now holds the earlier export
+        fault_point("export-exchanged")
+        shutil.rmtree(staging, ignore_errors=True)
+    else:
         old = out.with_name(f".{out.name}.old-{os.getpid()}")
         os.replace(out, old)
-    os.replace(staging, out)
-    if old is not None:
+        fault_point("export-between-renames")
+        os.replace(staging, out)
         shutil.rmtree(old, ignore_errors=True)
     remove_stale(out)
 
@@ -186,12 +216,16 @@ def remove_stale(out: Path) -> list[Path]:
     removed = []
     for kind in ("staging", "old"):
         for entry in out.parent.glob(f".{glob_escape(out.name)}.{kind}-*"):
-            number = entry.name[len(f".{out.name}.{kind}-"):].split("-")[0]
-            if entry.is_symlink() or not entry.is_dir() or (number.isdigit() and _alive(int(number))):
-                continue
-            shutil.rmtree(entry, ignore_errors=True)
-            removed.append(entry)
+            if _ended(entry, out, kind):
+                shutil.rmtree(entry, ignore_errors=True)
+                removed.append(entry)
     return removed
+
+
+def _ended(entry: Path, out: Path, kind: str) -> bool:
+    """Whether ``entry`` is a staging or old folder (``kind``) of an export into ``out`` whose process has ended."""
+    number = entry.name[len(f".{out.name}.{kind}-"):].split("-")[0]
+    return entry.is_dir() and not entry.is_symlink() and not (number.isdigit() and _alive(int(number)))
 
 
 def discard(staging: Path) -> None:

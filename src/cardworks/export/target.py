@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from ..render.facecache import FaceCache
 from ..render.faces import FaceJob, build_job
-from .common import MARKER, DeckFaces, discard, load_deck, publish_folder, render_deck, staging_folder
+from .common import MARKER, DeckFaces, discard, export_folder, load_deck, publish_folder, render_deck, staging_folder
 
 __all__ = ["DeckChoice", "Exported", "Target", "run_target"]
 
@@ -67,13 +67,16 @@ class Exported:
 def run_target(cards_root: Path, target: Target, chosen: DeckChoice, out: Path | None = None) -> Exported:
     """Run ``target`` on the deck ``chosen``: written into ``out`` (default under ``build/export/``), replaced
     whole only when every step succeeded; on any failure the staging folder is removed and ``out`` is untouched."""
+    folder = export_folder(out) if out is not None else None  # before anything else: a folder a killed export
+    # hid is put back and its leftovers go; a symbolic link is followed (the folder it names is replaced)
     db, deck, locale = load_deck(cards_root, chosen.game, chosen.selection, chosen.players, chosen.locale,
                                  chosen.packs)
     job = build_job(db, deck, locale)
     target.check(job)
     label = f"{db.game_doc.id}-{deck.label}-{locale}"
     out = out or Path("build") / "export" / f"{target.prefix}-{label}"
-    staging = staging_folder(out)
+    folder = folder or export_folder(out)
+    staging = staging_folder(folder)
     try:
         faces = render_deck(db, deck, locale, chosen.jobs, job,
                             FaceCache(chosen.face_cache) if chosen.face_cache else None)
@@ -82,7 +85,7 @@ def run_target(cards_root: Path, target: Target, chosen: DeckChoice, out: Path |
                   "designs": len(deck.cards), "cards": deck.physical_cards, **own}
         (staging / MARKER).write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         verified = target.verify(staging, out)
-        publish_folder(staging, out)
+        publish_folder(staging, folder)
     except BaseException:
         discard(staging)
         raise

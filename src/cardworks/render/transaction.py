@@ -32,8 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-from ..errors import DataError
-from ..fileio import OS_ERROR_CODES, fault_point, folder_lock, write_bytes_atomic
+from ..errors import DataError, UsageError
+from ..fileio import OS_ERROR_CODES, fault_point, folder_lock, link_to_no_folder, write_bytes_atomic
 from ..loading.database import display_path
 from ..problems import Problem
 
@@ -163,6 +163,10 @@ class BuildTransaction:
         self._lock = None
 
     def __enter__(self) -> "BuildTransaction":
+        pointed = link_to_no_folder(self.out)  # a link to a folder is followed: the build lands there
+        if pointed is not None:
+            raise UsageError(f"--out {self.out} is a symbolic link to {pointed}, which is not a folder; point it at "
+                             "a folder or choose another --out")
         try:
             self.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

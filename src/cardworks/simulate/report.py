@@ -19,7 +19,7 @@ from typing import Any
 from jinja2 import Environment
 
 from ..errors import DataError
-from ..fileio import OS_ERROR_CODES, write_text_atomic
+from ..fileio import OS_ERROR_CODES, remove_stale_temps, write_text_atomic
 from ..problems import Problem
 from .verdicts import ALPHA, label
 
@@ -42,6 +42,8 @@ def check_out(out: Path) -> None:
         existing = existing.parent
     if not existing.is_dir():
         where = "--out" if existing == out else f"{existing}, on the way to --out,"
+        if existing.is_symlink():  # a link to a folder is followed; one to nothing, a file or itself is not
+            where += f" is a symbolic link to {os.readlink(existing)}, which"
         raise _out_problem(out, "not-a-folder", f"{where} is not a folder; the report is a folder of two files")
     try:  # a real probe: /proc and read-only mounts say yes to access() and no to a new folder
         os.rmdir(tempfile.mkdtemp(dir=existing, prefix=".cardworks-probe-"))
@@ -58,6 +60,7 @@ def write_report(report: dict[str, Any], out: Path) -> list[Path]:
     texts = [to_json(report), to_html(report)]
     try:
         for path, text in zip(paths, texts):
+            remove_stale_temps(path)  # left by a run killed between writing this file and renaming it
             write_text_atomic(path, text)
     except OSError as exc:  # /proc, a full disk: said as a problem of --out
         raise _out_problem(out, OS_ERROR_CODES.get(exc.errno or 0, "output-unwritable"),
