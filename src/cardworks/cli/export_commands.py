@@ -56,7 +56,8 @@ def export() -> None:
 @click.option("--profile", "profile_name", type=PROFILES, default="pdf", show_default=True,
               help="Print-shop profile (one data file each in export/profiles/).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
-              help="Folder to write (replaced whole; default build/export/PROFILE-GAME-DECK-LOCALE).")
+              help="Folder to write (replaced whole; a symbolic link to a folder is followed; default "
+                   "build/export/PROFILE-GAME-DECK-LOCALE).")
 @click.pass_obj
 def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None,
                       players: int | None, locale: str | None, jobs: int, face_cache: Path, profile_name: str,
@@ -81,7 +82,8 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | Non
 @deck_options
 @FACE_CACHE
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
-              help="Folder to write (replaced whole; default build/export/tts-GAME-DECK-LOCALE).")
+              help="Folder to write (replaced whole; a symbolic link to a folder is followed; default "
+                   "build/export/tts-GAME-DECK-LOCALE).")
 @click.option("--base-url", help="Where the images will be hosted (default: file:// URLs of OUT).")
 @click.pass_obj
 def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, players: int | None,
