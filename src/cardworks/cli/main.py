@@ -116,12 +116,17 @@ class Group(click.Group):
             ctx.exit(1)
 
 
+_SCANNED: list[bool] = []
+
+
 def _report_broken_plugins() -> None:
     """Every command says, in one line each, which game plugins of other distributions could not be loaded
     (their games are left out; the others work), whether or not it goes on to ask for them."""
     from .. import plugin_registry
 
-    plugin_registry.entry_point_plugins()
+    if not _SCANNED:  # once a process (about 15 ms: the installed distributions are read); a test suite calling
+        _SCANNED.append(True)  # the command line in its own process again and again pays it once
+        plugin_registry.entry_point_plugins()
     for broken in plugin_registry.broken_plugins():
         click.echo(broken.line(), err=True)
 
