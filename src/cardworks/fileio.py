@@ -228,14 +228,14 @@ def remove_stale_temps(path: Path) -> list[Path]:
     removed = []
     for entry in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
         number = entry.name[len(path.name) + 2:].split(".")[0]
-        if not number.isdigit() or entry.is_dir() or _alive(int(number)):
+        if not number.isdigit() or entry.is_dir() or process_alive(int(number)):
             continue
         entry.unlink(missing_ok=True)
         removed.append(entry)
     return removed
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
     """Whether process ``pid`` is running (another user's process counts)."""
     try:
         os.kill(pid, 0)
@@ -265,16 +265,17 @@ def _renameat2() -> object | None:
 
     try:
         function = ctypes.CDLL(None, use_errno=True).renameat2
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):
         return None
     function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
     function.restype = ctypes.c_int
     return function
 
 
-EXCHANGE = _renameat2()
-"""``renameat2``, with which :func:`exchange` swaps two folders in one step; None where there is none (the
-tests set it to None to run the two-rename way)."""
+_UNKNOWN = object()
+EXCHANGE: object | None = _UNKNOWN
+"""``renameat2``, with which :func:`exchange` swaps two folders in one step, looked up on first use; None where
+there is none (the tests set it to None to run the two-rename way)."""
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2
 
 
@@ -284,6 +285,9 @@ def exchange(first: Path, second: Path) -> bool:
     caller then renames twice); OSError when it can but the swap fails."""
     import ctypes
 
+    global EXCHANGE
+    if EXCHANGE is _UNKNOWN:
+        EXCHANGE = _renameat2()
     if EXCHANGE is None:
         return False
     if EXCHANGE(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE) == 0:  # type: ignore[operator]

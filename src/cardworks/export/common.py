@@ -12,7 +12,7 @@ from pathlib import Path
 import pikepdf
 
 from ..errors import DataError, UsageError
-from ..fileio import exchange, fault_point, link_to_no_folder
+from ..fileio import exchange, fault_point, link_to_no_folder, process_alive
 from ..i18n import Localizer
 from ..i18n.locales import resolve_locale
 from ..loading.database import Database, load_database
@@ -199,16 +199,6 @@ def publish_folder(staging: Path, out: Path) -> None:
     remove_stale(out)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process
-        return True
-    return True
-
-
 def remove_stale(out: Path) -> list[Path]:
     """Remove the staging and old folders of exports into ``out`` whose process has ended (killed, or the
     machine stopped): ``.<out>.staging-<pid>-*`` and ``.<out>.old-<pid>``. A folder of an export still
@@ -225,7 +215,7 @@ def remove_stale(out: Path) -> list[Path]:
 def _ended(entry: Path, out: Path, kind: str) -> bool:
     """Whether ``entry`` is a staging or old folder (``kind``) of an export into ``out`` whose process has ended."""
     number = entry.name[len(f".{out.name}.{kind}-"):].split("-")[0]
-    return entry.is_dir() and not entry.is_symlink() and not (number.isdigit() and _alive(int(number)))
+    return entry.is_dir() and not entry.is_symlink() and not (number.isdigit() and process_alive(int(number)))
 
 
 def discard(staging: Path) -> None:
