@@ -60,7 +60,14 @@ def cardworks(*args: str, cwd: Path | None = None, timeout: float = 30, env: dic
 def start(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
     """Start the command line in its own process group without waiting (for concurrency and kill -9 cases)."""
     return subprocess.Popen([sys.executable, "-m", "cardworks", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True, env={**os.environ, **(env or {})})
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, env={**os.environ, **(env or {})},
+                            preexec_fn=_as_in_a_terminal)
+
+
+def _as_in_a_terminal() -> None:
+    """Ctrl-C as a terminal's foreground job gets it: a run started from a shell's background job (``&``, some CI
+    runners) inherits SIGINT ignored, and every command would then rightly ignore the corpus's Ctrl-C too."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def finish(process: subprocess.Popen, timeout: float = 60) -> Result:
