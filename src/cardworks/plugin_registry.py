@@ -47,17 +47,27 @@ def built_in_plugin(game: str) -> Any:
     return import_module(f"cardworks.games.{game}").PLUGIN
 
 
-def entry_point_plugins() -> list[Any]:
-    """The plugins other distributions declare, unchecked, in their entry points' name order. One that cannot be
-    loaded (its module raises, even SystemExit) is left out and remembered (:func:`broken_plugins`)."""
-    plugins = []
+def loaded_entry_points() -> list[tuple[Any, Any]]:
+    """(entry point, plugin) of each plugin other distributions declare, unchecked, in their entry points' name
+    order. One that cannot be loaded (its module raises, even SystemExit) is left out (:func:`left_out`)."""
+    loaded = []
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         try:
-            plugins.append(point.load())
+            loaded.append((point, point.load()))
         except (Exception, SystemExit) as exc:  # another distribution's bug: its game alone is left out
-            broken = _broken(point, exc)
-            _BROKEN[(broken.entry_point, broken.distribution)] = broken
-    return plugins
+            left_out(point, exc)
+    return loaded
+
+
+def entry_point_plugins() -> list[Any]:
+    """The plugins other distributions declare, unchecked (:func:`loaded_entry_points`)."""
+    return [plugin for _, plugin in loaded_entry_points()]
+
+
+def left_out(point: Any, exc: BaseException) -> None:
+    """Remember that the plugin of entry point ``point`` could not be loaded or used, for :func:`broken_plugins`."""
+    broken = _broken(point, exc)
+    _BROKEN[(broken.entry_point, broken.distribution)] = broken
 
 
 def _broken(point: Any, exc: BaseException) -> BrokenPlugin:

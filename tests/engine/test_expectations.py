@@ -278,7 +278,8 @@ def test_each_game_declares_every_rule_its_engine_refuses_by(game: str) -> None:
 
 @pytest.mark.parametrize("expectations", ["missing", dict, "a plain model"])
 def test_a_game_must_declare_its_expectations_as_a_model(monkeypatch, expectations: Any) -> None:
-    """A plugin from an entry point without an Expectation model is refused, like one that is no plugin."""
+    """A plugin from an entry point without an Expectation model is refused (left out, and said in one line), like
+    one that is no plugin."""
     from dataclasses import dataclass
 
     from pydantic import BaseModel
@@ -307,9 +308,12 @@ def test_a_game_must_declare_its_expectations_as_a_model(monkeypatch, expectatio
             return outside
 
     monkeypatch.setattr(plugins, "_REGISTRY", {})
+    monkeypatch.setattr(plugin_registry, "_BROKEN", {})
     monkeypatch.setattr(plugin_registry, "entry_points", lambda group: [Point()] if group == plugins.ENTRY_POINT_GROUP else [])
     with pytest.raises(plugins.PluginError):
-        plugins.registered()
+        plugins._checked(outside)
+    assert "fourth" not in plugins.registered()  # left out, and said in one line: the other games work
+    assert [b.name for b in plugin_registry.broken_plugins()] == ["fourth"]
 
 
 @pytest.mark.parametrize("game", ["calavera", "diables", "fallera"])

@@ -1,6 +1,7 @@
 """A game plugin of another distribution that cannot be loaded: its module raises on import (an error, a missing
 import, even ``SystemExit``). Every command says so in one line naming the distribution and the entry point, and
-goes on with the other games; asking for that game by name is a usage error naming the plugin."""
+goes on with the other games; asking for that game by name is a usage error naming the plugin. An entry point
+that loads but is no game plugin is said the same way."""
 
 from __future__ import annotations
 
@@ -124,3 +125,13 @@ def test_serve_reports_it_and_serves(mini, tmp_path: Path) -> None:
     result = finish(process, timeout=30)
     judge("serve with a game plugin that raises on import", FAMILY, result, refuse=False,
           check=lambda: _reported(result) or (None if status == 200 else f"the deck page answered {status}"))
+
+
+@pytest.mark.parametrize("command", ["validate", "schema", "simulate", "simulate --game calavera"])
+def test_a_plugin_that_is_no_game_plugin_is_reported_the_same_way(command: str, mini, tmp_path: Path) -> None:
+    """An entry point that loads, but not a ``GamePlugin`` (here a bare object): left out and said, like one
+    that raises."""
+    env = _site(tmp_path, "PLUGIN = object()\n")
+    result = cardworks(*_commands(mini, tmp_path)[command], env=env, timeout=180)
+    judge(f"{command} with an entry point that is no game plugin", FAMILY, result, refuse=False,
+          check=lambda: _reported(result, "PluginError: <object object at"))

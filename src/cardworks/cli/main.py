@@ -126,7 +126,11 @@ def _report_broken_plugins() -> None:
 
     if not _SCANNED:  # once a process (about 15 ms: the installed distributions are read); a test suite calling
         _SCANNED.append(True)  # the command line in its own process again and again pays it once
-        plugin_registry.entry_point_plugins()
+        loaded = plugin_registry.loaded_entry_points()
+        if loaded:  # a plugin that loads but does not keep to GamePlugin is said too
+            from ..engine.plugins import checked_entry_points
+
+            checked_entry_points(loaded)
     for broken in plugin_registry.broken_plugins():
         click.echo(broken.line(), err=True)
 

@@ -15,8 +15,10 @@ class Bounded(click.IntRange):
     a value of thousands of digits (which Python itself refuses to read, and click would print whole)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and len(value.strip().lstrip("+-").lstrip("0")) > len(str(max(abs(self.min or 0), abs(self.max or 0)))):
-            self.fail(f"{value[:20]}{'…' if len(value) > 20 else ''} is not between {self.min} and {self.max}", param, ctx)
+        digits = len(str(max(abs(self.min or 0), abs(self.max or 0))))
+        if isinstance(value, str) and len(value.strip().lstrip("+-").lstrip("0")) > digits:  # before int()
+            shown = value if len(value) <= 20 else value[:20] + "…"
+            self.fail(f"{shown} is not between {self.min} and {self.max}", param, ctx)
         return super().convert(value, param, ctx)
 
 

@@ -245,12 +245,26 @@ _REGISTRY: dict[str, GamePlugin] = {}
 def registered() -> dict[str, GamePlugin]:
     """Every game plugin by id: the built-in ones, then those declared under ``ENTRY_POINT_GROUP``."""
     if not _REGISTRY:
-        plugins = plugin_registry.all_plugins()
         found: dict[str, GamePlugin] = {}
-        for plugin in plugins:
-            found.setdefault(_checked(plugin).id, plugin)  # a built-in game is not replaced from outside
+        for game in plugin_registry.BUILT_IN:
+            plugin = plugin_registry.built_in_plugin(game)
+            found.setdefault(_checked(plugin).id, plugin)
+        for plugin in checked_entry_points(plugin_registry.loaded_entry_points()):
+            found.setdefault(plugin.id, plugin)  # a built-in game is not replaced from outside
         _REGISTRY.update(sorted(found.items()))
     return _REGISTRY
+
+
+def checked_entry_points(loaded: list[tuple[Any, Any]]) -> list[GamePlugin]:
+    """The plugins of ``loaded`` (entry point, plugin) that keep to ``GamePlugin``; any other is another
+    distribution's mistake: it is left out and said (``plugin_registry.broken_plugins``), the other games work."""
+    good = []
+    for point, plugin in loaded:
+        try:
+            good.append(_checked(plugin))
+        except PluginError as exc:
+            plugin_registry.left_out(point, exc)
+    return good
 
 
 def plugin_of(game: str) -> GamePlugin | None:
