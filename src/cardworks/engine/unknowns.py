@@ -1,0 +1,138 @@
+"""Building blocks of a game's list of unknown values, the rows of the owner's facts sheet.
+
+A game plugin says which of its values no source gives (``GamePlugin.owner_unknowns``): it composes its list
+from these readers of the data, which know no game. Each row names the record, the field, what the sources
+do say, and the engine's stand-in from ``assumptions/`` today.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..loading.records import Index
+from ..models.certainty import field_certainty
+from ..models.owner_facts import Unknown
+
+MAX_QUANTITY = 99
+"""Largest quantity of a design (as ``CardDesign.quantity`` allows)."""
+
+
+def stand_in(value: Any) -> str:
+    """An assumed value as the sheet shows it, in the notation the owner would type."""
+    if value is None:
+        return ""
+    if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
+        return "; ".join(" + ".join(map(str, pair)) for pair in value)
+    if isinstance(value, list):
+        return " ".join(map(str, value))
+    return str(value)
+
+
+def _where(source: Any) -> str:
+    lines = f" lines {source.lines}" if source and source.lines else ""
+    return f"{source.doc}{lines}" if source else ""
+
+
+def card_unknowns(index: Index, *, fields: tuple[str, ...] = ("quantity", "types", "set", "stats", "attributes",
+                                                                 "rules", "effects")) -> list[Unknown]:
+    """The unknown values of every card (optional ones included): a null quantity, stat or attribute the card's
+    types take, null rules text, types and set that no source states, and the effects of a card whose recorded
+    ``missing`` facts are about what it does (its behaviour, in the game's effect vocabulary)."""
+    game = index.game
+    assumed = index.assumed()
+    types = tuple(t.id for t in game.card_types)
+    sets = tuple(r.id for r in index.of_kind("set"))
+    rows: list[Unknown] = []
+    for record in index.of_kind("card"):
+        card = record.model
+        row = dict(target=card.id, name=card.name)
+        if "quantity" in fields and card.quantity is None:
+            rows.append(Unknown(**row, field="quantity", kind="count", low=1, high=MAX_QUANTITY,
+                                known="not given by the sources",
+                                stand_in=stand_in(assumed.get((card.id, "quantity")))))
+        if "types" in fields and field_certainty(card.sources, "types") != "stated":
+            rows.append(Unknown(**row, field="types", kind="types", choices=types,
+                                known=f"{' + '.join(card.types)} ({field_certainty(card.sources, 'types') or 'no source'})"))
+        if "set" in fields and card.set_certainty != "stated":
+            rows.append(Unknown(**row, field="set", kind="set", choices=sets,
+                                known=f"{record.set_id} ({card.set_certainty})"))
+        if "stats" in fields:
+            recorded = {m.field: m for m in card.missing}
+            for stat in game.stats:
+                applies = set(stat.applies_to) & set(card.types)
+                path = f"stats/{stat.id}"
+                if not applies or card.stats.get(stat.id) is not None:
+                    continue
+                if stat.id not in card.stats and stat.default is not None and path not in recorded:
+                    continue
+                if stat.id not in card.stats and path not in recorded and (card.id, path) not in assumed:
+                    continue
+                note = recorded.get(path)
+                rows.append(Unknown(**row, field=path, kind="stat", low=stat.min, high=stat.max,
+                                    known=f"{note.fact} ({_where(note)})" if note else "not given by the sources",
+                                    stand_in=stand_in(assumed.get((card.id, path)))))
+        if "attributes" in fields:
+            for attribute in game.attributes:
+                if attribute.id in card.attributes and card.attributes[attribute.id] is None:
+                    path = f"attributes/{attribute.id}"
+                    rows.append(Unknown(**row, field=path, kind="choice", choices=tuple(v.id for v in attribute.values),
+                                        known="not given by the sources", stand_in=stand_in(assumed.get((card.id, path)))))
+        if "rules" in fields and card.rules is None:
+            rows.append(Unknown(**row, field="rules", kind="markup", known="the rules text is not given by the sources"))
+        if "effects" in fields and not card.effects:
+            gaps = [m for m in card.missing if m.field == "effects"]
+            if gaps:
+                rows.append(Unknown(**row, field="effects", kind="effects",
+                                    known="; ".join(f"{m.fact} ({_where(m)})" for m in gaps)))
+    return rows
+
+
+def board_unknowns(index: Index) -> list[Unknown]:
+    """Each board side whose accesses the sources do not all give (its known ones listed), and each space whose
+    printed access count is unknown."""
+    assumed = index.assumed()
+    rows: list[Unknown] = []
+    for record in index.of_kind("board"):
+        board = record.model
+        for side in board.sides:
+            spaces = tuple(s.id for s in side.spaces)
+            if not side.edges_complete:
+                known = "; ".join(" + ".join(e.between) for e in side.edges) or "none"
+                rows.append(Unknown(target=board.id, name=f"{board.name}: {side.name}", field=f"sides/{side.id}/edges",
+                                    kind="edges", choices=spaces, known=f"known accesses: {known}",
+                                    stand_in=stand_in(assumed.get((board.id, f"sides/{side.id}/edges")))))
+            for space in side.spaces:
+                if space.accesses is None:
+                    path = f"sides/{side.id}/spaces/{space.id}/accesses"
+                    rows.append(Unknown(target=board.id, name=f"{board.name}: {side.name}: {space.name}", field=path,
+                                        kind="count", low=0, high=20, known="the printed count is not given",
+                                        stand_in=stand_in(assumed.get((board.id, path)))))
+    return rows
+
+
+def assumed_unknowns(index: Index, targets: set[str] | None = None) -> list[Unknown]:
+    """A row for each value ``assumptions/`` stands in for (of ``targets``, or every record but the game's own
+    rule parameters): a whole number (0 to 999), or whole numbers as many as the stand-in holds."""
+    rows: list[Unknown] = []
+    game_id = index.game.id if index.game else ""
+    for record in index.of_kind("assumption"):
+        item = record.model
+        if item.target == game_id or targets is not None and item.target not in targets:
+            continue
+        owner = index.by_id.get(item.target)
+        name = getattr(owner.model, "name", item.target) if owner else item.target
+        value = item.value
+        if isinstance(value, bool) or not (isinstance(value, int) or isinstance(value, list) and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value)):
+            continue  # only numbers are asked of an owner; other stand-ins are the engine's own choices
+        kind = "count" if isinstance(value, int) else "numbers"
+        rows.append(Unknown(target=item.target, name=name, field=item.field, kind=kind, low=0, high=999,
+                            length=len(value) if isinstance(value, list) else None,
+                            known="not given by the sources", stand_in=stand_in(value)))
+    return rows
+
+
+def effects_text(value: Any) -> str:
+    """Effects as one JSON line (the sheet's notation for the ``effects`` kind)."""
+    return json.dumps(value, ensure_ascii=False)
