@@ -17,7 +17,7 @@ import click
 from ..errors import DataError, UsageError
 from ..resources import data_dir
 from ..fileio import OS_ERROR_CODES, UnsafeFile
-from . import commands, export_commands
+from . import commands, export_commands, facts_commands
 from .simulate import simulate
 
 
@@ -118,14 +118,20 @@ class Group(click.Group):
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--cards", "cards_root", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Card database folder (default: ./cards, else the shipped database).")
+@click.option("--facts", "facts", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
+              help="Folder of owner's facts (written by 'facts import'): values read from your own copy, merged "
+                   "into the game as it is loaded, never into the database.")
 @click.version_option(package_name="cardworks")
 @click.pass_context
-def cli(ctx: click.Context, cards_root: Path | None) -> None:
+def cli(ctx: click.Context, cards_root: Path | None, facts: Path | None) -> None:
     """Card-data pipeline and print-and-play generator for card games."""
+    from ..loading.owner_facts import use_owner_facts
+
+    use_owner_facts(facts)
     ctx.obj = cards_root or default_cards_root()
 
 
-for command in [*commands.ALL, *export_commands.ALL]:
+for command in [*commands.ALL, *export_commands.ALL, *facts_commands.ALL]:
     cli.add_command(command)
 cli.add_command(simulate)
 

@@ -2,7 +2,7 @@
 
 ``--facts DIR`` names a folder of overlays, one ``<game>.json`` per game (:class:`OwnerFacts`). When it is
 set, :func:`merge_owner_facts` fills each named unknown field of the game's records in memory, cites the
-owner's copy for it (certainty ``owner``), drops the assumption and the recorded missing fact it answers, and
+owner's copy for it (certainty ``owner``), drops the recorded missing fact it answers (the stand-in in ``assumptions/`` stays, unused), and
 leaves the files on disk untouched: everything downstream (validation, the engine, print, exports) sees the
 values, and the shipped database never receives them. A value for a field the sources already give, for a
 record the game lacks, or of the wrong type is an error at its place in the overlay, and then no value of the
@@ -103,6 +103,8 @@ def _records(bundle: Bundle) -> dict[str, tuple[LoadedFile, dict[str, Any], str 
 
 def _step(node: Any, part: str) -> Any:
     if isinstance(node, dict):
+        if part in {"stats", "attributes"} and part not in node:  # left out while every value was unknown
+            node[part] = {}
         if part not in node:
             raise _Refused("/field", "dangling-ref", f"the record has no field {part!r}")
         return node[part]
@@ -250,7 +252,6 @@ def merge_owner_facts(bundle: Bundle, folder: Path | None = None) -> None:
         filled.setdefault(item.target, []).append(item.field)
     for target, fields in filled.items():
         _cite(records[target][1], fields)
-    _drop_assumptions(bundle, filled)
     _declare_document(game_file.data)
     if not found:
         found = _revalidate(bundle, display, overlay, records)
@@ -260,16 +261,6 @@ def merge_owner_facts(bundle: Bundle, folder: Path | None = None) -> None:
         bundle.problems.extend(found)
         return
     bundle.overlay = path
-
-
-def _drop_assumptions(bundle: Bundle, filled: dict[str, list[str]]) -> None:
-    """Stand-ins for the values the owner gave are no longer needed (and would now override a fact)."""
-    for loaded in bundle.files:
-        if loaded.kind.name == "assumptions" and isinstance(loaded.data, dict):
-            items = loaded.data.get("assumptions") or []
-            loaded.data["assumptions"] = [a for a in items if not (
-                isinstance(a, dict) and any(a.get("field") == f or str(a.get("field", "")).startswith(f + "/")
-                                            for f in filled.get(a.get("target"), [])))]
 
 
 def _declare_document(game: dict[str, Any]) -> None:

@@ -1,0 +1,57 @@
+"""Synthetic values for every unknown of a game: what a test types into the owner's facts sheet."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+EFFECTS = {
+    "special": [{"when": {"event": "played"}, "do": [{"verb": "draw", "count": 1}]}],
+    "battle": [{"do": [{"verb": "battle-again"}]}],
+    "treasure": [{"when": {"event": "turn-start"}, "while": [{"is": "on-your-counter"}],
+                  "do": [{"verb": "draw", "count": 1}]}],
+}
+"""A harmless effect of each Fallera card type, in the game's vocabulary."""
+
+
+def synthetic(row: dict[str, str], types: dict[str, list[str]]) -> str:
+    """A value for one row of the exported sheet (``types``: each card's types)."""
+    field, stand_in, how = row["field"], row["stand-in"], row["type as"]
+    if stand_in:
+        return stand_in
+    if how.startswith("a whole number"):
+        low = int(how.split("from ")[1].split(" ")[0])
+        return str(max(low, 1))
+    if how.startswith("card text"):
+        return f"Synthetic rules of {row['name']}: draw a card."
+    if how.startswith("card types"):
+        return row["known"].split(" (")[0]
+    if field == "set":
+        return row["known"].split(" (")[0]
+    if how.startswith("one of"):
+        choices = how[len("one of "):].split(", ")
+        return "other" if "other" in choices else choices[0]
+    if how.startswith("effects"):
+        card_types = types.get(row["id"], ["special"])
+        first = next(t for t in ("special", "battle", "treasure") if t in card_types)
+        return json.dumps(EFFECTS[first])
+    raise AssertionError(f"no synthetic value for {row}")
+
+
+def fill(sheet: Path, out: Path, types: dict[str, list[str]]) -> int:
+    """Fill every row of the exported CSV ``sheet`` into ``out``; return how many rows."""
+    rows = list(csv.DictReader(io.StringIO(sheet.read_text(encoding="utf-8"))))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    filled = {id(row): synthetic(row, types) for row in rows if not row["field"].endswith("/accesses")}
+    for row in rows:
+        if row["field"].endswith("/accesses"):  # a space's printed count: its accesses in the side's graph
+            side, space = row["field"].split("/")[1], row["field"].split("/")[3]
+            graph = next(filled[id(r)] for r in rows if r["field"] == f"sides/{side}/edges")
+            filled[id(row)] = str(sum(space in [s.strip() for s in pair.split("+")] for pair in graph.split(";")))
+        writer.writerow({**row, "value": filled[id(row)]})
+    out.write_text(buffer.getvalue(), encoding="utf-8")
+    return len(rows)
