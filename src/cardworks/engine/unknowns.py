@@ -73,18 +73,23 @@ def card_unknowns(index: Index, *, fields: tuple[str, ...] = ("quantity", "types
                                     known=f"{note.fact} ({_where(note)})" if note else "not given by the sources",
                                     stand_in=stand_in(assumed.get((card.id, path)))))
         if "attributes" in fields:
+            recorded = {m.field: m for m in card.missing}
             for attribute in game.attributes:
-                if attribute.id in card.attributes and card.attributes[attribute.id] is None:
-                    path = f"attributes/{attribute.id}"
+                path = f"attributes/{attribute.id}"
+                if attribute.id in card.attributes and card.attributes[attribute.id] is None or \
+                        attribute.id not in card.attributes and path in recorded:
+                    note = recorded.get(path)
                     rows.append(Unknown(**row, field=path, kind="choice", choices=tuple(v.id for v in attribute.values),
-                                        known="not given by the sources", stand_in=stand_in(assumed.get((card.id, path)))))
+                                        known=f"{note.fact} ({_where(note)})" if note else "not given by the sources",
+                                        stand_in=stand_in(assumed.get((card.id, path)))))
         if "rules" in fields and card.rules is None:
             rows.append(Unknown(**row, field="rules", kind="markup", known="the rules text is not given by the sources"))
-        if "effects" in fields and not card.effects:
+        if "effects" in fields and not card.effects and not card.needs:
             gaps = [m for m in card.missing if m.field == "effects"]
-            if gaps:
-                rows.append(Unknown(**row, field="effects", kind="effects",
-                                    known="; ".join(f"{m.fact} ({_where(m)})" for m in gaps)))
+            if gaps or card.rules is None:  # what it does is unknown (a blank card may also do nothing)
+                known = "; ".join(f"{m.fact} ({_where(m)})" for m in gaps) or \
+                    "its rules text is not given, so neither is what it does (leave blank if it does nothing)"
+                rows.append(Unknown(**row, field="effects", kind="effects", known=known))
     return rows
 
 
