@@ -17,6 +17,8 @@ def synthetic(row: dict[str, str], types: dict[str, list[str]]) -> str:
     field, stand_in, how = row["field"], row["stand-in"], row["type as"]
     if stand_in:
         return stand_in
+    if row["known"].endswith("; confirm or correct it)"):  # a value the sources give without stating it
+        return row["known"].rsplit(" (", 1)[0]
     if how.startswith("a whole number"):
         low = int(how.split("from ")[1].split(" ")[0])
         return str(max(low, 1))
@@ -28,7 +30,7 @@ def synthetic(row: dict[str, str], types: dict[str, list[str]]) -> str:
         return row["known"].split(" (")[0]
     if how.startswith("one of"):
         choices = how[len("one of "):].split(", ")
-        return "other" if "other" in choices else choices[0]
+        return "ingredient" if "ingredient" in choices else choices[0]  # "other" prints the game's own "?" icon
     if how.startswith("effects"):
         return json.dumps(EFFECTS)
     raise AssertionError(f"no synthetic value for {row}")

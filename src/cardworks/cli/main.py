@@ -128,6 +128,7 @@ def cli(ctx: click.Context, cards_root: Path | None, facts: Path | None) -> None
     from ..loading.owner_facts import use_owner_facts
 
     use_owner_facts(facts)
+    ctx.call_on_close(lambda: use_owner_facts(None))  # for this command only (a test runs many in one process)
     ctx.obj = cards_root or default_cards_root()
 
 

@@ -34,6 +34,18 @@ def _where(source: Any) -> str:
     return f"{source.doc}{lines}" if source else ""
 
 
+def _stated(record: Any, field: str, value: Any) -> bool:
+    """True when the sources give ``field`` and every one naming it states it."""
+    return value is not None and field_certainty(record.sources, field) == "stated"
+
+
+def _known(record: Any, field: str, value: Any) -> str:
+    """What the sources say of a field that is not stated: its value and how sure it is, or that it is not given."""
+    if value is None:
+        return "not given by the sources"
+    return f"{value} ({field_certainty(record.sources, field) or 'no source names it'}; confirm or correct it)"
+
+
 def card_unknowns(index: Index, *, fields: tuple[str, ...] = ("quantity", "types", "set", "stats", "attributes",
                                                                  "rules", "effects")) -> list[Unknown]:
     """The unknown values of every card (optional ones included): a null quantity, stat or attribute the card's
@@ -47,9 +59,9 @@ def card_unknowns(index: Index, *, fields: tuple[str, ...] = ("quantity", "types
     for record in index.of_kind("card"):
         card = record.model
         row = dict(target=card.id, name=card.name)
-        if "quantity" in fields and card.quantity is None:
+        if "quantity" in fields and not _stated(card, "quantity", card.quantity):
             rows.append(Unknown(**row, field="quantity", kind="count", low=1, high=MAX_QUANTITY,
-                                known="not given by the sources",
+                                known=_known(card, "quantity", card.quantity),
                                 stand_in=stand_in(assumed.get((card.id, "quantity")))))
         if "types" in fields and field_certainty(card.sources, "types") != "stated":
             rows.append(Unknown(**row, field="types", kind="types", choices=types,
@@ -62,7 +74,12 @@ def card_unknowns(index: Index, *, fields: tuple[str, ...] = ("quantity", "types
             for stat in game.stats:
                 applies = set(stat.applies_to) & set(card.types)
                 path = f"stats/{stat.id}"
-                if not applies or card.stats.get(stat.id) is not None:
+                if not applies:
+                    continue
+                if card.stats.get(stat.id) is not None:
+                    if not _stated(card, path, card.stats[stat.id]):
+                        rows.append(Unknown(**row, field=path, kind="stat", low=stat.min, high=stat.max,
+                                            known=_known(card, path, card.stats[stat.id])))
                     continue
                 if stat.id not in card.stats and stat.default is not None and path not in recorded:
                     continue
@@ -76,14 +93,15 @@ def card_unknowns(index: Index, *, fields: tuple[str, ...] = ("quantity", "types
             recorded = {m.field: m for m in card.missing}
             for attribute in game.attributes:
                 path = f"attributes/{attribute.id}"
-                if attribute.id in card.attributes and card.attributes[attribute.id] is None or \
+                value = card.attributes.get(attribute.id)
+                if attribute.id in card.attributes and not _stated(card, path, value) or \
                         attribute.id not in card.attributes and path in recorded:
                     note = recorded.get(path)
                     rows.append(Unknown(**row, field=path, kind="choice", choices=tuple(v.id for v in attribute.values),
-                                        known=f"{note.fact} ({_where(note)})" if note else "not given by the sources",
+                                        known=f"{note.fact} ({_where(note)})" if note else _known(card, path, value),
                                         stand_in=stand_in(assumed.get((card.id, path)))))
-        if "rules" in fields and card.rules is None:
-            rows.append(Unknown(**row, field="rules", kind="markup", known="the rules text is not given by the sources"))
+        if "rules" in fields and not _stated(card, "rules", card.rules):
+            rows.append(Unknown(**row, field="rules", kind="markup", known=_known(card, "rules", card.rules)))
         if "effects" in fields and not card.effects and not card.needs:
             gaps = [m for m in card.missing if m.field == "effects"]
             if gaps or card.rules is None:  # what it does is unknown (a blank card may also do nothing)
@@ -103,15 +121,19 @@ def board_unknowns(index: Index) -> list[Unknown]:
         for side in board.sides:
             spaces = tuple(s.id for s in side.spaces)
             if not side.edges_complete:
-                known = "; ".join(" + ".join(e.between) for e in side.edges) or "none"
+                known = "; ".join(" + ".join(e.between) + ("" if e.certainty == "stated" else f" ({e.certainty})")
+                                  for e in side.edges) or "none"
                 rows.append(Unknown(target=board.id, name=f"{board.name}: {side.name}", field=f"sides/{side.id}/edges",
                                     kind="edges", choices=spaces, known=f"known accesses: {known}",
                                     stand_in=stand_in(assumed.get((board.id, f"sides/{side.id}/edges")))))
             for space in side.spaces:
-                if space.accesses is None:
-                    path = f"sides/{side.id}/spaces/{space.id}/accesses"
+                path = f"sides/{side.id}/spaces/{space.id}/accesses"
+                sure = field_certainty(board.sources, path) or field_certainty(space.sources, "accesses")
+                if space.accesses is None or sure != "stated":
+                    known = "the printed count is not given" if space.accesses is None else \
+                        f"{space.accesses} ({sure or 'no source names it'}; confirm or correct it)"
                     rows.append(Unknown(target=board.id, name=f"{board.name}: {side.name}: {space.name}", field=path,
-                                        kind="count", low=0, high=20, known="the printed count is not given",
+                                        kind="count", low=0, high=20, known=known,
                                         stand_in=stand_in(assumed.get((board.id, path)))))
     return rows
 

@@ -122,14 +122,15 @@ def _sources_of(record: dict[str, Any]) -> list[Any]:
         return []
 
 
-def _known(record: dict[str, Any], field: str, current: Any) -> bool:
+def _known(record: dict[str, Any], field: str, current: Any, node: Any = None) -> bool:
     """True when the sources already give ``field``: a value is there and every source naming it states it
-    (types and a card's set are present on every card, so only their certainty says whether they are known)."""
+    (a value only inferred, or from an outside source, is not known: the owner's copy may confirm it)."""
     if field == "set":
         return record.get("set_certainty", "stated") == "stated"
-    if field == "types":
-        return field_certainty(_sources_of(record), "types") == "stated"
-    return current not in (None, [], {})
+    sure = field_certainty(_sources_of(record), field)
+    if sure is None and isinstance(node, dict) and node is not record:  # a space names its own sources
+        sure = field_certainty(_sources_of(node), field.rsplit("/", 1)[-1])
+    return current not in (None, [], {}) and sure == "stated"
 
 
 def _apply(record: dict[str, Any], set_id: str | None, field: str, value: Any) -> None:
@@ -156,14 +157,15 @@ def _apply(record: dict[str, Any], set_id: str | None, field: str, value: Any) -
                            "the sources; the owner's copy only fills unknowns")
         if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
             raise _Refused("/value", "wrong-type", "accesses are pairs of space ids")
-        have = {frozenset(e.get("between", [])) for e in node.get("edges") or [] if isinstance(e, dict)}
-        node.setdefault("edges", [])
-        node["edges"] = [*node["edges"], *({"between": list(p), "certainty": "owner"} for p in value
-                                           if frozenset(p) not in have)]
+        stated = [e for e in node.get("edges") or [] if isinstance(e, dict) and e.get("certainty", "stated") == "stated"
+                  and (not isinstance(e.get("source"), dict) or e["source"].get("certainty", "stated") == "stated")]
+        have = {frozenset(e.get("between", [])) for e in stated}
+        node["edges"] = [*stated, *({"between": list(p), "certainty": "owner"} for p in value  # the owner's graph
+                                    if frozenset(p) not in have)]                             # replaces inferences
         node["edges_complete"] = True
         return
     if isinstance(node, dict):
-        if last in node and _known(record, field, node[last]):
+        if last in node and _known(record, field, node[last], node):
             raise _Refused("/value", "owner-over-fact", f"{record['id']}/{field} is known from the sources "
                            f"({node.get(last)!r}); the owner's copy only fills unknowns")
         if last not in node and len(parts) == 1 and last not in _OPEN_TOP:
