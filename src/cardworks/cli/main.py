@@ -125,7 +125,7 @@ class Group(click.Group):
 @click.pass_context
 def cli(ctx: click.Context, cards_root: Path | None, facts: Path | None) -> None:
     """Card-data pipeline and print-and-play generator for card games."""
-    from ..loading.owner_facts import use_owner_facts
+    from ..loading.overlay import use_owner_facts
 
     use_owner_facts(facts)
     ctx.call_on_close(lambda: use_owner_facts(None))  # for this command only (a test runs many in one process)

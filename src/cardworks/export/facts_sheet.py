@@ -25,7 +25,7 @@ from ..engine.schemas import owner_facts_schema
 from ..errors import DataError, UsageError
 from ..fileio import write_text_atomic
 from ..loading.database import Database, display_path, load_game
-from ..loading.owner_facts import SCHEMA_FILE, merge_owner_facts, overlay_file
+from ..loading.overlay import SCHEMA_FILE, merge_owner_facts, overlay_file
 from ..loading.records import Index
 from ..markup.parser import MarkupError, parse
 from ..models.owner_facts import OwnerFacts, OwnerValue, Unknown
@@ -296,7 +296,7 @@ def _fresh(db: Database) -> Any:
 
 
 def _plain(folder: Path) -> Any:
-    from ..loading.owner_facts import owner_facts_folder, use_owner_facts
+    from ..loading.overlay import owner_facts_folder, use_owner_facts
 
     active = owner_facts_folder()
     use_owner_facts(None)

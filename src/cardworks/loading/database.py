@@ -55,7 +55,7 @@ class Bundle:
     files: list[LoadedFile] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     overlay: Path | None = None
-    """The owner's facts file merged into this game (``--facts``), if any: see :mod:`.owner_facts`."""
+    """The owner's facts file merged into this game (``--facts``), if any: see :mod:`.overlay`."""
 
     @property
     def complete(self) -> bool:
@@ -194,7 +194,7 @@ def _discover(root: Path, is_pack: bool) -> Bundle:
 
 def load_game(folder: Path) -> Bundle:
     """Load a game folder (it must hold ``game.json``), merged with the owner's facts in use (``--facts``)."""
-    from .owner_facts import merge_owner_facts
+    from .overlay import merge_owner_facts
     bundle = _discover(folder, is_pack=False)
     merge_owner_facts(bundle)
     return bundle

@@ -1,7 +1,7 @@
 """The contents page's list of values that came from the owner's own copy (``--facts``), one line per record.
 
 A value an owner's overlay gave carries the certainty ``owner`` in its record's sources
-(:mod:`cardworks.loading.owner_facts`); faces print it with no mark, so the contents page is where a reader
+(:mod:`cardworks.loading.overlay`); faces print it with no mark, so the contents page is where a reader
 learns that no rulebook gave it. Fields are named in the reader's language where the game or the labels name
 them, else by their path in the data.
 """

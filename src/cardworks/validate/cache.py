@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..loading.owner_facts import overlay_key
+from ..loading.overlay import overlay_key
 from ..fileio import MAX_ASSET_BYTES, read_text_limited, write_text_atomic
 from ..loading.database import game_folders
 from ..problems import Problem
