@@ -280,3 +280,30 @@ def test_the_calavera_score_sheet_prints_the_owners_point_values(tmp_path: Path)
     shipped = "\n".join(_pages(next((tmp_path / "plain/calavera/fr").glob("score-sheet-*.pdf"))))
     assert "20" in sheet and "20" not in shipped  # row 1's top value, blank while only assumed
     assert "†" not in sheet
+
+
+def test_a_cluster_build_with_an_overlay_is_refused_before_any_work(tmp_path: Path) -> None:
+    folder = _overlay(tmp_path, [{"target": "conill", "field": "quantity", "value": 2}])
+    run = run_cli("--cards", str(CARDS), "--facts", str(folder), "build", "--game", "fallera", "--scheduler",
+                  "tcp://127.0.0.1:9", "--out", str(tmp_path / "out"))
+    assert run.exit_code == 2 and "--facts cannot be used with --scheduler" in run.output, run.output
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("with_overlay", [False, True])
+def test_a_database_file_citing_the_owners_copy_is_refused(tmp_path: Path, with_overlay: bool) -> None:
+    import shutil
+
+    cards = tmp_path / "cards"
+    shutil.copytree(CARDS / "calavera", cards / "calavera")
+    components = cards / "calavera" / "components.json"
+    data = json.loads(components.read_text(encoding="utf-8"))
+    data["components"][0]["sources"][0]["certainty"] = "owner"
+    components.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    facts = tmp_path / "facts"
+    facts.mkdir()
+    (facts / "calavera.json").write_text(json.dumps({"$schema": "owner-facts.schema.json", "game": "calavera",
+                                                     "values": []}), encoding="utf-8")
+    run = run_cli("--cards", str(cards), *(["--facts", str(facts)] if with_overlay else []), "validate")
+    assert run.exit_code == 1
+    assert "components.json:/components/0/sources/0/certainty: [owner-in-database]" in run.output, run.output

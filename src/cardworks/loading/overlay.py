@@ -52,6 +52,17 @@ def owner_facts_folder() -> Path | None:
     return _ACTIVE[0]
 
 
+def refuse_remote(what: str) -> None:
+    """UsageError when an overlay is in use and ``what`` would load the game elsewhere (a Dask cluster's
+    workers read the game from its folder, without this process's ``--facts``): never a run that silently
+    drops the owner's values."""
+    if _ACTIVE[0] is not None:
+        from ..errors import UsageError
+
+        raise UsageError(f"--facts cannot be used with {what}: the cluster's workers would load the game without "
+                         "the owner's values; run it on this machine")
+
+
 def overlay_file(folder: Path, game: str) -> Path:
     """Where the overlay of ``game`` lives in ``folder``."""
     return folder / f"{game}.json"
@@ -231,6 +242,12 @@ def merge_owner_facts(bundle: Bundle, folder: Path | None = None) -> None:
         bundle.problems.append(Problem(display, "/game", "wrong-game",
                                        f"this overlay is for {overlay.game!r}, not {game_id!r}"))
         return
+    cited = [Problem(f.display, where, "owner-in-database", "the certainty 'owner' is given only by an owner's facts "
+                     "overlay (--facts), never by the database; cite the document that states the value")
+             for f in bundle.files for where in _owner_places(f.data, "")]
+    if cited:
+        bundle.problems.extend(cited)
+        return
     saved = {id(f): copy.deepcopy(f.data) for f in bundle.files}
     records = _records(bundle)
     found: list[Problem] = []
@@ -263,6 +280,18 @@ def merge_owner_facts(bundle: Bundle, folder: Path | None = None) -> None:
         bundle.problems.extend(found)
         return
     bundle.overlay = path
+
+
+def _owner_places(data: Any, pointer: str) -> list[str]:
+    """JSON pointers of every ``certainty``/``set_certainty`` that says ``owner`` in a file's data."""
+    if isinstance(data, dict):
+        found = [f"{pointer}/{key}" for key in ("certainty", "set_certainty") if data.get(key) == "owner"]
+        return found + [p for key, value in data.items() if isinstance(value, (dict, list))
+                        for p in _owner_places(value, f"{pointer}/{key}")]
+    if isinstance(data, list):
+        return [p for i, value in enumerate(data) if isinstance(value, (dict, list))
+                for p in _owner_places(value, f"{pointer}/{i}")]
+    return []
 
 
 def _declare_document(game: dict[str, Any]) -> None:
