@@ -307,3 +307,13 @@ def test_a_database_file_citing_the_owners_copy_is_refused(tmp_path: Path, with_
     run = run_cli("--cards", str(cards), *(["--facts", str(facts)] if with_overlay else []), "validate")
     assert run.exit_code == 1
     assert "components.json:/components/0/sources/0/certainty: [owner-in-database]" in run.output, run.output
+
+
+@pytest.mark.parametrize("command", [["sheet", "export", "--game", "fallera", "--out", "x.csv"],
+                                     ["i18n", "status", "--game", "fallera"], ["freeze", "--game", "fallera"]])
+def test_commands_that_write_the_database_refuse_an_overlay(tmp_path: Path, command: list[str]) -> None:
+    folder = _overlay(tmp_path, [{"target": "conill", "field": "quantity", "value": 2}])
+    before = tree_hash(CARDS)
+    run = run_cli("--cards", str(CARDS), "--facts", str(folder), *command)
+    assert run.exit_code == 2 and "does not take --facts" in run.output, run.output
+    assert tree_hash(CARDS) == before

@@ -115,6 +115,11 @@ class Group(click.Group):
             ctx.exit(1)
 
 
+WRITE_THE_DATABASE = frozenset({"sheet", "i18n", "freeze", "facts"})
+"""Commands that write (or export for writing back) the database's own files: they refuse ``--facts``, so no
+owner's value can travel into the shipped data (``facts`` reads the database as it is)."""
+
+
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--cards", "cards_root", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Card database folder (default: ./cards, else the shipped database).")
@@ -127,6 +132,9 @@ def cli(ctx: click.Context, cards_root: Path | None, facts: Path | None) -> None
     """Card-data pipeline and print-and-play generator for card games."""
     from ..loading.overlay import use_owner_facts
 
+    if facts is not None and ctx.invoked_subcommand in WRITE_THE_DATABASE:
+        raise UsageError(f"'{ctx.invoked_subcommand}' writes or exports the database itself and does not take --facts: "
+                         "the owner's values never enter the database")
     use_owner_facts(facts)
     ctx.call_on_close(lambda: use_owner_facts(None))  # for this command only (a test runs many in one process)
     ctx.obj = cards_root or default_cards_root()
