@@ -317,3 +317,24 @@ def test_commands_that_write_the_database_refuse_an_overlay(tmp_path: Path, comm
     run = run_cli("--cards", str(CARDS), "--facts", str(folder), *command)
     assert run.exit_code == 2 and "does not take --facts" in run.output, run.output
     assert tree_hash(CARDS) == before
+
+
+def test_an_xlsx_sheet_imports_and_names_its_cells(tmp_path: Path) -> None:
+    from openpyxl import load_workbook
+
+    sheet = tmp_path / "c.xlsx"
+    run_cli("--cards", str(CARDS), "facts", "export", "--game", "calavera", "--out", str(sheet))
+    book = load_workbook(sheet)
+    rows = list(book.active.iter_rows(min_row=2))
+    dice = next(r for r in rows if r[3].value == "faces/joker/count")
+    dice[7].value = 2
+    book.save(sheet)
+    run = run_cli("--cards", str(CARDS), "facts", "import", str(sheet), "--out", str(tmp_path / "overlay"))
+    assert run.exit_code == 0, run.output
+    overlay = json.loads((tmp_path / "overlay" / "calavera.json").read_text(encoding="utf-8"))
+    assert overlay["values"] == [{"target": "dice", "field": "faces/joker/count", "value": 2,
+                                  "cell": f"c.xlsx:facts!H{dice[7].row}"}]
+    dice[7].value = 2.5
+    book.save(sheet)
+    run = run_cli("--cards", str(CARDS), "facts", "import", str(sheet), "--out", str(tmp_path / "again"))
+    assert run.exit_code == 1 and f"{sheet}:facts!H{dice[7].row}: [bad-value]" in run.output, run.output

@@ -212,7 +212,7 @@ def read_facts(db: Database, path: Path) -> tuple[list[OwnerValue], list[Problem
         filled += 1
         target, field = (str(cells[at_id] or "").strip(), str(cells[at_field] or "").strip())
         cell = where(table, number, at_value)
-        here = f"{display}:{cell}"
+        here = f"{path.name}:{cell}"  # the file's name only: the overlay holds no path of this machine
         if target not in index.by_id:
             problems.append(Problem(display, where(table, number, at_id), "dangling-ref",
                                     f"row {number}: unknown id {target!r} in {db.game_doc.id}"))
@@ -238,24 +238,25 @@ def read_facts(db: Database, path: Path) -> tuple[list[OwnerValue], list[Problem
     return values, problems, filled
 
 
-def _cell_of(problem: Problem, overlay: OwnerFacts, index: Index, display: str) -> Problem:
+def _cell_of(problem: Problem, overlay: OwnerFacts, index: Index, display: str, sheet: str) -> Problem:
     """A problem of the merged game, moved to the cell of the value it is about where one is (else kept)."""
     cells = [v.cell for v in overlay.values]
     if problem.file == display and problem.location.startswith("/values/"):
         number = int(problem.location.split("/")[2])
-        return _at(problem, cells[number])
+        return _at(problem, sheet, cells[number])
     for number, value in enumerate(overlay.values):
         record = index.by_id.get(value.target)
         if record is not None and record.file.display == problem.file and record.pointer and \
                 (problem.location + "/").startswith(record.pointer + "/"):
-            return _at(problem, cells[number], f" (at {problem.file}:{problem.location})")
+            return _at(problem, sheet, cells[number], f" (at {problem.file}:{problem.location})")
     return Problem(problem.file, problem.location, problem.code,
                    f"{problem.message} (with the owner's values merged)", problem.severity)
 
 
-def _at(problem: Problem, cell: str | None, more: str = "") -> Problem:
-    file, _, location = (cell or "").rpartition(":")
-    return Problem(file or problem.file, location or problem.location, problem.code,
+def _at(problem: Problem, sheet: str, cell: str | None, more: str = "") -> Problem:
+    """``problem`` at ``cell`` (``name:Sheet!H7``, as the overlay keeps it) of the sheet shown as ``sheet``."""
+    location = (cell or "").rpartition(":")[2]
+    return Problem(sheet if location else problem.file, location or problem.location, problem.code,
                    problem.message.split(" (cell ")[0] + more, problem.severity)
 
 
@@ -280,7 +281,8 @@ def import_facts(db: Database, path: Path, out: Path) -> FactsImport:
         check_database(merged, found)
         display = display_path(trial_file)
         index = Index(merged)
-        errors = [_cell_of(p, overlay, index, display) for p in found.items if p.severity == "error"]
+        errors = [_cell_of(p, overlay, index, display, display_path(path)) for p in found.items
+                  if p.severity == "error"]
     if errors:
         raise DataError(f"{display_path(path)}: the game with these values does not validate; nothing written", errors)
     target = overlay_file(out, game)
