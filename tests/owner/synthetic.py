@@ -22,6 +22,8 @@ def synthetic(row: dict[str, str], types: dict[str, list[str]]) -> str:
     if how.startswith("a whole number"):
         low = int(how.split("from ")[1].split(" ")[0])
         return str(max(low, 1))
+    if how.startswith("the name printed"):
+        return f"Synthetic {row['name']}"
     if how.startswith("card text"):
         return f"Synthetic rules of {row['name']}: draw a card."
     if how.startswith("card types"):

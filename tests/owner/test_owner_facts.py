@@ -62,7 +62,9 @@ def test_the_sheet_lists_every_kind_of_unknown_of_each_game(tmp_path: Path) -> N
     assert {"quantity", "types", "set", "stats/attack", "stats/defence", "stats/sell", "rules", "effects",
             "sides"} <= fields["fallera"]
     assert fields["calavera"] == {"rows", "faces"}  # the score sheet's values and the dice faces
-    assert fields["diables"] == {"quantity"}
+    assert fields["diables"] == {"quantity", "name", "rules", "attributes"}  # and the cards no source lists
+    slots = {row["id"] for row in export("diables", tmp_path / "d.csv") if row["id"].startswith("owner-")}
+    assert len(slots) == 108  # 124 cards declared, 16 beasts listed
     rows = export("fallera", tmp_path / "f.csv")
     assert list(rows[0]) == ["game", "id", "name", "field", "type as", "known", "stand-in", "value"]
     sangonera = {r["field"]: r for r in rows if r["id"] == "el-tio-sangonera"}
@@ -115,12 +117,17 @@ def test_the_other_games_take_their_filled_sheets(tmp_path: Path, game: str) -> 
         use_owner_facts(None)
     owner = [r.id for r in index.records if any(s.certainty == "owner" for s in getattr(r.model, "sources", []) or [])]
     assert owner  # the values arrive, cited as the owner's copy
+    if game == "diables":
+        cards = [r.model for r in index.of_kind("card")]
+        assert len(cards) == 124 and sum(c.quantity for c in cards) == 124
+        pavement = [c for c in cards if "pavement-spectator" in c.types]
+        assert sorted(c.attributes["pavement-row"] for c in pavement) == ["lower"] * 24 + ["upper"] * 24
     assert tree_hash(CARDS) == before
 
 
-def _edited(tmp_path: Path, edit) -> tuple[Path, int]:
-    """The exported Fallera sheet with one row edited by ``edit(rows)`` (which returns the row number)."""
-    rows = export("fallera", tmp_path / "f.csv")
+def _edited(tmp_path: Path, edit, game: str = "fallera") -> tuple[Path, int]:
+    """The exported sheet of ``game`` with one row edited by ``edit(rows)`` (which returns the row number)."""
+    rows = export(game, tmp_path / "f.csv")
     number = edit(rows)
     out = tmp_path / "bad.csv"
     with out.open("w", encoding="utf-8", newline="") as handle:
@@ -154,6 +161,12 @@ def _known_field(rows: list[dict[str, str]]) -> int:
     return len(rows) + 1
 
 
+def _nameless(rows: list[dict[str, str]]) -> int:
+    i = _row(rows, "owner-street-spectator-01", "rules")
+    rows[i]["value"] = "Cheers for the diables."
+    return i + 2
+
+
 BAD = {
     "wrong type": (_set("el-tio-sangonera", "stats/attack", "strong"), "H", "bad-value", "a whole number is wanted"),
     "out of range": (_set("el-tio-sangonera", "stats/attack", "11"), "H", "bad-value", "11 is outside 0..10"),
@@ -164,13 +177,14 @@ BAD = {
     "a choice the game lacks": (_set("conill", "attributes/ingredient-category", "spicy"), "H", "bad-value",
                                 "unknown id 'spicy'"),
     "a set it is not in": (_moved_set, "H", "bad-value", "confirm its set, not move it"),
+    "a new card without its name": (_nameless, "H", "missing-field", "give its name too"),
 }
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_a_bad_sheet_fails_at_its_cell_and_writes_nothing(tmp_path: Path, case: str) -> None:
     edit, column, code, message = BAD[case]
-    sheet, number = _edited(tmp_path, edit)
+    sheet, number = _edited(tmp_path, edit, "diables" if edit is _nameless else "fallera")
     run = run_cli("--cards", str(CARDS), "facts", "import", str(sheet), "--out", str(tmp_path / "overlay"))
     assert run.exit_code == 1, run.output
     lines = [line for line in run.output.splitlines() if f"[{code}]" in line]
@@ -338,3 +352,17 @@ def test_an_xlsx_sheet_imports_and_names_its_cells(tmp_path: Path) -> None:
     book.save(sheet)
     run = run_cli("--cards", str(CARDS), "facts", "import", str(sheet), "--out", str(tmp_path / "again"))
     assert run.exit_code == 1 and f"{sheet}:facts!H{dice[7].row}: [bad-value]" in run.output, run.output
+
+
+@pytest.mark.slow
+def test_the_diables_kit_prints_every_card_once_the_owner_gives_the_unlisted_ones(tmp_path: Path) -> None:
+    overlay = filled_overlay("diables", tmp_path)
+    out = tmp_path / "build"
+    run = run_cli("--cards", str(CARDS), "--facts", str(overlay), "build", "--game", "diables", "--locale", "en",
+                  "--no-docs", "--out", str(out))
+    assert run.exit_code == 0, run.output
+    shop = _pages(out / "diables/en/print-shop/cards-all.pdf")
+    text = "\n".join(shop)
+    assert "Synthetic Street spectator 1" in text and "†" not in text
+    contents = _pages(out / "diables/en/cards-all-a4.pdf")[0]
+    assert "Diables (cards)" in contents and "124      124" in contents

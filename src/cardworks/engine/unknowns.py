@@ -163,3 +163,43 @@ def assumed_unknowns(index: Index, targets: set[str] | None = None) -> list[Unkn
 def effects_text(value: Any) -> str:
     """Effects as one JSON line (the sheet's notation for the ``effects`` kind)."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def card_slots(index: Index) -> list[Unknown]:
+    """Rows for the cards a set declares and the data does not list: for each card type whose declared count
+    exceeds the known cards (every quantity of that type known), one new card per missing card, asking its
+    name, rules text and the attributes its type takes; an attribute the set counts per value
+    (``by_attribute``) is fixed by the slot, so the slots add up to the declared counts."""
+    game = index.game
+    names = {t.id: t.name for t in game.card_types}
+    rows: list[Unknown] = []
+    for set_record in index.of_kind("set"):
+        totals = set_record.model.totals
+        cards = [r.model for r in index.of_kind("card") if r.set_id == set_record.id and not r.model.optional]
+        for type_id, declared in totals.by_type.items():
+            of_type = [c for c in cards if type_id in c.types]
+            if any(c.quantity is None for c in of_type):
+                continue  # how many are missing is not known
+            missing = declared - sum(c.quantity or 0 for c in of_type)
+            applies = [a for a in game.attributes if type_id in a.applies_to]
+            fixed_by = next((a for a in applies if a.id in totals.by_attribute), None)
+            plan: list[tuple[tuple[str, str], ...]] = []
+            if fixed_by is not None:
+                for value, count in totals.by_attribute[fixed_by.id].items():
+                    have = sum(c.quantity or 0 for c in of_type if c.attributes.get(fixed_by.id) == value)
+                    plan += [((fixed_by.id, value),)] * max(count - have, 0)
+            plan += [()] * max(missing - len(plan), 0)
+            width = len(str(len(plan)))
+            for number, fixed in enumerate(plan, start=1):
+                card_id = f"owner-{type_id}-{number:0{width}d}"
+                slot = (set_record.id, (type_id,), fixed)
+                where = f"card {number} of the {declared} {type_id} cards of {set_record.id} no source lists" + \
+                    "".join(f" ({attribute}: {value})" for attribute, value in fixed)
+                common = dict(target=card_id, name=f"{names.get(type_id, type_id)} {number}", slot=slot)
+                rows.append(Unknown(**common, field="name", kind="text", known=where + "; its name starts the card"))
+                rows.append(Unknown(**common, field="rules", kind="markup", known=where))
+                for attribute in applies:
+                    if attribute.id not in dict(fixed):
+                        rows.append(Unknown(**common, field=f"attributes/{attribute.id}", kind="choice",
+                                            choices=tuple(v.id for v in attribute.values), known=where))
+    return rows

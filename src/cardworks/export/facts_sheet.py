@@ -28,7 +28,7 @@ from ..loading.database import Database, display_path, load_game
 from ..loading.overlay import SCHEMA_FILE, merge_owner_facts, overlay_file
 from ..loading.records import Index
 from ..markup.parser import MarkupError, parse
-from ..models.owner_facts import OwnerFacts, OwnerValue, Unknown
+from ..models.owner_facts import NewCard, OwnerFacts, OwnerValue, Unknown
 from ..problems import Problem, ProblemList
 from .cells import FORMULA_START, neutralise
 from .sheet_read import Table, read_table, where
@@ -45,6 +45,8 @@ def _how(row: Unknown) -> str:
         return f"a whole number from {row.low} to {row.high}"
     if row.kind == "markup":
         return "card text; icons as {tokens}"
+    if row.kind == "text":
+        return "the name printed on the card"
     if row.kind == "types":
         return f"card types joined by + ({', '.join(row.choices)})"
     if row.kind in {"set", "choice"}:
@@ -144,6 +146,14 @@ def parse_value(value: Any, row: Unknown) -> Any:
         if row.length is not None and len(numbers) != row.length:
             raise _Bad(f"{row.length} numbers are wanted, found {len(numbers)}")
         return numbers
+    if row.kind == "text":
+        if not text.strip() or "{" in text or "}" in text:
+            raise _Bad("a name: plain text, not empty, without { }")
+        return text.strip()
+    if row.kind == "text":
+        if not text.strip() or "{" in text or "}" in text:
+            raise _Bad("a name: plain text, not empty, without { }")
+        return text.strip()
     if row.kind == "markup":
         if not text.strip():
             raise _Bad("empty text")
@@ -189,8 +199,10 @@ def _column(table: Table, name: str, problems: list[Problem]) -> int | None:
     return header.index(name)
 
 
-def read_facts(db: Database, path: Path) -> tuple[list[OwnerValue], list[Problem], int]:
-    """The filled rows of the sheet as overlay values, each with its cell; the problems found, at their cells."""
+def read_facts(db: Database, path: Path, new_cards: list[Any] | None = None) -> tuple[list[OwnerValue], list[Problem], int]:
+    """The filled rows of the sheet as overlay values, each with its cell (and into ``new_cards`` the cards no
+    source lists that the rows add); the problems found, at their cells."""
+    new_cards = new_cards if new_cards is not None else []
     table = read_table(path)
     problems = list(table.problems)
     display = display_path(path)
@@ -203,6 +215,7 @@ def read_facts(db: Database, path: Path) -> tuple[list[OwnerValue], list[Problem
     index = Index(db)
     values: list[OwnerValue] = []
     seen: dict[tuple[str, str], str] = {}
+    slots: dict[str, tuple[Any, list[tuple[str, str]]]] = {}
     filled = 0
     for number, line in enumerate(table.rows, start=2):
         cells = [*line, *[None] * (max(at_id, at_field, at_value) + 1 - len(line))]
@@ -213,11 +226,11 @@ def read_facts(db: Database, path: Path) -> tuple[list[OwnerValue], list[Problem
         target, field = (str(cells[at_id] or "").strip(), str(cells[at_field] or "").strip())
         cell = where(table, number, at_value)
         here = f"{path.name}:{cell}"  # the file's name only: the overlay holds no path of this machine
-        if target not in index.by_id:
+        row = unknowns.get((target, field))
+        if row is None and target not in index.by_id and not any(t == target for t, _ in unknowns):
             problems.append(Problem(display, where(table, number, at_id), "dangling-ref",
                                     f"row {number}: unknown id {target!r} in {db.game_doc.id}"))
             continue
-        row = unknowns.get((target, field))
         if row is None:
             problems.append(Problem(display, cell, "owner-over-fact",
                                     f"row {number}: {target}/{field} is not one of the game's unknown values (the "
@@ -235,6 +248,15 @@ def read_facts(db: Database, path: Path) -> tuple[list[OwnerValue], list[Problem
             problems.append(Problem(display, cell, "bad-value", f"row {number}: {target}/{field}: {exc}"))
             continue
         values.append(OwnerValue(target=target, field=field, value=parsed, cell=here))
+        if row.slot is not None:
+            slots.setdefault(target, (row.slot, []))[1].append((field, cell))
+    for target, ((set_id, types, fixed), given) in slots.items():
+        if not any(field == "name" for field, _ in given):
+            problems.append(Problem(display, given[0][1], "missing-field",
+                                    f"{target} is a card no source lists: give its name too (a card is added "
+                                    "only with the name printed on it)"))
+            continue
+        new_cards.append(NewCard(id=target, set=set_id, types=list(types), attributes=dict(fixed)))
     return values, problems, filled
 
 
@@ -264,11 +286,13 @@ def import_facts(db: Database, path: Path, out: Path) -> FactsImport:
     """Read the filled sheet, check every cell and the merged game, write ``out/<game>.json`` atomically."""
     from ..validate.runner import check_database
 
-    values, problems, rows = read_facts(db, path)
+    new_cards: list[NewCard] = []
+    values, problems, rows = read_facts(db, path, new_cards)
     game = db.game_doc.id
     if problems:
         raise DataError(f"{display_path(path)}: {len(problems)} problem(s); nothing written", problems)
     overlay = OwnerFacts.model_validate({"$schema": SCHEMA_FILE, "game": game,
+                                         "new_cards": [c.model_dump() for c in new_cards],
                                          "values": [v.model_dump() for v in values]})
     text = json.dumps(overlay.model_dump(by_alias=True, exclude_none=True), indent=2, ensure_ascii=False) + "\n"
     with tempfile.TemporaryDirectory(prefix="cardworks-facts-") as trial:

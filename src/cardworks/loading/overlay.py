@@ -141,7 +141,7 @@ def _known(record: dict[str, Any], field: str, current: Any, node: Any = None) -
     sure = field_certainty(_sources_of(record), field)
     if sure is None and isinstance(node, dict) and node is not record:  # a space names its own sources
         sure = field_certainty(_sources_of(node), field.rsplit("/", 1)[-1])
-    return current not in (None, [], {}) and sure == "stated"
+    return current not in (None, "", [], {}) and sure == "stated"
 
 
 def _apply(record: dict[str, Any], set_id: str | None, field: str, value: Any) -> None:
@@ -250,7 +250,8 @@ def merge_owner_facts(bundle: Bundle, folder: Path | None = None) -> None:
         return
     saved = {id(f): copy.deepcopy(f.data) for f in bundle.files}
     records = _records(bundle)
-    found: list[Problem] = []
+    found: list[Problem] = _add_cards(bundle, overlay, records, display)
+    records = _records(bundle)
     filled: dict[str, list[str]] = {}
     for number, item in enumerate(overlay.values):
         here = f"/values/{number}"
@@ -269,8 +270,9 @@ def merge_owner_facts(bundle: Bundle, folder: Path | None = None) -> None:
             found.append(Problem(display, here + refused.where, refused.code, refused.message + cell))
             continue
         filled.setdefault(item.target, []).append(item.field)
+    added = {card.id for card in overlay.new_cards}
     for target, fields in filled.items():
-        _cite(records[target][1], fields)
+        _cite(records[target][1], fields + (["quantity", "types", "set"] if target in added else []))
     _declare_document(game_file.data)
     if not found:
         found = _revalidate(bundle, display, overlay, records)
@@ -280,6 +282,24 @@ def merge_owner_facts(bundle: Bundle, folder: Path | None = None) -> None:
         bundle.problems.extend(found)
         return
     bundle.overlay = path
+
+
+def _add_cards(bundle: Bundle, overlay: OwnerFacts, records: dict[str, Any], display: str) -> list[Problem]:
+    """Add the overlay's new cards (one physical card each, known only from the owner's copy) to the files of
+    the sets that declare them; their name and text come from the values."""
+    found: list[Problem] = []
+    sets = {f.data.get("id"): f for f in bundle.files if f.kind.name == "set" and isinstance(f.data, dict)}
+    for number, card in enumerate(overlay.new_cards):
+        here = f"/new_cards/{number}"
+        if card.id in records:
+            found.append(Problem(display, f"{here}/id", "duplicate-id", f"{card.id!r} is already a record of the game"))
+        elif card.set not in sets:
+            found.append(Problem(display, f"{here}/set", "dangling-ref", f"unknown set {card.set!r}"))
+        else:
+            sets[card.set].data.setdefault("cards", []).append(
+                {"id": card.id, "set_certainty": "owner", "quantity": 1, "types": list(card.types),
+                 "attributes": dict(card.attributes), "name": "", "sources": []})
+    return found
 
 
 def _owner_places(data: Any, pointer: str) -> list[str]:

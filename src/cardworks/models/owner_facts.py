@@ -38,15 +38,30 @@ class OwnerValue(Model):
     """Where the owner typed it (``facts.xlsx:Facts!F7``), so a later problem names the cell."""
 
 
+class NewCard(Model):
+    """A card the box holds that no source lists (a set declares more cards of a type than the data has): the
+    overlay adds it, one physical card, and its ``values`` give its name, text and attributes."""
+
+    id: Id
+    """The slot's id, as the exported sheet names it (``owner-street-spectator-01``)."""
+    set: Id
+    """The set that declares it."""
+    types: list[Id] = Field(min_length=1)
+    attributes: dict[Id, Id] = Field(default_factory=dict)
+    """Attribute values the set's declared totals fix for this slot (``pavement-row: upper``)."""
+
+
 class OwnerFacts(Document):
     """An owner's overlay for one game: values read from their own copy."""
 
     game: Id
     """Id of the game the values belong to."""
+    new_cards: list[NewCard] = Field(default_factory=list)
+    """Cards no source lists, added before the values are merged (the values fill them)."""
     values: list[OwnerValue] = Field(default_factory=list)
 
 
-ValueKind = Literal["count", "stat", "markup", "types", "set", "choice", "edges", "effects", "numbers"]
+ValueKind = Literal["count", "stat", "markup", "text", "types", "set", "choice", "edges", "effects", "numbers"]
 """How a cell is read: a whole number (``count``, ``stat``), card text (``markup``), card type ids separated by
 ``+`` (``types``), a set id (``set``), one id of a list (``choice``), accesses as ``a-b; c-d`` (``edges``),
 effects in the game's vocabulary as JSON (``effects``), whole numbers separated by spaces (``numbers``)."""
@@ -75,3 +90,5 @@ class Unknown:
     """Ids allowed (``types``, ``set``, ``choice``, ``edges``: the side's spaces)."""
     length: int | None = None
     """How many numbers a ``numbers`` value holds, when fixed."""
+    slot: tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]] | None = None
+    """For a card no source lists: (set, types, fixed attributes) of the new card the value belongs to."""

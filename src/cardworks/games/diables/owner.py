@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine.unknowns import assumed_unknowns, card_unknowns
+from ...engine.unknowns import assumed_unknowns, card_slots, card_unknowns
 
 
 def owner_unknowns(index: Any) -> list[Any]:
-    """The sheet's rows: the listed cards' unknowns, then the components' stand-ins."""
-    return card_unknowns(index) + assumed_unknowns(index)
+    """The sheet's rows: the listed cards' unknowns, the cards no source lists (their name, text and
+    attributes), then the components' stand-ins."""
+    return card_unknowns(index) + card_slots(index) + assumed_unknowns(index)
