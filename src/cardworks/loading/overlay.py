@@ -248,7 +248,7 @@ def merge_owner_facts(bundle: Bundle, folder: Path | None = None) -> None:
     if cited:
         bundle.problems.extend(cited)
         return
-    saved = {id(f): copy.deepcopy(f.data) for f in bundle.files}
+    saved = {id(f): (copy.deepcopy(f.data), f.doc) for f in bundle.files}
     records = _records(bundle)
     found: list[Problem] = _add_cards(bundle, overlay, records, display)
     records = _records(bundle)
@@ -277,8 +277,8 @@ def merge_owner_facts(bundle: Bundle, folder: Path | None = None) -> None:
     if not found:
         found = _revalidate(bundle, display, overlay, records)
     if found:
-        for loaded in bundle.files:
-            loaded.data = saved[id(loaded)]
+        for loaded in bundle.files:  # none of the overlay is merged: the game as on disk
+            loaded.data, loaded.doc = saved[id(loaded)]
         bundle.problems.extend(found)
         return
     bundle.overlay = path
