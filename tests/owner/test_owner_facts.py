@@ -168,6 +168,13 @@ def _nameless(rows: list[dict[str, str]]) -> int:
     return i + 2
 
 
+def _too_many(rows: list[dict[str, str]]) -> int:
+    for row in rows:
+        if row["field"] == "quantity" and row["id"] in {"conill", "el-tio-sangonera"}:
+            row["value"] = "60"
+    return _row(rows, "el-tio-sangonera", "quantity") + 2
+
+
 BAD = {
     "wrong type": (_set("el-tio-sangonera", "stats/attack", "strong"), "H", "bad-value", "a whole number is wanted"),
     "out of range": (_set("el-tio-sangonera", "stats/attack", "11"), "H", "bad-value", "11 is outside 0..10"),
@@ -178,6 +185,7 @@ BAD = {
     "a choice the game lacks": (_set("conill", "attributes/ingredient-category", "spicy"), "H", "bad-value",
                                 "unknown id 'spicy'"),
     "a set it is not in": (_moved_set, "H", "bad-value", "confirm its set, not move it"),
+    "more cards than the set declares": (_too_many, "H", "set-total-exceeded", "the set declares 102"),
     "a new card without its name": (_nameless, "H", "missing-field", "give its name too"),
 }
 

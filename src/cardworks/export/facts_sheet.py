@@ -271,6 +271,13 @@ def _cell_of(problem: Problem, overlay: OwnerFacts, index: Index, display: str, 
         if record is not None and record.file.display == problem.file and record.pointer and \
                 (problem.location + "/").startswith(record.pointer + "/"):
             return _at(problem, sheet, cells[number], f" (at {problem.file}:{problem.location})")
+    if problem.location.startswith("/totals"):  # a set's count: at the quantities given for its cards
+        given = [value.cell for value in overlay.values if value.field == "quantity" and value.cell and
+                 (record := index.by_id.get(value.target)) is not None and record.file.display == problem.file]
+        if given:
+            cells = ", ".join(cell.rpartition(":")[2] for cell in given[:8]) + (", …" if len(given) > 8 else "")
+            return _at(problem, sheet, given[-1], f" (at {problem.file}:{problem.location}; quantities given at "
+                                                  f"{cells})")
     return Problem(problem.file, problem.location, problem.code,
                    f"{problem.message} (with the owner's values merged)", problem.severity)
 
