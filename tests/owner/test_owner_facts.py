@@ -375,3 +375,11 @@ def test_the_diables_kit_prints_every_card_once_the_owner_gives_the_unlisted_one
     assert "Synthetic Street spectator card 1" in " ".join(text.split()) and "†" not in text
     contents = _pages(out / "diables/en/cards-all-a4.pdf")[0]
     assert re.search(r"Diables \(cards\)\s+124\s+124 ", contents), contents
+
+
+def test_the_card_listing_reads_the_overlay_and_only_with_facts(tmp_path: Path) -> None:
+    folder = _overlay(tmp_path, [{"target": "el-tio-sangonera", "field": "quantity", "value": 7}])
+    args = ["cards", "el-tio-sangonera", "--game", "fallera", "--format", "json"]
+    given = json.loads(run_cli("--cards", str(CARDS), "--facts", str(folder), *args).output)
+    shipped = json.loads(run_cli("--cards", str(CARDS), *args).output)
+    assert given[0]["quantity"] == 7 and shipped[0]["quantity"] is None
