@@ -17,7 +17,7 @@ import click
 from ..errors import DataError, UsageError
 from ..resources import data_dir
 from ..fileio import OS_ERROR_CODES, UnsafeFile
-from . import commands, export_commands
+from . import commands, export_commands, facts_commands
 from .simulate import simulate
 
 
@@ -135,17 +135,32 @@ def _report_broken_plugins() -> None:
         click.echo(broken.line(), err=True)
 
 
+WRITE_THE_DATABASE = frozenset({"sheet", "i18n", "freeze", "facts"})
+"""Commands that write (or export for writing back) the database's own files: they refuse ``--facts``, so no
+owner's value can travel into the shipped data (``facts`` reads the database as it is)."""
+
+
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--cards", "cards_root", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Card database folder (default: ./cards, else the shipped database).")
+@click.option("--facts", "facts", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
+              help="Folder of owner's facts (written by 'facts import'): values read from your own copy, merged "
+                   "into the game as it is loaded, never into the database.")
 @click.version_option(package_name="cardworks")
 @click.pass_context
-def cli(ctx: click.Context, cards_root: Path | None) -> None:
+def cli(ctx: click.Context, cards_root: Path | None, facts: Path | None) -> None:
     """Card-data pipeline and print-and-play generator for card games."""
+    from ..loading.overlay import use_owner_facts
+
+    if facts is not None and ctx.invoked_subcommand in WRITE_THE_DATABASE:
+        raise UsageError(f"'{ctx.invoked_subcommand}' writes or exports the database itself and does not take --facts: "
+                         "the owner's values never enter the database")
+    use_owner_facts(facts)
+    ctx.call_on_close(lambda: use_owner_facts(None))  # for this command only (a test runs many in one process)
     ctx.obj = cards_root or default_cards_root()
 
 
-for command in [*commands.ALL, *export_commands.ALL]:
+for command in [*commands.ALL, *export_commands.ALL, *facts_commands.ALL]:
     cli.add_command(command)
 cli.add_command(simulate)
 

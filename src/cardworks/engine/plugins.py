@@ -222,6 +222,9 @@ class Plugin:
     hidden: Hidden | None = None
     """What the rules hide and where the dump keeps it; None until the game declares it (the contract tests
     then fail: a game that hides cards must say where, so its observations can be tested)."""
+    owner_unknowns: Callable[[Any], list[Any]] | None = None
+    """``owner_unknowns(index)``: the values of the game no source gives that an owner may read from their own
+    copy (``engine.unknowns`` builds them), one row each of ``cardworks facts export``; None: the game asks none."""
     data: Path | None = None
     """The game's own data folder (its ``game.json``…), for a game whose data lives beside its package; None:
     the shipped database's ``cards/<id>`` (see :func:`data_folder`)."""

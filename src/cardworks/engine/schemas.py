@@ -41,9 +41,23 @@ def game_schemas() -> dict[str, dict]:
     return found
 
 
+def owner_facts_schema() -> str:
+    """The JSON Schema of an owner's facts overlay (``cardworks facts import`` writes it beside the overlay)."""
+    from ..models.owner_facts import OwnerFacts
+
+    schema = {"$schema": DIALECT, "$id": OWNER_FACTS_SCHEMA, **OwnerFacts.model_json_schema(by_alias=True, mode="validation")}
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+OWNER_FACTS_SCHEMA = "owner-facts.schema.json"
+"""Name of the overlay's schema file (outside the database's file kinds: no game folder holds an overlay)."""
+
+
 def render_schemas() -> dict[str, str]:
-    """Every schema file's name (a path under ``schema/``) and exact text: the generic ones, then each game's."""
+    """Every schema file's name (a path under ``schema/``) and exact text: the generic ones, the owner's facts
+    overlay, then each game's."""
     schemas = {kind.schema_file: schema_for(kind) for kind in FILE_KINDS} | game_schemas()
+    schemas[OWNER_FACTS_SCHEMA] = json.loads(owner_facts_schema())
     return {name: json.dumps(schema, indent=2, ensure_ascii=False) + "\n" for name, schema in schemas.items()}
 
 

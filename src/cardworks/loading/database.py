@@ -54,6 +54,8 @@ class Bundle:
     is_pack: bool
     files: list[LoadedFile] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    overlay: Path | None = None
+    """The owner's facts file merged into this game (``--facts``), if any: see :mod:`.overlay`."""
 
     @property
     def complete(self) -> bool:
@@ -191,8 +193,11 @@ def _discover(root: Path, is_pack: bool) -> Bundle:
 
 
 def load_game(folder: Path) -> Bundle:
-    """Load a game folder (it must hold ``game.json``)."""
-    return _discover(folder, is_pack=False)
+    """Load a game folder (it must hold ``game.json``), merged with the owner's facts in use (``--facts``)."""
+    from .overlay import merge_owner_facts
+    bundle = _discover(folder, is_pack=False)
+    merge_owner_facts(bundle)
+    return bundle
 
 
 def load_pack(folder: Path) -> Bundle:

@@ -55,7 +55,9 @@ RelPath = Annotated[str, StringConstraints(min_length=1, max_length=255)]
 #: A line or line range in a document's text, e.g. ``24`` or ``39-51``.
 Lines = Annotated[str, StringConstraints(pattern=r"^[0-9]+(-[0-9]+)?$")]
 
-Certainty = Literal["stated", "inferred", "external", "unverified"]
+Certainty = Literal["stated", "inferred", "external", "unverified", "owner"]
+"""``owner`` is given only by an owner's overlay (``cardworks facts import``, ``--facts``): a value its owner
+read from their own copy of the game, never written into the shipped database."""
 
 
 class Source(Model):
@@ -70,7 +72,8 @@ class Source(Model):
     certainty: Certainty = "stated"
     """``stated``: the document says it; ``inferred``: it follows from the wording;
     ``external``: a public source outside the rulebooks; ``unverified``: a figure
-    nobody has confirmed, never to be printed as a fact."""
+    nobody has confirmed, never to be printed as a fact; ``owner``: read by the kit's owner from their
+    own copy of the game (only an owner's-facts overlay gives it, never the shipped database)."""
     facts: list[str] = Field(default_factory=list)
     """Fields this source supports, as paths inside the record (``stats/attack``,
     ``quantity``, ``rules``). Empty: the record's existence and name."""

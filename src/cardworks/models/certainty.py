@@ -11,8 +11,12 @@ from collections.abc import Iterable
 
 from .base import Certainty, Source
 
-ORDER: tuple[Certainty, ...] = ("stated", "inferred", "external", "unverified")
-"""Certainties from the surest to the least sure."""
+ORDER: tuple[Certainty, ...] = ("stated", "owner", "inferred", "external", "unverified")
+"""Certainties from the surest to the least sure. ``owner`` (read from the owner's own copy, see
+:mod:`.owner_facts`) ranks after ``stated``: the printed game itself, but not a rulebook this project read."""
+
+PLAIN: frozenset[Certainty] = frozenset({"stated", "owner"})
+"""Certainties printed with no mark: stated by the sources, or read by the kit's owner from their own copy."""
 
 
 def _names(fact: str, field: str) -> bool:
@@ -25,6 +29,12 @@ def field_certainty(sources: Iterable[Source], field: str) -> Certainty | None:
     None when no source names it."""
     levels = {source.certainty for source in sources if any(_names(fact, field) for fact in source.facts)}
     return max(levels, key=ORDER.index) if levels else None
+
+
+def printed_plain(sources: Iterable[Source], field: str) -> bool:
+    """True when ``field`` prints with no mark: every source naming it states it or is the owner's own copy
+    (and at least one does)."""
+    return field_certainty(sources, field) in PLAIN
 
 
 def is_stated(sources: Iterable[Source], field: str) -> bool:

@@ -21,6 +21,7 @@ from ..errors import DataError, UsageError
 from ..i18n.locales import known_locale, resolve_locale
 from ..fileio import MAX_ASSET_BYTES, read_limited
 from ..loading.database import Database, display_path, load_game
+from ..loading.overlay import refuse_remote
 from ..loading.packs import open_packs
 from ..problems import Problem
 from ..loading.database import game_folders
@@ -502,6 +503,8 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     output folder locked, so a failed or killed build leaves the previous one as it was. With
     ``options.scheduler``, card faces are laid out on that Dask cluster and all the rest is done here.
     """
+    if options.scheduler:
+        refuse_remote("--scheduler")
     with ExitStack() as stack:
         cluster = stack.enter_context(connect(options.scheduler)) if options.scheduler else None  # said before work
         verdicts = Verdicts(options.out / VALIDATION_CACHE, cards_root, options.packs or None,

@@ -17,6 +17,7 @@ from ..loading.records import Index
 from .docs.texts import DocTexts, Labels, fallen_back
 from .kit import ContentRow
 from .marks import NOT_STATED, Edition, legend, used_marks
+from .owner_values import owner_rows
 from .piecepdf import piece_html, piece_pdf
 
 
@@ -69,7 +70,7 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: 
     while True:  # the page's own labels (those of the list too) may fall back: lay it out until the list holds still
         html = piece_html("contents.html.j2", texts, rows=shown, paper=paper, fallbacks=listed,
                           game=texts.text(db.game_doc.id, "name", db.game_doc.name),
-                          edition=texts.label(f"contents_edition_{edition}"),
+                          edition=texts.label(f"contents_edition_{edition}"), owner=owner_rows(db, texts),
                           legend=legend(texts.label, used_marks(*(row["printed"] for row in shown)), edition))
         found = [] if locale == PSEUDO_LOCALE else fallen_back([*(fallbacks or []), *texts.fallbacks])
         if found == listed:

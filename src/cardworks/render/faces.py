@@ -22,7 +22,7 @@ from ..fileio import fault_point
 from ..loading.database import Bundle, Database, display_path
 from ..loading.paths import resolve_inside
 from ..loading.records import Index
-from ..models.certainty import field_certainty
+from ..models.certainty import PLAIN, field_certainty
 from ..problems import Problem
 from .art import ArtBox
 from .deck import Deck
@@ -166,7 +166,7 @@ class FaceResult:
 
 def _not_stated(card: Any, field: str) -> str:
     """``†`` when the rulebooks do not state ``field`` of ``card`` (see :mod:`.marks`)."""
-    return NOT_STATED if field_certainty(card.sources, field) != "stated" else ""
+    return NOT_STATED if field_certainty(card.sources, field) not in PLAIN else ""
 
 
 def face_stats(card: Any, stats: dict[str, Any], edition: Edition, assumed: dict[tuple[str, str], Any]) -> dict[str, str]:
@@ -277,7 +277,7 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
                        for s, value in values.items() if s != "sell" and stats[s].icon in icons]
         marks = [_marked(icon(markers[m].icon), _not_stated(card, "markers")) for m in card.markers if m in markers]
         marks += [_marked(icon(token), _not_stated(card, "icons")) for token in card.icons]
-        marks.append(_marked(icon(set_record.model.mark), "" if card.set_certainty == "stated" else NOT_STATED))
+        marks.append(_marked(icon(set_record.model.mark), "" if card.set_certainty in PLAIN else NOT_STATED))
         rules = str(texts.text(card.id, "rules", card.rules)) if card.rules else None
         flavour = str(texts.text(card.id, "flavour", card.flavour)) if card.flavour else None
         rules_mark, flavour_mark = _not_stated(card, "rules"), _not_stated(card, "flavour")

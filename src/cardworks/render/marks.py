@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from ..models.certainty import field_certainty
+from ..models.certainty import PLAIN, field_certainty
 
 UNKNOWN = "?"
 """Printed in place of a value no source gives."""
@@ -25,7 +25,7 @@ from ``assumptions/`` fill the unknowns, each marked ``†``, so the deck can be
 
 def marked(value: Any, sources: Iterable[Any], field: str) -> str:
     """``value`` as printed: followed by ``†`` unless every source naming ``field`` states it."""
-    return f"{value}{NOT_STATED}" if field_certainty(sources, field) != "stated" else str(value)
+    return f"{value}{NOT_STATED}" if field_certainty(sources, field) not in PLAIN else str(value)
 
 
 def shown_value(value: Any, sources: Iterable[Any], field: str, edition: Edition, assumed: Any = None) -> str:

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from ..cluster import connect
 from ..errors import DataError
+from ..loading.overlay import refuse_remote
 from .agents import Agent
 from .runner import chunk_size, chunks, play_chunk
 from .stats import Tally, merged
@@ -38,6 +39,7 @@ def simulate(spec: TableSpec, agents: tuple[Agent, ...], games: int, seed: int, 
     build_table(spec)  # bad input is reported here, before any worker starts
     tell = progress or (lambda done: None)
     if client is not None or scheduler is not None:
+        refuse_remote("a Dask cluster (--scheduler)")
         runs = chunks(games, size or chunk_size(games, _dask_workers(client) if client else max(workers, 2)), first)
         return _on_dask(spec, agents, seed, runs, scheduler, client, tell)
     runs = chunks(games, size or chunk_size(games, workers), first)

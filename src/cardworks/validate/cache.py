@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..loading.overlay import overlay_key
 from ..fileio import MAX_ASSET_BYTES, read_text_limited, write_text_atomic
 from ..loading.database import game_folders
 from ..problems import Problem
@@ -94,6 +95,7 @@ def verdict_key(cards_root: Path, packs: list[Path] | None, game: str | None) ->
     for pack in packs or []:
         hash_tree(digest, pack)
     digest.update(code_key().encode())
+    digest.update(overlay_key().encode())  # the owner's facts merged into the game (--facts)
     return digest.hexdigest()
 
 

@@ -72,6 +72,8 @@ def check_frozen(index: Index, out: ProblemList) -> None:
                 out.error(record.file.display, f"{record.pointer}/id", "frozen-id-reused",
                           f"id {retired!r} was retired and may not be used again")
         for record_id, record in current.items():
-            if record_id not in lock.ids and record_id not in lock.retired:
+            owners = record.bundle.overlay is not None and getattr(record.model, "set_certainty", None) == "owner"
+            if record_id not in lock.ids and record_id not in lock.retired and not owners:  # an owner's new card
+                # lives in their overlay only: it is never published
                 out.warning(record.file.display, f"{record.pointer}/id", "id-not-frozen",
                             f"new id {record_id!r} is not in {loaded.display}; run 'cardworks freeze' to publish it")

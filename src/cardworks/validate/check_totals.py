@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from ..problems import ProblemList
 from ..loading.records import Index, Record
+from ..models.certainty import field_certainty
 
 
 @dataclass
@@ -105,6 +106,8 @@ def check_assumptions(index: Index, out: ProblemList) -> None:
             out.error(record.file.display, f"{here}/field", "dangling-ref", f"{assumption.target} has no field {exc}")
             continue
         extendable = isinstance(value, list) and getattr(parent, f"{last}_complete", True) is False
+        if _from_owner(target.model, parent, last, assumption.field):
+            continue  # the owner's copy gave the value (--facts): the stand-in is simply not used
         if value not in (None, [], {}) and not extendable:
             out.error(record.file.display, f"{here}/value", "assumption-over-fact",
                       f"{assumption.target}/{assumption.field} is known ({value!r}); an assumption may only fill an unknown")
@@ -112,6 +115,14 @@ def check_assumptions(index: Index, out: ProblemList) -> None:
         if stat and isinstance(assumption.value, int) and not stat.min <= assumption.value <= stat.max:
             out.error(record.file.display, f"{here}/value", "out-of-range",
                       f"{stat.id} {assumption.value} is outside {stat.min}..{stat.max}")
+
+
+def _from_owner(record: Any, parent: Any, last: str, field: str) -> bool:
+    """True when an owner's overlay filled ``field`` of ``record`` (its sources cite the owner's copy for it, or
+    the accesses it lists came from it)."""
+    if field_certainty(getattr(record, "sources", []), field) == "owner":
+        return True
+    return last == "edges" and any(getattr(edge, "certainty", None) == "owner" for edge in getattr(parent, "edges", []))
 
 
 def _resolve(model: Any, parts: list[str]) -> tuple[Any, str, Any]:

@@ -22,6 +22,7 @@ from .check_layouts import check_layouts
 from .check_refs import check_references
 from .check_language import Judge, judge_for
 from .check_text import check_text, start_text_checks
+from .check_owner import check_owner_certainty
 from .check_totals import SetCompleteness, check_assumptions, check_totals
 from .report import Report
 from .rules_view import rules_view
@@ -63,6 +64,7 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None,
     check_back_templates(index, out)
     check_glossary(index, out)
     check_assumptions(index, out)
+    check_owner_certainty(index, out)
     check_layouts(db, out)
     check_game_rules(index, out, rules)
     return check_totals(index, out), len(index.of_kind("assumption"))

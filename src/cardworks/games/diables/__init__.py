@@ -4,6 +4,7 @@ renderer: its own rulebook sections."""
 from ...engine.plugins import Hidden, Plugin
 from . import game
 from .actions import parse_action
+from .owner import owner_unknowns
 from .expectations import DiablesExpectation
 from .scoring import handled, vocabulary
 from .models import MODELS
@@ -18,6 +19,7 @@ PLUGIN = Plugin.of(
     handlers=handled(),
     validate=validate,
     rendering=RENDERING,
+    owner_unknowns=owner_unknowns,
     hidden=Hidden(),  # what the engine plays (scoring) lies open on the table
 )
 """The game as the engine's registry sees it."""

@@ -5,6 +5,7 @@ from ...engine.plugins import Hidden, Plugin
 from . import game
 from .features import FEATURES
 from .actions import parse_action
+from .owner import owner_unknowns
 from .expectations import FalleraExpectation
 from .simulation import SIMULATION
 from .interpreter import handled, vocabulary
@@ -22,6 +23,7 @@ PLUGIN = Plugin.of(
     validate=validate,
     simulation=SIMULATION,
     rendering=RENDERING,
+    owner_unknowns=owner_unknowns,
     hidden=Hidden(private=("hands",), secret=("deck",)),  # hands and the face-down deck
 )
 """The game as the engine's registry sees it."""

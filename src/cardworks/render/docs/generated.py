@@ -14,7 +14,7 @@ from ...engine.plugins import plugin_of
 from ..jinja import environment, markup_html
 from .mapsvg import legend_keys, map_geometry, svg_of
 from .texts import DocTexts, Labels
-from ...models.certainty import ORDER, field_certainty
+from ...models.certainty import ORDER, PLAIN, field_certainty
 from ..marks import NOT_STATED, UNKNOWN, legend, marked, used_marks
 
 
@@ -29,7 +29,7 @@ def _stated_count(board: Any, side: Any, space: Any) -> bool:
     found = field_certainty(board.model.sources, f"sides/{side.id}/spaces/{space.id}/accesses")
     if found is None:
         found = field_certainty(space.sources, "accesses")
-    return found == "stated"
+    return found in PLAIN
 
 class Generator:
     """Builds the ``::: generated NAME`` sections of one locale and deck."""
@@ -195,7 +195,7 @@ class Generator:
         for r in self._cards():
             card = r.model
             set_sourced = field_certainty(card.sources, "set") is not None
-            set_name = (f"{self._name(sets[r.set_id])}{'' if card.set_certainty == 'stated' else NOT_STATED}"
+            set_name = (f"{self._name(sets[r.set_id])}{'' if card.set_certainty in PLAIN else NOT_STATED}"
                         if set_sourced else UNKNOWN)
             levels = [card.set_certainty if set_sourced else "unverified",
                       field_certainty(card.sources, "types") or "unverified"]

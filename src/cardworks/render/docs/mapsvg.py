@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 
 from ...models.sheets import clip_interval
 from ..fonts import text_width
+from ...models.certainty import PLAIN
 from ..marks import NOT_STATED
 
 WIDTH, HEIGHT = 160.0, 120.0
@@ -135,7 +136,7 @@ def map_geometry(side: Any, names: dict[str, str], start_label: str,
             length = math.hypot(x2 - x1, y2 - y1)
             ux, uy = (x2 - x1) / length, (y2 - y1) / length
             segment = (x1 + ux * radius[a], y1 + uy * radius[a], x2 - ux * radius[b], y2 - uy * radius[b])
-            if edge.certainty == "stated" and (edge.source is None or edge.source.certainty == "stated"):
+            if edge.certainty in PLAIN and (edge.source is None or edge.source.certainty in PLAIN):
                 geometry.lines.append(segment)
                 continue
             geometry.inferred.append(segment)
