@@ -29,6 +29,10 @@ def _no_zones(state: Any) -> tuple[Sequence[Iterable[int]], ...]:
     return ()
 
 
+def _no_names(action: Any) -> tuple[int, ...]:
+    return ()
+
+
 def _nothing_played(action: Any) -> str | None:
     return None
 
@@ -75,6 +79,12 @@ class Simulation:
     deal: Callable[[Any, Any, Any, random.Random], Any] | None = None
     """``deal(db, config, rules, rng)``: a new game's opening position under ``rules`` (those ``plain``
     made), dealt as the plugin's ``new_game`` deals."""
+    quiet: Callable[[Any, Any, str], tuple[int, ...] | None] | None = None
+    """``quiet(rules, state, design)``: the players whose hands hold copies of ``design`` while its definition can
+    change nothing but their own decisions (empty: all in the deck), None once it may act (in play). Paired games
+    then replay a card's twin only from the first step its definition may change; without it, from the deal."""
+    names: Callable[[Any], tuple[int, ...]] = _no_names
+    """``names(action)``: the card instances an action names (used, fought for, taken)."""
 
 
 class SectionContext(Protocol):

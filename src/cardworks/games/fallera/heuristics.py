@@ -40,10 +40,13 @@ _DEFENCES: dict[int, tuple[Any, tuple[int | None, ...]]] = {}
 
 
 def _defences(table: Any) -> tuple[int | None, ...]:
-    """Each instance's defence, None for a card that is not a battle card (worked out once per table)."""
+    """Each instance's defence as the players believe it, None for a card that is not a battle card (worked
+    out once per table): the printed deck list (``table.beliefs``; in a paired game's twin, the real card's,
+    since nobody knows one card plays as a stand-in), read only for the cards a player has not seen."""
     kept = _DEFENCES.get(id(table))
     if kept is None or kept[0] is not table:
-        cards = [table.cards[d] for d in table.rules.deck_designs()]
+        beliefs = getattr(table, "beliefs", None) or table.cards
+        cards = [beliefs[d] for d in table.rules.deck_designs()]
         kept = _DEFENCES[id(table)] = (table, tuple(c.defence if c.battle else None for c in cards))
     return kept[1]
 
@@ -117,12 +120,22 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
         return legal[int(rng.random() * len(legal))]
     counts = [_ingredients(table, c) for c in seen["counters"]]
     defences = _unseen_defences(table, seen)
-    best, best_score = None, -math.inf
+    odds: dict[tuple[int, int], float] = {}
+    best, best_score = [], -math.inf
     for action in legal:
-        score = _turn_score(table, me, seen, action, counts, defences) + rng.random() * 1e-6
-        if score > best_score:
-            best, best_score = action, score
-    return best
+        score = _turn_score(table, me, seen, action, counts, defences, odds)
+        if score > best_score + TIE:
+            best, best_score = [action], score
+        elif score >= best_score - TIE:
+            best.append(action)
+            best_score = max(best_score, score)
+    # one random number a decision, however many actions are listed: a card the player does not use leaves
+    # the rest of its play (and its rng) as it was, so a paired game's twin is the same game (issue 42.3)
+    return best[int(rng.random() * len(best))]
+
+
+TIE = 1e-6
+"""Scores within this of the best are a tie, broken by the decision's one random number."""
 
 
 def _respond(me: int, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
@@ -195,7 +208,8 @@ def _use_cost(table: Any, design: str) -> float:
     return 0.0 if returns(table.cards[design]) else _card_worth(table, design)
 
 
-def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], defences: list[int]) -> float:
+def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], defences: list[int],
+                odds: dict[tuple[int, int], float] | None = None) -> float:
     kind = type(action).__name__
     if kind == "Almoina":
         return DRAW
@@ -224,8 +238,13 @@ def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: 
             if counts[me] + 1 >= _needed(seen, me):
                 gain = WIN / 4  # a win if undefended: worth trying whatever the odds
             gain += 2.0 * counts[action.target]  # taking from the leader holds them back
-        odds = _odds(card.attack or 0, defences, seen["hand_sizes"][action.target])
-        return odds * gain - 0.3 * _use_cost(table, action.card.design) - 0.5
+        key = (card.attack or 0, seen["hand_sizes"][action.target])
+        chance = odds.get(key) if odds is not None else None
+        if chance is None:
+            chance = _odds(key[0], defences, key[1])
+            if odds is not None:
+                odds[key] = chance
+        return chance * gain - 0.3 * _use_cost(table, action.card.design) - 0.5
     return 0.0
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from ...engine.plugins import Simulation
 from . import heuristics
 from .actions import Attack, Defend, Play, Respond, Sell
+from .effects import RESPONSES
 
 USING = (Sell, Attack, Defend, Play, Respond)
 """Actions that put a card to use: selling it, battling or defending with it."""
@@ -34,6 +35,74 @@ def design(state: Any, instance: int) -> str:
 def played(action: Any) -> str | None:
     """The design a sale, an attack, a defence or a special played (as an action or a response) uses."""
     return action.card.design if type(action) in USING else None
+
+
+_INSTANCES: dict[tuple[int, str], tuple[Any, tuple[int, ...]]] = {}
+READ_WHERE_USED = frozenset({"as-its-type", "restates-terreta-bonus", "part-of", "return-to-hand", "battle-again"})
+"""Verbs read only as the card itself is used or described (a battle, a sale), never while it waits in a hand."""
+
+
+def _instances(designs: tuple[str, ...], design: str) -> tuple[int, ...]:
+    kept = _INSTANCES.get((id(designs), design))
+    if kept is None or kept[0] is not designs:
+        if len(_INSTANCES) > 4096:
+            _INSTANCES.clear()
+        kept = _INSTANCES[id(designs), design] = (designs, tuple(i for i, d in enumerate(designs) if d == design))
+    return kept[1]
+
+
+def acts_from_hand(card: Any) -> bool:
+    """Whether a card may act while it waits in a hand: it answers an event (a response window), or one of its
+    effects neither waits for the card to be played or put on its holder's counter nor is read only where the
+    card is used."""
+    for effect in card.effects:
+        event = effect.when.event
+        if event in RESPONSES:
+            return True
+        if event == "played" or any(c.is_ == "on-your-counter" for c in effect.while_):
+            continue
+        if event == "always" and all(v.verb in READ_WHERE_USED for v in effect.do):
+            continue
+        return True
+    return False
+
+
+def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
+    """Where ``design``'s definition can change nothing but its holder's own decisions: the players whose hands
+    hold its copies (empty: every copy is still in the deck), or None when a copy is in play (on a counter or
+    the map, in a battle, laid, attached, in the cemetery) or the card may act from a hand (``acts_from_hand``).
+
+    Paired games read it (``simulate.runner``): until then the twin game, in which the card plays as a plain
+    card, is the same game, so it is played only from that point."""
+    holders = []
+    hands, deck = state.hands, None
+    answers = None
+    for instance in _instances(state.designs, design):
+        for who, hand in enumerate(hands):
+            if instance in hand:
+                holders.append(who)
+                break
+        else:
+            if deck is None:
+                deck = set(state.deck)
+            if instance not in deck:
+                return None
+            continue
+        if answers is None:
+            answers = acts_from_hand(rules.defs[design])
+            if answers:
+                return None
+    return tuple(holders)
+
+
+def names(action: Any) -> tuple[int, ...]:
+    """The card instances an action names (the card used, the treasure fought for or taken)."""
+    found = []
+    for name in ("card", "treasure"):
+        card = getattr(action, name, None)
+        if card is not None and hasattr(card, "number"):
+            found.append(card.number)
+    return tuple(found)
 
 
 def turns(state: Any, players: int) -> tuple[int, int]:
@@ -149,4 +218,5 @@ def deal(db: Any, config: Any, rules: Any, rng: random.Random) -> Any:
 
 
 SIMULATION = Simulation(heuristics=heuristics, turns=turns, cards=cards, zones=zones, design=design, played=played,
-                        credits=credits, plain=plain, deal=deal, adjusted=adjusted)
+                        credits=credits, plain=plain, deal=deal, adjusted=adjusted, quiet=quiet,
+                        names=names)
