@@ -35,11 +35,12 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
 
 
 def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch: dict[str, Table] | None = None,
-          start: Snapshot | None = None) -> tuple[GameRecord, dict[str, Snapshot]]:
+          start: Snapshot | None = None, light: bool = False) -> tuple[GameRecord, dict[str, Snapshot | None]]:
     """A game (from the deal, or from ``start``), and with ``watch`` (measured design → its twin's table) the
     step at which each watched design's twin could first differ from this game (``_diverging``): the twin is
     this same game up to there, so it is played from that snapshot only; a design missing from the answer
-    never could, and its twin is this game."""
+    never could, and its twin is this game. ``light``: only who won and how (a twin's record: no holdings, uses
+    or credits are counted)."""
     rules = table.rules
     players = table.spec.players
     seats = seating(agents, index)
@@ -55,7 +56,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         playout = table.playout(state)
     choices, play, now = playout
     position = table.live(playout)
-    cards = bool(table.deck)
+    cards = bool(table.deck) and not light
     held: list[set[int]] = [set() for _ in range(players)]
     played: Counter = Counter()
     legal = choices()
@@ -80,7 +81,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
             action = legal[int(minds[actor].random() * len(legal))]
         else:
             action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
-        if actor != CHANCE:
+        if actor != CHANCE and not light:
             design = table.played(action)
             if design is not None:
                 played[design] += 1
@@ -97,7 +98,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     over = rules.actor(final) is None
     result, reason = rules.result(final)
     turns, rounds = table.turns(final)
-    cause, events = table.simulation.credits(position(), reason if over else None)
+    cause, events = table.simulation.credits(position(), reason if over else None) if not light else (None, ())
     return GameRecord(
         index=index, seats=tuple(agent.label for agent in seats), winners=winners(result) if over else (),
         reason=(reason or "no-reason") if over else "step-limit", steps=steps, turns=turns, rounds=rounds,
@@ -182,7 +183,7 @@ def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameR
             pairs += [(design, seat in record.winners, seat in record.winners, True) for seat in holders]
             continue
         start = snapshots[design] if snapshots is not None else None
-        twin, _ = _play(table.stand_ins[design], agents, seed, record.index, start=start)
+        twin, _ = _play(table.stand_ins[design], agents, seed, record.index, start=start, light=True)
         pairs += [(design, seat in record.winners, seat in twin.winners, False) for seat in holders]
     return pairs
 

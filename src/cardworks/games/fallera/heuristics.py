@@ -17,6 +17,7 @@ from itertools import filterfalse
 from typing import Any
 
 from ...engine.codec import deep_tuple
+from .actions import Attack
 from .state import Draft, built
 from .worth import ODDS, effect_worth, returns, verbs_worth
 
@@ -69,7 +70,28 @@ def _needed(seen: dict[str, Any], who: int) -> int:
     return 5
 
 
+_MEMO: dict[int, tuple[Any, dict[tuple[str, str], float]]] = {}
+
+
+def _memo(table: Any) -> dict[tuple[str, str], float]:
+    """(what, design) → a worth that depends only on the table's card definitions, worked out once per table."""
+    kept = _MEMO.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_MEMO) > 256:
+            _MEMO.clear()
+        kept = _MEMO[id(table)] = (table, {})
+    return kept[1]
+
+
 def treasure_worth(table: Any, design: str) -> float:
+    memo = _memo(table)
+    worth = memo.get(("treasure", design))
+    if worth is None:
+        worth = memo["treasure", design] = _treasure_worth(table, design)
+    return worth
+
+
+def _treasure_worth(table: Any, design: str) -> float:
     card = table.cards[design]
     if card.kind == "ingredient":
         return INGREDIENT if card.category != "forbidden" else 0.5
@@ -122,8 +144,28 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     defences = _unseen_defences(table, seen)
     odds: dict[tuple[int, int], float] = {}
     best, best_score = [], -math.inf
+    memo, cards, sizes = _memo(table), table.cards, seen["hand_sizes"]
+    winning = counts[me] + 1 >= _needed(seen, me)
     for action in legal:
-        score = _turn_score(table, me, seen, action, counts, defences, odds)
+        if type(action) is Attack:  # most of a turn's actions: ``_turn_score``'s battle, with its lookups kept
+            weapon, design = action.card.design, action.treasure.design
+            gain = memo.get(("treasure", design))
+            if gain is None:
+                gain = treasure_worth(table, design)
+            if cards[design].kind == "ingredient":
+                if winning:
+                    gain = WIN / 4
+                gain += 2.0 * counts[action.target]
+            key = (cards[weapon].attack or 0, sizes[action.target])
+            chance = odds.get(key)
+            if chance is None:
+                chance = odds[key] = _odds(key[0], defences, key[1])
+            cost = memo.get(("use", weapon))
+            if cost is None:
+                cost = _use_cost(table, weapon)
+            score = chance * gain - 0.3 * cost - 0.5
+        else:
+            score = _turn_score(table, me, seen, action, counts, defences, odds)
         if score > best_score + TIE:
             best, best_score = [action], score
         elif score >= best_score - TIE:
@@ -205,7 +247,11 @@ def _card_worth(table: Any, design: str) -> float:
 
 def _use_cost(table: Any, design: str) -> float:
     """What using a battle card loses: the card, unless it goes back to the hand after the battle."""
-    return 0.0 if returns(table.cards[design]) else _card_worth(table, design)
+    memo = _memo(table)
+    cost = memo.get(("use", design))
+    if cost is None:
+        cost = memo["use", design] = 0.0 if returns(table.cards[design]) else _card_worth(table, design)
+    return cost
 
 
 def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], defences: list[int],
