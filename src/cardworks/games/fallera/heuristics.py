@@ -189,17 +189,15 @@ def _respond(me: int, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
     return next(a for a in legal if type(a).__name__ == "Pass")
 
 
-WORTHED = frozenset({"set-stat", "swap-stats", "look-at-hand", "move-queen", "cancel"})
-"""Verbs a special played as the action is credited with at their value in ``worth`` (nothing of the
-observation sharpens it)."""
-
-
 def _choose(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng: Any) -> Any:
     """A verb's target: the own treasure worth most (to protect), the map card worth most, the leader among
     rivals; a blind pick, a terreta or a host by chance."""
     kind = seen["asked"][1]
     if kind == "treasure" and seen["asked"][-1] == "own":
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
+    if kind == "treasure":  # a host to attach to: my own treasure worth most, else a rival's worth least
+        return max(legal, key=lambda a: (a.owner == me, treasure_worth(table, a.card.design) * (1 if a.owner == me else -1),
+                                         a.notation()))
     if kind == "map":
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
     if kind == "player":
@@ -208,34 +206,74 @@ def _choose(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng
     return legal[int(rng.random() * len(legal))]
 
 
+USE_IT = DRAW + 0.1
+"""The least a special scores when played as the action while one of its verbs can act: a little more than an
+almoina. Held, it does nothing (a burn takes it first, worth nothing), so a special that can act now is played
+rather than kept, unless a move is worth more (issue 42.3: a card the agents never play cannot be judged)."""
+
+
 def _play_score(table: Any, me: int, seen: dict[str, Any], design: str, counts: list[int]) -> float:
-    """A special played as the action: what its verbs are worth (a steal, rivals' discards), less the card."""
-    score = -0.5
-    for _, effect in table.cards[design].triggered("played"):
+    """A special played as the action: what its verbs do from this position (``_verb_now``), less the card; at
+    least ``USE_IT`` when one of them can act now."""
+    score, acts = -0.5, False
+    card = table.cards[design]
+    for _, effect in card.triggered("played"):
         for verb in effect.do:
-            if verb.verb == "steal":
-                loot = [(treasure_worth(table, _design(label)), who) for who, counter in enumerate(seen["counters"])
-                        if who != me for label in counter]
-                if loot:
-                    worth, who = max(loot)
-                    score += worth + 2.0 * counts[who]
-                    if worth >= INGREDIENT and counts[me] + 1 >= _needed(seen, me):
-                        score = WIN
-            elif verb.verb == "discard":
-                sizes = [size for who, size in enumerate(seen["hand_sizes"]) if who != me]
-                lost = sum(min(size, size // 2 if verb.count == "half" else verb.count) for size in sizes)
-                if verb.players != "rivals":
-                    lost = -1 if verb.players == "you" else lost / max(1, len(sizes))
-                score += 0.5 * DRAW * lost
-            elif verb.verb == "protect":  # a treasure kept: worth more the more the treasure is worth
-                own = [treasure_worth(table, _design(label)) for label in seen["counters"][me]]
-                score += ODDS * max(own, default=0.0)
-            elif verb.verb == "take-from-map":
-                score += max((treasure_worth(table, _design(label)) for label in seen["map"].values() if label),
-                             default=0.0)
-            elif verb.verb in WORTHED:
-                score += verbs_worth([verb])
-    return score
+            worth, can = _verb_now(table, me, seen, card, verb, counts)
+            if worth >= WIN:
+                return WIN
+            score += worth
+            acts = acts or can
+    return max(score, USE_IT) if acts else score
+
+
+def _verb_now(table: Any, me: int, seen: dict[str, Any], card: Any, verb: Any, counts: list[int]) -> tuple[float, bool]:
+    """(what ``verb`` of a special played now is worth, whether it can act from this position): every verb of
+    the vocabulary, valued from the observation where it says more than ``worth.verbs_worth``."""
+    name = verb.verb
+    rivals = [who for who in range(len(seen["counters"])) if who != me]
+    if name == "steal":
+        loot = [(treasure_worth(table, _design(label)), who) for who in rivals for label in seen["counters"][who]]
+        if not loot:
+            return 0.0, False
+        worth, who = max(loot)
+        if worth >= INGREDIENT and counts[me] + 1 >= _needed(seen, me):
+            return WIN, True
+        return worth + 2.0 * counts[who], True
+    if name == "discard":
+        sizes = [seen["hand_sizes"][who] for who in rivals]
+        lost = sum(min(size, size // 2 if verb.count == "half" else verb.count) for size in sizes)
+        if verb.players == "you":
+            return -0.5 * DRAW, False
+        if verb.players != "rivals":  # the chosen rival: the one with most cards, about
+            lost = lost / max(1, len(sizes))
+        return 0.5 * DRAW * lost, lost > 0
+    if name == "protect":  # a treasure kept: worth more the more the treasure is worth
+        own = [treasure_worth(table, _design(label)) for label in seen["counters"][me]]
+        return ODDS * max(own, default=0.0), bool(own)
+    if name == "take-from-map":
+        on_map = [treasure_worth(table, _design(label)) for label in seen.get("map", {}).values() if label]
+        return max(on_map, default=0.0), bool(on_map)
+    if name == "move-queen":
+        spaces = list(seen.get("map", {}))
+        foods = seen.get("foods") or []
+        mine = foods[me] if me < len(foods) else "hidden"
+        if mine not in ("hidden", None) and seen.get("queen") != mine and counts[me] >= 4:
+            return WIN, True  # the Queen onto my own terreta: four ingredients win
+        return verbs_worth([verb]), len(spaces) > 1
+    if name == "look-at-hand":
+        return verbs_worth([verb]), any(seen["hand_sizes"][who] for who in rivals)
+    if name == "attach":  # onto one of my own treasures (an ingredient, when it must): its standing effects
+        defs = [table.cards[_design(label)] for label in seen["counters"][me]]
+        hosts = [d for d in defs if verb.to == "treasure" or d.kind == "ingredient"]
+        return (effect_worth(card), True) if hosts else (0.0, False)
+    if name == "several-battles":
+        weapons = any(table.cards[_design(label)].battle for label in seen["hand"])
+        loot = any(seen["counters"][who] for who in rivals)
+        return verbs_worth([verb]), weapons and loot
+    if name in ("draw", "coin", "extra-action", "win"):
+        return verbs_worth([verb]), True
+    return verbs_worth([verb]), False  # a battle's verbs (no battle while a turn's action is chosen), standing ones
 
 
 def _card_worth(table: Any, design: str) -> float:
