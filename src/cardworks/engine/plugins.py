@@ -29,10 +29,6 @@ def _no_zones(state: Any) -> tuple[Sequence[Iterable[int]], ...]:
     return ()
 
 
-def _no_names(action: Any) -> tuple[int, ...]:
-    return ()
-
-
 def _nothing_played(action: Any) -> str | None:
     return None
 
@@ -83,8 +79,6 @@ class Simulation:
     """``quiet(rules, state, design)``: the players whose hands hold copies of ``design`` while its definition can
     change nothing but their own decisions (empty: all in the deck), None once it may act (in play). Paired games
     then replay a card's twin only from the first step its definition may change; without it, from the deal."""
-    names: Callable[[Any], tuple[int, ...]] = _no_names
-    """``names(action)``: the card instances an action names (used, fought for, taken)."""
 
 
 class SectionContext(Protocol):

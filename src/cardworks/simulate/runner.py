@@ -116,7 +116,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     A design's twin is this game while the game says its definition is quiet (``Table.quiet``: every copy in
     the deck, or in hands) and every decision of a holder is the same with the card made plain: a greedy
     holder's choice is worked out again on the twin's table from the same position and rng state, and must be
-    the same action, leave its rng in the same state and not name the card. A step that put a copy in play
+    the same action, leave its rng in the same state and not use the card (sell it, battle or defend with it, play it). A step that put a copy in play
     (drawn onto a counter, say) may have played otherwise in the twin: its twin starts before it. A random
     holder's list of choices, and a search's sampled worlds, may differ: those diverge at once."""
     rules = table.rules
@@ -150,20 +150,17 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     seen = rules.observe(frozen, actor)
     action = agent.choose(table, actor, lambda: seen, legal, mind)
     after = mind.getstate()
-    named = set(table.simulation.names(action))
+    used = table.played(action)
     for design in checked:
         twin = live[design]
         again = random.Random()
         again.setstate(start)
         other = agent.choose(twin, actor, lambda: seen, twin.rules.legal_actions(frozen), again)
-        if other != action or again.getstate() != after or named & set(_copies(frozen, design)):
+        if other != action or again.getstate() != after or used == design:
             snapshots[design] = here
             del live[design]
     return action, here
 
-
-def _copies(state: Any, design: str) -> list[int]:
-    return [i for i, d in enumerate(state.designs) if d == design]
 
 
 def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameRecord,

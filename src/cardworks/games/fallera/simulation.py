@@ -69,13 +69,13 @@ def acts_from_hand(card: Any) -> bool:
 
 def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     """Where ``design``'s definition can change nothing but its holder's own decisions: the players whose hands
-    hold its copies (empty: every copy is still in the deck), or None when a copy is in play (on a counter or
-    the map, in a battle, laid, attached, in the cemetery) or the card may act from a hand (``acts_from_hand``).
+    hold its copies (empty: every copy is in the deck or the cemetery), or None when a copy is in play (on a
+    counter or the map, in a battle, laid, attached) or the card may act from a hand (``acts_from_hand``).
 
     Paired games read it (``simulate.runner``): until then the twin game, in which the card plays as a plain
     card, is the same game, so it is played only from that point."""
     holders = []
-    hands, deck = state.hands, None
+    hands, waiting = state.hands, None
     answers = None
     for instance in _instances(state.designs, design):
         for who, hand in enumerate(hands):
@@ -83,9 +83,9 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
                 holders.append(who)
                 break
         else:
-            if deck is None:
-                deck = set(state.deck)
-            if instance not in deck:
+            if waiting is None:  # the deck, and the cemetery (from which a reshuffle only brings cards back)
+                waiting = {*state.deck, *state.cemetery}
+            if instance not in waiting:
                 return None
             continue
         if answers is None:
@@ -93,16 +93,6 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
             if answers:
                 return None
     return tuple(holders)
-
-
-def names(action: Any) -> tuple[int, ...]:
-    """The card instances an action names (the card used, the treasure fought for or taken)."""
-    found = []
-    for name in ("card", "treasure"):
-        card = getattr(action, name, None)
-        if card is not None and hasattr(card, "number"):
-            found.append(card.number)
-    return tuple(found)
 
 
 def turns(state: Any, players: int) -> tuple[int, int]:
@@ -218,5 +208,4 @@ def deal(db: Any, config: Any, rules: Any, rng: random.Random) -> Any:
 
 
 SIMULATION = Simulation(heuristics=heuristics, turns=turns, cards=cards, zones=zones, design=design, played=played,
-                        credits=credits, plain=plain, deal=deal, adjusted=adjusted, quiet=quiet,
-                        names=names)
+                        credits=credits, plain=plain, deal=deal, adjusted=adjusted, quiet=quiet)
