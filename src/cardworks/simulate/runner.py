@@ -65,6 +65,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     live = dict(watch) if watch else {}
     snapshots: dict[str, Snapshot | None] = {}
     before: Snapshot | None = None  # the position before the last step (None: the deal)
+    kept: list[Any] = [None] * players  # each seat's rng state, None once its seat has drawn since
     while legal and steps < table.spec.max_steps:
         state = position()  # read-only; agents that look get an immutable snapshot
         actor = rules.actor(state)
@@ -74,7 +75,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
                     held[who].update(zone[who])
         if live:
             action, before = _diverging(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots,
-                                        before)
+                                        before, kept)
         elif actor == CHANCE:
             action = legal[int(chance.random() * len(legal))]
         elif blind[actor]:
@@ -108,7 +109,8 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
 
 def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, legal: Any, chance: random.Random,
                minds: list[random.Random], steps: int, now: Any, live: dict[str, Table],
-               snapshots: dict[str, Snapshot | None], before: Snapshot | None) -> tuple[Any, Snapshot]:
+               snapshots: dict[str, Snapshot | None], before: Snapshot | None,
+               kept: list[Any] | None = None) -> tuple[Any, Snapshot]:
     """This step's action, chosen as in ``_play``, and the position before it; each watched design whose twin
     could have played the last step or may play this one otherwise leaves ``live`` with the position from which
     its twin is played (``before``, the last step's, or this one's).
@@ -121,7 +123,14 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     holder's list of choices, and a search's sampled worlds, may differ: those diverge at once."""
     rules = table.rules
     frozen = now()
-    here = (frozen, chance.getstate(), tuple(m.getstate() for m in minds), steps)
+    if kept is None:
+        kept = [None] * len(minds)
+    for seat, mind in enumerate(minds):  # only a seat that decided since has a new rng state
+        if kept[seat] is None:
+            kept[seat] = mind.getstate()
+    here = (frozen, chance.getstate(), tuple(kept), steps)
+    if actor != CHANCE:
+        kept[actor] = None
     gone, now_gone, checked = [], [], []
     agent = seats[actor] if actor != CHANCE else None
     searching = agent is not None and agent.kind == "mcts" and len(legal) > 1
