@@ -104,3 +104,13 @@ def test_greedy_plays_every_special_of_the_pack_in_real_games() -> None:
     played = {row["card"]: row["played_per_game"] for row in report["cards"]
               if row["card"].startswith("verbs-") and row["type"] == "special"}
     assert len(played) == 15 and all(rate > 0 for rate in played.values()), played
+
+
+def test_ismcts_plays_every_special_with_a_choice_in_real_games() -> None:
+    """The searcher's rollouts pick among every listed action, choices included, so ISMCTS seats play the
+    specials whose verbs ask for a choice too (a small budget, a few games on the Kingdom map)."""
+    report = simulate_json(str(PACK), "--set", "base-3", "--agent", "mcts", "--budget", "6", "--games", "6",
+                           "--workers", "1", "--no-paired", "--seed", "2", "--players", "3")
+    played = {row["card"]: row["played"] for row in report["cards"]}
+    choosing = [*CASES, "verbs-rodella", "verbs-mirall"]
+    assert all(played[card] > 0 for card in choosing), {card: played[card] for card in choosing}
