@@ -116,11 +116,12 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     its twin is played (``before``, the last step's, or this one's).
 
     A design's twin is this game while the game says its definition is quiet (``Table.quiet``: every copy in
-    the deck, or in hands) and every decision of a holder is the same with the card made plain: a greedy
-    holder's choice is worked out again on the twin's table from the same position and rng state, and must be
-    the same action, leave its rng in the same state and not use the card (sell it, battle or defend with it, play it). A step that put a copy in play
-    (drawn onto a counter, say) may have played otherwise in the twin: its twin starts before it. A random
-    holder's list of choices, and a search's sampled worlds, may differ: those diverge at once."""
+    the deck, the cemetery or hands) and every decision of a holder is the same with the card made plain: a
+    greedy holder's choice is worked out again on the twin's table from the same position and rng state, and
+    must be the same action, leave its rng in the same state and not use the card (sell it, battle or defend
+    with it, play it). A step that put a copy in play (drawn onto a counter, say) may have played otherwise in
+    the twin: its twin starts before it. A random holder's list of choices, and a search's sampled worlds, may
+    differ: those diverge at once."""
     rules = table.rules
     frozen = now()
     if kept is None:
@@ -140,7 +141,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
             gone.append(design)
         elif searching:
             now_gone.append(design)
-        elif agent is not None and actor in holders and len(legal) > 1:
+        elif agent is not None and actor in holders:
             (checked if agent.kind == "greedy" else now_gone).append(design)
     for design in gone:
         snapshots[design] = before

@@ -196,8 +196,11 @@ def _choose(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng
     if kind == "treasure" and seen["asked"][-1] == "own":
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
     if kind == "treasure":  # a host to attach to: my own treasure worth most, else a rival's worth least
-        return max(legal, key=lambda a: (a.owner == me, treasure_worth(table, a.card.design) * (1 if a.owner == me else -1),
-                                         a.notation()))
+        def host(a: Any) -> tuple[bool, float, str]:
+            worth = treasure_worth(table, a.card.design)
+            return a.owner == me, worth if a.owner == me else -worth, a.notation()
+
+        return max(legal, key=host)
     if kind == "map":
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
     if kind == "player":
