@@ -12,22 +12,19 @@ from .effects import Draw, OnYourCounter
 from .state import Draft, tallies
 
 MAX_KEPT_ACTIONS = 50_000
+"""Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
+MAX_KEPT_TALLIES = 20_000
+"""Counters' tallies a deck's ``Facts`` keeps for reuse before starting afresh."""
 _ATTACKS: dict[tuple[tuple[str, ...], int], list[list[dict[int, Any]]]] = {}
 
 
 def _shared_attacks(designs: tuple[str, ...], players: int) -> list[list[dict[int, Any]]]:
     """The table of built ``Attack`` actions, per attacker and target, shared by every ``Facts`` of the same
     deal order and players: an attack names cards by design and number only, so the rules of a paired game's
-    twin (one card's definition changed) list the very same actions and need not build them again."""
-    kept = _ATTACKS.get((designs, players))
-    if kept is None:
-        if len(_ATTACKS) >= 16:
-            _ATTACKS.clear()
-        kept = _ATTACKS[designs, players] = [[{} for _ in range(players)] for _ in range(players)]
-    return kept
-"""Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
-MAX_KEPT_TALLIES = 20_000
-"""Counters' tallies a deck's ``Facts`` keeps for reuse before starting afresh."""
+    twin (one card's definition changed) list the very same actions and need not build them again. One
+    table per deal order a process meets (a simulation's tables deal one each), each bounded as ``attack``
+    keeps it."""
+    return _ATTACKS.setdefault((designs, players), [[{} for _ in range(players)] for _ in range(players)])
 
 
 class Facts:
