@@ -51,32 +51,37 @@ def _instances(designs: tuple[str, ...], design: str) -> tuple[int, ...]:
     return kept[1]
 
 
-def acts_from_hand(card: Any) -> bool:
-    """Whether a card may act while it waits in a hand: it answers an event (a response window), or one of its
-    effects neither waits for the card to be played or put on its holder's counter nor is read only where the
-    card is used."""
+def acts_from_hand(card: Any) -> str | None:
+    """How a card may act while it waits in a hand: ``answers`` (it answers events: a response window asks its
+    holder), ``always`` (one of its other effects neither waits for the card to be played or put on its
+    holder's counter nor is read only where the card is used), or None (it does not)."""
+    answers = None
     for effect in card.effects:
         event = effect.when.event
         if event in RESPONSES:
-            return True
+            answers = "answers"
+            continue
         if event == "played" or any(c.is_ == "on-your-counter" for c in effect.while_):
             continue
         if event == "always" and all(v.verb in READ_WHERE_USED for v in effect.do):
             continue
-        return True
-    return False
+        return "always"
+    return answers
 
 
 def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     """Where ``design``'s definition can change nothing but its holder's own decisions: the players whose hands
     hold its copies (empty: every copy is in the deck or the cemetery), or None when a copy is in play (on a
-    counter or the map, in a battle, laid, attached) or the card may act from a hand (``acts_from_hand``).
+    counter or the map, in a battle, laid, attached), when the card may act from a hand (``acts_from_hand``)
+    otherwise than by answering, or when a response window asks one of its holders (the step before asked
+    because of it, perhaps: with the card made plain nobody would have been asked).
 
     Paired games read it (``simulate.runner``): until then the twin game, in which the card plays as a plain
-    card, is the same game, so it is played only from that point."""
+    card, is the same game, so it is played only from that point. (A window a card of the deck answers is
+    queued in both games only if another card answers the same event; an unanswered one asks nobody and
+    changes nothing.)"""
     holders = []
     hands, waiting = state.hands, None
-    answers = None
     for instance in _instances(state.designs, design):
         for who, hand in enumerate(hands):
             if instance in hand:
@@ -87,11 +92,10 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
                 waiting = {*state.deck, *state.cemetery}
             if instance not in waiting:
                 return None
-            continue
-        if answers is None:
-            answers = acts_from_hand(rules.defs[design])
-            if answers:
-                return None
+    if holders:
+        acts = acts_from_hand(rules.defs[design])
+        if acts == "always" or acts == "answers" and state.phase == "respond" and state.asked[0] in holders:
+            return None
     return tuple(holders)
 
 
