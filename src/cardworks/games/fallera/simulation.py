@@ -13,6 +13,7 @@ from ...engine.plugins import Simulation
 from . import heuristics
 from .actions import Attack, Defend, Play, Respond, Sell
 from .effects import RESPONSES
+from .interpreter import holds
 
 USING = (Sell, Attack, Defend, Play, Respond)
 """Actions that put a card to use: selling it, battling or defending with it."""
@@ -69,10 +70,24 @@ def acts_from_hand(card: Any) -> str | None:
     return answers
 
 
+def _inert(card: Any, state: Any, instance: int) -> bool:
+    """An ingredient on a counter whose every effect counts it as more ingredients under conditions that do not
+    hold now: it counts, and is worth, what its plain twin does (the rules count an ingredient by its effects
+    only where their conditions hold)."""
+    if card.kind != "ingredient" or not card.effects:
+        return False
+    owner = next((who for who, counter in enumerate(state.counters) if instance in counter), None)
+    if owner is None:
+        return False
+    return all(effect.when.event == "always" and all(v.verb == "count-as-ingredients" for v in effect.do)
+               and not holds(effect.while_, state, owner, instance) for effect in card.effects)
+
+
 def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     """Where ``design``'s definition can change nothing but its holder's own decisions: the players whose hands
-    hold its copies (empty: every copy is in the deck or the cemetery), or None when a copy is in play (on a
-    counter or the map, in a battle, laid, attached), when the card may act from a hand (``acts_from_hand``)
+    hold its copies (empty: every copy is in the deck or the cemetery, or an ingredient on a counter whose
+    effects do not apply there now: ``_inert``), or None when a copy is in play (on a counter or the map, in a
+    battle, laid, attached), when the card may act from a hand (``acts_from_hand``)
     otherwise than by answering, or when a response window asks one of its holders (the step before asked
     because of it, perhaps: with the card made plain nobody would have been asked).
 
@@ -90,7 +105,7 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
         else:
             if waiting is None:  # the deck, and the cemetery (from which a reshuffle only brings cards back)
                 waiting = {*state.deck, *state.cemetery}
-            if instance not in waiting:
+            if instance not in waiting and not _inert(rules.defs[design], state, instance):
                 return None
     if holders:
         acts = acts_from_hand(rules.defs[design])
