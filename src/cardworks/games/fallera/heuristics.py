@@ -143,7 +143,7 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     counts = [_ingredients(table, c) for c in seen["counters"]]
     defences = _unseen_defences(table, seen)
     odds: dict[tuple[int, int], float] = {}
-    best, best_score = [], -math.inf
+    listed, scores = [], []
     memo, cards, sizes = _memo(table), table.cards, seen["hand_sizes"]
     winning = counts[me] + 1 >= _needed(seen, me)
     for action in legal:
@@ -166,11 +166,10 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
             score = chance * gain - 0.3 * cost - 0.5
         else:
             score = _turn_score(table, me, seen, action, counts, defences, odds)
-        if score > best_score + TIE:
-            best, best_score = [action], score
-        elif score >= best_score - TIE:
-            best.append(action)
-            best_score = max(best_score, score)
+        listed.append(action)
+        scores.append(score)
+    top = max(scores)
+    best = [action for action, score in zip(listed, scores) if score >= top - TIE]
     # one random number a decision, however many actions are listed: a card the player does not use leaves
     # the rest of its play (and its rng) as it was, so a paired game's twin is the same game (issue 42.3)
     return best[int(rng.random() * len(best))]
