@@ -2,6 +2,10 @@
 two-worker Dask LocalCluster), and the Dask path's overhead against local processes at equal workers.
 
 Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--skip-cluster]
+     python bench/simulate.py --paired [--games 40] [--against REV] [--rounds 3]
+        (paired games: reported games per processor-second of a --compare and of a 4-value --sweep on the
+        fixture game with the example pack, greedy seats; with --against, the same on another checkout, a
+        folder or a git revision exported to a temporary folder, alternated round by round)
      python bench/simulate.py --ismcts [--budget 200] [--repeat 3]   (ISMCTS iterations per processor-second only)
      python bench/simulate.py --ismcts --against /path/to/main [--rounds 5]   (the same, alternated with another tree)
 Goals: at least 1.7x from 1 to 2 workers for random and greedy agents (this 2-core machine); Dask within 10%
@@ -107,21 +111,99 @@ def ismcts_against(other: Path, budget: int, repeat: int, rounds: int) -> None:
     print(f"ratio this tree / {other}: {median['this tree'] / median[str(other)]:.2f}x (median of {rounds} alternated rounds)")
 
 
+FIXTURE = REPO / "tests" / "fixtures" / "cards"
+PAIRED_PACK = REPO / "examples" / "fallera-pack"
+SWEEP = ("example-cavaller", "attack", (1, 4, 7, 10))
+"""The sweep measured: the example pack's battle card, at the attack values of issue 42's sweep."""
+
+
+def paired_rates(games: int) -> dict[str, float]:
+    """Reported games per processor-second of this process: ``--compare`` (the deck without the pack, then with
+    it and its paired games) and a 4-value ``--sweep`` (each value's games with paired games), greedy seats,
+    four-player base of the fixture game, one worker, seed 1. Only APIs older than the paired-game work are
+    used, so the same function measures another checkout (``--against``)."""
+    agents = parse_agents("greedy", 4)
+    plain = TableSpec(str(FIXTURE), "fallera", "base", 4)
+    paired = TableSpec(str(FIXTURE), "fallera", "base", 4, (str(PAIRED_PACK),), paired=True)
+    card, field, values = SWEEP
+    sweep = [TableSpec(str(FIXTURE), "fallera", "base", 4, (str(PAIRED_PACK),), paired=True, adjust=(card, field, v))
+             for v in values]
+    for spec in [plain, paired, *sweep]:
+        build_table(spec)
+    start = time.process_time()
+    for spec in (plain, paired):
+        simulate(spec, agents, games, 1, workers=1)
+    compare = games / (time.process_time() - start)
+    start = time.process_time()
+    for spec in sweep:
+        simulate(spec, agents, games, 1, workers=1)
+    return {"compare": compare, "sweep": len(values) * games / (time.process_time() - start)}
+
+
+def paired_against(other: str, games: int, rounds: int) -> None:
+    """``paired_rates`` in a fresh process on this tree and on ``other`` (its own sources, this tree's fixture
+    cards and pack), alternating round by round; the figure of each is its median over the rounds."""
+    import importlib.util
+    import json
+    import subprocess
+    import sys
+    import tempfile
+
+    spec = importlib.util.spec_from_file_location("build_bench", Path(__file__).with_name("build.py"))
+    build_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_bench)
+    with tempfile.TemporaryDirectory(prefix="cardworks-paired-") as tmp:
+        trees = {"this tree": REPO, other: build_bench.checkout(other, Path(tmp))}
+        rates: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+        for _ in range(rounds):
+            for name, tree in trees.items():
+                env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+                out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--paired", "--json", "--games",
+                                      str(games)], env=env, check=True, capture_output=True, text=True).stdout
+                rates[name].append(json.loads(out))
+    median = {name: {kind: sorted(r[kind] for r in runs)[len(runs) // 2] for kind in ("compare", "sweep")}
+              for name, runs in rates.items()}
+    for name, figures in median.items():
+        print(f"{name}: --compare {figures['compare']:.2f}, 4-value --sweep {figures['sweep']:.2f} reported games per "
+              f"processor-second (median of {rounds}; {games} games a run, greedy, four-player fixture base + example pack)")
+    for kind in ("compare", "sweep"):
+        print(f"ratio this tree / {other}, {kind}: {median['this tree'][kind] / median[other][kind]:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--ismcts", action="store_true",
                         help="only ISMCTS iterations per processor-second on the four-player base game")
     parser.add_argument("--budget", type=int, default=200, help="ISMCTS iterations per decision (with --ismcts)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds of --ismcts; the median is the figure")
-    parser.add_argument("--against", type=Path, help="with --ismcts: another tree to alternate with (e.g. main)")
+    parser.add_argument("--against", type=Path, help="with --ismcts: another tree to alternate with (e.g. main); with "
+                        "--paired, a tree or a git revision")
     parser.add_argument("--rounds", type=int, default=5, help="alternated rounds of --against")
     parser.add_argument("--games", type=int, default=200, help="random games per measurement (greedy: a quarter)")
     parser.add_argument("--overhead-games", type=int, default=10_000)
     parser.add_argument("--skip-cluster", action="store_true")
+    parser.add_argument("--paired", action="store_true", help="only paired games: --compare and a 4-value --sweep")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.paired:
+        games = args.games if args.games != 200 else 40
+        if args.against:
+            paired_against(str(args.against), games, args.rounds if args.rounds != 5 else 3)
+            return
+        rates = paired_rates(games)
+        if args.json:
+            import json
+
+            print(json.dumps(rates))
+            return
+        print(f"--compare {rates['compare']:.2f}, 4-value --sweep {rates['sweep']:.2f} reported games per processor-second "
+              f"({games} games a run, greedy, four-player fixture base + example pack)")
+        return
     if args.ismcts and args.against:
         ismcts_against(args.against.resolve(), args.budget, args.repeat, args.rounds)
         return
+    if args.against and not args.paired:
+        parser.error("--against goes with --ismcts or --paired")
     if args.ismcts:
         rates = ismcts_rate(args.budget, args.repeat)
         print(f"ISMCTS, four-player base, {args.budget} iterations a decision on 12 decisions: "

@@ -75,6 +75,10 @@ class Simulation:
     deal: Callable[[Any, Any, Any, random.Random], Any] | None = None
     """``deal(db, config, rules, rng)``: a new game's opening position under ``rules`` (those ``plain``
     made), dealt as the plugin's ``new_game`` deals."""
+    quiet: Callable[[Any, Any, str], tuple[int, ...] | None] | None = None
+    """``quiet(rules, state, design)``: the players whose hands hold copies of ``design`` while its definition can
+    change nothing but their own decisions (empty: all in the deck), None once it may act (in play). Paired games
+    then replay a card's twin only from the first step its definition may change; without it, from the deal."""
 
 
 class SectionContext(Protocol):

@@ -57,9 +57,7 @@ def figures(tally: Tally, table: Table, agents: list[str], seed: int, first: int
 def card_figures(tally: Tally, table: Table) -> list[dict[str, Any]]:
     seats, games = tally.players * tally.games, tally.games
     per_game = lambda n: round(n / games, 6) if games else 0.0  # noqa: E731
-    strengths = {d: paired_difference(*(tally.pairs.get((d, real, twin), 0)
-                                         for real, twin in ((True, True), (True, False), (False, True), (False, False))))
-                 for d in table.measured}
+    strengths = {d: _strength(tally, d) for d in table.measured}
     adjusted = benjamini_hochberg({d: s["p"] for d, s in strengths.items() if s["pairs"]})
     rows = []
     for design in sorted(table.deck):
@@ -78,6 +76,19 @@ def card_figures(tally: Tally, table: Table) -> list[dict[str, Any]]:
             row["strength"] = {"plain": True}  # it is the plain card of its type: no effect of its own, by construction
         rows.append(row)
     return rows
+
+
+def _strength(tally: Tally, design: str) -> dict[str, Any]:
+    """A measured card's paired effect, with ``unchanged`` the holder-games whose twin is the real game itself
+    (the card could change no step of it). When every one is (a card never drawn, or held and never able to
+    change a step: a special no agent plays), the effect is exactly 0 with the interval [0, 0]: those games
+    show that the card changed nothing, not a difference too small to see."""
+    counts = [tally.pairs.get((design, real, twin), 0)
+              for real, twin in ((True, True), (True, False), (False, True), (False, False))]
+    unchanged = tally.unchanged.get(design, 0)
+    if unchanged == sum(counts):
+        return {"difference": 0.0, "low": 0.0, "high": 0.0, "p": 1.0, "pairs": unchanged, "unchanged": unchanged}
+    return {**paired_difference(*counts), "unchanged": unchanged}
 
 
 def _against_base(cards: list[dict[str, Any]]) -> dict[str, Any]:

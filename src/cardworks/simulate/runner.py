@@ -25,22 +25,47 @@ def game_rngs(seed: int, index: int, players: int) -> list[random.Random]:
     return [random.Random(int(word)) for word in words]
 
 
+Snapshot = tuple[Any, Any, tuple[Any, ...], int]
+"""Where a paired twin game starts: (the position, the chance rng's state, each seat's rng state, steps played)."""
+
+
 def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) -> GameRecord:
     """One whole game (or up to the table's step cap, counted as ``step-limit``)."""
+    return _play(table, agents, seed, index)[0]
+
+
+def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch: dict[str, Table] | None = None,
+          start: Snapshot | None = None, light: bool = False) -> tuple[GameRecord, dict[str, Snapshot | None]]:
+    """A game (from the deal, or from ``start``), and with ``watch`` (measured design → its twin's table) the
+    step at which each watched design's twin could first differ from this game (``_diverging``): the twin is
+    this same game up to there, so it is played from that snapshot only; a design missing from the answer
+    never could, and its twin is this game. ``light``: only who won and how (a twin's record: no holdings, uses
+    or credits are counted)."""
     rules = table.rules
     players = table.spec.players
     seats = seating(agents, index)
     chance, *minds = game_rngs(seed, index, players)
-    playout = table.playout(table.deal(chance))
+    if start is None:
+        playout = table.playout(table.deal(chance))
+        steps = 0
+    else:
+        state, chance_state, mind_states, steps = start
+        chance.setstate(chance_state)
+        for mind, kept in zip(minds, mind_states):
+            mind.setstate(kept)
+        playout = table.playout(state)
     choices, play, now = playout
     position = table.live(playout)
-    cards = bool(table.deck)
+    cards = bool(table.deck) and not light
     held: list[set[int]] = [set() for _ in range(players)]
     played: Counter = Counter()
     legal = choices()
-    steps = 0
     seated = range(players)
     blind = [agent.kind == "random" for agent in seats]  # random seats pick without looking
+    live = dict(watch) if watch else {}
+    snapshots: dict[str, Snapshot | None] = {}
+    before: Snapshot | None = None  # the position before the last step (None: the deal)
+    kept: list[Any] = [None] * players  # each seat's rng state, None once its seat has drawn since
     while legal and steps < table.spec.max_steps:
         state = position()  # read-only; agents that look get an immutable snapshot
         actor = rules.actor(state)
@@ -48,15 +73,16 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
             for zone in table.zones(state):
                 for who in seated:
                     held[who].update(zone[who])
-        if actor == CHANCE:
+        if live:
+            action, before = _diverging(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots,
+                                        before, kept)
+        elif actor == CHANCE:
             action = legal[int(chance.random() * len(legal))]
         elif blind[actor]:
             action = legal[int(minds[actor].random() * len(legal))]
-            design = table.played(action)
-            if design is not None:
-                played[design] += 1
         else:
             action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
+        if actor != CHANCE and not light:
             design = table.played(action)
             if design is not None:
                 played[design] += 1
@@ -64,6 +90,8 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
         legal = choices()
         steps += 1
     final = now()
+    for design in [d for d in live if table.quiet(final, d) is None]:  # the last step put it in play
+        snapshots[design] = before
     if cards:
         for zone in table.zones(final):
             for who in seated:
@@ -71,23 +99,99 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
     over = rules.actor(final) is None
     result, reason = rules.result(final)
     turns, rounds = table.turns(final)
-    cause, events = table.simulation.credits(position(), reason if over else None)
+    cause, events = table.simulation.credits(position(), reason if over else None) if not light else (None, ())
     return GameRecord(
         index=index, seats=tuple(agent.label for agent in seats), winners=winners(result) if over else (),
         reason=(reason or "no-reason") if over else "step-limit", steps=steps, turns=turns, rounds=rounds,
         held=tuple(frozenset(table.design(final, i) for i in h) for h in held) if cards else (),
-        played=tuple(sorted(played.items())), cause=cause, events=events)
+        played=tuple(sorted(played.items())), cause=cause, events=events), snapshots
 
 
-def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameRecord) -> list[tuple[str, bool, bool]]:
-    """The game of ``record`` replayed once per measured card that some player held in it, with that card
-    played as a plain card of its type (same seed): per holder, (card, won the real game, won the twin)."""
+def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, legal: Any, chance: random.Random,
+               minds: list[random.Random], steps: int, now: Any, live: dict[str, Table],
+               snapshots: dict[str, Snapshot | None], before: Snapshot | None,
+               kept: list[Any] | None = None) -> tuple[Any, Snapshot]:
+    """This step's action, chosen as in ``_play``, and the position before it; each watched design whose twin
+    could have played the last step or may play this one otherwise leaves ``live`` with the position from which
+    its twin is played (``before``, the last step's, or this one's).
+
+    A design's twin is this game while the game says its definition is quiet (``Table.quiet``: every copy in
+    the deck, the cemetery or hands) and every decision of a holder is the same with the card made plain: a
+    greedy holder's choice is worked out again on the twin's table from the same position and rng state, and
+    must be the same action, leave its rng in the same state and not use the card (sell it, battle or defend
+    with it, play it). A step that put a copy in play (drawn onto a counter, say) may have played otherwise in
+    the twin: its twin starts before it. A random holder's list of choices, and a search's sampled worlds, may
+    differ: those diverge at once."""
+    rules = table.rules
+    frozen = now()
+    if kept is None:
+        kept = [None] * len(minds)
+    for seat, mind in enumerate(minds):  # only a seat that decided since has a new rng state
+        if kept[seat] is None:
+            kept[seat] = mind.getstate()
+    here = (frozen, chance.getstate(), tuple(kept), steps)
+    if actor != CHANCE:
+        kept[actor] = None
+    gone, now_gone, checked = [], [], []
+    agent = seats[actor] if actor != CHANCE else None
+    searching = agent is not None and agent.kind == "mcts" and len(legal) > 1
+    for design in live:
+        holders = table.quiet(state, design)
+        if holders is None:
+            gone.append(design)
+        elif searching:
+            now_gone.append(design)
+        elif agent is not None and actor in holders:
+            (checked if agent.kind == "greedy" else now_gone).append(design)
+    for design in gone:
+        snapshots[design] = before
+        del live[design]
+    for design in now_gone:
+        snapshots[design] = here
+        del live[design]
+    if agent is None:
+        return legal[int(chance.random() * len(legal))], here
+    mind = minds[actor]
+    if not checked:
+        if agent.kind == "random":
+            return legal[int(mind.random() * len(legal))], here
+        return agent.choose(table, actor, lambda: rules.observe(frozen, actor), legal, mind), here
+    start = here[2][actor]
+    seen = rules.observe(frozen, actor)
+    action = agent.choose(table, actor, lambda: seen, legal, mind)
+    after = mind.getstate()
+    used = table.played(action)
+    for design in checked:
+        twin = live[design]
+        again = random.Random()
+        again.setstate(start)
+        other = agent.choose(twin, actor, lambda: seen, twin.rules.legal_actions(frozen), again)
+        if other != action or again.getstate() != after or used == design:
+            snapshots[design] = here
+            del live[design]
+    return action, here
+
+
+
+def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameRecord,
+               snapshots: dict[str, Snapshot | None] | None = None) -> list[tuple[str, bool, bool, bool]]:
+    """Per holder of each measured card that some player held in the game of ``record``: (card, won the real
+    game, won the twin game in which the card plays as a plain card of its type, the twin is the real game).
+
+    With ``snapshots`` (from ``_play`` watching the measured cards), a twin is played only from its snapshot,
+    and not at all for a card missing from them: its twin is the real game. Without, every twin is played
+    from the deal (the same games: ``tests/simulate/test_paired_cost.py`` compares them)."""
     pairs = []
     for design in table.measured:
         holders = [seat for seat, held in enumerate(record.held) if design in held]
-        if holders:
-            twin = play_game(table.stand_ins[design], agents, seed, record.index)
-            pairs += [(design, seat in record.winners, seat in twin.winners) for seat in holders]
+        if not holders:
+            continue
+        if snapshots is not None and design not in snapshots:  # it never could change a step: the same game
+            pairs += [(design, seat in record.winners, seat in record.winners, True) for seat in holders]
+            continue
+        start = snapshots[design] if snapshots is not None else None
+        twin, _ = _play(table.stand_ins[design], agents, seed, record.index, start=start, light=True)
+        pairs += [(design, seat in record.winners, seat in twin.winners, False) for seat in holders]
     return pairs
 
 
@@ -96,11 +200,12 @@ def play_chunk(spec: TableSpec, agents: tuple[Agent, ...], seed: int, first: int
     table = build_table(spec)
     tally = Tally(spec.players)
     for index in range(first, first + count):
-        record = play_game(table, agents, seed, index)
+        record, snapshots = _play(table, agents, seed, index, watch=table.stand_ins)
         tally.add(record, table.pack_cards)
         if table.stand_ins:
-            for design, real, twin in play_twins(table, agents, seed, record):
+            for design, real, twin, same in play_twins(table, agents, seed, record, snapshots):
                 tally.pairs[design, real, twin] += 1
+                tally.unchanged[design] += same
     return tally
 
 

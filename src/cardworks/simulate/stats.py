@@ -76,6 +76,9 @@ class Tally:
     """(what, design) → times over all games."""
     pairs: Counter = field(default_factory=Counter)
     """(design, won the real game, won its twin with the card made plain) → holder-games (paired games)."""
+    unchanged: Counter = field(default_factory=Counter)
+    """Design → those holder-games whose twin is the real game itself: the card's definition never could
+    change a step (``runner._diverging``)."""
 
     def __post_init__(self) -> None:
         if not self.seat_wins:
@@ -116,7 +119,7 @@ class Tally:
         total.games, total.decided = self.games + other.games, self.decided + other.decided
         total.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins)]
         for name in ("agent_seats", "agent_wins", "endings", "steps", "turns", "rounds", "held", "held_wins", "played",
-                     "decided_by", "events", "pairs"):
+                     "decided_by", "events", "pairs", "unchanged"):
             setattr(total, name, getattr(self, name) + getattr(other, name))
         total.stalled = sorted({*self.stalled, *other.stalled})[:KEPT_STALLS]
         return total

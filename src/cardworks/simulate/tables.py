@@ -77,6 +77,10 @@ class Table:
     """Design → its type for comparisons (the game's ``plain`` names it); empty when the game has no ``plain``."""
     plain_cards: set[str] = field(default_factory=set)
     """Designs that already are the plain card of their type (their own effect is 0 by construction)."""
+    beliefs: dict[str, Any] = field(default_factory=dict)
+    """Design → the definition players believe a card they have not seen has: empty for ``cards`` itself; a
+    stand-in table's are the real table's (nobody at the table knows one card plays as a plain one, so what
+    players expect of the cards they have not seen is the same in a game and in its twin)."""
     stand_ins: dict[str, "Table"] = field(default_factory=dict, repr=False)
     """Measured design → the table where it plays as a plain card of its type (with ``spec.paired``): the
     pack's cards, and the base cards of the pack cards' types that are not plain already."""
@@ -123,6 +127,12 @@ class Table:
 
     def design(self, state: Any, instance: int) -> str:
         return self.simulation.design(state, instance)
+
+    def quiet(self, state: Any, design: str) -> tuple[int, ...] | None:
+        """The players whose hands hold ``design`` while its definition changes nothing but their decisions
+        (empty: all in the deck), None once it may act; None always for a game that cannot say."""
+        quiet = self.simulation.quiet
+        return None if quiet is None else quiet(self.rules, state, design)
 
     def played(self, action: Any) -> str | None:
         """The design a player's action puts to use (sold, battled or defended with), if any."""
@@ -217,7 +227,8 @@ def _table(spec: TableSpec, db: Any, config: Any, simulation: Simulation) -> Tab
             del table.stand_ins[design]
             continue
         table.stand_ins[design] = Table(spec, swapped, partial(simulation.deal, db, config, swapped), simulation,
-                                        deck=table.deck, cards=simulation.cards(swapped), pack_cards=pack_cards)
+                                        deck=table.deck, cards=simulation.cards(swapped), pack_cards=pack_cards,
+                                        beliefs=table.cards)
     return table
 
 

@@ -15,6 +15,16 @@ MAX_KEPT_ACTIONS = 50_000
 """Battles a deck's ``Facts`` keeps for reuse before starting afresh (there can be millions)."""
 MAX_KEPT_TALLIES = 20_000
 """Counters' tallies a deck's ``Facts`` keeps for reuse before starting afresh."""
+_ATTACKS: dict[tuple[tuple[str, ...], int], list[list[dict[int, Any]]]] = {}
+
+
+def _shared_attacks(designs: tuple[str, ...], players: int) -> list[list[dict[int, Any]]]:
+    """The table of built ``Attack`` actions, per attacker and target, shared by every ``Facts`` of the same
+    deal order and players: an attack names cards by design and number only, so the rules of a paired game's
+    twin (one card's definition changed) list the very same actions and need not build them again. One
+    table per deal order a process meets (a simulation's tables deal one each), each bounded as ``attack``
+    keeps it."""
+    return _ATTACKS.setdefault((designs, players), [[{} for _ in range(players)] for _ in range(players)])
 
 
 class Facts:
@@ -92,7 +102,7 @@ class Facts:
         self.sells = tuple(self.row(Sell, p) for p in range(players))
         self.defends = tuple(self.row(Defend, p) for p in range(players))
         """Each player's actions of these kinds (for ``Sell`` and ``Defend``, one per instance)."""
-        self._attacks: list[list[dict[int, FalleraAction]]] = [[{} for _ in range(players)] for _ in range(players)]
+        self._attacks = _shared_attacks(designs, players)
         self._kept = max(1, MAX_KEPT_ACTIONS // (players * players or 1))
         self._tallies: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
         self._last_tallies: tuple[Any, Any] | None = None

@@ -17,6 +17,7 @@ from itertools import filterfalse
 from typing import Any
 
 from ...engine.codec import deep_tuple
+from .actions import Attack
 from .state import Draft, built
 from .worth import ODDS, effect_worth, returns, verbs_worth
 
@@ -40,10 +41,13 @@ _DEFENCES: dict[int, tuple[Any, tuple[int | None, ...]]] = {}
 
 
 def _defences(table: Any) -> tuple[int | None, ...]:
-    """Each instance's defence, None for a card that is not a battle card (worked out once per table)."""
+    """Each instance's defence as the players believe it, None for a card that is not a battle card (worked
+    out once per table): the printed deck list (``table.beliefs``; in a paired game's twin, the real card's,
+    since nobody knows one card plays as a stand-in), read only for the cards a player has not seen."""
     kept = _DEFENCES.get(id(table))
     if kept is None or kept[0] is not table:
-        cards = [table.cards[d] for d in table.rules.deck_designs()]
+        beliefs = getattr(table, "beliefs", None) or table.cards
+        cards = [beliefs[d] for d in table.rules.deck_designs()]
         kept = _DEFENCES[id(table)] = (table, tuple(c.defence if c.battle else None for c in cards))
     return kept[1]
 
@@ -66,7 +70,28 @@ def _needed(seen: dict[str, Any], who: int) -> int:
     return 5
 
 
+_MEMO: dict[int, tuple[Any, dict[tuple[str, str], float]]] = {}
+
+
+def _memo(table: Any) -> dict[tuple[str, str], float]:
+    """(what, design) → a worth that depends only on the table's card definitions, worked out once per table."""
+    kept = _MEMO.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_MEMO) > 256:
+            _MEMO.clear()
+        kept = _MEMO[id(table)] = (table, {})
+    return kept[1]
+
+
 def treasure_worth(table: Any, design: str) -> float:
+    memo = _memo(table)
+    worth = memo.get(("treasure", design))
+    if worth is None:
+        worth = memo["treasure", design] = _treasure_worth(table, design)
+    return worth
+
+
+def _treasure_worth(table: Any, design: str) -> float:
     card = table.cards[design]
     if card.kind == "ingredient":
         return INGREDIENT if card.category != "forbidden" else 0.5
@@ -117,12 +142,41 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
         return legal[int(rng.random() * len(legal))]
     counts = [_ingredients(table, c) for c in seen["counters"]]
     defences = _unseen_defences(table, seen)
-    best, best_score = None, -math.inf
+    odds: dict[tuple[int, int], float] = {}
+    listed, scores = [], []
+    memo, cards, sizes = _memo(table), table.cards, seen["hand_sizes"]
+    winning = counts[me] + 1 >= _needed(seen, me)
     for action in legal:
-        score = _turn_score(table, me, seen, action, counts, defences) + rng.random() * 1e-6
-        if score > best_score:
-            best, best_score = action, score
-    return best
+        if type(action) is Attack:  # most of a turn's actions: ``_turn_score``'s battle, with its lookups kept
+            weapon, design = action.card.design, action.treasure.design
+            gain = memo.get(("treasure", design))
+            if gain is None:
+                gain = treasure_worth(table, design)
+            if cards[design].kind == "ingredient":
+                if winning:
+                    gain = WIN / 4
+                gain += 2.0 * counts[action.target]
+            key = (cards[weapon].attack or 0, sizes[action.target])
+            chance = odds.get(key)
+            if chance is None:
+                chance = odds[key] = _odds(key[0], defences, key[1])
+            cost = memo.get(("use", weapon))
+            if cost is None:
+                cost = _use_cost(table, weapon)
+            score = chance * gain - 0.3 * cost - 0.5
+        else:
+            score = _turn_score(table, me, seen, action, counts, defences, odds)
+        listed.append(action)
+        scores.append(score)
+    top = max(scores)
+    best = [action for action, score in zip(listed, scores) if score >= top - TIE]
+    # one random number a decision, however many actions are listed: a card the player does not use leaves
+    # the rest of its play (and its rng) as it was, so a paired game's twin is the same game (issue 42.3)
+    return best[int(rng.random() * len(best))]
+
+
+TIE = 1e-6
+"""Scores within this of the best are a tie, broken by the decision's one random number."""
 
 
 def _respond(me: int, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
@@ -134,17 +188,18 @@ def _respond(me: int, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
     return next(a for a in legal if type(a).__name__ == "Pass")
 
 
-WORTHED = frozenset({"set-stat", "swap-stats", "look-at-hand", "move-queen", "cancel"})
-"""Verbs a special played as the action is credited with at their value in ``worth`` (nothing of the
-observation sharpens it)."""
-
-
 def _choose(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng: Any) -> Any:
     """A verb's target: the own treasure worth most (to protect), the map card worth most, the leader among
     rivals; a blind pick, a terreta or a host by chance."""
     kind = seen["asked"][1]
     if kind == "treasure" and seen["asked"][-1] == "own":
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
+    if kind == "treasure":  # a host to attach to: my own treasure worth most, else a rival's worth least
+        def host(a: Any) -> tuple[bool, float, str]:
+            worth = treasure_worth(table, a.card.design)
+            return a.owner == me, worth if a.owner == me else -worth, a.notation()
+
+        return max(legal, key=host)
     if kind == "map":
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
     if kind == "player":
@@ -153,34 +208,74 @@ def _choose(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng
     return legal[int(rng.random() * len(legal))]
 
 
+USE_IT = DRAW + 0.1
+"""The least a special scores when played as the action while one of its verbs can act: a little more than an
+almoina. Held, it does nothing (a burn takes it first, worth nothing), so a special that can act now is played
+rather than kept, unless a move is worth more (issue 42.3: a card the agents never play cannot be judged)."""
+
+
 def _play_score(table: Any, me: int, seen: dict[str, Any], design: str, counts: list[int]) -> float:
-    """A special played as the action: what its verbs are worth (a steal, rivals' discards), less the card."""
-    score = -0.5
-    for _, effect in table.cards[design].triggered("played"):
+    """A special played as the action: what its verbs do from this position (``_verb_now``), less the card; at
+    least ``USE_IT`` when one of them can act now."""
+    score, acts = -0.5, False
+    card = table.cards[design]
+    for _, effect in card.triggered("played"):
         for verb in effect.do:
-            if verb.verb == "steal":
-                loot = [(treasure_worth(table, _design(label)), who) for who, counter in enumerate(seen["counters"])
-                        if who != me for label in counter]
-                if loot:
-                    worth, who = max(loot)
-                    score += worth + 2.0 * counts[who]
-                    if worth >= INGREDIENT and counts[me] + 1 >= _needed(seen, me):
-                        score = WIN
-            elif verb.verb == "discard":
-                sizes = [size for who, size in enumerate(seen["hand_sizes"]) if who != me]
-                lost = sum(min(size, size // 2 if verb.count == "half" else verb.count) for size in sizes)
-                if verb.players != "rivals":
-                    lost = -1 if verb.players == "you" else lost / max(1, len(sizes))
-                score += 0.5 * DRAW * lost
-            elif verb.verb == "protect":  # a treasure kept: worth more the more the treasure is worth
-                own = [treasure_worth(table, _design(label)) for label in seen["counters"][me]]
-                score += ODDS * max(own, default=0.0)
-            elif verb.verb == "take-from-map":
-                score += max((treasure_worth(table, _design(label)) for label in seen["map"].values() if label),
-                             default=0.0)
-            elif verb.verb in WORTHED:
-                score += verbs_worth([verb])
-    return score
+            worth, can = _verb_now(table, me, seen, card, verb, counts)
+            if worth >= WIN:
+                return WIN
+            score += worth
+            acts = acts or can
+    return max(score, USE_IT) if acts else score
+
+
+def _verb_now(table: Any, me: int, seen: dict[str, Any], card: Any, verb: Any, counts: list[int]) -> tuple[float, bool]:
+    """(what ``verb`` of a special played now is worth, whether it can act from this position): every verb of
+    the vocabulary, valued from the observation where it says more than ``worth.verbs_worth``."""
+    name = verb.verb
+    rivals = [who for who in range(len(seen["counters"])) if who != me]
+    if name == "steal":
+        loot = [(treasure_worth(table, _design(label)), who) for who in rivals for label in seen["counters"][who]]
+        if not loot:
+            return 0.0, False
+        worth, who = max(loot)
+        if worth >= INGREDIENT and counts[me] + 1 >= _needed(seen, me):
+            return WIN, True
+        return worth + 2.0 * counts[who], True
+    if name == "discard":
+        sizes = [seen["hand_sizes"][who] for who in rivals]
+        lost = sum(min(size, size // 2 if verb.count == "half" else verb.count) for size in sizes)
+        if verb.players == "you":
+            return -0.5 * DRAW, False
+        if verb.players != "rivals":  # the chosen rival: the one with most cards, about
+            lost = lost / max(1, len(sizes))
+        return 0.5 * DRAW * lost, lost > 0
+    if name == "protect":  # a treasure kept: worth more the more the treasure is worth
+        own = [treasure_worth(table, _design(label)) for label in seen["counters"][me]]
+        return ODDS * max(own, default=0.0), bool(own)
+    if name == "take-from-map":
+        on_map = [treasure_worth(table, _design(label)) for label in seen.get("map", {}).values() if label]
+        return max(on_map, default=0.0), bool(on_map)
+    if name == "move-queen":
+        spaces = list(seen.get("map", {}))
+        foods = seen.get("foods") or []
+        mine = foods[me] if me < len(foods) else "hidden"
+        if mine not in ("hidden", None) and seen.get("queen") != mine and counts[me] >= 4:
+            return WIN, True  # the Queen onto my own terreta: four ingredients win
+        return verbs_worth([verb]), len(spaces) > 1
+    if name == "look-at-hand":
+        return verbs_worth([verb]), any(seen["hand_sizes"][who] for who in rivals)
+    if name == "attach":  # onto one of my own treasures (an ingredient, when it must): its standing effects
+        defs = [table.cards[_design(label)] for label in seen["counters"][me]]
+        hosts = [d for d in defs if verb.to == "treasure" or d.kind == "ingredient"]
+        return (effect_worth(card), True) if hosts else (0.0, False)
+    if name == "several-battles":
+        weapons = any(table.cards[_design(label)].battle for label in seen["hand"])
+        loot = any(seen["counters"][who] for who in rivals)
+        return verbs_worth([verb]), weapons and loot
+    if name in ("draw", "coin", "extra-action", "win"):
+        return verbs_worth([verb]), True
+    return verbs_worth([verb]), False  # a battle's verbs (no battle while a turn's action is chosen), standing ones
 
 
 def _card_worth(table: Any, design: str) -> float:
@@ -192,10 +287,15 @@ def _card_worth(table: Any, design: str) -> float:
 
 def _use_cost(table: Any, design: str) -> float:
     """What using a battle card loses: the card, unless it goes back to the hand after the battle."""
-    return 0.0 if returns(table.cards[design]) else _card_worth(table, design)
+    memo = _memo(table)
+    cost = memo.get(("use", design))
+    if cost is None:
+        cost = memo["use", design] = 0.0 if returns(table.cards[design]) else _card_worth(table, design)
+    return cost
 
 
-def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], defences: list[int]) -> float:
+def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], defences: list[int],
+                odds: dict[tuple[int, int], float] | None = None) -> float:
     kind = type(action).__name__
     if kind == "Almoina":
         return DRAW
@@ -224,8 +324,13 @@ def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: 
             if counts[me] + 1 >= _needed(seen, me):
                 gain = WIN / 4  # a win if undefended: worth trying whatever the odds
             gain += 2.0 * counts[action.target]  # taking from the leader holds them back
-        odds = _odds(card.attack or 0, defences, seen["hand_sizes"][action.target])
-        return odds * gain - 0.3 * _use_cost(table, action.card.design) - 0.5
+        key = (card.attack or 0, seen["hand_sizes"][action.target])
+        chance = odds.get(key) if odds is not None else None
+        if chance is None:
+            chance = _odds(key[0], defences, key[1])
+            if odds is not None:
+                odds[key] = chance
+        return chance * gain - 0.3 * _use_cost(table, action.card.design) - 0.5
     return 0.0
 
 

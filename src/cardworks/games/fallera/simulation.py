@@ -12,6 +12,8 @@ from typing import Any
 from ...engine.plugins import Simulation
 from . import heuristics
 from .actions import Attack, Defend, Play, Respond, Sell
+from .effects import RESPONSES
+from .interpreter import holds
 
 USING = (Sell, Attack, Defend, Play, Respond)
 """Actions that put a card to use: selling it, battling or defending with it."""
@@ -34,6 +36,82 @@ def design(state: Any, instance: int) -> str:
 def played(action: Any) -> str | None:
     """The design a sale, an attack, a defence or a special played (as an action or a response) uses."""
     return action.card.design if type(action) in USING else None
+
+
+_INSTANCES: dict[tuple[int, str], tuple[Any, tuple[int, ...]]] = {}
+READ_WHERE_USED = frozenset({"as-its-type", "restates-terreta-bonus", "part-of", "return-to-hand", "battle-again"})
+"""Verbs read only as the card itself is used or described (a battle, a sale), never while it waits in a hand."""
+
+
+def _instances(designs: tuple[str, ...], design: str) -> tuple[int, ...]:
+    kept = _INSTANCES.get((id(designs), design))
+    if kept is None or kept[0] is not designs:
+        if len(_INSTANCES) > 4096:
+            _INSTANCES.clear()
+        kept = _INSTANCES[id(designs), design] = (designs, tuple(i for i, d in enumerate(designs) if d == design))
+    return kept[1]
+
+
+def acts_from_hand(card: Any) -> str | None:
+    """How a card may act while it waits in a hand: ``answers`` (it answers events: a response window asks its
+    holder), ``always`` (one of its other effects neither waits for the card to be played or put on its
+    holder's counter nor is read only where the card is used), or None (it does not)."""
+    answers = None
+    for effect in card.effects:
+        event = effect.when.event
+        if event in RESPONSES:
+            answers = "answers"
+            continue
+        if event == "played" or any(c.is_ == "on-your-counter" for c in effect.while_):
+            continue
+        if event == "always" and all(v.verb in READ_WHERE_USED for v in effect.do):
+            continue
+        return "always"
+    return answers
+
+
+def _inert(card: Any, state: Any, instance: int) -> bool:
+    """An ingredient on a counter whose every effect counts it as more ingredients under conditions that do not
+    hold now: it counts, and is worth, what its plain twin does (the rules count an ingredient by its effects
+    only where their conditions hold)."""
+    if card.kind != "ingredient" or not card.effects:
+        return False
+    owner = next((who for who, counter in enumerate(state.counters) if instance in counter), None)
+    if owner is None:
+        return False
+    return all(effect.when.event == "always" and all(v.verb == "count-as-ingredients" for v in effect.do)
+               and not holds(effect.while_, state, owner, instance) for effect in card.effects)
+
+
+def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
+    """Where ``design``'s definition can change nothing but its holder's own decisions: the players whose hands
+    hold its copies (empty: every copy is in the deck or the cemetery, or an ingredient on a counter whose
+    effects do not apply there now: ``_inert``), or None when a copy is in play (on a counter or the map, in a
+    battle, laid, attached), when the card may act from a hand (``acts_from_hand``)
+    otherwise than by answering, or when a response window asks one of its holders (the step before asked
+    because of it, perhaps: with the card made plain nobody would have been asked).
+
+    Paired games read it (``simulate.runner``): until then the twin game, in which the card plays as a plain
+    card, is the same game, so it is played only from that point. (A window a card of the deck answers is
+    queued in both games only if another card answers the same event; an unanswered one asks nobody and
+    changes nothing.)"""
+    holders = []
+    hands, waiting = state.hands, None
+    for instance in _instances(state.designs, design):
+        for who, hand in enumerate(hands):
+            if instance in hand:
+                holders.append(who)
+                break
+        else:
+            if waiting is None:  # the deck, and the cemetery (from which a reshuffle only brings cards back)
+                waiting = {*state.deck, *state.cemetery}
+            if instance not in waiting and not _inert(rules.defs[design], state, instance):
+                return None
+    if holders:
+        acts = acts_from_hand(rules.defs[design])
+        if acts == "always" or acts == "answers" and state.phase == "respond" and state.asked[0] in holders:
+            return None
+    return tuple(holders)
 
 
 def turns(state: Any, players: int) -> tuple[int, int]:
@@ -149,4 +227,4 @@ def deal(db: Any, config: Any, rules: Any, rng: random.Random) -> Any:
 
 
 SIMULATION = Simulation(heuristics=heuristics, turns=turns, cards=cards, zones=zones, design=design, played=played,
-                        credits=credits, plain=plain, deal=deal, adjusted=adjusted)
+                        credits=credits, plain=plain, deal=deal, adjusted=adjusted, quiet=quiet)

@@ -1,0 +1,108 @@
+"""Paired games share everything that does not depend on the card (issue 42 items 3 and 5).
+
+A twin game (the card played as a plain card of its type) is the real game until the card's definition could
+first change a step: every copy waits in the deck, the cemetery or hands, and each decision of a greedy holder
+is the same on the twin's table. The runner plays the twin only from there (``runner._diverging``), and not
+at all when that never happens; these tests play every twin from the deal as well and compare, on the fixture
+game's tables with several packs and agents. A card that never could change a step (never drawn, or a
+special no agent can use) has the paired effect exactly 0 with the interval [0, 0]."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardworks.simulate import runner
+from cardworks.simulate.agents import parse_agents
+from cardworks.simulate.tables import Table, TableSpec, build_table
+from conftest import REPO
+from simulate_helpers import CARDS, simulate_json
+
+VERBS = REPO / "tests" / "engine" / "verbs_pack"
+EXAMPLE = REPO / "examples" / "fallera-pack"
+BALANCE = REPO / "tests" / "simulate" / "balance-pack"
+TABLES = [(EXAMPLE, "base", 4, "greedy", 6), (VERBS, "base", 3, "greedy", 6), (VERBS, "base-3", 3, "greedy", 5),
+          (EXAMPLE, "expert", 3, "greedy", 5), (VERBS, "base-2", 4, "greedy", 4), (BALANCE, "base", 4, "greedy", 8),
+          (EXAMPLE, "base", 4, "greedy,random,greedy,greedy", 4)]
+
+
+def _compare(pack, selection: str, players: int, agents: str, games: int) -> tuple[int, int, int]:
+    """(twins compared, twins not played at all, steps not played again): each fails the test if a twin played
+    from its snapshot ends otherwise than the same twin played from the deal."""
+    table = build_table(TableSpec(str(CARDS), "fallera", selection, players, (str(pack),), paired=True))
+    seats = parse_agents(agents, players, 4)
+    compared = skipped = saved = 0
+    for index in range(games):
+        record, snapshots = runner._play(table, seats, 1, index, watch=table.stand_ins)
+        for design in table.measured:
+            if not any(design in held for held in record.held):
+                continue
+            full, _ = runner._play(table.stand_ins[design], seats, 1, index)
+            if design in snapshots:
+                start = snapshots[design]
+                fast, _ = runner._play(table.stand_ins[design], seats, 1, index, start=start)
+                saved += start[3] if start else 0
+            else:
+                fast, skipped = record, skipped + 1
+            assert (fast.winners, fast.steps, fast.reason) == (full.winners, full.steps, full.reason), (design, index)
+            compared += 1
+    return compared, skipped, saved
+
+
+@pytest.mark.parametrize("pack, selection, players, agents, games", TABLES)
+def test_a_twin_played_from_its_snapshot_is_the_twin_played_from_the_deal(pack, selection, players, agents,
+                                                                           games) -> None:
+    compared, skipped, saved = _compare(pack, selection, players, agents, games)
+    assert compared > 50 and skipped + saved > 0, (compared, skipped, saved)
+
+
+def test_a_wrong_quiet_fails_the_comparison(monkeypatch) -> None:
+    """The comparison is sharp: a game that calls a card quiet in play (a treasure on a counter, say) makes
+    twins that end otherwise."""
+    monkeypatch.setattr(Table, "quiet", lambda self, state, design: ())
+    with pytest.raises(AssertionError):
+        _compare(EXAMPLE, "base", 4, "greedy", 6)
+
+
+def test_the_paired_report_is_the_same_with_twins_from_the_deal(monkeypatch) -> None:
+    """Pair counts of a whole run, from snapshots and with every twin played from the deal."""
+    spec = TableSpec(str(CARDS), "fallera", "base", 4, (str(EXAMPLE),), paired=True)
+    seats = parse_agents("greedy", 4)
+    fast = runner.play_chunk(spec, seats, 2, 0, 6)
+    monkeypatch.setattr(runner, "_diverging", _from_the_deal)
+    slow = runner.play_chunk(spec, seats, 2, 0, 6)
+    assert fast.pairs == slow.pairs and sum(fast.unchanged.values()) > 0 == sum(slow.unchanged.values())
+
+
+DIVERGING = runner._diverging
+
+
+def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, kept=None):
+    """``runner._diverging`` with every watched card diverging at the deal (the paired games as they were)."""
+    for design in list(live):
+        snapshots[design] = None
+        del live[design]
+    return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, kept)
+
+
+def test_a_card_no_agent_can_use_has_exactly_no_effect() -> None:
+    """Without the Kingdom map nothing can use the xarxa (take from the map) or the carrossa (move the Queen):
+    held in hands, never played, their twins are the real games and their effect is 0 with the interval [0, 0]."""
+    report = simulate_json(str(VERBS), "--agent", "greedy", "--games", "12", "--workers", "1", "--seed", "2",
+                           "--players", "3")
+    cards = {row["card"]: row for row in report["cards"]}
+    for card in ("verbs-xarxa", "verbs-carrossa"):
+        row = cards[card]
+        assert row["held"] > 0 and row["played"] == 0, row
+        strength = row["strength"]
+        assert (strength["difference"], strength["low"], strength["high"]) == (0.0, 0.0, 0.0), strength
+        assert strength["unchanged"] == strength["pairs"] == row["held"]
+    played = cards["verbs-ullera"]  # a special greedy does play has a real interval
+    assert played["played"] > 0 and played["strength"]["low"] < played["strength"]["high"]
+
+
+def test_a_card_never_drawn_has_exactly_no_effect() -> None:
+    report = simulate_json(str(EXAMPLE), "--agent", "greedy", "--games", "1", "--workers", "1", "--seed", "1")
+    never = [row for row in report["cards"] if row["pack"] and row["held"] == 0]
+    assert [row["card"] for row in never] == ["example-tempesta"]
+    assert never[0]["strength"] == {"difference": 0.0, "low": 0.0, "high": 0.0, "p": 1.0, "pairs": 0, "unchanged": 0,
+                                     "p_adjusted": 1.0}
