@@ -3,7 +3,7 @@
 Each side is drawn from the board data (its spaces, the accesses each space
 has, the connections the rulebooks state) with the map layout of
 :mod:`.docs.mapsvg`; nothing the rulebooks do not give is drawn as known: an
-access whose destination is not stated is a dashed stub with a "?", and a
+access whose destination is not stated is a dashed stub with a "□", and a
 legend on the page says what is plain layout (positions, shapes, colours).
 The tiled file places the A3 page on landscape sheets as a Form XObject
 clipped to the printable area, so tiling costs no second layout; tiles
