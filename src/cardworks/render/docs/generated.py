@@ -182,13 +182,13 @@ class Generator:
                 removed = sorted((self._name(r) for r in self._cards()
                                   if r.set_id in deck.sets and removing & set(r.model.markers)),
                                  key=lambda n: collation_key(str(n), self.texts.locale))
-                removed_text = ", ".join(map(str, removed)) or str(self.labels.none)
-                unnamed = [str(self._name(sets[set_id])) for set_id in deck.sets
+                by_removed.setdefault(", ".join(map(str, removed)) or str(self.labels.none), []).append(deck)
+            for removed_text, same in by_removed.items():
+                unnamed = [set_id for set_id in dict.fromkeys(s for deck in same for s in deck.sets)
                            if set_id in sets and removing & set(sets[set_id].model.unnamed_markers)]
                 if unnamed:  # a set says some of its cards carry the marker, and no source names them
-                    removed_text += str(self.labels.removed_unnamed).format(sets=", ".join(unnamed))
-                by_removed.setdefault(removed_text, []).append(deck)
-            for removed_text, same in by_removed.items():
+                    removed_text += str(self.labels.removed_unnamed).format(
+                        sets=", ".join(str(self._name(sets[set_id])) for set_id in unnamed))
                 rows.append({
                     "players": players,
                     "decks": ", ".join(str(self.texts.text(self.game.id, f"selections/{s.id}/name", s.name)) for s in same),
