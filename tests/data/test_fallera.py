@@ -101,10 +101,16 @@ def test_territorial_foods_belong_to_terretes(index: Index) -> None:
 
 
 def test_no_quantity_is_invented(index: Index) -> None:
-    """No rulebook gives a card quantity, so every quantity is null and lives in assumptions instead."""
-    assert all(r.model.quantity is None for r in index.of_kind("card"))
+    """No rulebook prints a card quantity: the only one known is the Misteri d'Elx's, one card as the
+    expansion-2 rulebook speaks of it (inferred, with its source); every other is null and assumed instead."""
+    from cardworks.models.certainty import field_certainty
+
+    known = {r.id: r.model for r in index.of_kind("card") if r.model.quantity is not None}
+    assert set(known) == {"misteri-d-elx"} and known["misteri-d-elx"].quantity == 1
+    assert field_certainty(known["misteri-d-elx"].sources, "quantity") == "inferred"
     assumed = {(a.model.target, a.model.field) for a in index.of_kind("assumption")}
-    assert all((r.id, "quantity") in assumed for r in index.of_kind("card"))
+    assert all((r.id, "quantity") in assumed for r in index.of_kind("card") if r.id not in known)
+    assert ("misteri-d-elx", "quantity") not in assumed, "an assumption never overrides a known value"
 
 
 def test_every_card_has_sources_from_declared_documents(index: Index) -> None:

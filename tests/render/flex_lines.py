@@ -8,5 +8,5 @@ def flex_stats(html: str) -> str:
     import re
 
     html = html.replace('<div class="stats flat', '<div class="stats')
-    return re.sub(r'<span class="marks">((?:<span class="mark">[^<]*<img [^>]*>[^<]*</span>)+)</span>',
-                  r'<span class="spacer"></span>\1', html)
+    mark = r'<span class="mark">[^<]*(?:<img [^>]*>|<span class="set-badge"[^>]*>[^<]*</span>)[^<]*</span>'
+    return re.sub(rf'<span class="marks">((?:{mark})+)</span>', r'<span class="spacer"></span>\1', html)

@@ -43,10 +43,52 @@ def _stat(face: Face, icon: str) -> str:
     return next(s["value"] for s in face.stats if f"/{icon}.svg" in s["url"])
 
 
-def test_an_unknown_attack_prints_a_question_mark_and_a_stated_one_prints_plain(fact) -> None:
+def test_an_unknown_attack_prints_the_unknown_mark_and_a_stated_one_prints_plain(fact) -> None:
     assert (_stat(fact["el-tio-sangonera"], "attack"), _stat(fact["el-tio-sangonera"], "defence")) == (UNKNOWN, UNKNOWN)
     assert (_stat(fact["el-capita-moro"], "attack"), _stat(fact["el-capita-moro"], "defence")) == ("4", "1")
-    assert "?" in fact["el-tio-sangonera"].unverified and "unknown" in fact["el-tio-sangonera"].unverified
+    assert UNKNOWN in fact["el-tio-sangonera"].unverified and "unknown" in fact["el-tio-sangonera"].unverified
+
+
+def test_the_unknown_mark_is_not_the_game_s_own_question_mark_icon(fact) -> None:
+    """"?" is La Fallera Calavera's icon for a treasure with its own effect (fallera-base, Treasure Cards):
+    unknown is printed as an empty box, and no face prints a bare "?" of its own."""
+    assert UNKNOWN == "\u25a1" and UNKNOWN != "?"
+    for face in fact.values():
+        printed = [face.name, face.sell or "", *(str(s["value"]) for s in face.stats), *(m.mark + m.text for m in face.marks),
+                   face.unverified]
+        assert not any("?" in text for text in printed), face.id
+
+
+def test_a_set_no_source_gives_prints_the_unknown_badge_and_an_unstated_base_set_its_number(fact) -> None:
+    """The 10 cards whose set is only where the rulebook that first names them puts them, and el Momo, print
+    the unknown mark as their set badge; the 24 base designs whose set no rulebook states print the base set's
+    number, marked; a stated base card prints no badge (the real cards have none)."""
+    from cardworks.models.certainty import field_certainty
+
+    badges = {face.id: [m for m in face.marks if not m.url] for face in fact.values()}
+    index = Index(DB)
+    unknown = {r.id for r in index.of_kind("card")
+               if r.model.set_certainty != "stated" and field_certainty(r.model.sources, "set") is None}
+    assert len(unknown) == 11 and {"l-ofrena", "romer", "illa-de-tabarca", "el-momo"} <= unknown
+    for card in unknown:
+        assert [(m.text, m.mark) for m in badges[card]] == [(UNKNOWN, "")], card
+        assert not any(m.url.endswith(("set-2.svg", "set-3.svg")) for m in fact[card].marks), f"{card}: a guessed set badge"
+    unstated_base = {r.id for r in index.of_kind("card")
+                     if r.set_id == "base" and r.model.set_certainty != "stated"} - unknown
+    assert len(unstated_base) == 23, "24 base designs whose set no rulebook states, el Momo's unknown"
+    for card in unstated_base:
+        assert [(m.text, m.mark) for m in badges[card]] == [("1", NOT_STATED)], card
+    assert badges["el-capita-moro"] == [] and badges["xoric"] == []
+
+
+def test_a_name_from_a_fan_list_is_marked_and_a_blank_rules_box_says_the_text_is_unknown(fact) -> None:
+    bat = fact["rata-penada-cleptomana"]
+    assert bat.name_mark == NOT_STATED and NOT_STATED in bat.unverified
+    assert fact["el-capita-moro"].name_mark == ""
+    blank = [face for face in fact.values() if face.rules_unknown]
+    assert len(blank) == 17 and all(face.rules.startswith(UNKNOWN) and "unknown" in face.rules for face in blank)
+    assert all(UNKNOWN in face.unverified for face in blank), "the legend explains the mark"
+    assert not fact["el-capita-moro"].rules_unknown
 
 
 def test_an_unknown_sell_value_prints_a_question_mark(fact) -> None:
@@ -140,6 +182,9 @@ def test_the_card_index_lists_every_design_with_its_certainty() -> None:
     assert len(rows) == len(list(Index(DB).of_kind("card")))
     by_name = {row[0]: row for row in rows}
     assert by_name["el Momo"][2] == UNKNOWN, "no source puts el Momo in a set"
+    assert by_name["l&#39;Ofrena"][2] == UNKNOWN, "the rulebook that first names it does not give its set"
+    bat = by_name[f"rata penada cleptòmana{NOT_STATED}"]
+    assert bat[3] == "unverified" and "outside source" in bat[4], "its name comes from a fan list"
     assert by_name["espill lluent"][1].endswith(NOT_STATED) and by_name["espill lluent"][3] == "unverified"
     assert by_name["el capità moro"][1:4] == ["Battle", "La Fallera Calavera", "stated"]
     assert "optional" in by_name["Misteri d&#39;Elx"][4]
@@ -178,3 +223,33 @@ def test_only_the_playtest_edition_prints_assumed_quantities() -> None:
     assert (fact["monleonetes"].copies, fact["monleonetes"].quantity_source) == (1, "default")
     assert (play["monleonetes"].copies, play["monleonetes"].quantity_source) == (assumed["monleonetes"], "assumed")
     assert sum(e.copies for e in play.values()) > sum(e.copies for e in fact.values()) == len(fact)
+
+
+@pytest.mark.parametrize("locale", ["en", "ca", "es"])
+def test_the_misteri_d_elx_is_in_its_own_box_with_its_one_card_marked(locale: str) -> None:
+    """An optional card is listed in the components table of its own set's box only; the expansion-2 rulebook
+    speaks of one card (an inferred count: marked, with the legend)."""
+    name = str(DocTexts(DB, locale).text("misteri-d-elx", "name", "Misteri d'Elx")).replace("'", "&#39;")
+    base = _rows(_generate("components", locale, ["base"]))
+    assert not [row for row in base if name in row[0]], "an expansion-2 card in the base box"
+    both = _generate("components", locale, ["base", "discordia"])
+    rows = [row for row in _rows(both) if name in row[0]]
+    assert [row[1] for row in rows] == [f"1{NOT_STATED}"]
+    assert str(DocTexts(DB, locale).label("mark_not_stated")) in both.split("<tbody>")[0]
+
+
+def test_the_two_player_table_says_the_expansions_ii_cards_are_named_by_no_source() -> None:
+    rows = [row for row in _rows(_generate("player-variants")) if row[0] == "2"]
+    assert len(rows) == 1, "every deck loses the same named cards: one row"
+    removed = rows[0][3]
+    assert removed.startswith("cabeça d&#39;alls") and "no source names" in removed
+    assert "in a deck with La Fallera Calavera 2" in removed and "La Fallera Calavera 3" in removed
+    alone = _rows(_generate("player-variants", sets=["base"]))
+    assert not any("no source names" in row[3] for row in alone), "the base game's II cards are all named"
+
+
+def test_the_diables_solo_tie_is_an_inference_not_a_ruling() -> None:
+    """The rulebook says only that more FP than the Firebot wins (diables line 334)."""
+    diables = load_database(REPO / "cards" / "diables")
+    ruling = next(r.model for r in Index(diables).of_kind("ruling") if r.id == "diables-solo-tie")
+    assert ruling.source.certainty == "inferred"

@@ -130,6 +130,8 @@ CASES = [
          "dangling-ref", "rulings/base.json", "/rulings/0/topic"),
     Case("ruling-without-topic", lambda g: g.data("game.json").update(faq_topics=[{"id": "battles", "name": "Battles"}]),
          "missing-topic", "rulings/base.json", "/rulings/0"),
+    Case("unnamed-marker-not-declared", lambda g: g.data(SET).update(unnamed_markers=["iii"]),
+         "dangling-ref", SET, "/unnamed_markers/0"),
     Case("scenario-to-missing-card", lambda g: g.data("scenarios/base.json")["scenarios"][0].update(cards=["ghost"]),
          "dangling-ref", "scenarios/base.json", "/scenarios/0/cards/0"),
     Case("translation-to-missing-id",

@@ -132,5 +132,9 @@ class CardSet(Document):
     """Trim size of this set's cards when it differs from the game's."""
     back: CardBack | None = None
     """Back of this set's cards, before any back per type."""
+    unnamed_markers: list[Ref] = Field(default_factory=list)
+    """Player-count markers (declared by the game) that a source says some of this set's cards carry without
+    naming those cards: the player-count table says the cards it lists are not all (source fact
+    ``unnamed_markers``)."""
     sources: list[Source] = Field(default_factory=list)
     cards: list[CardDesign] = Field(default_factory=list)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from .game import CardSize
 from .base import MARKUP, TRANSLATABLE, Document, Id, Model, Ref, RelPath, Source
@@ -22,6 +22,9 @@ class Face(Model):
     """What the face means in play."""
     count: Annotated[int, Field(ge=1)] | None = None
     """How many faces of the component look like this (dice); ``null`` when unknown."""
+    colour: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] | None = None
+    """The colour the face is printed in (``#rrggbb``), when a source names it (a green sticker): the shade
+    is ours, the colour the source's (source fact ``faces/<id>/colour``)."""
 
 
 class Component(Model):

@@ -3,7 +3,7 @@
 Each side is drawn from the board data (its spaces, the accesses each space
 has, the connections the rulebooks state) with the map layout of
 :mod:`.docs.mapsvg`; nothing the rulebooks do not give is drawn as known: an
-access whose destination is not stated is a dashed stub with a "?", and a
+access whose destination is not stated is a dashed stub with a "□", and a
 legend on the page says what is plain layout (positions, shapes, colours).
 The tiled file places the A3 page on landscape sheets as a Form XObject
 clipped to the printable area, so tiling costs no second layout; tiles
@@ -58,7 +58,7 @@ def board_html(db: Database, texts: DocTexts, records: list[Any], paper: str | N
 
 
 def side_notes(texts: DocTexts, records: list[Any]) -> list[str]:
-    """For each side, in page order, the legend of the marks (``†``, ``?``) it draws, in the reader's language."""
+    """For each side, in page order, the legend of the marks (``†``, ``□``) it draws, in the reader's language."""
     notes = []
     for record in records:
         for side in record.model.sides:
@@ -119,9 +119,18 @@ def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str, notes: list[str] |
                 code = f"{chr(ord('A') + row)}{col + 1}"
                 label = f"{number}: {code}   ({rows} x {cols})"
                 note = notes[number - 1] if notes and number <= len(notes) else ""
-                if note:
-                    label += f"   {note}"
-                ops.append(f"BT /Helv 8 Tf {_n(MARGIN_MM)} {_n(MARGIN_MM / 2 - 1)} Td {_pdf_text(label)} Tj ET")
+                parts = note.split(" · ") if note else []
+                plain = [part for part in parts if not part.startswith(UNKNOWN)]
+                if plain:
+                    label += "   " + " · ".join(plain)
+                base = MARGIN_MM / 2 - 1
+                ops.append(f"BT /Helv 8 Tf {_n(MARGIN_MM)} {_n(base)} Td {_pdf_text(label)} Tj ET")
+                # Helvetica (WinAnsi) has no "□": the unknown mark is drawn as a square, its words after it, at a
+                # place of its own in the middle of the footer (the text before it is measured by no one)
+                for k, part in enumerate(p for p in parts if p.startswith(UNKNOWN)):
+                    x = MARGIN_MM + usable_w / 2 + 60 * k
+                    ops.append(f"q 0.5 w 0 0 0 RG {_n(x)} {_n(base - 0.1)} {_n(2.3)} {_n(2.3)} re S Q")
+                    ops.append(f"BT /Helv 8 Tf {_n(x + 3.3)} {_n(base)} Td {_pdf_text(part[len(UNKNOWN):].strip())} Tj ET")
                 content = out.make_stream(" ".join(ops).encode("latin-1"))  # the footer is WinAnsi (see _pdf_text)
                 sheet = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, width * MM, height * MM],
                                            Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Board=form),

@@ -8,7 +8,10 @@ from the box's (or whose box count no source gives) says why, in words.
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
+
+from markupsafe import Markup, escape
 
 import pikepdf
 
@@ -31,6 +34,12 @@ def _file(row: ContentRow, deck_label: str, paper: str) -> str:
     return f"{row.piece}-{paper}.pdf"
 
 
+def _options_unbroken(text: str) -> Markup:
+    """``text`` with each command-line option it names (``--with-optional``) kept on one line, so the reader
+    copies it as the command spells it, never broken at its hyphens."""
+    return Markup(re.sub(r"(--[a-z][a-z-]*)", r'<span class="option">\1</span>', str(escape(text))))
+
+
 def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label: str, paper: str) -> list[dict[str, Any]]:
     """The rows as the page prints them: localized name, counts (unknown in words), file, reasons."""
     index = Index(db)
@@ -47,7 +56,7 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label:
                     "box": labels.unknown if row.box is None else row.box,
                     "printed": f"{row.printed}{NOT_STATED}" if row.stand_in else str(row.printed),
                     "file": _file(row, deck_label, paper),
-                    "why": "; ".join(str(texts.label(f"reason_{code}")) for code in row.reasons)})
+                    "why": _options_unbroken("; ".join(str(texts.label(f"reason_{code}")) for code in row.reasons))})
     return out
 
 

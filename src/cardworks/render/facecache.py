@@ -33,7 +33,7 @@ from .measure import PARTS
 from .pagetree import set_pages
 from .prune import prune_resources
 
-RENDERER_VERSION = "8"
+RENDERER_VERSION = "9"
 """Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
 again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules;
 5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws; 7: PNG art goes in undecoded, see :mod:`.rawpng`; 8: images and icon forms named by their content, see
@@ -73,7 +73,7 @@ def look_digest(look: Look, game_id: str) -> str:
 def _urls(face: Face | Back) -> list[str]:
     if isinstance(face, Back):
         return [face.emblem_url, face.art_url]
-    urls = [icon.url for icon in (*face.type_icons, *face.marks)] + [stat["url"] for stat in face.stats]
+    urls = [icon.url for icon in (*face.type_icons, *face.marks) if icon.url] + [stat["url"] for stat in face.stats]
     if face.kind_icon:
         urls.append(face.kind_icon.url)
     if face.art:

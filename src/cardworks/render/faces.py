@@ -30,7 +30,7 @@ from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders, wrapped_lines
 from ..models.face import face_geometry
-from .marks import NOT_STATED, Edition, legend, shown_value, used_marks
+from .marks import NOT_STATED, UNKNOWN, Edition, legend, shown_value, used_marks
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
 from .measure import Spill, measure
 from .rawpng import raw_images
@@ -53,6 +53,9 @@ class Icon:
     alt: str
     mark: str = ""
     """``†`` when what the icon claims (a type, a set, a marker) is not stated by the rulebooks."""
+    text: str = ""
+    """A badge drawn as text where no icon is (``url`` empty): the set's number for a set that has no mark
+    of its own, ``□`` for a set no source gives."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,10 @@ class Face:
     overflow report comes from the layout, see :mod:`.measure`)."""
     type_mark: str = ""
     """``†`` when the card's types are not stated by the rulebooks."""
+    name_mark: str = ""
+    """``†`` when a source gives the card's name below ``stated`` (a name from a fan list)."""
+    rules_unknown: bool = False
+    """True when ``rules`` is the sentence saying no source gives the card's text (printed in its box)."""
     kind_mark: str = ""
     """``†`` when its treasure kind is not stated."""
     edition: str = "fact"
@@ -277,20 +284,25 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
                        for s, value in values.items() if s != "sell" and stats[s].icon in icons]
         marks = [_marked(icon(markers[m].icon), _not_stated(card, "markers")) for m in card.markers if m in markers]
         marks += [_marked(icon(token), _not_stated(card, "icons")) for token in card.icons]
-        marks.append(_marked(icon(set_record.model.mark), "" if card.set_certainty in PLAIN else NOT_STATED))
+        marks.append(set_badge(card, set_record, icon(set_record.model.mark), texts))
         rules = str(texts.text(card.id, "rules", card.rules)) if card.rules else None
+        rules_unknown = rules is None and field_certainty(card.sources, "rules") is None
+        if rules_unknown:  # a blank box would read as a card with no text; no source says it has none
+            rules = f"{UNKNOWN}\u00a0{texts.label('rules_unknown')}"
         flavour = str(texts.text(card.id, "flavour", card.flavour)) if card.flavour else None
         rules_mark, flavour_mark = _not_stated(card, "rules"), _not_stated(card, "flavour")
         type_mark = _not_stated(card, "types")
         kind_mark = _not_stated(card, "attributes/treasure-kind") if kind in kinds else ""
-        printed = [*values.values(), type_mark, kind_mark, *(m.mark for m in marks if m),
-                   rules_mark if rules else "", flavour_mark if flavour else ""]
+        name_mark = NOT_STATED if field_certainty(card.sources, "name") not in (None, *PLAIN) else ""
+        printed = [*values.values(), type_mark, kind_mark, name_mark, *(m.mark + m.text for m in marks if m),
+                   rules_mark if rules and not rules_unknown else "", rules if rules_unknown else "",
+                   flavour_mark if flavour else ""]
         art = None
         if card.art:
             focus = card.art_focus or (0.5, 0.5)
             art = Art(resolve_inside(bundle.root, card.art).as_uri(), f"{focus[0] * 100:g}% {focus[1] * 100:g}%")
         card_name = str(texts.text(card.id, "name", card.name))
-        title_pt, title_fits = title_size(card_name, _title_width(face_geometry(size.width_mm, size.height_mm).card_w,
+        title_pt, title_fits = title_size(card_name + name_mark, _title_width(face_geometry(size.width_mm, size.height_mm).card_w,
                                                                   kind in kinds, "sell" in values))
         faces.append(Face(
             id=card.id,
@@ -303,7 +315,8 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
             sell=values.get("sell"),
             stats=shown_stats,
             marks=[m for m in marks if m],
-            rules=f"{rules_mark}{rules}" if rules else None,
+            rules=rules if rules_unknown else f"{rules_mark}{rules}" if rules else None,
+            rules_unknown=rules_unknown, name_mark=name_mark,
             flavour=f"{flavour_mark}{flavour}" if flavour else None,
             set_id=entry.set_id,
             type=card.types[0],
@@ -326,6 +339,22 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
                              trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm)
     faces += list(backs.values())
     return FaceJob(locale, name, [str(root) for root in db.roots], faces, icons, game.id, looks, list(texts.fallbacks))
+
+
+def set_badge(card: Any, set_record: Any, mark_icon: Icon | None, texts: DocTexts) -> Icon | None:
+    """The set badge of a face: the set's own mark (``†`` after it when its set is not stated); for a card of
+    a set that prints no mark (a base game), nothing when the set is stated, else the set's number as a badge,
+    marked ``†``; ``□`` as the badge when no source gives the set at all (the file the card sits in is not a
+    source)."""
+    stated = card.set_certainty in PLAIN
+    name = str(texts.text(set_record.id, "name", set_record.model.name))
+    if not stated and field_certainty(card.sources, "set") is None:
+        return Icon("", "", "", UNKNOWN)
+    if mark_icon is not None:
+        return _marked(mark_icon, "" if stated else NOT_STATED)
+    if stated:
+        return None
+    return Icon("", name, NOT_STATED, str(set_record.model.order or 1))
 
 
 def _marked(icon: Icon | None, mark: str) -> Icon | None:

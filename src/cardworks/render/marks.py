@@ -1,5 +1,9 @@
-"""One convention for printing what is not a fact: ``?`` for an unknown value, ``†`` for a value the
+"""One convention for printing what is not a fact: ``□`` for an unknown value, ``†`` for a value the
 rulebooks do not state (inferred, from an outside source, unverified, or a playtest stand-in).
+
+The unknown mark is an empty box, a blank to fill in from one's own copy, never a question mark: "?" is
+La Fallera Calavera's own icon for a treasure with an effect of its own, and a face showing "?" beside a
+treasure would read as that icon.
 
 Faces, the card index and generated tables all use these two marks, and every page that shows one carries
 the legend (``legend``), so a reader never takes a blank for "no value" or a guess for a rule.
@@ -12,14 +16,14 @@ from typing import Any, Literal
 
 from ..models.certainty import PLAIN, field_certainty
 
-UNKNOWN = "?"
-"""Printed in place of a value no source gives."""
+UNKNOWN = "\u25a1"
+"""Printed in place of a value no source gives: ``□`` (U+25A1 WHITE SQUARE), in every font the kit embeds."""
 NOT_STATED = "†"
 """Printed after a value the rulebooks do not state."""
 
 Edition = Literal["fact", "playtest"]
 EDITIONS: tuple[Edition, ...] = ("fact", "playtest")
-"""``fact``: only what the sources give (unknowns print ``?``); ``playtest``: the engine's stand-in values
+"""``fact``: only what the sources give (unknowns print ``□``); ``playtest``: the engine's stand-in values
 from ``assumptions/`` fill the unknowns, each marked ``†``, so the deck can be played."""
 
 
@@ -30,7 +34,7 @@ def marked(value: Any, sources: Iterable[Any], field: str) -> str:
 
 def shown_value(value: Any, sources: Iterable[Any], field: str, edition: Edition, assumed: Any = None) -> str:
     """A value printed in its place: the known value (marked when not stated), else the stand-in in the
-    playtest edition (always marked), else ``?``."""
+    playtest edition (always marked), else ``□``."""
     if value is not None:
         return marked(value, sources, field)
     if edition == "playtest" and assumed is not None and not isinstance(assumed, bool):

@@ -106,6 +106,8 @@ def _check_set(record: Record, refs: _Refs, out: ProblemList) -> None:
     card_set = record.model
     if card_set.mark:
         _dangling(out, record, "/mark", "icon", card_set.mark, refs.icons)
+    for i, marker in enumerate(card_set.unnamed_markers):
+        _dangling(out, record, f"/unnamed_markers/{i}", "player-count marker", marker, refs.markers)
     for type_id in card_set.totals.by_type:
         _dangling(out, record, f"/totals/by_type/{pointer_escape(type_id)}", "card type", type_id, refs.types)
     for key, counts in card_set.totals.by_attribute.items():

@@ -107,24 +107,30 @@ class Generator:
         return [r for r in self.index.of_kind("card") if r.set_id in self.set_ids]
 
     def components(self) -> Markup:
+        """What each box of the chosen sets holds: its deck, its optional cards (in their own set's box, never in
+        another's), its components and boards; a count the sources do not state is marked, one they do not give
+        is unknown."""
         rows = []
+
+        def quantity(model: Any) -> str:
+            return self.labels.unknown if model.quantity is None else marked(model.quantity, model.sources, "quantity")
+
         for record in self.index.of_kind("set"):
-            if record.id in self.set_ids:
-                cards = record.model.totals.cards
-                rows.append({"name": self._name(record),
-                             "quantity": f"{cards} {self.labels.cards}" if cards is not None else self.labels.unknown})
+            if record.id not in self.set_ids:
+                continue
+            cards = record.model.totals.cards
+            rows.append({"name": self._name(record),
+                         "quantity": f"{cards} {self.labels.cards}" if cards is not None else self.labels.unknown})
             for card in self.index.of_kind("card"):  # optional cards are in the box but not in the set's total
                 if card.set_id == record.id and card.model.optional:
-                    quantity = card.model.quantity
-                    rows.append({"name": self._name(card), "quantity": quantity if quantity is not None else self.labels.unknown})
+                    rows.append({"name": self._name(card), "quantity": quantity(card.model)})
         for record in self.index.of_kind("component"):
             if record.model.set in self.set_ids or record.model.set is None:
-                quantity = record.model.quantity
-                rows.append({"name": self._name(record), "quantity": quantity if quantity is not None else self.labels.unknown})
+                rows.append({"name": self._name(record), "quantity": quantity(record.model)})
         for record in self.index.of_kind("board"):  # a board file is one physical board, however many sides
             if record.model.set in self.set_ids or record.model.set is None:
                 rows.append({"name": self._name(record), "quantity": 1})
-        return Markup(self.macros.components(rows, self.labels))
+        return Markup(self.macros.components(rows, self.labels, self._legend(str(row["quantity"]) for row in rows)))
 
     def printed_deck(self, argument: str) -> Markup:
         """Beneath a setup step that names the deck's size: how many of those cards the kit's card sheets hold
@@ -166,6 +172,7 @@ class Generator:
     def player_variants(self) -> Markup:
         params = {p.id: p.value for p in self.game.parameters}
         selections = [s for s in self.game.selections if set(s.sets) <= set(self.set_ids)]
+        sets = {r.id: r for r in self.index.of_kind("set")}
         rows = []
         for players in range(self.game.players.min, self.game.players.max + 1):
             decks = [s for s in selections if s.players.min <= players <= s.players.max]
@@ -177,6 +184,11 @@ class Generator:
                                  key=lambda n: collation_key(str(n), self.texts.locale))
                 by_removed.setdefault(", ".join(map(str, removed)) or str(self.labels.none), []).append(deck)
             for removed_text, same in by_removed.items():
+                unnamed = [set_id for set_id in dict.fromkeys(s for deck in same for s in deck.sets)
+                           if set_id in sets and removing & set(sets[set_id].model.unnamed_markers)]
+                if unnamed:  # a set says some of its cards carry the marker, and no source names them
+                    removed_text += str(self.labels.removed_unnamed).format(
+                        sets=", ".join(str(self._name(sets[set_id])) for set_id in unnamed))
                 rows.append({
                     "players": players,
                     "decks": ", ".join(str(self.texts.text(self.game.id, f"selections/{s.id}/name", s.name)) for s in same),
@@ -199,10 +211,15 @@ class Generator:
                         if set_sourced else UNKNOWN)
             levels = [card.set_certainty if set_sourced else "unverified",
                       field_certainty(card.sources, "types") or "unverified"]
-            rows.append({"name": self._name(r), "types": marked(" + ".join(str(types[t]) for t in card.types),
+            name_level = field_certainty(card.sources, "name")
+            if name_level not in (None, *PLAIN):  # a name that only a source below the rulebooks gives
+                levels.append(name_level)
+            rows.append({"name": f"{self._name(r)}{NOT_STATED if name_level not in (None, 'stated') else ''}",
+                         "types": marked(" + ".join(str(types[t]) for t in card.types),
                                                                 card.sources, "types"),
                          "set": set_name, "certainty": self.texts.label(f"certainty_{max(levels, key=ORDER.index)}"),
-                         "printed": _optional_note(self.labels.index_optional) if card.optional else ""})
+                         "printed": _optional_note(self.labels.index_optional) if card.optional else
+                         self._name_note(card) if name_level not in (None, *PLAIN) else ""})
         rows.sort(key=lambda row: collation_key(str(row["name"]), self.texts.locale))
         notes = []
         for set_id in self.set_ids:
@@ -212,8 +229,19 @@ class Generator:
             if declared is not None and declared > known:
                 notes.append(str(self.labels.index_not_in_database).format(set=self._name(record), known=known,
                                                                             declared=declared, missing=declared - known))
-        legend = self._legend(value for row in rows for value in (row["types"], row["set"]))
+        legend = self._legend(value for row in rows for value in (row["name"], row["types"], row["set"]))
         return Markup(self.macros.card_index(rows, self.labels, legend, notes))
+
+    def _name_note(self, card: Any) -> str:
+        """Where a name not stated by the rulebooks comes from: the least sure document giving it, by its title
+        (up to its first parenthesis)."""
+        documents = {d.id: d for d in self.game.documents}
+        naming = [s for s in card.sources if "name" in s.facts and s.certainty not in PLAIN]
+        weakest = max(naming, key=lambda s: ORDER.index(s.certainty))
+        document = documents.get(weakest.doc)
+        title = document.title.split(" (", 1)[0] if document is not None else weakest.doc
+        return str(self.labels.index_name_from).format(source=title,
+                                                       certainty=self.texts.label(f"certainty_{weakest.certainty}"))
 
     def _legend(self, values: Any) -> str:
         """The legend of the marks in ``values``: printed in the table's head, which repeats on every page."""

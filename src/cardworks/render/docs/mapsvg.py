@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 from ...models.sheets import clip_interval
 from ..fonts import text_width
 from ...models.certainty import PLAIN
-from ..marks import NOT_STATED
+from ..marks import NOT_STATED, UNKNOWN
 
 WIDTH, HEIGHT = 160.0, 120.0
 CENTRE = (WIDTH / 2, HEIGHT / 2)
@@ -158,7 +158,7 @@ def map_geometry(side: Any, names: dict[str, str], start_label: str,
             x2, y2 = x + ux * (SPACE_R + STUB), y + uy * (SPACE_R + STUB)
             geometry.stubs.append((x1, y1, x2, y2))
             mx, my = x2 + ux * 2.2, y2 + uy * 2.2 + 0.26 * MARK_SIZE
-            geometry.marks.append((mx, my, text_box(mx, my, "?", MARK_SIZE)))
+            geometry.marks.append((mx, my, text_box(mx, my, UNKNOWN, MARK_SIZE)))
     for space in side.spaces:  # start last: the middle has the most room once the terretes are placed
         if space.start:
             continue
@@ -189,7 +189,7 @@ def svg_of(geometry: MapGeometry) -> Markup:
               for a, b, c, d in geometry.stubs]
     parts += [f'<line class="inferred-access" x1="{a:.2f}" y1="{b:.2f}" x2="{c:.2f}" y2="{d:.2f}"/>'
               for a, b, c, d in geometry.inferred]
-    parts += [f'<text class="unknown-mark" x="{x:.2f}" y="{y:.2f}">?</text>' for x, y, _ in geometry.marks]
+    parts += [f'<text class="unknown-mark" x="{x:.2f}" y="{y:.2f}">{UNKNOWN}</text>' for x, y, _ in geometry.marks]
     parts += [f'<text class="inferred-mark" x="{x:.2f}" y="{y:.2f}">{NOT_STATED}</text>' for x, y, _ in geometry.daggers]
     parts += [f'<circle class="{css}" data-space="{escape(sid)}" cx="{x:.2f}" cy="{y:.2f}" r="{r:g}"/>'
               for sid, x, y, r, css in geometry.circles]
