@@ -15,7 +15,7 @@ import pikepdf
 from ..loading.database import Database
 from ..loading.records import Index
 from .docs.texts import DocTexts, Labels, fallen_back
-from .kit import ContentRow
+from .kit import ContentRow, Gap
 from .marks import NOT_STATED, Edition, legend, used_marks
 from .piecepdf import piece_html, piece_pdf
 
@@ -50,24 +50,89 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label:
     return out
 
 
+# What the engine leaves out, and what keeps a kit from being played ---------------------------------------
+
+
+def left_out_rows(db: Database, texts: DocTexts, left_out: tuple[tuple[str, str], ...]) -> list[dict[str, str]]:
+    """The designs the engine leaves out of the playtest deck, each with its reason in the reader's language:
+    the facts no source gives (with where the sources stop), the engine features it waits on, an optional card;
+    the engine's own words only when the card records none of these."""
+    index = Index(db)
+    game = db.game_doc
+    names = {f"stats/{s.id}": (f"stats/{s.id}/name", s.name) for s in game.stats}
+    names |= {f"attributes/{a.id}": (f"attributes/{a.id}/name", a.name) for a in game.attributes}
+    label = texts.label
+    out = []
+    for card_id, engine_reason in left_out:
+        card = index.by_id[card_id].model
+        parts = [str(label("left_out_optional"))] if card.optional else []
+        facts: list[str] = []
+        cites: list[str] = []
+        for fact in card.missing:
+            if fact.field in names:
+                key, source = names[fact.field]
+                what = str(texts.text(game.id, key, source)).lower()
+            else:
+                what = str(label("left_out_fact_types" if fact.field == "types" else "left_out_fact_effects"))
+            if what not in facts:
+                facts.append(what)
+            cite = fact.doc + (f" {label('line')} {fact.lines}" if fact.lines else "")
+            if cite not in cites:
+                cites.append(cite)
+        if facts:
+            parts.append(str(label("left_out_missing")).format(facts=", ".join(facts), cites="; ".join(cites)))
+        if card.needs:
+            parts.append(str(label("left_out_needs")).format(features=", ".join(n.feature for n in card.needs)))
+        if not parts:
+            parts.append(str(label("left_out_other")).format(reason=engine_reason))
+        out.append({"id": card_id, "name": str(texts.text(card_id, "name", card.name)), "why": "; ".join(parts)})
+    return out
+
+
+def unplayable_sentence(db: Database, texts: DocTexts, gaps: tuple[Gap, ...]) -> str:
+    """One plain sentence saying the kit cannot be played as printed, what no source gives, and what would
+    complete it; empty when nothing is known to be missing."""
+    if not gaps:
+        return ""
+    index = Index(db)
+    what = []
+    for gap in gaps:
+        model = index.by_id[gap.id].model
+        name = str(texts.text(gap.id, "name", model.name))
+        if gap.kind == "piece":
+            what.append(name)
+        elif gap.kind == "accesses":
+            what.append(str(texts.label("unplayable_accesses")).format(name=name))
+        else:
+            what.append(str(texts.label(f"unplayable_{gap.kind}")).format(unknown=gap.unknown, box=gap.box, set=name))
+    return str(texts.label("unplayable")).format(what=", ".join(what))
+
+
 def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: str, paper: str, duplex: bool,
                  allow_fallback: bool = False, edition: Edition = "fact",
-                 fallbacks: list[str] | None = None) -> tuple[pikepdf.Pdf, list[dict[str, str]]]:
+                 fallbacks: list[str] | None = None, left_out: tuple[tuple[str, str], ...] = (),
+                 gaps: tuple[Gap, ...] = ()) -> tuple[pikepdf.Pdf, list[dict[str, str]]]:
     """The contents page(s) on ``paper``, saying which edition the file is (and so how it counts a design
     whose quantity no source gives); padded with a blank page to an even count when sheets print duplex,
     so the fronts and backs that follow stay on their own sides of the paper.
 
     ``fallbacks`` are the faces' strings that came from another locale (``--allow-fallback``); the page lists
     them with its own, so a reader of the printed kit sees which texts are not in its language. Returns the
-    PDF and those strings as records (see :func:`.docs.texts.fallen_back`)."""
+    PDF and those strings as records (see :func:`.docs.texts.fallen_back`).
+
+    ``left_out``: the designs the engine leaves out of a playtest deck, listed with their reasons; ``gaps``:
+    what keeps the kit from being played (:func:`.kit.play_gaps`), said in one sentence at the top."""
     from ..errors import DataError
     from ..i18n.pseudo import PSEUDO_LOCALE
 
     texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
     shown = page_rows(db, texts, rows, deck_label, paper)
+    engine_rows = left_out_rows(db, texts, left_out)
+    unplayable = unplayable_sentence(db, texts, gaps)
     listed: list[dict[str, str]] = []
     while True:  # the page's own labels (those of the list too) may fall back: lay it out until the list holds still
         html = piece_html("contents.html.j2", texts, rows=shown, paper=paper, fallbacks=listed,
+                          left_out=engine_rows, unplayable=unplayable,
                           game=texts.text(db.game_doc.id, "name", db.game_doc.name),
                           edition=texts.label(f"contents_edition_{edition}"),
                           legend=legend(texts.label, used_marks(*(row["printed"] for row in shown)), edition))
