@@ -541,7 +541,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
             plans += [(db, deck, locale) for locale in locales]
         if options.cards:
             tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof,
-                                 deck_sets(db, deck))
+                                 deck_sets(db, deck), deck.edition)
         if options.documents:
             boxes = [s.id for s in game.selections] if options.selection is None else []
             tasks += doc_tasks(db, locales, [deck.selection, *(b for b in boxes if b != deck.selection)],

@@ -20,17 +20,19 @@ from .marks import NOT_STATED, Edition, legend, used_marks
 from .piecepdf import piece_html, piece_pdf
 
 
-def _file(row: ContentRow, deck_label: str, paper: str) -> str:
+def _file(row: ContentRow, deck_label: str, paper: str, edition: str = "fact") -> str:
     if row.piece is None:
         return ""
     if row.piece == "cards":
         return f"cards-{deck_label}-{paper}.pdf"
-    if row.piece == "board":
-        return f"board-{paper}.pdf, board-a3.pdf"
+    if row.piece == "board":  # drawn per edition (boardpiece): the playtest board has the engine's accesses
+        named = "" if edition == "fact" else f"-{edition}"
+        return f"board{named}-{paper}.pdf, board{named}-a3.pdf"
     return f"{row.piece}-{paper}.pdf"
 
 
-def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label: str, paper: str) -> list[dict[str, Any]]:
+def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label: str, paper: str,
+              edition: str = "fact") -> list[dict[str, Any]]:
     """The rows as the page prints them: localized name, counts (unknown in words), file, reasons."""
     index = Index(db)
     sets = {r.id: r.model for r in index.of_kind("set")}
@@ -45,7 +47,7 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label:
         out.append({"id": row.id, "name": name, "set": where,
                     "box": labels.unknown if row.box is None else row.box,
                     "printed": f"{row.printed}{NOT_STATED}" if row.stand_in else str(row.printed),
-                    "file": _file(row, deck_label, paper),
+                    "file": _file(row, deck_label, paper, edition),
                     "why": "; ".join(str(texts.label(f"reason_{code}")) for code in row.reasons)})
     return out
 
@@ -126,7 +128,7 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: 
     from ..i18n.pseudo import PSEUDO_LOCALE
 
     texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
-    shown = page_rows(db, texts, rows, deck_label, paper)
+    shown = page_rows(db, texts, rows, deck_label, paper, edition)
     engine_rows = left_out_rows(db, texts, left_out)
     unplayable = unplayable_sentence(db, texts, gaps)
     listed: list[dict[str, str]] = []
