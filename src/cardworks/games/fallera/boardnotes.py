@@ -95,7 +95,18 @@ def bonus_text(db: Any, texts: Any, space: Any) -> str | None:
     return text if field_certainty(space.sources, "bonuses") in (None, "stated") else f"{text}{NOT_STATED}"
 
 
+def start_note(texts: Any, board: Any, side: Any) -> list[str]:
+    """How the Queen leaves the starting space, which no access joins on the map (fallera-3 line 102; marked
+    on a side for which the rulebook does not state it)."""
+    start = next((s for s in side.spaces if s.start), None)
+    if start is None:
+        return []
+    sure = field_certainty(board.sources, f"sides/{side.id}/spaces/{start.id}/start") in (None, "stated")
+    name = str(texts.text(board.id, f"sides/{side.id}/spaces/{start.id}/name", start.name))
+    return [str(texts.label("board_start")).format(start=name[:1].upper() + name[1:] + ("" if sure else NOT_STATED))]
+
+
 def board_notes(db: Any, texts: Any, board: Any, side: Any, edition: str) -> tuple[list[str], dict[str, str]]:
     """The lines under a side's map and each terreta's bonus (``Rendering.board_notes``)."""
     bonuses = {s.id: text for s in side.spaces if (text := bonus_text(db, texts, s))}
-    return map_card_notes(db, texts, board, side, edition), bonuses
+    return [*start_note(texts, board, side), *map_card_notes(db, texts, board, side, edition)], bonuses
