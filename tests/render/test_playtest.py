@@ -218,3 +218,41 @@ def test_the_fact_kits_say_they_cannot_be_played(tmp_path: Path) -> None:
     assert _norm("Este kit no es pot jugar tal com està imprés") in diables and _norm("108 de les 124 cartes") in diables
     assert _norm("docs/owners-copy.md") in diables
     assert _norm("Este kit no se puede jugar tal como está impreso") in fallera and _norm("los accesos del") in fallera
+
+
+def test_the_playtest_map_is_laid_out_without_crossings() -> None:
+    import itertools
+
+    from cardworks.render.docs.mapsvg import CENTRE, START_R, _crosses, map_geometry, segment_meets_box
+
+    record = boards(DB, None)[0]
+    middle = (CENTRE[0] - START_R, CENTRE[1] - START_R, CENTRE[0] + START_R, CENTRE[1] + START_R)
+
+    def tangles(geometry) -> int:
+        drawn = geometry.lines + geometry.inferred
+        return sum(_crosses(a, b) for a, b in itertools.combinations(drawn, 2)) + \
+            sum(segment_meets_box(s, middle) for s in drawn)
+
+    for side in record.model.sides:
+        drawn = drawn_side(DB, record, side, "playtest")
+        names = {s.id: s.name for s in side.spaces}
+        assert tangles(map_geometry(drawn, names, "start")) == 0, side.id
+    expert = drawn_side(DB, record, record.model.sides[1], "playtest")
+    import cardworks.render.docs.mapsvg as mapsvg
+
+    kept, mapsvg.untangled = mapsvg.untangled, lambda spaces, edges: spaces  # the data's order, as before
+    try:
+        assert tangles(map_geometry(expert, {s.id: s.name for s in expert.spaces}, "start")) > 0, \
+            "the check sees the tangle the data's order draws"
+    finally:
+        mapsvg.untangled = kept
+
+
+def test_a_bonus_the_board_has_no_words_for_is_an_error() -> None:
+    from cardworks.errors import DataError
+    from cardworks.games.fallera.boardnotes import bonus_text
+
+    space = boards(DB, None)[0].model.sides[1].spaces[1]
+    strange = space.model_copy(update={"bonuses": [{"do": [{"verb": "teleport"}]}]})
+    with pytest.raises(DataError, match="no words for the bonus 'teleport'"):
+        bonus_text(DB, DocTexts(DB, "en"), strange)
