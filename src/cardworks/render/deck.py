@@ -141,7 +141,7 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
             cards.append(DeckCard(card, record.set_id, assumed[card.id], "assumed"))
         else:
             cards.append(DeckCard(card, record.set_id, 1, "default"))
-    if edition != "playtest":
+    if edition != "playtest" or not cards:  # a game without cards (Calavera) prints the same pieces in both
         return Deck(game, name, players, tuple(cards), tuple(removed), tuple(sorted(wanted)), edition)
     played, left_out, config = engine_deck(db, game, name, set_ids, players)
     kept = []
