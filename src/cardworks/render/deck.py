@@ -141,7 +141,7 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
             cards.append(DeckCard(card, record.set_id, assumed[card.id], "assumed"))
         else:
             cards.append(DeckCard(card, record.set_id, 1, "default"))
-    if edition != "playtest" or not cards:  # a game without cards (Calavera) prints the same pieces in both
+    if edition != "playtest" or not cards:  # a game without cards prints the same pieces in both editions
         return Deck(game, name, players, tuple(cards), tuple(removed), tuple(sorted(wanted)), edition)
     packs = {r.id for r in sets if r.bundle.is_pack}  # the engine deals a pack's cards into every selection
     played, left_out, config = engine_deck(db, game, name, [s for s in set_ids if s not in packs], players)
