@@ -176,7 +176,11 @@ def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str, notes: list[str] |
                 note = notes[number - 1] if notes and number <= len(notes) else ""
                 if note:
                     label += f"   {note}"
-                ops.append(f"BT /Helv 8 Tf {_n(MARGIN_MM)} {_n(MARGIN_MM / 2 - 1)} Td {_pdf_text(label)} Tj ET")
+                # the label goes in a margin that shows no part of the board: the clipped-off board under the
+                # other one still holds text, which a reader of the page's text would find mixed into the label
+                at_top = top == 0 and top + usable_h < A3[1]
+                label_y = height - MARGIN_MM / 2 - 1 if at_top else MARGIN_MM / 2 - 1
+                ops.append(f"BT /Helv 8 Tf {_n(MARGIN_MM)} {_n(label_y)} Td {_pdf_text(label)} Tj ET")
                 content = out.make_stream(" ".join(ops).encode("latin-1"))  # the footer is WinAnsi (see _pdf_text)
                 sheet = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, width * MM, height * MM],
                                            Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Board=form),
