@@ -304,7 +304,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
     notes: list[str] = []
     rows = kit_contents(db, deck)
     gaps = play_gaps(db, deck, rows)
-    contents_key = hashlib.sha256(repr((rows, deck.left_out, gaps)).encode()).hexdigest()
+    contents_key = hashlib.sha256(repr((rows, deck.left_out, deck.removed, gaps)).encode()).hexdigest()
     opening = None
     fell_back: list[dict[str, str]] = []
     for (width, height), entries in groups.items():
@@ -340,7 +340,8 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
         if opening is None:  # the same page as last build when only a face changed: from the layout cache
             with layout_cache(run.out / LAYOUT_CACHE):
                 opening, fell_back = contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, run.allow_fallback,
-                                                  deck.edition, job.fallbacks, deck.left_out, gaps)  # type: ignore[arg-type]
+                                                  deck.edition, job.fallbacks, deck.left_out, gaps,  # type: ignore[arg-type]
+                                                  deck.removed if deck.edition == "playtest" else ())
         for number, page in enumerate(opening.pages):
             sheets.pages.insert(number, page)
         sheet_sha, _ = write_output_file(run.out, sheet_path, lambda path: save_pdf_file(sheets, path))

@@ -55,10 +55,12 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label:
 # What the engine leaves out, and what keeps a kit from being played ---------------------------------------
 
 
-def left_out_rows(db: Database, texts: DocTexts, left_out: tuple[tuple[str, str], ...]) -> list[dict[str, str]]:
+def left_out_rows(db: Database, texts: DocTexts, left_out: tuple[tuple[str, str], ...],
+                  removed: tuple[str, ...] = ()) -> list[dict[str, str]]:
     """The designs the engine leaves out of the playtest deck, each with its reason in the reader's language:
     the facts no source gives (with where the sources stop), the engine features it waits on, an optional card;
-    the engine's own words only when the card records none of these."""
+    the engine's own words only when the card records none of these. Then the designs ``removed`` for the
+    number of players (their markers), which the engine leaves out too."""
     index = Index(db)
     game = db.game_doc
     names = {f"stats/{s.id}": (f"stats/{s.id}/name", s.name) for s in game.stats}
@@ -88,6 +90,10 @@ def left_out_rows(db: Database, texts: DocTexts, left_out: tuple[tuple[str, str]
         if not parts:
             parts.append(str(label("left_out_other")).format(reason=engine_reason))
         out.append({"id": card_id, "name": str(texts.text(card_id, "name", card.name)), "why": "; ".join(parts)})
+    for card_id in removed:
+        card = index.by_id[card_id].model
+        out.append({"id": card_id, "name": str(texts.text(card_id, "name", card.name)),
+                    "why": str(label("reason_player-count"))})
     return out
 
 
@@ -113,7 +119,7 @@ def unplayable_sentence(db: Database, texts: DocTexts, gaps: tuple[Gap, ...]) ->
 def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: str, paper: str, duplex: bool,
                  allow_fallback: bool = False, edition: Edition = "fact",
                  fallbacks: list[str] | None = None, left_out: tuple[tuple[str, str], ...] = (),
-                 gaps: tuple[Gap, ...] = ()) -> tuple[pikepdf.Pdf, list[dict[str, str]]]:
+                 gaps: tuple[Gap, ...] = (), removed: tuple[str, ...] = ()) -> tuple[pikepdf.Pdf, list[dict[str, str]]]:
     """The contents page(s) on ``paper``, saying which edition the file is (and so how it counts a design
     whose quantity no source gives); padded with a blank page to an even count when sheets print duplex,
     so the fronts and backs that follow stay on their own sides of the paper.
@@ -122,14 +128,15 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: 
     them with its own, so a reader of the printed kit sees which texts are not in its language. Returns the
     PDF and those strings as records (see :func:`.docs.texts.fallen_back`).
 
-    ``left_out``: the designs the engine leaves out of a playtest deck, listed with their reasons; ``gaps``:
+    ``left_out``: the designs the engine leaves out of a playtest deck, listed with their reasons (and after
+    them the designs ``removed`` for the number of players); ``gaps``:
     what keeps the kit from being played (:func:`.kit.play_gaps`), said in one sentence at the top."""
     from ..errors import DataError
     from ..i18n.pseudo import PSEUDO_LOCALE
 
     texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
     shown = page_rows(db, texts, rows, deck_label, paper, edition)
-    engine_rows = left_out_rows(db, texts, left_out)
+    engine_rows = left_out_rows(db, texts, left_out, removed) if left_out or removed else []
     unplayable = unplayable_sentence(db, texts, gaps)
     listed: list[dict[str, str]] = []
     while True:  # the page's own labels (those of the list too) may fall back: lay it out until the list holds still
