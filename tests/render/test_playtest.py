@@ -199,6 +199,8 @@ def test_the_built_playtest_kit_reads_back_as_the_engine_deck(tmp_path: Path) ->
     assert _norm("left out for this number of players") in listed
     assert "cannot be played as printed" not in pages
     assert {"fallera/en/board-playtest-a4.pdf", "fallera/en/board-playtest-a3.pdf"} <= set(records)
+    assert records["fallera/en/board-playtest-a3.pdf"]["edition"] == "playtest"
+    assert records["fallera/en/stickers-a4.pdf"].get("edition") is None, "a piece the same in both editions"
     board = subprocess.run(["pdftotext", str(tmp_path / "fallera/en/board-playtest-a3.pdf"), "-"],
                            capture_output=True, text=True, check=True).stdout
     assert "The engine (and so this kit) lays 6†" in board and "?" not in board, "no access left unknown"

@@ -73,6 +73,11 @@ class PieceTask:
         return None
 
     @property
+    def record_edition(self) -> str | None:
+        """The edition the manifest records for a piece drawn per edition (the board); None for the others."""
+        return self.edition if PIECES[self.kind].editions else None
+
+    @property
     def paper(self) -> str:
         return "a3" if self.kind.endswith("-a3") else self.layout.paper
 
