@@ -238,7 +238,7 @@ def _readme_rows() -> dict[str, tuple[set[str], str]]:
     rows = {}
     for line in (REPO / "README.md").read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 3 and "outputs in" not in cells[2] and cells[1] and set(cells[1]) <= set("abcdefghijklmnopqrstuvwxyz, "):
+        if len(cells) in (3, 4) and "outputs in" not in cells[2] and cells[1] and set(cells[1]) <= set("abcdefghijklmnopqrstuvwxyz, "):
             rows[cells[0]] = ({c.strip() for c in cells[1].split(",")}, cells[2])
     return rows
 

@@ -194,11 +194,9 @@ def test_the_board_marks_what_is_not_stated_and_what_is_unknown_on_every_side(bu
     db = load_database(REPO / "cards" / "fallera")
     pages = page_texts(builds["fact"] / "fallera/en/board-a3.pdf")
     problems = board_problems(db, pages, "en")
-    assert [p for p in problems if "access counts not stated" not in p and "values (+1 legend)" not in p] == []
+    assert problems == []
 
 
-@pytest.mark.xfail(strict=True, reason="the board's unstated access counts are marked on branch s7-playtest "
-                                       "(render/boardpiece.py, issue 41 item 1); drop this mark when it is merged")
 def test_the_board_marks_its_unstated_access_counts(builds) -> None:
     db = load_database(REPO / "cards" / "fallera")
     assert board_problems(db, page_texts(builds["fact"] / "fallera/en/board-a3.pdf"), "en") == []

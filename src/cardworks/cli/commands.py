@@ -155,8 +155,9 @@ BUILD_DECK = options(
     click.option("--with-optional", "optional", is_flag=False, flag_value="all", default=None, metavar="[IDS]",
                  help="Also print optional cards (such as the Misteri d'Elx): every one, or the ids given, comma-separated."),
     click.option("--edition", type=click.Choice(["fact", "playtest"]), default="fact", show_default=True,
-                 help="fact: only what the rulebooks give, unknown values printed as an empty box (□); playtest: the engine's "
-                 "stand-in values fill them, each marked as not from the rulebooks (file names end in -playtest)."),
+                 help="fact: only what the rulebooks give, unknown values printed as an empty box (□); playtest: the deck and board "
+                 "the engine plays (as check), its stand-in values each marked as not from the rulebooks, the cards "
+                 "it leaves out listed on the contents page (file names end in -playtest)."),
 )
 BUILD_SHEETS = options(
     click.option("--paper", type=click.Choice(["a4", "letter", "legal"]), default="a4", show_default=True),

@@ -126,6 +126,11 @@ class Rendering:
     """``::: generated NAME`` → ``section(context)``, the section's HTML (``Markup``)."""
     die_symbols: dict[str, str] = field(default_factory=dict)
     """A die face's id → the symbol printed on it in the dice net (faces ``colour-N`` print N; others none)."""
+    board_notes: Callable[[Any, Any, Any, Any, str], tuple[list[str], dict[str, str]]] | None = None
+    """``board_notes(db, texts, board, side, edition)``: what the game prints beside one side of a board in the
+    ``fact`` or ``playtest`` edition, in ``texts``' locale (``texts.text``, ``texts.label``): lines under the map
+    (how many cards the side takes…) and, by space id, what a space does. Any value the sources do not state
+    carries the ``†`` mark. None: nothing beyond the map."""
 
 
 @dataclass(frozen=True)

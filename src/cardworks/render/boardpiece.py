@@ -3,8 +3,13 @@
 Each side is drawn from the board data (its spaces, the accesses each space
 has, the connections the rulebooks state) with the map layout of
 :mod:`.docs.mapsvg`; nothing the rulebooks do not give is drawn as known: an
-access whose destination is not stated is a dashed stub with a "□", and a
-legend on the page says what is plain layout (positions, shapes, colours).
+access whose destination is not stated is a dashed stub with a "□", an access
+count or access they do not state carries the ``†`` mark, and a legend on the
+page says what is plain layout (positions, shapes, colours). The playtest
+edition draws the board the engine plays: a side whose accesses are not all
+known gets the assumed ones (``assumptions/``), each dashed and marked ``†``.
+Under each side the game's plugin may print more (``Rendering.board_notes``:
+how many cards the side takes, what each space does).
 The tiled file places the A3 page on landscape sheets as a Form XObject
 clipped to the printable area, so tiling costs no second layout; tiles
 overlap by :data:`OVERLAP_MM`, carry registration crosses in the overlap and
@@ -23,7 +28,9 @@ from ..errors import DataError
 from ..loading.database import Database
 from ..loading.records import Index
 from .docs.mapsvg import legend_keys, map_geometry, svg_of
-from .marks import NOT_STATED, UNKNOWN, legend
+from ..models.boards import Edge
+from ..models.certainty import field_certainty
+from .marks import NOT_STATED, UNKNOWN, legend, used_marks
 from .docs.texts import DocTexts
 from .impose import MM, PAPERS, SheetLayout
 from .piecepdf import piece_html, piece_pdf
@@ -41,7 +48,50 @@ def boards(db: Database, set_ids: list[str] | None) -> list[Any]:
             if set_ids is None or r.model.set is None or r.model.set in set_ids]
 
 
-def board_html(db: Database, texts: DocTexts, records: list[Any], paper: str | None) -> str:
+def drawn_side(db: Database, record: Any, side: Any, edition: str) -> Any:
+    """``side`` as ``edition`` draws it: in the playtest edition a side whose accesses are not all known takes
+    the assumed ones the engine plays (each not stated, so drawn dashed with ``†``; a stated one stays as it
+    is); otherwise the side as the data gives it."""
+    if edition != "playtest" or side.edges_complete:
+        return side
+    assumed = Index(db).assumed().get((record.id, f"sides/{side.id}/edges"))
+    if not assumed:
+        return side
+    known = {frozenset(edge.between): edge for edge in side.edges}
+    edges = [known.get(frozenset(pair)) or Edge(between=list(pair), certainty="inferred") for pair in assumed]
+    return side.model_copy(update={"edges": edges})
+
+
+def unsure_counts(record: Any, side: Any) -> frozenset[str]:
+    """The spaces of ``side`` whose access count the rulebooks do not state (the board's sources name it by
+    its path, else the space's own sources name ``accesses``): printed with ``†``."""
+    unsure = set()
+    for space in side.spaces:
+        if space.accesses is None or space.start:
+            continue
+        found = field_certainty(record.model.sources, f"sides/{side.id}/spaces/{space.id}/accesses")
+        if found is None:
+            found = field_certainty(space.sources, "accesses")
+        if found != "stated":
+            unsure.add(space.id)
+    return frozenset(unsure)
+
+
+def _side_geometry(db: Database, texts: DocTexts, record: Any, side: Any, edition: str, names: dict[str, str]) -> Any:
+    return map_geometry(drawn_side(db, record, side, edition), names, str(texts.label("start")),
+                        unsure_counts(record, side))
+
+
+def _plugin_notes(db: Database, texts: DocTexts, board: Any, side: Any, edition: str) -> tuple[list[str], dict[str, str]]:
+    """What the game prints beside the side (``Rendering.board_notes``); nothing for a game without it."""
+    from ..engine.plugins import plugin_of
+
+    plugin = plugin_of(db.game_doc.id)
+    notes = getattr(plugin.rendering, "board_notes", None) if plugin is not None else None
+    return notes(db, texts, board, side, edition) if notes else ([], {})
+
+
+def board_html(db: Database, texts: DocTexts, records: list[Any], paper: str | None, edition: str = "fact") -> str:
     """One A3 landscape page per board side; with ``paper``, first an assembly page of that paper size."""
     sides = []
     for record in records:
@@ -49,23 +99,28 @@ def board_html(db: Database, texts: DocTexts, records: list[Any], paper: str | N
         for side in board.sides:
             names = {s.id: str(texts.text(record.id, f"sides/{side.id}/spaces/{s.id}/name", s.name))
                      for s in side.spaces}
-            geometry = map_geometry(side, names, str(texts.label("start")))
+            geometry = _side_geometry(db, texts, record, side, edition, names)
+            notes, spaces = _plugin_notes(db, texts, board, side, edition)
+            does = [{"name": names[s.id], "text": spaces[s.id]} for s in side.spaces if s.id in spaces]
+            printed = [*notes, *(row["text"] for row in does)]
             sides.append({"board": texts.text(record.id, "name", board.name),
                           "name": texts.text(record.id, f"sides/{side.id}/name", side.name),
-                          "svg": svg_of(geometry), "legend": legend_keys(geometry)})
-    return piece_html("board.html.j2", texts, sides=sides, paper=paper,
+                          "svg": svg_of(geometry), "legend": legend_keys(geometry), "playtest": edition == "playtest",
+                          "notes": notes, "spaces": does,
+                          "marks": legend(texts.label, used_marks(*printed), edition)})  # type: ignore[arg-type]
+    return piece_html("board.html.j2", texts, sides=sides, paper=paper, edition=edition,
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
 
 
-def side_notes(texts: DocTexts, records: list[Any]) -> list[str]:
+def side_notes(db: Database, texts: DocTexts, records: list[Any], edition: str = "fact") -> list[str]:
     """For each side, in page order, the legend of the marks (``†``, ``□``) it draws, in the reader's language."""
     notes = []
     for record in records:
         for side in record.model.sides:
             names = {s.id: s.name for s in side.spaces}
-            keys = legend_keys(map_geometry(side, names, str(texts.label("start"))))
+            keys = legend_keys(_side_geometry(db, texts, record, side, edition, names))
             marks = ({NOT_STATED} if "inferred" in keys else set()) | ({UNKNOWN} if "unknown" in keys else set())
-            notes.append(legend(texts.label, marks, "fact"))
+            notes.append(legend(texts.label, marks, edition))  # type: ignore[arg-type]
     return notes
 
 
@@ -123,7 +178,10 @@ def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str, notes: list[str] |
                 plain = [part for part in parts if not part.startswith(UNKNOWN)]
                 if plain:
                     label += "   " + " · ".join(plain)
-                base = MARGIN_MM / 2 - 1
+                # the label goes in a margin that shows no part of the board: the clipped-off board under the
+                # other one still holds text, which a reader of the page's text would find mixed into the label
+                at_top = top == 0 and top + usable_h < A3[1]
+                base = height - MARGIN_MM / 2 - 1 if at_top else MARGIN_MM / 2 - 1
                 ops.append(f"BT /Helv 8 Tf {_n(MARGIN_MM)} {_n(base)} Td {_pdf_text(label)} Tj ET")
                 # Helvetica (WinAnsi) has no "□": the unknown mark is drawn as a square, its words after it, at a
                 # place of its own in the middle of the footer (the text before it is measured by no one)
@@ -158,14 +216,15 @@ def _crosses(col: int, row: int, cols: int, rows: int, usable_w: float, usable_h
     return marks
 
 
-def render_board_a3(db: Database, texts: DocTexts, layout: SheetLayout, records: list[Any]) -> bytes:
+def render_board_a3(db: Database, texts: DocTexts, layout: SheetLayout, records: list[Any], edition: str = "fact") -> bytes:
     """Each side of each board on one A3 landscape page."""
-    return piece_pdf(board_html(db, texts, records, None), db.game.root)
+    return piece_pdf(board_html(db, texts, records, None, edition), db.game.root)
 
 
-def render_board_tiled(db: Database, texts: DocTexts, layout: SheetLayout, records: list[Any]) -> bytes:
+def render_board_tiled(db: Database, texts: DocTexts, layout: SheetLayout, records: list[Any],
+                       edition: str = "fact") -> bytes:
     """An assembly page, then each side tiled over landscape sheets of the layout's paper."""
-    pdf = pikepdf.open(io.BytesIO(piece_pdf(board_html(db, texts, records, layout.paper), db.game.root)))
+    pdf = pikepdf.open(io.BytesIO(piece_pdf(board_html(db, texts, records, layout.paper, edition), db.game.root)))
     out = io.BytesIO()
-    tile(pdf, 1, layout.paper, side_notes(texts, records)).save(out)
+    tile(pdf, 1, layout.paper, side_notes(db, texts, records, edition)).save(out)
     return out.getvalue()

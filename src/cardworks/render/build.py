@@ -41,7 +41,7 @@ from .layouts import layout_path, read_layout
 from .slots import impose_slots
 from .measure import describe
 from .contents import contents_pdf
-from .kit import contents as kit_contents, deck_sets
+from .kit import contents as kit_contents, deck_sets, play_gaps
 from .pieces import PieceTask, piece_tasks
 from .manifest import OutputRecord, read_manifest, still_valid, write_manifest, write_output, write_output_file
 from .facepdf import assemble, iter_pngs, open_pdf, save_pdf, save_pdf_file
@@ -304,7 +304,8 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
     shop = None
     notes: list[str] = []
     rows = kit_contents(db, deck)
-    contents_key = hashlib.sha256(repr(rows).encode()).hexdigest()
+    gaps = play_gaps(db, deck, rows)
+    contents_key = hashlib.sha256(repr((rows, deck.left_out, deck.removed, gaps)).encode()).hexdigest()
     opening = None
     fell_back: list[dict[str, str]] = []
     for (width, height), entries in groups.items():
@@ -340,7 +341,8 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
         if opening is None:  # the same page as last build when only a face changed: from the layout cache
             with layout_cache(run.out / LAYOUT_CACHE):
                 opening, fell_back = contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, run.allow_fallback,
-                                                  deck.edition, job.fallbacks)  # type: ignore[arg-type]
+                                                  deck.edition, job.fallbacks, deck.left_out, gaps,  # type: ignore[arg-type]
+                                                  deck.removed if deck.edition == "playtest" else ())
         for number, page in enumerate(opening.pages):
             sheets.pages.insert(number, page)
         sheet_sha, _ = write_output_file(run.out, sheet_path, lambda path: save_pdf_file(sheets, path))
@@ -543,7 +545,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
             plans += [(db, deck, locale) for locale in locales]
         if options.cards:
             tasks += piece_tasks(db, locales, options.layout, options.allow_fallback, options.proof,
-                                 deck_sets(db, deck))
+                                 deck_sets(db, deck), deck.edition)
         if options.documents:
             boxes = [s.id for s in game.selections] if options.selection is None else []
             tasks += doc_tasks(db, locales, [deck.selection, *(b for b in boxes if b != deck.selection)],

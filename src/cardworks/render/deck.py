@@ -3,8 +3,10 @@
 A deck is a game's selection of sets, less the cards whose player-count
 markers remove them at the chosen number of players. Copies follow each
 design's quantity; where no source gives it, the ``fact`` edition prints one
-copy (a count it does not know is not made up), and the ``playtest`` edition
-the assumed quantity, so that the deck can be played.
+copy (a count it does not know is not made up). The ``playtest`` edition
+prints the deck the game's engine plays for the selection (``check``'s deck):
+the same designs in the same numbers, stand-ins for what no source gives, and
+every design the engine leaves out left out too, with the engine's reason.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ class Deck:
     """Ids of optional designs printed at the user's request (``--with-optional``)."""
     edition: str = "fact"
     """``fact`` or ``playtest`` (stand-in values printed, marked): see :mod:`.marks`."""
+    left_out: tuple[tuple[str, str], ...] = ()
+    """Playtest edition: (design id, the engine's reason) of each design of the selection that the game's engine
+    leaves out of play, and so the deck too (player-count removals are in ``removed``)."""
+    engine: str | None = None
+    """Playtest edition: the engine configuration whose deck this is (``expert/3p``)."""
 
     @property
     def physical_cards(self) -> int:
@@ -134,4 +141,53 @@ def build_deck(db: Database, selection: str | None = None, players: int | None =
             cards.append(DeckCard(card, record.set_id, assumed[card.id], "assumed"))
         else:
             cards.append(DeckCard(card, record.set_id, 1, "default"))
-    return Deck(game, name, players, tuple(cards), tuple(removed), tuple(sorted(wanted)), edition)
+    if edition != "playtest" or not cards:  # a game without cards prints the same pieces in both editions
+        return Deck(game, name, players, tuple(cards), tuple(removed), tuple(sorted(wanted)), edition)
+    packs = {r.id for r in sets if r.bundle.is_pack}  # the engine deals a pack's cards into every selection
+    played, left_out, config = engine_deck(db, game, name, [s for s in set_ids if s not in packs], players)
+    kept = []
+    for entry in cards:
+        if entry.card.id not in played:
+            continue
+        copies = played[entry.card.id]
+        source: QuantitySource = "stated" if entry.card.quantity is not None else "assumed"
+        kept.append(DeckCard(entry.card, entry.set_id, copies, source))
+    extra = sorted(set(played) - {e.card.id for e in cards})
+    if extra:  # the engine plays a design the selection does not print: the two decks would differ
+        raise UsageError(f"{name}: the engine plays {', '.join(extra)}, which the {name} deck does not hold")
+    dropped = tuple((card_id, left_out[card_id]) for card_id in (e.card.id for e in cards) if card_id in left_out)
+    return Deck(game, name, players, tuple(kept), tuple(removed), tuple(sorted(wanted)), edition, dropped, config)
+
+
+def engine_deck(db: Database, game: Any, name: str, set_ids: list[str],
+                players: int | None) -> tuple[dict[str, int], dict[str, str], str]:
+    """The deck the game's engine plays for the selection of ``set_ids`` (design → copies), the designs it leaves
+    out with its reason, and the configuration's label. Without ``players``, the deck of a player count no
+    marker removes a card at (every such count plays the same deck). A selection the engine does not play is
+    a usage error: the playtest edition prints only what the engine plays."""
+    from ..engine.plugins import plugin_of
+
+    plugin = plugin_of(game.id)
+    configs, later = plugin.configurations(db) if plugin is not None else ([], [])
+    wanted = {s.id for s in game.selections if sorted(s.sets) == sorted(set_ids)} | {name}
+    mine = [c for c in configs if c.selection in wanted]
+    if not mine:
+        why = f" ({'; '.join(later)})" if later else ""
+        raise UsageError(f"{game.id} {name}: the playtest edition prints the deck the engine plays, and the engine "
+                         f"plays no game of this selection{why}; build the fact edition (--edition fact)")
+    if players is None:
+        removing = {n for m in game.markers for n in m.removed_at_players}
+        mine = [c for c in mine if c.players not in removing] or mine
+    else:
+        mine = [c for c in mine if c.players == players]
+        if not mine:
+            raise UsageError(f"{game.id} {name}: the engine plays no game of this selection with {players} players")
+    config = mine[0]
+    _, catalogue = plugin.rules_for(db, config)  # type: ignore[union-attr]
+    played = {}
+    for card_id, definition in catalogue.cards.items():
+        copies = getattr(definition, "copies", None)
+        if not isinstance(copies, int) or copies < 1:
+            raise UsageError(f"{game.id} {config.label}: the engine gives no number of copies for {card_id!r}")
+        played[card_id] = copies
+    return played, dict(catalogue.left_out), config.label

@@ -15,7 +15,8 @@ from typing import Any
 from ..loading.database import Database
 from ..loading.records import Index
 
-REASONS = ("quantity-unknown", "contents-unknown", "optional", "left-out-by-set", "player-count", "not-printable")
+REASONS = ("quantity-unknown", "contents-unknown", "optional", "left-out-by-set", "player-count", "not-printable",
+           "left-out-by-engine")
 """Why a kit prints fewer (or other) pieces than the box holds; each has a label ``reason_<code>`` per locale."""
 
 
@@ -113,6 +114,9 @@ def contents(db: Database, deck: Any) -> list[ContentRow]:
                 reasons.append("contents-unknown")
             if any(r.id in deck.removed for r in cards):
                 reasons.append("player-count")
+            engine_out = {card_id for card_id, _ in getattr(deck, "left_out", ())}
+            if any(r.id in engine_out for r in cards):
+                reasons.append("left-out-by-engine")
         stand_in = any(chosen[r.id].quantity_source == "assumed" for r in cards if r.id in chosen)
         rows.append(ContentRow(record.id, "cards", record.id, box, printed, "cards" if printed else None,
                                tuple(reasons) if printed != box or box is None else (), stand_in))
@@ -152,3 +156,46 @@ def deck_sets(db: Database, deck: Any) -> list[str]:
         if selection.id == deck.selection:
             return list(selection.sets)
     return [part for part in deck.selection.split("+") if part]
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Something a group needs to play that this kit cannot print, because no source gives it."""
+
+    kind: str
+    """``piece`` (a board whose contents no source gives), ``cards`` or ``designs`` (a deck set's cards or
+    designs no source names: ``unknown`` of ``box``), ``accesses`` (a board side whose accesses no source gives,
+    with no stand-in in this edition)."""
+    id: str
+    unknown: int | None = None
+    box: int | None = None
+
+
+def play_gaps(db: Database, deck: Any, rows: list[ContentRow]) -> tuple[Gap, ...]:
+    """What keeps the kit from being played as printed (empty: nothing the data knows of).
+
+    A board of the chosen sets that is not printed because its contents are unknown; in the fact edition, the
+    cards of a deck set that no source names (the playtest edition prints the deck the engine plays instead);
+    a printed board with a side whose accesses are not all known and, in this edition, not stood in for."""
+    index = Index(db)
+    assumed = index.assumed()
+    playtest = getattr(deck, "edition", "fact") == "playtest"
+    gaps: list[Gap] = []
+    for row in rows:
+        if row.kind == "board" and row.piece is None and "contents-unknown" in row.reasons:
+            gaps.append(Gap("piece", row.id))
+        elif row.kind == "cards" and "contents-unknown" in row.reasons and not playtest and row.box is not None:
+            cards = [r.model for r in index.of_kind("card") if r.set_id == row.id and not r.model.optional]
+            designs = index.by_id[row.id].model.totals.designs
+            if designs is not None and len(cards) < designs:
+                gaps.append(Gap("designs", row.id, designs - len(cards), designs))
+            elif all(c.quantity is not None for c in cards):
+                gaps.append(Gap("cards", row.id, row.box - sum(c.quantity for c in cards), row.box))
+        elif row.kind == "board" and row.piece is not None:
+            board = index.by_id[row.id].model
+            for side in board.sides:
+                stood_in = playtest and assumed.get((board.id, f"sides/{side.id}/edges"))
+                if not side.edges_complete and not stood_in:
+                    gaps.append(Gap("accesses", row.id))
+                    break
+    return tuple(gaps)

@@ -57,15 +57,25 @@ class PieceTask:
     proof: bool = False
     sets: tuple[str, ...] | None = None
     """The deck's sets: components of other sets are left out (None: every set)."""
+    edition: str = "fact"
+    """The edition a piece that differs between editions is drawn in (the board: the playtest edition draws the
+    accesses the engine plays); ``fact`` for every other piece."""
 
     @property
     def path(self) -> str:
-        paper = "" if self.kind.endswith("-a3") else f"-{self.layout.paper}"  # printed on its own paper size
-        return f"{self.game}/{self.locale}/{self.kind}{paper}{'-proof' if self.proof else ''}.pdf"
+        kind = self.kind if self.edition == "fact" else self.kind.removesuffix("-a3") + f"-{self.edition}"
+        paper = "-a3" if self.kind.endswith("-a3") and self.edition != "fact" else \
+            "" if self.kind.endswith("-a3") else f"-{self.layout.paper}"  # printed on its own paper size
+        return f"{self.game}/{self.locale}/{kind}{paper}{'-proof' if self.proof else ''}.pdf"
 
     @property
     def record_selection(self) -> None:
         return None
+
+    @property
+    def record_edition(self) -> str | None:
+        """The edition the manifest records for a piece drawn per edition (the board); None for the others."""
+        return self.edition if PIECES[self.kind].editions else None
 
     @property
     def paper(self) -> str:
@@ -84,7 +94,10 @@ class PieceTask:
         the caller has it loaded (else it is loaded here, as in a worker process)."""
         db = self.drawn_from(db if db is not None else Database(game=load_game(Path(self.game_root))))
         texts = DocTexts(db, self.locale, self.allow_fallback, self.proof)
-        data = PIECES[self.kind].render(db, texts, self.layout, list(self.sets) if self.sets is not None else None)
+        piece = PIECES[self.kind]
+        sets = list(self.sets) if self.sets is not None else None
+        data = piece.render(db, texts, self.layout, sets, self.edition) if piece.editions else \
+            piece.render(db, texts, self.layout, sets)
         if texts.missing:
             raise DataError(f"{self.game} {self.locale} {self.kind}: {len(texts.missing)} missing translation(s): "
                             f"{', '.join(texts.missing[:5])}; build with --allow-fallback")
@@ -100,17 +113,22 @@ class Piece:
 
     present: Callable[[Database, list[str] | None], bool]
     """Whether the game (limited to the deck's sets) has anything for this piece."""
-    render: Callable[[Database, DocTexts, SheetLayout, list[str] | None], bytes]
+    render: Callable[..., bytes]
+    """``render(db, texts, layout, sets)``, and the edition after them for a piece with ``editions``."""
+    editions: bool = False
+    """Whether the piece differs between the fact and playtest editions (drawn and named per edition)."""
 
 
 def piece_tasks(db: Database, locales: list[str], layout: SheetLayout, allow_fallback: bool,
-                proof: bool, sets: list[str] | None = None) -> list[PieceTask]:
-    """Every piece the game's data calls for (in ``sets``, when given), in every locale."""
+                proof: bool, sets: list[str] | None = None, edition: str = "fact") -> list[PieceTask]:
+    """Every piece the game's data calls for (in ``sets``, when given), in every locale; a piece that differs
+    between editions is drawn in ``edition``."""
     from ..i18n.pseudo import PSEUDO_LOCALE
 
     kinds = [kind for kind, piece in PIECES.items() if piece.present(db, sets)]
     chosen = tuple(sets) if sets is not None else None
-    return [PieceTask(str(db.game.root), db.game_doc.id, locale, kind, layout, allow_fallback, proof, chosen)
+    return [PieceTask(str(db.game.root), db.game_doc.id, locale, kind, layout, allow_fallback, proof, chosen,
+                      edition if PIECES[kind].editions else "fact")
             for locale in locales if locale != PSEUDO_LOCALE for kind in kinds]
 
 
@@ -313,9 +331,9 @@ def _components_piece(kind: str, draw: Callable[[Database, DocTexts, SheetLayout
                  lambda db, texts, layout, sets: draw(db, texts, layout, printed_components(db, kind, sets)))
 
 
-def _board_piece(draw: Callable[[Database, DocTexts, SheetLayout, list[Any]], bytes]) -> Piece:
+def _board_piece(draw: Callable[..., bytes]) -> Piece:
     return Piece(lambda db, sets: bool(boards(db, sets)),
-                 lambda db, texts, layout, sets: draw(db, texts, layout, boards(db, sets)))
+                 lambda db, texts, layout, sets, edition: draw(db, texts, layout, boards(db, sets), edition), editions=True)
 
 
 PIECES: dict[str, Piece] = {

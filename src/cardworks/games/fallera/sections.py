@@ -11,6 +11,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ...engine.plugins import Rendering, SectionContext
+from .boardnotes import board_notes
 
 TEMPLATE = "docs/fallera.html.j2"
 NUMERALS = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
@@ -41,5 +42,5 @@ def battle_table(gen: SectionContext) -> Markup:
     return Markup(gen.macros_of(TEMPLATE).battle_table(rows, gen.labels))
 
 
-RENDERING = Rendering(sections={"rank-table": rank_table, "battle-table": battle_table})
-"""What the renderer asks of Fallera: its own rulebook sections."""
+RENDERING = Rendering(sections={"rank-table": rank_table, "battle-table": battle_table}, board_notes=board_notes)
+"""What the renderer asks of Fallera: its own rulebook sections, and what the Kingdom map prints beside each side."""

@@ -290,6 +290,7 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
         data, pages, _, fell_back = done[task]
         record = OutputRecord(game=task.game, locale=task.locale, kind=task.kind, path=task.path, pages=pages,
                               sha256=write_output(out, task.path, data), input_hash=keys[task],
-                              selection=task.record_selection, paper=task.paper, fallbacks=fallen_back(fell_back))
+                              selection=task.record_selection, paper=task.paper, fallbacks=fallen_back(fell_back),
+                              edition=getattr(task, "record_edition", None))
         results.append((task, record, True))
     return results
