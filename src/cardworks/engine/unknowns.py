@@ -46,8 +46,8 @@ def _known(record: Any, field: str, value: Any) -> str:
     return f"{value} ({field_certainty(record.sources, field) or 'no source names it'}; confirm or correct it)"
 
 
-def card_unknowns(index: Index, *, fields: tuple[str, ...] = ("quantity", "types", "set", "stats", "attributes",
-                                                                 "rules", "effects")) -> list[Unknown]:
+def card_unknowns(index: Index, *, fields: tuple[str, ...] = ("name", "quantity", "types", "set", "stats",
+                                                                 "attributes", "rules", "effects")) -> list[Unknown]:
     """The unknown values of every card (optional ones included): a null quantity, stat or attribute the card's
     types take, null rules text, types and set that no source states, and the effects of a card whose recorded
     ``missing`` facts are about what it does (its behaviour, in the game's effect vocabulary)."""
@@ -59,6 +59,8 @@ def card_unknowns(index: Index, *, fields: tuple[str, ...] = ("quantity", "types
     for record in index.of_kind("card"):
         card = record.model
         row = dict(target=card.id, name=card.name)
+        if "name" in fields and field_certainty(card.sources, "name") not in (None, "stated"):  # a fan list's name
+            rows.append(Unknown(**row, field="name", kind="text", known=_known(card, "name", card.name)))
         if "quantity" in fields and not _stated(card, "quantity", card.quantity):
             rows.append(Unknown(**row, field="quantity", kind="count", low=1, high=MAX_QUANTITY,
                                 known=_known(card, "quantity", card.quantity),

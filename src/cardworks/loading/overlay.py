@@ -200,7 +200,9 @@ def _cite(record: dict[str, Any], fields: list[str]) -> None:
         if isinstance(source, dict) and isinstance(source.get("facts"), list) and source["facts"]:
             facts = [f for f in source["facts"] if not any(f == x or f.startswith(x + "/") or x.startswith(f + "/")
                                                            for x in fields)]
-            source = {**source, "facts": facts or ["name"]}
+            if not facts:  # it spoke only for what the owner's copy now gives: it no longer speaks for the card
+                continue
+            source = {**source, "facts": facts}
         kept.append(source)
     kept.append({"doc": OWNERS_COPY, "certainty": "owner", "facts": sorted(fields),
                  "note": "read by the kit's owner from their own copy (owner's facts overlay)"})

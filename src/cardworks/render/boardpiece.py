@@ -29,7 +29,7 @@ from ..loading.database import Database
 from ..loading.records import Index
 from .docs.mapsvg import legend_keys, map_geometry, svg_of
 from ..models.boards import Edge
-from ..models.certainty import field_certainty
+from ..models.certainty import PLAIN, field_certainty
 from .marks import NOT_STATED, UNKNOWN, legend, used_marks
 from .docs.texts import DocTexts
 from .impose import MM, PAPERS, SheetLayout
@@ -72,7 +72,7 @@ def unsure_counts(record: Any, side: Any) -> frozenset[str]:
         found = field_certainty(record.model.sources, f"sides/{side.id}/spaces/{space.id}/accesses")
         if found is None:
             found = field_certainty(space.sources, "accesses")
-        if found != "stated":
+        if found not in PLAIN:
             unsure.add(space.id)
     return frozenset(unsure)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...errors import DataError
 from ...loading.records import Index
-from ...models.certainty import field_certainty
+from ...models.certainty import PLAIN, field_certainty
 from .game import MAP_ORDER, board_accesses
 
 NOT_STATED = "†"
@@ -53,7 +53,7 @@ def map_card_notes(db: Any, texts: Any, board: Any, side: Any, edition: str) -> 
     ordered = [s for s in MAP_ORDER if s in spaces]
     extra = [s for s in spaces if s not in MAP_ORDER]
     count = parameter.value
-    stated = field_certainty(parameter.sources, "value") in (None, "stated")
+    stated = field_certainty(parameter.sources, "value") in (None, *PLAIN)
     shown = f"{count}" if stated and not extra else f"{count}{NOT_STATED}"
     notes = [str(texts.label("map_cards_rulebook")).format(count=shown, order=", ".join(name[s] for s in ordered),
                                                           cites=_cite(texts, parameter.sources))]
@@ -92,7 +92,7 @@ def bonus_text(db: Any, texts: Any, space: Any) -> str | None:
                 raise DataError(f"the board prints no words for the bonus {kind!r} (on {when!r}) of {space.id}; "
                                 "add them in games/fallera/boardnotes.py")
     text = "; ".join(parts)
-    return text if field_certainty(space.sources, "bonuses") in (None, "stated") else f"{text}{NOT_STATED}"
+    return text if field_certainty(space.sources, "bonuses") in (None, *PLAIN) else f"{text}{NOT_STATED}"
 
 
 def start_note(texts: Any, board: Any, side: Any) -> list[str]:
@@ -101,7 +101,7 @@ def start_note(texts: Any, board: Any, side: Any) -> list[str]:
     start = next((s for s in side.spaces if s.start), None)
     if start is None:
         return []
-    sure = field_certainty(board.sources, f"sides/{side.id}/spaces/{start.id}/start") in (None, "stated")
+    sure = field_certainty(board.sources, f"sides/{side.id}/spaces/{start.id}/start") in (None, *PLAIN)
     name = str(texts.text(board.id, f"sides/{side.id}/spaces/{start.id}/name", start.name))
     return [str(texts.label("board_start")).format(start=name[:1].upper() + name[1:] + ("" if sure else NOT_STATED))]
 
