@@ -1,9 +1,9 @@
 """One convention for printing what is not a fact: ``□`` for an unknown value, ``†`` for a value the
 rulebooks do not state (inferred, from an outside source, unverified, or a playtest stand-in).
 
-The unknown mark is an empty box, a blank to fill in from one's own copy, never a question mark: "?" is
-La Fallera Calavera's own icon for a treasure with an effect of its own, and a face showing "?" beside a
-treasure would read as that icon.
+The unknown mark is an empty box, a blank to fill in from one's own copy, never a question mark: a game may
+print "?" as an icon of its own (one of the shipped games does, for a treasure with an effect of its own),
+and a face showing "?" beside such a card would read as that icon.
 
 Faces, the card index and generated tables all use these two marks, and every page that shows one carries
 the legend (``legend``), so a reader never takes a blank for "no value" or a guess for a rule.
