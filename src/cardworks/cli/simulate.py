@@ -37,8 +37,9 @@ def _cores() -> int:
 @click.option("--paired/--no-paired", default=None,
               help="Replay each game with each pack card (and base card of its type) made a plain card of its type, "
                    "to measure its own effect (default: on with PACKS; costs one game per card held).")
-@click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(["strong", "weak", "decides"]),
-              help="Exit 1 when a pack card gets this verdict (repeatable): gate a pack in CI.")
+@click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(["strong", "weak", "decides", "undecided"]),
+              help="Exit 1 when a pack card gets this verdict (repeatable; undecided: 'not decided'): gate a pack in CI. "
+                   "A card the agents do not play ('not judged') fails every gate.")
 @click.option("--sweep", "sweep", metavar="CARD.FIELD=LO..HI[:STEP]",
               help="Step one pack card's attack, defence, sell or quantity over a range (same seeds at each value) "
                    "and report its strength and verdict against the value.")
