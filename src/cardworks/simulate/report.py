@@ -122,7 +122,7 @@ def _run_text(fig: dict[str, Any], top: int = 10) -> str:
     t = fig["table"]
     lines = _stall_lead(fig) + [f"{t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}, {t['players']} players, "
              f"{t['games']} games, seed {t['seed']}, agents {','.join(t['agents'])}"
-             + (" (seats rotate each game)" if t["rotated"] else ""), "",
+             + (" (seats rotate each game)" if t["rotated"] else "")] + _sequential_text(fig) + ["",
              "Win rate per seat (of decided games, 95% CI):"]
     lines += [f"  {s['seat']}: {_pct(s)}" for s in fig["seats"]]
     lines.append(f"  no winner: {_pct(fig['no_winner'])}   stalls (step cap {t['step_cap']}): {_pct(fig['stalls'])}")
@@ -180,7 +180,7 @@ def _verdict_text(fig: dict[str, Any]) -> list[str]:
     if not verdicts:
         return []
     t = verdicts["thresholds"]
-    level = 100 * (1 - t["alpha"])
+    level = round(100 * (1 - t["alpha"]), 2)
     lines = [f"Verdicts (paired effect against the base cards of its type, {level:g}% intervals; strong or weak: "
              f"{t['correction']} at {t['alpha']:g} and beyond the band; in line: inside the band widened by "
              f"{100 * t['equivalence_margin']:.0f} pts; decides games: {100 * t['decides_margin']:.0f} pts above its "
@@ -190,6 +190,24 @@ def _verdict_text(fig: dict[str, Any]) -> list[str]:
               for card, v in sorted(verdicts["cards"].items())]
     answers = [v["answer"] for v in verdicts["cards"].values()]
     lines.append("  answers: " + ", ".join(f"{answers.count(a)} {a}" for a in ("in line", "out of line", "not decided")))
+    return lines
+
+
+def _sequential_text(fig: dict[str, Any]) -> list[str]:
+    """``--games auto``: the look the run stopped at and why, and what each look left not decided."""
+    seq = fig.get("sequential")
+    if not seq:
+        return []
+    last = seq["looks"][-1]
+    why = {"decided": "every pack card decided", "games decided nothing": "the games decided nothing",
+           "games budget": f"--max-games {seq['max_games']} reached",
+           "time budget": f"--max-minutes {seq['max_minutes'] or 0:g} reached"}
+    lines = [f"Played until decided (group-sequential, alpha {seq['alpha']:g} spent by halves over looks at "
+             f"{', '.join(map(str, seq['schedule']))} games): stopped at look {last['look']} of {len(seq['schedule'])}, "
+             f"{last['games']} games, {100 * (1 - last['alpha']):.3g}% intervals: {why[seq['stopped']]}"]
+    lines += [f"  look {look['look']} ({look['games']} games, alpha {look['alpha']:.3g}): "
+              + (f"not decided: {', '.join(look['not_decided'])}" if look["not_decided"] else "nothing left open")
+              for look in seq["looks"]]
     return lines
 
 
