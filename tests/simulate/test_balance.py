@@ -96,7 +96,7 @@ def _card(name: str, kind: str, pack: bool, difference: float | None, low: float
     (_card("x", "battle", True, 0.10, 0.06, 0.14, 0.001), ["strong"]),   # above the band, significant
     (_card("x", "battle", True, 0.10, 0.03, 0.14, 0.001), ["not decided"]),  # reaches into the band and beyond its margin
     (_card("x", "battle", True, 0.10, 0.06, 0.14, 0.2), ["not decided"]),    # not significant once corrected
-    (_card("x", "battle", True, 0.01, -0.05, 0.07, 0.9), ["in line"]),       # inside the band widened by 5 pts
+    (_card("x", "battle", True, 0.01, -0.05, 0.06, 0.9), ["in line"]),       # inside the band widened by 2 pts
     (_card("x", "battle", True, -0.10, -0.14, -0.06, 0.001), ["weak"]),
     (_card("x", "battle", True, None, ended=0.3, ended_low=0.2), ["decides"]),
     (_card("x", "battle", True, None, ended=0.3, ended_low=0.1), ["in line"]),  # within 5 points of the base's 0.06

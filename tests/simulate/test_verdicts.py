@@ -37,13 +37,14 @@ def _judge(card: dict, base: list[dict] = BASE, games: dict | None = GAMES) -> d
 
 
 def test_in_line_needs_the_whole_interval_inside_the_band_widened_by_the_margin() -> None:
-    assert _judge(_card("x", "battle", True, 0.0, -0.06, 0.07))["answer"] == "in line"  # band -2..+3, widened -7..+8
+    m = EQUIVALENCE_MARGIN
+    assert _judge(_card("x", "battle", True, 0.0, -0.02 - m + 0.001, 0.03 + m - 0.001))["answer"] == "in line"
     wide = _judge(_card("x", "battle", True, -0.006, -0.077, 0.066))  # the "in line" at attack 9: not shown
     assert wide["answer"] == "not decided" and wide["verdict"] == ["not decided"]
     assert wide["games_to_decide"] > 400 and f"about {wide['games_to_decide']:,} games" in answer_label(wide)
-    edge = 0.03 + EQUIVALENCE_MARGIN
-    assert _judge(_card("x", "battle", True, 0.05, 0.02, edge + 0.001))["answer"] == "not decided"
-    assert _judge(_card("x", "battle", True, 0.05, 0.02, edge))["answer"] == "in line"
+    edge = 0.03 + m
+    assert _judge(_card("x", "battle", True, 0.03, 0.02, edge + 0.001))["answer"] == "not decided"
+    assert _judge(_card("x", "battle", True, 0.03, 0.02, edge - 0.0001))["answer"] == "in line"
 
 
 def test_strong_and_weak_are_out_of_line_and_give_no_games_to_decide() -> None:

@@ -31,7 +31,7 @@ ALPHA = 0.05
 """The false discovery rate allowed across all the cards measured, and the error rate of each equivalence."""
 DECIDES_MARGIN = 0.05
 """How far (a share of all games) a card's own endings must lie above its type's base cards' to decide games."""
-EQUIVALENCE_MARGIN = 0.05
+EQUIVALENCE_MARGIN = 0.02
 """How far (win rate) beyond its type's band a card's effect may lie and still be in line."""
 THIN_BAND = 3
 """A band measured on fewer base cards of a type than this is thin: it cannot show a card in line."""
