@@ -2,6 +2,7 @@
 
 Run: python bench/calibrate_verdicts.py [--games 1000] [--seeds 1-10] [--agent random] [--workers 2]
                                         [--sweep-values 0,1,2,3,4,5,6,8,10] [--no-sweep]
+                                        [--log-games 20]
 
 The pack (written to a temporary folder, played on the fixture database tests/fixtures/cards) holds:
 
@@ -108,6 +109,48 @@ def run(pack: Path, games: int, seed: int, agent: str, workers: int, adjust: tup
     return figures(tally, build_table(spec), [a.label for a in agents], seed)
 
 
+def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: int = 6) -> list[str]:
+    """Why a planted card does (not) change the agents' play: over ``games`` games (the same loop, seeds and agents
+    as ``runner.play_game``), the decisions at which an action using ``card`` was legal, how often the agent
+    chose it and what, and the first few decisions at which it chose something else."""
+    from cardworks.engine.core import CHANCE
+    from cardworks.simulate.agents import seating
+    from cardworks.simulate.runner import game_rngs
+
+    spec = TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000)
+    table, agents = build_table(spec), tuple(parse_agents(agent, 4, 50))
+    rules, counts, lines = table.rules, Counter(), []
+    for index in range(games):
+        seats = seating(agents, index)
+        chance, *minds = game_rngs(seed, index, 4)
+        playout = table.playout(table.deal(chance))
+        choices, play, now = playout
+        position = table.live(playout)
+        legal, steps = choices(), 0
+        while legal and steps < spec.max_steps:
+            actor = rules.actor(position())
+            if actor == CHANCE:
+                action = legal[int(chance.random() * len(legal))]
+            elif seats[actor].kind == "random":
+                action = legal[int(minds[actor].random() * len(legal))]
+            else:
+                action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
+            if actor != CHANCE:
+                using = [a for a in legal if table.played(a) == card]
+                if using:
+                    counts["decisions at which it could be used"] += 1
+                    if table.played(action) == card:
+                        counts[f"used: {type(action).__name__}"] += 1
+                    else:
+                        counts[f"not used: chose {type(action).__name__}"] += 1
+                        if len(lines) < show:
+                            lines.append(f"    game {index}, step {steps}, p{actor + 1} ({seats[actor].label}): could "
+                                         f"{' or '.join(sorted({str(a) for a in using}))[:160]}; chose {action}")
+            play(action, chance)
+            legal, steps = choices(), steps + 1
+    return [f"  {what}: {n}" for what, n in sorted(counts.items())] + lines
+
+
 def contiguous(values: list[int], chosen: list[int]) -> bool:
     """The chosen values are one unbroken run of the swept ones (and not empty)."""
     where = [values.index(v) for v in chosen]
@@ -122,6 +165,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sweep-values", default="0,1,2,3,4,5,6,8,10")
     parser.add_argument("--no-sweep", action="store_true")
+    parser.add_argument("--log-games", type=int, default=20,
+                        help="games logged for a planted card never flagged: when the agents could use it, and what they chose")
     args = parser.parse_args()
     low, _, high = args.seeds.partition("-")
     seeds = list(range(int(low), int(high or low) + 1))
@@ -167,6 +212,9 @@ def main() -> None:
             print(f"Goal: {card} weak: {hit}/{len(seeds)} ({100 * hit / len(seeds):.0f}%) "
                   f"-> {'met' if hit >= 0.95 * len(seeds) else 'NOT MET'}")
         for card in [*OVERPOWERED, *WEAK]:
+            if args.log_games and not any(a.startswith(("strong", "weak", "decides")) for a in table[card]):
+                print(f"How {args.agent} agents use {card} ({args.log_games} games, seed {seeds[0]}):")
+                print("\n".join(usage_log(pack, card, args.log_games, args.agent, seeds[0])))
             if table[card]["not judged"] or table[card]["not decided"] or table[card]["in line"]:
                 print(f"  {card}, a seed it was not flagged: {next(w for w in why[card] if 'strong' not in w.split('(')[0] and 'weak' not in w.split('(')[0] and 'decides' not in w.split('(')[0])}")
         if not args.no_sweep:
