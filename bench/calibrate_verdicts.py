@@ -148,6 +148,9 @@ def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: in
                                          f"{' or '.join(sorted({str(a) for a in using}))[:160]}; chose {action}")
             play(action, chance)
             legal, steps = choices(), steps + 1
+    if not counts:
+        return ["  no action of any player ever uses it: it acts from a counter (its placings and triggers are in the "
+                "table above), so what its holder chooses does not depend on it"]
     return [f"  {what}: {n}" for what, n in sorted(counts.items())] + lines
 
 
