@@ -204,7 +204,7 @@ def _sequential_text(fig: dict[str, Any]) -> list[str]:
            "time budget": f"--max-minutes {seq['max_minutes'] or 0:g} reached"}
     lines = [f"Played until decided (group-sequential, alpha {seq['alpha']:g} spent by halves over looks at "
              f"{', '.join(map(str, seq['schedule']))} games): stopped at look {last['look']} of {len(seq['schedule'])}, "
-             f"{last['games']} games, {100 * (1 - last['alpha']):.3g}% intervals: {why[seq['stopped']]}"]
+             f"{last['games']} games, {100 * (1 - last['alpha']):.4g}% intervals: {why[seq['stopped']]}"]
     lines += [f"  look {look['look']} ({look['games']} games, alpha {look['alpha']:.3g}): "
               + (f"not decided: {', '.join(look['not_decided'])}" if look["not_decided"] else "nothing left open")
               for look in seq["looks"]]
