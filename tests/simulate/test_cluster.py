@@ -46,3 +46,19 @@ def test_a_sweep_of_ten_values_on_a_two_worker_local_cluster_gives_the_local_rep
                                   dashboard_address=":0") as cluster:
         on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
     assert on_cluster == local and len(json.loads(local)["sweep"]["values"]) == 10
+
+
+def test_games_auto_stops_at_the_same_look_with_the_same_answers_on_a_local_cluster() -> None:
+    import distributed
+
+    from simulate_helpers import REPO
+
+    pack = REPO / "tests" / "simulate" / "balance-pack"
+    args = (str(pack), "--games", "auto", "--max-games", "200", "--seed", "3", "--format", "json")
+    local, _ = simulate(*args, "--workers", "2")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0") as cluster:
+        on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
+    assert on_cluster == local
+    report = json.loads(local)
+    assert report["sequential"]["looks"] and report["table"]["games"] == report["sequential"]["looks"][-1]["games"]

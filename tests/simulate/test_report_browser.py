@@ -45,6 +45,8 @@ def test_the_report_opens_in_headless_chromium_with_its_plots(tmp_path: Path) ->
     width = int(re.search(r'data-width="(\d+)"', laid_out).group(1))
     assert width <= 1280, f"the report is {width} px wide: it overflows a 1280 px window"
     assert "<table class=\"verdicts\"" in dom  # the pack cards' verdicts; the pack named by its id
+    answers = re.findall(r'<td class="answer">([^<]*)</td>', dom)  # the three-way answer of every pack card, drawn
+    assert len(answers) == len(report["b"]["verdicts"]["cards"]) and set(answers) <= {"in line", "out of line", "not decided"}
     assert "example-pack" in dom
     shot = tmp_path / "shot.png"
     _chromium(f"--screenshot={shot}", "--window-size=1000,2400", page, home=tmp_path)

@@ -11,6 +11,17 @@ from ..errors import UsageError
 from .options import SEED
 
 
+class Games(click.ParamType):
+    """``--games``: a number of games, or ``auto`` (play in looks until every pack card is decided)."""
+
+    name = "K|auto"
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        if isinstance(value, int) or value == "auto":
+            return value
+        return click.IntRange(1, 100_000_000).convert(value, param, ctx)
+
+
 def _cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -23,7 +34,13 @@ def _cores() -> int:
 @click.option("--game", default="fallera", show_default=True, help="Game id.")
 @click.option("--set", "selection", default="base", show_default=True, help="Deck selection (fallera: base, base-2, base-3, expert).")
 @click.option("--players", type=click.IntRange(1, 20), default=4, show_default=True)
-@click.option("--games", type=click.IntRange(1, 100_000_000), default=1000, show_default=True)
+@click.option("--games", type=Games(), default=1000, show_default=True,
+              help="Games to play, or auto: play in looks until every pack card is decided, within --max-games and "
+                   "--max-minutes (a group-sequential rule: see Simulation reports).")
+@click.option("--max-games", "max_games", type=click.IntRange(1, 100_000_000), default=3200, show_default=True,
+              help="With --games auto: the games of the last look.")
+@click.option("--max-minutes", "max_minutes", type=click.FloatRange(0, 100_000, min_open=True),
+              help="With --games auto: play no look after this many minutes (the report names the look it stopped at).")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Master seed (0 to 2**63-1); game i uses SeedSequence(seed, spawn_key=(i,)).")
 @click.option("--first", type=SEED, default=0, show_default=True,
               help="Number of the first game, 0 to 2**63-1 (replay game N alone with --first N --games 1).")
@@ -38,8 +55,9 @@ def _cores() -> int:
 @click.option("--paired/--no-paired", default=None,
               help="Replay each game with each pack card (and base card of its type) made a plain card of its type, "
                    "to measure its own effect (default: on with PACKS; costs one game per card held).")
-@click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(["strong", "weak", "decides"]),
-              help="Exit 1 when a pack card gets this verdict (repeatable): gate a pack in CI.")
+@click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(["strong", "weak", "decides", "undecided"]),
+              help="Exit 1 when a pack card gets this verdict (repeatable; undecided: 'not decided'): gate a pack in CI. "
+                   "A card the agents do not play ('not judged') fails every gate.")
 @click.option("--sweep", "sweep", metavar="CARD.FIELD=LO..HI[:STEP]",
               help="Step one pack card's attack, defence, sell or quantity over a range (same seeds at each value) "
                    "and report its strength and verdict against the value: at most 50 values, each -999 to 999 "
@@ -50,7 +68,8 @@ def _cores() -> int:
 @click.option("--out", type=click.Path(path_type=Path), help="Write report.json and report.html here (a folder).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
-def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int, seed: int,
+def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str, players: int, games: int | str,
+             max_games: int, max_minutes: float | None, seed: int,
              first: int, agent: str, budget: int, workers: int | None, scheduler: str | None, max_steps: int, compare: bool,
              paired: bool | None, fail_on: tuple[str, ...], sweep: str | None, measure: int, out: Path | None,
              fmt: str) -> None:
@@ -64,10 +83,8 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
     from ..simulate.agents import parse_agents
     from ..simulate.executors import simulate as run
     from ..simulate.figures import compare as compared, figures
-    from ..simulate.report import to_json, to_text, write_report
     from ..simulate.tables import TableSpec, build_table
     from ..simulate.progress import SimulationProgress
-    from ..simulate.verdicts import flagged
 
     if compare and not packs:
         raise UsageError("--compare plays the deck without and with PACKS: give at least one pack")
@@ -75,6 +92,9 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
         raise UsageError("--fail-on judges a pack's cards: give at least one pack")
     if fail_on and paired is False and set(fail_on) & {"strong", "weak"}:
         raise UsageError("--fail-on strong or weak needs the paired games that --no-paired turns off")
+    if games == "auto" and (not packs or compare or sweep is not None or paired is False or measure):
+        raise UsageError("--games auto plays until every pack card is decided: give PACKS, without --compare, --sweep, "
+                         "--no-paired or --measure-agents")
     agents = parse_agents(agent, players, budget)
     _check_places(scheduler, out)
     if sweep is not None:
@@ -87,6 +107,16 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
         specs.insert(0, TableSpec(specs[0].cards_root, game, selection, players, (), max_steps))
     tables = [build_table(spec) for spec in specs]
     labels = [a.label for a in agents]
+    if games == "auto":
+        from ..simulate.sequential import play_until_decided
+
+        with SimulationProgress() as start:
+            report = play_until_decided(
+                lambda n, done: run(specs[0], agents, n, seed, workers=workers or _cores(), scheduler=scheduler,
+                                    progress=start(f"{specs[0].label}, games {done + 1}-{done + n}", n), first=first + done),
+                lambda tally, alpha: figures(tally, tables[0], labels, seed, first, alpha=alpha), max_games, max_minutes)
+        _finish(report, packs, fail_on, out, fmt)
+        return
     results = []
     with SimulationProgress() as start:
         for spec in specs:
@@ -100,6 +130,14 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
         with SimulationProgress() as start:
             report["agent_strength"] = measure_agents(specs[-1], measure, seed, budget, lambda spec, agents, n, s: run(
                 spec, agents, n, s, workers=workers or _cores(), scheduler=scheduler, progress=start(f"{spec.label}, agents", n)))
+    _finish(report, packs, fail_on, out, fmt)
+
+
+def _finish(report: dict, packs: tuple[Path, ...], fail_on: tuple[str, ...], out: Path | None, fmt: str) -> None:
+    """The report written and shown, then the gates."""
+    from ..simulate.report import to_json, to_text, write_report
+    from ..simulate.verdicts import flagged
+
     if out is not None:
         for path in write_report(report, out):
             click.echo(f"{path}: written", err=True)

@@ -15,13 +15,16 @@ from typing import Any
 
 from ..engine.core import player
 from .stats import (ANY_PACK_CARD, STALL, WIN_UNIT, Tally, benjamini_hochberg, difference, distribution, mean_difference,
-                    paired_difference, rate)
+                    paired_difference, rate, z_for)
 from .tables import Table, pack_id
-from .verdicts import verdicts
+from .verdicts import ALPHA, verdicts
 
 
-def figures(tally: Tally, table: Table, agents: list[str], seed: int, first: int = 0) -> dict[str, Any]:
-    """The report's figures (identical for identical totals: nothing here depends on how games were split)."""
+def figures(tally: Tally, table: Table, agents: list[str], seed: int, first: int = 0, alpha: float = ALPHA) -> dict[str, Any]:
+    """The report's figures (identical for identical totals: nothing here depends on how games were split).
+
+    ``alpha`` is the error rate of the verdicts: the cards' paired effects and the shares of games their effects
+    ended carry ``1 - alpha`` intervals (95% unless ``--games auto`` spends it over several looks)."""
     games, players = tally.games, tally.players
     decided = tally.decided
     even = 1 / players
@@ -44,20 +47,22 @@ def figures(tally: Tally, table: Table, agents: list[str], seed: int, first: int
     result["agent_differences"] = [{"agents": [a, b], **difference(*agent_rates[a], *agent_rates[b])}
                                    for a, b in combinations(sorted(agent_rates), 2)]
     if table.deck:
-        result["cards"] = card_figures(tally, table)
+        result["cards"] = card_figures(tally, table, alpha)
         result["left_out"] = [{"card": d, "pack": d in table.pack_designs, "reason": why}
                               for d, why in sorted(table.left_out.items()) if d not in table.deck]
         if table.pack_cards:
             result["pack"] = {**_held_figures(tally, ANY_PACK_CARD, tally.players * tally.games),
                               **_against_base(result["cards"])}
-            result["verdicts"] = verdicts(result["cards"], paired=table.spec.paired)
+            result["verdicts"] = verdicts(result["cards"], paired=table.spec.paired, alpha=alpha,
+                                          games={"no_winner": result["no_winner"], "stalls": result["stalls"]})
     return result
 
 
-def card_figures(tally: Tally, table: Table) -> list[dict[str, Any]]:
+def card_figures(tally: Tally, table: Table, alpha: float = ALPHA) -> list[dict[str, Any]]:
     seats, games = tally.players * tally.games, tally.games
+    z = z_for(alpha)
     per_game = lambda n: round(n / games, 6) if games else 0.0  # noqa: E731
-    strengths = {d: _strength(tally, d) for d in table.measured}
+    strengths = {d: _strength(tally, d, z) for d in table.measured}
     adjusted = benjamini_hochberg({d: s["p"] for d, s in strengths.items() if s["pairs"]})
     rows = []
     for design in sorted(table.deck):
@@ -69,7 +74,7 @@ def card_figures(tally: Tally, table: Table) -> list[dict[str, Any]]:
                "played": tally.played.get(design, 0), "played_per_game": per_game(tally.played.get(design, 0)),
                "placed_per_game": per_game(events["placed"]), "triggers_per_game": per_game(events["trigger"]),
                "firings_per_game": per_game(firings), "decided": rate(effect + completed, games),
-               "decided_by_effect": rate(effect, games)}
+               "decided_by_effect": rate(effect, games, z)}
         if design in strengths:
             row["strength"] = {**strengths[design], "p_adjusted": adjusted.get(design, 1.0)}
         elif table.spec.paired and design in table.plain_cards:
@@ -78,7 +83,7 @@ def card_figures(tally: Tally, table: Table) -> list[dict[str, Any]]:
     return rows
 
 
-def _strength(tally: Tally, design: str) -> dict[str, Any]:
+def _strength(tally: Tally, design: str, z: float) -> dict[str, Any]:
     """A measured card's paired effect, with ``unchanged`` the holder-games whose twin is the real game itself
     (the card could change no step of it). When every one is (a card never drawn, or held and never able to
     change a step: a special no agent plays), the effect is exactly 0 with the interval [0, 0]: those games
@@ -88,7 +93,7 @@ def _strength(tally: Tally, design: str) -> dict[str, Any]:
     unchanged = tally.unchanged.get(design, 0)
     if unchanged == sum(counts):
         return {"difference": 0.0, "low": 0.0, "high": 0.0, "p": 1.0, "pairs": unchanged, "unchanged": unchanged}
-    return {**paired_difference(*counts), "unchanged": unchanged}
+    return {**paired_difference(*counts, z=z), "unchanged": unchanged}
 
 
 def _against_base(cards: list[dict[str, Any]]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from jinja2 import Environment
 from ..errors import DataError
 from ..fileio import OS_ERROR_CODES, remove_stale_temps, write_text_atomic
 from ..problems import Problem
-from .verdicts import ALPHA, label
+from .verdicts import ALPHA, MOST_UNDECIDED_GAMES, answer_label, label
 
 INK, ACCENT, MUTED = "#1f3b57", "#c8553d", "#8a8f98"
 
@@ -100,15 +100,22 @@ def _trust_text(report: dict[str, Any]) -> str:
 
 def _sweep_text(sweep: dict[str, Any]) -> str:
     t = sweep["table"]
-    lines = [f"Sweep of {sweep['card']}.{sweep['field']}: {t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}, "
-             f"{t['players']} players, {t['games']} games a value, seed {t['seed']}, agents {','.join(t['agents'])}",
-             "  value: paired effect [95% CI] (adjusted p); its type's base band; verdict; games its effect ended"]
+    lines = []
+    if sweep.get("stalled"):
+        lines += [f"GAMES WITHOUT A WINNER at {sweep['field']} = {', '.join(map(str, sweep['stalled']))}: more than "
+                  f"{100 * MOST_UNDECIDED_GAMES:.0f}% of the games there decided nothing (not decided, never in line)", ""]
+    lines += [f"Sweep of {sweep['card']}.{sweep['field']}: {t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}, "
+              f"{t['players']} players, {t['games']} games a value, seed {t['seed']}, agents {','.join(t['agents'])}",
+              "  value: paired effect [95% CI] (adjusted p); its type's base band; verdict; games its effect ended; "
+              "games without a winner"]
     for row in sweep["values"]:
         s, band = row["strength"] or {}, row["band"] or {"low": 0.0, "high": 0.0}
         effect = ("plain (0)" if s.get("plain") else "-" if s.get("difference") is None else
                   f"{100 * s['difference']:+.1f} pts [{100 * s['low']:+.1f}, {100 * s['high']:+.1f}] (p {s['p_adjusted']:.2g})")
+        none = row.get("no_winner")
         lines.append(f"  {row['value']}: {effect}; band {100 * band['low']:+.1f} to {100 * band['high']:+.1f} pts; "
-                     f"{label(row['verdict'])}; {_pct(row['decided_by_effect']).strip()}")
+                     f"{answer_label(row)}; {_pct(row['decided_by_effect']).strip()}"
+                     + (f"; {_pct(none).strip()} without a winner" if none and none["rate"] else ""))
     in_line = sweep["in_line"]
     lines.append(f"In line at {sweep['field']} = {', '.join(map(str, in_line))}" if in_line
                  else f"In line at no value of {sweep['field']} swept")
@@ -117,9 +124,9 @@ def _sweep_text(sweep: dict[str, Any]) -> str:
 
 def _run_text(fig: dict[str, Any], top: int = 10) -> str:
     t = fig["table"]
-    lines = [f"{t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}, {t['players']} players, "
+    lines = _stall_lead(fig) + [f"{t['game']} {t['set']}{''.join(' + ' + p for p in t['packs'])}, {t['players']} players, "
              f"{t['games']} games, seed {t['seed']}, agents {','.join(t['agents'])}"
-             + (" (seats rotate each game)" if t["rotated"] else ""), "",
+             + (" (seats rotate each game)" if t["rotated"] else "")] + _sequential_text(fig) + ["",
              "Win rate per seat (of decided games, 95% CI):"]
     lines += [f"  {s['seat']}: {_pct(s)}" for s in fig["seats"]]
     lines.append(f"  no winner: {_pct(fig['no_winner'])}   stalls (step cap {t['step_cap']}): {_pct(fig['stalls'])}")
@@ -177,11 +184,48 @@ def _verdict_text(fig: dict[str, Any]) -> list[str]:
     if not verdicts:
         return []
     t = verdicts["thresholds"]
-    lines = [f"Verdicts (paired effect against the base cards of its type; {t['correction']} at {t['alpha']}; "
-             f"decides games: {100 * t['decides_margin']:.0f} pts above its type's base cards):"]
-    lines += [f"  {card}: {label(v['verdict'])}" + (f" ({v['why']})" if v["why"] else "")
+    level = round(100 * (1 - t["alpha"]), 2)
+    lines = [f"Verdicts (paired effect against the base cards of its type, {level:g}% intervals; strong or weak: "
+             f"{t['correction']} at {t['alpha']:g} and beyond the band; in line: inside the band widened by "
+             f"{100 * t['equivalence_margin']:.0f} pts; decides games: {100 * t['decides_margin']:.0f} pts above its "
+             f"type's base cards; a band of fewer than {t['thin_band']} base cards is thin; not judged: used under "
+             f"{t['min_uses_per_game']:.2f} times a game):"]
+    lines += [f"  {card}: {answer_label(v)}" + (f" ({v['why']})" if v["why"] else "")
               for card, v in sorted(verdicts["cards"].items())]
+    answers = [v["answer"] for v in verdicts["cards"].values()]
+    lines.append("  answers: " + ", ".join(f"{answers.count(a)} {a}" for a in ("in line", "out of line", "not decided")))
     return lines
+
+
+def _sequential_text(fig: dict[str, Any]) -> list[str]:
+    """``--games auto``: the look the run stopped at and why, and what each look left not decided."""
+    seq = fig.get("sequential")
+    if not seq:
+        return []
+    last = seq["looks"][-1]
+    why = {"decided": "every pack card decided", "games decided nothing": "the games decided nothing",
+           "games budget": f"--max-games {seq['max_games']} reached",
+           "time budget": f"--max-minutes {seq['max_minutes'] or 0:g} reached"}
+    lines = [f"Played until decided (group-sequential, alpha {seq['alpha']:g} spent by halves over looks at "
+             f"{', '.join(map(str, seq['schedule']))} games): stopped at look {last['look']} of {len(seq['schedule'])}, "
+             f"{last['games']} games, {100 * (1 - last['alpha']):.4g}% intervals: {why[seq['stopped']]}"]
+    lines += [f"  look {look['look']} ({look['games']} games, alpha {look['alpha']:.3g}): "
+              + (f"not decided: {', '.join(look['not_decided'])}" if look["not_decided"] else "nothing left open")
+              for look in seq["looks"]]
+    return lines
+
+
+def _stall_lead(fig: dict[str, Any]) -> list[str]:
+    """The first lines of a run whose games did not all end with a winner: how many, and what it means."""
+    none, stalls = fig["no_winner"], fig["stalls"]
+    if not none["rate"]:
+        return []
+    lines = [f"GAMES WITHOUT A WINNER: {_pct(none).strip()} of {none['n']} games (stalls at the step cap "
+             f"{fig['table']['step_cap']}: {_pct(stalls).strip()})"]
+    if none["rate"] > MOST_UNDECIDED_GAMES and fig.get("verdicts"):
+        lines.append(f"  more than {100 * MOST_UNDECIDED_GAMES:.0f}% of the games decided nothing: every verdict "
+                     "below is 'not decided'")
+    return lines + [""]
 
 
 def _left_out_text(fig: dict[str, Any]) -> list[str]:
@@ -319,7 +363,7 @@ figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 table { border-collapse: collapse; font-size: 0.9em; } td, th { padding: 0.2em 0.6em; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
 pre { background: #f6f7f9; padding: 1em; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85em; }
 .wide { overflow-x: auto; max-width: 100%; } td.why { white-space: normal; min-width: 20em; }
-.strong, .weak, .decides { color: #c8553d; font-weight: bold; }
+.strong, .weak, .decides { color: #c8553d; font-weight: bold; } .not-decided, .not-judged { color: #8a5a00; font-weight: bold; }
 .sig { color: #c8553d; font-weight: bold; } tr.pack td:first-child { color: #c8553d; }
 caption { text-align: left; font-weight: bold; margin: 0.5em 0; }
 </style></head><body>
@@ -329,8 +373,8 @@ caption { text-align: left; font-weight: bold; margin: 0.5em 0; }
 <pre>{{ section.text }}</pre>
 {% for caption, svg in section.plots %}<figure class="plot" data-plot="{{ caption }}">{{ svg | safe }}<figcaption>{{ caption }}</figcaption></figure>
 {% endfor %}{% if section.verdicts %}<div class="wide"><table class="verdicts"><caption>Verdict per pack card (paired effect and games ended, against the base cards of its type)</caption>
-<tr><th>card</th><th>type</th><th>verdict</th><th>why</th></tr>
-{% for card, v in section.verdicts %}<tr><td>{{ card }}</td><td>{{ v.type }}</td><td class="{{ v.verdict | join(' ') }}">{{ label(v.verdict) }}</td><td class="why">{{ v.why }}</td></tr>
+<tr><th>card</th><th>type</th><th>answer</th><th>verdict</th><th>why</th></tr>
+{% for card, v in section.verdicts %}<tr><td>{{ card }}</td><td>{{ v.type }}</td><td class="answer">{{ v.answer }}</td><td class="{{ v.verdict | join(' ') | replace('not ', 'not-') }}">{{ answer(v) }}</td><td class="why">{{ v.why }}</td></tr>
 {% endfor %}</table></div>{% endif %}{% if section.cards %}<div class="wide"><table class="cards"><caption>Every card: win rate of players who held it against those who did not (95% CI)</caption>
 <tr><th>card</th><th>held (player-games)</th><th>win rate held</th><th>win rate not held</th><th>improvement</th><th>paired effect</th><th>played / placed / triggers / firings per game</th><th>games it ended</th></tr>
 {% for c in section.cards %}<tr{% if c.pack %} class="pack"{% endif %}><td>{{ c.card }}{% if c.pack %} (pack){% endif %}</td><td>{{ c.held }}</td>
@@ -385,7 +429,7 @@ def to_html(report: dict[str, Any]) -> str:
     compare = _compare_text(report).split("B - A", 1)[1] if "compare" in report else None
     paired = _paired_seats(report["a"], report["b"]) if compare else None
     return env.from_string(PAGE).render(title=title, sections=sections, compare=("B - A" + compare) if compare else None,
-                                        paired=paired, pct=lambda r: _pct(r).strip(), diff=_diff, label=label,
+                                        paired=paired, pct=lambda r: _pct(r).strip(), diff=_diff, label=label, answer=answer_label,
                                         strength=_strength, trust=_trust_text(report))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any
 
 Z = 1.959963984540054
@@ -139,20 +140,25 @@ def merged(tallies: list[Tally], players: int) -> Tally:
 
 # --- intervals -------------------------------------------------------------------------------------
 
-def wilson(successes: float, trials: int) -> tuple[float, float]:
-    """Wilson's 95% score interval for a rate (``(0, 1)`` with no trials)."""
+def z_for(alpha: float) -> float:
+    """The two-sided normal quantile of a ``1 - alpha`` interval (``Z`` for 0.05)."""
+    return Z if alpha == 0.05 else NormalDist().inv_cdf(1 - alpha / 2)
+
+
+def wilson(successes: float, trials: int, z: float = Z) -> tuple[float, float]:
+    """Wilson's score interval for a rate, 95% unless ``z`` says otherwise (``(0, 1)`` with no trials)."""
     if trials <= 0:
         return 0.0, 1.0
     p = successes / trials
-    z2 = Z * Z
+    z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = Z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rate(successes: float, trials: int) -> dict[str, Any]:
-    """A rate with its Wilson interval, as the report writes it."""
-    low, high = wilson(successes, trials)
+def rate(successes: float, trials: int, z: float = Z) -> dict[str, Any]:
+    """A rate with its Wilson interval (95% unless ``z`` says otherwise), as the report writes it."""
+    low, high = wilson(successes, trials, z)
     return {"rate": _r(successes / trials if trials else 0.0), "low": _r(low), "high": _r(high), "n": trials}
 
 
@@ -209,7 +215,7 @@ def _r(value: float) -> float:
 
 # --- paired games ----------------------------------------------------------------------------------
 
-def paired_difference(both: int, first: int, second: int, neither: int) -> dict[str, Any]:
+def paired_difference(both: int, first: int, second: int, neither: int, z: float = Z) -> dict[str, Any]:
     """Rate of success in the first of each pair minus in the second, from the four counts of pairs (both
     succeeded, only the first, only the second, neither): Newcombe's hybrid score interval for paired
     proportions (his 1998 method 10, Wilson's intervals joined with the pairs' phi correlation), and the
@@ -218,7 +224,7 @@ def paired_difference(both: int, first: int, second: int, neither: int) -> dict[
     if not n:
         return {"difference": None, "low": None, "high": None, "p": 1.0, "pairs": 0}
     p1, p2 = (both + first) / n, (both + second) / n
-    (l1, u1), (l2, u2) = wilson(both + first, n), wilson(both + second, n)
+    (l1, u1), (l2, u2) = wilson(both + first, n, z), wilson(both + second, n, z)
     rows = (both + first) * (second + neither) * (both + second) * (first + neither)
     phi = (both * neither - first * second) / math.sqrt(rows) if rows else 0.0
     d = p1 - p2

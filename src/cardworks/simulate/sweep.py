@@ -44,15 +44,20 @@ def _shown(text: str) -> str:
 
 
 def sweep_figures(card: str, field: str, runs: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
-    """Per value: the card's strength, its type's band, its verdict and the games its effect ended; and the
-    values at which it is in line."""
+    """Per value: the card's strength, its type's band, its answer and verdict, the games its effect ended and the
+    games without a winner; the values at which it is in line, and those at which the games decided nothing (too
+    many stalls or games without a winner: never in line)."""
     rows = []
     for value, fig in runs:
         row = next(c for c in fig["cards"] if c["card"] == card)
         verdict = fig["verdicts"]["cards"][card]
         rows.append({"value": value, "strength": row.get("strength"), "band": fig["verdicts"]["bands"].get(row["type"]),
-                     "verdict": verdict["verdict"], "why": verdict["why"], "decided_by_effect": row["decided_by_effect"],
-                     "played_per_game": row["played_per_game"]})
+                     "answer": verdict["answer"], "verdict": verdict["verdict"],
+                     "games_to_decide": verdict["games_to_decide"], "why": verdict["why"],
+                     "decided_by_effect": row["decided_by_effect"], "played_per_game": row["played_per_game"],
+                     "no_winner": fig["no_winner"], "stalls": fig["stalls"],
+                     "stalled": fig["verdicts"]["games"] is not None})
     first = runs[0][1]["table"]
     return {"card": card, "field": field, "table": {k: v for k, v in first.items()},
-            "values": rows, "in_line": [r["value"] for r in rows if r["verdict"] == ["in line"]]}
+            "values": rows, "in_line": [r["value"] for r in rows if r["verdict"] == ["in line"] and not r["stalled"]],
+            "stalled": [r["value"] for r in rows if r["stalled"]]}

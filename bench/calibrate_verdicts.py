@@ -1,0 +1,243 @@
+"""Measure the verdicts themselves: plant cards of known strength into a fixture pack and count the answers.
+
+Run: python bench/calibrate_verdicts.py [--games 1000] [--seeds 1-10] [--agent random] [--workers 2]
+                                        [--sweep-values 0,1,2,3,4,5,6,8,10] [--no-sweep]
+                                        [--log-games 20]
+
+The pack (written to a temporary folder, played on the fixture database tests/fixtures/cards) holds:
+
+- plain twins of base cards (the same stats and effects under another id): they must come out *in line* or
+  *not decided*, never *strong* or *weak*;
+- clearly overpowered cards: a battle card with attack and defence 10 (the most the game allows, far above every defence), a treasure
+  that draws three cards at the start of each of its holder's turns, one that gives three more actions a turn
+  (the base deck's allioli persistent already gives one more): they must come out *strong* or *decides games*
+  in at least 95% of the seeds at the default budget;
+- clearly weak cards: a battle card of attack and defence 0, and a treasure that makes its holder discard two
+  cards at the start of each turn: they must come out *weak*.
+
+Every seed plays ``--games`` paired games of the base deck with the pack; the confusion table counts, per
+planted card and per kind, the seeds at which each answer came out. Then a sweep of the twin battle card's
+attack (seed 1, the same budget) names the values at which it is in line: the goal is a contiguous range of
+them that excludes the overpowered value (10). Goals are printed as met or NOT MET.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from cardworks.simulate.agents import parse_agents  # noqa: E402
+from cardworks.simulate.executors import simulate  # noqa: E402
+from cardworks.simulate.figures import figures  # noqa: E402
+from cardworks.simulate.tables import TableSpec, build_table  # noqa: E402
+
+CARDS = REPO / "tests" / "fixtures" / "cards"
+TWINS = {"twin-capita": "el-capita-moro", "twin-delica": "la-delica-de-gandia", "twin-taronger": "taronger-putrefacte",
+         "twin-conill": "conill"}
+"""Planted id → the base card it copies."""
+SOURCE = [{"doc": "fallera-base", "section": "Battle Cards", "lines": "24", "certainty": "inferred",
+           "note": "A card planted by bench/calibrate_verdicts.py."}]
+OVERPOWERED = {
+    "op-attack": {"types": ["battle"], "stats": {"attack": 10, "defence": 10}},
+    "op-draw": {"types": ["treasure"], "attributes": {"treasure-kind": "other"}, "rules": "Draw three a turn.",
+                "effects": [{"when": {"event": "turn-start"}, "while": [{"is": "on-your-counter"}],
+                             "do": [{"verb": "draw", "count": 3}]}]},
+    "op-actions": {"types": ["treasure"], "attributes": {"treasure-kind": "other"}, "rules": "Four actions a turn.",
+                   "effects": [{"while": [{"is": "on-your-counter"}], "do": [{"verb": "actions-per-turn", "count": 4}]}]},
+}
+WEAK = {"weak-battle": {"types": ["battle"], "stats": {"attack": 0, "defence": 0}},
+        "weak-discard": {"types": ["treasure"], "attributes": {"treasure-kind": "other"},
+                         "rules": "At the start of your turn, discard two cards.",
+                         "effects": [{"when": {"event": "turn-start"}, "while": [{"is": "on-your-counter"}],
+                                      "do": [{"verb": "discard", "count": 2, "players": "you"}]}]}}
+KIND = {**{c: "plain twin" for c in TWINS}, **{c: "overpowered" for c in OVERPOWERED}, **{c: "weak" for c in WEAK}}
+ANSWERS = ("in line", "strong", "weak", "decides", "strong+decides", "not decided", "not judged")
+SWEPT = "twin-capita"
+
+
+def write_pack(folder: Path) -> Path:
+    """The planted pack, written into ``folder``."""
+    base = {c["id"]: c for c in json.loads((CARDS / "fallera" / "sets" / "base.json").read_text())["cards"]}
+    cards = []
+    for planted, original in TWINS.items():
+        card = {k: copy.deepcopy(v) for k, v in base[original].items()
+                if k in ("types", "attributes", "stats", "effects", "rules")}
+        card.update(id=planted, quantity=1, name=f"twin of {original}", sources=SOURCE)
+        for effect in card.get("effects", []):  # a terreta's bonus names its own cards: a restatement, not play
+            effect["do"] = [verb for verb in effect["do"] if verb["verb"] != "restates-terreta-bonus"]
+        card["effects"] = [effect for effect in card.get("effects", []) if effect["do"]]
+        if not card["effects"]:  # a plain card: its rules text would only restate the bonus
+            del card["effects"]
+            card.pop("rules", None)
+        if card.get("stats") and None in card["stats"].values():
+            card["stats"] = {k: v if v is not None else 2 for k, v in card["stats"].items()}
+        cards.append(card)
+    for planted, body in {**OVERPOWERED, **WEAK}.items():
+        cards.append({"id": planted, "quantity": 1, "name": planted, "sources": SOURCE, **copy.deepcopy(body)})
+    pack = folder / "calibration-pack"
+    (pack / "sets").mkdir(parents=True)
+    (pack / "pack.json").write_text(json.dumps({"$schema": str(REPO / "schema" / "pack.schema.json"),
+                                                "id": "calibration-pack", "extends": "fallera", "name": "Planted cards",
+                                                "version": "0.1", "description": "Cards of known strength."}))
+    by_type = Counter(t for c in cards for t in c["types"])
+    (pack / "sets" / "calibration.json").write_text(json.dumps({
+        "$schema": str(REPO / "schema" / "fallera" / "set.schema.json"), "id": "calibration-set", "name": "Calibration set", "order": 10,
+        "totals": {"designs": len(cards), "cards": len(cards), "by_type": dict(by_type)}, "cards": cards}, indent=1))
+    return pack
+
+
+def answer(verdict: dict) -> str:
+    flags = verdict["verdict"]
+    if flags in (["in line"], ["not decided"], ["not judged"]):
+        return flags[0]
+    return "+".join(sorted(flags, key=("strong", "weak", "decides").index))
+
+
+def run(pack: Path, games: int, seed: int, agent: str, workers: int, adjust: tuple | None = None) -> dict:
+    spec = TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000, paired=True, adjust=adjust)
+    agents = tuple(parse_agents(agent, 4, 50))
+    tally = simulate(spec, agents, games, seed, workers=workers)
+    return figures(tally, build_table(spec), [a.label for a in agents], seed)
+
+
+def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: int = 6) -> list[str]:
+    """Why a planted card does (not) change the agents' play: over ``games`` games (the same loop, seeds and agents
+    as ``runner.play_game``), the decisions at which an action using ``card`` was legal, how often the agent
+    chose it and what, and the first few decisions at which it chose something else."""
+    from cardworks.engine.core import CHANCE
+    from cardworks.simulate.agents import seating
+    from cardworks.simulate.runner import game_rngs
+
+    spec = TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000)
+    table, agents = build_table(spec), tuple(parse_agents(agent, 4, 50))
+    rules, counts, lines = table.rules, Counter(), []
+    for index in range(games):
+        seats = seating(agents, index)
+        chance, *minds = game_rngs(seed, index, 4)
+        playout = table.playout(table.deal(chance))
+        choices, play, now = playout
+        position = table.live(playout)
+        legal, steps = choices(), 0
+        while legal and steps < spec.max_steps:
+            actor = rules.actor(position())
+            if actor == CHANCE:
+                action = legal[int(chance.random() * len(legal))]
+            elif seats[actor].kind == "random":
+                action = legal[int(minds[actor].random() * len(legal))]
+            else:
+                action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
+            if actor != CHANCE:
+                using = [a for a in legal if table.played(a) == card]
+                if using:
+                    counts["decisions at which it could be used"] += 1
+                    if table.played(action) == card:
+                        counts[f"used: {type(action).__name__}"] += 1
+                    else:
+                        counts[f"not used: chose {type(action).__name__}"] += 1
+                        if len(lines) < show:
+                            lines.append(f"    game {index}, step {steps}, p{actor + 1} ({seats[actor].label}): could "
+                                         f"{' or '.join(sorted({str(a) for a in using}))[:160]}; chose {action}")
+            play(action, chance)
+            legal, steps = choices(), steps + 1
+    if not counts:
+        return ["  no action of any player ever uses it: it acts from a counter (its placings and triggers are in the "
+                "table above), so what its holder chooses does not depend on it"]
+    return [f"  {what}: {n}" for what, n in sorted(counts.items())] + lines
+
+
+def contiguous(values: list[int], chosen: list[int]) -> bool:
+    """The chosen values are one unbroken run of the swept ones (and not empty)."""
+    where = [values.index(v) for v in chosen]
+    return bool(where) and where == list(range(where[0], where[0] + len(where)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per seed (the default budget: simulate's 1000)")
+    parser.add_argument("--seeds", default="1-10", help="FIRST-LAST")
+    parser.add_argument("--agent", default="random")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sweep-values", default="0,1,2,3,4,5,6,8,10")
+    parser.add_argument("--no-sweep", action="store_true")
+    parser.add_argument("--log-games", type=int, default=20,
+                        help="games logged for a planted card never flagged: when the agents could use it, and what they chose")
+    args = parser.parse_args()
+    low, _, high = args.seeds.partition("-")
+    seeds = list(range(int(low), int(high or low) + 1))
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as folder:
+        pack = write_pack(Path(folder))
+        table: dict[str, Counter] = {card: Counter() for card in KIND}
+        why: dict[str, list[str]] = {card: [] for card in KIND}
+        use: dict[str, Counter] = {card: Counter() for card in KIND}
+        for seed in seeds:
+            fig = run(pack, args.games, seed, args.agent, args.workers)
+            for row in fig["cards"]:
+                if row["card"] in use:
+                    use[row["card"]].update({"played": row["played_per_game"], "placed": row["placed_per_game"],
+                                             "triggers": row["triggers_per_game"], "held": row["held"] / args.games})
+            for card, verdict in fig["verdicts"]["cards"].items():
+                if card in table:
+                    table[card][answer(verdict)] += 1
+                    why[card].append(f"seed {seed}: {answer(verdict)} ({verdict['why']})")
+            print(f"seed {seed}: " + ", ".join(f"{c} {answer(v)}" for c, v in sorted(fig["verdicts"]["cards"].items())),
+                  flush=True)
+        print(f"\nConfusion table: {len(seeds)} seeds x {args.games} paired games, agents {args.agent}, "
+              f"fixture base deck + planted pack (counts of seeds)")
+        width = max(map(len, KIND)) + 2
+        print(f"{'card':<{width}}{'kind':<13}" + "".join(f"{a:>16}" for a in ANSWERS)
+              + "   per game: held, played, placed, triggers (mean of the seeds)")
+        for card in KIND:
+            u = {k: v / len(seeds) for k, v in use[card].items()}
+            print(f"{card:<{width}}{KIND[card]:<13}" + "".join(f"{table[card][a]:>16}" for a in ANSWERS)
+                  + f"   {u['held']:.2f}, {u['played']:.2f}, {u['placed']:.2f}, {u['triggers']:.2f}")
+        for kind in ("plain twin", "overpowered", "weak"):
+            total = sum((table[c] for c in KIND if KIND[c] == kind), Counter())
+            print(f"{'all ' + kind:<{width + 13}}" + "".join(f"{total[a]:>16}" for a in ANSWERS))
+        twins_flagged = sum(table[c][a] for c in TWINS for a in ANSWERS if a.startswith(("strong", "weak")))
+        print(f"\nGoal: no plain twin ever strong or weak: {twins_flagged} of {len(TWINS) * len(seeds)} "
+              f"-> {'met' if not twins_flagged else 'NOT MET'}")
+        for card in OVERPOWERED:
+            hit = sum(n for a, n in table[card].items() if "strong" in a or "decides" in a)
+            print(f"Goal: {card} strong or decides in >= 95% of seeds: {hit}/{len(seeds)} "
+                  f"({100 * hit / len(seeds):.0f}%) -> {'met' if hit >= 0.95 * len(seeds) else 'NOT MET'}")
+        for card in WEAK:
+            hit = table[card]["weak"]
+            print(f"Goal: {card} weak: {hit}/{len(seeds)} ({100 * hit / len(seeds):.0f}%) "
+                  f"-> {'met' if hit >= 0.95 * len(seeds) else 'NOT MET'}")
+        for card in [*OVERPOWERED, *WEAK]:
+            if args.log_games and not any(a.startswith(("strong", "weak", "decides")) for a in table[card]):
+                print(f"How {args.agent} agents use {card} ({args.log_games} games, seed {seeds[0]}):")
+                print("\n".join(usage_log(pack, card, args.log_games, args.agent, seeds[0])))
+            if table[card]["not judged"] or table[card]["not decided"] or table[card]["in line"]:
+                print(f"  {card}, a seed it was not flagged: {next(w for w in why[card] if 'strong' not in w.split('(')[0] and 'weak' not in w.split('(')[0] and 'decides' not in w.split('(')[0])}")
+        if not args.no_sweep:
+            values = [int(v) for v in args.sweep_values.split(",")]
+            print(f"\nSweep of {SWEPT}.attack over {values} (seed {seeds[0]}, {args.games} games a value):")
+            in_line = []
+            for value in values:
+                fig = run(pack, args.games, seeds[0], args.agent, args.workers, adjust=(SWEPT, "attack", value))
+                verdict = fig["verdicts"]["cards"][SWEPT]
+                strength = next(c for c in fig["cards"] if c["card"] == SWEPT).get("strength") or {}
+                effect = ("plain" if strength.get("plain") else
+                          f"{100 * strength['difference']:+.1f} pts [{100 * strength['low']:+.1f}, {100 * strength['high']:+.1f}]")
+                print(f"  attack {value}: {effect}: {answer(verdict)}", flush=True)
+                if verdict["verdict"] == ["in line"]:
+                    in_line.append(value)
+            ok = contiguous(values, in_line) and values[-1] not in in_line
+            print(f"Goal: in line at a contiguous range of attack values excluding {values[-1]}: in line at "
+                  f"{in_line or 'none'} -> {'met' if ok else 'NOT MET'}")
+    print(f"\n{time.monotonic() - started:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""The three answers (in line, out of line, not decided), each earned: equivalence shown inside a widened band,
+thin bands, cards the agents do not play, runs whose games decided nothing, and the gates on all of them.
+
+``instant-win-pack`` holds a special that wins the game when played (greedy agents do not play it; random
+agents do) and a plain battle card.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardworks.simulate.verdicts import EQUIVALENCE_MARGIN, MIN_USES, THIN_BAND, answer_label, games_to_decide, verdicts
+from simulate_helpers import simulate, simulate_json
+
+HERE = Path(__file__).parent
+BALANCE = HERE / "balance-pack"
+INSTANT = HERE / "instant-win-pack"
+
+
+def _card(name: str, kind: str, pack: bool, d: float | None, low: float = 0.0, high: float = 0.0, p: float = 1.0,
+          played: float = 1.0) -> dict:
+    strength = {"difference": d, "low": low, "high": high, "p_adjusted": p} if d is not None else {"plain": True}
+    return {"card": name, "type": kind, "pack": pack, "strength": strength, "played_per_game": played,
+            "placed_per_game": 0.0, "triggers_per_game": 0.0, "held": 40,
+            "decided_by_effect": {"rate": 0.0, "low": 0.0, "high": 0.01}}
+
+
+BASE = [_card("a", "battle", False, 0.03), _card("b", "battle", False, -0.02), _card("c", "battle", False, None)]
+GAMES = {"no_winner": {"rate": 0.0, "low": 0.0, "high": 0.01, "n": 400}, "stalls": {"rate": 0.0, "low": 0.0, "high": 0.01, "n": 400}}
+
+
+def _judge(card: dict, base: list[dict] = BASE, games: dict | None = GAMES) -> dict:
+    return verdicts([*base, card], paired=True, games=games)["cards"][card["card"]]
+
+
+def test_in_line_needs_the_whole_interval_inside_the_band_widened_by_the_margin() -> None:
+    m = EQUIVALENCE_MARGIN
+    assert _judge(_card("x", "battle", True, 0.0, -0.02 - m + 0.001, 0.03 + m - 0.001))["answer"] == "in line"
+    wide = _judge(_card("x", "battle", True, -0.006, -0.077, 0.066))  # the issue's "in line" at attack 9: not shown
+    assert wide["answer"] == "not decided" and wide["verdict"] == ["not decided"]
+    assert wide["games_to_decide"] > 400 and f"about {wide['games_to_decide']:,} games" in answer_label(wide)
+    edge = 0.03 + m
+    assert _judge(_card("x", "battle", True, 0.03, 0.02, edge + 0.001))["answer"] == "not decided"
+    assert _judge(_card("x", "battle", True, 0.03, 0.02, edge - 0.0001))["answer"] == "in line"
+
+
+def test_strong_and_weak_are_out_of_line_and_give_no_games_to_decide() -> None:
+    strong = _judge(_card("x", "battle", True, 0.2, 0.12, 0.28, p=0.001))
+    assert strong == {**strong, "answer": "out of line", "verdict": ["strong"], "games_to_decide": None}
+    assert _judge(_card("x", "battle", True, -0.2, -0.28, -0.12, p=0.001))["verdict"] == ["weak"]
+
+
+def test_the_games_to_decide_shrink_the_interval_to_the_nearest_deciding_edge() -> None:
+    # effect +0.10, half-width 0.10 over 100 games, band 0..0.03: strong needs a half-width under 0.07
+    assert games_to_decide(0.10, 0.0, 0.20, [0.0, 0.03], (0.0, 0.03), False, 100) == 205
+    # a thin band: in line is out of reach, and an effect inside the plausible band is never decided
+    assert games_to_decide(0.05, 0.0, 0.10, [0.0, 0.0], (-0.1, 0.1), True, 100) is None
+
+
+def test_a_thin_band_decides_nothing_unless_the_effect_lies_beyond_any_plausible_band() -> None:
+    thin = [_card("a", "sellable", False, None)]  # one base sellable: the band is 0..0
+    assert THIN_BAND > 1
+    near = _judge(_card("x", "sellable", True, 0.001, -0.01, 0.012, p=0.9), base=thin)
+    assert near["answer"] == "not decided" and "thin band" in near["why"]  # the sellable that flipped between seeds
+    above = _judge(_card("x", "sellable", True, 0.06, 0.03, 0.09, p=0.001), base=thin)
+    assert above["answer"] == "not decided"  # beyond the thin band, not beyond a plausible one
+    far = _judge(_card("x", "sellable", True, 0.3, 0.2, 0.4, p=0.001), base=thin)
+    assert far["verdict"] == ["strong"]
+    result = verdicts([*thin, _card("x", "sellable", True, None)], paired=True, games=GAMES)
+    assert result["bands"]["sellable"]["thin"] and result["bands"]["sellable"]["base_cards"] == 1
+
+
+def test_a_card_the_agents_do_not_play_is_not_judged_whatever_its_effect() -> None:
+    unplayed = _judge(_card("x", "battle", True, 0.2, 0.12, 0.28, p=0.001, played=MIN_USES / 2))
+    assert unplayed["verdict"] == ["not judged"] and unplayed["answer"] == "not decided"
+    assert "the agents do not play it (played 0.03" in unplayed["why"]
+
+
+def test_a_run_whose_games_decided_nothing_decides_no_verdict() -> None:
+    stalled = {"no_winner": {"rate": 0.5, "n": 400}, "stalls": {"rate": 0.4, "n": 400}}
+    card = _judge(_card("x", "battle", True, 0.2, 0.12, 0.28, p=0.001), games=stalled)
+    assert card["verdict"] == ["not decided"] and card["why"].startswith("50.0% of games ended without a winner (40.0%")
+
+
+def test_the_greedy_gate_refuses_to_pass_an_instant_win_card_it_never_plays() -> None:
+    run = (str(INSTANT), "--games", "60", "--seed", "2", "--workers", "1")
+    report = simulate_json(*run, "--agent", "greedy")
+    card = report["verdicts"]["cards"]["instant-victoria"]
+    assert card["answer"] != "in line"
+    _, err = simulate(*run, "--agent", "greedy", "--fail-on", "strong", "--fail-on", "decides", expect=1)
+    line = next(line for line in err.splitlines() if "instant-victoria" in line)
+    assert line.startswith(f"{INSTANT}/sets/instant.json:/cards/0: [")
+    assert "[not-judged]" in line or "[strong]" in line or "[decides]" in line
+    if card["verdict"] == ["not judged"]:  # greedy does not play a special that wins: said, with its plays
+        assert "played 0.00" in card["why"] and "triggers 0.00" in card["why"]
+    randomly = simulate_json(*run, "--agent", "random")["verdicts"]["cards"]["instant-victoria"]
+    assert randomly["answer"] == "out of line" and "decides" in randomly["verdict"]
+
+
+def test_a_run_whose_games_stall_leads_with_it_and_fails_the_undecided_gate(tmp_path: Path) -> None:
+    run = (str(BALANCE), "--games", "12", "--max-steps", "10", "--seed", "2", "--workers", "1")
+    report = simulate_json(*run)
+    assert report["verdicts"]["games"]["no_winner"] > 0.5
+    assert all(v["answer"] == "not decided" for v in report["verdicts"]["cards"].values())
+    out, err = simulate(*run, "--fail-on", "undecided", "--out", str(tmp_path / "r"), expect=1)
+    assert out.startswith("GAMES WITHOUT A WINNER: ") and "every verdict" in out.splitlines()[1]
+    assert "[undecided] balance-soldat: not decided" in err
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "<pre>GAMES WITHOUT A WINNER" in html and '<td class="answer">not decided</td>' in html
+
+
+def test_a_sweep_value_at_which_games_stall_is_said_so_and_never_in_line() -> None:
+    args = (str(BALANCE), "--sweep", "balance-soldat.attack=1..2", "--games", "12", "--max-steps", "10", "--seed", "2",
+            "--workers", "1")
+    sweep = json.loads(simulate(*args, "--format", "json")[0])["sweep"]
+    assert sweep["stalled"] == [1, 2] and sweep["in_line"] == []
+    assert all(r["answer"] == "not decided" and r["no_winner"]["rate"] > 0.5 for r in sweep["values"])
+    out, _ = simulate(*args)
+    assert out.startswith("GAMES WITHOUT A WINNER at attack = 1, 2") and "In line at no value" in out
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_text_json_and_html_give_the_same_three_way_answer(fmt: str, tmp_path: Path) -> None:
+    run = (str(BALANCE), "--games", "40", "--seed", "2", "--workers", "1")
+    report = simulate_json(*run)
+    answers = {card: v["answer"] for card, v in report["verdicts"]["cards"].items()}
+    assert set(answers.values()) <= {"in line", "out of line", "not decided"}
+    out, _ = simulate(*run, "--out", str(tmp_path / "r"), "--format", fmt)
+    html = (tmp_path / "r" / "report.html").read_text()
+    for card, answer in answers.items():
+        assert f"<td>{card}</td>" in html and f'<td class="answer">{answer}</td>' in html
+        if fmt == "text":
+            line = next(line for line in out.splitlines() if line.startswith(f"  {card}: "))
+            verdict = report["verdicts"]["cards"][card]
+            assert line.startswith(f"  {card}: {answer_label(verdict)}")
+            assert ("[out of line]" in line) == (answer == "out of line")
