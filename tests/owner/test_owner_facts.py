@@ -63,7 +63,7 @@ def test_the_sheet_lists_every_kind_of_unknown_of_each_game(tmp_path: Path) -> N
     assert {"quantity", "types", "set", "stats/attack", "stats/defence", "stats/sell", "rules", "effects",
             "sides"} <= fields["fallera"]
     assert fields["calavera"] == {"rows", "faces"}  # the score sheet's values and the dice faces
-    assert fields["diables"] == {"quantity", "name", "rules", "attributes"}  # and the cards no source lists
+    assert fields["diables"] == {"quantity", "name", "rules", "attributes", "areas"}  # the unlisted cards, the boards
     slots = {row["id"] for row in export("diables", tmp_path / "d.csv") if row["id"].startswith("owner-")}
     assert len(slots) == 108  # 124 cards declared, 16 beasts listed
     rows = export("fallera", tmp_path / "f.csv")
@@ -73,6 +73,28 @@ def test_the_sheet_lists_every_kind_of_unknown_of_each_game(tmp_path: Path) -> N
     accesses = next(r for r in rows if r["field"] == "sides/expert/edges")
     assert "muntanyes-centrals + sud (inferred)" in accesses["known"]
     assert not any(r["id"] == "el-capita-moro" and r["field"] == "stats/attack" for r in rows)  # stated: not asked
+
+
+def test_the_diables_sheet_asks_what_its_boards_show_and_only_what_no_source_gives(tmp_path: Path) -> None:
+    rows = [r for r in export("diables", tmp_path / "d.csv") if r["field"].startswith("areas/")]
+    boards = {(r["id"], r["field"]): r for r in rows}
+    assert {r["id"] for r in rows} == {"main-board", "personal-player-board"}
+    assert {r["name"] for r in rows} == {"Main board", "Personal player board"}  # the board's name, as in the box
+    track = boards["main-board", "areas/follower-tracks/spaces"]
+    assert (track["type as"], track["known"], track["stand-in"], track["value"]) == (
+        "a whole number from 0 to 999", "Follower tracks: not given by the sources", "", "")
+    assert boards["main-board", "areas/tabalada/columns"]["type as"] == "a whole number from 1 to 99"
+    printed = boards["personal-player-board", "areas/colla-follower-actions/printed"]
+    assert printed["type as"].startswith("card text") and "what is printed in it is not given" in printed["known"]
+    assert boards["main-board", "areas/audience-areas/count"]["known"] == \
+        "Audience areas: 4 (inferred; confirm or correct it)"  # the rulebook's arithmetic, to confirm
+    stated = [("main-board", "areas/show-tile-spaces/spaces"), ("main-board", "areas/lluiment-tile-spaces/spaces"),
+              ("main-board", "areas/follower-tracks/count"), ("personal-player-board", "areas/street/columns"),
+              ("personal-player-board", "areas/street/rows"), ("personal-player-board", "areas/key/printed"),
+              ("personal-player-board", "areas/tabaler-leader-spaces/spaces")]
+    assert not [key for key in stated if key in boards]  # what the rulebook states is not asked
+    assert ("personal-player-board", "areas/key/spaces") not in boards  # nor a value an area does not record
+    assert len(rows) == 29
 
 
 def test_the_xlsx_sheet_has_the_same_rows(tmp_path: Path) -> None:
@@ -201,6 +223,50 @@ def test_a_bad_sheet_fails_at_its_cell_and_writes_nothing(tmp_path: Path, case: 
     assert lines[0].startswith(f"{sheet}:bad.csv!{column}{number}: [{code}]"), lines
     assert message in lines[0]
     assert "nothing written" in run.output and not (tmp_path / "overlay").exists()
+
+
+def _board_cell(field: str, value: str):
+    return _set("main-board" if not field.startswith("personal:") else "personal-player-board",
+                field.removeprefix("personal:"), value)
+
+
+BAD_BOARD = {
+    "too many spaces": (_board_cell("areas/follower-tracks/spaces", "1000"), "bad-value", "1000 is outside 0..999"),
+    "no columns": (_board_cell("areas/tabalada/columns", "0"), "bad-value", "0 is outside 1..99"),
+    "words for a count": (_board_cell("personal:areas/pavement-spaces/spaces", "six"), "bad-value",
+                          "a whole number is wanted"),
+    "a bad token in what is printed": (_board_cell("areas/sound-track/printed", "A {nonesuch} every 4 spaces."),
+                                       "bad-value", "nonesuch"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_BOARD))
+def test_a_bad_board_value_fails_at_its_cell_and_writes_nothing(tmp_path: Path, case: str) -> None:
+    edit, code, message = BAD_BOARD[case]
+    sheet, number = _edited(tmp_path, edit, "diables")
+    run = run_cli("--cards", str(CARDS), "facts", "import", str(sheet), "--out", str(tmp_path / "overlay"))
+    assert run.exit_code == 1, run.output
+    lines = [line for line in run.output.splitlines() if f"[{code}]" in line or "[unknown-token]" in line]
+    assert lines and lines[0].startswith(f"{sheet}:bad.csv!H{number}: "), run.output
+    assert message in lines[0]
+    assert "nothing written" in run.output and not (tmp_path / "overlay").exists()
+
+
+@pytest.mark.parametrize("value, where, code", [
+    ({"target": "personal-player-board", "field": "areas/key/spaces", "value": 3}, "/values/0/field", "dangling-ref"),
+    ({"target": "main-board", "field": "areas/sound-track/spaces", "value": -1}, "/values/0/value", "out-of-range"),
+    ({"target": "main-board", "field": "areas/show-tile-spaces/spaces", "value": 5}, "/values/0/value",
+     "owner-over-fact"),
+    ({"target": "main-board", "field": "areas/nowhere/spaces", "value": 5}, "/values/0/field", "dangling-ref"),
+])
+def test_a_hand_written_board_value_is_checked_at_its_place(tmp_path: Path, value: dict, where: str, code: str) -> None:
+    folder = tmp_path / "facts"
+    folder.mkdir()
+    (folder / "diables.json").write_text(json.dumps({"$schema": "owner-facts.schema.json", "game": "diables",
+                                                      "values": [value]}), encoding="utf-8")
+    run = run_cli("--cards", str(CARDS), "--facts", str(folder), "validate")
+    assert run.exit_code == 1
+    assert f"diables.json:{where}: [" in run.output and code in run.output, run.output
 
 
 def _overlay(tmp_path: Path, values: list[dict], game: str = "fallera") -> Path:
