@@ -454,3 +454,34 @@ def test_the_card_listing_reads_the_overlay_and_only_with_facts(tmp_path: Path) 
     given = json.loads(run_cli("--cards", str(CARDS), "--facts", str(folder), *args).output)
     shipped = json.loads(run_cli("--cards", str(CARDS), *args).output)
     assert given[0]["quantity"] == 7 and shipped[0]["quantity"] is None
+
+
+def _raw(pdf: Path) -> str:
+    """A PDF's text in reading order (each box of a board sheet whole), its white space collapsed."""
+    return " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout.split())
+
+
+@pytest.mark.slow
+def test_the_diables_boards_print_what_is_known_and_complete_once_the_owner_fills_them(tmp_path: Path) -> None:
+    before = tree_hash(CARDS)
+    overlay = filled_overlay("diables", tmp_path)
+    plain, filled = tmp_path / "plain", tmp_path / "filled"
+    for out, facts in ((plain, []), (filled, ["--facts", str(overlay)])):
+        run = run_cli("--cards", str(CARDS), *facts, "build", "--game", "diables", "--locale", "en", "--no-docs",
+                      "--out", str(out))
+        assert run.exit_code == 0, run.output
+    text = _raw(plain / "diables/en/board-sheets-a4.pdf")
+    assert "Diables: Main board" in text and "Diables: Personal player board" in text
+    assert "Spaces: □" in text and "Printed: □" in text and "□ unknown" in text  # no source gives these
+    assert "Audience areas × 4†" in text  # the rulebook's arithmetic, marked
+    assert all(f in text for f in ("Columns: 5", "Rows: 3", "Spaces: 4", "Spaces: 3", "Spaces: 2"))  # as stated
+    assert "diable 1, character 2, small beast 3, large beast 4" in text  # the key, as stated
+    sentence = " ".join(_pages(plain / "diables/en/cards-all-a4.pdf")[0].split())
+    assert "what the Main board shows (19 values)" in sentence and "Personal player board shows (9 values)" in sentence
+    board = _raw(filled / "diables/en/board-sheets-a4.pdf")
+    assert "□" not in board and "†" not in board  # every value is the owner's: no unknown, no stand-in mark
+    assert "Synthetic print of follower-tracks: gain 1 FP." in board and "Audience areas × 4 " in board
+    contents = " ".join("\n".join(_pages(filled / "diables/en/cards-all-a4.pdf")).split())
+    assert "cannot be played" not in contents  # the cards and the boards are complete
+    assert "Follower tracks (spaces)" in contents  # listed among the values from the owner's copy
+    assert tree_hash(CARDS) == before
