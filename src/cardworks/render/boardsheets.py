@@ -79,19 +79,18 @@ def board_views(db: Database, texts: DocTexts, components: list[Any]) -> list[di
     icons = icon_urls(index, texts)
     pages = []
     for component in components:
-        board = {"id": component.id, "name": texts.text(component.id, "name", component.name),
-                 "areas": [area_view(texts, icons, component, area) for area in component.areas]}
+        areas = [area_view(texts, icons, component, area) for area in component.areas]
+        shown = [str(v) for area in areas for v in (area["count"], *area["grid"], area["spaces"], area["printed"])
+                 if v is not None]
+        board = {"id": component.id, "name": texts.text(component.id, "name", component.name), "areas": areas,
+                 "legend": legend(texts.label, used_marks(*shown), "fact")}  # the marks this board's page uses
         pages += [board] * _copies(index, component)
     return pages
 
 
 def render_board_sheets(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
-    """The boards described area by area, one landscape page per board copy, with the legend of the marks used."""
-    pages = board_views(db, texts, components)
-    shown = [str(v) for page in pages for area in page["areas"]
-             for v in (area["count"], *area["grid"], area["spaces"], area["printed"]) if v is not None]
-    marks = used_marks(*shown)
-    html = piece_html("board-sheets.html.j2", texts, boards=pages, paper=layout.paper,
-                      legend=legend(texts.label, marks, "fact"), unknown=UNKNOWN,
+    """The boards described area by area, one landscape page per board copy, each with the legend of the marks
+    it uses."""
+    html = piece_html("board-sheets.html.j2", texts, boards=board_views(db, texts, components), paper=layout.paper,
                       game=texts.text(db.game_doc.id, "name", db.game_doc.name))
     return piece_pdf(html, db.game.root)
