@@ -16,6 +16,7 @@ import pytest
 from cardworks.loading.database import Database, load_game
 from cardworks.loading.overlay import use_owner_facts
 from cardworks.loading.records import Index
+from cardworks.engine.unknowns import area_certainty
 from cardworks.models.base import Source
 from cardworks.models.certainty import printed_plain
 from cardworks.render.marks import marked
@@ -476,6 +477,15 @@ def test_the_diables_boards_print_what_is_known_and_complete_once_the_owner_fill
     assert "Audience areas × 4†" in text  # the rulebook's arithmetic, marked
     assert all(f in text for f in ("Columns: 5", "Rows: 3", "Spaces: 4", "Spaces: 3", "Spaces: 2"))  # as stated
     assert "diable 1, character 2, small beast 3, large beast 4" in text  # the key, as stated
+    use_owner_facts(None)
+    boards = [r.model for r in Index(Database(game=load_game(CARDS / "diables"))).of_kind("component") if r.model.areas]
+    pages = _pages(plain / "diables/en/board-sheets-a4.pdf")
+    for board, page in zip(boards, pages):  # the marks each page must print, counted from the data
+        values = [(area, value) for area in board.areas for value in area.applies()]
+        unknown = sum(getattr(area, value) is None for area, value in values)
+        unsure = sum(getattr(area, value) is not None and area_certainty(board, area, value) != "stated"
+                     for area, value in values)
+        assert (page.count("□"), page.count("†")) == (unknown + 1, unsure + (unsure > 0)), board.id  # + legend
     sentence = " ".join(_pages(plain / "diables/en/cards-all-a4.pdf")[0].split())
     assert "what the Main board shows (19 values)" in sentence and "Personal player board shows (9 values)" in sentence
     board = _raw(filled / "diables/en/board-sheets-a4.pdf")
