@@ -18,12 +18,15 @@ def synthetic(row: dict[str, str], types: dict[str, list[str]]) -> str:
     if stand_in:
         return stand_in
     if row["known"].endswith("; confirm or correct it)"):  # a value the sources give without stating it
-        return row["known"].rsplit(" (", 1)[0]
+        value = row["known"].rsplit(" (", 1)[0]
+        return value.split(": ", 1)[1] if field.startswith("areas/") else value  # a board's row names its area first
     if how.startswith("a whole number"):
         low = int(how.split("from ")[1].split(" ")[0])
         return str(max(low, 1))
     if how.startswith("the name printed"):
         return f"Synthetic {row['name']}"
+    if how.startswith("card text") and field.startswith("areas/"):  # what a board's area prints
+        return f"Synthetic print of {field.split('/')[1]}: gain 1 FP."
     if how.startswith("card text"):
         return f"Synthetic rules of {row['name']}: draw a card."
     if how.startswith("card types"):

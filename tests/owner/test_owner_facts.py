@@ -16,6 +16,7 @@ import pytest
 from cardworks.loading.database import Database, load_game
 from cardworks.loading.overlay import use_owner_facts
 from cardworks.loading.records import Index
+from cardworks.engine.unknowns import area_certainty
 from cardworks.models.base import Source
 from cardworks.models.certainty import printed_plain
 from cardworks.render.marks import marked
@@ -63,7 +64,7 @@ def test_the_sheet_lists_every_kind_of_unknown_of_each_game(tmp_path: Path) -> N
     assert {"quantity", "types", "set", "stats/attack", "stats/defence", "stats/sell", "rules", "effects",
             "sides"} <= fields["fallera"]
     assert fields["calavera"] == {"rows", "faces"}  # the score sheet's values and the dice faces
-    assert fields["diables"] == {"quantity", "name", "rules", "attributes"}  # and the cards no source lists
+    assert fields["diables"] == {"quantity", "name", "rules", "attributes", "areas"}  # the unlisted cards, the boards
     slots = {row["id"] for row in export("diables", tmp_path / "d.csv") if row["id"].startswith("owner-")}
     assert len(slots) == 108  # 124 cards declared, 16 beasts listed
     rows = export("fallera", tmp_path / "f.csv")
@@ -73,6 +74,28 @@ def test_the_sheet_lists_every_kind_of_unknown_of_each_game(tmp_path: Path) -> N
     accesses = next(r for r in rows if r["field"] == "sides/expert/edges")
     assert "muntanyes-centrals + sud (inferred)" in accesses["known"]
     assert not any(r["id"] == "el-capita-moro" and r["field"] == "stats/attack" for r in rows)  # stated: not asked
+
+
+def test_the_diables_sheet_asks_what_its_boards_show_and_only_what_no_source_gives(tmp_path: Path) -> None:
+    rows = [r for r in export("diables", tmp_path / "d.csv") if r["field"].startswith("areas/")]
+    boards = {(r["id"], r["field"]): r for r in rows}
+    assert {r["id"] for r in rows} == {"main-board", "personal-player-board"}
+    assert {r["name"] for r in rows} == {"Main board", "Personal player board"}  # the board's name, as in the box
+    track = boards["main-board", "areas/follower-tracks/spaces"]
+    assert (track["type as"], track["known"], track["stand-in"], track["value"]) == (
+        "a whole number from 0 to 999", "Follower tracks: not given by the sources", "", "")
+    assert boards["main-board", "areas/tabalada/columns"]["type as"] == "a whole number from 1 to 99"
+    printed = boards["personal-player-board", "areas/colla-follower-actions/printed"]
+    assert printed["type as"].startswith("card text") and "what is printed in it is not given" in printed["known"]
+    assert boards["main-board", "areas/audience-areas/count"]["known"] == \
+        "Audience areas: 4 (inferred; confirm or correct it)"  # the rulebook's arithmetic, to confirm
+    stated = [("main-board", "areas/show-tile-spaces/spaces"), ("main-board", "areas/lluiment-tile-spaces/spaces"),
+              ("main-board", "areas/follower-tracks/count"), ("personal-player-board", "areas/street/columns"),
+              ("personal-player-board", "areas/street/rows"), ("personal-player-board", "areas/key/printed"),
+              ("personal-player-board", "areas/tabaler-leader-spaces/spaces")]
+    assert not [key for key in stated if key in boards]  # what the rulebook states is not asked
+    assert ("personal-player-board", "areas/key/spaces") not in boards  # nor a value an area does not record
+    assert len(rows) == 29
 
 
 def test_the_xlsx_sheet_has_the_same_rows(tmp_path: Path) -> None:
@@ -201,6 +224,50 @@ def test_a_bad_sheet_fails_at_its_cell_and_writes_nothing(tmp_path: Path, case: 
     assert lines[0].startswith(f"{sheet}:bad.csv!{column}{number}: [{code}]"), lines
     assert message in lines[0]
     assert "nothing written" in run.output and not (tmp_path / "overlay").exists()
+
+
+def _board_cell(field: str, value: str):
+    return _set("main-board" if not field.startswith("personal:") else "personal-player-board",
+                field.removeprefix("personal:"), value)
+
+
+BAD_BOARD = {
+    "too many spaces": (_board_cell("areas/follower-tracks/spaces", "1000"), "bad-value", "1000 is outside 0..999"),
+    "no columns": (_board_cell("areas/tabalada/columns", "0"), "bad-value", "0 is outside 1..99"),
+    "words for a count": (_board_cell("personal:areas/pavement-spaces/spaces", "six"), "bad-value",
+                          "a whole number is wanted"),
+    "a bad token in what is printed": (_board_cell("areas/sound-track/printed", "A {nonesuch} every 4 spaces."),
+                                       "bad-value", "nonesuch"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_BOARD))
+def test_a_bad_board_value_fails_at_its_cell_and_writes_nothing(tmp_path: Path, case: str) -> None:
+    edit, code, message = BAD_BOARD[case]
+    sheet, number = _edited(tmp_path, edit, "diables")
+    run = run_cli("--cards", str(CARDS), "facts", "import", str(sheet), "--out", str(tmp_path / "overlay"))
+    assert run.exit_code == 1, run.output
+    lines = [line for line in run.output.splitlines() if f"[{code}]" in line or "[unknown-token]" in line]
+    assert lines and lines[0].startswith(f"{sheet}:bad.csv!H{number}: "), run.output
+    assert message in lines[0]
+    assert "nothing written" in run.output and not (tmp_path / "overlay").exists()
+
+
+@pytest.mark.parametrize("value, where, code", [
+    ({"target": "personal-player-board", "field": "areas/key/spaces", "value": 3}, "/values/0/field", "dangling-ref"),
+    ({"target": "main-board", "field": "areas/sound-track/spaces", "value": -1}, "/values/0/value", "out-of-range"),
+    ({"target": "main-board", "field": "areas/show-tile-spaces/spaces", "value": 5}, "/values/0/value",
+     "owner-over-fact"),
+    ({"target": "main-board", "field": "areas/nowhere/spaces", "value": 5}, "/values/0/field", "dangling-ref"),
+])
+def test_a_hand_written_board_value_is_checked_at_its_place(tmp_path: Path, value: dict, where: str, code: str) -> None:
+    folder = tmp_path / "facts"
+    folder.mkdir()
+    (folder / "diables.json").write_text(json.dumps({"$schema": "owner-facts.schema.json", "game": "diables",
+                                                      "values": [value]}), encoding="utf-8")
+    run = run_cli("--cards", str(CARDS), "--facts", str(folder), "validate")
+    assert run.exit_code == 1
+    assert f"diables.json:{where}: [" in run.output and code in run.output, run.output
 
 
 def _overlay(tmp_path: Path, values: list[dict], game: str = "fallera") -> Path:
@@ -388,3 +455,43 @@ def test_the_card_listing_reads_the_overlay_and_only_with_facts(tmp_path: Path) 
     given = json.loads(run_cli("--cards", str(CARDS), "--facts", str(folder), *args).output)
     shipped = json.loads(run_cli("--cards", str(CARDS), *args).output)
     assert given[0]["quantity"] == 7 and shipped[0]["quantity"] is None
+
+
+def _raw(pdf: Path) -> str:
+    """A PDF's text in reading order (each box of a board sheet whole), its white space collapsed."""
+    return " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout.split())
+
+
+@pytest.mark.slow
+def test_the_diables_boards_print_what_is_known_and_complete_once_the_owner_fills_them(tmp_path: Path) -> None:
+    before = tree_hash(CARDS)
+    overlay = filled_overlay("diables", tmp_path)
+    plain, filled = tmp_path / "plain", tmp_path / "filled"
+    for out, facts in ((plain, []), (filled, ["--facts", str(overlay)])):
+        run = run_cli("--cards", str(CARDS), *facts, "build", "--game", "diables", "--locale", "en", "--no-docs",
+                      "--out", str(out))
+        assert run.exit_code == 0, run.output
+    text = _raw(plain / "diables/en/board-sheets-a4.pdf")
+    assert "Diables: Main board" in text and "Diables: Personal player board" in text
+    assert "Spaces: □" in text and "Printed: □" in text and "□ unknown" in text  # no source gives these
+    assert "Audience areas × 4†" in text  # the rulebook's arithmetic, marked
+    assert all(f in text for f in ("Columns: 5", "Rows: 3", "Spaces: 4", "Spaces: 3", "Spaces: 2"))  # as stated
+    assert "diable 1, character 2, small beast 3, large beast 4" in text  # the key, as stated
+    use_owner_facts(None)
+    boards = [r.model for r in Index(Database(game=load_game(CARDS / "diables"))).of_kind("component") if r.model.areas]
+    pages = _pages(plain / "diables/en/board-sheets-a4.pdf")
+    for board, page in zip(boards, pages):  # the marks each page must print, counted from the data
+        values = [(area, value) for area in board.areas for value in area.applies()]
+        unknown = sum(getattr(area, value) is None for area, value in values)
+        unsure = sum(getattr(area, value) is not None and area_certainty(board, area, value) != "stated"
+                     for area, value in values)
+        assert (page.count("□"), page.count("†")) == (unknown + 1, unsure + (unsure > 0)), board.id  # + legend
+    sentence = " ".join(_pages(plain / "diables/en/cards-all-a4.pdf")[0].split())
+    assert "what the Main board shows (19 values)" in sentence and "Personal player board shows (9 values)" in sentence
+    board = _raw(filled / "diables/en/board-sheets-a4.pdf")
+    assert "□" not in board and "†" not in board  # every value is the owner's: no unknown, no stand-in mark
+    assert "Synthetic print of follower-tracks: gain 1 FP." in board and "Audience areas × 4 " in board
+    contents = " ".join("\n".join(_pages(filled / "diables/en/cards-all-a4.pdf")).split())
+    assert "cannot be played" not in contents  # the cards and the boards are complete
+    assert "Follower tracks (spaces)" in contents  # listed among the values from the owner's copy
+    assert tree_hash(CARDS) == before

@@ -64,7 +64,16 @@ def test_diables_tokens_are_counters_with_the_rulebook_counts() -> None:
                 "sound-tokens": 8, "follower-tokens": 16}
     for token, count in expected.items():
         assert (rows[token].piece, rows[token].printed, rows[token].box) == ("counters", count, count), token
-    assert rows["main-board"].reasons == ("contents-unknown",), "the main board's layout is not in the data"
+    # the boards are printed from what the rulebook says they show, area by area (their unknowns marked)
+    assert (rows["main-board"].piece, rows["main-board"].printed, rows["main-board"].reasons) == ("board-sheets", 1, ())
+    personal = rows["personal-player-board"]
+    assert (personal.piece, personal.reasons, personal.stand_in) == ("board-sheets", ("quantity-unknown",), True)
+
+
+def test_a_board_the_data_does_not_describe_is_not_printed() -> None:
+    board = _component("diables", "main-board")
+    assert printing(board).piece == "board-sheets"
+    assert printing(board.model_copy(update={"areas": []})).reason == "contents-unknown"
 
 
 def test_a_component_whose_count_no_source_gives_is_not_printed_as_if_known() -> None:

@@ -101,10 +101,11 @@ def test_a_kit_that_cannot_be_played_says_so_and_one_that_can_does_not() -> None
     deck = build_deck(diables)
     gaps = play_gaps(diables, deck, contents(diables, deck))
     assert [(g.kind, g.id, g.unknown, g.box) for g in gaps] == [
-        ("cards", "base", 108, 124), ("piece", "main-board", None, None), ("piece", "personal-player-board", None, None)]
+        ("cards", "base", 108, 124), ("board-values", "main-board", 19, None),
+        ("board-values", "personal-player-board", 9, None)]
     sentence = unplayable_sentence(diables, DocTexts(diables, "en"), gaps)
     assert sentence.startswith("This kit cannot be played as printed") and "108 of the 124 cards" in sentence
-    assert "docs/owners-copy.md" in sentence
+    assert "docs/owners-copy.md" in sentence and "what the Main board shows (19 values)" in sentence
     for selection in ("base-3", "expert"):
         fact = build_deck(DB, selection)
         assert ("accesses", "kingdom-map") in [(g.kind, g.id) for g in play_gaps(DB, fact, contents(DB, fact))]

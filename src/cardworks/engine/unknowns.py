@@ -140,6 +140,42 @@ def board_unknowns(index: Index) -> list[Unknown]:
     return rows
 
 
+AREA_RANGES = {"count": (1, 99), "columns": (1, 99), "rows": (1, 99), "spaces": (0, 999)}
+"""The whole numbers an area's value may take (as ``BoardArea`` allows)."""
+
+
+def area_certainty(component: Any, area: Any, value: str) -> Any:
+    """How sure an area's value is: from the board's sources naming ``areas/<id>/<value>`` (an owner's value is
+    cited there), else from the area's own sources naming ``value``; None when no source names it."""
+    return field_certainty(component.sources, f"areas/{area.id}/{value}") or field_certainty(area.sources, value)
+
+
+def area_unknowns(index: Index) -> list[Unknown]:
+    """What the boards show that no source gives: each value an area of a board component records (its count,
+    columns, rows, spaces, what is printed in it) that is null or not stated, one row each under the board's
+    name. A value the area leaves out does not apply to it and is not asked."""
+    rows: list[Unknown] = []
+    for record in index.of_kind("component"):
+        component = record.model
+        for area in getattr(component, "areas", None) or []:
+            for value in area.applies():
+                current = getattr(area, value)
+                sure = area_certainty(component, area, value)
+                if current is not None and sure == "stated":
+                    continue
+                known = f"{area.name}: " + ("not given by the sources" if current is None else
+                                            f"{current} ({sure or 'no source names it'}; confirm or correct it)")
+                path = f"areas/{area.id}/{value}"
+                if value == "printed":
+                    rows.append(Unknown(target=component.id, name=component.name, field=path, kind="markup",
+                                        known=known.replace("not given", "what is printed in it is not given")))
+                else:
+                    low, high = AREA_RANGES[value]
+                    rows.append(Unknown(target=component.id, name=component.name, field=path, kind="count",
+                                        low=low, high=high, known=known))
+    return rows
+
+
 def assumed_unknowns(index: Index, targets: set[str] | None = None) -> list[Unknown]:
     """A row for each value ``assumptions/`` stands in for (of ``targets``, or every record but the game's own
     rule parameters): a whole number (0 to 999), or whole numbers as many as the stand-in holds."""

@@ -181,6 +181,8 @@ def _apply(record: dict[str, Any], set_id: str | None, field: str, value: Any) -
                            f"({node.get(last)!r}); the owner's copy only fills unknowns")
         if last not in node and len(parts) == 1 and last not in _OPEN_TOP:
             raise _Refused("/field", "dangling-ref", f"the record has no field {last!r}")
+        if last not in node and parts[0] == "areas":  # a value the board's area leaves out does not apply to it
+            raise _Refused("/field", "dangling-ref", f"area {node.get('id')!r} of {record['id']} records no {last!r}")
         node[last] = value
         return
     raise _Refused("/field", "dangling-ref", f"the record has no field {field!r}")

@@ -119,6 +119,8 @@ def unplayable_sentence(db: Database, texts: DocTexts, gaps: tuple[Gap, ...]) ->
         name = str(texts.text(gap.id, "name", model.name))
         if gap.kind == "piece":
             what.append(name)
+        elif gap.kind == "board-values":
+            what.append(str(texts.label("unplayable_board_values")).format(name=name, unknown=gap.unknown))
         elif gap.kind == "accesses":
             what.append(str(texts.label("unplayable_accesses")).format(name=name))
         else:

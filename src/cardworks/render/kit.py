@@ -62,12 +62,17 @@ def _described(component: Any) -> bool:
 def printing(component: Any, assumed: int | None = None) -> Printing:
     """Which piece prints ``component`` and how many; a reason whenever the kit cannot match the box.
 
-    A tile whose count no source gives is printed as many times as ``assumed`` says (else once), marked so.
+    A tile whose count no source gives is printed as many times as ``assumed`` says (else once), marked so;
+    so is a board whose areas the data describes (``Component.areas``). A board the data does not describe is
+    not printed.
     """
     quantity = component.quantity
     kind = component.kind
     if kind in {"pencil", "other"}:
         return Printing(None, 0, "not-printable")
+    if kind == "board" and component.areas:  # described area by area: a schematic sheet, unknowns marked
+        return Printing("board-sheets", quantity or (assumed if isinstance(assumed, int) and assumed > 0 else 1),
+                        "quantity-unknown" if quantity is None else None)
     if kind == "board" or (kind in {"card", "tile"} and not (_described(component) or kind == "tile" and component.text)):
         return Printing(None, 0, "contents-unknown")
     if quantity is None and kind == "tile":
@@ -163,7 +168,8 @@ class Gap:
     """Something a group needs to play that this kit cannot print, because no source gives it."""
 
     kind: str
-    """``piece`` (a board whose contents no source gives), ``cards`` or ``designs`` (a deck set's cards or
+    """``piece`` (a board whose contents no source gives), ``board-values`` (a board printed from its areas, with
+    ``unknown`` values no source gives), ``cards`` or ``designs`` (a deck set's cards or
     designs no source names: ``unknown`` of ``box``), ``accesses`` (a board side whose accesses no source gives,
     with no stand-in in this edition)."""
     id: str
@@ -171,10 +177,16 @@ class Gap:
     box: int | None = None
 
 
+def unknown_area_values(component: Any) -> int:
+    """How many values the areas of a board component record as unknown (``null``)."""
+    return sum(getattr(area, value) is None for area in component.areas for value in area.applies())
+
+
 def play_gaps(db: Database, deck: Any, rows: list[ContentRow]) -> tuple[Gap, ...]:
     """What keeps the kit from being played as printed (empty: nothing the data knows of).
 
-    A board of the chosen sets that is not printed because its contents are unknown; in the fact edition, the
+    A board of the chosen sets that is not printed because its contents are unknown, or printed from its areas
+    with values no source gives (``board-values``: how many); in the fact edition, the
     cards of a deck set that no source names (the playtest edition prints the deck the engine plays instead);
     a printed board with a side whose accesses are not all known and, in this edition, not stood in for."""
     index = Index(db)
@@ -184,6 +196,10 @@ def play_gaps(db: Database, deck: Any, rows: list[ContentRow]) -> tuple[Gap, ...
     for row in rows:
         if row.kind == "board" and row.piece is None and "contents-unknown" in row.reasons:
             gaps.append(Gap("piece", row.id))
+        elif row.kind == "board" and row.piece == "board-sheets":
+            missing = unknown_area_values(index.by_id[row.id].model)
+            if missing:
+                gaps.append(Gap("board-values", row.id, missing))
         elif row.kind == "cards" and "contents-unknown" in row.reasons and not playtest and row.box is not None:
             cards = [r.model for r in index.of_kind("card") if r.set_id == row.id and not r.model.optional]
             designs = index.by_id[row.id].model.totals.designs

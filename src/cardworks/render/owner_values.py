@@ -44,6 +44,10 @@ def _field_name(texts: Any, game: Any, record: Any, field: str) -> str:
             space = next((s for s in side.spaces if s.id == parts[3]), None)
             name = str(texts.text(record.id, f"sides/{parts[1]}/spaces/{parts[3]}/name", space.name)) if space else parts[3]
             return f"{texts.label('contents_owner_field_accesses')} ({side_name}: {name})"
+    if parts[0] == "areas" and len(parts) == 3:  # what a board's area shows
+        area = next((a for a in getattr(record.model, "areas", None) or [] if a.id == parts[1]), None)
+        name = str(texts.text(record.id, f"areas/{parts[1]}/name", area.name)) if area else parts[1]
+        return f"{name} ({str(texts.label(f'board_{parts[2]}')).lower()})"
     if field in FIELD_LABELS:
         return str(texts.label(f"contents_owner_field_{field}"))
     return field

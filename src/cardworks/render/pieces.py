@@ -1,4 +1,4 @@
-"""Printable components other than deck cards: tiles, dice nets, score sheets, player aids.
+"""Printable components other than deck cards: tiles, dice nets, score sheets, player aids, boards.
 
 Which pieces a game gets follows its data, never a list per game: tiles that
 carry text become tile sheets (each tile a page at trim + bleed, imposed with
@@ -30,6 +30,7 @@ from .docs.texts import DocTexts, icon_urls
 from .impose import SheetLayout, impose
 from .jinja import markup_html
 from .boardpiece import boards, render_board_a3, render_board_tiled
+from .boardsheets import render_board_sheets
 from .cutouts import render_component_cards, render_counters, render_stickers, render_standees
 from .kit import printed_components
 from .piecepdf import TILE_BLEED_MM, piece_html, piece_pdf
@@ -345,6 +346,7 @@ PIECES: dict[str, Piece] = {
     "counters": _components_piece("counters", render_counters),
     "stickers": _components_piece("stickers", render_stickers),
     "standees": _components_piece("standees", render_standees),
+    "board-sheets": _components_piece("board-sheets", render_board_sheets),
     "board": _board_piece(render_board_tiled),
     "board-a3": _board_piece(render_board_a3),
 }
