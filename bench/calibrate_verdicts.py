@@ -167,6 +167,9 @@ def main() -> None:
     parser.add_argument("--agent", default="random")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sweep-values", default="0,1,2,3,4,5,6,8,10")
+    parser.add_argument("--sweep-field", choices=["attack", "defence"], default="attack",
+                        help="the stat of the twin battle card the sweep steps (no base attack is above 6, no base "
+                             "defence above 4: a defence of 7 or more is never beaten, an attack above 5 wins no more)")
     parser.add_argument("--no-sweep", action="store_true")
     parser.add_argument("--log-games", type=int, default=20,
                         help="games logged for a planted card never flagged: when the agents could use it, and what they chose")
@@ -222,19 +225,20 @@ def main() -> None:
                 print(f"  {card}, a seed it was not flagged: {next(w for w in why[card] if 'strong' not in w.split('(')[0] and 'weak' not in w.split('(')[0] and 'decides' not in w.split('(')[0])}")
         if not args.no_sweep:
             values = [int(v) for v in args.sweep_values.split(",")]
-            print(f"\nSweep of {SWEPT}.attack over {values} (seed {seeds[0]}, {args.games} games a value):")
+            field = args.sweep_field
+            print(f"\nSweep of {SWEPT}.{field} over {values} (seed {seeds[0]}, {args.games} games a value):")
             in_line = []
             for value in values:
-                fig = run(pack, args.games, seeds[0], args.agent, args.workers, adjust=(SWEPT, "attack", value))
+                fig = run(pack, args.games, seeds[0], args.agent, args.workers, adjust=(SWEPT, field, value))
                 verdict = fig["verdicts"]["cards"][SWEPT]
                 strength = next(c for c in fig["cards"] if c["card"] == SWEPT).get("strength") or {}
                 effect = ("plain" if strength.get("plain") else
                           f"{100 * strength['difference']:+.1f} pts [{100 * strength['low']:+.1f}, {100 * strength['high']:+.1f}]")
-                print(f"  attack {value}: {effect}: {answer(verdict)}", flush=True)
+                print(f"  {field} {value}: {effect}: {answer(verdict)}", flush=True)
                 if verdict["verdict"] == ["in line"]:
                     in_line.append(value)
             ok = contiguous(values, in_line) and values[-1] not in in_line
-            print(f"Goal: in line at a contiguous range of attack values excluding {values[-1]}: in line at "
+            print(f"Goal: in line at a contiguous range of {field} values excluding {values[-1]}: in line at "
                   f"{in_line or 'none'} -> {'met' if ok else 'NOT MET'}")
     print(f"\n{time.monotonic() - started:.0f} s", flush=True)
 
