@@ -106,3 +106,26 @@ def test_a_card_never_drawn_has_exactly_no_effect() -> None:
     assert [row["card"] for row in never] == ["example-tempesta"]
     assert never[0]["strength"] == {"difference": 0.0, "low": 0.0, "high": 0.0, "p": 1.0, "pairs": 0, "unchanged": 0,
                                      "p_adjusted": 1.0}
+
+
+def test_a_twins_rules_list_the_very_actions_of_the_real_rules() -> None:
+    """``Facts.row`` is shared by every ``Facts`` of one deal order (``facts._shared_rows``): a twin's rules and a
+    sweep's tables list the same action objects as the real table's rules, equal to the actions built afresh."""
+    import random
+
+    from cardworks.games.fallera import facts as facts_module
+    from cardworks.games.fallera.actions import Defend, Sell, Take
+
+    table = build_table(TableSpec(str(CARDS), "fallera", "base", 4, (str(EXAMPLE),), paired=True))
+    swept = build_table(TableSpec(str(CARDS), "fallera", "base", 4, (str(EXAMPLE),), paired=True,
+                                  adjust=("example-cavaller", "attack", 9)))
+    state = table.deal(random.Random(3))
+    real = table.rules.facts(state)
+    others = [twin.rules.facts(state) for twin in (*table.stand_ins.values(), swept, *swept.stand_ins.values())]
+    assert len(others) > 20 and all(other is not real for other in others)
+    for kind, players in ((Sell, (1,)), (Defend, (2,)), (Take, (0, 3))):
+        row = real.row(kind, *players)
+        assert row == tuple(kind(*players, ref) for ref in real.refs)
+        assert all(other.row(kind, *players) is row for other in others)
+    fresh = facts_module.Facts(table.rules.defs, 4, state.designs)
+    assert all(a is b for a, b in zip(fresh.sells + fresh.defends, real.sells + real.defends, strict=True))

@@ -25,6 +25,16 @@ def game_rngs(seed: int, index: int, players: int) -> list[random.Random]:
     return [random.Random(int(word)) for word in words]
 
 
+def _restored(states: tuple[Any, ...]) -> list[random.Random]:
+    """Generators in the given states (``random.Random.getstate``)."""
+    rngs = []
+    for kept in states:
+        rng = random.Random(0)
+        rng.setstate(kept)
+        rngs.append(rng)
+    return rngs
+
+
 Snapshot = tuple[Any, Any, tuple[Any, ...], int]
 """Where a paired twin game starts: (the position, the chance rng's state, each seat's rng state, steps played)."""
 
@@ -44,15 +54,13 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     rules = table.rules
     players = table.spec.players
     seats = seating(agents, index)
-    chance, *minds = game_rngs(seed, index, players)
     if start is None:
+        chance, *minds = game_rngs(seed, index, players)
         playout = table.playout(table.deal(chance))
         steps = 0
-    else:
+    else:  # the generators as the snapshot left them (seeding them first from the game's numbers is wasted)
         state, chance_state, mind_states, steps = start
-        chance.setstate(chance_state)
-        for mind, kept in zip(minds, mind_states):
-            mind.setstate(kept)
+        chance, *minds = _restored((chance_state, *mind_states))
         playout = table.playout(state)
     choices, play, now = playout
     position = table.live(playout)
