@@ -147,6 +147,38 @@ def fault_point(name: str) -> None:
         time.sleep(120)  # Ctrl-C ends the wait with KeyboardInterrupt, as it would end real work here
 
 
+PARENT_POLL_S = 0.5
+"""How often a forked worker looks whether the process that started it is still alive."""
+_WATCHING: list[bool] = []
+
+
+def end_workers_with_their_parent() -> None:
+    """Make every process forked from this one from now on (a build's, a check's or a simulation's worker, and
+    theirs) end within about a second once the process that forked it is gone, however it went (kill -9, a
+    timeout's SIGTERM, out of memory): a killed run leaves no worker behind to run for an hour with parent 1.
+
+    Each forked child gets a daemon thread that polls :func:`os.getppid`: it changes when the parent dies and
+    the child is handed to init (or a subreaper). A poll, not ``PR_SET_PDEATHSIG``: that fires when the
+    *thread* that forked ends, and a pool may fork from a helper thread. Called once, by the command line.
+    """
+    if _WATCHING or not hasattr(os, "register_at_fork"):
+        return
+    _WATCHING.append(True)
+    os.register_at_fork(after_in_child=_watch_parent)
+
+
+def _watch_parent() -> None:
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL_S)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="cardworks-parent-watch", daemon=True).start()
+
+
 def _first_to_die() -> bool:
     once = os.environ.get("CARDWORKS_KILL_ONCE")
     if not once:
