@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from glob import escape as glob_escape
 from pathlib import Path
 
@@ -134,7 +134,8 @@ def fault_point(name: str) -> None:
     Ctrl-C at exactly this moment. Points: ``write`` (before any atomic write or grouped write), the
     build transaction's (see ``render.transaction``), ``export-publish`` (an export's staged folder
     complete, before it replaces ``--out``), ``face-pass`` (a chunk of faces about to be laid out, in whichever
-    process or cluster worker lays it out). With ``CARDWORKS_KILL_ONCE=<file>`` only the first process to
+    process or cluster worker lays it out), ``sheet-copy`` (a sheet import's copy of the database made, about to be
+    validated), ``import-before-commit`` and ``import-between-renames`` (see :mod:`cardworks.journal`). With ``CARDWORKS_KILL_ONCE=<file>`` only the first process to
     create that file is killed, so a test can kill one worker of several.
     """
     if os.environ.get("CARDWORKS_KILL_AT") == name and _first_to_die():
@@ -344,3 +345,16 @@ def folder_lock(folder: Path, what: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing releases the lock
+
+
+@contextmanager
+def folder_locks(folders: list[Path], what: str) -> Iterator[None]:
+    """:func:`folder_lock` on each of ``folders`` (each once, in the order given): an import holds the game
+    folder and every pack it may write into, so no reader recovers a pack under its feet."""
+    seen: set[Path] = set()
+    with ExitStack() as stack:
+        for folder in folders:
+            if folder.resolve() not in seen:
+                seen.add(folder.resolve())
+                stack.enter_context(folder_lock(folder, what))
+        yield

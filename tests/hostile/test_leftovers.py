@@ -94,3 +94,23 @@ def test_a_sheet_imports_database_copy_goes_on_sigterm_and_after_kill_9(mini, tm
     judge_output("the next sheet import removes the copy a kill -9 left", FAMILY,
                  f"left {_copies(temp)} (exit {again.returncode}: {stderr[-500:]})" if _copies(temp) or again.returncode
                  else None)
+
+
+def test_an_i18n_import_ended_by_sigterm_removes_its_temporaries(mini, tmp_path: Path) -> None:
+    from test_concurrent_imports import MAP, _po, _save
+
+    edited = _save(_po(mini, tmp_path), tmp_path, "es.po", {MAP: "Plano"})
+    before = {p.name: p.read_bytes() for p in mini.root.rglob("*") if p.is_file()}
+    flag = tmp_path / "paused"
+    process = start("--cards", str(mini.cards_root), "i18n", "import", edited,
+                    env={"CARDWORKS_PAUSE_AT": "import-before-commit", "CARDWORKS_PAUSED": str(flag)})
+    deadline = time.monotonic() + 60
+    while not flag.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert flag.exists() and list(mini.root.rglob("*.tmp")), process.communicate()[1][-2000:]
+    os.kill(process.pid, signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    after = {p.name: p.read_bytes() for p in mini.root.rglob("*") if p.is_file()}
+    wrong = (f"left {sorted(set(after) - set(before))} (exit {process.returncode})" if after != before else
+             stderr[-1500:] if "Traceback" in stderr or process.returncode != 143 else None)
+    judge_output("i18n import ended by SIGTERM before its commit: data as it was, no temporary left", FAMILY, wrong)

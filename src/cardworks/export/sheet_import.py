@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, UsageError
-from ..fileio import fault_point, folder_lock
+from ..fileio import fault_point, folder_locks
 from ..i18n.files import merge_translations
 from ..i18n.merge import LEGACY_WARNING, conflict_message, decide
 from ..i18n.workflow import recover_imports
@@ -152,7 +152,7 @@ def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: l
     table = read_table(path)
     raw_bases = read_base(path, table, len(table.rows))
     db = _which_game(cards_root, table, game, packs)
-    with folder_lock(db.game.root, "import"):
+    with folder_locks([db.game.root, *(pack.root for pack in db.packs)], "import"):
         recovered = recover_imports(db)
         db = Database(game=load_game(db.game.root), packs=[load_pack(pack.root) for pack in db.packs])  # as it is now
         result = _apply(cards_root, path, table, raw_bases, db)
