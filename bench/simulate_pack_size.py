@@ -24,20 +24,28 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
+PER_SET = 5_000
+"""Designs per set file (a data file may hold 16 MB)."""
+
+
 def write_pack(where: Path, designs: int) -> Path:
-    """The example pack whose set holds ``designs`` plain ingredient cards (``example-orxata`` copied)."""
+    """The example pack whose sets hold ``designs`` plain ingredient cards (``example-orxata`` copied), in set
+    files of :data:`PER_SET` designs."""
     pack = where / "pack"
     shutil.copytree(REPO / "examples" / "fallera-pack", pack)
     path = pack / "sets" / "example.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     model = next(card for card in data["cards"] if card["id"] == "example-orxata")
-    data["cards"] = [{**model, "id": f"example-orxata-{n}", "name": f"orxata {n}", "alt_names": []}
-                     for n in range(designs)]
-    data["totals"] = {"designs": designs, "cards": designs, "by_type": {"treasure": designs}}
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    shutil.rmtree(pack / "i18n", ignore_errors=True)
-    shutil.rmtree(pack / "rulings", ignore_errors=True)
-    shutil.rmtree(pack / "scenarios", ignore_errors=True)
+    path.unlink()
+    for number, start in enumerate(range(0, designs, PER_SET)):
+        count = min(PER_SET, designs - start)
+        cards = [{**model, "id": f"example-orxata-{n}", "name": f"orxata {n}", "alt_names": []}
+                 for n in range(start, start + count)]
+        chunk = {**data, "id": f"example-set-{number}", "name": f"Example set {number}", "order": 10 + number,
+                 "totals": {"designs": count, "cards": count, "by_type": {"treasure": count}}, "cards": cards}
+        (pack / "sets" / f"example-{number}.json").write_text(json.dumps(chunk, ensure_ascii=False), encoding="utf-8")
+    for folder in ("i18n", "rulings", "scenarios"):  # they name the example cards, which are gone
+        shutil.rmtree(pack / folder, ignore_errors=True)
     return pack
 
 
