@@ -94,7 +94,6 @@ class Group(click.Group):
     """Turns cardworks errors into messages and exit codes instead of tracebacks."""
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
-        end_workers_with_their_parent()
         if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is \
                 signal.default_int_handler:
             signal.signal(signal.SIGINT, _on_ctrl_c)
@@ -185,5 +184,6 @@ cli.add_command(simulate)
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point (and ``python -m cardworks``): the processes this one forks end with it."""
+    end_workers_with_their_parent()
     sys.exit(cli.main(standalone_mode=True))
