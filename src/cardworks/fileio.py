@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from glob import escape as glob_escape
 from pathlib import Path
 
@@ -134,7 +134,8 @@ def fault_point(name: str) -> None:
     Ctrl-C at exactly this moment. Points: ``write`` (before any atomic write or grouped write), the
     build transaction's (see ``render.transaction``), ``export-publish`` (an export's staged folder
     complete, before it replaces ``--out``), ``face-pass`` (a chunk of faces about to be laid out, in whichever
-    process or cluster worker lays it out). With ``CARDWORKS_KILL_ONCE=<file>`` only the first process to
+    process or cluster worker lays it out), ``sheet-copy`` (a sheet import's copy of the database made, about to be
+    validated), ``import-before-commit`` and ``import-between-renames`` (see :mod:`cardworks.journal`). With ``CARDWORKS_KILL_ONCE=<file>`` only the first process to
     create that file is killed, so a test can kill one worker of several.
     """
     if os.environ.get("CARDWORKS_KILL_AT") == name and _first_to_die():
@@ -145,6 +146,38 @@ def fault_point(name: str) -> None:
         if flag:
             Path(flag).write_text(str(os.getpid()))
         time.sleep(120)  # Ctrl-C ends the wait with KeyboardInterrupt, as it would end real work here
+
+
+PARENT_POLL_S = 0.5
+"""How often a forked worker looks whether the process that started it is still alive."""
+_WATCHING: list[bool] = []
+
+
+def end_workers_with_their_parent() -> None:
+    """Make every process forked from this one from now on (a build's, a check's or a simulation's worker, and
+    theirs) end within about a second once the process that forked it is gone, however it went (kill -9, a
+    timeout's SIGTERM, out of memory): a killed run leaves no worker behind to run for an hour with parent 1.
+
+    Each forked child gets a daemon thread that polls :func:`os.getppid`: it changes when the parent dies and
+    the child is handed to init (or a subreaper). A poll, not ``PR_SET_PDEATHSIG``: that fires when the
+    *thread* that forked ends, and a pool may fork from a helper thread. Called once, by the command line.
+    """
+    if _WATCHING or not hasattr(os, "register_at_fork"):
+        return
+    _WATCHING.append(True)
+    os.register_at_fork(after_in_child=_watch_parent)
+
+
+def _watch_parent() -> None:
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL_S)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="cardworks-parent-watch", daemon=True).start()
 
 
 def _first_to_die() -> bool:
@@ -312,3 +345,16 @@ def folder_lock(folder: Path, what: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing releases the lock
+
+
+@contextmanager
+def folder_locks(folders: list[Path], what: str) -> Iterator[None]:
+    """:func:`folder_lock` on each of ``folders`` (each once, in the order given): an import holds the game
+    folder and every pack it may write into, so no reader recovers a pack under its feet."""
+    seen: set[Path] = set()
+    with ExitStack() as stack:
+        for folder in folders:
+            if folder.resolve() not in seen:
+                seen.add(folder.resolve())
+                stack.enter_context(folder_lock(folder, what))
+        yield

@@ -8,16 +8,23 @@ temporaries and their targets; only then are they renamed into place and the
 journal removed. So:
 
 - killed before the journal is written: no target changed; the temporaries are
-  swept away by the next import (:func:`recover`);
-- killed after it, between the renames: the next import finishes the renames
-  first (rolled forward), and ``validate`` meanwhile reports the half-applied
-  change (:func:`pending`).
+  removed (rolled back) by the next command that reads the folder;
+- killed after it, between the renames: the next command that reads the folder
+  finishes the renames first (rolled forward).
 
-Callers hold the game folder's lock (:func:`cardworks.fileio.folder_lock`).
+Either way the command says which it did (:func:`settle`, called whenever a game folder or pack is read), so
+from the user's point of view the change landed whole or not at all. ``validate`` reports a journal that is
+still there (:func:`pending`): one that cannot be finished (unreadable, or listing files no import writes),
+or a folder that could not be written.
+
+Importers hold the lock (:func:`cardworks.fileio.folder_lock`) of the game folder and of every pack they
+write into; :func:`settle` recovers a folder only when it can take that lock at once, so it never touches the
+temporaries of an import still running.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -50,9 +57,9 @@ def write_journaled(anchor: Path, contents: dict[Path, bytes]) -> None:
         for temp in temps.values():
             temp.unlink(missing_ok=True)
         raise
-    fault_point("import-before-commit")
     listed = [[os.path.relpath(path, anchor), os.path.relpath(temp, anchor)] for path, temp in temps.items()]
-    try:
+    try:  # until the journal is written, any way out (an error, Ctrl-C, SIGTERM) removes the temporaries
+        fault_point("import-before-commit")
         write_bytes_atomic(anchor / JOURNAL, json.dumps({"files": listed}, indent=1).encode("utf-8"))
     except BaseException:
         for temp in temps.values():
@@ -140,3 +147,55 @@ def recover(roots: list[Path]) -> list[str]:
                     Path(folder, name).unlink(missing_ok=True)
                     done.append(f"removed {name}, left by an import stopped before it wrote anything")
     return done
+
+
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` is the name of an import's temporary (``.<target>.import-<id>.<random>.tmp``)."""
+    return _TEMP.match(name) is not None
+
+
+def settle(root: Path, temporaries: list[Path]) -> list[str]:
+    """Recover ``root`` (a game folder or pack) as its reader finds it: finish an interrupted import whose
+    journal is there (rolled forward) and remove ``temporaries`` (found in ``root`` by the caller) of one stopped
+    before its journal (rolled back). Only when no import holds the folder's lock; returns what was done.
+
+    A journal that cannot be finished (see :func:`_pairs`) or a folder that cannot be written is left as it is,
+    for ``validate`` to report (``import-half-applied``).
+    """
+    journal = root / JOURNAL
+    if not temporaries and not os.path.lexists(journal):
+        return []
+    try:
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return []
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # an import is running in it: it finishes or sweeps its own files
+            return []
+        done = []
+        if os.path.lexists(journal):
+            try:
+                moved = _roll_forward(root)
+            except (OSError, ValueError, KeyError, TypeError):
+                pass  # left for validate to report
+            else:
+                done.append(f"finished an import that was interrupted while writing its files: {moved} file(s) "
+                            "renamed into place (rolled forward)")
+        removed = 0
+        for temp in [] if os.path.lexists(journal) else temporaries:  # a journal left: its temporaries are its data
+            if temp.parent.resolve().is_relative_to(root.resolve()) and is_temporary(temp.name):
+                try:
+                    temp.unlink()
+                    removed += 1
+                except FileNotFoundError:
+                    pass
+                except OSError:
+                    break
+        if removed:
+            done.append(f"removed {removed} temporary file(s) of an import stopped before it changed any file "
+                        "(rolled back)")
+        return done
+    finally:
+        os.close(fd)

@@ -1,8 +1,9 @@
 """Imports at the same time and imports killed half-way: nothing another import wrote is lost.
 
 Two ``i18n import``s of different strings both land; two of the same string: one lands, the other is an
-``import-conflict``; a ``sheet import`` beside an ``i18n import`` keeps the translation; kill -9 of a sheet
-import between its renames is reported by ``validate`` and finished by the next import.
+``import-conflict``; a ``sheet import`` beside an ``i18n import`` keeps the translation; an import killed with
+kill -9 between its renames is finished (rolled forward), and one killed before them rolled back, by the next
+command that reads the database, which says which; no journal or temporary is left in the data folders.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import polib
@@ -164,7 +166,16 @@ def test_sheet_cell_changed_in_the_database_since_the_export_is_a_conflict(mini,
     assert "database now has 'capitán', file has 'jefe'" in result.stderr, result.stderr
 
 
-def test_sheet_import_killed_between_its_renames_is_reported_then_finished(mini, tmp_path: Path) -> None:
+def _recovered(game, result, said: str, values: Callable[[], bool]) -> str | None:
+    left = [p.name for p in game.root.rglob("*") if p.name == ".cardworks-import.journal" or p.suffix == ".tmp"]
+    if left:
+        return f"left in the data folder: {left}"
+    if said not in result.stderr:
+        return f"did not say it {said}: {result.stderr[-600:]}"
+    return None if values() else "the data is not as the import would leave it whole (or as before it)"
+
+
+def test_sheet_import_killed_between_its_renames_is_finished_by_the_next_command(mini, tmp_path: Path) -> None:
     sheet = _sheet(mini, tmp_path)
     edited = Path(_edit_sheet(sheet, "edited.csv", "olla", "flavour", "Bubbling, always."))
     _edit_sheet(edited, "edited.csv", "capita", "name@es", "capitán")  # two files: the card's set and es.json
@@ -174,18 +185,14 @@ def test_sheet_import_killed_between_its_renames_is_reported_then_finished(mini,
     halves = (_card(mini, "olla").get("flavour"), _text(mini, "capita", "name"))
     assert halves.count(None) + halves.count("capità") == 1, f"not killed half-way: {halves}"
     report = cardworks("--cards", str(mini.cards_root), "validate")
-    judge("validate after a sheet import killed between its renames", "faults", report, refuse=True,
-          names=".cardworks-import.journal", code="import-half-applied")
+    judge("validate after a sheet import killed between its renames finishes it", "faults", report, refuse=False,
+          check=lambda: _recovered(mini, report, "rolled forward", lambda: (_card(mini, "olla").get("flavour"),
+                                   _text(mini, "capita", "name")) == ("Bubbling, always.", "capitán")))
     again = cardworks("--cards", str(mini.cards_root), "sheet", "import", str(edited))
-    judge("the next sheet import finishes the killed one", "faults", again, refuse=False,
-          check=lambda: None if (_card(mini, "olla").get("flavour"), _text(mini, "capita", "name"))
-          == ("Bubbling, always.", "capitán") else "the interrupted import was not finished")
-    assert "finished an import that was interrupted" in again.stderr, again.stderr
-    clean = run_cli("--cards", str(mini.cards_root), "validate")
-    assert clean.exit_code == 0 and "import-half-applied" not in clean.output, clean.output[-2000:]
+    assert again.exit_code == 0 and "interrupted" not in again.stderr, again.stderr
 
 
-def test_sheet_import_killed_before_its_commit_changes_nothing(mini, tmp_path: Path) -> None:
+def test_sheet_import_killed_before_its_commit_is_rolled_back_by_the_next_command(mini, tmp_path: Path) -> None:
     sheet = _sheet(mini, tmp_path)
     edited = _edit_sheet(sheet, "edited.csv", "capita", "name@es", "capitán")
     before = fingerprint(mini.root)
@@ -194,13 +201,28 @@ def test_sheet_import_killed_before_its_commit_changes_nothing(mini, tmp_path: P
     assert killed.exit_code == -signal.SIGKILL, killed.stderr
     changed = lost(before, fingerprint(mini.root))
     judge_files("sheet import killed before its commit: data as it was", "faults", changed)
+    assert list(mini.root.rglob("*.tmp")), "the kill left no temporary to recover"
+    listed = cardworks("--cards", str(mini.cards_root), "cards")
+    judge("'cards' after a sheet import killed before its commit rolls it back", "faults", listed, refuse=False,
+          check=lambda: _recovered(mini, listed, "rolled back", lambda: not lost(before, fingerprint(mini.root))))
     again = cardworks("--cards", str(mini.cards_root), "sheet", "import", edited)
-    judge("the next sheet import sweeps the killed one's temporaries", "faults", again, refuse=False,
-          check=lambda: None if not list(mini.root.rglob("*.tmp")) and _text(mini, "capita", "name") == "capitán"
-          else f"left: {[p.name for p in mini.root.rglob('*.tmp')]}")
+    assert again.exit_code == 0 and _text(mini, "capita", "name") == "capitán", again.stderr
 
 
-def test_i18n_import_killed_between_its_renames_is_finished_by_the_next(mini, tmp_path: Path) -> None:
+def test_i18n_import_killed_before_its_commit_leaves_no_journal_in_i18n(mini, tmp_path: Path) -> None:
+    po = _po(mini, tmp_path)
+    edited = _save(po, tmp_path, "es.po", {MAP: "Plano"})
+    before = fingerprint(mini.root)
+    killed = cardworks("--cards", str(mini.cards_root), "i18n", "import", edited,
+                       env={"CARDWORKS_KILL_AT": "import-before-commit"})
+    assert killed.exit_code == -signal.SIGKILL, killed.stderr
+    assert list((mini.root / "i18n").glob(".es.json.import-*.tmp")), "the kill left no temporary in i18n/"
+    status = cardworks("--cards", str(mini.cards_root), "validate")
+    judge("validate after an i18n import killed before its commit rolls it back", "faults", status, refuse=False,
+          check=lambda: _recovered(mini, status, "rolled back", lambda: not lost(before, fingerprint(mini.root))))
+
+
+def test_i18n_import_killed_between_its_renames_is_finished_by_the_next_command(mini, tmp_path: Path) -> None:
     rules = mini.root / "rules" / "en"
     rules.mkdir(parents=True)
     (rules / "01-intro.md").write_text("# Intro\n\nSteal one {treasure} from a rival.\n")
@@ -210,9 +232,7 @@ def test_i18n_import_killed_between_its_renames_is_finished_by_the_next(mini, tm
                        env={"CARDWORKS_KILL_AT": "import-between-renames"})
     assert killed.exit_code == -signal.SIGKILL, killed.stderr
     assert (_text(mini, "map", "name") == "Plano") != (mini.root / "rules/es/01-intro.md").is_file(), "not half-way"
-    report = run_cli("--cards", str(mini.cards_root), "validate")
-    assert report.exit_code == 1 and "[import-half-applied]" in report.output, report.output[-2000:]
-    again = cardworks("--cards", str(mini.cards_root), "i18n", "import", edited)
-    judge("the next i18n import finishes one killed between its renames", "faults", again, refuse=False,
-          check=lambda: None if _text(mini, "map", "name") == "Plano" and "Roba un" in
-          (mini.root / "rules/es/01-intro.md").read_text() else "the interrupted import was not finished")
+    report = cardworks("--cards", str(mini.cards_root), "validate")
+    judge("validate after an i18n import killed between its renames finishes it", "faults", report, refuse=False,
+          check=lambda: _recovered(mini, report, "rolled forward", lambda: _text(mini, "map", "name") == "Plano"
+                                   and "Roba un" in (mini.root / "rules/es/01-intro.md").read_text()))

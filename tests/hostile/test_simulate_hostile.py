@@ -69,3 +69,30 @@ def test_a_killed_worker_ends_simulate_with_one_line(tmp_path: Path) -> None:
     judge("simulate: a local worker killed", FAMILY, result, refuse=True, code="worker-died")
     lines = [line for line in result.stderr.splitlines() if line.strip() and "games/s" not in line]
     assert len(lines) == 1 and result.exit_code == 1 and not left, (lines, result.exit_code, left)
+
+
+def test_a_pack_of_more_designs_than_simulate_plays_is_refused_before_dealing(tmp_path: Path, monkeypatch) -> None:
+    """The bound (10,000 designs; 100,000 grew to 23 GB) lowered for the test to the game's own designs and 5:
+    the game alone is played, the example pack's 14 designs more are refused, naming its pack.json, before any
+    game."""
+    import shutil
+
+    from conftest import run_cli
+    from corpus import Result
+
+    from cardworks.loading.database import load_database
+    from cardworks.loading.records import Index
+    from cardworks.simulate import tables
+
+    pack = tmp_path / "pack"
+    shutil.copytree(REPO / "examples" / "fallera-pack", pack)
+    own = len(Index(load_database(REPO / "cards" / "fallera")).of_kind("card"))
+    monkeypatch.setattr(tables, "MAX_DECK_DESIGNS", own + 5)
+    tables.build_table.cache_clear()
+    alone = run_cli("--cards", str(REPO / "cards"), "simulate", "--games", "2", "--workers", "1")
+    assert alone.exit_code == 0, alone.output[-1500:]
+    run = run_cli("--cards", str(REPO / "cards"), "simulate", str(pack), "--games", "2", "--workers", "1")
+    tables.build_table.cache_clear()
+    judge("simulate: a deck of more designs than the bound", FAMILY, Result(run.exit_code, "", run.output, 0.0, False),
+          refuse=True, names="pack.json", code="simulate-too-large")
+    assert "games/s" not in run.output, "games were played before the refusal"

@@ -187,7 +187,7 @@ def test_a_planted_journal_moves_nothing(tmp_path: Path) -> None:
         recover([tmp_path])
 
 
-def test_validate_reports_a_journal_left_by_an_interrupted_import(game: GameDir) -> None:
+def test_reading_finishes_an_interrupted_import_and_validate_reports_one_it_cannot(game: GameDir) -> None:
     game.write()
     out = ProblemList()
     check_imports(load_database(game.root), out)
@@ -195,7 +195,11 @@ def test_validate_reports_a_journal_left_by_an_interrupted_import(game: GameDir)
     temp = game.root / "i18n" / ".es.json.import-0123abcd.x1_y.tmp"
     temp.write_text("{}")
     (game.root / JOURNAL).write_text(json.dumps({"files": [["i18n/es.json", os.path.relpath(temp, game.root)]]}))
+    check_imports(load_database(game.root), out)  # reading the folder finishes it (rolled forward)
+    assert not out.items and not temp.exists() and not (game.root / JOURNAL).exists()
+    assert (game.root / "i18n" / "es.json").read_text() == "{}"
+    (game.root / JOURNAL).write_text(json.dumps({"files": [["i18n/es.json", "planted.txt"]]}))  # none an import wrote
     check_imports(load_database(game.root), out)
-    assert [p.code for p in out.errors] == ["import-half-applied"] and "1 of its 1 file(s)" in out.errors[0].message
+    assert [p.code for p in out.errors] == ["import-half-applied"] and "no import writes" in out.errors[0].message
     run = run_cli("--cards", str(game.cards_root), "validate")
     assert run.exit_code == 1 and "[import-half-applied]" in run.output

@@ -16,12 +16,14 @@ import click
 
 from ..errors import DataError, UsageError
 from ..resources import data_dir
-from ..fileio import OS_ERROR_CODES, UnsafeFile
+from ..fileio import OS_ERROR_CODES, UnsafeFile, end_workers_with_their_parent
 from . import commands, export_commands, facts_commands
 from .simulate import simulate
 
 
 INTERRUPT_EXIT = 130
+TERMINATE_EXIT = 143
+"""Exit status after SIGTERM (128 + 15), as a shell reports a process the signal ended."""
 """Exit code after Ctrl-C (128 + SIGINT), as shells report a command stopped by it."""
 INTERRUPTED = "outputs and data written before this command are as they were"
 
@@ -37,6 +39,7 @@ def default_cards_root() -> Path:
 
 _MAIN = os.getpid()
 _INTERRUPTED: list[bool] = []
+_TERMINATED: list[bool] = []
 
 
 def _on_ctrl_c(signum: int, frame: object) -> None:
@@ -47,6 +50,15 @@ def _on_ctrl_c(signum: int, frame: object) -> None:
         os._exit(INTERRUPT_EXIT)
     _INTERRUPTED.append(True)
     raise KeyboardInterrupt
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM (a timeout, ``kill``) ends a command the way Ctrl-C does, so what it was writing is put back and
+    its temporary copies and files are removed; a forked worker leaves at once."""
+    if os.getpid() != _MAIN:
+        os._exit(TERMINATE_EXIT)
+    _TERMINATED.append(True)
+    _on_ctrl_c(signum, frame)
 
 
 def _quiet_after_ctrl_c() -> None:
@@ -70,6 +82,10 @@ def _quiet_after_ctrl_c() -> None:
 
 def _interrupted(ctx: click.Context) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this line short
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if _TERMINATED:
+        click.echo(f"\ncardworks: terminated (SIGTERM); {INTERRUPTED}", err=True)
+        ctx.exit(TERMINATE_EXIT)
     click.echo(f"\ncardworks: interrupted (Ctrl-C); {INTERRUPTED}", err=True)
     ctx.exit(INTERRUPT_EXIT)
 
@@ -82,6 +98,8 @@ class Group(click.Group):
                 signal.default_int_handler:
             signal.signal(signal.SIGINT, _on_ctrl_c)
             _quiet_after_ctrl_c()
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _on_sigterm)
         try:
             return self._invoke(ctx)
         except KeyboardInterrupt:  # Ctrl-C: transactions have already put back what they had begun
@@ -166,5 +184,6 @@ cli.add_command(simulate)
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point (and ``python -m cardworks``): the processes this one forks end with it."""
+    end_workers_with_their_parent()
     sys.exit(cli.main(standalone_mode=True))

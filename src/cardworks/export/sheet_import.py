@@ -19,6 +19,8 @@ exported: only cells the sheet changed are applied, under the game folder's lock
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, UsageError
-from ..fileio import folder_lock
+from ..fileio import fault_point, folder_locks
 from ..i18n.files import merge_translations
 from ..i18n.merge import LEGACY_WARNING, conflict_message, decide
 from ..i18n.workflow import recover_imports
@@ -39,6 +41,44 @@ from .sheet_columns import Column, convert
 from .sheet_base import cell_base, normalized, parse_row_base, read_base
 from .sheet_read import Table, read_table
 from .sheet_read import where as _where
+
+COPY_PREFIX = "cardworks-sheet-"
+"""The copy of the database an import validates is ``<temp folder>/cardworks-sheet-<pid>-<random>``."""
+_COPY = re.compile(r"^cardworks-sheet-(?P<pid>[0-9]+)-[A-Za-z0-9_]+$")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def sweep_stale_copies(folder: Path | None = None) -> list[str]:
+    """Remove the database copies that imports killed with kill -9 left in the temporary folder (their process
+    is gone; a live import's copy is left alone). Returns the names removed."""
+    folder = Path(folder or tempfile.gettempdir())
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        found = _COPY.match(entry.name)
+        if found is None or not entry.is_dir(follow_symlinks=False) or _alive(int(found["pid"])):
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed.append(entry.name)
+    return removed
+
 
 def _set(card: dict[str, Any], column: Column, value: Any) -> bool:
     """Write ``value`` into ``card`` when it differs; an empty cell leaves an absent field absent. True on change."""
@@ -112,7 +152,7 @@ def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: l
     table = read_table(path)
     raw_bases = read_base(path, table, len(table.rows))
     db = _which_game(cards_root, table, game, packs)
-    with folder_lock(db.game.root, "import"):
+    with folder_locks([db.game.root, *(pack.root for pack in db.packs)], "import"):
         recovered = recover_imports(db)
         db = Database(game=load_game(db.game.root), packs=[load_pack(pack.root) for pack in db.packs])  # as it is now
         result = _apply(cards_root, path, table, raw_bases, db)
@@ -237,9 +277,12 @@ def _validate_and_write(cards_root: Path, db: Database, edited: dict[Path, dict]
 
     game_root = db.game.root.resolve()
     root = cards_root.resolve()
-    with tempfile.TemporaryDirectory(prefix="cardworks-sheet-") as tmp:
+    sweep_stale_copies()
+    # the process id in the name tells a later import whether this copy's import is still running
+    with tempfile.TemporaryDirectory(prefix=f"{COPY_PREFIX}{os.getpid()}-") as tmp:
         copy_root = Path(tmp) / "cards"
         shutil.copytree(root, copy_root, symlinks=True)
+        fault_point("sheet-copy")
         copies = {game_root: copy_root / game_root.relative_to(root)}
         for number, pack in enumerate(db.packs):
             copies[pack.root.resolve()] = Path(tmp) / f"pack-{number}"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import DataError, UsageError
-from ..fileio import MAX_TEXT_BYTES, OS_ERROR_CODES, UnsafeFile, folder_lock, read_limited, read_text_limited
+from ..fileio import MAX_TEXT_BYTES, OS_ERROR_CODES, UnsafeFile, folder_locks, read_limited, read_text_limited
 from ..journal import anchor_for, recover, write_journaled
 from ..loading.jsonfile import MAX_FILE_BYTES
 from ..models.cards import CARD_TEXT_LIMITS
@@ -88,7 +88,7 @@ def import_catalog(db: Database, path: Path, locale: str | None = None) -> Impor
     journaled change (:mod:`cardworks.journal`): all of them or, after kill -9, finished by the next import.
     """
     imported = read_translator_file(path)
-    with folder_lock(db.game.root, "import"):
+    with folder_locks([db.game.root, *(pack.root for pack in db.packs)], "import"):
         recovered = recover_imports(db)
         fresh = Database(game=load_game(db.game.root), packs=db.packs)  # as it is now, under the lock
         broken = [p for p in fresh.game.problems if p.severity == "error"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 
 from ..errors import UsageError
 from ..fileio import MAX_ASSET_BYTES, file_type
+from ..journal import is_temporary, settle
 from ..models.base import Document
 from ..models.files import FileKind, classify
 from ..problems import Problem
@@ -154,8 +156,16 @@ def unsafe_entry(root: Path, path: Path) -> tuple[str, str] | None:
     return None
 
 
+def _settled(root: Path, temporaries: list[Path]) -> None:
+    """An import interrupted in ``root`` finished or rolled back (:func:`cardworks.journal.settle`), said once."""
+    for line in settle(root, temporaries):
+        print(f"cardworks: {display_path(root)}: {line}", file=sys.stderr, flush=True)
+
+
 def _discover(root: Path, is_pack: bool) -> Bundle:
     bundle = Bundle(root=root, is_pack=is_pack)
+    _settled(root, [])  # an import's journal first: finishing it may write files the walk then reads
+    temporaries = []
     for folder, dirnames, filenames in os.walk(root):
         base = Path(folder)
         dirnames.sort()
@@ -169,6 +179,9 @@ def _discover(root: Path, is_pack: bool) -> Bundle:
                 dirnames.remove(name)
         for name in sorted(filenames):
             path = base / name
+            if is_temporary(name):
+                temporaries.append(path)
+                continue
             display = display_path(path)
             unsafe = unsafe_entry(root, path)
             if unsafe is not None:  # every file the project may read, not only data files
@@ -187,6 +200,8 @@ def _discover(root: Path, is_pack: bool) -> Bundle:
                 bundle.problems.append(Problem(display, "", "misplaced-file", f"a {kind.name} file does not belong in {where}"))
                 continue
             bundle.files.append(LoadedFile(kind=kind, path=path, display=display))
+    if temporaries:
+        _settled(root, temporaries)
     for loaded in bundle.files:
         _parse(loaded, bundle.problems)
     return bundle

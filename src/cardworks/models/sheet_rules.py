@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from .layout import GridRule, GutterfoldRule, ImageAreaRule, LayoutFile, Line, Mark, PrintAndCutRule, Slot
-from .sheets import EPSILON, MARK_CLEARANCE, PAPERS, LayoutError, Sheet, _n, fixed_sheet
+from .sheets import EPSILON, MARK_CLEARANCE, PAPERS, LayoutError, Sheet, _n, check_slot_count, fixed_sheet
 
 
 def grid_cells(width: float, height: float, trim_w: float, trim_h: float, gutter: float,
@@ -91,6 +91,7 @@ def gutterfold_sheet(rule: GutterfoldRule, margin: float, paper: str, card_w: fl
                 along = _fit(width - 2 * margin, fw, rule.spacing)
             if across * along == 0 or (best is not None and across * along <= best[0]):
                 continue
+            check_slot_count(across * along)
             slots = []
             span = along * (fh if fold == "down" else fw) + (along - 1) * rule.spacing
             for k in range(across):
@@ -201,6 +202,7 @@ def print_and_cut_sheet(rule: PrintAndCutRule, paper: str, card_w: float, card_h
         raise LayoutError(f"a {_n(card_w)}×{_n(card_h)} mm card does not fit between registration marks {_n(inset)} mm "
                           f"from the edges of {paper} paper")
     page_w, page_h, (cols, rows, margin_x, margin_y, usable_w, usable_h) = chosen
+    check_slot_count(cols * rows)
     grid_w = cols * card_w + (cols + 1) * gap
     grid_h = rows * card_h + (rows + 1) * gap
     start_x = margin_x + (usable_w - grid_w) / 2 + gap
@@ -231,6 +233,7 @@ def image_area_sheet(rule: ImageAreaRule, paper: str, card_w: float, card_h: flo
         raise LayoutError(f"a {_n(card_w)}×{_n(card_h)} mm card with its bleed does not fit in a "
                           f"{_n(rule.width)} × {_n(rule.height)} mm print-then-cut image")
     page_w, page_h, cols, rows = chosen
+    check_slot_count(cols * rows)
     grid_w = cols * card_w + (cols - 1) * rule.spacing
     grid_h = rows * card_h + (rows - 1) * rule.spacing
     left, top = (page_w - grid_w) / 2, (page_h + grid_h) / 2
@@ -264,6 +267,7 @@ def sheet_for(layout: LayoutFile, paper: str, card_width: float, card_height: fl
             cells = grid_cells(width, height, card_width, card_height, 0.0, layout.margin)[2]
         except LayoutError as exc:
             raise LayoutError(f"{exc} on {paper} paper") from None
+        check_slot_count(len(cells))
         m = layout.margin
         return Sheet(paper, width, height, card_width, card_height, 0.0, (m, m, width - m, height - m),
                      tuple(Slot(x=x, y=y, card=i) for i, (x, y) in enumerate(cells)))

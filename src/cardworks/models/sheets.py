@@ -19,8 +19,24 @@ MARK_CLEARANCE = 0.1
 """Room (mm) a mark or fold line keeps from every card's visible area."""
 
 
+MAX_SLOTS = 1000
+"""Most cards one sheet holds (a slot's card number runs from 0 to 999): a rule that works out more for a small
+card on a large area (4,356 cards of 30 mm on a 2 m image area) is refused, not drawn."""
+
+
 class LayoutError(ValueError):
     """A layout that cannot place a card of the size asked on the paper asked."""
+
+
+class LayoutTooLarge(LayoutError):
+    """A rule that would put more than :data:`MAX_SLOTS` cards on one sheet: an error in the layout file."""
+
+
+def check_slot_count(count: int) -> None:
+    """Raise :class:`LayoutTooLarge` when a rule works out ``count`` cards for one sheet, more than it may hold."""
+    if count > MAX_SLOTS:
+        raise LayoutTooLarge(f"the rule puts {count:,} cards on one sheet; a sheet holds at most {MAX_SLOTS:,} "
+                             "(use larger cards, or a smaller area)")
 
 
 @dataclass(frozen=True)
@@ -115,6 +131,14 @@ def sheet_problems(sheet: Sheet, pointer: str = "") -> list[tuple[str, str, str]
         if hit is not None:
             found.append((f"{pointer}/lines/{i}", "layout-mark-on-card",
                           f"the {line.kind} line crosses the card (or its bleed) in slot {hit}"))
+    first: dict[tuple[str, int], int] = {}
+    for i, slot in enumerate(sheet.slots):  # a card number twice would print one card in both slots, another none
+        j = first.setdefault((slot.side, slot.card), i)
+        if j != i:
+            found.append((f"{pointer}/slots/{i}/card", "layout-slot-card",
+                          f"the {slot.side} slot has card number {slot.card}, as slot {j} has: each card of a sheet "
+                          "needs its own number (\"card\": 0, 1, 2 …); with one number for all, every slot prints "
+                          "the same card and the other cards are missing"))
     fronts = {slot.card for slot in sheet.slots if slot.side == "front"}
     for i, slot in enumerate(sheet.slots):
         if slot.side == "back" and slot.card not in fronts:

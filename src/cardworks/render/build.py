@@ -35,7 +35,7 @@ from .faces import BLEED_MM, Face, FaceJob, build_job, face_renderer
 from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRule
 from ..models.sheet_rules import sheet_for
 from ..models.files import classify
-from ..models.sheets import LayoutError, Sheet, sheet_problems
+from ..models.sheets import LayoutError, LayoutTooLarge, Sheet, sheet_problems
 from .impose import SheetLayout, calibration, impose
 from .layouts import layout_path, read_layout
 from .slots import impose_slots
@@ -395,6 +395,10 @@ def _slot_sheet(db: Database, chosen: tuple[LayoutFile, str], layout: SheetLayou
         return None
     try:
         sheet = sheet_for(layout_file, layout.paper, layout.trim_w, layout.trim_h, layout.bleed, layout.mark_inset)
+    except LayoutTooLarge as exc:
+        raise DataError(f"layout {layout.name!r} cannot be used for {layout.trim_w:g} × {layout.trim_h:g} mm cards",
+                        [Problem(display, "/rule", "layout-too-large", f"{layout.trim_w:g} × {layout.trim_h:g} mm cards "
+                                 f"on {layout.paper} paper: {exc}")]) from None
     except LayoutError as exc:
         raise UsageError(f"{db.output_id}: layout {layout.name!r} ({display}): {exc}") from None
     faults = sheet_problems(sheet)

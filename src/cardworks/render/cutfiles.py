@@ -58,6 +58,22 @@ def cut_dxf(sheet: Sheet) -> bytes:
         ezdxf.options.write_fixed_meta_data_for_testing = previous
 
 
+def _classes_in_order(doc: "ezdxf.document.Drawing") -> None:
+    """Register the drawing's CLASS entries in a fixed order before it is written.
+
+    ezdxf adds a CLASS for each entity type in use by walking a set (``EntityDB.dxf_types_in_use``), whose order
+    follows the process's string hash seed: ``ACDBPLACEHOLDER`` and ``LAYOUT`` swapped places between two
+    processes, so two builds gave different cut files. Registered here first (the required ones in ezdxf's
+    order, then the types in use sorted), writing finds them all there and adds none.
+    """
+    from ezdxf.sections.classes import REQ_R2004, REQUIRED_CLASSES
+
+    for name in REQUIRED_CLASSES.get(doc.dxfversion, REQ_R2004):
+        doc.classes.add_class(name)
+    for name in sorted(doc.entitydb.dxf_types_in_use()):
+        doc.classes.add_class(name)
+
+
 def _dxf(sheet: Sheet) -> bytes:
     doc = ezdxf.new("R2010", setup=False)
     doc.units = ezdxf.units.MM
@@ -73,6 +89,7 @@ def _dxf(sheet: Sheet) -> bytes:
             points = [(x0 + r, y0, 0), (x1 - r, y0, BULGE), (x1, y0 + r, 0), (x1, y1 - r, BULGE),
                       (x1 - r, y1, 0), (x0 + r, y1, BULGE), (x0, y1 - r, 0), (x0, y0 + r, BULGE)]
         space.add_lwpolyline(points, format="xyb", close=True, dxfattribs={"layer": "CUT"})
+    _classes_in_order(doc)
     stream = io.StringIO()
     doc.write(stream)
     return stream.getvalue().encode("utf-8")

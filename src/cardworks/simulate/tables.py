@@ -159,6 +159,12 @@ def selections(game: str, db: Any) -> list[str]:
     return list(dict.fromkeys(c.selection for c in configurations(game, db)))
 
 
+MAX_DECK_DESIGNS = 10_000
+"""Most card designs (the game's and its packs' together) ``simulate`` plays. Every design keeps its figures and,
+paired, a stand-in table for the whole run: 10,000 designs peak near 210 MB (validate reads them in about as
+much); 100,000 grew to 23 GB. A larger pack is refused before a game is dealt."""
+
+
 @lru_cache(maxsize=8)
 def build_table(spec: TableSpec) -> Table:
     """The table of ``spec`` (built once per process; raises UsageError or DataError for bad input)."""
@@ -166,6 +172,7 @@ def build_table(spec: TableSpec) -> Table:
     if spec.game not in games:
         raise UsageError(f"simulate plays {', '.join(games)}; the {spec.game!r} engine does not play whole games yet")
     db = _database(spec)
+    _bounded(db)
     configs = configurations(spec.game, db)
     chosen = [c for c in configs if c.selection == spec.selection]
     if not chosen:
@@ -195,6 +202,25 @@ def _database(spec: TableSpec) -> Any:
     if extends - {spec.game}:
         raise UsageError(f"a pack extends {', '.join(sorted(extends - {spec.game}))}, not {spec.game}")
     return db
+
+
+def _bounded(db: Any) -> None:
+    """DataError, naming the largest pack, when the game and its packs hold more than :data:`MAX_DECK_DESIGNS`."""
+    from ..loading.database import display_path
+    from ..loading.records import Index
+
+    designs = Index(db).of_kind("card")
+    if len(designs) <= MAX_DECK_DESIGNS:
+        return
+    held = {id(bundle): 0 for bundle in db.bundles}
+    for record in designs:
+        held[id(record.bundle)] = held.get(id(record.bundle), 0) + 1
+    largest = max(db.packs or [db.game], key=lambda bundle: held.get(id(bundle), 0))  # a pack, if any, is named
+    where = display_path(largest.root / ("pack.json" if largest.is_pack else "game.json"))
+    raise DataError("the deck is too large to simulate; nothing was played", [Problem(
+        where, "", "simulate-too-large", f"{len(designs):,} card designs in all ({held.get(id(largest), 0):,} here); "
+        f"simulate plays at most {MAX_DECK_DESIGNS:,} (each design's figures are kept for the whole run); "
+        "simulate a smaller pack")])
 
 
 def _table(spec: TableSpec, db: Any, config: Any, simulation: Simulation) -> Table:

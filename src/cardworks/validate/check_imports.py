@@ -1,4 +1,5 @@
-"""An import stopped half-way: its journal is still there, so some files hold the new data and others the old."""
+"""An import stopped half-way whose journal is still there after reading the folder (which finishes any it can,
+see :func:`cardworks.journal.settle`): some files hold the new data and others the old."""
 
 from __future__ import annotations
 
@@ -21,5 +22,6 @@ def check_imports(db: Database, out: ProblemList) -> None:
         else:
             what = f"all its {total} file(s) are in place but its journal was left"
         out.error(display_path(root / JOURNAL), "", "import-half-applied",
-                  f"an import was stopped while writing its files: {what}; the next 'cardworks i18n import' or "
-                  "'cardworks sheet import' of this game finishes it")
+                  f"an import was stopped while writing its files: {what}; reading the folder could not finish "
+                  "it (another import holds the folder, or it cannot be written); the next command that reads the "
+                  "folder when it can be written finishes it")

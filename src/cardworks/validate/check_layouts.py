@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..loading.database import Database
 from ..models.layout import LayoutFile
 from ..models.sheet_rules import sheet_for
-from ..models.sheets import LayoutError, fixed_sheet, sheet_problems
+from ..models.sheets import LayoutError, LayoutTooLarge, fixed_sheet, sheet_problems
 from ..problems import ProblemList
 
 FACE_BLEED = 3.0
@@ -45,6 +45,9 @@ def check_layout(display: str, layout: LayoutFile, sizes: list[tuple[float, floa
         for width, height in sizes:
             try:
                 sheet = sheet_for(layout, paper, width, height, FACE_BLEED)
+            except LayoutTooLarge as exc:
+                out.error(display, "/rule", "layout-too-large", f"{width:g} × {height:g} mm cards on {paper} paper: {exc}")
+                continue
             except LayoutError as exc:
                 out.warning(display, "/rule", "layout-no-fit", f"{width:g} × {height:g} mm cards on {paper} paper: {exc}")
                 continue
