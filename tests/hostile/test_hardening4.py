@@ -22,3 +22,43 @@ def test_a_tts_base_url_that_is_no_url_is_refused_naming_the_option(mini, tmp_pa
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert result.exit_code == 2 and len(lines) == 1 and "--base-url" in lines[0], result.stderr
     assert not out.exists()
+
+
+def _png(size: tuple[int, int] = (660, 380)) -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.effect_noise(size, 64).convert("RGB").save(out, "PNG")
+    return out.getvalue()
+
+
+def _with_art(mini, data: bytes, name: str = "art.png") -> None:
+    import json
+
+    (mini.root / "art").mkdir(exist_ok=True)
+    (mini.root / "art" / name).write_bytes(data)
+    sets = mini.root / "sets" / "base.json"
+    doc = json.loads(sets.read_text())
+    doc["cards"][0]["art"] = f"art/{name}"
+    sets.write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize("table", ["language.json", "images.json"])
+def test_a_cache_table_of_deeply_nested_json_is_started_afresh(mini, tmp_path: Path, table: str) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / table).write_text("[" * 200_000 + "]" * 200_000)
+    _with_art(mini, _png())  # so the image table is read
+    result = cardworks("--cards", str(mini.cards_root), "validate", timeout=60, env={"CARDWORKS_CACHE": str(cache)})
+
+    def afresh() -> str | None:
+        import json
+
+        if table == "images.json" and not isinstance(json.loads((cache / table).read_text()), dict):
+            return "the image table was not started afresh"
+        return None
+
+    judge(f"{table} in the cache folder nested 200,000 deep", "options-and-state", result, refuse=False,
+          check=afresh)
