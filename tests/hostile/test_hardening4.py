@@ -62,3 +62,27 @@ def test_a_cache_table_of_deeply_nested_json_is_started_afresh(mini, tmp_path: P
 
     judge(f"{table} in the cache folder nested 200,000 deep", "options-and-state", result, refuse=False,
           check=afresh)
+
+
+@pytest.mark.parametrize("sees, where", [({"deck_size": 1.0}, "deck_size"), ({"hand_sizes.1": False}, "hand_sizes.1"),
+                                         ({"hand_sizes": [1.0, 0, 0, 0, 0]}, "hand_sizes"),
+                                         ({"turn": True}, "turn")])
+def test_a_typed_observation_of_another_type_is_refused_at_its_pointer(tmp_path: Path, sees: dict,
+                                                                        where: str) -> None:
+    """The starting position shows ``deck_size`` 1, ``hand_sizes`` [1, 0, 0, 0, 0], ``turn`` 1: each expectation
+    here is right but for its type (``1.0 == 1`` and ``False == 0`` in Python), and used to pass both commands."""
+    import json
+
+    from conftest import FIXTURE_CARDS
+
+    source = json.loads((FIXTURE_CARDS / "fallera/scenarios/base.json").read_text(encoding="utf-8"))
+    source["scenarios"] = [s for s in source["scenarios"] if s["id"] == "scenario-base-five-player-cabeca-d-alls"]
+    source["scenarios"][0]["expect"].append({"after": 0, "observe": "p1", "sees": sees})
+    n = len(source["scenarios"][0]["expect"]) - 1
+    path = tmp_path / "typed.json"
+    path.write_text(json.dumps(source), encoding="utf-8")
+    pointer = f"{path.name}:/scenarios/0/expect/{n}/sees/{where}:"
+    result = cardworks("--cards", str(FIXTURE_CARDS), "check", "--game", "fallera", "--scenarios", str(path),
+                       "--playouts", "0", timeout=60)
+    judge(f"check: sees {json.dumps(sees)} where the game shows integers", "options-and-state", result,
+          refuse=True, names=pointer, code="expectation-type")
