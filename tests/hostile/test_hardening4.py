@@ -86,3 +86,96 @@ def test_a_typed_observation_of_another_type_is_refused_at_its_pointer(tmp_path:
                        "--playouts", "0", timeout=60)
     judge(f"check: sees {json.dumps(sees)} where the game shows integers", "options-and-state", result,
           refuse=True, names=pointer, code="expectation-type")
+
+
+PLANTED = '''
+import sys
+from minitrick.rules import MinitrickRules
+
+original = MinitrickRules.apply
+
+
+def broken(self, state, action, **kwargs):  # a bug in the game: every playout fails after its first trick
+    if sum(state.tricks) >= 1:
+        raise ZeroDivisionError("planted bug in a play")
+    return original(self, state, action, **kwargs)
+
+
+MinitrickRules.apply = broken
+from cardworks.cli.main import main
+
+sys.argv[0] = "cardworks"
+main()
+'''
+
+
+def _check_with_a_bug(tmp_path: Path, *args: str):
+    """``cardworks check`` of the fixture game Minitrick whose plays raise after the first trick (two playouts,
+    both failing), run as its own process like every corpus case."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import FIXTURE_GAMES
+
+    from corpus import _as_in_a_terminal, finish
+
+    script = tmp_path / "planted.py"
+    script.write_text(PLANTED)
+    path = os.pathsep.join([str(FIXTURE_GAMES), os.environ.get("PYTHONPATH", "")])
+    process = subprocess.Popen([sys.executable, str(script), "--cards", str(FIXTURE_GAMES / "minitrick" / "cards"),
+                                "check", "--game", "minitrick", "--playouts", "2", "--seed", "1", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               env={**os.environ, "PYTHONPATH": path}, preexec_fn=_as_in_a_terminal, cwd=tmp_path)
+    return finish(process, timeout=60)
+
+
+def test_save_failures_never_overwrites_a_kept_scenario(tmp_path: Path) -> None:
+    import json
+
+    from corpus import judge_output
+
+    folder = tmp_path / "failed"
+    first = _check_with_a_bug(tmp_path, "--save-failures", str(folder))
+    assert first.exit_code == 1 and "Traceback" not in first.stderr, first.stderr
+    kept = folder / "playout-base-2p-seed-100003.json"
+    document = json.loads(kept.read_text(encoding="utf-8"))
+    document["scenarios"][0]["title"] = "The designer's title"
+    document["scenarios"][0]["expect"] = [{"after": 0, "observe": "p1", "sees": {"deck_size": 0}}]
+    kept.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    before = {path.name: path.read_bytes() for path in folder.iterdir()}
+    second = _check_with_a_bug(tmp_path, "--save-failures", str(folder))
+    after = {path.name: path.read_bytes() for path in folder.iterdir()}
+    wrong = None
+    if "Traceback" in second.stderr or second.exit_code != 1:
+        wrong = f"exit {second.exit_code}: {second.stderr[-500:]}"
+    elif any(after.get(name) != data for name, data in before.items()):
+        wrong = "a saved scenario was overwritten by the second run"
+    elif sorted(after) != sorted([*before, "playout-base-2p-seed-100003-2.json", "playout-base-2p-seed-100004-2.json"]):
+        wrong = f"the second run's failures were not saved beside the kept ones: {sorted(after)}"
+    elif "playout-base-2p-seed-100003.json is there already and is kept" not in second.stderr \
+            or "saved as playout-base-2p-seed-100003-2.json" not in second.stderr:
+        wrong = f"the second run did not say it kept the file and chose another name: {second.stderr[-500:]}"
+    else:
+        again = json.loads(after["playout-base-2p-seed-100003-2.json"])["scenarios"][0]["id"]
+        wrong = None if again == "playout-base-2p-seed-100003-2" else f"the new file's scenario id is {again!r}"
+    judge_output("check --save-failures twice into one folder: the kept scenarios stay", "simulate", wrong)
+
+
+@pytest.mark.parametrize("kind", ["a file", "a dangling link", "a path under a file", "a link to a file"])
+def test_save_failures_into_an_unusable_folder_is_refused_before_the_playouts(tmp_path: Path, kind: str) -> None:
+    import os
+
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("kept\n")
+    folder = {"a file": a_file, "a dangling link": tmp_path / "gone", "a path under a file": a_file / "failed",
+              "a link to a file": tmp_path / "to-notes"}[kind]
+    if kind == "a dangling link":
+        os.symlink(tmp_path / "nowhere", folder)
+    if kind == "a link to a file":
+        os.symlink(a_file, folder)
+    result = _check_with_a_bug(tmp_path, "--save-failures", str(folder))
+    judge(f"check --save-failures into {kind}", "simulate", result, refuse=True)
+    assert result.exit_code == 2 and "--save-failures" in result.stderr.splitlines()[-1], result.stderr
+    assert "planted bug" not in result.stdout + result.stderr  # refused before any playout
+    assert a_file.read_text() == "kept\n" and not (tmp_path / "nowhere").exists()

@@ -418,6 +418,12 @@ def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: 
         game = databases[0].game_doc.id
     report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures,
                         selection=selection, players=player_count, packs=list(packs))
+    from ..loading.database import display_path
+
+    for written, kept in report.saved:
+        if kept is not None:
+            click.echo(f"cardworks: {display_path(kept)} is there already and is kept; this failure is saved as "
+                       f"{written.name}", err=True)
     if fmt == "json":
         click.echo(json.dumps(check_json(report), indent=2))
     else:
