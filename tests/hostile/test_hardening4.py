@@ -179,3 +179,57 @@ def test_save_failures_into_an_unusable_folder_is_refused_before_the_playouts(tm
     assert result.exit_code == 2 and "--save-failures" in result.stderr.splitlines()[-1], result.stderr
     assert "planted bug" not in result.stdout + result.stderr  # refused before any playout
     assert a_file.read_text() == "kept\n" and not (tmp_path / "nowhere").exists()
+
+
+HIDDEN = {"U+200B zero-width space": "\u200b", "U+202E right-to-left override": "\u202e",
+          "U+2066 left-to-right isolate": "\u2066", "BEL": "\x07", "a lone CR": "\r"}
+"""What validate refuses in a translation ([invisible-character]) and an import used to write."""
+
+
+@pytest.mark.parametrize("what", HIDDEN)
+def test_a_po_import_holding_invisible_characters_is_refused_at_its_entry(mini, tmp_path: Path, what: str) -> None:
+    import polib
+
+    from corpus import fingerprint, lost
+
+    path = tmp_path / "es.po"
+    assert cardworks("--cards", str(mini.cards_root), "i18n", "export", "--locale", "es", "--out", str(path)).exit_code == 0
+    po = polib.pofile(str(path), wrapwidth=0)
+    next(e for e in po if e.msgctxt == "mini/base/capita/rules").msgstr = f"Roba un {{treasure}} {HIDDEN[what]}a un rival."
+    po.save(str(path))
+    before = fingerprint(mini.root)
+    result = cardworks("--cards", str(mini.cards_root), "i18n", "import", str(path), timeout=30)
+    judge(f"PO import of a msgstr holding {what}", "translations", result, refuse=True, names="es.po:line ",
+          code="invisible-character", changed=lost(before, fingerprint(mini.root)))
+
+
+@pytest.mark.parametrize("what", [w for w in HIDDEN if w != "BEL"])  # XML 1.0 holds no BEL, not even as &#7;
+def test_an_xliff_import_holding_invisible_characters_is_refused_at_its_unit(mini, tmp_path: Path, what: str) -> None:
+    from corpus import fingerprint, lost
+    from test_xliff import _edit, _export
+
+    path = _export(mini, tmp_path)
+    _edit(path, "mini/base/olla/name", f"ol{HIDDEN[what]}la", None)
+    before = fingerprint(mini.root)
+    result = cardworks("--cards", str(mini.cards_root), "i18n", "import", str(path), timeout=30)
+    judge(f"XLIFF import of a target holding {what}", "xliff", result, refuse=True,
+          names="es.xlf:unit mini/base/olla/name", code="invisible-character",
+          changed=lost(before, fingerprint(mini.root)))
+
+
+def test_a_po_plural_entry_is_named_not_dropped(mini, tmp_path: Path) -> None:
+    import polib
+
+    from corpus import fingerprint, lost
+
+    path = tmp_path / "es.po"
+    assert cardworks("--cards", str(mini.cards_root), "i18n", "export", "--locale", "es", "--out", str(path)).exit_code == 0
+    po = polib.pofile(str(path), wrapwidth=0)
+    entry = next(e for e in po if e.msgctxt == "mini/base/olla/name")
+    entry.msgid_plural, entry.msgstr_plural = "pots", {0: "olla", 1: "ollas"}
+    po.save(str(path))
+    before = fingerprint(mini.root)
+    result = cardworks("--cards", str(mini.cards_root), "i18n", "import", str(path), timeout=30)
+    judge("PO import of a plural entry (msgstr[0])", "translations", result, refuse=True, names="es.po:line ",
+          code="i18n-plural", changed=lost(before, fingerprint(mini.root)))
+    assert "mini/base/olla/name" in result.stderr
