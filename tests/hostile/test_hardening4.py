@@ -233,3 +233,28 @@ def test_a_po_plural_entry_is_named_not_dropped(mini, tmp_path: Path) -> None:
     judge("PO import of a plural entry (msgstr[0])", "translations", result, refuse=True, names="es.po:line ",
           code="i18n-plural", changed=lost(before, fingerprint(mini.root)))
     assert "mini/base/olla/name" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["PNG", "JPEG"])
+def test_a_forged_image_verdict_in_the_cache_does_not_pass_truncated_art(mini, tmp_path: Path, fmt: str) -> None:
+    """The user's cache folder remembers the digests of images that decoded whole; one written there by hand for a
+    truncated file must not spare it: the file's structure is checked every time, and it fails."""
+    import hashlib
+    import io
+    import json
+
+    from PIL import Image
+
+    from cardworks.loading.assets import _WholeImages
+
+    out = io.BytesIO()
+    Image.effect_noise((660, 380), 64).convert("RGB").save(out, fmt)
+    cut = out.getvalue()[: len(out.getvalue()) // 2]
+    _with_art(mini, cut, f"cut.{fmt.lower()}")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / _WholeImages.NAME).write_text(json.dumps({"checker": _WholeImages.checker(),
+                                                       "whole": [hashlib.sha256(cut).hexdigest()]}))
+    result = cardworks("--cards", str(mini.cards_root), "validate", timeout=60, env={"CARDWORKS_CACHE": str(cache)})
+    judge(f"truncated {fmt} art with a forged 'whole' verdict in the cache folder", "art", result, refuse=True,
+          names="base.json:/cards/0/art:", code="image-unreadable")
