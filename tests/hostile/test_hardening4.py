@@ -258,3 +258,49 @@ def test_a_forged_image_verdict_in_the_cache_does_not_pass_truncated_art(mini, t
     result = cardworks("--cards", str(mini.cards_root), "validate", timeout=60, env={"CARDWORKS_CACHE": str(cache)})
     judge(f"truncated {fmt} art with a forged 'whole' verdict in the cache folder", "art", result, refuse=True,
           names="base.json:/cards/0/art:", code="image-unreadable")
+
+
+@pytest.mark.parametrize("layout", ["grid", "silhouette"])
+def test_the_contents_page_names_exactly_the_files_that_print_the_kit(mini, tmp_path: Path, layout: str) -> None:
+    """A pack with two card sizes (a 70 × 70 mm set beside one at the game's size): every file the contents page
+    of each card sheet names is in the manifest, and each sheet file the build wrote is named there."""
+    import json
+    import re
+
+    import pypdf
+
+    source = [{"doc": "notes", "certainty": "stated"}]
+    card = {"quantity": 1, "types": ["battle"], "stats": {"attack": 2, "defence": 2}, "sources": source}
+    sets = "../../../schema/set.schema.json"
+    files = {"pack.json": {"$schema": "../../schema/pack.schema.json", "id": "two-sizes", "extends": "mini", "name": "Two sizes",
+                           "documents": [{"id": "notes", "title": "Notes"}]},
+             "sets/small.json": {"$schema": sets, "id": "small-set", "name": "Small set", "card_size": {"width_mm": 70, "height_mm": 70},
+                                 "cards": [{**card, "id": "small-one", "name": "small one"},
+                                           {**card, "id": "small-two", "name": "small two"}]},
+             "sets/full.json": {"$schema": sets, "id": "full-set", "name": "Full set", "cards": [{**card, "id": "big-one", "name": "big one"}]}}
+    pack = tmp_path / "pack"
+    for relative, content in files.items():
+        (pack / relative).parent.mkdir(parents=True, exist_ok=True)
+        (pack / relative).write_text(json.dumps(content), encoding="utf-8")
+    out = tmp_path / "out"
+    result = cardworks("--cards", str(mini.cards_root), "build", str(pack), "--out", str(out), "--locale", "en",
+                       "--jobs", "1", "--layout", layout, timeout=180)
+
+    def named_right() -> str | None:
+        records = json.loads((out / "manifest.json").read_text())["outputs"]
+        written = {Path(r["path"]).name for r in records}
+        sheets = [r for r in records if r["kind"] == "cards"]
+        if len(sheets) != 2:
+            return f"expected the sheets of two card sizes, got {[r['path'] for r in sheets]}"
+        for record in sheets:
+            reader = pypdf.PdfReader(out / record["path"])
+            text = " ".join(page.extract_text() for page in reader.pages[:record["contents_pages"]])
+            named = set(re.findall(r"[A-Za-z0-9._-]+\.pdf", text))
+            if named - written:
+                return f"{record['path']}: its contents page names {sorted(named - written)}, which the build did not write"
+            if {Path(r["path"]).name for r in sheets} - named:
+                return f"{record['path']}: its contents page does not name {sorted({Path(r['path']).name for r in sheets} - named)}"
+        return None
+
+    judge(f"contents page of a pack with two card sizes (--layout {layout})", "layout", result, refuse=False,
+          check=named_right)
