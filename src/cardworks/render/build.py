@@ -298,10 +298,10 @@ def sheet_name(deck: Deck, size: tuple[float, float], sizes: list[tuple[float, f
 
 
 def contents_files(deck: Deck, groups: dict[tuple[float, float], list[int]], game_size: tuple[float, float],
-                   layout: SheetLayout, pieces: list[str]) -> dict[str, list[str]]:
+                   layout: SheetLayout, pieces: list[tuple[str, str]]) -> dict[str, list[str]]:
     """What the contents page names in its "printed in" column (:func:`.contents.row_files`): each set's (and
     each optional card's) sheet files, by the card sizes its cards have, and the files of the pieces this build
-    writes (``pieces``: their paths), by piece."""
+    writes (``pieces``: their kinds and paths), by piece."""
     files: dict[str, list[str]] = {}
     for size, entries in groups.items():
         name = sheet_name(deck, size, list(groups), game_size, layout.name, layout.paper)
@@ -310,24 +310,14 @@ def contents_files(deck: Deck, groups: dict[tuple[float, float], list[int]], gam
             key = entry.card.id if entry.card.optional else entry.set_id
             if name not in files.setdefault(key, []):
                 files[key].append(name)
-    for path in pieces:
-        files.setdefault(f"piece:{_piece_of(path)}", []).append(path.rsplit("/", 1)[-1])
+    for kind, path in pieces:  # both board files (``board``, ``board-a3``) print the board's row
+        files.setdefault(f"piece:{kind.removesuffix('-a3')}", []).append(path.rsplit("/", 1)[-1])
     return files
 
 
-def _piece_of(path: str) -> str:
-    """The piece kind a piece file prints, as the contents rows name it (``board`` for both board files)."""
-    from .pieces import PIECES
-
-    stem = path.rsplit("/", 1)[-1]
-    for kind in sorted(PIECES, key=len, reverse=True):
-        if stem.startswith(kind):
-            return kind.removesuffix("-a3")
-    return stem
-
-
 def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: SheetLayout, proof: bool,
-                kept: dict[str, OutputRecord], cluster: Any = None, pieces: list[str] | None = None) -> DeckOutcome:
+                kept: dict[str, OutputRecord], cluster: Any = None,
+                pieces: list[tuple[str, str]] | None = None) -> DeckOutcome:
     """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size,
     on the layout ``given`` (``--layout`` and its options); with ``proof``, its contact sheet too."""
     game = db.game_doc
@@ -594,7 +584,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
         started = time.perf_counter()
-        pieces = [t.path for t in tasks if isinstance(t, PieceTask) and t.game_root == str(db.game.root)
+        pieces = [(t.kind, t.path) for t in tasks if isinstance(t, PieceTask) and t.game_root == str(db.game.root)
                   and t.locale == locale and not options.packs]  # a pack's build makes no pieces
         outcome = _build_deck(db, deck, locale, run, options.layout, options.proof, kept, cluster, pieces)
         if finished and (outcome.rendered or outcome.imposed):
