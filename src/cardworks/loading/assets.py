@@ -174,7 +174,7 @@ def structure_problem(data: bytes) -> str | None:
             (length,) = struct.unpack(">H", data[at + 2:at + 4])
             at += 2 + length
             if marker == 0xDA:  # start of scan: entropy-coded data follows, where 0xFF is always stuffed
-                return None if data.find(b"\xff\xd9", at) >= 0 else "the JPEG has no end-of-image marker"
+                return None if data.rfind(b"\xff\xd9", at) >= 0 else "the JPEG has no end-of-image marker"
         return "the JPEG has no scan"
     if data.startswith(b"GIF8"):
         return _gif_structure_problem(data)
