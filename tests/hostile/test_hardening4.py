@@ -304,3 +304,27 @@ def test_the_contents_page_names_exactly_the_files_that_print_the_kit(mini, tmp_
 
     judge(f"contents page of a pack with two card sizes (--layout {layout})", "layout", result, refuse=False,
           check=named_right)
+
+
+@pytest.mark.parametrize("which", ["manifest.json", "every JSON file the build keeps"])
+def test_a_build_folder_whose_json_is_nested_too_deep_is_rebuilt(mini, tmp_path: Path, which: str) -> None:
+    """The build folder's own tables (the manifest, validation verdicts, the face cache's records) are read
+    like the cache folder's: one nested too deep to parse is damaged, and rebuilt, never a traceback."""
+    import json
+
+    out = tmp_path / "out"
+    args = ("--cards", str(mini.cards_root), "build", "--out", str(out), "--jobs", "1", "--locale", "en")
+    assert cardworks(*args, timeout=120).exit_code == 0
+    kept = [out / "manifest.json"] if which == "manifest.json" else \
+        [p for p in out.rglob("*.json") if p.is_file() and not p.is_symlink()]
+    assert len(kept) > (0 if which == "manifest.json" else 2), kept
+    for path in kept:
+        path.write_text("[" * 200_000 + "]" * 200_000)
+    result = cardworks(*args, timeout=120)
+
+    def rebuilt() -> str | None:
+        records = json.loads((out / "manifest.json").read_text())["outputs"]
+        missing = [r["path"] for r in records if not (out / r["path"]).is_file()]
+        return f"manifest names missing files: {missing}" if missing or not records else None
+
+    judge(f"build over {which} nested 200,000 deep", "options-and-state", result, refuse=False, check=rebuilt)
