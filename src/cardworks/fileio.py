@@ -207,7 +207,7 @@ def read_cache_table(name: str) -> object:
 
     try:
         return json.loads(read_limited(user_cache_folder() / name))
-    except (UnsafeFile, ValueError):
+    except (UnsafeFile, ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         return None
 
 

@@ -334,6 +334,26 @@ def test_each_game_declares_what_its_observations_hold(game: str) -> None:
     assert plugin.expectations.observed == seen
 
 
+@pytest.mark.parametrize("game", ["calavera", "diables", "fallera"])
+def test_the_declared_observation_types_are_what_observe_shows(game: str) -> None:
+    """Each key of ``observed_types`` holds a value of its type, strictly, at every scenario's start (a ``sees``
+    value of another type is refused by ``validate``, so a wrong declaration would refuse right scenarios)."""
+    from pydantic import TypeAdapter
+
+    from cardworks.loading import load_database
+
+    plugin = registered()[game]
+    db = load_database(FIXTURE_CARDS / game)
+    for _, doc in db.docs("scenarios"):
+        for scenario in doc.scenarios:
+            if scenario.refused:
+                continue
+            rules, state = plugin.scenario_state(db, scenario.setup)
+            seen = rules.observe(state, 0)
+            for key, annotation in plugin.expectations.observed_types.items():
+                TypeAdapter(annotation).validate_python(seen[key], strict=True)
+
+
 def test_a_sees_path_into_no_zone_is_refused(tmp_path: Path) -> None:
     root = _copy_game(tmp_path, "minitrick")
     path = root / "minitrick/scenarios/tricks.json"

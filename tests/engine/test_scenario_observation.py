@@ -41,3 +41,12 @@ def test_an_unsound_starting_position_fails_before_any_step() -> None:
     twice = rules.load({**rules.dump(start), "hands": [[0, 1], [1, 3]]})  # card 1 in both hands, card 2 nowhere
     assert _run([], [], twice) == [
         "the starting position: every card instance is in exactly one place: a hand, the deck, the table or a won trick"]
+
+
+def test_an_observation_of_another_json_type_does_not_match() -> None:
+    """``1.0 == 1`` and ``False == 0`` in Python; an expectation's number is held to its JSON type (issue 49)."""
+    assert _run([{"observe": "p2", "sees": {"deck_size": 1.0}}]) == ["expected p2 to see deck_size = 1.0, got 1"]
+    assert _run([{"observe": "p2", "sees": {"deck_size": True}}]) == ["expected p2 to see deck_size = True, got 1"]
+    assert _run([{"observe": "p1", "sees": {"hand_sizes": [1, 2.0]}}]) == [
+        "expected p1 to see hand_sizes = [1, 2.0], got [1, 2]"]
+    assert _run([{"observe": "p1", "sees": {"hand_sizes": [1, 2], "deck_size": 1}}]) == []

@@ -275,6 +275,20 @@ def diables(tmp_path_factory) -> tuple[Path, dict[str, dict]]:
     return _built(tmp_path_factory.mktemp("diables"), "diables")
 
 
+@pytest.mark.slow
+def test_every_file_a_contents_page_names_is_in_the_manifest(diables) -> None:
+    """Diables (cards and pieces): the "printed in" column names the files the build wrote,
+    each on one line (issue 49: a wrapped ``standees-`` / ``a4.pdf`` read as two names)."""
+    import re
+
+    out, records = diables
+    written = {Path(path).name for path in records}
+    for record in (r for r in records.values() if r["kind"] == "cards"):
+        named = set(re.findall(r"[A-Za-z0-9._-]+\.pdf", _contents_page(out, record)))
+        assert named and named <= written, (record["path"], sorted(named - written))
+        assert {"tiles-a4.pdf", "counters-a4.pdf", "standees-a4.pdf", Path(record["path"]).name} <= named
+
+
 def _qpdf_check(path: Path) -> str | None:
     """None when ``qpdf --check`` finds nothing wrong with ``path``, else what it said."""
     found = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)

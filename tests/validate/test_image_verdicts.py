@@ -133,3 +133,35 @@ def test_an_unwritable_cache_folder_is_simply_not_used(tmp_path, next_run, monke
     assert assets.image_problems(art) == [] and decodes == [True]
     assets.save_image_verdicts()  # no error
     assert blocked.read_text() == "a file where the cache folder should be"
+
+
+def _saved(image: Image.Image, fmt: str, **options) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format=fmt, **options)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("fmt, options", [("PNG", {}), ("JPEG", {}), ("JPEG", {"progressive": True}), ("GIF", {}),
+                                          ("WEBP", {})])
+def test_the_structure_check_passes_whole_images_and_refuses_every_cut(fmt: str, options: dict) -> None:
+    """What is checked even when the cache says an image is whole: every whole image passes (with bytes after its
+    end too, as cameras append), and every cut of it fails (issue 49)."""
+    data = _saved(Image.effect_noise((64, 48), 64).convert("RGB"), fmt, **options)
+    assert assets.structure_problem(data) is None
+    assert assets.structure_problem(data + b"\0" * 16 + b"appended") is None
+    for cut in range(len(data) // 2, len(data), max(1, len(data) // 40)):
+        assert assets.structure_problem(data[:cut]) is not None, (fmt, cut, len(data))
+
+
+def test_a_cut_png_remembered_as_whole_is_decoded_and_refused(tmp_path, next_run) -> None:
+    """A verdict forged in the cache folder for a truncated file is not believed."""
+    import hashlib
+
+    cut = _noise_png()[:-40]
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "images.json").write_text(json.dumps(
+        {"checker": assets._WholeImages.checker(), "whole": [hashlib.sha256(cut).hexdigest()]}))
+    art = tmp_path / "art.png"
+    art.write_bytes(cut)
+    decodes = next_run()
+    assert [code for code, _ in assets.image_problems(art)] == ["image-unreadable"] and decodes == [True]

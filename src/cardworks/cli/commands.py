@@ -393,7 +393,8 @@ def i18n_status(cards_root: Path, packs: tuple[Path, ...], game: str | None, bui
               help="Random games per configuration.")
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the playouts (0 to 2**63-1).")
 @click.option("--save-failures", type=click.Path(path_type=Path, file_okay=False),
-              help="Write each failed playout here as a scenario that replays it.")
+              help="Write each failed playout here as a scenario that replays it (never over a file that is "
+                   "there: the next one is <id>-2.json).")
 @click.option("--pack", "pack_options", multiple=True, type=click.Path(path_type=Path, exists=True, file_okay=False),
               help="A pack folder to play with the game: its cards join every selection, its scenarios run.")
 @click.option("--selection", help="Play only this deck selection (a forbidden one is refused, exit 1).")
@@ -418,6 +419,12 @@ def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: 
         game = databases[0].game_doc.id
     report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures,
                         selection=selection, players=player_count, packs=list(packs))
+    from ..loading.database import display_path
+
+    for written, kept in report.saved:
+        if kept is not None:
+            click.echo(f"cardworks: {display_path(kept)} is there already and is kept; this failure is saved as "
+                       f"{written.name}", err=True)
     if fmt == "json":
         click.echo(json.dumps(check_json(report), indent=2))
     else:

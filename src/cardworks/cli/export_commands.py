@@ -84,7 +84,8 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | Non
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Folder to write (replaced whole; a symbolic link to a folder is followed; default "
                    "build/export/tts-GAME-DECK-LOCALE).")
-@click.option("--base-url", help="Where the images will be hosted (default: file:// URLs of OUT).")
+@click.option("--base-url", help="Where the images will be hosted: an http:// or https:// URL naming a host, "
+                                 "spaces escaped (default: file:// URLs of OUT).")
 @click.pass_obj
 def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, players: int | None,
                locale: str | None, jobs: int, face_cache: Path, out: Path | None, base_url: str | None) -> None:

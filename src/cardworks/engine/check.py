@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError
+from ..errors import DataError, UsageError
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..problems import Problem
 from .core import SetupRefused
@@ -30,6 +30,9 @@ class CheckReport:
     """Engine feature → (left-out cards that need it, cards it alone would free) (``coverage.features_waited_on``)."""
     later: list[str] = field(default_factory=list)
     """Deck selections the engine does not play yet."""
+    saved: list[tuple[Path, Path | None]] = field(default_factory=list)
+    """Each failed playout saved by ``--save-failures``: (the file written, the file of that name kept because it
+    was there already, or None)."""
     rulings: dict[str, Any] = field(default_factory=dict)
     """Each ruling that states behaviour: how it is checked, or why it cannot be yet (``coverage``)."""
     unplayed: list[str] = field(default_factory=list)
@@ -57,6 +60,8 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     join the game: their cards enter every deck selection and their scenarios run with the game's.
     """
     plugin = plugin_for(game)  # UsageError for a game no plugin plays
+    if save_failures is not None and playouts:
+        check_save_folder(save_failures)  # before any game is played, not after
     db = Database(game=load_game(cards_root / game), packs=[load_pack(p) for p in packs or []])
     if db.game_doc is None or any(f.doc is None for b in db.bundles for f in b.files):
         raise DataError(f"game {game!r} or a pack has unusable files; run 'cardworks validate'")
@@ -81,7 +86,8 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
         for config, stats in zip(configs, report.playouts):
             replayable = [f for f in stats.failures if f.start]  # dealing failed: no position to start a replay from
             if save_failures is not None and replayable:
-                _save(save_failures, game, [failure_scenario(f, config.selection, config.players) for f in replayable])
+                report.saved += _save(save_failures, game,
+                                      [failure_scenario(f, config.selection, config.players) for f in replayable])
     return report
 
 
@@ -181,9 +187,55 @@ def _usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _save(folder: Path, game: str, scenarios: list[dict]) -> None:
-    from ..fileio import write_text_atomic
+def check_save_folder(folder: Path) -> None:
+    """A :class:`UsageError` naming ``--save-failures`` when ``folder`` cannot hold the saved playouts (a file, a
+    link that leads to no folder, a path under a file, a folder nothing can be written in), said before any game
+    is played. The folder itself is made only when there is a failure to save."""
+    import tempfile
 
+    existing = folder
+    while not existing.exists() and not existing.is_symlink() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        where = "" if existing == folder else f" cannot be made: {display_path(existing)}, on the way there,"
+        what = f" is a symbolic link to {os.readlink(existing)}, which" if existing.is_symlink() else ""
+        raise UsageError(f"--save-failures {display_path(folder)}{where}{what} is not a folder; nothing was played")
+    try:  # a real probe: a read-only mount says yes to access() and no to a new file
+        os.rmdir(tempfile.mkdtemp(dir=existing, prefix=".cardworks-probe-"))
+    except OSError as exc:
+        raise UsageError(f"--save-failures {display_path(folder)}: nothing can be written in "
+                         f"{display_path(existing)} ({exc.strerror or exc})") from None
+
+
+def _save(folder: Path, game: str, scenarios: list[dict]) -> list[tuple[Path, Path | None]]:
+    """Write each scenario into ``folder`` as ``<id>.json``, never over a file that is there (a designer may have
+    added a title and expectations to a scenario saved earlier): then as ``<id>-2.json`` and so on, the scenario's
+    id following its file's name. Returns (written, kept instead) for each."""
+    from ..fileio import write_temp
+
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = []
     for scenario in scenarios:
-        document = {"$schema": f"../../../schema/{game}/scenarios.schema.json", "game": game, "scenarios": [scenario]}
-        write_text_atomic(folder / f"{scenario['id']}.json", json.dumps(document, indent=2) + "\n")
+        base, n = scenario["id"], 1
+        while True:
+            name = base if n == 1 else f"{base}-{n}"
+            path = folder / f"{name}.json"
+            document = {"$schema": f"../../../schema/{game}/scenarios.schema.json", "game": game,
+                        "scenarios": [{**scenario, "id": name}]}
+            tmp = write_temp(path, (json.dumps(document, indent=2) + "\n").encode("utf-8"), f"{os.getpid()}.")
+            try:
+                try:
+                    os.link(tmp, path)  # fails when the name is taken: never replaces a file, even one made meanwhile
+                except FileExistsError:
+                    n += 1
+                    continue
+                except OSError:  # a file system without hard links: look, then rename
+                    if path.exists() or path.is_symlink():
+                        n += 1
+                        continue
+                    os.replace(tmp, path)
+            finally:
+                Path(tmp).unlink(missing_ok=True)
+            saved.append((path, folder / f"{base}.json" if n > 1 else None))
+            break
+    return saved

@@ -178,11 +178,24 @@ def check_observation(rules: Any, state: Any, who: str, sees: dict[str, Any]) ->
 
 
 def _same(got: Any, wanted: Any) -> bool:
+    """Equal, and of the same JSON type all the way down: ``3.0`` is not ``3`` and ``false`` is not ``0`` (typed
+    means typed; Python's ``==`` says both are)."""
     if isinstance(got, list) and isinstance(wanted, list):
         return len(got) == len(wanted) and all(map(_same, got, wanted))
     if isinstance(got, str) and isinstance(wanted, str) and "#" not in wanted:
         return _NUMBER.sub("", got) == wanted
-    return bool(got == wanted)
+    return bool(_typed(got) == _typed(wanted))
+
+
+def _typed(value: Any) -> Any:
+    """``value`` with each number tagged by its JSON type, so that ``==`` tells ``3``, ``3.0`` and ``true`` apart."""
+    if isinstance(value, bool | int | float):
+        return type(value).__name__, value
+    if isinstance(value, list | tuple):
+        return type(value)(map(_typed, value))
+    if isinstance(value, dict):
+        return {key: _typed(item) for key, item in value.items()}
+    return value
 
 
 def check_expectation(rules: Any, state: Any, expect: dict[str, Any], rng: random.Random) -> str | None:

@@ -109,6 +109,28 @@ class FaceImages:
         self.file.close()
 
 
+def check_base_url(base_url: str) -> None:
+    """A ``--base-url`` is written into every ``FaceURL`` as given, so it must be one Tabletop Simulator can
+    fetch: ``http://`` or ``https://``, a host, and no space, control or other character a URL cannot hold
+    unescaped (a newline would end the URL where TTS reads it)."""
+    from urllib.parse import urlsplit
+
+    if not base_url.startswith(("http://", "https://")):
+        raise UsageError(f"--base-url must start with http:// or https://, not {base_url!r}")
+    bad = next((c for c in base_url if c.isspace() or not c.isprintable() or c in '"<>\\^`{|}'), None)
+    if bad is not None:
+        raise UsageError(f"--base-url may hold no spaces, control characters or {bad!r} "
+                         f"(escape them, e.g. %20 for a space), not {base_url!r}")
+    try:
+        parts = urlsplit(base_url)
+        port = parts.port
+    except ValueError as exc:
+        raise UsageError(f"--base-url is not a URL ({exc}): {base_url!r}") from None
+    if not parts.hostname or parts.query or parts.fragment or port == 0:
+        raise UsageError(f"--base-url must name a host and a folder, with no query or fragment "
+                         f"(e.g. https://example.org/decks/), not {base_url!r}")
+
+
 def _url(base_url: str | None, folder: Path, name: str) -> str:
     if base_url:
         return base_url.rstrip("/") + "/" + name
@@ -203,8 +225,8 @@ def export_tts(cards_root: Path, *, game: str | None = None, selection: str | No
                packs: list[Path] | None = None, face_cache: Path | None = None) -> TtsResult:
     """Write sheets, the back image and the saved object into ``out`` (replaced whole); faces in ``face_cache``
     (a build's face cache) are not laid out again."""
-    if base_url is not None and not base_url.startswith(("http://", "https://")):
-        raise UsageError(f"--base-url must start with http:// or https://, not {base_url!r}")
+    if base_url is not None:
+        check_base_url(base_url)
     chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs, face_cache)
     done = run_target(cards_root, Tts(base_url), chosen, out)
     deck = done.faces.deck

@@ -51,6 +51,8 @@ class ImportedEntry:
     """The base hash the export recorded (the text found, checked by the import), None when the entry has none."""
     state: str | None = None
     """An XLIFF target's ``state`` as its tool wrote it (None: no state, or a PO entry)."""
+    plural: bool = False
+    """A PO entry with plural forms (``msgid_plural``, ``msgstr[n]``), which no string of a game has."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,8 @@ def from_po(data: bytes) -> ImportedFile:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"not a readable PO file: {exc}") from None
     entries = [ImportedEntry(e.msgctxt or "", e.msgid, e.msgstr, "fuzzy" in e.flags, e.previous_msgid,
-                             f"line {e.linenum}", _po_base(e.comment)) for e in po if not e.obsolete]
+                             f"line {e.linenum}", _po_base(e.comment), plural=bool(e.msgid_plural or e.msgstr_plural))
+               for e in po if not e.obsolete]
     return ImportedFile(po.metadata.get(GAME_HEADER), po.metadata.get("Language"), entries)
 
 

@@ -14,6 +14,7 @@ from ..models.cards import CARD_TEXT_LIMITS
 from ..models.translations import MAX_TRANSLATION_CHARS
 from ..loading.database import Database, display_path, load_game
 from ..markup import MarkupError, tokens
+from ..markup.invisible import describe, invisible_characters
 from ..problems import Problem
 from .catalog import Entry, build_catalog, parse_context
 from .files import merged_translations
@@ -138,6 +139,11 @@ def _import(db: Database, imported: ImportedFile, path: Path, locale: str | None
     based = any(entry.base is not None for entry in imported.entries)
     kept = 0
     for entry in imported.entries:
+        if entry.plural:
+            problems.append(Problem(shown, entry.where, "i18n-plural", f"{entry.context or entry.source!r}: a plural "
+                                    "entry (msgid_plural, msgstr[0]…); no string of a game has plural forms: "
+                                    "give its translation as msgstr"))
+            continue
         if not entry.text:
             skipped += 1
             continue
@@ -235,7 +241,8 @@ def _duplicate_problems(file: str, entries: list) -> list[Problem]:
 
 
 def _text_problems(file: str, where: str, context: str, source: Entry, text: str) -> list[Problem]:
-    """Whitespace-only texts, texts over their limit, rulebook blocks that would split into several."""
+    """Whitespace-only texts, texts over their limit, invisible or bidirectional characters, rulebook blocks that
+    would split into several."""
     if not text.strip():
         return [Problem(file, where, "empty-translation", f"{context}: the translation is only whitespace")]
     is_rules = source.record.startswith("rules/")
@@ -249,6 +256,11 @@ def _text_problems(file: str, where: str, context: str, source: Entry, text: str
     if len(text) > limit:
         return [Problem(file, where, "text-too-long", f"{context}: the translation has {len(text):,} characters; "
                         f"at most {limit:,} fit")]
+    found = invisible_characters(text)
+    if found:  # validate refuses them after; refused here, nothing is written
+        return [Problem(file, where, "invisible-character", f"{context}: {describe(found)}: characters that print "
+                        "nothing or reorder the text are not allowed (the printed text would differ from the one "
+                        "reviewed); remove them")]
     if is_rules and len(split_blocks(text)) != 1:
         return [Problem(file, where, "rules-block-split", f"{context}: a rulebook block holds no blank line; "
                         "a blank line would split it and shift every block after it")]

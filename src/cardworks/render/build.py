@@ -287,8 +287,37 @@ def size_groups(job: FaceJob, deck: Deck, game_size: tuple[float, float]) -> dic
     return {size: entries for size, entries in groups.items() if entries}
 
 
+def sheet_name(deck: Deck, size: tuple[float, float], sizes: list[tuple[float, float]], game_size: tuple[float, float],
+               layout: str, paper: str) -> str:
+    """The file name of the card sheets of ``size``: the game's size (or the only one) unmarked, another size with
+    ``-<w>x<h>``, a layout other than the grid with its name."""
+    width, height = size
+    suffix = "" if len(sizes) == 1 or size == game_size else f"-{width:g}x{height:g}"
+    named = "" if layout == "grid" else f"-{layout}"
+    return f"cards-{deck.label}{suffix}{named}-{paper}.pdf"
+
+
+def contents_files(deck: Deck, groups: dict[tuple[float, float], list[int]], game_size: tuple[float, float],
+                   layout: SheetLayout, pieces: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """What the contents page names in its "printed in" column (:func:`.contents.row_files`): each set's (and
+    each optional card's) sheet files, by the card sizes its cards have, and the files of the pieces this build
+    writes (``pieces``: their kinds and paths), by piece."""
+    files: dict[str, list[str]] = {}
+    for size, entries in groups.items():
+        name = sheet_name(deck, size, list(groups), game_size, layout.name, layout.paper)
+        for i in entries:
+            entry = deck.cards[i]
+            key = entry.card.id if entry.card.optional else entry.set_id
+            if name not in files.setdefault(key, []):
+                files[key].append(name)
+    for kind, path in pieces:  # both board files (``board``, ``board-a3``) print the board's row
+        files.setdefault(f"piece:{kind.removesuffix('-a3')}", []).append(path.rsplit("/", 1)[-1])
+    return files
+
+
 def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: SheetLayout, proof: bool,
-                kept: dict[str, OutputRecord], cluster: Any = None) -> DeckOutcome:
+                kept: dict[str, OutputRecord], cluster: Any = None,
+                pieces: list[tuple[str, str]] | None = None) -> DeckOutcome:
     """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size,
     on the layout ``given`` (``--layout`` and its options); with ``proof``, its contact sheet too."""
     game = db.game_doc
@@ -305,7 +334,8 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
     notes: list[str] = []
     rows = kit_contents(db, deck)
     gaps = play_gaps(db, deck, rows)
-    contents_key = hashlib.sha256(repr((rows, deck.left_out, deck.removed, gaps)).encode()).hexdigest()
+    files = contents_files(deck, groups, game_size, given, pieces or [])
+    contents_key = hashlib.sha256(repr((rows, deck.left_out, deck.removed, gaps, files)).encode()).hexdigest()
     opening = None
     fell_back: list[dict[str, str]] = []
     for (width, height), entries in groups.items():
@@ -317,9 +347,8 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
         else:
             notes += [n for n in sheet.notes if n not in notes]
         sheet_key = sheet_hash(f"{faces_key} {contents_key}", layout, layout_digest)
-        suffix = "" if len(groups) == 1 or (width, height) == game_size else f"-{width:g}x{height:g}"
-        named = "" if layout.name == "grid" else f"-{layout.name}"
-        sheet_path = f"{db.output_id}/{locale}/cards-{deck.label}{suffix}{named}-{layout.paper}.pdf"
+        sheet_path = f"{db.output_id}/{locale}/" + sheet_name(deck, (width, height), list(groups), game_size,
+                                                              layout.name, layout.paper)
         cut_paths = [sheet_path[:-4] + ext for ext in (".cut.svg", ".cut.dxf")] if sheet and sheet.corner_radius is not None else []
         previous = [kept.get(path) for path in [sheet_path, *cut_paths]]
         if all(r is not None and r.input_hash == sheet_key and still_valid(run.out, r) for r in previous):
@@ -340,7 +369,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
         duplex = layout.duplex != "none" and not isinstance(chosen[0].rule, GutterfoldRule)  # backs on their own pages
         if opening is None:  # the same page as last build when only a face changed: from the layout cache
             with layout_cache(run.out / LAYOUT_CACHE):
-                opening, fell_back = contents_pdf(db, locale, rows, deck.label, layout.paper, duplex, run.allow_fallback,
+                opening, fell_back = contents_pdf(db, locale, rows, files, layout.paper, duplex, run.allow_fallback,
                                                   deck.edition, job.fallbacks, deck.left_out, gaps,  # type: ignore[arg-type]
                                                   deck.removed if deck.edition == "playtest" else ())
         for number, page in enumerate(opening.pages):
@@ -559,7 +588,9 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         if progress:
             progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
         started = time.perf_counter()
-        outcome = _build_deck(db, deck, locale, run, options.layout, options.proof, kept, cluster)
+        pieces = [(t.kind, t.path) for t in tasks if isinstance(t, PieceTask) and t.game_root == str(db.game.root)
+                  and t.locale == locale and not options.packs]  # a pack's build makes no pieces
+        outcome = _build_deck(db, deck, locale, run, options.layout, options.proof, kept, cluster, pieces)
         if finished and (outcome.rendered or outcome.imposed):
             for record in outcome.records:
                 finished(record.path, time.perf_counter() - started)

@@ -24,15 +24,15 @@ from .owner_values import owner_rows
 from .piecepdf import piece_html, piece_pdf
 
 
-def _file(row: ContentRow, deck_label: str, paper: str, edition: str = "fact") -> str:
+def row_files(row: ContentRow, files: dict[str, list[str]]) -> Markup | str:
+    """The files that print ``row``, as the build names them (:func:`.build.contents_files`): a set's cards may
+    be on the sheets of several card sizes, a board on its tiled and its A3 file; empty when this build prints
+    none (the row's piece is made by another build, or nothing prints it). Each name is kept on one line: a
+    reader copies it as the build spells it, never broken at its hyphens."""
     if row.piece is None:
         return ""
-    if row.piece == "cards":
-        return f"cards-{deck_label}-{paper}.pdf"
-    if row.piece == "board":  # drawn per edition (boardpiece): the playtest board has the engine's accesses
-        named = "" if edition == "fact" else f"-{edition}"
-        return f"board{named}-{paper}.pdf, board{named}-a3.pdf"
-    return f"{row.piece}-{paper}.pdf"
+    key = row.id if row.piece == "cards" else f"piece:{row.piece}"
+    return Markup(", ").join(Markup('<span class="filename">{}</span>').format(name) for name in files.get(key, ()))
 
 
 def _options_unbroken(text: str) -> Markup:
@@ -41,8 +41,7 @@ def _options_unbroken(text: str) -> Markup:
     return Markup(re.sub(r"(--[a-z][a-z-]*)", r'<span class="option">\1</span>', str(escape(text))))
 
 
-def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label: str, paper: str,
-              edition: str = "fact") -> list[dict[str, Any]]:
+def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], files: dict[str, list[str]]) -> list[dict[str, Any]]:
     """The rows as the page prints them: localized name, counts (unknown in words), file, reasons."""
     index = Index(db)
     sets = {r.id: r.model for r in index.of_kind("set")}
@@ -57,7 +56,7 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], deck_label:
         out.append({"id": row.id, "name": name, "set": where,
                     "box": labels.unknown if row.box is None else row.box,
                     "printed": f"{row.printed}{NOT_STATED}" if row.stand_in else str(row.printed),
-                    "file": _file(row, deck_label, paper, edition),
+                    "file": row_files(row, files),
                     "why": _options_unbroken("; ".join(str(texts.label(f"reason_{code}")) for code in row.reasons))})
     return out
 
@@ -128,7 +127,8 @@ def unplayable_sentence(db: Database, texts: DocTexts, gaps: tuple[Gap, ...]) ->
     return str(texts.label("unplayable")).format(what=", ".join(what))
 
 
-def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: str, paper: str, duplex: bool,
+def contents_pdf(db: Database, locale: str, rows: list[ContentRow], files: dict[str, list[str]], paper: str,
+                 duplex: bool,
                  allow_fallback: bool = False, edition: Edition = "fact",
                  fallbacks: list[str] | None = None, left_out: tuple[tuple[str, str], ...] = (),
                  gaps: tuple[Gap, ...] = (), removed: tuple[str, ...] = ()) -> tuple[pikepdf.Pdf, list[dict[str, str]]]:
@@ -136,7 +136,8 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: 
     whose quantity no source gives); padded with a blank page to an even count when sheets print duplex,
     so the fronts and backs that follow stay on their own sides of the paper.
 
-    ``fallbacks`` are the faces' strings that came from another locale (``--allow-fallback``); the page lists
+    ``files``: the files this build writes that print each row (:func:`row_files`), so the page names no file
+    that is not there. ``fallbacks`` are the faces' strings that came from another locale (``--allow-fallback``); the page lists
     them with its own, so a reader of the printed kit sees which texts are not in its language. Returns the
     PDF and those strings as records (see :func:`.docs.texts.fallen_back`).
 
@@ -147,7 +148,7 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], deck_label: 
     from ..i18n.pseudo import PSEUDO_LOCALE
 
     texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
-    shown = page_rows(db, texts, rows, deck_label, paper, edition)
+    shown = page_rows(db, texts, rows, files)
     engine_rows = left_out_rows(db, texts, left_out, removed) if left_out or removed else []
     unplayable = unplayable_sentence(db, texts, gaps)
     listed: list[dict[str, str]] = []

@@ -173,7 +173,7 @@ class FaceCache:
             if not (self.folder / f"{key}.pdf").is_file():
                 return None
             return CachedFace(self.folder / f"{key}.pdf", fit, tuple(parts), group)
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
             return None
 
     def put(self, key: str, face: CachedFace) -> CachedFace:

@@ -130,7 +130,7 @@ def read_manifest(out_dir: Path) -> list[OutputRecord]:
     path = out_dir / "manifest.json"
     try:
         data = json.loads(read_limited(path))
-    except (UnsafeFile, ValueError):
+    except (UnsafeFile, ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
         return []
     outputs = data.get("outputs") if isinstance(data, dict) else None
     if not isinstance(outputs, list):

@@ -226,7 +226,7 @@ class RulesVerdicts:
             stored = json.loads(read_text_limited(self._entry(view)))
             if stored.get("format") == RULES_FORMAT and stored.get("key") == key:
                 return [Problem(**{k: local(v, self.roots) for k, v in raw.items()}) for raw in stored["problems"]]
-        except (OSError, ValueError, KeyError, TypeError):  # none yet, damaged or unsafe: checked again
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):  # none yet, damaged or unsafe: checked again
             pass
         return None
 
@@ -263,7 +263,7 @@ class Verdicts:
             stored = json.loads(read_text_limited(self.entry))  # never a FIFO waited on, nor a huge file read
             if stored.get("key") == key and stored.get("format") == FORMAT:
                 return _report(stored["report"], _roots(*self.asked[:2]))
-        except (OSError, ValueError, KeyError, TypeError):  # none yet, damaged or unsafe: validated again
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):  # none yet, damaged or unsafe: validated again
             pass
         self.rules = RulesVerdicts(self.folder, _roots(*self.asked[:2]), code_key())
         report = validate(*self.asked, self.rules)

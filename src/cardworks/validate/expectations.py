@@ -85,6 +85,11 @@ class Expectation(Model):
     card_instances: ClassVar[bool] = False
     """True when actions name card instances (``conill#5``): a bare design in a step stands for any copy."""
 
+    observed_types: ClassVar[dict[str, Any]] = {}
+    """The type of what ``observe`` shows under some top-level keys (``{"deck_size": int, "hand_sizes": list[int]}``):
+    a ``sees`` value at a path under one of them must have that type, strictly (``3.0`` and ``false`` are no
+    integers); a path under another key is compared, as strictly, when the scenario runs."""
+
     nullable: ClassVar[frozenset[str]] = frozenset()
     """The keys whose ``null`` means something (no winner, nobody deciding); any other key given ``null`` is an
     error, never a check skipped."""
@@ -176,7 +181,43 @@ def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) 
                     problems.append(Problem(display, pointer, f"unknown-{kind}",
                                             f"{value!r} is no {kind} of this scenario ({_hint(value, known[kind])})"))
             problems.extend(_after_problems(display, at, raw.get("after"), texts))
+            problems.extend(_sees_type_problems(model, display, at, raw.get("sees")))
     return problems
+
+
+def _sees_type_problems(model: type[Expectation], display: str, at: str, sees: Any) -> list[Problem]:
+    """A ``sees`` value of another type than what is shown at its path (:attr:`Expectation.observed_types`)."""
+    from pydantic import TypeAdapter
+
+    if not isinstance(sees, dict) or not model.observed_types:
+        return []
+    found = []
+    for path, value in sees.items():
+        parts = path.split(".") if isinstance(path, str) else []
+        annotation = model.observed_types.get(parts[0]) if parts else None
+        for part in parts[1:]:
+            if annotation is None:
+                break
+            origin, args = get_origin(annotation), get_args(annotation)
+            annotation = (args[0] if origin is list and part.isdigit() else
+                          args[1] if origin is dict else None)
+        if annotation is None:
+            continue
+        try:
+            TypeAdapter(annotation).validate_python(value, strict=True)
+        except ValidationError:
+            shown = type(value).__name__ if value is not None else "null"
+            found.append(Problem(display, f"{at}/sees/{pointer_escape(path)}", "expectation-type",
+                                 f"{path!r} shows {_type_name(annotation)}, not {shown} {value!r}"))
+    return found
+
+
+def _type_name(annotation: Any) -> str:
+    if annotation is int:
+        return "an integer"
+    if get_origin(annotation) is list:
+        return f"a list of {_type_name(get_args(annotation)[0]).removeprefix('an ').removeprefix('a ')}s"
+    return getattr(annotation, "__name__", str(annotation))
 
 
 def _typing_problems(model: type[Expectation], error: ValidationError, raw: dict[str, Any], display: str,

@@ -58,6 +58,8 @@ class CalaveraExpectation(Expectation):
 
     rules = RULES
     observed = OBSERVED
+    observed_types = {"you": int, "first": int, "current": int, "round": int, "rolls": int, "credits": int,
+                      "jokers_used": bool, "passive_jokers": bool}
     nullable = frozenset({"passive"})
 
     @model_validator(mode="after")

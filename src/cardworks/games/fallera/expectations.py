@@ -60,6 +60,7 @@ class FalleraExpectation(Expectation):
 
     rules = RULES
     observed = OBSERVED
+    observed_types = {"deck_size": int, "hand_sizes": list[int], "turn": int, "you": int, "actions": int}
     nullable = frozenset({"winner", "queen"})
     card_instances = True
 
