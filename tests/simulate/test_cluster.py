@@ -35,30 +35,31 @@ def test_an_unreachable_scheduler_is_a_usage_error() -> None:
 
 
 def test_a_sweep_of_ten_values_on_a_two_worker_local_cluster_gives_the_local_report() -> None:
-    import distributed
-
     from simulate_helpers import REPO
 
     pack = REPO / "tests" / "simulate" / "balance-pack"
-    args = (str(pack), "--sweep", "balance-soldat.defence=1..10", "--games", "6", "--seed", "5", "--format", "json")
-    local, _ = simulate(*args, "--workers", "2")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=":0") as cluster:
-        on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
+    local, on_cluster = _locally_and_on_a_cluster(
+        str(pack), "--sweep", "balance-soldat.defence=1..10", "--games", "6", "--seed", "5", "--format", "json")
     assert on_cluster == local and len(json.loads(local)["sweep"]["values"]) == 10
 
 
 def test_games_auto_stops_at_the_same_look_with_the_same_answers_on_a_local_cluster() -> None:
-    import distributed
-
     from simulate_helpers import REPO
 
     pack = REPO / "tests" / "simulate" / "balance-pack"
-    args = (str(pack), "--games", "auto", "--max-games", "200", "--seed", "3", "--format", "json")
+    local, on_cluster = _locally_and_on_a_cluster(
+        str(pack), "--games", "auto", "--max-games", "200", "--seed", "3", "--format", "json")
+    assert on_cluster == local
+    report = json.loads(local)
+    assert report["sequential"]["looks"] and report["table"]["games"] == report["sequential"]["looks"][-1]["games"]
+
+
+def _locally_and_on_a_cluster(*args: str) -> tuple[str, str]:
+    """The report of ``simulate ARGS`` on two local worker processes, and on a two-worker Dask LocalCluster."""
+    import distributed
+
     local, _ = simulate(*args, "--workers", "2")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=":0") as cluster:
         on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
-    assert on_cluster == local
-    report = json.loads(local)
-    assert report["sequential"]["looks"] and report["table"]["games"] == report["sequential"]["looks"][-1]["games"]
+    return local, on_cluster

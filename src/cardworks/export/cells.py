@@ -12,6 +12,8 @@ more quote, so that every text comes back exactly as it was exported.
 
 from __future__ import annotations
 
+from typing import Any
+
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection)."""
 QUOTE = "'"
@@ -30,3 +32,25 @@ def neutralise(text: str) -> str:
 def restore(cell: str) -> str:
     """The text a neutralised cell stands for (cells the export did not quote are returned unchanged)."""
     return cell[1:] if _quoted(cell) else cell
+
+
+def text_workbook(title: str, header: list[str], rows: list[list[Any]]) -> tuple[Any, Any]:
+    """An XLSX workbook whose first sheet ``title`` holds ``header`` (bold) and ``rows``, every text cell that a
+    spreadsheet would run kept as text: Excel's quote prefix (what typing a leading ' stores) keeps it text when
+    the designer edits it too, and the text itself is unchanged, so an import needs no restoring."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = title
+    sheet.append(header)
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    for line in rows:
+        sheet.append(line)
+        for cell in sheet[sheet.max_row]:
+            if isinstance(cell.value, str) and cell.value[:1] in FORMULA_START:
+                cell.data_type = "s"
+                cell.quotePrefix = True
+    return book, sheet

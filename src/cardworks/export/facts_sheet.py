@@ -30,7 +30,7 @@ from ..loading.records import Index
 from ..markup.parser import MarkupError, parse
 from ..models.owner_facts import NewCard, OwnerFacts, OwnerValue, Unknown
 from ..problems import Problem, ProblemList
-from .cells import FORMULA_START, neutralise
+from .cells import neutralise, text_workbook
 from .sheet_read import Table, read_table, where
 
 FACTS_SHEET = "facts"
@@ -81,21 +81,7 @@ def export_facts(db: Database, fmt: str) -> tuple[bytes, int]:
         for line in lines:
             writer.writerow(["" if v is None else neutralise(v) for v in line])
         return buffer.getvalue().encode("utf-8"), len(rows)
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
-
-    book = Workbook()
-    sheet = book.active
-    sheet.title = FACTS_SHEET
-    sheet.append(list(COLUMNS))
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-    for line in lines:
-        sheet.append(line)
-        for cell in sheet[sheet.max_row]:
-            if isinstance(cell.value, str) and cell.value[:1] in FORMULA_START:
-                cell.data_type = "s"
-                cell.quotePrefix = True
+    book, sheet = text_workbook(FACTS_SHEET, list(COLUMNS), lines)
     for letter_, width in zip("ABCDEFGH", (10, 24, 28, 28, 40, 48, 24, 24)):
         sheet.column_dimensions[letter_].width = width
     sheet.freeze_panes = "D2"

@@ -30,7 +30,7 @@ from ..loading.database import Database
 from ..loading.records import Index
 from ..problems import Problem
 from ..i18n.strings import source_index
-from .cells import FORMULA_START, neutralise
+from .cells import neutralise, text_workbook
 from .packs import pack_games
 from .sheet_base import BASE_COLUMN, add_base_sheet, row_base
 from .sheet_columns import SEPARATOR, SHEET_NAME, Column, Kind
@@ -198,23 +198,7 @@ def export_sheet(db: Database, selection: str | None, locales: list[str], fmt: s
         for line in table:
             writer.writerow([_csv_cell(v) for v in line])
         return buffer.getvalue().encode("utf-8")
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
-
-    book = Workbook()
-    sheet = book.active
-    sheet.title = SHEET_NAME
-    sheet.append(header)
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-    for line in table:
-        sheet.append(line)
-        for cell in sheet[sheet.max_row]:
-            if isinstance(cell.value, str) and cell.value[:1] in FORMULA_START:
-                # A text cell is never run; Excel's quote prefix (what typing a leading ' stores) keeps it text when
-                # the designer edits it too. The text itself is unchanged, so the import needs no restoring.
-                cell.data_type = "s"
-                cell.quotePrefix = True
+    book, sheet = text_workbook(SHEET_NAME, header, table)
     sheet.freeze_panes = "C2"
     add_base_sheet(book, bases)
     buffer = io.BytesIO()
