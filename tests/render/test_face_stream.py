@@ -26,7 +26,8 @@ def _job():
 def test_documents_are_handed_over_as_read_and_one_with_a_refusal_is_kept_back(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr("cardworks.render.faces.FACES_PER_CHUNK", 1)  # a document a face
     job = _job()
-    faces = [replace(face) for face in job.faces if isinstance(face, Face) and not face.rules][:3]
+    faces = [replace(face) for face in job.faces if isinstance(face, Face) and (not face.rules or face.rules_unknown)][:3]
+    assert len(faces) == 3, "three faces with no rules text of their own"
     outside = tmp_path / "outside.png"
     outside.write_bytes(b"not inside the game")
     faces[-1] = replace(faces[-1], art=Art(outside.as_uri()))  # a fetch the renderer refuses

@@ -283,7 +283,9 @@ def test_every_file_a_contents_page_names_is_in_the_manifest(diables) -> None:
 
     out, records = diables
     written = {Path(path).name for path in records}
-    for record in (r for r in records.values() if r["kind"] == "cards"):
+    sheets = [r for r in records.values() if r["kind"] == "cards"]
+    assert sheets, "the Diables build wrote no card sheet"
+    for record in sheets:
         named = set(re.findall(r"[A-Za-z0-9._-]+\.pdf", _contents_page(out, record)))
         assert named and named <= written, (record["path"], sorted(named - written))
         assert {"tiles-a4.pdf", "counters-a4.pdf", "standees-a4.pdf", Path(record["path"]).name} <= named
