@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..models.certainty import field_certainty
+from ..models.certainty import field_certainty, speaks_of
 from ..models.owner_facts import OWNERS_COPY, OWNERS_COPY_TITLE, OwnerFacts
 from ..models.base import Source
 from ..problems import Problem
@@ -200,8 +200,7 @@ def _cite(record: dict[str, Any], fields: list[str]) -> None:
     kept = []
     for source in record["sources"]:
         if isinstance(source, dict) and isinstance(source.get("facts"), list) and source["facts"]:
-            facts = [f for f in source["facts"] if not any(f == x or f.startswith(x + "/") or x.startswith(f + "/")
-                                                           for x in fields)]
+            facts = [f for f in source["facts"] if not any(speaks_of(f, x) for x in fields)]
             if not facts:  # it spoke only for what the owner's copy now gives: it no longer speaks for the card
                 continue
             source = {**source, "facts": facts}

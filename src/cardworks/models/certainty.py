@@ -19,7 +19,7 @@ PLAIN: frozenset[Certainty] = frozenset({"stated", "owner"})
 """Certainties printed with no mark: stated by the sources, or read by the kit's owner from their own copy."""
 
 
-def _names(fact: str, field: str) -> bool:
+def speaks_of(fact: str, field: str) -> bool:
     """True when the source fact ``fact`` speaks of ``field``: the same path, a part of it, or a whole it is part of."""
     return fact == field or fact.startswith(field + "/") or field.startswith(fact + "/")
 
@@ -27,7 +27,7 @@ def _names(fact: str, field: str) -> bool:
 def field_certainty(sources: Iterable[Source], field: str) -> Certainty | None:
     """The least sure certainty among the sources naming ``field`` (``stats/attack``, ``rules``, ``types``);
     None when no source names it."""
-    levels = {source.certainty for source in sources if any(_names(fact, field) for fact in source.facts)}
+    levels = {source.certainty for source in sources if any(speaks_of(fact, field) for fact in source.facts)}
     return max(levels, key=ORDER.index) if levels else None
 
 
