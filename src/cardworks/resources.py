@@ -28,6 +28,12 @@ def data_dir(name: str) -> Path:
     return package_dir().parent.parent / name  # editable install: <checkout>/src/cardworks -> <checkout>/<name>
 
 
+def shipped_layouts() -> list[str]:
+    """The names of the shipped sheet layouts, read from their folder, so that a new layout file is offered by
+    ``--layout``'s help and checked against the docs at once."""
+    return sorted(path.stem for path in data_dir("layouts").glob("*.json"))
+
+
 def fonts_dir() -> Path:
     """The bundled fonts (DejaVu), package data in every install."""
     return package_dir() / "fonts"

@@ -52,3 +52,23 @@ def test_the_options_become_the_same_build_options() -> None:
 def test_a_section_naming_a_missing_option_is_refused() -> None:
     with pytest.raises(ValueError, match="name unknown options: --nope|name unknown options: nope"):
         SectionedCommand("demo", params=[click.Option(["--paper"])], sections={"Sheets": ("paper", "nope")})
+
+
+def test_the_layout_choices_are_read_from_the_shipped_layouts() -> None:
+    """A layout file added to ``layouts/`` is offered by ``--layout``'s help and must be named in docs/cli.md's
+    synopsis: the test fails on a synopsis that misses one (checked on a planted list below)."""
+    from cardworks.resources import shipped_layouts
+
+    shipped = shipped_layouts()
+    assert {"grid", "gutterfold", "silhouette"} <= set(shipped)
+    help_text = " ".join(CliRunner().invoke(build, ["--help"]).output.split())
+    assert all(name in help_text for name in shipped), help_text
+
+    def documented(text: str) -> set[str]:
+        found = re.search(r"\[--layout ([a-z0-9|-]+)\|NAME\]", text)
+        assert found, "docs/cli.md's synopsis lost its [--layout …|NAME] list"
+        return set(found[1].split("|"))
+
+    synopsis = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert documented(synopsis) == set(shipped), "name every shipped layout in docs/cli.md's --layout list"
+    assert documented("[--layout grid|cricut|NAME]") != set(shipped)  # the comparison does see a missing one

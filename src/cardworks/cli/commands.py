@@ -11,6 +11,7 @@ import click
 
 from ..errors import DataError, UsageError
 from ..problems import Problem
+from ..resources import shipped_layouts
 from .output import print_build_report, print_card_table, print_report, print_status, progress_bar
 from .sections import SectionedCommand, options
 from .options import SEED
@@ -162,7 +163,7 @@ BUILD_DECK = options(
 BUILD_SHEETS = options(
     click.option("--paper", type=click.Choice(["a4", "letter", "legal"]), default="a4", show_default=True),
     click.option("--layout", "layout_name", default="grid", show_default=True,
-                 help="Sheet layout: grid, gutterfold, silhouette, silhouette-4, cricut, or a pack's own layouts/NAME.json."),
+                 help=f"Sheet layout: {', '.join(shipped_layouts())}, or a pack's own layouts/NAME.json."),
     click.option("--mark-inset", type=click.FloatRange(3, 80), default=None, callback=_finite_or_none,
                  help="Print-and-cut layouts: distance of the registration marks from the paper edges, mm "
                  "(default: the layout's, 10 mm; 15.875 for Silhouette's auto sheet feeder)."),

@@ -3,7 +3,8 @@ drift: a test compares).
 
 Each table sits between ``<!-- expectations:NAME -->`` and ``<!-- /expectations -->``, where NAME is ``generic``
 (the keys every game has) or a game's id. Run ``python -m cardworks.engine.expectations_doc docs/scenarios.md`` to
-rewrite them after changing a model.
+rewrite them after changing a model: every registered game must have its block, or the command says which
+is missing and exits 1 (it never writes a page that silently lacks a game).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from pydantic import BaseModel
 
 from ..validate.expectations import Expectation, Ref
 
-_BLOCK = re.compile(r"(<!-- expectations:([a-z0-9-]+) -->\n)(.*?)(<!-- /expectations -->)", re.S)
+_BLOCK = re.compile(r"(<!-- expectations:([A-Za-z0-9_-]+) -->\n)(.*?)(<!-- /expectations -->)", re.S)
+"""A block, named ``generic`` or by any id a game may have (an importable name such as ``my_game``)."""
 _KINDS = {"player": "player", "card": "card id", "terreta": "terreta id", "rule": "rule id", "step": "action"}
 
 
@@ -97,8 +99,28 @@ def blocks(text: str) -> list[str]:
     return [m[2] for m in _BLOCK.finditer(text)]
 
 
-if __name__ == "__main__":
-    from ..fileio import write_text_atomic
+def missing_blocks(text: str, games: list[str]) -> list[str]:
+    """The names among ``generic`` and ``games`` that have no block in ``text``."""
+    present = set(blocks(text))
+    return [name for name in ["generic", *games] if name not in present]
 
-    page = Path(sys.argv[1])
-    write_text_atomic(page, update(page.read_text(encoding="utf-8")))
+
+def main(argv: list[str]) -> int:
+    """Rewrite the page ``argv[0]``; exit 1 naming each registered game (or ``generic``) the page has no block for."""
+    from ..fileio import write_text_atomic
+    from .plugins import registered
+
+    page = Path(argv[0])
+    text = page.read_text(encoding="utf-8")
+    missing = missing_blocks(text, list(registered()))
+    if missing:
+        print(f"{page}: no expectation block for {', '.join(missing)}: add "
+              + " ".join(f"'<!-- expectations:{name} -->' … '<!-- /expectations -->'" for name in missing),
+              file=sys.stderr)
+        return 1
+    write_text_atomic(page, update(text))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

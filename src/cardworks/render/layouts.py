@@ -17,14 +17,9 @@ from ..loading.jsonfile import read_json
 from ..loading.schema_errors import schema_problems
 from ..models.layout import LayoutFile
 from ..problems import Problem
-from ..resources import data_dir
+from ..resources import data_dir, shipped_layouts
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
-
-
-def shipped_layouts() -> list[str]:
-    """The names of the shipped layouts."""
-    return sorted(p.stem for p in data_dir("layouts").glob("*.json"))
 
 
 def layout_path(name: str, roots: list[Path]) -> Path:
