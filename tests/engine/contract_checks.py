@@ -17,7 +17,9 @@ import secrets
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
+
+import numpy.random as numpy_random  # imported before any patch: its import seeds a generator from the machine
 
 from cardworks.engine.core import IllegalActionError, SetupRefused
 
@@ -250,6 +252,7 @@ def no_global_chance(*packages: str) -> Iterator[list[str]]:
         patch(secrets, name, _refuse(f"secrets.{name}"))
     patch(random_module.SystemRandom, "random", _refuse("random.SystemRandom"))
     patch(random_module.SystemRandom, "getrandbits", _refuse("random.SystemRandom"))
+    _patch_numpy(patch, originals)
     for module_name, module in list(sys.modules.items()):  # names bound by "from random import …"
         if module is None or not module_name.startswith(packages):
             continue
@@ -267,6 +270,30 @@ def no_global_chance(*packages: str) -> Iterator[list[str]]:
                 setattr(owner, name, value)
             else:
                 delattr(owner, name)
+
+
+def _patch_numpy(patch: Callable[[Any, str, Any], None], originals: dict[int, str]) -> None:
+    """numpy's global generator (``numpy.random.shuffle``, ``.random``, ``.seed``… all draw from one shared
+    ``RandomState``) and an unseeded ``numpy.random.default_rng()`` refuse, as ``random``'s do. (The class
+    ``RandomState`` itself is left: numpy's own code tests instances against it, so it cannot be replaced.)"""
+    shared = numpy_random.mtrand._rand
+    names = [name for name in dir(numpy_random) if getattr(getattr(numpy_random, name), "__self__", None) is shared]
+    for name in {*names, "seed", "ranf", "sample"} & set(dir(numpy_random)):
+        originals[id(getattr(numpy_random, name))] = f"numpy.random.{name}"
+        patch(numpy_random, name, _refuse(f"numpy.random.{name}"))
+    made = numpy_random.default_rng
+    originals[id(made)] = "numpy.random.default_rng"
+    patch(numpy_random, "default_rng", _seeded(made, "numpy.random.default_rng() without a seed"))
+
+
+def _seeded(make: Callable[..., Any], what: str) -> Callable[..., Any]:
+    def seeded_only(seed: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if seed is None:
+            _USED.append(what)
+            raise GlobalChance(f"{what} used inside the game")
+        return make(seed, *args, **kwargs)
+
+    return seeded_only
 
 
 def check_no_global_chance(plugin: Any, db: Any, configs: list[Any], positions: list[Position], *,

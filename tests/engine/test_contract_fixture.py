@@ -110,3 +110,33 @@ def test_a_generator_kept_at_module_level_is_refused_too(monkeypatch) -> None:
         with pytest.raises(contract.GlobalChance, match="fixture_game.RNG, a random.Random kept at module level"):
             fixture_game.RNG.shuffle([1, 2, 3])
     assert used and fixture_game.RNG.random() < 1  # restored afterwards
+
+
+def test_numpy_global_randomness_is_caught_too(monkeypatch) -> None:
+    """``numpy.random.shuffle`` and friends draw from one generator shared by every game, and an unseeded
+    ``default_rng()`` from the machine: a game's ``apply`` using either would not replay from its seed."""
+    import numpy
+    from numpy.random import shuffle as numpy_shuffle
+
+    plugin = fixture_game.plugin()
+    rules, state = plugin.new_game(None, plugin.configurations(None)[0][0], __import__("random").Random(1))
+    monkeypatch.setattr(fixture_game, "numpy_shuffle", numpy_shuffle, raising=False)
+    with contract.no_global_chance("fixture_game"):
+        with pytest.raises(contract.GlobalChance, match="numpy.random.shuffle"):
+            fixture_game.numpy_shuffle([1, 2, 3])
+        with pytest.raises(contract.GlobalChance, match="numpy.random.random"):
+            numpy.random.random()
+        with pytest.raises(contract.GlobalChance, match=r"numpy.random.default_rng\(\) without a seed"):
+            numpy.random.default_rng()
+        assert numpy.random.default_rng(5).integers(10) == numpy.random.default_rng(5).integers(10)  # seeded is fine
+    original = fixture_game.Rules.apply
+
+    def apply(self, state, action, **kwargs):
+        numpy.random.permutation(3)  # chance from the shared generator
+        return original(self, state, action, **kwargs)
+
+    monkeypatch.setattr(fixture_game.Rules, "apply", apply)
+    positions = [contract.Position(rules, state, "start")]
+    with pytest.raises(AssertionError, match="numpy.random.permutation used inside the game"):
+        contract.check_no_global_chance(plugin, None, [], positions, packages=("fixture_game",))
+    assert 0 <= numpy.random.random() < 1  # restored afterwards
