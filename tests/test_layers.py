@@ -131,4 +131,4 @@ def test_the_checks_find_a_planted_fault(planted: str) -> None:
     else:
         edges["cardworks.fileio"].add("cardworks.problems")
         edges["cardworks.problems"].add("cardworks.fileio")
-        assert ["cardworks.fileio", "cardworks.problems"] in circles(edges)
+        assert any({"cardworks.fileio", "cardworks.problems"} <= set(circle) for circle in circles(edges))

@@ -2,10 +2,18 @@
 
     CardworksError(Exception)
      ├── UsageError(ValueError)       wrong use of a command (exit 2)
-     └── DataError(ValueError)        the input is wrong (exit 1); carries problems
+     ├── DataError(ValueError)        the input is wrong (exit 1); carries problems
+     ├── DeveloperError               a mistake in code: a game plugin, a verb's binding (exit 70); has a code
+     └── the errors of one module, each also a subclass of the built-in error it has always been:
+         UnsafeFile (fileio), PathEscape (loading.paths), MarkupError (markup), LayoutError (models.sheets),
+         StateLoadError (engine.codec), ScriptError (engine.scripted), IllegalActionError and SetupRefused
+         (engine.core), TemplateEscape (render.jinja), TemplateBudgetError (render.sandbox), RenderTimeout
+         (serve.worker); most are turned into a DataError with the file and place before a user sees them.
 
-A user never sees a traceback for either: the command line prints the message
-(and every problem) and exits with the code above.
+A user never sees a traceback for any of them: the command line prints one line
+(and every problem) and exits with the code above; an error of the last group that
+reaches it unconverted is printed as one line with its class as the code (exit 70),
+since reaching the command line unconverted is itself a defect.
 """
 
 from __future__ import annotations
@@ -19,6 +27,13 @@ class CardworksError(Exception):
 
 class UsageError(CardworksError, ValueError):
     """A command was called wrongly: a missing folder, an unknown game or locale."""
+
+
+class DeveloperError(CardworksError):
+    """A mistake in code, not in the user's data (a game plugin that breaks its contract, a verb model bound to
+    no handler): the command line prints it as one line with ``code`` and exits 70 (EX_SOFTWARE)."""
+
+    code = "developer-error"
 
 
 class DataError(CardworksError, ValueError):

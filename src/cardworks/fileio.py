@@ -25,6 +25,8 @@ from contextlib import ExitStack, contextmanager
 from glob import escape as glob_escape
 from pathlib import Path
 
+from .errors import CardworksError
+
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
@@ -39,7 +41,7 @@ OS_ERROR_CODES = {errno.ENOSPC: "disk-full", errno.EDQUOT: "disk-full", errno.ER
 """OS errors that say something about the machine, not a bug: the problem code each is reported with."""
 
 
-class UnsafeFile(ValueError):
+class UnsafeFile(CardworksError, ValueError):
     """A file that is not read: not a regular file, too large, or unreadable. ``code`` says which."""
 
     def __init__(self, code: str, message: str, path: Path | None = None) -> None:

@@ -37,6 +37,23 @@ def test_the_site_builds_strictly_with_the_generated_command_reference(tmp_path:
     for command in ("validate", "build", "check", "simulate", "preflight"):  # from the click group itself
         assert re.search(rf"cardworks {command}\b", cli_page), command
     assert "--edition" in cli_page and "--allow-fallback" in cli_page
+    pages = sorted((tmp_path / "site").rglob("*.html"))
+    assert len(pages) > 20
+    raw = [f"{page.relative_to(tmp_path / 'site')}: {row}" for page in pages for row in raw_table_rows(page.read_text("utf-8"))]
+    assert raw == [], "a table row that Markdown did not read as a row (a blank line inside a table?): " + "; ".join(raw)
+
+
+def raw_table_rows(html: str) -> list[str]:
+    """Paragraphs of a built page that begin with ``|``: table rows cut off from their table, printed as text."""
+    return [row[:80] for row in re.findall(r"<p>(\|[^<]*)", html)]
+
+
+def test_a_table_cut_by_a_blank_line_is_found() -> None:
+    import markdown
+
+    html = markdown.markdown("| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| 3 | 4 |\n", extensions=["tables"])
+    assert raw_table_rows(html) == ["| 3 | 4 |"]
+    assert raw_table_rows(markdown.markdown("| a | b |\n| --- | --- |\n| 1 | 2 |\n", extensions=["tables"])) == []
 
 
 @pytest.mark.slow

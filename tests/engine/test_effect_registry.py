@@ -77,6 +77,13 @@ def test_a_member_left_without_its_handler_stops_the_import(tmp_path: Path) -> N
                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=120)
     assert run.returncode != 0
     assert "RegistryError" in run.stderr and "do modify-stat: no handler is bound to it" in run.stderr, run.stderr
+    command = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(REPO / "cards"), "check", "--game",
+                              "fallera", "--playouts", "0"], capture_output=True, text=True, cwd=tmp_path,
+                             env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=120)
+    assert command.returncode == 70, command.stderr  # a defect in code, said in one line, not a traceback
+    assert command.stderr.strip().splitlines() == [
+        "cardworks: error: [verb-binding] the effect vocabulary and its handlers disagree: do modify-stat: no handler "
+        "is bound to it"], command.stderr
 
 
 def test_no_table_of_method_names_is_left_in_the_interpreter() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import DataError, UsageError
+from ..errors import CardworksError, DataError, DeveloperError, UsageError
 from ..resources import data_dir
 from ..fileio import OS_ERROR_CODES, UnsafeFile, end_workers_with_their_parent
 from . import commands, export_commands, facts_commands
@@ -23,6 +23,8 @@ from .simulate import simulate
 
 INTERRUPT_EXIT = 130
 TERMINATE_EXIT = 143
+DEFECT_EXIT = 70
+"""A mistake in code (sysexits' EX_SOFTWARE): a plugin, a verb's binding, an error no layer converted."""
 """Exit status after SIGTERM (128 + 15), as a shell reports a process the signal ended."""
 """Exit code after Ctrl-C (128 + SIGINT), as shells report a command stopped by it."""
 INTERRUPTED = "outputs and data written before this command are as they were"
@@ -132,6 +134,21 @@ class Group(click.Group):
             click.echo(f"{exc.filename or '?'}: [{OS_ERROR_CODES[exc.errno]}] {exc.strerror}; nothing was changed "
                        "there", err=True)
             ctx.exit(1)
+        except DeveloperError as exc:
+            click.echo(f"cardworks: error: [{exc.code}] {' '.join(str(exc).split())}", err=True)
+            ctx.exit(DEFECT_EXIT)
+        except CardworksError as exc:  # a module's own error that no layer turned into a DataError: a defect
+            click.echo(f"cardworks: error: [{_code_of(exc)}] {' '.join(str(exc).split())}", err=True)
+            ctx.exit(DEFECT_EXIT)
+
+
+def _code_of(exc: BaseException) -> str:
+    """``TemplateBudgetError`` → ``template-budget-error``: the class as a code, for errors that carry none."""
+    code = getattr(exc, "code", None)
+    if isinstance(code, str):
+        return code
+    name = type(exc).__name__
+    return "".join(f"-{c.lower()}" if c.isupper() and i else c.lower() for i, c in enumerate(name))
 
 
 _SCANNED: list[bool] = []

@@ -14,6 +14,8 @@ from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BeforeValidator, TypeAdapter, ValidationError
 
+from ..errors import CardworksError
+
 S = TypeVar("S")
 
 __all__ = ["Nested", "deep_tuple", "SavedState", "StateCodec", "StateLoadError"]
@@ -29,7 +31,7 @@ Nested = Annotated[Any, BeforeValidator(deep_tuple)]
 gives them back as lists, and a state must load back equal to the one dumped."""
 
 
-class StateLoadError(ValueError):
+class StateLoadError(CardworksError, ValueError):
     """Saved data that is not a position of the game: names each wrong field by its JSON pointer."""
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from .. import plugin_registry
-from ..errors import CardworksError, UsageError
+from ..errors import DeveloperError, UsageError
 from ..resources import data_dir
 from ..plugin_registry import ENTRY_POINT_GROUP  # noqa: F401  (re-exported: plugins.ENTRY_POINT_GROUP)
 from ..validate.expectations import Expectation
@@ -247,8 +247,10 @@ class Plugin:
                    setup_keys=game.SETUP_KEYS, **more)
 
 
-class PluginError(CardworksError, TypeError):
+class PluginError(DeveloperError, TypeError):
     """A registered game plugin does not keep to ``GamePlugin``."""
+
+    code = "plugin-contract"
 
 
 _REGISTRY: dict[str, GamePlugin] = {}

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import CardworksError
 
-class ScriptError(ValueError):
+
+class ScriptError(CardworksError, ValueError):
     """The script does not match what the setup asked for."""
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
+from ..errors import CardworksError
 
-class PathEscape(ValueError):
+
+class PathEscape(CardworksError, ValueError):
     """A path in data points outside the folder it belongs to."""
 
 

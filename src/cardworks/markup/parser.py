@@ -11,11 +11,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..errors import CardworksError
+
 TOKEN_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _BRACES = re.compile(r"\{\{|\}\}|[{}]")
 
 
-class MarkupError(ValueError):
+class MarkupError(CardworksError, ValueError):
     """Text that is not valid markup; ``offset`` is the character where it goes wrong."""
 
     def __init__(self, message: str, offset: int) -> None:

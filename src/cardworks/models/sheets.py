@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import CardworksError
 from .layout import FixedSheet, LayoutFile, Line, Mark, Slot
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "legal": (215.9, 355.6)}
@@ -24,7 +25,7 @@ MAX_SLOTS = 1000
 card on a large area (4,356 cards of 30 mm on a 2 m image area) is refused, not drawn."""
 
 
-class LayoutError(ValueError):
+class LayoutError(CardworksError, ValueError):
     """A layout that cannot place a card of the size asked on the paper asked."""
 
 

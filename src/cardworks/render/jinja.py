@@ -17,6 +17,7 @@ from pathlib import Path
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError, select_autoescape
 from markupsafe import Markup, escape
 
+from ..errors import CardworksError
 from ..loading.database import display_path
 from ..loading.paths import is_inside
 from ..markup import Text, parse
@@ -70,7 +71,7 @@ def mm(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
 
 
-class TemplateEscape(TemplateError):
+class TemplateEscape(CardworksError, TemplateError):
     """A template file whose real path (through a symbolic link) lies outside its templates folder."""
 
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..errors import CardworksError
 from ..fileio import write_bytes_atomic
 
 from .docs.texts import DocTexts, Labels
@@ -35,7 +36,7 @@ _cached_only = False
 """True while :func:`layout_cache` may only reuse pages: a page not in it raises :class:`NotLaidOut`."""
 
 
-class NotLaidOut(Exception):
+class NotLaidOut(CardworksError):
     """A page that ``layout_cache(folder, cached_only=True)`` does not hold: it must be laid out (elsewhere)."""
 
 

@@ -28,6 +28,8 @@ from jinja2.exceptions import TemplateRuntimeError
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import generate_lorem_ipsum
 
+from ..errors import CardworksError
+
 MAX_RANGE = 10_000
 """Items a ``range()`` may give; a card template loops over a few dozen things at most."""
 MAX_TEXT = 1_000_000
@@ -42,7 +44,7 @@ OUTPUT_PER_FACE = 1_000_000
 """Characters of HTML a card face may write; the shipped face writes about 5,000."""
 
 
-class TemplateBudgetError(TemplateRuntimeError):
+class TemplateBudgetError(CardworksError, TemplateRuntimeError):
     """A template went over one of the sandbox's limits (steps, range, size, output)."""
 
 

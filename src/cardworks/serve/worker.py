@@ -16,6 +16,7 @@ import threading
 import time
 from typing import Any
 
+from ..errors import CardworksError
 from . import adapter
 
 RENDER_TIMEOUT_S = 60.0
@@ -26,7 +27,7 @@ STARTUP_S = 300.0
 """Longest the rendering process may take to start (importing the renderer), not counted in a batch's time."""
 
 
-class RenderTimeout(RuntimeError):
+class RenderTimeout(CardworksError, RuntimeError):
     """A batch of faces did not finish within the time limit; its process was killed."""
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, get_args
 
+from ...errors import DeveloperError
 from .effects import PARTS
 
 PLACES: dict[str, str] = {
@@ -41,8 +42,10 @@ its effect stands (``stands``), or a verb that only says where the card's text i
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class RegistryError(RuntimeError):
+class RegistryError(DeveloperError, RuntimeError):
     """The vocabulary and its bindings disagree (a member with no handler, a handler with no member)."""
+
+    code = "verb-binding"
 
 
 @dataclass(frozen=True)
