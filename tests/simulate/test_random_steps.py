@@ -74,7 +74,7 @@ def test_the_fast_battles_are_played_on_the_bench_table() -> None:
     ("drawn = draft.deck.pop(0)", "drawn = draft.deck.pop()"),
     ("[index - battles - 1]", "[battles - index]"),
     ("weights[target] -= weight[treasure]", "weights[target] -= 0"),
-    ("self._draw(draft, current, count)", "self._draw(draft, current, count + 1)"),
+    ("self.draw_cards(draft, current, count)", "self.draw_cards(draft, current, count + 1)"),
 ])
 def test_a_wrong_fast_path_fails_the_comparison(monkeypatch: pytest.MonkeyPatch, original: str, mutant: str) -> None:
     """``random_steps`` with one mistake written in (a tie that steals, a turn counted twice, rivals in the

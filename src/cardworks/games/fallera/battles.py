@@ -84,7 +84,7 @@ class Battles:
             used += (("again", attacker, target),)  # after what using the cards does
         draft.battle, draft.phase = None, "turn"
         if draft.marks:
-            self._battle_over(draft)
+            self.battle_over(draft)
         if self._returns:  # a battle card may go back to its user's hand instead (the capità cristià)
             self._discard_used(draft, ((attacker, attack), (target, defence)))
         else:
@@ -95,9 +95,9 @@ class Battles:
                 return self._resume(draft)
             if treasure in draft.counters[target]:
                 self._unplace(draft, target, treasure)
-            self._place(draft, attacker, treasure)
-            if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):
-                self._later(draft, *used, END_ACTION)
+            self.receive(draft, attacker, treasure)
+            if max(draft.weights) >= (4 if draft.foods else 5) and self.check_victory(draft):
+                self.schedule(draft, *used, END_ACTION)
                 return True
         if not used:
             return self._end_action(draft)

@@ -39,7 +39,7 @@ class Deal:
             draft = thawed(state, self.facts(state))
             for p, hand in enumerate(hands):
                 for instance in hand:
-                    self._place(draft, p, instance)
+                    self.receive(draft, p, instance)
             if all(sum(self.card(draft, i).kind == "ingredient" for i in c) < 3 for c in draft.counters):
                 break
         draft.rng = rng  # the first turn may start here, and its effects may draw chance like any step's

@@ -36,6 +36,11 @@ def _shared_rows(designs: tuple[str, ...], players: int) -> dict[tuple[Any, ...]
     return _ROWS.setdefault((designs, players), {})
 
 
+STANDING_TABLES = {"face-up-attacks": "face_up"}
+"""Standing verbs whose bound rule reads a table of ``Facts`` made once per deck from ``CardDef.doing``, not the
+cards themselves (a view is built at every step of a search): verb → the table's attribute."""
+
+
 class Facts:
     """What the hot paths ask of each card instance of one deck, by instance number.
 
@@ -84,7 +89,8 @@ class Facts:
         self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
         """A battle card's printed attack and defence."""
         self.face_up = tuple(bool(c.doing("face-up-attacks")) for c in defs)
-        """Battle cards used against this card's holder are face up (conditions: on the holder's counter)."""
+        """Battle cards used against this card's holder are face up (conditions: on the holder's counter). The
+        rule bound to ``face-up-attacks`` reads this table (``STANDING_TABLES``), not the cards, in every view."""
         self.turn_start = tuple(bool(c.triggered("turn-start")) for c in defs)
         self.more_actions = tuple(bool(c.doing("actions-per-turn")) for c in defs)
         """The card may allow its holder more than one action a turn (its effect's condition still to check)."""

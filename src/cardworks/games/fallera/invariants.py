@@ -43,7 +43,7 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
 
 def unnoticed_paellas(rules: Any, state: Any) -> list[str]:
     """A complete paella the game has not acted on: the slow twin of the quick bounds and early checks that
-    spare counting ingredients (``Victory._check_victory`` and its callers).
+    spare counting ingredients (``Victory.check_victory`` and its callers).
 
     A win comes at the instant of 5 valid ingredients, or 4 with the Queen in the holder's territorial
     terreta (fallera-3 lines 120-122): so in a game still going, nobody may hold one, unless its seafood

@@ -41,10 +41,10 @@ class Kingdom:
         taken = draft.map[slot]
         draft.queen, draft.map[slot] = space, -1
         if taken >= 0:
-            self._place(draft, me, taken)
+            self.receive(draft, me, taken)
         realm = taken >= 0 and "realm" in draft.facts.defs[taken].icons
-        if self._check_victory(draft):
-            self._later(draft, ("refill", realm))
+        if self.check_victory(draft):
+            self.schedule(draft, ("refill", realm))
             return True
         return self._refill(draft, realm)
 
@@ -71,15 +71,15 @@ class Kingdom:
         they wish (phase ``lay``; rulebook 3, lines 106-108); then the move ends."""
         if any(slot >= 0 for slot in draft.map):
             return self._end_move(draft, realm)
-        dealt = self._deal_map(draft)
+        dealt = self.deal_map(draft)
         if dealt == "over":
             return True
         if not dealt:
             return self._end_move(draft, realm)
-        self._later(draft, ("end-move", realm))
+        self.schedule(draft, ("end-move", realm))
         return True
 
-    def _deal_map(self, draft: Draft) -> str:
+    def deal_map(self, draft: Draft) -> str:
         """An emptied map's refill is drawn (rulebook 3, lines 106-108): ``lay`` (the player lays the cards),
         ``over`` (the deck ran out, with expansion 2) or ``""`` (nothing left to draw)."""
         drawn: list[int] = []

@@ -17,6 +17,7 @@ from typing import Any
 from ...engine.core import IllegalActionError
 from .actions import Discard, Pass, Play, Respond, Target, player
 from .effects import AgainstYou, BattleCalled, Cancel, CardPlayed, Discard as DiscardVerb, Played, Steal
+from .handler_context import VerbContext
 from .interpreter import holds
 from .registry import REGISTRY
 from .state import Draft
@@ -144,10 +145,10 @@ class Responses:
             draft.asked = (me, left - 1, rest, count)
             return
         draft.asked, draft.phase = None, "turn"
-        if not self._ask_discard(draft, rest, count):
+        if not self.ask_discard(draft, rest, count):
             self._resume(draft)
 
-    def _ask_discard(self, draft: Draft, players: tuple[int, ...], count: int) -> bool:
+    def ask_discard(self, draft: Draft, players: tuple[int, ...], count: int) -> bool:
         """Ask the first of ``players`` with a card in hand to discard (phase ``discard``)."""
         for k, who in enumerate(players):
             wanted = amount(count, len(draft.hands[who]))  # ``half``: rounded down (fallera-3 line 134)
@@ -209,23 +210,23 @@ def against_you(condition: Any, state: Any, who: int, instance: int | None) -> b
 
 # --- do: the verbs that ask or cancel ---------------------------------------------------------------------
 @REGISTRY.bind(Steal, "acts")
-def steal(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Steal) -> bool | None:
+def steal(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Steal) -> bool | None:
     """Stop for the acting player's choice of a rival's treasure (phase ``target``); nothing to steal, nothing."""
     covered = protected(draft)
     if not any(i not in covered for p in range(draft.players) if p != who for i in draft.counters[p]):
         return None
     draft.phase, draft.asked = "target", (who, source, index, path, k)
-    rules._later(draft, ("verbs", who, source, index, path, k + 1))
+    rules.schedule(draft, ("verbs", who, source, index, path, k + 1))
     return True
 
 
 @REGISTRY.bind(DiscardVerb, "acts")
-def discard(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def discard(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
             verb: DiscardVerb) -> bool | None:
     """Stop for the first discard due (phase ``discard``; chance's and the acting player's picks:
     ``verbs.discard_chosen``); with no cards to discard, nothing."""
     if verb.players == "chosen":
-        chosen = rules._player_for(draft, who, source, index, path, k)
+        chosen = rules.player_for(draft, who, source, index, path, k)
         if chosen is ASKED:
             return True
         players: tuple[int, ...] = (chosen,)
@@ -233,14 +234,14 @@ def discard(rules: Any, draft: Draft, who: int, source: Any, index: int, path: s
         players = (who,) if verb.players == "you" else tuple((who + n) % draft.players for n in range(1, draft.players))
     if verb.chosen_by != "own" and verb.players != "you":
         return discard_chosen(rules, draft, who, source, index, path, k, verb, players)
-    if not rules._ask_discard(draft, players, verb.count):
+    if not rules.ask_discard(draft, players, verb.count):
         return None
-    rules._later(draft, ("verbs", who, source, index, path, k + 1))
+    rules.schedule(draft, ("verbs", who, source, index, path, k + 1))
     return True
 
 
 @REGISTRY.bind(Cancel, "acts")
-def cancel(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Cancel) -> tuple[str, int]:
+def cancel(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Cancel) -> tuple[str, int]:
     """Cancel what the response answers: a battle's attack card goes to the cemetery; the queue drops what
     the window guards (``TurnFlow._resume`` reads the returned ``("cancel", subject)``)."""
     if draft.subject is None:
@@ -250,8 +251,8 @@ def cancel(rules: Any, draft: Draft, who: int, source: Any, index: int, path: st
         draft.cemetery.append(draft.battle[3])  # a battle's window answers its treasure
         draft.battle = None
         if draft.marks:
-            rules._battle_over(draft)
-    rules._cancel_use(draft, event, subject)
+            rules.battle_over(draft)
+    rules.cancel_use(draft, event, subject)
     draft.log.append(("cancelled", subject))
     return ("cancel", subject)
 

@@ -23,6 +23,7 @@ from typing import Any
 from ...engine.core import IllegalActionError
 from .actions import AttackWith, Call, Defend, NoDefence
 from .effects import SeveralBattles
+from .handler_context import VerbContext
 from .interpreter import holds
 from .registry import REGISTRY
 from .state import Draft
@@ -46,13 +47,13 @@ def face_down_cards(marks: Any) -> list[int]:
 
 
 @REGISTRY.bind(SeveralBattles, "acts")
-def several_battles(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def several_battles(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
                     verb: SeveralBattles) -> bool | None:
     """Stop for the attacker's calls (phase ``several``); with nothing to battle with or for, nothing."""
     if not any(draft.facts.battle[i] for i in draft.hands[who]) or not _callable(draft, who, set()):
         return None
     draft.phase, draft.asked = "several", (who, "call", source, index, path, k)
-    rules._later(draft, ("verbs", who, source, index, path, k + 1))
+    rules.schedule(draft, ("verbs", who, source, index, path, k + 1))
     return True
 
 
@@ -159,8 +160,8 @@ class SeveralBattlesRules:
             return False
         if treasure in draft.counters[rival]:
             self._unplace(draft, rival, treasure)
-            self._place(draft, attacker, treasure)
-        return max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft)
+            self.receive(draft, attacker, treasure)
+        return max(draft.weights) >= (4 if draft.foods else 5) and self.check_victory(draft)
 
     def _several_end(self, draft: Draft, attacker: int, attack: int) -> bool:
         """A queue step: the attack card, used once, leaves the table (back to the hand only when its

@@ -89,8 +89,8 @@ class Rollouts:
                             sellables[me] -= 1
                             draft.on_counters -= 1
                             draft.cemetery.append(sold)
-                            if self._draw(draft, me, defs[sold].sell):
-                                self._later(draft, END_ACTION)
+                            if self.draw_cards(draft, me, defs[sold].sell):
+                                self.schedule(draft, END_ACTION)
                                 continue
                             ended = True
                         elif index:
@@ -106,7 +106,7 @@ class Rollouts:
                             hands[me].remove(weapon)
                             draft.phase, draft.battle = "defend", (me, target, counter[loot], weapon)
                             continue
-                        else:  # the almoina: ``_draw`` of one card, ``_place`` in line
+                        else:  # the almoina: ``draw_cards`` of one card, ``receive`` in line
                             drawn = draft.deck.pop(0)
                             if treasures[drawn]:
                                 insort(counters[me], drawn)
@@ -114,8 +114,8 @@ class Rollouts:
                                 weights[me] += weight[drawn]
                                 sellables[me] += sellable[drawn]
                                 draft.on_counters += 1
-                                if weights[me] >= limit and self._check_victory(draft):
-                                    self._later(draft, END_ACTION)
+                                if weights[me] >= limit and self.check_victory(draft):
+                                    self.schedule(draft, END_ACTION)
                                     continue
                             else:
                                 insort(hands[me], drawn)
@@ -136,7 +136,7 @@ class Rollouts:
                         steals = True
                         draft.cemetery.append(attack)
                     draft.battle, draft.phase = None, "turn"
-                    if steals:  # ``_unplace`` from the target (if it still holds it), ``_place`` on the attacker
+                    if steals:  # ``_unplace`` from the target (if it still holds it), ``receive`` on the attacker
                         lost = counters[target]
                         if treasure in lost:
                             lost.remove(treasure)
@@ -148,8 +148,8 @@ class Rollouts:
                         weights[attacker] += weight[treasure]
                         sellables[attacker] += sellable[treasure]
                         draft.on_counters += 1
-                        if max(weights) >= limit and self._check_victory(draft):
-                            self._later(draft, END_ACTION)
+                        if max(weights) >= limit and self.check_victory(draft):
+                            self.schedule(draft, END_ACTION)
                             continue
                     ended = True
             if not ended:
@@ -160,8 +160,8 @@ class Rollouts:
                 action = legal[int(random_() * count)]
                 effects[type(action)](self, draft, action)
                 continue
-            if max(weights) >= limit and self._check_victory(draft):  # ``_end_action``
-                self._later(draft, ("next-turn",))
+            if max(weights) >= limit and self.check_victory(draft):  # ``_end_action``
+                self.schedule(draft, ("next-turn",))
                 continue
             if more_actions or draft.actions < 0:  # ``_another_action``, read from ``Facts.actions_allowed``
                 allowed = 1
@@ -197,5 +197,5 @@ class Rollouts:
             # one card acts, drawing (``Facts.start_draw``): ``_after_burn``'s queue step played in line
             instance, (index, count) = starting[0], drawing
             log += (("trigger", instance), ("draw", instance))
-            if self._draw(draft, current, count):
-                self._later(draft, ("verbs", current, instance, index, "", 1))
+            if self.draw_cards(draft, current, count):
+                self.schedule(draft, ("verbs", current, instance, index, "", 1))

@@ -286,7 +286,7 @@ _CHANCE_ACTIONS = frozenset({Coin, Take, First})
 _KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Pass, Coin, Take, First, Move, Burn, Lay, Play, Respond, Target,
           Discard, Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure, Call, AttackWith)
 _DEFENCES = (Defend, NoDefence)
-FalleraRules._steps = {"draw": FalleraRules._draw, "end-action": FalleraRules._end_action,
+FalleraRules._steps = {"draw": FalleraRules.draw_cards, "end-action": FalleraRules._end_action,
                        "next-turn": FalleraRules._next_turn, "refill": FalleraRules._refill,
                        "end-move": FalleraRules._end_move, "burn": FalleraRules._burn, "verbs": FalleraRules._verbs,
                        "again": FalleraRules._offer_again, "grant": FalleraRules._grant,

@@ -123,7 +123,7 @@ class Draft:
     rules; ``rng`` is the chance of the step being played (``apply``/``play`` set it as a step starts, ``new_game``
     and ``started`` as they start the first turn,
     None when no chance was given: a reshuffle then fails loudly), so no rule passes it along; and ``TALLIES`` count what is on the counters, kept up to date as cards reach and leave
-    them (the rules' ``_place`` and ``_unplace``): looking for a winner is then mostly one ``max``,
+    them (the rules' ``receive`` and ``_unplace``): looking for a winner is then mostly one ``max``,
     and a turn's number of legal actions needs no counting. ``log`` lists what happened to cards since the
     draft was thawed, as (what, instance or terreta source): ``placed`` (a treasure reached a counter),
     ``trigger`` (an effect began), a verb that acted (``draw``, ``coin``, ``extra-action``, ``win``), and

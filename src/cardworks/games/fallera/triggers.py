@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .effects import CardUsed, Coin, Draw, ExtraAction, Win
+from .handler_context import VerbContext
 from .interpreter import GRANTED, holds, ordered, verbs_at
 from .registry import REGISTRY
 from .state import Draft
@@ -87,7 +88,7 @@ class Triggers:
                 return done
             if done is True:
                 if granted:  # the grant waits in the queue, after the rest of this list and before the turn's end
-                    self._later(draft, ("grant",))
+                    self.schedule(draft, ("grant",))
                 return True
             granted = granted or done == GRANTED
         return GRANTED if granted else False
@@ -95,24 +96,24 @@ class Triggers:
 
 # --- do: the acting verbs, (rules, draft, who, source, index, path, position, verb) -> None | True | GRANTED ---
 @REGISTRY.bind(Draw, "acts")
-def draw(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Draw) -> bool | None:
+def draw(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Draw) -> bool | None:
     """``who`` draws; a draw cut short (a win, the deck running out) leaves the rest of the list waiting."""
-    if rules._draw(draft, who, verb.count):
-        rules._later(draft, ("verbs", who, source, index, path, k + 1))
+    if rules.draw_cards(draft, who, verb.count):
+        rules.schedule(draft, ("verbs", who, source, index, path, k + 1))
         return True
     return None
 
 
 @REGISTRY.bind(Coin, "acts")
-def coin(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Coin) -> bool:
+def coin(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Coin) -> bool:
     """The flow stops for the coin (phase ``effect-coin``); its side's branch, then the rest, wait in the queue."""
     draft.phase = "effect-coin"
-    rules._later(draft, ("coin", who, source, index, path, k), ("verbs", who, source, index, path, k + 1))
+    rules.schedule(draft, ("coin", who, source, index, path, k), ("verbs", who, source, index, path, k + 1))
     return True
 
 
 @REGISTRY.bind(ExtraAction, "acts")
-def extra_action(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def extra_action(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
                  verb: ExtraAction) -> str | None:
     """Another action for ``who`` this turn, when it is their turn (a card used in defence gives its user
     none: the turn is someone else's). How it is granted depends on where the turn is: see ``_resume``."""
@@ -123,7 +124,7 @@ def extra_action(rules: Any, draft: Draft, who: int, source: Any, index: int, pa
 
 
 @REGISTRY.bind(Win, "acts")
-def win(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Win) -> bool:
+def win(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int, verb: Win) -> bool:
     """``who`` wins at once: the game is over."""
     draft.phase, draft.winner, draft.reason = "over", who, "effect-win"
     draft.log.append(("ended", source))

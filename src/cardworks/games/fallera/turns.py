@@ -3,7 +3,7 @@ offered again, the expert burn, turn-start effects), draws, the deck running out
 steps.
 
 A step that stops for a decision or a chance outcome returns True, having left what remains of itself in
-``draft.pending``; its caller then adds what remains of its own (``_later``), and ``_resume`` plays them in
+``draft.pending``; its caller then adds what remains of its own (``schedule``), and ``_resume`` plays them in
 order once the decision or outcome is given.
 """
 
@@ -36,8 +36,8 @@ class TurnFlow:
         self._start_turn(draft)
 
     def _play_almoina(self, draft: Draft, action: Almoina) -> None:
-        if self._draw(draft, action.player, 1):
-            self._later(draft, END_ACTION)
+        if self.draw_cards(draft, action.player, 1):
+            self.schedule(draft, END_ACTION)
             return
         self._end_action(draft)
 
@@ -54,8 +54,8 @@ class TurnFlow:
         if draft.marks:  # the cards attached to it go with it (``verbs``)
             self._detach(draft, instance)
         used = self._used(draft, me, instance)  # selling is using it
-        if self._draw(draft, me, draft.facts.defs[instance].sell):
-            self._later(draft, *used, END_ACTION)
+        if self.draw_cards(draft, me, draft.facts.defs[instance].sell):
+            self.schedule(draft, *used, END_ACTION)
             return True
         if not used:
             return self._end_action(draft)
@@ -68,7 +68,7 @@ class TurnFlow:
         draft.cemetery.append(instance)
         self._after_burn(draft)
 
-    def _later(self, draft: Draft, *steps: tuple[Any, ...]) -> None:
+    def schedule(self, draft: Draft, *steps: tuple[Any, ...]) -> None:
         """``steps`` wait in the queue after those already there (nothing waits once the game is over)."""
         if draft.phase != "over":
             draft.pending += steps
@@ -94,7 +94,7 @@ class TurnFlow:
             elif done:
                 if name != "window" and steps and steps[0][0] == "guard-end":
                     steps = steps[1:]  # the step it guards has begun: no cancel can reach it any more
-                self._later(draft, *steps)
+                self.schedule(draft, *steps)
                 return True
         return False
 
@@ -105,8 +105,8 @@ class TurnFlow:
     def _end_action(self, draft: Draft) -> bool:
         """After a turn's action (a battle's after its defence): a winner, the coin, another action the
         player's counter allows (``actions-per-turn``), or the next turn."""
-        if max(draft.weights) >= (4 if draft.foods else 5) and self._check_victory(draft):  # seldom: most
-            self._later(draft, ("next-turn",))  # wins were found at the change that made them
+        if max(draft.weights) >= (4 if draft.foods else 5) and self.check_victory(draft):  # seldom: most
+            self.schedule(draft, ("next-turn",))  # wins were found at the change that made them
             return True
         if (self._more_actions or draft.actions < 0) and self._another_action(draft):
             draft.actions += 1
@@ -150,12 +150,12 @@ class TurnFlow:
             territorial = bool(draft.foods) and count >= 4 and draft.queen == draft.foods[me]
             if (count >= 5 or territorial) and not blocked and seafood:
                 draft.phase, draft.toss = "toss", (me, seafood, True)
-                self._later(draft, ("next-turn",))
+                self.schedule(draft, ("next-turn",))
                 return True
         if self.burning:  # draw one, then discard a hand card (none to discard: nothing more)
             draft.phase = "turn"
-            if self._draw(draft, me, 1):
-                self._later(draft, ("burn",))
+            if self.draw_cards(draft, me, 1):
+                self.schedule(draft, ("burn",))
                 return True
             return self._burn(draft)
         return self._after_burn(draft)
@@ -179,7 +179,7 @@ class TurnFlow:
         draft.pending = steps + draft.pending
         return self._resume(draft)
 
-    def _draw(self, draft: Draft, who: int, count: int) -> bool:
+    def draw_cards(self, draft: Draft, who: int, count: int) -> bool:
         """``who`` draws ``count`` cards, one at a time from the top, a win looked for as each arrives: the
         cemetery is reshuffled into an empty deck (base game), or the game ends when the deck runs out
         (expansion 2; the last card leaving the deck ends it). True when the draw stopped (the rest waits)."""
@@ -193,14 +193,14 @@ class TurnFlow:
                     return False
                 reshuffle(draft)
                 deck = draft.deck
-            self._place(draft, who, deck.pop(0))
+            self.receive(draft, who, deck.pop(0))
             if self.discord and not deck:
                 self._deck_exhausted(draft)
                 return True
             # only ``who``'s counter changed: nobody else can have reached a paella
-            if draft.weights[who] >= (4 if draft.foods else 5) and self._check_victory(draft):
+            if draft.weights[who] >= (4 if draft.foods else 5) and self.check_victory(draft):
                 if k + 1 < count:
-                    self._later(draft, ("draw", who, count - k - 1))
+                    self.schedule(draft, ("draw", who, count - k - 1))
                 return True
         return False
 
@@ -220,7 +220,7 @@ class TurnFlow:
                 draft.log.append(("ended", source))
                 return
 
-    def _place(self, draft: Draft, who: int, instance: int) -> None:
+    def receive(self, draft: Draft, who: int, instance: int) -> None:
         """``instance`` reaches ``who``: a treasure goes onto the counter, any other card into the hand
         (both kept in number order)."""
         facts = draft.facts

@@ -21,11 +21,12 @@ from typing import Any
 from ...engine.core import IllegalActionError
 from .actions import Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure, player
 from .effects import (Attach, ChoosePlayer, LookAtHand, MoveQueen, Protect, SetStat, SwapStats, TakeFromMap)
+from .handler_context import VerbContext
 from .registry import REGISTRY
 from .state import Draft
 
 ASKED = object()
-"""What ``_player_for`` returns when it stopped the flow to ask for a player."""
+"""What ``player_for`` returns when it stopped the flow to ask for a player."""
 
 TURN_MARKS = frozenset({"player", "chosen", "discarding", "stat", "swap"})
 """Marks that last until the turn ends (a protection says its own end, a look lasts until the looker's next turn
@@ -57,14 +58,14 @@ class Verbs:
     """The part of ``FalleraRules`` that asks for targets and keeps what verbs leave in play."""
 
     # --- asking, and the choice made -------------------------------------------------------------------
-    def _ask(self, draft: Draft, who: int, kind: str, source: Any, index: int, path: str, k: int,
+    def ask(self, draft: Draft, who: int, kind: str, source: Any, index: int, path: str, k: int,
              arg: Any = "") -> bool:
         """Stop for ``who``'s choice of ``kind``; the verb at ``k`` plays again once it is made."""
         draft.phase, draft.asked = "choose", (who, kind, source, index, path, k, arg)
-        self._later(draft, ("verbs", who, source, index, path, k))
+        self.schedule(draft, ("verbs", who, source, index, path, k))
         return True
 
-    def _choice(self, draft: Draft, who: int, kind: str, source: Any, k: int) -> Any:
+    def choice_made(self, draft: Draft, who: int, kind: str, source: Any, k: int) -> Any:
         """The ``kind`` chosen for the verb at ``k`` of ``source``'s effect (taken from the marks), or None."""
         for mark in draft.marks:
             if mark[:3] == ("chosen", who, kind) and mark[4] == source and mark[5] == k:
@@ -72,16 +73,16 @@ class Verbs:
                 return mark[3]
         return None
 
-    def _player_for(self, draft: Draft, who: int, source: Any, index: int, path: str, k: int) -> Any:
+    def player_for(self, draft: Draft, who: int, source: Any, index: int, path: str, k: int) -> Any:
         """The player an effect of ``source`` chose (asked for here, returning ``ASKED``, if none was)."""
-        chosen = self._choice(draft, who, "player", source, k)
+        chosen = self.choice_made(draft, who, "player", source, k)
         if chosen is not None:
             draft.marks += (("player", who, source, chosen),)
             return chosen
         for mark in draft.marks:
             if mark[0] == "player" and mark[1] == who and mark[2] == source:
                 return mark[3]
-        self._ask(draft, who, "player", source, index, path, k)
+        self.ask(draft, who, "player", source, index, path, k)
         return ASKED
 
     def _choose_options(self, state: Any, facts: Any) -> list[Any]:
@@ -135,7 +136,7 @@ class Verbs:
             m[0] == "protect" and (m[3] == "end-of-turn" or m[2] == draft.current)) and not (
             m[0] == "seen" and m[1] == draft.current))
 
-    def _battle_over(self, draft: Draft) -> None:
+    def battle_over(self, draft: Draft) -> None:
         """The battle ended (or was cancelled): its set and swapped values go."""
         draft.marks = tuple(m for m in draft.marks if m[0] not in ("stat", "swap"))
 
@@ -166,23 +167,23 @@ class Verbs:
 
 # --- do: the verbs, (rules, draft, who, source, index, path, position, verb) -> None | True -----------------
 @REGISTRY.bind(ChoosePlayer, "acts")
-def choose_player(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def choose_player(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
                   verb: ChoosePlayer) -> bool | None:
     """Stop for the choice of a rival; once made, the verbs after it act on that player."""
-    chosen = rules._choice(draft, who, "player", source, k)
+    chosen = rules.choice_made(draft, who, "player", source, k)
     if chosen is None:
-        return rules._ask(draft, who, "player", source, index, path, k)
+        return rules.ask(draft, who, "player", source, index, path, k)
     draft.marks = tuple(m for m in draft.marks if not (m[0] == "player" and m[1] == who and m[2] == source))
     draft.marks += (("player", who, source, chosen),)
     return None
 
 
 @REGISTRY.bind(LookAtHand, "acts")
-def look_at_hand(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def look_at_hand(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
                  verb: LookAtHand) -> bool | None:
     """The chosen player's hand, as it is now, joins the acting player's observation until their next turn
     starts (kept in the marks, shown to nobody else: ``public_marks``)."""
-    victim = rules._player_for(draft, who, source, index, path, k)
+    victim = rules.player_for(draft, who, source, index, path, k)
     if victim is ASKED:
         return True
     draft.marks = tuple(m for m in draft.marks if m[:3] != ("seen", who, victim))
@@ -191,92 +192,92 @@ def look_at_hand(rules: Any, draft: Draft, who: int, source: Any, index: int, pa
 
 
 @REGISTRY.bind(Protect, "acts")
-def protect(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def protect(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
             verb: Protect) -> bool | None:
     """Stop for the choice of one of the acting player's treasures; once chosen, it is protected."""
-    chosen = rules._choice(draft, who, "treasure", source, k)
+    chosen = rules.choice_made(draft, who, "treasure", source, k)
     if chosen is None:
-        return rules._ask(draft, who, "treasure", source, index, path, k, "own") if draft.counters[who] else None
+        return rules.ask(draft, who, "treasure", source, index, path, k, "own") if draft.counters[who] else None
     draft.marks += (("protect", chosen, who, verb.until),)
     return None
 
 
-def _battle_verb(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def _battle_verb(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
                  mark: tuple[Any, ...]) -> bool | None:
-    chosen = rules._choice(draft, who, "battle", source, k)
+    chosen = rules.choice_made(draft, who, "battle", source, k)
     if chosen is None:
-        return rules._ask(draft, who, "battle", source, index, path, k) if draft.battle is not None else None
+        return rules.ask(draft, who, "battle", source, index, path, k) if draft.battle is not None else None
     if draft.battle is not None and draft.battle[2] == chosen:
         draft.marks += (mark,)
     return None
 
 
 @REGISTRY.bind(SetStat, "acts")
-def set_stat(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def set_stat(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
              verb: SetStat) -> bool | None:
     """Stop for the choice of the battle in progress; once chosen, its value is set (``Verbs._fought``)."""
     return _battle_verb(rules, draft, who, source, index, path, k, ("stat", verb.stat, verb.value))
 
 
 @REGISTRY.bind(SwapStats, "acts")
-def swap_stats(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def swap_stats(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
                verb: SwapStats) -> bool | None:
     """Stop for the choice of the battle in progress; once chosen, its cards fight with swapped values."""
     return _battle_verb(rules, draft, who, source, index, path, k, ("swap",))
 
 
 @REGISTRY.bind(TakeFromMap, "acts")
-def take_from_map(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def take_from_map(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
                   verb: TakeFromMap) -> bool | None:
     """Stop for the choice of a map card; once chosen, the acting player takes it (a win looked for at once,
     an emptied map refilled, the acting player laying the cards), then the verbs after it go on."""
-    chosen = rules._choice(draft, who, "map", source, k)
+    chosen = rules.choice_made(draft, who, "map", source, k)
     if chosen is None:
-        return rules._ask(draft, who, "map", source, index, path, k) if any(i >= 0 for i in draft.map) else None
+        return rules.ask(draft, who, "map", source, index, path, k) if any(i >= 0 for i in draft.map) else None
     draft.map[draft.map.index(chosen)] = -1
-    rules._place(draft, who, chosen)
+    rules.receive(draft, who, chosen)
     rest = ("verbs", who, source, index, path, k + 1)
-    if rules._check_victory(draft):
-        rules._later(draft, rest)
+    if rules.check_victory(draft):
+        rules.schedule(draft, rest)
         return True
-    if all(slot < 0 for slot in draft.map) and rules._deal_map(draft):
-        rules._later(draft, rest)
+    if all(slot < 0 for slot in draft.map) and rules.deal_map(draft):
+        rules.schedule(draft, rest)
         return True
     return None
 
 
 @REGISTRY.bind(MoveQueen, "acts")
-def move_queen(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def move_queen(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
                verb: MoveQueen) -> bool | None:
     """Stop for the choice of a terreta; once chosen, the Queen stands there (a territorial win looked for)."""
-    chosen = rules._choice(draft, who, "terreta", source, k)
+    chosen = rules.choice_made(draft, who, "terreta", source, k)
     if chosen is None:
-        return rules._ask(draft, who, "terreta", source, index, path, k) if len(draft.spaces) > 1 else None
+        return rules.ask(draft, who, "terreta", source, index, path, k) if len(draft.spaces) > 1 else None
     draft.queen = chosen
-    if rules._check_victory(draft):
-        rules._later(draft, ("verbs", who, source, index, path, k + 1))
+    if rules.check_victory(draft):
+        rules.schedule(draft, ("verbs", who, source, index, path, k + 1))
         return True
     return None
 
 
 @REGISTRY.bind(Attach, "acts")
-def attach(rules: Any, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+def attach(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
            verb: Attach) -> bool | None:
     """Stop for the choice of a treasure on any counter; once chosen, the special leaves the cemetery and is
     attached to it."""
     if type(source) is not int or source not in draft.cemetery:
         raise RuntimeError(f"{player(who)}'s attach has no special being played to attach (validate refuses it "
                            "outside a card played from the hand)")
-    chosen = rules._choice(draft, who, "treasure", source, k)
+    chosen = rules.choice_made(draft, who, "treasure", source, k)
     if chosen is None:
         defs = draft.facts.defs
         hosts = [i for counter in draft.counters for i in counter if verb.to == "treasure" or defs[i].kind == "ingredient"]
-        return rules._ask(draft, who, "treasure", source, index, path, k, "any" if verb.to == "treasure"
+        return rules.ask(draft, who, "treasure", source, index, path, k, "any" if verb.to == "treasure"
                           else "ingredient") if hosts else None
     draft.cemetery.remove(source)
     draft.marks += (("attach", source, chosen),)
-    if rules._check_victory(draft):  # an ingredient it raises may complete a paella
-        rules._later(draft, ("verbs", who, source, index, path, k + 1))
+    if rules.check_victory(draft):  # an ingredient it raises may complete a paella
+        rules.schedule(draft, ("verbs", who, source, index, path, k + 1))
         return True
     return None
 
@@ -301,7 +302,7 @@ def discard_chosen(rules: Any, draft: Draft, who: int, source: Any, index: int, 
         if mark[0] == "discarding" and mark[1] == who and mark[2] == source and mark[3] == k:
             draft.marks = tuple(m for m in draft.marks if m is not mark)
             players, left = mark[4], mark[5]
-            picked = rules._choice(draft, who, "hand", source, k)
+            picked = rules.choice_made(draft, who, "hand", source, k)
             hand = draft.hands[players[0]]
             card = hand[picked - 1]
             hand.remove(card)
@@ -316,5 +317,5 @@ def discard_chosen(rules: Any, draft: Draft, who: int, source: Any, index: int, 
         if wanted <= 0:
             continue
         draft.marks += (("discarding", who, source, k, tuple(players[n:]), wanted),)
-        return rules._ask(draft, who, "hand", source, index, path, k, victim)
+        return rules.ask(draft, who, "hand", source, index, path, k, victim)
     return None

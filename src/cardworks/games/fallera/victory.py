@@ -52,7 +52,7 @@ class Victory:
         counter's cards can add, kept up to date) that spares counting them on most counters."""
         return draft.weights[who] >= (4 if draft.foods and draft.queen == draft.foods[who] else 5)
 
-    def _check_victory(self, draft: Draft) -> bool:
+    def check_victory(self, draft: Draft) -> bool:
         """Victory at the instant of 5 valid ingredients (4 with the Queen in your food's terreta), on or off
         turn; seafood asks the coin first. True when the game is over or the coin is to be tossed. Counters are
         looked at from the current player's in turn order: the rulebooks do not say whose paella comes first when
@@ -95,9 +95,9 @@ class Victory:
         refused = list(draft.refused or [()] * len(draft.counters))
         refused[who] = tuple(draft.counters[who])
         draft.refused = tuple(refused)
-        if not self._check_victory(draft):  # another player's paella may be complete too
+        if not self.check_victory(draft):  # another player's paella may be complete too
             self._resume(draft)
-        elif draft.phase == "over":  # it was: nothing waits once the game is over (``_later``)
+        elif draft.phase == "over":  # it was: nothing waits once the game is over (``schedule``)
             draft.pending = ()
 
     def _play_coin(self, draft: Draft, action: Coin) -> None:
@@ -118,7 +118,7 @@ class Victory:
         instance = action.card.number
         draft.hands[action.victim].remove(instance)
         draft.takes = None
-        self._place(draft, action.taker, instance)
+        self.receive(draft, action.taker, instance)
         self._after_toss(draft)
 
 

@@ -64,8 +64,8 @@ class Windows:
         """A queue step: the treasure changes counters; a win is looked for at that instant."""
         if treasure in draft.counters[owner]:
             self._unplace(draft, owner, treasure)
-        self._place(draft, taker, treasure)
-        return self._check_victory(draft)
+        self.receive(draft, taker, treasure)
+        return self.check_victory(draft)
 
     @REGISTRY.bind(QueenMoving, "trigger", reads=("hand",), plays=("acts",), modes="with expansion 3's Kingdom map")
     def _queen_window(self, draft: Draft, action: Move) -> None:
@@ -74,7 +74,7 @@ class Windows:
             ("move-queen", action.player, action.space), ("guard-end", action.space, "end-action"))
         self._resume(draft)
 
-    def _cancel_use(self, draft: Draft, event: str, subject: Any) -> None:
+    def cancel_use(self, draft: Draft, event: str, subject: Any) -> None:
         """What a cancel undoes in the windows of this module before the queue drops what they guard."""
         if event == "battle-resolving" and draft.battle is not None and draft.battle[2] == subject:
             attacker, target, _, attack, defence = draft.battle
