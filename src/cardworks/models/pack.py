@@ -23,3 +23,7 @@ class Pack(Document):
     """Trim size of the pack's cards unless a set says otherwise (default: the game's)."""
     backs: dict[Ref, CardBack] = Field(default_factory=dict)
     """Backs of the pack's cards per card type, before the game's."""
+    waits_for: dict[Id, str] = Field(default_factory=dict)
+    """Engine features the pack's cards wait on that the game's engine does not declare (a mechanism the pack
+    brings): feature id → what the engine lacks, in a few words. A card's ``needs`` may name them as it names
+    the engine's own; the card is left out of play and ``check`` counts it among the cards waiting."""

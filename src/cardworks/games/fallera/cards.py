@@ -122,7 +122,7 @@ def missing_fact(fact: Any) -> str:
 def needed_feature(need: Any) -> str:
     """A recorded needed feature as a reason: the card's stated behaviour and the feature it waits on (its
     description is the plugin's, ``features.FEATURES``)."""
-    known = "" if need.feature in FEATURES else ", which the engine does not declare"
+    known = "" if need.feature in FEATURES else ", a feature its pack declares (waits_for)"
     return f"{need.behaviour}: needs {need.feature}{known}"
 
 

@@ -93,9 +93,10 @@ def validate(index: Any, out: Any) -> None:
                                       f"a terreta does not play {verb.verb!r}; it plays {', '.join(sorted(TERRETA_VERBS))}")
     sets = [(loaded, parsed[id(loaded)]) for loaded, _ in db.docs("set") if id(loaded) in parsed]
     _check_ranks(out, sets)
+    waited = _features_packs_declare(db, out)
     for loaded, card_set in sets:
         for c, card in enumerate(card_set.cards):
-            _check_gaps(out, loaded.display, f"/cards/{c}", card)
+            _check_gaps(out, loaded.display, f"/cards/{c}", card, waited)
             places = card_places(card.types, card.attributes.get("treasure-kind"))
             for e, effect in enumerate(card.effects):
                 here = f"/cards/{c}/effects/{e}"
@@ -117,13 +118,28 @@ def _check_fires(out: Any, display: str, here: str, effect: Effect, places: froz
     return refused
 
 
-def _check_gaps(out: Any, display: str, here: str, card: Any) -> None:
-    """A card's needed features are declared by the engine (``dangling-ref``); a card the engine must leave
-    out says why, through effects, missing facts or needed features (else ``unexplained-gap``)."""
+def _features_packs_declare(db: Any, out: Any) -> frozenset[str]:
+    """The features the loaded packs declare they wait on (``pack.json``'s ``waits_for``); one the engine
+    declares already is said (``feature-known``): the card should name the engine's, which check counts."""
+    declared = set()
+    for loaded, pack in db.docs("pack"):
+        for name in getattr(pack, "waits_for", None) or {}:
+            if name in FEATURES:
+                out.warning(loaded.display, f"/waits_for/{name}", "feature-known",
+                            f"the engine already declares {name!r}: {FEATURES[name][0]}")
+            declared.add(name)
+    return frozenset(declared)
+
+
+def _check_gaps(out: Any, display: str, here: str, card: Any, waited: frozenset[str] = frozenset()) -> None:
+    """A card's needed features are declared by the engine or by a loaded pack's ``waits_for``
+    (``dangling-ref``); a card the engine must leave out says why, through effects, missing facts or needed
+    features (else ``unexplained-gap``)."""
     for n, need in enumerate(card.needs):
-        if need.feature not in FEATURES:
+        if need.feature not in FEATURES and need.feature not in waited:
             out.error(display, f"{here}/needs/{n}/feature", "dangling-ref",
-                      f"unknown engine feature {need.feature!r} (known: {', '.join(sorted(FEATURES))})")
+                      f"unknown engine feature {need.feature!r} (the engine's: {', '.join(sorted(FEATURES))}; a "
+                      "pack names a feature of its own in pack.json's waits_for)")
     if unexplained(card, card.attributes.get("treasure-kind")):
         out.warning(display, here, "unexplained-gap",
                     f"{card.id!r} has text or a kind only effects can play, but no effects, and records neither "
