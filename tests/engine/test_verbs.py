@@ -14,8 +14,8 @@ import pytest
 
 from cardworks.engine.core import IllegalActionError
 from cardworks.engine.scenarios import run_scenario
-from cardworks.games.fallera.actions import (Card, Choose, Pick, TargetBattle, TargetMap, TargetTerreta,
-                                             TargetTreasure, parse_action)
+from cardworks.games.fallera.actions import (Card, Choose, Pick, TargetBattle, TargetCemetery, TargetMap,
+                                             TargetTerreta, TargetTreasure, parse_action)
 from cardworks.games.fallera.effects import Effect
 from cardworks.games.fallera.game import scenario_state
 from cardworks.games.fallera.placement import card_places, never_fires
@@ -76,18 +76,59 @@ def test_a_wrong_expectation_about_each_verb_fails(scenario_id: str, wrong: dict
     assert result.passed is False and message in result.messages[0], result.messages
 
 
+def wrong_version(expect: dict) -> tuple[dict, str] | None:
+    """A copy of the expectation ``expect`` made wrong in one key it checks (the current player, a hand, a
+    counter, the cemetery, the map, what a player sees, the phase), with what the runner's message must name;
+    None when it checks none of them."""
+    if "current" in expect:
+        other = "p2" if expect["current"] != "p2" else "p3"
+        return {**expect, "current": other}, "current"
+    for key in ("hands", "counters"):
+        if expect.get(key):
+            who, cards = next(iter(expect[key].items()))
+            return {**expect, key: {**expect[key], who: [*cards, "verbs-llanca"]}}, f"{who}'s {key.rstrip('s')}"
+    if "cemetery" in expect:
+        return {**expect, "cemetery": [*expect["cemetery"], "verbs-llanca"]}, "cemetery"
+    if expect.get("map"):
+        space, card = next(iter(expect["map"].items()))
+        return {**expect, "map": {**expect["map"], space: None if card else "cagallo"}}, space
+    if expect.get("sees"):
+        key, value = next(iter(expect["sees"].items()))
+        return {**expect, "sees": {**expect["sees"], key: [*value, "x"] if isinstance(value, list) else "x"}}, key
+    if "phase" in expect:
+        return {**expect, "phase": "over" if expect["phase"] != "over" else "turn"}, "phase"
+    return None
+
+
+@pytest.mark.parametrize("scenario_id", sorted(s.removeprefix("scenario-verbs-") for s in SCENARIOS))
+def test_every_verb_scenario_fails_once_made_wrong(scenario_id: str) -> None:
+    """Derived, so a new scenario needs no entry anywhere: its last expectation that checks the current player, a
+    hand, a counter, the cemetery, the map, an observation or the phase, made wrong in that key, fails the
+    scenario with a message naming the key."""
+    expect = SCENARIOS[f"scenario-verbs-{scenario_id}"]["expect"]
+    k, (wrong, key) = next((k, made) for k in reversed(range(len(expect))) if (made := wrong_version(expect[k])))
+    result = _run(scenario_id, expect=[*expect[:k], wrong, *expect[k + 1:]])
+    assert result.passed is False and any(key in m for m in result.messages), (key, result.messages)
+
+
+def test_the_wrong_version_changes_what_it_says() -> None:
+    assert wrong_version({"current": "p2"}) == ({"current": "p3"}, "current")
+    assert wrong_version({"hands": {"p1": []}}) == ({"hands": {"p1": ["verbs-llanca"]}}, "p1's hand")
+    assert wrong_version({"observe": "p1", "sees": {}}) is None
+
+
 def test_every_wrong_case_names_a_scenario_and_every_verb_has_one() -> None:
-    assert {case[0] for case in WRONG} == {s.removeprefix("scenario-verbs-") for s in SCENARIOS}
+    assert {case[0] for case in WRONG} <= {s.removeprefix("scenario-verbs-") for s in SCENARIOS}
     used = {v["verb"] for card in json.loads((PACK / "sets" / "fixture.json").read_text("utf-8"))["cards"]
             for effect in card.get("effects", ()) for v in effect["do"]}
     assert {"protect", "set-stat", "swap-stats", "look-at-hand", "take-from-map", "move-queen", "attach",
-            "choose-player", "discard"} <= used
+            "choose-player", "discard", "return-from-cemetery"} <= used
 
 
 @pytest.mark.parametrize("action", [
     Choose(0, 2), Pick(0, 1, 3), TargetBattle(1, Card("conill", 4)), TargetMap(0, Card("carxofa", 7)),
     TargetTerreta(2, "muntanyes-centrals"), TargetTreasure(0, 0, Card("conill", 1)),
-    TargetTreasure(1, 2, Card("espardenyes-pudentes", 12))])
+    TargetTreasure(1, 2, Card("espardenyes-pudentes", 12)), TargetCemetery(0, Card("cagallo", 6))])
 def test_each_target_action_round_trips(action) -> None:
     assert parse_action(action.notation()) == action
 

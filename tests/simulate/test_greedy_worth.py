@@ -26,7 +26,7 @@ EXAMPLES = {
     "protect": {"verb": "protect"}, "set-stat": {"verb": "set-stat", "stat": "attack", "value": 0},
     "swap-stats": {"verb": "swap-stats"}, "look-at-hand": {"verb": "look-at-hand"},
     "take-from-map": {"verb": "take-from-map"}, "move-queen": {"verb": "move-queen"},
-    "several-battles": {"verb": "several-battles"},
+    "several-battles": {"verb": "several-battles"}, "return-from-cemetery": {"verb": "return-from-cemetery"},
 }
 
 

@@ -250,6 +250,13 @@ class TargetMap(_PlayerCard):
 
 
 @dataclass(frozen=True)
+class TargetCemetery(_PlayerCard):
+    """Choose a card lying in the cemetery (the discard pile) for a verb."""
+
+    verb: ClassVar[str] = "target-cemetery"
+
+
+@dataclass(frozen=True)
 class TargetTerreta(_Notated):
     """Choose a terreta of the Kingdom map for a verb."""
 
@@ -293,7 +300,7 @@ class AttackWith(_PlayerCard):
 
 FalleraAction = (Almoina | Sell | Attack | Defend | NoDefence | Pass | Coin | Take | First | Move | Burn | Lay | Play
                  | Respond | Target | Discard | Choose | Pick | TargetBattle | TargetMap | TargetTerreta | TargetTreasure
-                 | Call | AttackWith)
+                 | Call | AttackWith | TargetCemetery)
 
 _P = r"p(\d+)"
 _C = r"([a-z0-9-]+)#(\d+)"
@@ -319,6 +326,7 @@ _PATTERNS = [
     (re.compile(rf"^{_P} pick {_P} ([1-9]\d*)$"), lambda m: Pick(_p(m[1]), _p(m[2]), int(m[3]))),
     (re.compile(rf"^{_P} target-battle {_C}$"), lambda m: TargetBattle(_p(m[1]), Card(m[2], int(m[3])))),
     (re.compile(rf"^{_P} target-map {_C}$"), lambda m: TargetMap(_p(m[1]), Card(m[2], int(m[3])))),
+    (re.compile(rf"^{_P} target-cemetery {_C}$"), lambda m: TargetCemetery(_p(m[1]), Card(m[2], int(m[3])))),
     (re.compile(rf"^{_P} target-terreta ([a-z0-9-]+)$"), lambda m: TargetTerreta(_p(m[1]), m[2])),
     (re.compile(rf"^{_P} treasure {_P} {_C}$"), lambda m: TargetTreasure(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])))),
     (re.compile(rf"^{_P} call {_P} {_C}$"), lambda m: Call(_p(m[1]), _p(m[2]), Card(m[3], int(m[4])))),

@@ -405,6 +405,15 @@ class TakeFromMap(Model):
     verb: Literal["take-from-map"]
 
 
+class ReturnFromCemetery(Model):
+    """The acting player chooses a card lying in the cemetery, the discard pile (``pN target-cemetery card#n``),
+    other than the card whose effect this is, and it comes back to them as a drawn card would: a treasure onto
+    their counter (a win looked for at once), any other card into their hand. With no other card in the
+    cemetery it does nothing. No shipped card has it: it is for packs (a verb the engine offers, not a fact)."""
+
+    verb: Literal["return-from-cemetery"]
+
+
 class MoveQueen(Model):
     """The acting player chooses a terreta other than the Queen's (``pN target-terreta <terreta>``) and the
     Calavera Queen goes there, without following the accesses and without taking its card; a player holding 4
@@ -454,7 +463,7 @@ class SeveralBattles(Model):
 Verb = Annotated[Union[AsItsType, RestatesTerretaBonus, PartOf, CountAsIngredients, ValidIngredient, ModifyStat,
                        FaceUpAttacks, Draw, Coin, ExtraAction, ActionsPerTurn, ReturnToHand, BattleAgain, Win,
                        Steal, Discard, Cancel, Protect, SetStat, SwapStats, LookAtHand, TakeFromMap, MoveQueen,
-                       Attach, ChoosePlayer, SeveralBattles],
+                       Attach, ChoosePlayer, SeveralBattles, ReturnFromCemetery],
                  Field(discriminator="verb")]
 Coin.model_rebuild()
 

@@ -189,7 +189,7 @@ def _respond(me: int, seen: dict[str, Any], legal: Sequence[Any]) -> Any:
 
 
 def _choose(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng: Any) -> Any:
-    """A verb's target: the own treasure worth most (to protect), the map card worth most, the leader among
+    """A verb's target: the own treasure worth most (to protect), the map or cemetery card worth most, the leader among
     rivals; a blind pick, a terreta or a host by chance."""
     kind = seen["asked"][1]
     if kind == "treasure" and seen["asked"][-1] == "own":
@@ -200,7 +200,7 @@ def _choose(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng
             return a.owner == me, worth if a.owner == me else -worth, a.notation()
 
         return max(legal, key=host)
-    if kind == "map":
+    if kind in ("map", "cemetery"):
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
     if kind == "player":
         counts = [_ingredients(table, c) for c in seen["counters"]]
@@ -256,6 +256,10 @@ def _verb_now(table: Any, me: int, seen: dict[str, Any], card: Any, verb: Any, c
     if name == "take-from-map":
         on_map = [treasure_worth(table, _design(label)) for label in seen.get("map", {}).values() if label]
         return max(on_map, default=0.0), bool(on_map)
+    if name == "return-from-cemetery":  # the best card back (this one is still in the hand, not there)
+        back = [max(treasure_worth(table, _design(label)), _card_worth(table, _design(label)), DRAW)
+                for label in seen["cemetery"]]
+        return max(back, default=0.0), bool(back)
     if name == "move-queen":
         spaces = list(seen.get("map", {}))
         foods = seen.get("foods") or []

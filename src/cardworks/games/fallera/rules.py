@@ -58,7 +58,8 @@ from typing import Any
 from ...engine.core import CHANCE, IllegalActionError, Outcome, Playout
 from .actions import (Almoina, Attack, Burn, Coin, Defend, Discard, FalleraAction, First, Lay, Move, NoDefence, Pass,
                       Play, Respond, Sell, Take, Target, parse_action, player)
-from .actions import AttackWith, Call, Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure
+from .actions import (AttackWith, Call, Choose, Pick, TargetBattle, TargetCemetery, TargetMap, TargetTerreta,
+                      TargetTreasure)
 from .effects import RESPONSES
 from .battles import Battles
 from .cards import CardDef
@@ -284,7 +285,7 @@ _COIN_PHASES = frozenset({"toss", "effect-coin"})
 _CHANCE_PHASES = _COIN_PHASES | {"first"}
 _CHANCE_ACTIONS = frozenset({Coin, Take, First})
 _KINDS = (Almoina, Sell, Attack, Defend, NoDefence, Pass, Coin, Take, First, Move, Burn, Lay, Play, Respond, Target,
-          Discard, Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure, Call, AttackWith)
+          Discard, Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure, Call, AttackWith, TargetCemetery)
 _DEFENCES = (Defend, NoDefence)
 FalleraRules._steps = {"draw": FalleraRules.draw_cards, "end-action": FalleraRules._end_action,
                        "next-turn": FalleraRules._next_turn, "refill": FalleraRules._refill,

@@ -19,8 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine.core import IllegalActionError
-from .actions import Choose, Pick, TargetBattle, TargetMap, TargetTerreta, TargetTreasure, player
-from .effects import (Attach, ChoosePlayer, LookAtHand, MoveQueen, Protect, SetStat, SwapStats, TakeFromMap)
+from .actions import Choose, Pick, TargetBattle, TargetCemetery, TargetMap, TargetTerreta, TargetTreasure, player
+from .effects import (Attach, ChoosePlayer, LookAtHand, MoveQueen, Protect, ReturnFromCemetery, SetStat, SwapStats,
+                      TakeFromMap)
 from .handler_context import VerbContext
 from .registry import REGISTRY
 from .state import Draft
@@ -33,7 +34,7 @@ TURN_MARKS = frozenset({"player", "chosen", "discarding", "stat", "swap"})
 starts, an attachment lasts)."""
 
 KIND_OF = {Choose: "player", Pick: "hand", TargetBattle: "battle", TargetMap: "map", TargetTerreta: "terreta",
-           TargetTreasure: "treasure"}
+           TargetTreasure: "treasure", TargetCemetery: "cemetery"}
 """The kind of choice each choosing action answers."""
 
 
@@ -96,6 +97,9 @@ class Verbs:
             options = [] if state.battle is None else [TargetBattle(who, facts.refs[state.battle[2]])]
         elif kind == "map":
             options = [TargetMap(who, facts.refs[i]) for i in state.map if i >= 0]
+        elif kind == "cemetery":  # any card there but the one whose effect asks
+            source = state.asked[2]
+            options = [TargetCemetery(who, facts.refs[i]) for i in state.cemetery if i != source]
         elif kind == "terreta":
             options = [facts.plain(TargetTerreta, who, s) for s in state.spaces if s != state.queen]
         else:  # treasure: on the chooser's own counter, or on any (an ingredient, for an attach ``to`` one)
@@ -124,9 +128,9 @@ class Verbs:
         self._resume(draft)
 
     _check_choose = _check_pick = _check_targetbattle = _check_targetmap = _check_targetterreta = \
-        _check_targettreasure = _check_choice
+        _check_targettreasure = _check_targetcemetery = _check_choice
     _play_choose = _play_pick = _play_targetbattle = _play_targetmap = _play_targetterreta = \
-        _play_targettreasure = _play_choice
+        _play_targettreasure = _play_targetcemetery = _play_choice
 
     # --- what verbs leave in play --------------------------------------------------------------------------
     def _turn_marks(self, draft: Draft) -> None:
@@ -242,6 +246,24 @@ def take_from_map(rules: VerbContext, draft: Draft, who: int, source: Any, index
         return True
     if all(slot < 0 for slot in draft.map) and rules.deal_map(draft):
         rules.schedule(draft, rest)
+        return True
+    return None
+
+
+@REGISTRY.bind(ReturnFromCemetery, "acts")
+def return_from_cemetery(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
+                         verb: ReturnFromCemetery) -> bool | None:
+    """Stop for the choice of a card in the cemetery (not the one acting); once chosen, it comes back to the acting
+    player as a drawn card would (a win looked for at once), then the verbs after it go on."""
+    chosen = rules.choice_made(draft, who, "cemetery", source, k)
+    if chosen is None:
+        if any(i != source for i in draft.cemetery):
+            return rules.ask(draft, who, "cemetery", source, index, path, k)
+        return None
+    draft.cemetery.remove(chosen)
+    rules.receive(draft, who, chosen)
+    if rules.check_victory(draft):
+        rules.schedule(draft, ("verbs", who, source, index, path, k + 1))
         return True
     return None
 

@@ -33,6 +33,7 @@ WORTH: dict[str, str] = {
     "move-queen": "half a draw: the Queen placed", "attach": "nothing of its own: the card stays in play",
     "choose-player": "nothing of its own: the verbs after it are valued",
     "several-battles": "as a steal: at least one rival's treasure at the odds",
+    "return-from-cemetery": "a draw: a card of your choice back (played, heuristics._play_score weighs the best one)",
 }
 """Every verb, with how the greedy player values it (for a reader and the test that checks the vocabulary)."""
 
@@ -62,7 +63,7 @@ def verbs_worth(verbs: Sequence[Any]) -> float:
             total += ODDS * INGREDIENT
         elif name == "discard":
             total += 0.5 * DRAW * (2 if verb.count == "half" else verb.count) * (-1 if verb.players == "you" else 1)
-        elif name in ("cancel", "set-stat"):
+        elif name in ("cancel", "set-stat", "return-from-cemetery"):
             total += DRAW
         elif name in ("protect", "take-from-map"):
             total += ODDS * INGREDIENT
