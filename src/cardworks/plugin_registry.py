@@ -16,6 +16,11 @@ BUILT_IN = ("calavera", "diables", "fallera")
 """The ids of the games shipped with cardworks, each the name of its package under ``cardworks.games``."""
 ENTRY_POINT_GROUP = "cardworks.games"
 """The entry-point group under which another distribution declares a game plugin."""
+CONTRACT = ("id", "setup_keys", "expectations", "vocabulary", "handlers", "configurations", "rules_for", "new_game",
+            "scenario_state", "check_setup", "parse_action", "simulation", "rendering", "models", "validate",
+            "sheet_layout", "missing_features", "hidden", "owner_unknowns", "data")
+"""Every field of a game plugin (``engine.plugins.GamePlugin`` types them; a test holds the two to each other).
+A plugin lacking one is left out here, at the bottom layer, so no layer needs ``getattr`` to read one."""
 
 
 
@@ -48,15 +53,26 @@ def built_in_plugin(game: str) -> Any:
 
 
 def loaded_entry_points() -> list[tuple[Any, Any]]:
-    """(entry point, plugin) of each plugin other distributions declare, unchecked, in their entry points' name
-    order. One that cannot be loaded (its module raises, even SystemExit) is left out (:func:`left_out`)."""
+    """(entry point, plugin) of each plugin other distributions declare, in their entry points' name order, each
+    with every field of :data:`CONTRACT` (their types are checked by ``engine.plugins``). One that cannot be
+    loaded (its module raises, even SystemExit) or lacks a field is left out (:func:`left_out`)."""
     loaded = []
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         try:
-            loaded.append((point, point.load()))
+            plugin = point.load()
+            lacking = missing_fields(plugin)
+            if lacking:
+                raise TypeError(f"the plugin has no {', '.join(lacking)} (a game plugin has every field of "
+                                "cardworks.engine.plugins.GamePlugin; cardworks.engine.plugins.Plugin gives defaults)")
+            loaded.append((point, plugin))
         except (Exception, SystemExit) as exc:  # another distribution's bug: its game alone is left out
             left_out(point, exc)
     return loaded
+
+
+def missing_fields(plugin: Any) -> list[str]:
+    """The fields of :data:`CONTRACT` that ``plugin`` lacks."""
+    return [name for name in CONTRACT if not hasattr(plugin, name)]
 
 
 def entry_point_plugins() -> list[Any]:
@@ -94,8 +110,8 @@ def all_plugins() -> list[Any]:
 
 
 def plugin_of(game: str) -> Any | None:
-    """The plugin of ``game``, unchecked, or None: a built-in game's package is imported alone (importing every
+    """The plugin of ``game`` (every field present, their types unchecked), or None: a built-in game's package is imported alone (importing every
     game costs about 0.7 s, paid by each command that validates or builds one game)."""
     if game in BUILT_IN:
         return built_in_plugin(game)
-    return next((plugin for plugin in all_plugins() if getattr(plugin, "id", None) == game), None)
+    return next((plugin for plugin in all_plugins() if plugin.id == game), None)

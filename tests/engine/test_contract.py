@@ -12,6 +12,7 @@ keys refused, every member of the game's vocabulary handled; and the engine core
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -275,7 +276,7 @@ def test_a_game_outside_the_repository_registers_through_an_entry_point(monkeypa
     NotAPlugin.name = "broken"
     assert "broken" not in plugins.registered() and "fallera" in plugins.registered()  # left out, the rest work
     assert [b.name for b in plugin_registry.broken_plugins()] == ["broken"]
-    assert "is registered as a game but is not a GamePlugin" in plugin_registry.broken_plugins()[0].line()
+    assert "the plugin has no id, setup_keys" in plugin_registry.broken_plugins()[0].line()  # named field by field
 
 
 @pytest.mark.parametrize("planted", ["battle-card-not-in-hand", "battle-against-yourself", "treasure-of-another"])
@@ -354,3 +355,32 @@ def test_a_game_id_that_cannot_name_a_package_is_refused(bad: str, monkeypatch) 
         plugins._checked(renamed)
     assert bad not in plugins.registered()  # left out, and said in one line: the other games work
     assert "not an importable name" in plugin_registry.broken_plugins()[0].line()
+
+
+def test_one_contract_the_registry_and_the_protocol_name_the_same_fields() -> None:
+    """``GamePlugin`` types every field a plugin has; the registry's ``CONTRACT`` names the same ones, so a plugin
+    lacking one is left out before any layer reads it (no ``getattr`` on a plugin anywhere)."""
+    import typing
+
+    from cardworks import plugin_registry
+    from cardworks.engine.plugins import GamePlugin, Plugin
+
+    protocol = set(typing.get_type_hints(GamePlugin)) | {name for name in vars(GamePlugin) if not name.startswith("_")}
+    assert set(plugin_registry.CONTRACT) == protocol
+    assert set(plugin_registry.CONTRACT) <= {field.name for field in dataclasses.fields(Plugin)}
+
+
+def test_a_plugin_lacking_a_field_is_left_out_naming_it(monkeypatch) -> None:
+    from cardworks import plugin_registry
+
+    class Point:
+        name, value, dist = "half_game", "half_game:PLUGIN", None
+
+        def load(self):
+            return type("Half", (), {"id": "half_game"})()
+
+    monkeypatch.setattr(plugin_registry, "entry_points", lambda group: [Point()])
+    monkeypatch.setattr(plugin_registry, "_BROKEN", {})
+    assert plugin_registry.loaded_entry_points() == []
+    [broken] = plugin_registry.broken_plugins()
+    assert "the plugin has no setup_keys, expectations" in broken.error and broken.name == "half_game"

@@ -134,4 +134,4 @@ def test_a_plugin_that_is_no_game_plugin_is_reported_the_same_way(command: str, 
     env = _site(tmp_path, "PLUGIN = object()\n")
     result = cardworks(*_commands(mini, tmp_path)[command], env=env, timeout=180)
     judge(f"{command} with an entry point that is no game plugin", FAMILY, result, refuse=False,
-          check=lambda: _reported(result, "PluginError: <object object at"))
+          check=lambda: _reported(result, "TypeError: the plugin has no id, setup_keys"))

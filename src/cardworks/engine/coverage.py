@@ -29,7 +29,7 @@ def missing_features(game: str) -> dict[str, tuple[str, tuple[str, ...]]]:
     from .plugins import plugin_of
 
     plugin = plugin_of(game)
-    return dict(getattr(plugin, "missing_features", None) or {})
+    return dict(plugin.missing_features) if plugin is not None else {}
 
 
 @dataclass(frozen=True)

@@ -195,6 +195,20 @@ class GamePlugin(Protocol):
     """What ``cardworks simulate`` needs to play the game; None when its engine does not play whole games."""
     rendering: Rendering
     """What the renderer asks of the game beyond its data (its own rulebook sections, piece symbols)."""
+    models: dict[str, type]
+    """The game's own document models by file kind (``Plugin.models``)."""
+    validate: Callable[[Any, Any], None] | None
+    """The game's own checks, ``validate(index, problems)``, or None."""
+    sheet_layout: Callable[[Any], Any] | None
+    """The score sheet's rows, for a game that prints one, or None."""
+    missing_features: dict[str, tuple[str, tuple[str, ...]]]
+    """Feature id → (what the engine lacks, rulings that need it)."""
+    hidden: Hidden | None
+    """What the rules hide and where the dump keeps it (``Plugin.hidden``)."""
+    owner_unknowns: Callable[[Any], list[Any]] | None
+    """The values no source gives that an owner may read from their copy, or None."""
+    data: Path | None
+    """The game's own data folder, or None for the shipped database's ``cards/<id>``."""
 
 
 @dataclass(frozen=True)
@@ -303,8 +317,7 @@ def plugin_for(game: str) -> GamePlugin:
 def data_folder(plugin: GamePlugin) -> Path:
     """Where ``plugin``'s game keeps its data: the folder it names (a game from another distribution), else
     the shipped database's folder of that id."""
-    own = getattr(plugin, "data", None)
-    return Path(own) if own is not None else data_dir("cards") / plugin.id
+    return Path(plugin.data) if plugin.data is not None else data_dir("cards") / plugin.id
 
 
 def _checked(plugin: Any) -> GamePlugin:

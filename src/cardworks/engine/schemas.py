@@ -25,13 +25,13 @@ def game_schemas() -> dict[str, dict]:
 
     found = {}
     for game, plugin in registered().items():
-        if getattr(plugin, "data", None) is not None:
+        if plugin.data is not None:
             continue
-        for kind_name, model in sorted(getattr(plugin, "models", {}).items()):
+        for kind_name, model in sorted(plugin.models.items()):
             kind = KINDS_BY_NAME[kind_name]
             name = f"{game}/{kind.schema_file}"
             found[name] = {"$schema": DIALECT, "$id": name, **model.model_json_schema(by_alias=True, mode="validation")}
-        expectations = getattr(plugin, "expectations", None)
+        expectations = plugin.expectations
         if expectations is not None:  # the scenario files, their ``expect`` typed by the game's vocabulary
             from ..validate.expectations import scenario_file_model
 

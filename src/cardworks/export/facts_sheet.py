@@ -62,7 +62,7 @@ def _how(row: Unknown) -> str:
 def unknowns_of(db: Database) -> list[Unknown]:
     """The game's unknown values, as its plugin lists them; a game that lists none is a usage error."""
     plugin = plugin_for(db.game_doc.id)
-    reader = getattr(plugin, "owner_unknowns", None)
+    reader = plugin.owner_unknowns
     if reader is None:
         raise UsageError(f"{db.game_doc.id} does not list the values an owner may give (its plugin has no "
                          "owner_unknowns)")

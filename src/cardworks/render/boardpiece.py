@@ -87,7 +87,7 @@ def _plugin_notes(db: Database, texts: DocTexts, board: Any, side: Any, edition:
     from ..engine.plugins import plugin_of
 
     plugin = plugin_of(db.game_doc.id)
-    notes = getattr(plugin.rendering, "board_notes", None) if plugin is not None else None
+    notes = plugin.rendering.board_notes if plugin is not None else None
     return notes(db, texts, board, side, edition) if notes else ([], {})
 
 

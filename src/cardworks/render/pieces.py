@@ -268,7 +268,7 @@ def _sheet_layout(db: Database) -> list[Any] | None:
     from ..engine.plugins import plugin_of
 
     plugin = plugin_of(db.game_doc.id)
-    layout = getattr(plugin, "sheet_layout", None)
+    layout = plugin.sheet_layout if plugin is not None else None
     return layout(db) if layout else None
 
 

@@ -91,7 +91,7 @@ def _run_game_rules(index: Index, out: ProblemList) -> None:
     from .expectations import scenario_problems
 
     plugin = plugin_of(index.game.id)
-    if plugin is not None and getattr(plugin, "validate", None):
+    if plugin is not None and plugin.validate:
         plugin.validate(index, out)
     if plugin is not None:
         for loaded, doc in index.db.docs("scenarios"):
