@@ -132,6 +132,8 @@ def print_build_report(report) -> None:
         click.echo(f"note: {skipped}; that game was left out of this build")
     for note in report.notes:
         click.echo(f"note: {note}")
+    for problem in report.art_warnings:  # as validate gives them: the build prints the same art
+        click.echo(problem.text())
     from ..render.telltale import describe
 
     for o in report.outcomes:

@@ -75,16 +75,17 @@ def _file_stem(stem: str, product: str) -> str:
 
 
 def _pdf_files(faces: DeckFaces, profile: Profile, stem: str, staging: Path, on_page: PageNote | None = None
-               ) -> tuple[dict[str, str], dict[str, int], dict[str, list], list[dict]]:
+               ) -> tuple[dict[str, str], dict[str, int], dict[str, list], list[dict], dict[str, list[str]]]:
     """One PDF per product (card size) saved into ``staging`` (straight to its file: a deck of art is never in
-    memory whole): each face id → its file, each file's page count and each page's trim (for preflight), and the
-    pages Ghostscript flattened, with the card on each and why."""
+    memory whole): each face id → its file, each file's page count and each page's trim (for preflight), the
+    pages Ghostscript flattened, with the card on each and why, and the card on each page."""
     designs = len(faces.deck.cards)
     page_of = {face_id: i for i, face_id in enumerate(faces.order)}
     file_of: dict[str, str] = {}
     pages: dict[str, int] = {}
     trims: dict[str, list] = {}
     flattened: list[dict] = []
+    page_cards: dict[str, list[str]] = {}
     for product, members in products(faces, profile).items():
         name = f"{_file_stem(stem, product)}.pdf"
         if profile.output == "pdf":
@@ -104,11 +105,12 @@ def _pdf_files(faces: DeckFaces, profile: Profile, stem: str, staging: Path, on_
         else:
             save_pdf_file(pdf, staging / name)
         file_of.update({faces.order[i]: name for i in members})
+        page_cards[name] = [faces.order[i] for i in order]
         pages[name] = len(order)
         trims[name] = [list(trim) for trim, _ in sizes]
         if on_page is not None:
             on_page(name, len(order))
-    return file_of, pages, trims, flattened
+    return file_of, pages, trims, flattened, page_cards
 
 
 def _png_files(faces: DeckFaces, profile: Profile, on_page: PageNote | None = None
@@ -128,6 +130,12 @@ def _png_files(faces: DeckFaces, profile: Profile, on_page: PageNote | None = No
         if on_page is not None:
             on_page(str(folder), len(members))
     return images, file_of, trims
+
+
+def _face_sources(faces: DeckFaces) -> dict[str, dict[str, str | None]]:
+    """Each design's set and art file (as the data names it), so a check that fails names them."""
+    return {entry.card.id: {"set": entry.set_id, "art": str(entry.card.art) if getattr(entry.card, "art", None)
+                            else None} for entry in faces.deck.cards}
 
 
 def refuse_sizes(profile: Profile, job: FaceJob) -> None:
@@ -185,18 +193,19 @@ class PrintShop:
         if profile.output == "png":
             outputs, file_of, trims = _png_files(faces, profile, self.on_file)
             pages: dict[str, int] = {}
+            page_cards = {relative: [face_id] for face_id, relative in file_of.items()}
             for relative, data in outputs.items():
                 (staging / relative).parent.mkdir(parents=True, exist_ok=True)
                 (staging / relative).write_bytes(data)
         else:
-            file_of, pages, trims, flattened = _pdf_files(faces, profile, label, staging, self.on_file)
+            file_of, pages, trims, flattened, page_cards = _pdf_files(faces, profile, label, staging, self.on_file)
         groups = products(faces, profile)
         product_of = {faces.order[i]: product for product, members in groups.items() for i in members}
         files = list(dict.fromkeys(file_of[face_id] for face_id in faces.order))
         write_quantities(staging / "quantities.csv", quantities_rows(faces, file_of, product_of))
         return {"profile": profile.id, "trims_mm": trims, "pages": pages, "files": files, "backs": faces.back_ids,
                 "products": [self._product(faces, product, members, file_of) for product, members in groups.items()],
-                "flattened": flattened,
+                "flattened": flattened, "page_cards": page_cards, "faces": _face_sources(faces),
                 "unverified": profile.unverified(), "overflow": list(faces.result.overflow),
                 "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()}}
 
