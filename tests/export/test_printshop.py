@@ -144,3 +144,18 @@ def test_a_deck_of_another_card_size_is_refused(tmp_path: Path) -> None:
                   "--out", str(tmp_path / "out"))
     assert run.exit_code == 2 and "44 × 68 mm" in run.output
     assert not (tmp_path / "out").exists()
+
+
+def test_drivethrucards_keeps_every_page_of_the_shipped_deck_vector(shop_exports) -> None:
+    """No page of the shipped (art-less) deck needs transparency: none is flattened, each has its fonts."""
+    result = shop_exports["drivethrucards"]
+    assert result.flattened == []
+    path = result.folder / result.files[0]
+    pages = len(pikepdf.open(path).pages)
+    for number in range(1, pages + 1):
+        rows = subprocess.run(["pdffonts", "-f", str(number), "-l", str(number), str(path)], capture_output=True,
+                              text=True, check=True).stdout.splitlines()[2:]
+        assert rows and all(row.split()[-5] == "yes" for row in rows), (number, rows)
+    assert pages > 0
+    images = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True).stdout.splitlines()[2:]
+    assert images == []  # no page became a picture
