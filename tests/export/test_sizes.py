@@ -91,7 +91,7 @@ def _boxes(page: pikepdf.Page) -> tuple[tuple[float, float], list[float]]:
 def test_pdf_export_keeps_each_cards_own_size_and_standalone_preflight_agrees(pdf_export: Path) -> None:
     record = json.loads((pdf_export / "export.json").read_text(encoding="utf-8"))
     pdf = pikepdf.open(pdf_export / record["files"][0])
-    faces = [row.split(",")[1] for row in (pdf_export / "quantities.csv").read_text().splitlines()[1:]]
+    faces = [row.split(",")[2] for row in (pdf_export / "quantities.csv").read_text().splitlines()[1:]]
     assert len(pdf.pages) == len(faces)
     seen = set()
     for face_id, page in zip(faces, pdf.pages):
@@ -158,7 +158,7 @@ def _failed(folder: Path) -> list[str]:
 def test_preflight_fails_a_face_cropped_into_a_smaller_frame(pdf_export: Path, tmp_path: Path) -> None:
     folder = tmp_path / "cropped"
     shutil.copytree(pdf_export, folder)
-    faces = [row.split(",")[1] for row in (folder / "quantities.csv").read_text().splitlines()[1:]]
+    faces = [row.split(",")[2] for row in (folder / "quantities.csv").read_text().splitlines()[1:]]
     tarot = faces.index("tarot-a")
 
     def crop(pdf: pikepdf.Pdf) -> None:  # the tarot face cut down to a poker frame around its top-left
@@ -176,7 +176,7 @@ def test_preflight_fails_a_face_cropped_into_a_smaller_frame(pdf_export: Path, t
 def test_preflight_fails_a_face_enlarged_into_a_larger_page(pdf_export: Path, tmp_path: Path) -> None:
     folder = tmp_path / "enlarged"
     shutil.copytree(pdf_export, folder)
-    faces = [row.split(",")[1] for row in (folder / "quantities.csv").read_text().splitlines()[1:]]
+    faces = [row.split(",")[2] for row in (folder / "quantities.csv").read_text().splitlines()[1:]]
     mini = faces.index("mini-a")
 
     def enlarge(pdf: pikepdf.Pdf) -> pikepdf.Pdf:  # the 44 × 68 face on a poker page, the band filled by an enlarged copy
