@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 MARKER = "<!-- profiles-table -->"
+SIZES_MARKER = "<!-- profile-sizes-table -->"
 
 
 def _sizes(profile: Any) -> str:
@@ -18,7 +19,8 @@ def _sizes(profile: Any) -> str:
     rows = []
     for row in profile.sizes.value:
         canvas = f", {row.canvas_px.width} × {row.canvas_px.height} px" if row.canvas_px else ""
-        rows.append(f"{row.name} {row.width_mm:g} × {row.height_mm:g} mm ± {row.tolerance_mm:g}{canvas}")
+        rows.append(f"{row.name} {row.width_mm:g} × {row.height_mm:g} mm ± {row.tolerance_mm:g}{canvas}"
+                    + ("" if row.unverified is None else " (unverified)"))
     return "; ".join(rows)
 
 
@@ -55,6 +57,34 @@ def profiles_table() -> str:
     return "\n".join(lines)
 
 
+FORMATS = {"pdf": "PDF", "pdf-x1a": "PDF/X-1a", "png": "PNG"}
+SIZES_HEADER = ["profile", "size", "trim", "file per card side", "bleed", "safe area", "source", "unverified"]
+
+
+def sizes_table() -> str:
+    """One row per card size of every shop that has a size table: what the shop wants for it, where that is
+    written, and what about it is not confirmed."""
+    from cardworks.export.profiles import load_profile, profile_names
+
+    lines = ["| " + " | ".join(SIZES_HEADER) + " |", "|" + " --- |" * len(SIZES_HEADER)]
+    for name in profile_names():
+        profile = load_profile(name)
+        for row in profile.sizes.value or []:
+            size = row.describe(profile)
+            kind = FORMATS[profile.output]
+            page = (f"{size['canvas_px'][0]} × {size['canvas_px'][1]} px {kind}" if size["canvas_px"]
+                    else f"{size['page_mm'][0]:g} × {size['page_mm'][1]:g} mm {kind}")
+            safe = f"{row.safe_mm:g} mm" if row.safe_mm is not None else "not given by any source read"
+            cells = [f"`{name}`", row.name, f"{row.width_mm:g} × {row.height_mm:g} mm", page,
+                     f"{size['bleed_mm']:g} mm", safe, row.source, row.unverified or "none"]
+            lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines)
+
+
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
-    """Put the generated table where the page has the marker."""
-    return markdown.replace(MARKER, profiles_table()) if MARKER in markdown else markdown
+    """Put the generated tables where the page has their markers."""
+    if MARKER in markdown:
+        markdown = markdown.replace(MARKER, profiles_table())
+    if SIZES_MARKER in markdown:
+        markdown = markdown.replace(SIZES_MARKER, sizes_table())
+    return markdown

@@ -67,3 +67,15 @@ def test_the_page_holds_the_marker_and_no_hand_written_profile_row() -> None:
     for path in PROFILES.glob("*.json"):
         assert f"| `{path.stem}`" not in page, f"{path.stem} is written into exports.md by hand"
     assert "docs/hooks/profiles.py" in (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_the_sizes_table_has_one_row_per_size_with_its_source_and_unverified_note() -> None:
+    hook = _hook()
+    lines = hook.sizes_table().splitlines()[2:]
+    files = {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in PROFILES.glob("*.json")}
+    wanted = [(name, row) for name, data in sorted(files.items()) for row in data["sizes"]["value"] or []]
+    assert len(wanted) >= 12 and len(lines) == len(wanted)
+    for line, (name, row) in zip(lines, wanted):
+        cells = dict(zip(hook.SIZES_HEADER, [c.strip() for c in line.strip("|").split(" | ")]))
+        assert cells["profile"] == f"`{name}`" and cells["size"] == row["name"]
+        assert cells["source"] == row["source"] and cells["unverified"] == (row.get("unverified") or "none")

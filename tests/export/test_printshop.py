@@ -105,7 +105,7 @@ def test_quantities_list_matches_the_deck(shop_exports) -> None:
         back = next(row for row in rows if row["card_id"] == "back")
         assert int(back["copies"]) == deck.physical_cards
     pngs = {row["card_id"]: row["file"] for row in _quantities(shop_exports["thegamecrafter"].folder)}
-    assert all(path == f"png/{card}.png" for card, path in pngs.items())
+    assert all(path == f"png/poker/{card}.png" for card, path in pngs.items())
 
 
 def test_preflight_rejects_an_rgb_file_for_drivethrucards(shop_exports) -> None:
@@ -138,9 +138,24 @@ def test_a_deck_of_another_card_size_is_refused(tmp_path: Path) -> None:
     cards = tmp_path / "cards"
     shutil.copytree(CARDS / "fallera", cards / "fallera")
     game = json.loads((cards / "fallera" / "game.json").read_text())
-    game["card_size"] = {"width_mm": 70, "height_mm": 120}
+    game["card_size"] = {"width_mm": 44, "height_mm": 68}
     (cards / "fallera" / "game.json").write_text(json.dumps(game, indent=2, ensure_ascii=False) + "\n")
     run = run_cli("--cards", str(cards), "export", "print-shop", "--profile", "thegamecrafter", "--game", "fallera",
                   "--out", str(tmp_path / "out"))
-    assert run.exit_code == 2 and "70 × 120 mm" in run.output
+    assert run.exit_code == 2 and "44 × 68 mm" in run.output
     assert not (tmp_path / "out").exists()
+
+
+def test_drivethrucards_keeps_every_page_of_the_shipped_deck_vector(shop_exports) -> None:
+    """No page of the shipped (art-less) deck needs transparency: none is flattened, each has its fonts."""
+    result = shop_exports["drivethrucards"]
+    assert result.flattened == []
+    path = result.folder / result.files[0]
+    pages = len(pikepdf.open(path).pages)
+    for number in range(1, pages + 1):
+        rows = subprocess.run(["pdffonts", "-f", str(number), "-l", str(number), str(path)], capture_output=True,
+                              text=True, check=True).stdout.splitlines()[2:]
+        assert rows and all(row.split()[-5] == "yes" for row in rows), (number, rows)
+    assert pages > 0
+    images = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True).stdout.splitlines()[2:]
+    assert images == []  # no page became a picture

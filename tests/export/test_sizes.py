@@ -91,7 +91,7 @@ def _boxes(page: pikepdf.Page) -> tuple[tuple[float, float], list[float]]:
 def test_pdf_export_keeps_each_cards_own_size_and_standalone_preflight_agrees(pdf_export: Path) -> None:
     record = json.loads((pdf_export / "export.json").read_text(encoding="utf-8"))
     pdf = pikepdf.open(pdf_export / record["files"][0])
-    faces = [row.split(",")[1] for row in (pdf_export / "quantities.csv").read_text().splitlines()[1:]]
+    faces = [row.split(",")[2] for row in (pdf_export / "quantities.csv").read_text().splitlines()[1:]]
     assert len(pdf.pages) == len(faces)
     seen = set()
     for face_id, page in zip(faces, pdf.pages):
@@ -115,7 +115,8 @@ def test_a_size_the_profile_does_not_take_is_refused_before_rendering(pack: Path
     run = run_cli("--cards", str(CARDS), "export", "print-shop", str(pack), "--profile", profile, "--locale", "en",
                   "--out", str(tmp_path / "out"))
     assert run.exit_code == 2, run.output
-    assert "set 'tarot-set' is 70 × 120 mm" in run.output and "set 'mini-set' is 44 × 68 mm" in run.output
+    assert "set 'mini-set' is 44 × 68 mm" in run.output  # a Euro mini: no shop's table has it
+    assert "tarot-set" not in run.output  # 70 × 120 mm is within 1 mm of every shop's tarot
     assert "Traceback" not in run.output and not (tmp_path / "out").exists()
 
 
@@ -157,7 +158,7 @@ def _failed(folder: Path) -> list[str]:
 def test_preflight_fails_a_face_cropped_into_a_smaller_frame(pdf_export: Path, tmp_path: Path) -> None:
     folder = tmp_path / "cropped"
     shutil.copytree(pdf_export, folder)
-    faces = [row.split(",")[1] for row in (folder / "quantities.csv").read_text().splitlines()[1:]]
+    faces = [row.split(",")[2] for row in (folder / "quantities.csv").read_text().splitlines()[1:]]
     tarot = faces.index("tarot-a")
 
     def crop(pdf: pikepdf.Pdf) -> None:  # the tarot face cut down to a poker frame around its top-left
@@ -175,7 +176,7 @@ def test_preflight_fails_a_face_cropped_into_a_smaller_frame(pdf_export: Path, t
 def test_preflight_fails_a_face_enlarged_into_a_larger_page(pdf_export: Path, tmp_path: Path) -> None:
     folder = tmp_path / "enlarged"
     shutil.copytree(pdf_export, folder)
-    faces = [row.split(",")[1] for row in (folder / "quantities.csv").read_text().splitlines()[1:]]
+    faces = [row.split(",")[2] for row in (folder / "quantities.csv").read_text().splitlines()[1:]]
     mini = faces.index("mini-a")
 
     def enlarge(pdf: pikepdf.Pdf) -> pikepdf.Pdf:  # the 44 × 68 face on a poker page, the band filled by an enlarged copy
@@ -194,7 +195,8 @@ def test_preflight_fails_a_png_cropped_or_enlarged(pack: Path, tmp_path: Path) -
     run = run_cli("--cards", str(CARDS), "export", "print-shop", str(small), "--profile", "thegamecrafter",
                   "--locale", "en", "--out", str(out))
     assert run.exit_code == 0, run.output
-    pngs = sorted((out / "png").glob("*.png"))
+    pngs = sorted((out / "png" / "poker").glob("*.png"))
+    assert pngs
     for path in pngs:
         with Image.open(path) as image:  # the shop's poker canvas: 1/8 in of bleed around a 63 × 88 card
             assert image.size == (825, 1125) and image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
@@ -212,7 +214,9 @@ def test_makeplayingcards_pngs_are_its_canvas(tmp_path: Path) -> None:
     run = run_cli("--cards", str(CARDS), "export", "print-shop", str(small), "--profile", "makeplayingcards",
                   "--locale", "en", "--out", str(out))
     assert run.exit_code == 0, run.output
-    for path in (out / "png").glob("*.png"):
+    pngs = sorted((out / "png" / "poker").glob("*.png"))
+    assert pngs
+    for path in pngs:
         with Image.open(path) as image:
             assert image.size == (822, 1122)  # 36 px of bleed a side around 750 × 1050 px
 

@@ -39,7 +39,8 @@ def test_every_profile_gives_a_source_for_every_fact_and_flags_research_marked_u
 
 def test_profiles_refuse_cards_of_another_size() -> None:
     shop = load_profile("drivethrucards")
-    assert shop.takes(63, 88) and shop.takes(63.5, 88.9) and not shop.takes(70, 120)
+    assert shop.takes(63, 88) and shop.takes(63.5, 88.9) and shop.takes(70, 120) and not shop.takes(44, 68)
+    assert shop.size_for(70, 120).name == "tarot" and shop.size_for(44.45, 63.5).name == "mini"
     assert load_profile("pdf").takes(70, 120) and load_profile("pdf").takes(44, 68)
     assert shop.page_mm(63, 88) == pytest.approx((63 + 6.35, 88 + 6.35))
     assert load_profile("pdf").page_mm(70, 120) == pytest.approx((76, 126))
@@ -112,7 +113,7 @@ def test_preflight_measures_image_resolution_at_print_size() -> None:
         report = FileReport(Path("x.pdf"))
         check_images(pdf, profile, report)
         assert report.checks[0].ok is ok, report.checks[0].message
-    assert "150 ppi" in report.checks[0].message
+    assert "150.0 ppi" in report.checks[0].message
 
 
 def test_shop_pages_refuse_to_place_a_face_at_another_cards_size() -> None:

@@ -98,6 +98,10 @@ def lost(before: dict[str, str], after: dict[str, str]) -> list[str]:
     return sorted(name for name, digest in before.items() if after.get(name) != digest)
 
 
+PROGRESS = re.compile(r"^ *\d+\.\d s  \S")
+"""A progress line on stderr: the seconds so far, two spaces, what is being done or was written."""
+
+
 def judge(case: str, family: str, result: Result, *, refuse: bool, names: str | None = None, code: str | None = None,
           check: Callable[[], str | None] | None = None, changed: list[str] | None = None,
           secret: str | None = None, seen: str = "", outside: list["Outside"] | None = None,
@@ -123,7 +127,8 @@ def judge(case: str, family: str, result: Result, *, refuse: bool, names: str | 
     elif changed:
         verdict, detail = "bytes-lost", f"changed or lost: {', '.join(changed[:5])}"
     elif interrupted:
-        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        # progress lines ("  12.0 s  writing the files", as build and export print them) are not the message
+        lines = [line for line in result.stderr.splitlines() if line.strip() and not PROGRESS.match(line)]
         message = check() if check else None
         if result.exit_code != 130:
             verdict, detail = "silent-wrong", f"Ctrl-C ended with exit {result.exit_code}, not 130\n{result.stderr[-1000:]}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import subprocess
@@ -439,10 +440,32 @@ def test_every_board_tile_that_shows_a_mark_explains_it(tmp_path) -> None:
     assert [n for n in marked if "† not stated in the rulebooks" not in pages[n]] == []
 
 
-def test_a_board_tile_footer_refuses_what_its_font_cannot_print() -> None:
-    from cardworks.errors import DataError
-    from cardworks.render.boardpiece import _pdf_text
+@pytest.mark.slow
+def test_board_tile_footers_are_text_in_the_embedded_fonts(tmp_path) -> None:
+    """The footers used to be drawn in an unembedded Helvetica written straight into each tile's resources (so a
+    walk over the file's font objects missed it); now they are laid out in the card fonts, embedded, and print
+    what WinAnsi lacks."""
+    import subprocess
 
-    assert _pdf_text("1: A1 † règles (x)") == "(1: A1 \x86 r\xe8gles \\(x\\))"
-    with pytest.raises(DataError, match="'ĕ'"):
-        _pdf_text("† [ñötĕ štàtédĕŵ]")
+    from cardworks.export.preflight import preflight
+    from cardworks.render.boardpiece import boards, footer_html, render_board_tiled
+    from cardworks.render.docs.texts import DocTexts
+    from cardworks.render.piecepdf import piece_pdf
+
+    db = load_database(FIXTURE_CARDS / "fallera")
+    path = tmp_path / "board.pdf"
+    path.write_bytes(render_board_tiled(db, DocTexts(db, "en"), SheetLayout(), boards(db, None)))
+    rows = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout.splitlines()[2:]
+    assert rows and all(row.split()[-5] == "yes" for row in rows), rows
+    assert not any("Helvetica" in row for row in rows)
+    pages = len(PdfReader(path).pages)
+    for number in range(2, pages + 1):  # every tile's own fonts, as pdffonts lists them page by page
+        own = subprocess.run(["pdffonts", "-f", str(number), "-l", str(number), str(path)], capture_output=True,
+                             text=True, check=True).stdout.splitlines()[2:]
+        assert own and all(row.split()[-5] == "yes" for row in own), (number, own)
+    assert pages > 2
+    fonts = next(c for r in preflight(path) for c in r.checks if c.name == "fonts embedded")
+    assert fonts.ok, fonts.message
+    laid = PdfReader(io.BytesIO(piece_pdf(footer_html([("1: A1 † [ñötĕ štàtédĕŵ]", [])], 250), db.game.root)))
+    assert "ñötĕ štàtédĕŵ" in laid.pages[0].extract_text()
+

@@ -112,8 +112,8 @@ def test_low_resolution_art_is_reported_with_its_dpi(tmp_path: Path) -> None:
     _png(pack / "art/fair.png", (400, 240), GREEN)  # 190 dpi over a 53.4 mm box: a warning only
     run = run_cli("--cards", str(tmp_path / "cards"), "validate", str(pack), "--format", "json")
     found = {p["message"].split("'")[1]: p for p in run.problems if p["code"] == "art-low-resolution"}
-    assert found["art/tiny.png"]["severity"] == "error" and "75×45 px: 36 dpi" in found["art/tiny.png"]["message"]
-    assert found["art/fair.png"]["severity"] == "warning" and "190 dpi" in found["art/fair.png"]["message"]
+    assert found["art/tiny.png"]["severity"] == "error" and "75×45 px: 35.7 dpi" in found["art/tiny.png"]["message"]
+    assert found["art/fair.png"]["severity"] == "warning" and "190.3 dpi" in found["art/fair.png"]["message"]
     assert found["art/tiny.png"]["pointer"] == "/cards/0/art"
     before = snapshot(tmp_path)
     build = _build(pack, tmp_path / "build")
@@ -342,7 +342,7 @@ def test_proof_contact_sheet_marks_what_a_reviewer_must_see(tmp_path: Path) -> N
     text = " ".join(page.extract_text() for page in reader.pages)
     for face_id in ("example-orxata", "example-cavaller", "fair-art", "back"):
         assert face_id in text
-    assert "LOW RESOLUTION: 190 dpi" in text and "PLACEHOLDER ART" in text
+    assert "LOW RESOLUTION: 190.3 dpi" in text and "PLACEHOLDER ART" in text
     assert "FALLBACK name (es)" in text  # the pack has no Valencian: its Spanish names are marked
     with pikepdf.open(proof) as pdf:
         strokes = [str(op) for _, op in pikepdf.parse_content_stream(pdf.pages[0]) if str(op) in {"re", "S"}]

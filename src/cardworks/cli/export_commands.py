@@ -64,13 +64,23 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | Non
                       out: Path | None) -> None:
     """Write the deck (or the PACKS' cards) as the shop takes it, with quantities.csv, and preflight it."""
     from ..export.printshop import export_print_shop as run
+    from .output import Heartbeat
 
-    result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out, jobs=jobs,
-                 packs=list(packs), face_cache=face_cache)
+    with Heartbeat() as stage:
+        result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out,
+                     jobs=jobs, packs=list(packs), face_cache=face_cache, stage=stage)
     click.echo(f"{result.folder}: {len(result.files)} file(s) for {result.profile.name}, "
                f"{result.designs} designs, {result.cards} cards; preflight passed")
+    for product in result.products:
+        if product["size"]:
+            click.echo(f"  {product['size']} ({product['trim_mm'][0]:g} × {product['trim_mm'][1]:g} mm): "
+                       f"{_files(product['files'])}: {product['designs']} designs, {product['cards']} cards"
+                       + (f"; unverified: {product['unverified']}" if product["unverified"] else ""))
     for name, note in result.profile.unverified().items():
-        click.echo(f"  unverified {name}: {note}")
+        if not name.startswith("sizes/"):
+            click.echo(f"  unverified {name}: {note}")
+    if result.profile.output == "pdf-x1a":
+        _report_flattened(result)
     _warn_telltale(result)
     if result.overflow:
         from ..render.measure import describe
@@ -99,6 +109,29 @@ def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, sele
                  base_url=base_url, jobs=jobs, packs=list(packs), face_cache=face_cache)
     click.echo(f"{result.saved_object}: {result.designs} designs, {result.cards} cards on {len(result.sheets)} sheet(s)")
     _warn_telltale(result)
+
+
+def _files(files: list[str]) -> str:
+    """A product's files for the summary: one folder of images as the folder and a count, else the names."""
+    folders = {name.rpartition("/")[0] for name in files}
+    if len(files) > 1 and len(folders) == 1 and "" not in folders:
+        return f"{folders.pop()}/ ({len(files)} files)"
+    return ", ".join(files)
+
+
+def _report_flattened(result) -> None:
+    """How many PDF/X pages Ghostscript flattened into an image, and why (text on those pages is no longer text)."""
+    if not result.flattened:
+        click.echo("  flattened: none; every page keeps its text and drawings as vector")
+        return
+    reasons: dict[str, list[str]] = {}
+    for page in result.flattened:
+        for why in page["why"]:
+            reasons.setdefault(why, []).append(f"{page['card']} ({page['file']} p. {page['page']})")
+    click.echo(f"  flattened: {len(result.flattened)} page(s) into images, because PDF/X-1a allows no transparency:")
+    for why, where in reasons.items():
+        shown = ", ".join(where[:6]) + (f" and {len(where) - 6} more" if len(where) > 6 else "")
+        click.echo(f"    {why}: {shown}")
 
 
 def _warn_telltale(result) -> None:

@@ -132,6 +132,8 @@ def print_build_report(report) -> None:
         click.echo(f"note: {skipped}; that game was left out of this build")
     for note in report.notes:
         click.echo(f"note: {note}")
+    for problem in report.art_warnings:  # as validate gives them: the build prints the same art
+        click.echo(problem.text())
     from ..render.telltale import describe
 
     for o in report.outcomes:
@@ -198,3 +200,46 @@ def print_check(report) -> None:
                    f"{len(report.unchecked_rulings)} unchecked")
         for c in report.unchecked_rulings:
             click.echo(f"  UNCHECKED {c.ruling}: {c.reason}")
+
+
+class Heartbeat:
+    """``with Heartbeat() as stage: stage("writing")``: a line on stderr at each stage and, while one lasts, again at
+    least every ``every`` seconds with the time so far, so a long command (Ghostscript on a deck of art) is never
+    silent. Plain lines, no control characters: a pipe or a log reads them as they come."""
+
+    def __init__(self, every: float = 4.0, stream=None) -> None:
+        import sys
+        import threading
+
+        self.every, self.stream = every, stream or sys.stderr
+        self.label, self.began = "", 0.0
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._beat, daemon=True)
+
+    def __enter__(self):
+        import time
+
+        self.began = time.monotonic()
+        self.thread.start()
+        return self.stage
+
+    def stage(self, label: str) -> None:
+        with self.lock:
+            self.label = label
+            self._say(label)
+
+    def _say(self, text: str) -> None:
+        import time
+
+        print(f"{time.monotonic() - self.began:6.1f} s  {text}", file=self.stream, flush=True)
+
+    def _beat(self) -> None:
+        while not self.stop.wait(self.every):
+            with self.lock:
+                if self.label:
+                    self._say(f"{self.label} …")
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join()

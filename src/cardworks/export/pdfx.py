@@ -4,9 +4,9 @@ Ghostscript converts colours with its default CMYK profile, which is also the
 profile embedded as the output intent (``default_cmyk.icc`` from Debian's
 ``libgs-common``: "Artifex CMYK SWOP Profile"). PDF/X-1a allows no
 transparency, so Ghostscript rasterises any page that has some; WeasyPrint
-wraps opaque drawings in transparency groups, which are dropped first when
-nothing in the file is actually transparent, so pages stay vector with real
-fonts.
+wraps opaque drawings in transparency groups, which are dropped first from
+every page that needs no transparency (``transparency.py``), so those pages
+stay vector with real fonts and only the others are flattened.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from ..render.facepdf import open_pdf, save_pdf_file
 from ..render.subset_tags import retag_subsets
 from .ink import gray_as_cmyk, limit_image_ink, limit_ink
 from .profiles import Profile
+from .transparency import PageTransparency, drop_opaque_groups
 
 GS_TIMEOUT = 600
 
@@ -36,32 +37,6 @@ def ghostscript() -> str:
         raise UsageError(f"Ghostscript ({wanted!r}) is needed for PDF/X and ink checks but was not found; "
                          "install it (Debian: apt-get install ghostscript)")
     return found
-
-
-def _transparent(value: pikepdf.Object, depth: int = 0) -> bool:
-    """True when ``value`` or a dictionary written inside it blends, masks or is less than opaque."""
-    if not isinstance(value, (pikepdf.Dictionary, pikepdf.Stream)) or depth > 4:
-        return False
-    if "/SMask" in value and value.SMask != pikepdf.Name("/None"):
-        return True
-    if any(key in value and float(value[key]) < 1 for key in ("/ca", "/CA")):
-        return True
-    if "/BM" in value and str(value.BM) not in ("/Normal", "/Compatible"):
-        return True
-    children = (value[key] for key in value.keys() if key != "/Parent")
-    return any(_transparent(child, depth + 1) for child in children
-               if isinstance(child, pikepdf.Dictionary) and not child.is_indirect)
-
-
-def drop_opaque_groups(pdf: pikepdf.Pdf) -> bool:
-    """Remove transparency groups when nothing in ``pdf`` is transparent; True when they were removed."""
-    objects = [obj for obj in pdf.objects if isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream))]
-    if any(_transparent(obj) for obj in objects):
-        return False
-    for obj in objects:
-        if "/Group" in obj:
-            del obj["/Group"]
-    return True
 
 
 def _ps_string(text: str) -> str:
@@ -86,10 +61,11 @@ def _definitions(profile: Profile, title: str) -> str:
     ])
 
 
-def to_pdfx(pdf: pikepdf.Pdf, profile: Profile, title: str, target: Path) -> None:
+def to_pdfx(pdf: pikepdf.Pdf, profile: Profile, title: str, target: Path) -> list[PageTransparency]:
     """``pdf`` (RGB) saved into the file ``target`` as PDF/X-1a:2003 in the profile's CMYK, total ink limited to
     the profile's figure in colours set and in every pixel of every image. Each step goes through files in a
-    scratch folder, so a deck of art is never in memory whole."""
+    scratch folder, so a deck of art is never in memory whole. Returns, per page, what in it needs transparency:
+    those pages (only those) Ghostscript flattens into an image."""
     colour = profile.colour.value
     if colour.icc is None or not Path(colour.icc).is_file():
         raise UsageError(f"the ICC profile {colour.icc} of profile {profile.id!r} is missing; "
@@ -99,7 +75,7 @@ def to_pdfx(pdf: pikepdf.Pdf, profile: Profile, title: str, target: Path) -> Non
         folder = Path(tmp)
         save_pdf_file(pdf, folder / "rgb.pdf")  # the bytes ``save_pdf`` gives, as before the conversion
         with open_pdf(folder / "rgb.pdf") as source:
-            drop_opaque_groups(source)
+            pages = drop_opaque_groups(source)
             source.save(folder / "in.pdf")
         (folder / "pdfx.ps").write_text(_definitions(profile, title), encoding="latin-1", errors="replace")
         command = [gs, "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", f"--permit-file-read={Path(colour.icc).parent}/",
@@ -121,3 +97,4 @@ def to_pdfx(pdf: pikepdf.Pdf, profile: Profile, title: str, target: Path) -> Non
                 limit_image_ink(out, profile.max_ink_percent.value / 100)
             retag_subsets(out)  # Ghostscript re-subsets fonts per page and may reuse a tag
             out.save(target, compress_streams=True, deterministic_id=True)
+    return pages

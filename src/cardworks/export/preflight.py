@@ -63,33 +63,90 @@ class Expected:
     trims_mm: tuple[tuple[float, float], ...] | None = None
     """The card's own trim size on each page (or of the image), in order."""
     pages: int | None = None
+    cards: tuple[str, ...] | None = None
+    """The card (or back) on each page, in order."""
+    faces: dict[str, dict] = field(default_factory=dict, hash=False, compare=False)
+    """Card id → its set and art file, as ``export.json`` records them."""
 
     def trim(self, index: int) -> tuple[float, float] | None:
         if self.trims_mm is None or index >= len(self.trims_mm):
             return None
         return self.trims_mm[index]
 
+    def where(self, number: int) -> str:
+        """Page ``number`` (from 1) named by the card on it, its set and art file when the export recorded them."""
+        if self.cards is None or number > len(self.cards):
+            return f"page {number}"
+        card = self.cards[number - 1]
+        face = self.faces.get(card, {})
+        parts = [f"card {card}"] + ([f"set {face['set']}"] if face.get("set") else []) + \
+            ([f"art {face['art']}"] if face.get("art") else [])
+        return f"page {number} ({', '.join(parts)})"
+
 
 # PDF checks -----------------------------------------------------------------------------------------
 
 
-def check_fonts(pdf: pikepdf.Pdf, report: FileReport) -> None:
-    """Every font embedded (Type 3 fonts are drawings); a subset tag never names two different programs."""
-    missing, by_tag, count = [], {}, 0
-    for obj in pdf.objects:
-        if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/Font":
+def _page_fonts(container: pikepdf.Object, found: dict, depth: int = 0, seen: set | None = None) -> None:
+    """Every font a page (or a form, pattern or Type 3 glyph in it) can draw with, keyed by object id, or by where it
+    is written for a font dictionary written straight into the resources (such fonts are not objects of their own,
+    so a walk over the file's objects misses them)."""
+    seen = set() if seen is None else seen
+    if depth > 16:
+        return
+    resources = container.get("/Resources", pikepdf.Dictionary())
+    fonts = resources.get("/Font", pikepdf.Dictionary())
+    for key in fonts.keys():
+        font = fonts[key]
+        ident = font.objgen if font.is_indirect else (id(fonts), key)
+        found.setdefault(ident, font)
+        if font.get("/Subtype") == "/Type3" and font.is_indirect and font.objgen not in seen:
+            seen.add(font.objgen)
+            _page_fonts(font, found, depth + 1, seen)
+    for group in ("/XObject", "/Pattern"):
+        children = resources.get(group, pikepdf.Dictionary())
+        for key in children.keys():
+            child = children[key]
+            if group == "/XObject" and child.get("/Subtype") != "/Form":
+                continue
+            if child.is_indirect:
+                if child.objgen in seen:
+                    continue
+                seen.add(child.objgen)
+            _page_fonts(child, found, depth + 1, seen)
+
+
+def check_fonts(pdf: pikepdf.Pdf, report: FileReport, expected: Expected | None = None) -> None:
+    """Every font any page draws with embedded (Type 3 fonts are drawings), found by walking each page's resources
+    (a font written straight into a page's resources is no object of its own); a font not embedded is named with
+    the pages (and cards) that use it. A subset tag never names two different programs."""
+    expected = expected or Expected()
+    missing: dict[str, list[str]] = {}
+    by_tag: dict[str, set[bytes]] = {}
+    every: dict = {}
+    for number, page in enumerate(pdf.pages, 1):
+        found: dict = {}
+        _page_fonts(page.obj, found)
+        for ident, font in found.items():
+            every.setdefault(ident, font)
+            if font.get("/Subtype") in ("/Type3",):
+                continue
+            if font_program(font) is None:
+                missing.setdefault(str(font.get("/BaseFont", "/?"))[1:], []).append(expected.where(number))
+    for font in every.values():
+        if font.get("/Subtype") == "/Type3":
             continue
-        if obj.get("/Subtype") in ("/CIDFontType0", "/CIDFontType2", "/Type3"):
-            continue
-        count += 1
-        name = str(obj.get("/BaseFont", "/?"))[1:]
-        program = font_program(obj)
-        if program is None:
-            missing.append(name)
-        elif len(name) > 7 and name[6] == "+":
+        name = str(font.get("/BaseFont", "/?"))[1:]
+        program = font_program(font)
+        if program is not None and len(name) > 7 and name[6] == "+":
             by_tag.setdefault(name[:6], set()).add(program.read_bytes())
+    count = sum(1 for font in every.values() if font.get("/Subtype") != "/Type3")
+
+    def pages(where: list[str]) -> str:
+        return ", ".join(where[:4]) + (f" and {len(where) - 4} more page(s)" if len(where) > 4 else "")
+
     report.add("fonts embedded", not missing, f"{count} font(s), all embedded" if not missing
-               else f"not embedded: {', '.join(sorted(set(missing)))}")
+               else "not embedded: " + "; ".join(f"{name} on {pages(where)}" for name, where in sorted(missing.items())))
     reused = sorted(tag for tag, programs in by_tag.items() if len(programs) > 1)
     report.add("subset tags unique", not reused, f"{len(by_tag)} subset tag(s), each names one subset" if not reused
                else f"tag(s) naming several different subsets: {', '.join(reused)}")
@@ -138,8 +195,9 @@ def _matrix(a: list[float], b: list[float]) -> list[float]:
             a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
 
 
-def _images(container: pikepdf.Object, ctm: list[float], found: list[tuple[str, float]], depth: int = 0) -> None:
-    """Collect (image name, lowest ppi) for every image drawn, following Form XObjects."""
+def _images(container: pikepdf.Object, ctm: list[float], found: list[tuple[str, float, int, int]],
+            depth: int = 0) -> None:
+    """Collect (image name, lowest ppi, width px, height px) for every image drawn, following Form XObjects."""
     if depth > 8:
         return
     resources = container.get("/Resources", pikepdf.Dictionary())
@@ -162,23 +220,37 @@ def _images(container: pikepdf.Object, ctm: list[float], found: list[tuple[str, 
                 height_in = (current[2] ** 2 + current[3] ** 2) ** 0.5 / 72
                 if width_in > 0 and height_in > 0:
                     ppi = min(int(xobject.Width) / width_in, int(xobject.Height) / height_in)
-                    found.append((str(operands[0]), ppi))
+                    found.append((str(operands[0]), ppi, int(xobject.Width), int(xobject.Height)))
             elif xobject.get("/Subtype") == "/Form":
                 matrix = [float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])]
                 _images(xobject, _matrix(matrix, current), found, depth + 1)
 
 
-def check_images(pdf: pikepdf.Pdf, profile: Profile, report: FileReport) -> None:
-    found: list[tuple[str, float]] = []
-    for page in pdf.pages:
+def check_images(pdf: pikepdf.Pdf, profile: Profile, report: FileReport, expected: Expected | None = None) -> None:
+    """Every image's resolution at its printed size, shown to one decimal and compared as shown (299.7 ppi is under
+    300); each image under the profile's figure is named by its page and the card, set and art file on it."""
+    expected = expected or Expected()
+    wanted = profile.dpi.value
+    every: list[float] = []
+    low: dict[tuple[int, int, int], tuple[float, str]] = {}
+    for number, page in enumerate(pdf.pages, 1):
+        found: list[tuple[str, float, int, int]] = []
         _images(page.obj, [1, 0, 0, 1, 0, 0], found)
-    low = [(name, ppi) for name, ppi in found if ppi < profile.dpi.value - 0.5]
-    if not found:
+        for name, ppi, width, height in found:
+            shown = round(ppi, 1)
+            every.append(shown)
+            if shown < wanted:
+                key = (number, width, height)  # the same image placed twice on a page (the bleed fill) is one
+                if key not in low or shown < low[key][0]:
+                    low[key] = (shown, f"{expected.where(number)}: {width} × {height} px image at {shown:.1f} ppi")
+    if not every:
         report.add("image resolution", True, "no raster images (vector art and text)")
+    elif not low:
+        report.add("image resolution", True, f"{len(every)} image placement(s), lowest {min(every):.1f} ppi")
     else:
-        report.add("image resolution", not low, f"{len(found)} image placement(s), lowest {min(p for _, p in found):.0f} ppi"
-                   if not low else f"{len(low)} image(s) under {profile.dpi.value} ppi at print size, "
-                   f"lowest {min(p for _, p in low):.0f} ppi")
+        lines = [text for _, text in sorted(low.values())]
+        shown = "; ".join(lines[:5]) + (f"; and {len(lines) - 5} more" if len(lines) > 5 else "")
+        report.add("image resolution", False, f"{len(lines)} image(s) under {wanted} ppi at print size: {shown}")
 
 
 RGB_OPERATORS = {"rg", "RG"}
@@ -271,7 +343,8 @@ def image_ink_per_page(pdf: pikepdf.Pdf) -> list[float]:
     return highest
 
 
-def check_ink(pdf: pikepdf.Pdf, data: bytes | Path, profile: Profile, report: FileReport) -> None:
+def check_ink(pdf: pikepdf.Pdf, data: bytes | Path, profile: Profile, report: FileReport,
+              expected: Expected | None = None) -> None:
     """Total ink against the profile's limit: colours set, and per page the highest of the sampled raster and of
     every CMYK image's own pixels (each page's real maximum is reported)."""
     limit = profile.max_ink_percent.value
@@ -286,8 +359,9 @@ def check_ink(pdf: pikepdf.Pdf, data: bytes | Path, profile: Profile, report: Fi
     per_page = ", ".join(f"{number}: {value * 100:.0f}%" for number, value in enumerate(pages, 1))
     report.add("total ink", ok, f"at most {set_max * 100:.0f}% set, {sampled * 100:.0f}% measured (limit {limit}%); "
                f"highest per page {per_page}" if ok
-               else f"colours up to {set_max * 100:.0f}% set, {sampled * 100:.0f}% measured on page(s) "
-               f"{', '.join(map(str, over[:10])) or '-'}; the limit is {limit}%; highest per page {per_page}")
+               else f"colours up to {set_max * 100:.0f}% set, {sampled * 100:.0f}% measured on "
+               f"{'; '.join((expected or Expected()).where(n) for n in over[:10]) or '-'}; the limit is {limit}%; "
+               f"highest per page {per_page}")
 
 
 def check_pdf(path: Path, profile: Profile, expected: Expected) -> FileReport:
@@ -302,11 +376,11 @@ def check_pdf(path: Path, profile: Profile, expected: Expected) -> FileReport:
             report.add("readable", False, f"not a readable PDF: {exc}")
             return report
         with pdf:
-            check_fonts(pdf, report)
+            check_fonts(pdf, report, expected)
             check_boxes(pdf, profile, expected, report)
-            check_images(pdf, profile, report)
+            check_images(pdf, profile, report, expected)
             check_colour(pdf, profile, report)
-            check_ink(pdf, copy, profile, report)
+            check_ink(pdf, copy, profile, report, expected)
             if expected.pages is not None:
                 report.add("page count", len(pdf.pages) == expected.pages,
                            f"{len(pdf.pages)} page(s), the deck needs {expected.pages}")
@@ -399,11 +473,14 @@ def _expected(folder: Path, record: dict) -> dict[Path, Expected]:
     """Each file's page count and the trim of each of its pages, as ``export.json`` records them."""
     pages = record.get("pages", {})
     trims = record.get("trims_mm", {})
+    cards = record.get("page_cards", {})
+    faces = record.get("faces", {})
     out = {}
-    for relative in set(pages) | set(trims):
+    for relative in set(pages) | set(trims) | set(cards):
         own = trims.get(relative)
         out[(folder / relative).resolve()] = Expected(
-            tuple(tuple(float(v) for v in trim) for trim in own) if own is not None else None, pages.get(relative))
+            tuple(tuple(float(v) for v in trim) for trim in own) if own is not None else None, pages.get(relative),
+            tuple(cards[relative]) if relative in cards else None, faces)
     return out
 
 

@@ -47,8 +47,21 @@ class CardSize(BaseModel):
     tolerance_mm: float = 1.0
     canvas_px: Canvas | None = None
     """The image the shop wants for this size (PNG shops); None: trim plus the profile's bleed."""
+    safe_mm: float | None = None
+    """How far inside the trim text must stay; None: no source read gives it (said so, never assumed)."""
     source: str
     unverified: str | None = None
+
+    def describe(self, profile: "Profile") -> dict[str, Any]:
+        """The size as ``export.json`` records it: trim, canvas or page, bleed, safe area, colour and format, with
+        its source and what about it is not confirmed."""
+        page_w, page_h = profile.page_mm(self.width_mm, self.height_mm)
+        return {"size": self.name, "trim_mm": [self.width_mm, self.height_mm],
+                "page_mm": [round(page_w, 3), round(page_h, 3)],
+                "canvas_px": [self.canvas_px.width, self.canvas_px.height] if self.canvas_px else None,
+                "bleed_mm": round((page_w - self.width_mm) / 2, 3), "safe_mm": self.safe_mm,
+                "colour": profile.colour.value.space, "format": profile.output,
+                "source": self.source, "unverified": self.unverified}
 
     def fits(self, width_mm: float, height_mm: float) -> bool:
         return abs(self.width_mm - width_mm) <= self.tolerance_mm and abs(self.height_mm - height_mm) <= self.tolerance_mm

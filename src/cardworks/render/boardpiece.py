@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any
+from html import escape
+from typing import Any, Callable
 
 import pikepdf
 
@@ -33,6 +34,8 @@ from ..models.certainty import PLAIN, field_certainty
 from .marks import NOT_STATED, UNKNOWN, legend, used_marks
 from .docs.texts import DocTexts
 from .impose import MM, PAPERS, SheetLayout
+from .fonts import font_face_css
+from .subset_tags import retag_subsets
 from .piecepdf import piece_html, piece_pdf
 
 A3 = (420.0, 297.0)
@@ -137,40 +140,46 @@ def _n(value: float) -> str:
     return f"{value * MM:.3f}".rstrip("0").rstrip(".")
 
 
-def _pdf_text(text: str) -> str:
-    """``text`` as a PDF string literal in WinAnsi (the tiles' Helvetica); a character it lacks fails loudly."""
-    try:
-        raw = text.encode("cp1252")
-    except UnicodeEncodeError as exc:
-        raise DataError(f"the board tiles' footer cannot print {text[exc.start:exc.end]!r} (not in WinAnsi) "
-                        f"in {text!r}") from None
-    escaped = raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
-    return "(" + escaped.decode("latin-1") + ")"
+FOOTER_MM = 4.0
+"""Height of a tile's footer strip, laid out in the margin under (or over) the board."""
 
 
-def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str, notes: list[str] | None = None) -> pikepdf.Pdf:
+def footer_html(footers: list[tuple[str, list[str]]], width_mm: float) -> str:
+    """One page per tile footer (its label, then each "unknown" note at a place of its own in the middle), in the
+    fonts the cards and pieces use: the footer is text drawn with embedded fonts, never an unembedded Helvetica."""
+    pages = []
+    for label, unknown in footers:
+        notes = "".join(f'<span class="unknown" style="left: {width_mm / 2 + 60 * k:.3f}mm">{escape(part)}</span>'
+                        for k, part in enumerate(unknown))
+        pages.append(f'<div class="footer"><span>{escape(label)}</span>{notes}</div>')
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><style>{font_face_css()}\n"
+            f"@page {{ size: {width_mm:.3f}mm {FOOTER_MM:g}mm; margin: 0; }}\n"
+            "html { font-family: 'CardSans'; font-size: 8pt; color: #000; } body { margin: 0; }\n"
+            f".footer {{ position: relative; height: {FOOTER_MM:g}mm; line-height: {FOOTER_MM:g}mm; white-space: pre; "
+            "overflow: hidden; break-after: page; }\n"
+            ".unknown { position: absolute; top: 0; }\n"
+            f"</style></head><body>{''.join(pages)}</body></html>")
+
+
+def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str, notes: list[str] | None = None,
+         footers: Callable[[str], bytes] | None = None) -> pikepdf.Pdf:
     """Pages before ``first_side`` as they are; every later (A3) page cut into overlapping landscape tiles.
 
     ``notes[i]``, when given, is printed in the footer of every tile of side ``i`` (the legend of the marks
-    that side draws, so a tile that shows a mark explains it however the board is cut)."""
+    that side draws, so a tile that shows a mark explains it however the board is cut). ``footers`` lays the
+    footers' HTML out as a PDF (the pieces' own layout, with the game's fonts embedded)."""
     out = pikepdf.new()
     for page in board_pdf.pages[:first_side]:
         out.pages.append(page)
     height, width = PAPERS[paper]
     cols, rows, usable_w, usable_h = tile_grid(paper)
     step_x, step_y = usable_w - OVERLAP_MM, usable_h - OVERLAP_MM
-    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica,
-                              Encoding=pikepdf.Name.WinAnsiEncoding)
+    tiles = []
     for number, page in enumerate(board_pdf.pages[first_side:], start=1):
         form = out.copy_foreign(page.as_form_xobject())
         for row in range(rows):
             for col in range(cols):
                 left, top = col * step_x, row * step_y  # the tile's window on the board, from its top-left
-                ty = MARGIN_MM - (A3[1] - top - usable_h)
-                ops = [f"q {_n(MARGIN_MM)} {_n(MARGIN_MM)} {_n(usable_w)} {_n(usable_h)} re W n "
-                       f"1 0 0 1 {_n(MARGIN_MM - left)} {_n(ty)} cm /Board Do Q"]
-                ops.append(f"q 0.4 w 0 0 0 RG {_n(MARGIN_MM)} {_n(MARGIN_MM)} {_n(usable_w)} {_n(usable_h)} re S Q")
-                ops += _crosses(col, row, cols, rows, usable_w, usable_h)
                 code = f"{chr(ord('A') + row)}{col + 1}"
                 label = f"{number}: {code}   ({rows} x {cols})"
                 note = notes[number - 1] if notes and number <= len(notes) else ""
@@ -178,24 +187,34 @@ def tile(board_pdf: pikepdf.Pdf, first_side: int, paper: str, notes: list[str] |
                 plain = [part for part in parts if not part.startswith(UNKNOWN)]
                 if plain:
                     label += "   " + " · ".join(plain)
-                # the label goes in a margin that shows no part of the board: the clipped-off board under the
-                # other one still holds text, which a reader of the page's text would find mixed into the label
-                at_top = top == 0 and top + usable_h < A3[1]
-                base = height - MARGIN_MM / 2 - 1 if at_top else MARGIN_MM / 2 - 1
-                ops.append(f"BT /Helv 8 Tf {_n(MARGIN_MM)} {_n(base)} Td {_pdf_text(label)} Tj ET")
-                # Helvetica (WinAnsi) has no "□": the unknown mark is drawn as a square, its words after it, at a
-                # place of its own in the middle of the footer (the text before it is measured by no one)
-                for k, part in enumerate(p for p in parts if p.startswith(UNKNOWN)):
-                    x = MARGIN_MM + usable_w / 2 + 60 * k
-                    ops.append(f"q 0.5 w 0 0 0 RG {_n(x)} {_n(base - 0.1)} {_n(2.3)} {_n(2.3)} re S Q")
-                    ops.append(f"BT /Helv 8 Tf {_n(x + 3.3)} {_n(base)} Td {_pdf_text(part[len(UNKNOWN):].strip())} Tj ET")
-                content = out.make_stream(" ".join(ops).encode("latin-1"))  # the footer is WinAnsi (see _pdf_text)
-                sheet = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, width * MM, height * MM],
-                                           Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Board=form),
-                                                                        Font=pikepdf.Dictionary(Helv=font)),
-                                           Contents=content)
-                out.pages.append(pikepdf.Page(sheet))
+                tiles.append((form, left, top, label, [part for part in parts if part.startswith(UNKNOWN)]))
+    laid = pikepdf.open(io.BytesIO((footers or _no_footers)(footer_html([(t[3], t[4]) for t in tiles], usable_w))))
+    if len(laid.pages) != len(tiles):
+        raise DataError(f"the board tiles' footers laid out as {len(laid.pages)} page(s), not {len(tiles)}: "
+                        "a footer is too long for one line")
+    for (form, left, top, _, _), footer in zip(tiles, laid.pages):
+        ty = MARGIN_MM - (A3[1] - top - usable_h)
+        ops = [f"q {_n(MARGIN_MM)} {_n(MARGIN_MM)} {_n(usable_w)} {_n(usable_h)} re W n "
+               f"1 0 0 1 {_n(MARGIN_MM - left)} {_n(ty)} cm /Board Do Q"]
+        ops.append(f"q 0.4 w 0 0 0 RG {_n(MARGIN_MM)} {_n(MARGIN_MM)} {_n(usable_w)} {_n(usable_h)} re S Q")
+        col, row = int(round(left / step_x)), int(round(top / step_y))
+        ops += _crosses(col, row, cols, rows, usable_w, usable_h)
+        # the label goes in a margin that shows no part of the board: the clipped-off board under the other
+        # one still holds text, which a reader of the page's text would find mixed into the label
+        at_top = top == 0 and top + usable_h < A3[1]
+        base = height - MARGIN_MM / 2 - 1 if at_top else MARGIN_MM / 2 - 1
+        ops.append(f"q 1 0 0 1 {_n(MARGIN_MM)} {_n(base - FOOTER_MM / 2 + 1)} cm /Footer Do Q")
+        content = out.make_stream(" ".join(ops).encode("ascii"))
+        sheet = pikepdf.Dictionary(Type=pikepdf.Name.Page, MediaBox=[0, 0, width * MM, height * MM],
+                                   Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(
+                                       Board=form, Footer=out.copy_foreign(footer.as_form_xobject()))),
+                                   Contents=content)
+        out.pages.append(pikepdf.Page(sheet))
     return out
+
+
+def _no_footers(html: str) -> bytes:
+    raise DataError("the board tiles need their footers laid out (tile(..., footers=...))")
 
 
 def _crosses(col: int, row: int, cols: int, rows: int, usable_w: float, usable_h: float) -> list[str]:
@@ -226,5 +245,8 @@ def render_board_tiled(db: Database, texts: DocTexts, layout: SheetLayout, recor
     """An assembly page, then each side tiled over landscape sheets of the layout's paper."""
     pdf = pikepdf.open(io.BytesIO(piece_pdf(board_html(db, texts, records, layout.paper, edition), db.game.root)))
     out = io.BytesIO()
-    tile(pdf, 1, layout.paper, side_notes(db, texts, records, edition)).save(out)
+    tiled = tile(pdf, 1, layout.paper, side_notes(db, texts, records, edition),
+                 lambda html: piece_pdf(html, db.game.root))
+    retag_subsets(tiled)  # the board's and the footers' subsets of one font came from two layouts
+    tiled.save(out)
     return out.getvalue()

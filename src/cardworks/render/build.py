@@ -183,6 +183,8 @@ class BuildReport:
     """Games left out of a build of every game because the chosen deck or player count is not theirs."""
     notes: list[str] = field(default_factory=list)
     """What the reader of the summary should know, e.g. that the gutters leave fewer cards a sheet."""
+    art_warnings: list[Problem] = field(default_factory=list)
+    """The art warnings ``validate`` gives (art under 300 dpi where it is printed), repeated by the build."""
 
     @property
     def overflow(self) -> list[tuple[str, str, str, tuple[str, ...]]]:
@@ -456,9 +458,9 @@ def proof_notes(job: FaceJob, overflow: dict[str, tuple[str, ...]]) -> ProofNote
             continue
         found = image_problem(Path(unquote(urlparse(face.art.url).path)))
         if found is not None and not found[0]:
-            dpi = effective_dpi(found[2], art_box_mm(face.trim_w, face.trim_h, face.layout))
+            dpi = round(effective_dpi(found[2], art_box_mm(face.trim_w, face.trim_h, face.layout)), 1)
             if dpi < PRINT_DPI:
-                notes.add(face.id, f"LOW RESOLUTION: {dpi:.0f} dpi")
+                notes.add(face.id, f"LOW RESOLUTION: {dpi:.1f} dpi")
     for fallback in job.fallbacks:
         face_id = fallback.split("/", 1)[0]
         if any(face.id == face_id for face in job.faces):
@@ -549,6 +551,7 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
             raise DataError(f"the database has {len(report.errors)} error(s); nothing was built", report.errors)
         stack.enter_context(BuildTransaction(options.out))
         result = _build_validated(cards_root, options, progress, cluster)
+        result.art_warnings = [p for p in report.warnings if p.code.startswith("art-")]
     verdicts.keep()  # once the build is published: a failed build writes nothing
     return result
 

@@ -93,9 +93,9 @@ def _check_image(out: ProblemList, record: Record, pointer: str, relative: str, 
     if code:
         out.error(record.file.display, where, code, f"{relative!r}: {message}")
         return
-    dpi = effective_dpi(size, box_mm)
+    dpi = round(effective_dpi(size, box_mm), 1)  # shown to one decimal and compared as shown: 299.7 is under 300
     if dpi < PRINT_DPI:
-        text = (f"{relative!r} is {size[0]}×{size[1]} px: {dpi:.0f} dpi over its {box_mm[0]:g}×{box_mm[1]:g} mm "
+        text = (f"{relative!r} is {size[0]}×{size[1]} px: {dpi:.1f} dpi over its {box_mm[0]:g}×{box_mm[1]:g} mm "
                 f"at print size (print needs {PRINT_DPI} dpi, at least {MIN_DPI})")
         (out.error if dpi < MIN_DPI else out.warning)(record.file.display, where, "art-low-resolution", text)
 
