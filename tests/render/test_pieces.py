@@ -66,7 +66,7 @@ def test_dice_net_draws_each_die_of_the_box_with_its_faces_in_the_locale(calaver
     die = next(r.model for r in index.of_kind("component") if r.model.kind == "die")
     faces, assumed = die_faces(index, die)
     assert assumed and len(faces) == 6
-    for locale, colour, note in (("fr", "Couleur 1", "hypothèse"), ("nl", "Kleur 1", "aanname")):
+    for locale, colour, note in (("fr", "Couleur 1", "hypothèse"), ("nl", "Kleur 1", "gaan uit van")):
         path = out / f"calavera/{locale}/dice-net-{'a4'}.pdf"
         assert abs(_size(path)[0] - A4[0]) < 0.5 and abs(_size(path)[1] - A4[1]) < 0.5
         text = " ".join(_text(path))
