@@ -155,3 +155,22 @@ def test_player_aid_lists_the_round_phases_in_order(diables) -> None:
     positions = [text.find(f"{number}. {phase.name}") for number, phase in enumerate(game.phases, start=1)]
     assert -1 not in positions and positions == sorted(positions)
     assert records["diables/en/player-aid-a4.pdf"]["pages"] == 1
+
+
+@pytest.mark.slow  # lays out a shipped game's component cards
+def test_a_component_card_title_keeps_a_hyphenated_place_name_on_one_line() -> None:
+    """The Spanish title 'Comidas territoriales: Xúquer-Túria' once broke after the name's own hyphen."""
+    import io
+    import re
+
+    from cardworks.render.impose import SheetLayout
+    from cardworks.render.pieces import PieceTask
+
+    names = [entry["name"]["text"] for entry in json.loads((CARDS / "fallera/i18n/es.json").read_text())["entries"].values()
+             if "name" in entry and "Xúquer-Túria" in entry["name"]["text"] and ":" in entry["name"]["text"]]
+    assert names, "a component card names Xúquer-Túria in its title"
+    data, _, _ = PieceTask(str(CARDS / "fallera"), "fallera", "es", "component-cards", SheetLayout()).render()
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    for name in names:
+        head, tail = name.split(": ", 1)
+        assert re.search(re.escape(head) + r":\s+" + re.escape(tail), text), f"{name!r} is cut inside a word"
