@@ -66,7 +66,7 @@ def test_dice_net_draws_each_die_of_the_box_with_its_faces_in_the_locale(calaver
     die = next(r.model for r in index.of_kind("component") if r.model.kind == "die")
     faces, assumed = die_faces(index, die)
     assert assumed and len(faces) == 6
-    for locale, colour, note in (("fr", "Couleur 1", "par hypothèse"), ("nl", "Kleur 1", "aanname")):
+    for locale, colour, note in (("fr", "Couleur 1", "hypothèse"), ("nl", "Kleur 1", "gaan uit van")):
         path = out / f"calavera/{locale}/dice-net-{'a4'}.pdf"
         assert abs(_size(path)[0] - A4[0]) < 0.5 and abs(_size(path)[1] - A4[1]) < 0.5
         text = " ".join(_text(path))
@@ -134,13 +134,14 @@ def test_score_sheets_come_two_per_page_in_every_locale_with_assumed_points_left
 
     rows = sheet_layout(load_database(CARDS / "calavera"))
     assert rows and all("values" in row.assumed for row in rows), "no rulebook gives the points"
-    for locale, title, row_name in (("fr", "Bloc de score", "Couleur 1"), ("nl", "Scoreblok", "Kleur 1"),
+    for locale, title, row_name in (("fr", "bloc de score", "Couleur 1"), ("nl", "scoreblok", "Kleur 1"),
                                     ("es", None, None)):
         path = out / f"calavera/{locale}/score-sheet-a4.pdf"
         assert records[f"calavera/{locale}/score-sheet-a4.pdf"]["pages"] == 1
         text = _text(path)[0]
         if title:
             assert text.count(title) == 2 and text.count(row_name) == 2
+            assert title.capitalize() not in text, "after the title's colon a component name follows the sentence"
         assert set(re.findall(r"\d+", text)) <= {str(n) for n in range(1, len(rows) + 1)}, \
             "only the row numbers are printed: every point value is blank"
 
@@ -154,3 +155,22 @@ def test_player_aid_lists_the_round_phases_in_order(diables) -> None:
     positions = [text.find(f"{number}. {phase.name}") for number, phase in enumerate(game.phases, start=1)]
     assert -1 not in positions and positions == sorted(positions)
     assert records["diables/en/player-aid-a4.pdf"]["pages"] == 1
+
+
+@pytest.mark.slow  # lays out a shipped game's component cards
+def test_a_component_card_title_keeps_a_hyphenated_place_name_on_one_line() -> None:
+    """The Spanish title 'Comidas territoriales: Xúquer-Túria' once broke after the name's own hyphen."""
+    import io
+    import re
+
+    from cardworks.render.impose import SheetLayout
+    from cardworks.render.pieces import PieceTask
+
+    names = [entry["name"]["text"] for entry in json.loads((CARDS / "fallera/i18n/es.json").read_text())["entries"].values()
+             if "name" in entry and "Xúquer-Túria" in entry["name"]["text"] and ":" in entry["name"]["text"]]
+    assert names, "a component card names Xúquer-Túria in its title"
+    data, _, _ = PieceTask(str(CARDS / "fallera"), "fallera", "es", "component-cards", SheetLayout()).render()
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    for name in names:
+        head, tail = name.split(": ", 1)
+        assert re.search(re.escape(head) + r":\s+" + re.escape(tail), text), f"{name!r} is cut inside a word"

@@ -105,3 +105,13 @@ def test_typeset_keeps_hostile_text_escaped():
     out = typeset('<p>&lt;script&gt;"x" &lt;IMG SRC=X ONERROR="1"&gt;</p>', "en", names)
     assert "<script" not in out and "<img" not in out.lower()
     assert "&lt;script&gt;”x”" in out and "&lt;img src=x onerror=”1”&gt;" in out
+
+
+def test_a_component_name_after_a_title_colon_follows_the_sentence():
+    from cardworks.render.typography import component_mid_sentence
+
+    assert component_mid_sentence("Bloc de score") == "bloc de score"  # "Calavera : bloc de score"
+    assert component_mid_sentence("Scoreblok") == "scoreblok"
+    assert component_mid_sentence("score pad") == "score pad"
+    assert component_mid_sentence("PDF sheet") == "PDF sheet"  # an abbreviation keeps its capitals
+    assert component_mid_sentence("É") == "É"

@@ -34,6 +34,7 @@ from .boardsheets import render_board_sheets
 from .cutouts import render_component_cards, render_counters, render_stickers, render_standees
 from .kit import printed_components
 from .piecepdf import TILE_BLEED_MM, piece_html, piece_pdf
+from .typography import component_mid_sentence
 
 TILE_MM = (60.0, 60.0)
 """Print size of a tile whose data gives none: our layout choice, not a fact about the game."""
@@ -291,7 +292,7 @@ def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout, sets: lis
         drawn.append({"colour": colours.get(row.colour, "#555555"), "name": name,
                       "symbol": _symbol(row.colour, symbols), "boxes": boxes})
     html = piece_html("score-sheet.html.j2", texts, rows=drawn, paper=layout.paper, assumed=assumed,
-                 title=texts.text(sheet.id, "name", sheet.name),
+                 title=component_mid_sentence(texts.text(sheet.id, "name", sheet.name)),
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
     return piece_pdf(html, db.game.root)
 

@@ -169,6 +169,15 @@ def name_span(name: str) -> str:
     return f'<span class="proper-name">{inner}</span>'
 
 
+def component_mid_sentence(name: str) -> str:
+    """A component's name where a sentence goes on, as after the colon of a piece title ("Calavera: score pad"):
+    components are common nouns, so the first letter follows the sentence (docs/typography.md); a first word
+    written in capitals (an abbreviation) is kept as it is."""
+    if len(name) > 1 and name[0].isupper() and not name[1].isupper():
+        return name[0].lower() + name[1:]
+    return name
+
+
 _BLOCKS = re.compile(r"</?(p|li|h[1-6]|td|th|div|section|figcaption|br|dt|dd|caption|blockquote|tr|ul|ol|nav|body)\b",
                      re.IGNORECASE)
 _SENTENCE_ENDS = set(".!?")
