@@ -93,3 +93,27 @@ def test_documents_follow_what_they_print(game: GameDir, tmp_path: Path) -> None
     svg.write_text(svg.read_text().replace("<svg", "<svg data-edited='1'", 1))
     assert _rendered(game, out) == {"mini/en/rulebook-all.pdf", "mini/es/rulebook-all.pdf",
                                     "mini/en/faq.pdf", "mini/es/faq.pdf"}
+
+
+def test_an_unchanged_build_does_not_make_the_documents_html_again(game: GameDir, tmp_path: Path, monkeypatch) -> None:
+    """Documents are keyed by their inputs first: with nothing changed, no rulebook or FAQ HTML is generated only
+    to be keyed (issue 47 item 1); an edited rule section changes the inputs, and its HTML is made and keyed by
+    what it prints; a damaged key file only costs the HTML again."""
+    from cardworks.render.docs import build as documents
+
+    out = tmp_path / "out"
+    assert len(_rendered(game, out)) == 4
+    made: list[str] = []
+    real = documents.DocTask.html
+    monkeypatch.setattr(documents.DocTask, "html", lambda task, db: made.append(task.path) or real(task, db))
+    assert _rendered(game, out) == set() and made == []
+    (game.root / "rules" / "es" / "01-intro.md").write_text("# Intro\n\nRoba dos {treasure} a un rival.\n", "utf-8")
+    assert _rendered(game, out) == {"mini/es/rulebook-all.pdf"}
+    assert sorted(made) == sorted(["mini/en/rulebook-all.pdf", "mini/en/faq.pdf", "mini/es/rulebook-all.pdf",
+                                   "mini/es/faq.pdf"])  # the game changed: every document is keyed by what it prints
+    assert "dos" in _text(out / "mini/es/rulebook-all.pdf")
+    made.clear()
+    (out / documents.DOCUMENT_INPUTS).write_text("{not json", "utf-8")
+    assert _rendered(game, out) == set() and len(made) == 4
+    made.clear()
+    assert _rendered(game, out) == set() and made == []  # the key file was written again whole

@@ -182,24 +182,74 @@ def render_task(task: DocTask, made: DocHtml | None = None) -> tuple[bytes, int,
     return save_pdf(pdf), len(pdf.pages), list(made.fell_back)
 
 
-def _keys(tasks: list[Any], games: dict[str, Database]) -> tuple[dict[Any, str], dict[Any, DocHtml]]:
-    """Each task's input key (what a document prints, else every file a piece may read) and each document's
-    HTML, which its worker lays out. ``games`` holds each game loaded so far, by folder; more are added."""
+DOCUMENT_INPUTS = ".cache/documents.json"
+"""Each document's inputs key (:func:`inputs_key`) beside the key of what it printed, from the last build: when
+the inputs are the same, the document is the same, and its HTML is not made again only to be keyed."""
+
+
+def inputs_key(task: DocTask, trees: dict[str, str]) -> str:
+    """Hash of everything a document is made from: its options, every file of its game's folder (data, sources,
+    translations), the program with its templates and layouts, and the owner's facts merged in. Coarser than
+    what it prints (any edit to the game changes it), but made without generating the document. ``trees``
+    keeps, for one build, each game folder's hash and the program's (read once: 25 documents, one program)."""
+    from ...validate.cache import code_key, hash_tree, overlay_key
+
+    if "" not in trees:
+        trees[""] = f"{code_key()}\0{overlay_key()}"
+    if task.game_root not in trees:
+        digest = hashlib.sha256()
+        hash_tree(digest, Path(task.game_root))
+        trees[task.game_root] = digest.hexdigest()
+    text = f"documents 1\0{_portable_repr(task)}\0{trees[task.game_root]}\0{trees['']}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _read_inputs(out: Path) -> dict[str, list[str]]:
+    """The last build's ``{path: [inputs key, printed key]}``; nothing when missing or damaged (then every
+    document is made again and keyed by what it prints, as without it)."""
+    from ...loading.jsonfile import read_json
+
+    if not (out / DOCUMENT_INPUTS).is_file():
+        return {}
+    data, problems = read_json(out / DOCUMENT_INPUTS, DOCUMENT_INPUTS)
+    if problems or not isinstance(data, dict):
+        return {}
+    return {path: pair for path, pair in data.items()
+            if isinstance(pair, list) and len(pair) == 2 and all(isinstance(k, str) for k in pair)}
+
+
+def _keys(tasks: list[Any], games: dict[str, Database], kept: dict[str, OutputRecord] | None = None,
+          known: dict[str, list[str]] | None = None) -> tuple[dict[Any, str], dict[Any, DocHtml], dict[Any, str]]:
+    """Each task's input key (what a document prints, else every file a piece may read), each document's HTML,
+    which its worker lays out, and each document's inputs key. A document whose inputs key and printed key
+    match the last build's (``known``, ``kept``) keeps its key without its HTML being made. ``games`` holds
+    each game loaded so far, by folder; more are added."""
     seen: dict[Path, str] = {}
     listed: dict[Any, Any] = {}
     keys: dict[Any, str] = {}
     made: dict[Any, DocHtml] = {}
+    inputs: dict[Any, str] = {}
+    trees: dict[str, str] = {}
     for task in tasks:
         if isinstance(task, DocTask):
-            if task.game_root not in games:
-                games[task.game_root] = Database(game=load_game(Path(task.game_root)))
-            made[task] = task.html(games[task.game_root])
+            inputs[task] = inputs_key(task, trees)
+            before, record = (known or {}).get(task.path), (kept or {}).get(task.path)
+            if before is not None and record is not None and before == [inputs[task], record.input_hash]:
+                keys[task] = record.input_hash  # nothing it is made from changed: what it prints did not
+                continue
+            made[task] = _document_html(task, games)
             keys[task] = task.input_key(made[task], seen)
         else:
             if hasattr(task, "drawn_from") and task.game_root not in games:
                 games[task.game_root] = Database(game=load_game(Path(task.game_root)))
             keys[task] = task_hash(task, listed, games.get(task.game_root))
-    return keys, made
+    return keys, made, inputs
+
+
+def _document_html(task: DocTask, games: dict[str, Database]) -> DocHtml:
+    if task.game_root not in games:
+        games[task.game_root] = Database(game=load_game(Path(task.game_root)))
+    return task.html(games[task.game_root])
 
 
 LAYOUT_CACHE = ".cache/layouts"
@@ -255,7 +305,7 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     is called as each one is done, in the order they finish. ``games``: the games the caller has loaded, by
     folder (``str(db.game.root)``), read here instead of loading them again."""
     games = dict(games or {})
-    keys, made = _keys(tasks, games)
+    keys, made, inputs = _keys(tasks, games, kept, _read_inputs(out))
     layouts = out / LAYOUT_CACHE
     results = []
     todo = []
@@ -268,6 +318,8 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
             todo.append(task)
             if previous is not None:
                 built_before.append(task)
+            if isinstance(task, DocTask) and task not in made:  # kept by its inputs, but its file is gone
+                made[task] = _document_html(task, games)
     done: dict[Any, tuple[bytes, int, float, list[str]]] = {}
     if jobs > 1 and len(todo) > 1:
         done = _cached_pieces(built_before, layouts, finished, games)
@@ -293,4 +345,19 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
                               selection=task.record_selection, paper=task.paper, fallbacks=fallen_back(fell_back),
                               edition=getattr(task, "record_edition", None))
         results.append((task, record, True))
+    _write_inputs(out, {**_read_inputs(out), **{task.path: [inputs[task], keys[task]] for task in tasks if task in inputs}})
     return results
+
+
+def _write_inputs(out: Path, pairs: dict[str, list[str]]) -> None:
+    """Keep each document's inputs key beside its printed key for the next build (a cache: a build that cannot
+    write it still succeeds, and the next one makes the documents' HTML to key them)."""
+    import json
+
+    from ...fileio import write_text_atomic
+
+    try:
+        (out / DOCUMENT_INPUTS).parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(out / DOCUMENT_INPUTS, json.dumps(pairs, indent=1, sort_keys=True) + "\n")
+    except OSError:
+        pass
