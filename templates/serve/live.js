@@ -46,7 +46,7 @@
   const source = new EventSource("/events");
   source.addEventListener("hello", (event) => {
     show("live", "live");
-    if (JSON.parse(event.data).version !== Number(document.body.dataset.version)) update();
+    if (JSON.parse(event.data).version !== document.body.dataset.version) update();
   });
   source.onmessage = () => update();
   source.onerror = () => show("down", "server not reachable; retrying…");

@@ -64,6 +64,11 @@ class FaceSet:
     job: FaceJob
     keys: dict[str, str]
     """Face id (card id, or ``back``) → hash of what that face shows."""
+    backs: dict[str, str]
+    """Card id → the id of its back face, as the PDFs print it (``render.faces.build_job``: the set's back,
+    else the card type's, else the common one, each at the card's size)."""
+    sizes: dict[str, tuple[float, float]]
+    """Face id → its trim (width, height) in millimetres, bleed not included."""
 
 
 def _file_of(url: str) -> Path | None:
@@ -102,7 +107,9 @@ def face_set(db: Database, deck: Deck, locale: str) -> FaceSet:
     job = build_job(db, deck, locale, allow_fallback=True)  # a preview shows the fallback; missing strings are problems elsewhere
     context = _context_digest(job)
     keys = {face.id: hashlib.sha256(context + repr(asdict(face)).encode()).hexdigest() for face in job.faces}
-    return FaceSet(job, keys)
+    backs = {face.id: face.back for face in job.faces if not face.is_back}
+    sizes = {face.id: (face.trim_w, face.trim_h) for face in job.faces}
+    return FaceSet(job, keys, backs, sizes)
 
 
 def render_face_images(faces: FaceSet, ids: Iterable[str], dpi: int = PREVIEW_DPI) -> dict[str, FaceImage]:

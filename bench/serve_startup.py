@@ -1,0 +1,95 @@
+"""Measure the preview's start-up: command started → deck page answered, and → every face drawn.
+
+Run: python bench/serve_startup.py [--rounds 3] [--game fallera --set expert]
+By default the multi-size test pack (poker, mini and square sets: tests/multisize.py) is served with
+`cardworks serve PACK`; with `--game`, a copy of the shipped game instead. Each round starts the server in its own
+process, polls until the port answers, times the first GET /deck (the page a browser shows first) and then polls
+the page until it says every face is drawn (no tile waits for its face), then fetches every face image. Goal:
+the first page within 2 s of start-up (issue 44).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+from browser import free_port  # noqa: E402  (the tests' helpers: not part of the product)
+from multisize import multisize_pack  # noqa: E402
+
+GOAL_S = 2.0
+
+
+def get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=120) as answer:
+        return answer.read().decode("utf-8")
+
+
+def one_round(cards_root: Path, args: list[str]) -> tuple[float, float, float, int]:
+    """Seconds to the port answering, to the first deck page, to every face drawn; and the faces counted."""
+    port = free_port()
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-c", "from cardworks.cli.main import main; main()", "--cards",
+                                str(cards_root), "serve", *args, "--port", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        while True:
+            try:
+                page = get(base + "/deck")
+                break
+            except OSError:
+                if process.poll() is not None:
+                    raise SystemExit(f"the server exited with {process.returncode}")
+                time.sleep(0.02)
+        first = time.perf_counter() - start
+        listening = first  # the port answers with the page: no earlier signal is observable from outside
+        while 'data-waiting="' in page and not re.search(r'data-waiting="0"', page):
+            time.sleep(0.1)
+            page = get(base + "/deck")
+        faces = re.findall(r'src="(/faces/[0-9a-f]{64}\.png)"', page)
+        for face in faces:
+            with urllib.request.urlopen(base + face, timeout=60) as answer:
+                answer.read()
+        done = time.perf_counter() - start
+        return listening, first, done, len(faces)
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--game")
+    parser.add_argument("--set", dest="selection")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        if options.game:
+            cards_root = work / "cards"
+            shutil.copytree(REPO / "cards" / options.game, cards_root / options.game)
+            args = ["--game", options.game, *(["--set", options.selection] if options.selection else [])]
+        else:
+            cards_root = REPO / "cards"
+            args = [str(multisize_pack(work / "pack")), "--locale", "en"]
+        rounds = [one_round(cards_root, args) for _ in range(options.rounds)]
+    firsts, dones = [r[1] for r in rounds], [r[2] for r in rounds]
+    print(f"served: {' '.join(args[:1]) if options.game else 'the multi-size pack'}; {rounds[0][3]} face(s) on the page")
+    print(f"first deck page: median {statistics.median(firsts):.2f} s (rounds: {', '.join(f'{t:.2f}' for t in firsts)}); "
+          f"goal {GOAL_S:.0f} s")
+    print(f"every face drawn and fetched: median {statistics.median(dones):.2f} s "
+          f"(rounds: {', '.join(f'{t:.2f}' for t in dones)})")
+
+
+if __name__ == "__main__":
+    main()
