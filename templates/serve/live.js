@@ -33,6 +33,7 @@
     loading = (async () => {
       do {
         again = false;
+        if (document.body.dataset.loading) { location.reload(); return; }  // the data is checked: the whole page
         const response = await fetch(location.href, { cache: "no-store" });
         const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
         document.querySelectorAll("[data-live]").forEach((part) => patch(part, fresh.getElementById(part.id)));

@@ -45,7 +45,9 @@ def test_edits_reach_the_open_page_and_a_broken_file_shows_file_and_line(workspa
         # when its text is read: that is a poll to repeat, not a failure.
         wait = WebDriverWait(driver, 30, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
         wait.until(lambda d: d.find_element(By.ID, "status").text == "live")
-        # The page comes before its faces; they fill in as they are drawn, the page not reloaded.
+        # The page comes before the data is checked (it then loads once more, listing the cards) and before its
+        # faces, which fill in as they are drawn, the page not reloaded.
+        wait.until(lambda d: d.find_element(By.ID, "progress").get_attribute("data-waiting") != "loading")
         driver.execute_script("window.notReloaded = true")
         wait.until(lambda d: d.find_element(By.ID, "progress").get_attribute("data-waiting") == "0")
         assert driver.execute_script("return window.notReloaded") is True

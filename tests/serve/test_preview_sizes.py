@@ -125,3 +125,20 @@ def test_a_taken_port_is_refused_before_anything_is_printed(pack: Path) -> None:
         result = run_cli("--cards", str(REPO / "cards"), "serve", str(pack), "--port", str(port))
     assert result.exit_code == 2, result.output
     assert f"port {port} on 127.0.0.1 is already in use" in result.output and "http://" not in result.output
+
+
+@pytest.mark.slow
+def test_the_first_page_comes_before_the_data_is_checked(pack: Path) -> None:
+    preview = Preview(ServeOptions(REPO / "cards", (pack,), locale="en"), defer=True)  # as `cardworks serve` does
+    try:
+        client = TestClient(create_app(preview, watching=False), base_url=LOCAL)
+        html = client.get("/deck").text
+        assert not preview.ready.is_set()
+        assert 'data-loading="1"' in html and "reading and checking the data…" in html
+        assert "<title>An example expansion pack (en) · cardworks preview</title>" in html
+        preview.start()  # what the server's start-up does: check the data, then draw the faces
+        assert preview.ready.wait(120)
+        html = client.get("/deck").text
+        assert "18 of 18 designs shown" in html and 'data-loading' not in html
+    finally:
+        preview.close()

@@ -67,14 +67,13 @@ def run(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000, echo=p
 
     sock = listen(host, port)
     try:
-        preview = Preview(options)
+        preview = Preview(options, defer=True)  # options checked now; the data is checked once serving
     except BaseException:
         sock.close()
         raise
     app = create_app(preview, allowed_hosts=allowed_hosts(host))
     shown = "127.0.0.1" if host in ("127.0.0.1", "localhost") else host
-    echo(f"cardworks serve: {preview.snapshot.title}, deck {preview.snapshot.deck.label if preview.snapshot.deck else '?'}: "
-         f"http://{shown}:{port}/deck (Ctrl-C stops)")
+    echo(f"cardworks serve: {preview.snapshot.title}: http://{shown}:{port}/deck (Ctrl-C stops)")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1,
                             lifespan="on")
     try:

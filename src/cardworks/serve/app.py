@@ -88,6 +88,7 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
     async def card(request: Request) -> Response:
         card_id = request.path_params["card_id"]
         locale = preview.locale_or_default(request.query_params.get("locale"))
+        await run_in_threadpool(preview.ready.wait, 300)  # a card page only once the data is checked
         info = preview.snapshot.card(card_id)
         if info is None:
             return PlainTextResponse(f"no card {card_id!r} in this deck", status_code=404)
@@ -129,7 +130,7 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
                 broadcaster.publish(preview.tag())
 
             tasks.append(asyncio.create_task(watch(preview.watched(), changed, stop)))
-        preview.draw_in_background(preview.snapshot.default_locale)  # before the first page asks for it
+        preview.start()  # the data checked (if that waits), then the faces drawn before the first page asks
         try:
             yield
         finally:

@@ -28,7 +28,8 @@ from ..i18n.locales import known_locale, resolve_locale
 from ..loading.records import Index
 from . import adapter
 from .worker import RenderTimeout, RenderWorker
-from .project import CardInfo, ServeOptions, ShownProblem, choose_game, load_snapshot, plain_text, tile_key
+from .project import (CardInfo, ServeOptions, ShownProblem, choose_game, load_snapshot, loading_snapshot, plain_text,
+                      read_database, tile_key)
 
 PRINT_DPI = 300
 """Art below this resolution at its printed size looks soft in print."""
@@ -113,18 +114,22 @@ def low_resolution(art: Path | None, box_mm: tuple[float, float] | None) -> str 
 class Preview:
     """Everything the server shows, rebuilt from disk by :meth:`refresh`."""
 
-    def __init__(self, options: ServeOptions) -> None:
+    def __init__(self, options: ServeOptions, defer: bool = False) -> None:
+        """Read the data and check the options (a wrong one is a usage error here, before anything is served);
+        with ``defer``, checking the data waits for :meth:`start`, so the first page can be served at once."""
         self.options = options
         self.game_folder = choose_game(options)
         self._worker = RenderWorker(options.render_timeout, start=True)
         self._source_maps: dict = {}
-        self.snapshot = load_snapshot(options, self.game_folder, 1, source_maps=self._source_maps)
-        game = self.snapshot.db.game_doc if self.snapshot.db is not None else None
-        if options.locale and game is not None:  # an alias is shown as the locale it names; unknown tags stop here
-            locale = resolve_locale(game, options.locale)
-            if locale != options.locale:
-                self.options = replace(options, locale=locale)
-                self.snapshot.default_locale = locale
+        db = read_database(options, self.game_folder)
+        if options.locale and db.game_doc is not None:  # an alias is shown as the locale it names; unknown tags stop here
+            self.options = replace(options, locale=resolve_locale(db.game_doc, options.locale))
+        self.ready = threading.Event()
+        """Set once the data is checked and the first snapshot made."""
+        self.snapshot = loading_snapshot(self.options, self.game_folder, db)
+        self._first_read = db if defer else None
+        if not defer:
+            self._load(db)
         self._lock = threading.RLock()
         """Guards the snapshot and the face sets (held briefly: pages never wait for a render under it)."""
         self._render_lock = threading.Lock()
@@ -142,6 +147,26 @@ class Preview:
         """Called after each batch of faces drawn (the app tells open pages)."""
         self._drawing: set[str] = set()
         """Locales being drawn in the background."""
+
+    def _load(self, db=None) -> None:
+        self.snapshot = load_snapshot(self.options, self.game_folder, 1, source_maps=self._source_maps, db=db)
+        self.ready.set()
+
+    def start(self) -> None:
+        """In the background: check the data if that waits (``defer``), tell open pages, then draw the faces."""
+        def run() -> None:
+            if not self.ready.is_set():
+                first = self._first_read
+                snapshot = load_snapshot(self.options, self.game_folder, 1, source_maps=self._source_maps, db=first)
+                with self._lock:  # held only to swap: pages are answered while the data is checked
+                    if not self.ready.is_set():  # an edit may have been read first
+                        self.snapshot, self._first_read = snapshot, None
+                        self.ready.set()
+                if self.progress is not None:
+                    self.progress()
+            self.draw_in_background(self.snapshot.default_locale)
+
+        threading.Thread(target=run, name="cardworks-load", daemon=True).start()
 
     # -- paths -------------------------------------------------------------------------------------------------
     def watched(self) -> list[Path]:
@@ -240,6 +265,8 @@ class Preview:
         with self._lock:
             self.snapshot = load_snapshot(self.options, self.game_folder, self.snapshot.version + 1, self.snapshot,
                                           self._source_maps)
+            self._first_read = None
+            self.ready.set()
             self._face_sets = {}
             self._scenarios = None
             locales = sorted(self.locales_in_use)

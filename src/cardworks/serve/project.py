@@ -120,6 +120,8 @@ class Snapshot:
     """Errors that stop the deck from being shown at all (an unreadable game.json, an unknown selection)."""
     unreadable: list[UnreadableFile] = field(default_factory=list)
     """Data files that do not parse and whose cards were never read: the page shows each in their place."""
+    loading: bool = False
+    """The data is still being read and checked (the first page is served before it is)."""
 
     @property
     def errors(self) -> int:
@@ -256,13 +258,27 @@ def _title(db: Database, game_folder: Path) -> str:
     return db.game_doc.name if db.game_doc else game_folder.name
 
 
+def read_database(options: ServeOptions, game_folder: Path) -> Database:
+    """The game and packs as they are on disk now (read, not yet validated)."""
+    return Database(game=load_game(game_folder), packs=[load_pack(p) for p in options.packs])
+
+
+def loading_snapshot(options: ServeOptions, game_folder: Path, db: Database) -> Snapshot:
+    """What the pages show while the data is being checked: the title and locales, no card yet."""
+    game = db.game_doc
+    return Snapshot(0, game.id if game else game_folder.name, _title(db, game_folder),
+                    list(game.locales) if game else [], options.locale or (game.source_locale if game else ""),
+                    None, None, [], [], [], loading=True)
+
+
 def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previous: Snapshot | None = None,
-                  source_maps: dict[str, Any] | None = None) -> Snapshot:
-    """Read the game and packs, validate them, and describe the deck; never raises for bad data.
+                  source_maps: dict[str, Any] | None = None, db: Database | None = None) -> Snapshot:
+    """Read the game and packs (unless ``db`` was just read), validate them, and describe the deck; never
+    raises for bad data.
 
     ``source_maps`` keeps the files' line maps from one snapshot to the next.
     """
-    db = Database(game=load_game(game_folder), packs=[load_pack(p) for p in options.packs])
+    db = db if db is not None else read_database(options, game_folder)
     report = Report()
     check_database(db, report)
     lines = LineFinder([options.cards_root, *(pack.parent for pack in options.packs)], source_maps,

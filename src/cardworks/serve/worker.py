@@ -93,13 +93,14 @@ class RenderWorker:
                 self._spawn()
             if not self._ready:
                 self._wait_ready()
-            self._connection.send((faces, ids))
-            if not self._connection.poll(self.timeout):
-                self.close()
-                raise RenderTimeout(f"rendering took longer than {self.timeout:g} s; it was stopped")
+            connection = self._connection  # close() (the server stopping) may drop it from another thread
             try:
-                kind, value = self._connection.recv()
-            except EOFError:  # the child died (killed, out of memory)
+                connection.send((faces, ids))
+                if not connection.poll(self.timeout):
+                    self.close()
+                    raise RenderTimeout(f"rendering took longer than {self.timeout:g} s; it was stopped")
+                kind, value = connection.recv()
+            except (EOFError, OSError):  # the child died (killed, out of memory), or the server closed it
                 self.close()
                 raise RuntimeError("the rendering process ended without an answer") from None
         if kind == "error":
@@ -108,9 +109,11 @@ class RenderWorker:
 
     def close(self) -> None:
         """Stop the child process (killed: it may be stuck in a layout that never ends)."""
-        if self._process is not None:
-            self._process.kill()
-            self._process.join(5)
-            self._connection.close()
+        process, connection = self._process, self._connection
         self._process = self._connection = None
         self._ready = False
+        if process is not None:
+            process.kill()
+            process.join(5)
+        if connection is not None:
+            connection.close()
