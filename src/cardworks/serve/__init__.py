@@ -68,6 +68,10 @@ def run(options: ServeOptions, host: str = "127.0.0.1", port: int = 8000, echo=p
     sock = listen(host, port)
     try:
         preview = Preview(options, defer=True)  # options checked now; the data is checked once serving
+    except KeyboardInterrupt:  # Ctrl-C before serving began: the same normal end as while serving
+        sock.close()
+        echo("cardworks serve: stopped")
+        return
     except BaseException:
         sock.close()
         raise

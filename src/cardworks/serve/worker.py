@@ -72,7 +72,15 @@ class RenderWorker:
         context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe()
         self._process = context.Process(target=_serve, args=(theirs,), daemon=True, name="cardworks-render")
-        self._process.start()
+        # Ctrl-C reaches the whole process group, the child too, while it is still importing the renderer: started
+        # with SIGINT ignored, it never raises there (Python keeps an ignored SIGINT ignored); the server stops it.
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self._process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
         theirs.close()
         self._connection, self._ready = mine, False
 
