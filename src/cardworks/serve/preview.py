@@ -33,9 +33,11 @@ from .project import (CardInfo, ServeOptions, ShownProblem, choose_game, load_sn
 
 PRINT_DPI = 300
 """Art below this resolution at its printed size looks soft in print."""
-BATCH = 8
+BATCH = 16
 """Faces sent to the rendering process at once (one WeasyPrint document); the time limit is per batch, and
 open pages fill in after each."""
+FIRST_BATCH = 4
+"""The first batch is small, so the first faces appear soon after the page."""
 TILE_PX_PER_MM = 204 / 69
 """Deck-page scale: a 63 × 88 mm card with its 3 mm bleed is 204 px wide; every size is drawn at this scale."""
 LARGE_PX_PER_MM = 407 / 69
@@ -119,7 +121,9 @@ class Preview:
         with ``defer``, checking the data waits for :meth:`start`, so the first page can be served at once."""
         self.options = options
         self.game_folder = choose_game(options)
-        self._worker = RenderWorker(options.render_timeout, start=True)
+        # Deferred (the server's start-up), the rendering process starts once serving began (``start``): on a
+        # busy machine its import of the renderer would otherwise slow the first page down.
+        self._worker = RenderWorker(options.render_timeout, start=not defer)
         self._source_maps: dict = {}
         db = read_database(options, self.game_folder)
         if options.locale and db.game_doc is not None:  # an alias is shown as the locale it names; unknown tags stop here
@@ -154,6 +158,8 @@ class Preview:
 
     def start(self) -> None:
         """In the background: check the data if that waits (``defer``), tell open pages, then draw the faces."""
+        self._worker.warm()  # from the server's start-up, in the main thread (the child starts with Ctrl-C ignored)
+
         def run() -> None:
             if not self.ready.is_set():
                 first = self._first_read
@@ -201,8 +207,11 @@ class Preview:
         wanted = [i for i in wanted if i in faces.keys and i not in hidden]
         with self._render_lock:
             missing = [i for i in wanted if faces.keys[i] not in self._images and faces.keys[i] not in self.failed]
-            for start in range(0, len(missing), BATCH):  # each batch bounded in time by the worker
-                self._render(faces, missing[start:start + BATCH])
+            cuts = [0, *range(min(FIRST_BATCH, len(missing)), len(missing), BATCH), len(missing)]
+            for start, end in zip(cuts, cuts[1:]):  # each batch bounded in time by the worker
+                if start == end:
+                    continue
+                self._render(faces, missing[start:end])
                 if self.progress is not None:
                     self.progress()
             with self._images_lock:

@@ -67,6 +67,12 @@ class RenderWorker:
         if start:  # start now, so the child imports the renderer while the parent reads the data
             self._spawn()
 
+    def warm(self) -> None:
+        """Start the child now if it is not running, so it imports the renderer while other work goes on."""
+        with self._lock:
+            if self._process is None or not self._process.is_alive():
+                self._spawn()
+
     def _spawn(self) -> None:
         # spawn, not fork: the server has threads, and a forked child could inherit a lock another one held
         context = multiprocessing.get_context("spawn")
