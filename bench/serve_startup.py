@@ -69,7 +69,7 @@ def one_round(cards_root: Path, args: list[str]) -> tuple[float, float, float, i
         cards = time.perf_counter() - start
         while 'id="progress"' in page and 'data-waiting="0"' not in page:  # faces being drawn: the page counts
             # them (a page without a count, before issue 44, was answered only once every face was drawn)
-            time.sleep(0.1)
+            time.sleep(0.5)  # as seldom as a browser's page asks (once a batch): the poll takes no drawing time
             page = get(base + "/deck")
         faces = re.findall(r'src="(/faces/[0-9a-f]{64}\.png)"', page)
         for face in faces:

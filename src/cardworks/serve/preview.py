@@ -151,6 +151,7 @@ class Preview:
         """Called after each batch of faces drawn (the app tells open pages)."""
         self._drawing: set[str] = set()
         """Locales being drawn in the background."""
+        self._art_checks: dict[tuple, str | None] = {}
 
     def _load(self, db=None) -> None:
         self.snapshot = load_snapshot(self.options, self.game_folder, 1, source_maps=self._source_maps, db=db)
@@ -297,12 +298,24 @@ class Preview:
             return []
         found = []
         found += image.overflow_warnings()
-        low = low_resolution(card.art, image.art_box_mm)
+        low = self._art_check(card.art, image.art_box_mm)
         if low:
             found.append(low)
         if image.refused:
             found.append("files refused by the renderer: " + ", ".join(image.refused))
         return found
+
+    def _art_check(self, art: Path | None, box_mm: tuple[float, float] | None) -> str | None:
+        """``low_resolution``, read again only when the art file changed: pages are fetched after every batch of
+        faces drawn, and opening every card's art each time would take the renderer's time."""
+        try:
+            stamp = art.stat() if art is not None else None
+        except OSError:
+            stamp = None
+        key = (art, box_mm, stamp and (stamp.st_mtime_ns, stamp.st_size, stamp.st_ino))
+        if key not in self._art_checks:
+            self._art_checks[key] = low_resolution(art, box_mm)
+        return self._art_checks[key]
 
     def tiles(self, locale: str) -> list[Tile]:
         """Every card of the deck in ``locale``, with the faces drawn so far (never waits for one to be drawn)."""
