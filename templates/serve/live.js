@@ -33,6 +33,7 @@
     loading = (async () => {
       do {
         again = false;
+        if (document.body.dataset.loading) { location.reload(); return; }  // the data is checked: the whole page
         const response = await fetch(location.href, { cache: "no-store" });
         const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
         document.querySelectorAll("[data-live]").forEach((part) => patch(part, fresh.getElementById(part.id)));
@@ -46,7 +47,7 @@
   const source = new EventSource("/events");
   source.addEventListener("hello", (event) => {
     show("live", "live");
-    if (JSON.parse(event.data).version !== Number(document.body.dataset.version)) update();
+    if (JSON.parse(event.data).version !== document.body.dataset.version) update();
   });
   source.onmessage = () => update();
   source.onerror = () => show("down", "server not reachable; retrying…");

@@ -44,7 +44,9 @@ def test_tts_and_print_shop_exports_give_each_card_its_own_back(tmp_path: Path) 
     run = run_cli("--cards", str(REPO / "cards"), "export", "tts", str(pack), "--out", str(tts))
     assert run.exit_code == 0, run.output
     saved = json.loads(next(tts.glob("fallera-*.json")).read_text(encoding="utf-8"))
-    cards = saved["ObjectStates"][0]["ContainedObjects"]
+    decks = saved["ObjectStates"]
+    assert len(decks) == len(BACKS)  # one deck object per back
+    cards = [card for deck in decks for card in deck["ContainedObjects"]]
     assert {c["GMNotes"] for c in cards} == set(types)
     for card in cards:
         back_url = next(iter(card["CustomDeck"].values()))["BackURL"]

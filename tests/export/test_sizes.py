@@ -125,9 +125,8 @@ def test_tts_sheets_are_grouped_per_size_with_cells_of_each_shape(pack: Path, tm
     run = run_cli("--cards", str(CARDS), "export", "tts", str(pack), "--locale", "en", "--out", str(out))
     assert run.exit_code == 0, run.output
     saved = json.loads(next(out.glob("fallera-*.json")).read_text(encoding="utf-8"))
-    deck = saved["ObjectStates"][0]
     shapes = set()
-    for key, custom in deck["CustomDeck"].items():
+    for deck, key, custom in [(d, k, c) for d in saved["ObjectStates"] for k, c in d["CustomDeck"].items()]:
         sheet = out / custom["FaceURL"].rsplit("/", 1)[1]
         back = out / custom["BackURL"].rsplit("/", 1)[1]
         cards = {c["GMNotes"] for c in deck["ContainedObjects"] if str(c["CardID"] // 100) == key}

@@ -43,14 +43,20 @@ class Server:
         self.process = start("--cards", str(CARDS), "serve", *args, "--host", host, "--port", str(self.port), env=env)
 
     def wait(self, timeout: float = 90) -> bool:
-        """True once the server accepts connections; False if it died or never listened within ``timeout``."""
+        """True once the server accepts connections and its deck page shows every face drawn (the page is
+        answered at once, before the data is checked and the faces drawn); False if it died or never got there
+        within ``timeout``."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 socket.create_connection((self.host, self.port), timeout=1).close()
-                return True
             except OSError:
                 time.sleep(0.2)
+                continue
+            status, page, _ = self.get("/deck", timeout=max(1.0, deadline - time.monotonic()))
+            if status == 200 and 'data-waiting="0"' in page:
+                return True
+            time.sleep(0.2)
         return False
 
     def get(self, path: str, timeout: float = 30, host: str | None = None) -> tuple[int | None, str, float]:
@@ -171,6 +177,10 @@ def test_a_face_that_never_finishes_does_not_stop_other_pages(pack: Path) -> Non
             timings["a cached face, during the render"] = server.get(f"/faces/{faces[0]}.png", timeout=5)[::2]
         status, page, seconds = server.get("/deck", timeout=30)
         timings["deck page after the save"] = (status, seconds)
+        deadline = time.monotonic() + 30  # the page answers at once; the stuck face is marked once stopped
+        while status == 200 and "took longer than 5 s" not in page and time.monotonic() < deadline:
+            time.sleep(0.5)
+            status, page, _ = server.get("/deck", timeout=30)
     result = server.stop(hung=not listening)
 
     def answered() -> str | None:

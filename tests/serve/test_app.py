@@ -76,6 +76,8 @@ def test_usage_errors_exit_2(game: GameDir, tmp_path) -> None:
 @pytest.mark.slow
 def test_deck_page_shows_every_card_as_its_face_with_facts_and_filters(pack_preview: Preview) -> None:
     client = TestClient(create_app(pack_preview, watching=False), base_url=LOCAL)
+    for locale in ("en", "es"):  # the page does not wait for faces (see test_preview_sizes.py): draw them first
+        pack_preview.ensure(locale)
     html = client.get("/deck").text
     assert 'id="tile-example-orxata"' in html and 'id="tile-example-cavaller"' in html
     assert "cavaller d&#39;exemple" in html and "example-set" in html
@@ -127,6 +129,7 @@ def test_card_page_shows_every_locale_rulings_and_scenarios(workspace: Workspace
 @pytest.mark.slow
 def test_an_edit_renders_only_the_changed_face_and_a_broken_file_shows_its_error(
         workspace: Workspace, pack_preview: Preview, monkeypatch) -> None:
+    pack_preview.ensure("en")
     before = {t.card.id: t for t in pack_preview.tiles("en")}
     rendered: list[set[str]] = []
     real = pack_preview._worker.render  # faces are rendered in the worker process: count what is sent there
@@ -155,7 +158,9 @@ def test_the_server_never_writes_into_the_database(workspace: Workspace) -> None
     before = [snapshot(folder) for folder in folders]
     preview = Preview(ServeOptions(workspace.cards_root, (workspace.pack,)))
     with TestClient(create_app(preview), base_url=LOCAL) as client:
+        preview.ensure(preview.snapshot.default_locale)
         html = client.get("/deck").text
+        assert faces_in(html)
         for key in faces_in(html):
             assert client.get(f"/faces/{key}.png").status_code == 200
         assert client.get("/card/example-orxata?locale=es").status_code == 200
@@ -173,6 +178,7 @@ def test_overflow_and_low_resolution_art_are_warned_next_to_the_card(workspace: 
     data["cards"][1]["rules"] = " ".join(["Attack twice, then attack again and again."] * 27)
     workspace.write(workspace.pack_set, data)
     preview = Preview(ServeOptions(workspace.cards_root, (workspace.pack,)))
+    preview.ensure(preview.snapshot.default_locale)  # warnings come with the drawn face
     html = TestClient(create_app(preview, watching=False), base_url=LOCAL).get("/deck?problems=1").text
     orxata = html[html.index('id="tile-example-orxata"'):html.index('id="tile-example-cavaller"')]
     dpi = re.search(r"art small\.png is 400×240 px: (\d+) dpi at its printed size, 300 needed", orxata)

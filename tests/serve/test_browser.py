@@ -45,6 +45,12 @@ def test_edits_reach_the_open_page_and_a_broken_file_shows_file_and_line(workspa
         # when its text is read: that is a poll to repeat, not a failure.
         wait = WebDriverWait(driver, 30, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
         wait.until(lambda d: d.find_element(By.ID, "status").text == "live")
+        # The page comes before the data is checked (it then loads once more, listing the cards) and before its
+        # faces, which fill in as they are drawn, the page not reloaded.
+        wait.until(lambda d: d.find_element(By.ID, "progress").get_attribute("data-waiting") != "loading")
+        driver.execute_script("window.notReloaded = true")
+        wait.until(lambda d: d.find_element(By.ID, "progress").get_attribute("data-waiting") == "0")
+        assert driver.execute_script("return window.notReloaded") is True
         faces = driver.find_elements(By.CSS_SELECTOR, "#tiles .tile img.face")
         assert len(faces) == len(workspace.read(base_set)["cards"]) > 10
         wait.until(lambda d: d.execute_script(  # every face is a loaded 407 x 555 px image (69 x 94 mm at 150 dpi)
@@ -74,3 +80,48 @@ def test_edits_reach_the_open_page_and_a_broken_file_shows_file_and_line(workspa
         assert where and int(where.group(1)) in (line, line + 1), shown  # the missing comma is seen on the next line
         assert not driver.find_elements(By.CSS_SELECTOR, f"{tile} img.face")  # the error, not the old face
         assert driver.execute_script("return window.notReloaded") is True
+
+
+def test_a_multi_size_pack_shows_each_card_at_its_size_with_its_own_back(tmp_path: Path) -> None:
+    """Poker, mini and square cards side by side at one scale, filling in after the page came; each card page
+    shows the back the PDFs print behind it (issue 44)."""
+    import io
+    import json
+    import urllib.request
+
+    from PIL import Image
+
+    from multisize import NAVY, TEAL, multisize_pack, size_of
+
+    pack = multisize_pack(tmp_path / "pack")
+    cards_root = Path(__file__).resolve().parents[2] / "cards"
+    designs = sum(len(json.loads(p.read_text(encoding="utf-8"))["cards"]) for p in (pack / "sets").glob("*.json"))
+    with server(cards_root, str(pack), "--locale", "en") as url, chromium(tmp_path / "profile") as driver:
+        driver.get(url + "/deck")
+        assert driver.title == "An example expansion pack (en) · cardworks preview"
+        wait = WebDriverWait(driver, 60, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,))
+        wait.until(lambda d: d.execute_script(  # every face filled in and loaded, without reloading the page
+            "const faces = document.querySelectorAll('#tiles img.face');"
+            "return faces.length === arguments[0] && Array.from(faces).every((img) => img.complete && img.naturalWidth > 0)",
+            designs))
+        assert driver.find_element(By.ID, "progress").get_attribute("data-waiting") == "0"
+        widths = driver.execute_script(
+            "return Object.fromEntries(Array.from(document.querySelectorAll('#tiles .tile')).map("
+            "(tile) => [tile.id.slice(5), tile.querySelector('img.face').getBoundingClientRect().toJSON()]))")
+        poker = widths["example-orxata"]
+        for card_id in ("mini-a", "square-a", "example-cavaller"):  # on screen, in printed proportion to poker
+            width, height = size_of(card_id)
+            box = widths[card_id]
+            assert box["width"] / poker["width"] == pytest.approx((width + 6) / 69, abs=0.01), card_id
+            assert box["height"] / poker["height"] == pytest.approx((height + 6) / 94, abs=0.01), card_id
+
+        for card_id, colour in (("mini-b", TEAL), ("square-a", NAVY), ("example-cavaller", NAVY)):
+            driver.get(f"{url}/card/{card_id}?locale=en")
+            back = driver.find_element(By.CSS_SELECTOR, "img.face.back")
+            wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", back))
+            width, height = size_of(card_id)
+            natural = driver.execute_script("return [arguments[0].naturalWidth, arguments[0].naturalHeight]", back)
+            assert natural == [round((width + 6) / 25.4 * 150), round((height + 6) / 25.4 * 150)], card_id
+            with urllib.request.urlopen(back.get_attribute("src")) as answer:
+                image = Image.open(io.BytesIO(answer.read())).convert("RGB")
+            assert all(abs(a - b) <= 12 for a, b in zip(image.getpixel((10, 10)), colour)), card_id

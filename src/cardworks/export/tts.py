@@ -1,15 +1,19 @@
 """``cardworks export tts``: a deck as a Tabletop Simulator saved object.
 
 Tabletop Simulator builds a custom deck from sheet images: a grid of at most
-10 × 7 faces, at most 4096 px a side, whose last slot is the face shown for a
-hidden card (here: the back). A sheet has one back image, so cards are put on
-sheets by their back (the deck's, or their set's or card type's, as
-``cardworks build`` prints them), and since every card size has its own back,
-each sheet holds one size, its cells shaped like that card. Each card names its face as ``CardID`` = deck
-key × 100 + index in the sheet; ``DeckIDs`` lists one CardID per physical card,
-so a design with three copies appears three times. The saved object (JSON)
-goes into TTS's "Saved Objects" folder; its image URLs are ``file://`` paths
-to the written folder, or under ``--base-url`` for hosted images.
+10 × 7 faces (at least 2 × 2: its import dialog asks for no fewer), at most
+4096 px a side, whose last slot is the face shown for a hidden card (here:
+the back). A sheet has one back image, so cards are put on sheets by their
+back (the deck's, or their set's or card type's, as ``cardworks build`` prints
+them); every card size has its own back, so each sheet holds one size, its
+cells shaped like that card. Each back becomes a deck object of its own,
+scaled so that its cards are their true size next to the others
+(``card_scale``): one pile of mixed sizes would draw every face on one card
+shape. Each card names its face as ``CardID`` = sheet key × 100 + index in the
+sheet; ``DeckIDs`` lists one CardID per physical card, so a design with three
+copies appears three times. The saved object (JSON) goes into TTS's "Saved
+Objects" folder; its image URLs are ``file://`` paths to the written folder,
+or under ``--base-url`` for hosted images.
 """
 
 from __future__ import annotations
@@ -29,6 +33,10 @@ from .common import DeckFaces
 from .target import DeckChoice, run_target
 
 MAX_COLUMNS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
+MIN_COLUMNS, MIN_ROWS = 2, 2
+"""TTS's custom-deck dialog takes 2 to 10 columns and 2 to 7 rows; a one-row sheet is read wrongly."""
+TTS_CARD_MM = (63.5, 88.9)
+"""The card TTS draws at scale 1 (2.5 × 3.5 in, poker): every card mesh has this shape before its scale."""
 PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1
 """Faces per sheet: the last slot holds the hidden-card face."""
 
@@ -56,11 +64,23 @@ def cell_for(trim_mm: tuple[float, float]) -> tuple[int, int]:
 
 
 def grid_for(faces: int, trim_mm: tuple[float, float]) -> SheetGrid:
-    """The smallest grid holding ``faces`` faces plus the hidden slot, cells of this card size (``cell_for``)."""
+    """The smallest grid of at least 2 × 2 holding ``faces`` faces plus the hidden slot, cells of this card size
+    (``cell_for``); a short sheet is folded into two rows rather than left as one."""
     slots = faces + 1
-    columns = min(MAX_COLUMNS, slots)
-    rows = math.ceil(slots / columns)
+    if slots > MAX_COLUMNS * MAX_ROWS:
+        raise ValueError(f"{faces} faces do not fit one sheet of {MAX_COLUMNS} × {MAX_ROWS} with its hidden slot")
+    columns = max(MIN_COLUMNS, min(MAX_COLUMNS, math.ceil(slots / MIN_ROWS)))
+    rows = max(MIN_ROWS, math.ceil(slots / columns))
     return SheetGrid(columns, rows, cell_for(trim_mm))
+
+
+def card_scale(trim_mm: tuple[float, float]) -> dict[str, float]:
+    """The ``Transform`` scale that gives a card of this trim its printed size and shape in TTS: the mesh TTS
+    draws at scale 1 is ``TTS_CARD_MM``, so width and height are scaled apart (``scaleX`` across, ``scaleZ``
+    along the table); ``scaleY`` (thickness) stays 1. Relative sizes are then true: a 44 × 68 mm card lies
+    beside a 63 × 88 mm one as it would on a table."""
+    return {"scaleX": round(trim_mm[0] / TTS_CARD_MM[0], 4), "scaleY": 1.0,
+            "scaleZ": round(trim_mm[1] / TTS_CARD_MM[1], 4)}
 
 
 class FaceImages:
@@ -137,8 +157,13 @@ def _url(base_url: str | None, folder: Path, name: str) -> str:
     return (folder.resolve() / name).as_uri()
 
 
-TRANSFORM = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+DECK_SPACING = 4.0
+"""TTS units between the decks laid side by side (a poker card is about 2.2 wide)."""
+
+
+def transform(trim_mm: tuple[float, float], x: float = 0.0) -> dict[str, float]:
+    """Face down at ``x`` on the table, scaled to the card's size (``card_scale``)."""
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0, **card_scale(trim_mm)}
 
 
 @dataclass
@@ -153,25 +178,49 @@ class TtsResult:
     deck: str
 
 
-def saved_object(faces: DeckFaces, sheets: list[tuple[SheetGrid, list[str]]], urls: list[str], back_urls: list[str],
-                 nickname: str) -> dict:
-    """The saved-object JSON: one DeckCustom holding every physical card (``back_urls``: each sheet's back)."""
+@dataclass(frozen=True)
+class SheetPlan:
+    """One sheet: its grid, the designs on it, its image URL, and its back's URL and card trim."""
+
+    grid: SheetGrid
+    ids: list[str]
+    url: str
+    back_url: str
+    back: str
+    trim_mm: tuple[float, float]
+
+
+def saved_object(faces: DeckFaces, sheets: list[SheetPlan], nickname: str) -> dict:
+    """The saved-object JSON: one deck object per back (so per card size), each scaled to its card's size and
+    holding every physical card with that back; a back with a single physical card is a lone ``Card``."""
     names = faces.names()
     copies = {entry.card.id: entry.copies for entry in faces.deck.cards}
-    custom, contained, deck_ids = {}, [], []
-    for key, ((grid, ids), url, back_url) in enumerate(zip(sheets, urls, back_urls), start=1):
-        custom[str(key)] = {"FaceURL": url, "BackURL": back_url, "NumWidth": grid.columns, "NumHeight": grid.rows,
-                            "BackIsHidden": True, "UniqueBack": False, "Type": 0}
-        for index, card_id in enumerate(ids):
-            for _ in range(copies[card_id]):
-                deck_ids.append(key * 100 + index)
-                contained.append({"Name": "Card", "Transform": TRANSFORM, "Nickname": names[card_id],
-                                  "GMNotes": card_id, "CardID": key * 100 + index,
-                                  "CustomDeck": {str(key): custom[str(key)]}})
-    deck = {"Name": "DeckCustom", "Transform": TRANSFORM, "Nickname": nickname, "Description": "",
-            "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained}
+    by_back: dict[str, list[tuple[int, SheetPlan]]] = {}
+    for key, plan in enumerate(sheets, start=1):
+        by_back.setdefault(plan.back, []).append((key, plan))
+    objects = []
+    for place, (back, plans) in enumerate(by_back.items()):
+        trim = plans[0][1].trim_mm
+        where = transform(trim, place * DECK_SPACING)
+        custom, contained, deck_ids = {}, [], []
+        for key, plan in plans:
+            custom[str(key)] = {"FaceURL": plan.url, "BackURL": plan.back_url, "NumWidth": plan.grid.columns,
+                                "NumHeight": plan.grid.rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+            for index, card_id in enumerate(plan.ids):
+                for _ in range(copies[card_id]):
+                    deck_ids.append(key * 100 + index)
+                    contained.append({"Name": "Card", "Transform": where, "Nickname": names[card_id],
+                                      "GMNotes": card_id, "CardID": key * 100 + index,
+                                      "CustomDeck": {str(key): custom[str(key)]}})
+        size = f"{trim[0]:g} × {trim[1]:g} mm"
+        if len(contained) == 1:  # TTS keeps no deck of one card: it is a card on its own
+            objects.append({**contained[0], "Description": f"{nickname}: {size}, {back}"})
+            continue
+        objects.append({"Name": "DeckCustom", "Transform": where, "Nickname": f"{nickname} · {size} · {back}",
+                        "Description": f"{len(contained)} cards of {size}, back {back}",
+                        "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained})
     return {"SaveName": nickname, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
-            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck]}
+            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects}
 
 
 @dataclass(frozen=True)
@@ -212,7 +261,9 @@ class Tts:
         nickname = f"{db.game_doc.name} {deck.label} ({faces.locale})"
         urls = [_url(self.base_url, out, name) for name in sheet_names]
         back_urls = [_url(self.base_url, out, back_names[back]) for back, _ in chunks]
-        document = saved_object(faces, [(grid, chunk) for grid, (_, chunk) in zip(grids, chunks)], urls, back_urls, nickname)
+        plans = [SheetPlan(grid, chunk, url, back_url, back, faces.trim_of(back))
+                 for grid, (back, chunk), url, back_url in zip(grids, chunks, urls, back_urls)]
+        document = saved_object(faces, plans, nickname)
         (staging / f"{label}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         return {"files": [*sheet_names, *back_names.values(), f"{label}.json"]}
 

@@ -19,14 +19,14 @@ from urllib.parse import unquote, urlparse
 
 from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
 from ..loading.database import Database
-from ..render.build import has_cards
 from ..render.deck import Deck, build_deck
 from ..models.face import art_box_mm
-from ..render.facecache import RENDERER_VERSION, assemble_faces
 from ..render.faces import BLEED_MM, FaceJob, build_job, render_faces
 from ..render.fonts import font_files
 from ..render.jinja import environment, templates_dir
-from ..render.facepdf import render_pngs
+
+# The PDF assembling and rasterising modules (pikepdf, pdfium) and the build are imported where they are used:
+# faces are drawn in the rendering process, so the server answers its first page without loading them.
 
 __all__ = ["FaceImage", "FaceSet", "build_deck", "environment", "face_set", "has_cards", "render_face_images",
            "run_scenarios", "scenario_games", "templates_dir"]
@@ -64,6 +64,18 @@ class FaceSet:
     job: FaceJob
     keys: dict[str, str]
     """Face id (card id, or ``back``) → hash of what that face shows."""
+    backs: dict[str, str]
+    """Card id → the id of its back face, as the PDFs print it (``render.faces.build_job``: the set's back,
+    else the card type's, else the common one, each at the card's size)."""
+    sizes: dict[str, tuple[float, float]]
+    """Face id → its trim (width, height) in millimetres, bleed not included."""
+
+
+def has_cards(folder: Path) -> bool:
+    """Whether a game folder has card faces to show (``render.build.has_cards``)."""
+    from ..render.build import has_cards as check
+
+    return check(folder)
 
 
 def _file_of(url: str) -> Path | None:
@@ -81,6 +93,8 @@ def _bytes(path: Path) -> bytes:
 
 def _context_digest(job: FaceJob) -> bytes:
     """What every face of a job depends on besides its own fields: renderer, templates, fonts, icon files."""
+    from ..render.facecache import RENDERER_VERSION
+
     digest = hashlib.sha256(f"cardworks-renderer {RENDERER_VERSION} {PREVIEW_DPI}dpi".encode())
     root = templates_dir()
     for path in sorted(p for p in root.rglob("*") if p.is_file() and "serve" not in p.relative_to(root).parts):
@@ -102,11 +116,16 @@ def face_set(db: Database, deck: Deck, locale: str) -> FaceSet:
     job = build_job(db, deck, locale, allow_fallback=True)  # a preview shows the fallback; missing strings are problems elsewhere
     context = _context_digest(job)
     keys = {face.id: hashlib.sha256(context + repr(asdict(face)).encode()).hexdigest() for face in job.faces}
-    return FaceSet(job, keys)
+    backs = {face.id: face.back for face in job.faces if not face.is_back}
+    sizes = {face.id: (face.trim_w, face.trim_h) for face in job.faces}
+    return FaceSet(job, keys, backs, sizes)
 
 
 def render_face_images(faces: FaceSet, ids: Iterable[str], dpi: int = PREVIEW_DPI) -> dict[str, FaceImage]:
     """Lay out the faces ``ids`` of ``faces`` (one document per 16 faces, text fitted) and rasterise them to PNG."""
+    from ..render.facecache import assemble_faces
+    from ..render.facepdf import render_pngs
+
     wanted = set(ids)
     chosen = [replace(face) for face in faces.job.faces if face.id in wanted]  # render_faces steps ``fit`` in place
     if not chosen:

@@ -32,18 +32,19 @@ HEARTBEAT_S = 15.0
 
 
 class Broadcaster:
-    """Hands each new snapshot version to every open event stream."""
+    """Hands each new state of the pages (``Preview.tag``: a new snapshot, or more faces drawn) to every open
+    event stream."""
 
     def __init__(self) -> None:
-        self.queues: set[asyncio.Queue[int]] = set()
+        self.queues: set[asyncio.Queue[str]] = set()
         self.closed = asyncio.Event()
 
-    def publish(self, version: int) -> None:
+    def publish(self, version: str) -> None:
         for queue in self.queues:
             queue.put_nowait(version)
 
-    async def stream(self, request: Request, version: int) -> AsyncIterator[str]:
-        queue: asyncio.Queue[int] = asyncio.Queue()
+    async def stream(self, request: Request, version: str) -> AsyncIterator[str]:
+        queue: asyncio.Queue[str] = asyncio.Queue()
         self.queues.add(queue)
         try:
             yield f"event: hello\ndata: {json.dumps({'version': version})}\n\n"
@@ -73,17 +74,21 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
         params = request.query_params
         locale = preview.locale_or_default(params.get("locale"))
         tiles = await run_in_threadpool(preview.tiles, locale)
+        if any(t.waiting for t in tiles):  # the page is answered now; its faces follow as they are drawn
+            preview.draw_in_background(locale)
         chosen = {"set": params.get("set", ""), "type": params.get("type", ""), "problems": params.get("problems") == "1"}
         shown = [t for t in tiles
                  if (not chosen["set"] or t.card.set_id == chosen["set"])
                  and (not chosen["type"] or chosen["type"] in t.card.types)
                  and (not chosen["problems"] or t.has_problems)]
+        drawn, drawable = preview.drawn(tiles)
         return _page("deck", snapshot=preview.snapshot, tiles=shown, total=len(tiles), locale=locale, chosen=chosen,
-                     timing=preview.last_refresh)
+                     timing=preview.last_refresh, drawn=drawn, drawable=drawable, tag=preview.tag())
 
     async def card(request: Request) -> Response:
         card_id = request.path_params["card_id"]
         locale = preview.locale_or_default(request.query_params.get("locale"))
+        await run_in_threadpool(preview.ready.wait, 300)  # a card page only once the data is checked
         info = preview.snapshot.card(card_id)
         if info is None:
             return PlainTextResponse(f"no card {card_id!r} in this deck", status_code=404)
@@ -91,7 +96,7 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
         scenarios = await run_in_threadpool(preview.scenarios, card_id)
         main = next((v for v in views if v.locale == locale), views[0] if views else None)
         return _page("card", snapshot=preview.snapshot, card=info, views=views, main=main, locale=locale,
-                     rulings=preview.rulings(card_id, locale), scenarios=scenarios)
+                     rulings=preview.rulings(card_id, locale), scenarios=scenarios, tag=preview.tag())
 
     async def face(request: Request) -> Response:
         key = request.path_params["key"]
@@ -102,7 +107,7 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
         return Response(image.png, media_type="image/png", headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
     async def events(request: Request) -> Response:
-        return StreamingResponse(broadcaster.stream(request, preview.snapshot.version), media_type="text/event-stream",
+        return StreamingResponse(broadcaster.stream(request, preview.tag()), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     async def home(request: Request) -> Response:
@@ -112,18 +117,27 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tasks = []
         stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def progress() -> None:  # from a drawing thread: each batch drawn reaches open pages
+            with contextlib.suppress(RuntimeError):  # the loop closed: the server is stopping
+                loop.call_soon_threadsafe(broadcaster.publish, preview.tag())
+
+        preview.progress = progress
         if watching:
             async def changed() -> None:
-                broadcaster.publish(await run_in_threadpool(preview.refresh))
+                await run_in_threadpool(preview.refresh)
+                broadcaster.publish(preview.tag())
 
             tasks.append(asyncio.create_task(watch(preview.watched(), changed, stop)))
-        tasks.append(asyncio.create_task(run_in_threadpool(preview.ensure, preview.snapshot.default_locale)))
+        preview.start()  # the data checked (if that waits), then the faces drawn before the first page asks
         try:
             yield
         finally:
             broadcaster.closed.set()
+            preview.progress = None
             for queue in list(broadcaster.queues):
-                queue.put_nowait(preview.snapshot.version)
+                queue.put_nowait(preview.tag())
             stop.set()
             for task in tasks:
                 task.cancel()

@@ -3,7 +3,11 @@
 Faces are kept in memory by the hash of exactly what they show (see
 :func:`adapter.face_set`): after an edit only the faces whose hash changed are
 laid out again. Rendering runs under one lock, so a page request and a reload
-never lay out the same faces twice.
+never lay out the same faces twice; the deck page never waits for it: a face not
+drawn yet is shown as waiting, drawn in the background, and each batch drawn is
+announced (``progress``) so open pages fill in. Each face is shown at its card's
+size and with its own back, both as ``render.faces.build_job`` gives them to the
+PDFs.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import io
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -23,12 +28,20 @@ from ..i18n.locales import known_locale, resolve_locale
 from ..loading.records import Index
 from . import adapter
 from .worker import RenderTimeout, RenderWorker
-from .project import CardInfo, ServeOptions, ShownProblem, choose_game, load_snapshot, plain_text, tile_key
+from .project import (CardInfo, ServeOptions, ShownProblem, choose_game, load_snapshot, loading_snapshot, plain_text,
+                      read_database, tile_key)
 
 PRINT_DPI = 300
 """Art below this resolution at its printed size looks soft in print."""
 BATCH = 16
-"""Faces sent to the rendering process at once (one WeasyPrint document); the time limit is per batch."""
+"""Faces sent to the rendering process at once (one WeasyPrint document); the time limit is per batch, and
+open pages fill in after each."""
+FIRST_BATCH = 4
+"""The first batch is small, so the first faces appear soon after the page."""
+TILE_PX_PER_MM = 204 / 69
+"""Deck-page scale: a 63 × 88 mm card with its 3 mm bleed is 204 px wide; every size is drawn at this scale."""
+LARGE_PX_PER_MM = 407 / 69
+"""Card-page scale of the large front and back."""
 CACHE_FACES = 4000
 """Faces kept in memory (about 40 kB each); the oldest are dropped first."""
 
@@ -44,6 +57,10 @@ class Tile:
     warnings: list[str]
     missing: str = ""
     """Why no face is shown, when none is."""
+    size: tuple[int, int] = (204, 278)
+    """Width and height on the page in px: the card's trim and bleed at ``TILE_PX_PER_MM``."""
+    waiting: bool = False
+    """The face is being drawn: the page fills it in when it is."""
     key: str = ""
 
     @property
@@ -70,6 +87,15 @@ class LocaleView:
     face: str | None
     back: str | None
     warnings: list[str] = field(default_factory=list)
+    large: tuple[int, int] = (407, 555)
+    """Front and back on the card page, px (the card's size at ``LARGE_PX_PER_MM``)."""
+    small: tuple[int, int] = (204, 278)
+    """The face among the other locales, px (``TILE_PX_PER_MM``)."""
+
+
+def shown_size(trim_mm: tuple[float, float], px_per_mm: float) -> tuple[int, int]:
+    """A face's size on a page: its trim and bleed at one scale for every card, so sizes compare as printed."""
+    return (round((trim_mm[0] + 2 * adapter.BLEED_MM) * px_per_mm), round((trim_mm[1] + 2 * adapter.BLEED_MM) * px_per_mm))
 
 
 def low_resolution(art: Path | None, box_mm: tuple[float, float] | None) -> str | None:
@@ -90,19 +116,27 @@ def low_resolution(art: Path | None, box_mm: tuple[float, float] | None) -> str 
 class Preview:
     """Everything the server shows, rebuilt from disk by :meth:`refresh`."""
 
-    def __init__(self, options: ServeOptions) -> None:
+    def __init__(self, options: ServeOptions, defer: bool = False) -> None:
+        """Read the data and check the options (a wrong one is a usage error here, before anything is served);
+        with ``defer``, checking the data waits for :meth:`start`, so the first page can be served at once."""
         self.options = options
         self.game_folder = choose_game(options)
-        self._worker = RenderWorker(options.render_timeout, start=True)
+        # Deferred (the server's start-up), the rendering process starts once serving began (``start``): on a
+        # busy machine its import of the renderer would otherwise slow the first page down.
+        self._worker = RenderWorker(options.render_timeout, start=not defer)
         self._source_maps: dict = {}
-        self.snapshot = load_snapshot(options, self.game_folder, 1, source_maps=self._source_maps)
-        game = self.snapshot.db.game_doc if self.snapshot.db is not None else None
-        if options.locale and game is not None:  # an alias is shown as the locale it names; unknown tags stop here
-            locale = resolve_locale(game, options.locale)
-            if locale != options.locale:
-                self.options = replace(options, locale=locale)
-                self.snapshot.default_locale = locale
+        db = read_database(options, self.game_folder)
+        if options.locale and db.game_doc is not None:  # an alias is shown as the locale it names; unknown tags stop here
+            self.options = replace(options, locale=resolve_locale(db.game_doc, options.locale))
+        self.ready = threading.Event()
+        """Set once the data is checked and the first snapshot made."""
+        self.snapshot = loading_snapshot(self.options, self.game_folder, db)
+        self._first_read = db if defer else None
+        if not defer:
+            self._load(db)
         self._lock = threading.RLock()
+        """Guards the snapshot and the face sets (held briefly: pages never wait for a render under it)."""
+        self._render_lock = threading.Lock()
         self._images_lock = threading.Lock()
         """Guards the image cache alone: a face request never waits for a render in progress."""
         self._images: OrderedDict[str, adapter.FaceImage] = OrderedDict()
@@ -113,6 +147,33 @@ class Preview:
         """Face hash → why the renderer could not draw it."""
         self.faces_rendered = 0
         self.last_refresh: RefreshTiming | None = None
+        self.progress: Callable[[], None] | None = None
+        """Called after each batch of faces drawn (the app tells open pages)."""
+        self._drawing: set[str] = set()
+        """Locales being drawn in the background."""
+        self._art_checks: dict[tuple, str | None] = {}
+
+    def _load(self, db=None) -> None:
+        self.snapshot = load_snapshot(self.options, self.game_folder, 1, source_maps=self._source_maps, db=db)
+        self.ready.set()
+
+    def start(self) -> None:
+        """In the background: check the data if that waits (``defer``), tell open pages, then draw the faces."""
+        self._worker.warm()  # from the server's start-up, in the main thread (the child starts with Ctrl-C ignored)
+
+        def run() -> None:
+            if not self.ready.is_set():
+                first = self._first_read
+                snapshot = load_snapshot(self.options, self.game_folder, 1, source_maps=self._source_maps, db=first)
+                with self._lock:  # held only to swap: pages are answered while the data is checked
+                    if not self.ready.is_set():  # an edit may have been read first
+                        self.snapshot, self._first_read = snapshot, None
+                        self.ready.set()
+                if self.progress is not None:
+                    self.progress()
+            self.draw_in_background(self.snapshot.default_locale)
+
+        threading.Thread(target=run, name="cardworks-load", daemon=True).start()
 
     # -- paths -------------------------------------------------------------------------------------------------
     def watched(self) -> list[Path]:
@@ -133,24 +194,54 @@ class Preview:
         return self._face_sets[locale]
 
     def ensure(self, locale: str, ids: list[str] | None = None) -> dict[str, str]:
-        """Render whatever faces of ``locale`` (all, or ``ids`` and the back) are not cached; face id → hash."""
+        """Render whatever faces of ``locale`` (all, or ``ids`` and their backs) are not cached; face id → hash."""
         with self._lock:
             faces = self._faces(locale)
             if faces is None:
                 return {}
             self.locales_in_use.add(locale)
-            wanted = list(faces.keys) if ids is None else [i for i in [*ids, "back"] if i in faces.keys]
-            wanted = [i for i in wanted if i not in self._unshowable()]
+            hidden = self._unshowable()
+        if ids is None:
+            wanted = list(faces.keys)
+        else:
+            wanted = list(dict.fromkeys([*ids, *(faces.backs[i] for i in ids if i in faces.backs)]))
+        wanted = [i for i in wanted if i in faces.keys and i not in hidden]
+        with self._render_lock:
             missing = [i for i in wanted if faces.keys[i] not in self._images and faces.keys[i] not in self.failed]
-            for start in range(0, len(missing), BATCH):  # each batch bounded in time by the worker
-                self._render(faces, missing[start:start + BATCH])
+            cuts = [0, *range(min(FIRST_BATCH, len(missing)), len(missing), BATCH), len(missing)]
+            for start, end in zip(cuts, cuts[1:]):  # each batch bounded in time by the worker
+                if start == end:
+                    continue
+                self._render(faces, missing[start:end])
+                if self.progress is not None:
+                    self.progress()
             with self._images_lock:
                 for face_id in wanted:
                     if faces.keys[face_id] in self._images:
                         self._images.move_to_end(faces.keys[face_id])
                 while len(self._images) > CACHE_FACES:
                     self._images.popitem(last=False)
-            return {i: faces.keys[i] for i in wanted if faces.keys[i] in self._images}
+                return {i: faces.keys[i] for i in wanted if faces.keys[i] in self._images}
+
+    def draw_in_background(self, locale: str) -> None:
+        """Draw every face of ``locale`` not drawn yet in a thread of its own (once at a time per locale)."""
+        with self._lock:
+            if locale in self._drawing:
+                return
+            self._drawing.add(locale)
+
+        def draw() -> None:
+            try:
+                self.ensure(locale)
+            finally:
+                with self._lock:
+                    self._drawing.discard(locale)
+
+        threading.Thread(target=draw, name=f"cardworks-draw-{locale}", daemon=True).start()
+
+    def tag(self) -> str:
+        """What a page shows changes with this: the snapshot's version and the faces drawn so far."""
+        return f"{self.snapshot.version}.{self.faces_rendered}"
 
     def _unshowable(self) -> set[str]:
         """Cards with errors: the page shows their errors instead of a face that would mislead."""
@@ -180,18 +271,21 @@ class Preview:
 
     def refresh(self) -> int:
         """Read the database again and re-render the faces that changed in every locale shown; the new version."""
+        start = time.perf_counter()
         with self._lock:
-            start = time.perf_counter()
             self.snapshot = load_snapshot(self.options, self.game_folder, self.snapshot.version + 1, self.snapshot,
                                           self._source_maps)
+            self._first_read = None
+            self.ready.set()
             self._face_sets = {}
             self._scenarios = None
-            read = time.perf_counter()
-            before = self.faces_rendered
-            for locale in sorted(self.locales_in_use):
-                self.ensure(locale)
-            self.last_refresh = RefreshTiming(read - start, time.perf_counter() - read, self.faces_rendered - before)
-            return self.snapshot.version
+            locales = sorted(self.locales_in_use)
+        read = time.perf_counter()
+        before = self.faces_rendered
+        for locale in locales:
+            self.ensure(locale)
+        self.last_refresh = RefreshTiming(read - start, time.perf_counter() - read, self.faces_rendered - before)
+        return self.snapshot.version
 
     def close(self) -> None:
         """Stop the rendering process."""
@@ -204,27 +298,46 @@ class Preview:
             return []
         found = []
         found += image.overflow_warnings()
-        low = low_resolution(card.art, image.art_box_mm)
+        low = self._art_check(card.art, image.art_box_mm)
         if low:
             found.append(low)
         if image.refused:
             found.append("files refused by the renderer: " + ", ".join(image.refused))
         return found
 
+    def _art_check(self, art: Path | None, box_mm: tuple[float, float] | None) -> str | None:
+        """``low_resolution``, read again only when the art file changed: pages are fetched after every batch of
+        faces drawn, and opening every card's art each time would take the renderer's time."""
+        try:
+            stamp = art.stat() if art is not None else None
+        except OSError:
+            stamp = None
+        key = (art, box_mm, stamp and (stamp.st_mtime_ns, stamp.st_size, stamp.st_ino))
+        if key not in self._art_checks:
+            self._art_checks[key] = low_resolution(art, box_mm)
+        return self._art_checks[key]
+
     def tiles(self, locale: str) -> list[Tile]:
-        """Every card of the deck in ``locale``, faces rendered."""
+        """Every card of the deck in ``locale``, with the faces drawn so far (never waits for one to be drawn)."""
         with self._lock:
-            faces = self.ensure(locale)
             snapshot = self.snapshot
-            localizer = Localizer(snapshot.db, locale) if snapshot.db is not None and snapshot.db.game_doc else None
-            tiles = []
-            for card in snapshot.cards:
-                name = localizer.text(card.id, "name", card.name)[0] if localizer and not card.broken else card.name
-                face = faces.get(card.id)
-                tile = Tile(card, name, face, self._warnings(card, face), missing=self._missing(card, locale, face))
-                tile.key = tile_key(card, face, tile.warnings + [name, tile.missing])
-                tiles.append(tile)
-            return tiles
+            faces = self._faces(locale)
+            self.locales_in_use.add(locale)
+            hidden = self._unshowable()
+        localizer = Localizer(snapshot.db, locale) if snapshot.db is not None and snapshot.db.game_doc else None
+        default = (snapshot.db.game_doc.card_size.width_mm, snapshot.db.game_doc.card_size.height_mm) if localizer else (63, 88)
+        tiles = []
+        for card in snapshot.cards:
+            name = localizer.text(card.id, "name", card.name)[0] if localizer and not card.broken else card.name
+            key = faces.keys.get(card.id) if faces else None
+            face = key if key is not None and self.image(key) is not None else None
+            waiting = face is None and key is not None and card.id not in hidden and key not in self.failed
+            size = shown_size(faces.sizes.get(card.id, default) if faces else default, TILE_PX_PER_MM)
+            tile = Tile(card, name, face, self._warnings(card, face), size=size, waiting=waiting,
+                        missing="drawing…" if waiting else self._missing(card, locale, face))
+            tile.key = tile_key(card, face, tile.warnings + [name, tile.missing, str(size)])
+            tiles.append(tile)
+        return tiles
 
     def _missing(self, card: CardInfo, locale: str, face: str | None) -> str:
         """Why a card shows no face ('' when it does)."""
@@ -238,8 +351,12 @@ class Preview:
         reason = self.failed.get(faces.keys.get(card.id, "")) if faces else None
         return f"the face could not be drawn: {reason}" if reason else "no face"
 
+    def drawn(self, tiles: list[Tile]) -> tuple[int, int]:
+        """Faces of these tiles drawn, and faces that will be (drawn or being drawn)."""
+        return sum(t.face is not None for t in tiles), sum(t.face is not None or t.waiting for t in tiles)
+
     def locale_views(self, card_id: str) -> list[LocaleView]:
-        """The card in every locale of the game, front and back, side by side."""
+        """The card in every locale of the game, front and its own back, side by side, each at its card's size."""
         views = []
         snapshot = self.snapshot
         card = snapshot.card(card_id)
@@ -247,9 +364,15 @@ class Preview:
             return views
         for locale in snapshot.locales:
             faces = self.ensure(locale, [card_id])
+            face_set = self._face_sets.get(locale)
+            back_id = face_set.backs.get(card_id) if face_set else None
+            trim = face_set.sizes.get(card_id) if face_set else None
             name, status = Localizer(snapshot.db, locale).text(card_id, "name", card.name)
             face = faces.get(card_id)
-            views.append(LocaleView(locale, name, status, face, faces.get("back"), self._warnings(card, face)))
+            sizes = {} if trim is None else {"large": shown_size(trim, LARGE_PX_PER_MM),
+                                             "small": shown_size(trim, TILE_PX_PER_MM)}
+            views.append(LocaleView(locale, name, status, face, faces.get(back_id) if back_id else None,
+                                    self._warnings(card, face), **sizes))
         return views
 
     def rulings(self, card_id: str, locale: str) -> list[dict[str, str]]:
@@ -302,4 +425,4 @@ class Preview:
         return known or self.snapshot.default_locale
 
 
-__all__ = ["LocaleView", "Preview", "RefreshTiming", "ShownProblem", "Tile", "low_resolution"]
+__all__ = ["LocaleView", "Preview", "RefreshTiming", "ShownProblem", "Tile", "low_resolution", "shown_size"]

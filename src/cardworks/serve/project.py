@@ -89,6 +89,19 @@ class CardInfo:
     """The card's illustration file, when it names one."""
 
 
+@dataclass(frozen=True)
+class UnreadableFile:
+    """A data file that does not parse, with its errors; its cards are unknown until it is fixed."""
+
+    file: str
+    problems: list[ShownProblem]
+
+    @property
+    def anchor(self) -> str:
+        """An HTML id for the file's place on the page."""
+        return "file-" + hashlib.sha256(self.file.encode()).hexdigest()[:12]
+
+
 @dataclass
 class Snapshot:
     """The state of the database at one moment, as the pages show it."""
@@ -105,6 +118,10 @@ class Snapshot:
     """Problems that belong to no card of the deck (game files, rulings, other sets)."""
     blocking: list[ShownProblem]
     """Errors that stop the deck from being shown at all (an unreadable game.json, an unknown selection)."""
+    unreadable: list[UnreadableFile] = field(default_factory=list)
+    """Data files that do not parse and whose cards were never read: the page shows each in their place."""
+    loading: bool = False
+    """The data is still being read and checked (the first page is served before it is)."""
 
     @property
     def errors(self) -> int:
@@ -223,31 +240,52 @@ def _owner(problem: ShownProblem, cards: dict[tuple[str, str], CardInfo], ids: d
     return None
 
 
-def _deck_selection(options: ServeOptions, db: Database, previous: Snapshot | None) -> str | None:
-    """``--set`` when given, else the deck shown so far; at first, with packs, the packs' own sets (the
-    designer's new cards), else the game's default deck."""
-    if options.selection:
-        return options.selection
-    if previous is not None and previous.deck is not None:
-        return previous.deck.selection
-    pack_sets = [doc.id for bundle in db.packs for _, doc in bundle.docs("set")]
-    return "+".join(pack_sets) or None
+def _readable_part(selection: str | None, db: Database) -> str | None:
+    """The sets and selections of ``selection`` the database still knows while a file cannot be read: the
+    other sets' cards stay on the page instead of the whole deck going."""
+    if selection is None:
+        return None
+    known = {r.id for r in Index(db).of_kind("set")} | {s.id for s in db.game_doc.selections}
+    parts = [p for p in selection.replace(",", "+").split("+") if p in known]
+    return "+".join(parts) or None
+
+
+def _title(db: Database, game_folder: Path) -> str:
+    """The packs' names when packs are previewed (the designer's own work), else the game's."""
+    names = [doc.name for bundle in db.packs for _, doc in bundle.docs("pack") if getattr(doc, "name", None)]
+    if names:
+        return " + ".join(names)
+    return db.game_doc.name if db.game_doc else game_folder.name
+
+
+def read_database(options: ServeOptions, game_folder: Path) -> Database:
+    """The game and packs as they are on disk now (read, not yet validated)."""
+    return Database(game=load_game(game_folder), packs=[load_pack(p) for p in options.packs])
+
+
+def loading_snapshot(options: ServeOptions, game_folder: Path, db: Database) -> Snapshot:
+    """What the pages show while the data is being checked: the title and locales, no card yet."""
+    game = db.game_doc
+    return Snapshot(0, game.id if game else game_folder.name, _title(db, game_folder),
+                    list(game.locales) if game else [], options.locale or (game.source_locale if game else ""),
+                    None, None, [], [], [], loading=True)
 
 
 def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previous: Snapshot | None = None,
-                  source_maps: dict[str, Any] | None = None) -> Snapshot:
-    """Read the game and packs, validate them, and describe the deck; never raises for bad data.
+                  source_maps: dict[str, Any] | None = None, db: Database | None = None) -> Snapshot:
+    """Read the game and packs (unless ``db`` was just read), validate them, and describe the deck; never
+    raises for bad data.
 
     ``source_maps`` keeps the files' line maps from one snapshot to the next.
     """
-    db = Database(game=load_game(game_folder), packs=[load_pack(p) for p in options.packs])
+    db = db if db is not None else read_database(options, game_folder)
     report = Report()
     check_database(db, report)
     lines = LineFinder([options.cards_root, *(pack.parent for pack in options.packs)], source_maps,
                        readable=[game_folder, *options.packs])
     shown = [lines.shown(p) for p in report.items]
     game = db.game_doc
-    title = game.name if game else game_folder.name
+    title = _title(db, game_folder)
     locales = list(game.locales) if game else ([options.locale] if options.locale else [])
     snapshot = Snapshot(version, game.id if game else game_folder.name, title, locales,
                         options.locale or (game.source_locale if game else ""), db, None, [], [], [])
@@ -257,14 +295,17 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
         snapshot.problems = shown
         return snapshot
     broken_files = {lines.short(f.display) for b in db.bundles for f in b.files if f.doc is None}
-    try:
-        snapshot.deck = adapter.build_deck(db, _deck_selection(options, db, previous))
+    try:  # --set, else the packs' own sets, else the game's default deck: read afresh, never the last deck's
+        snapshot.deck = adapter.build_deck(db, options.selection)
     except UsageError as exc:
         if not broken_files:  # the selection itself is wrong, not a file being edited
             snapshot.blocking = [ShownProblem("error", display_path(game_folder / "game.json"), None, "/selections",
                                               "deck-selection", str(exc))]
             snapshot.problems = shown
             return snapshot
+        readable = _readable_part(options.selection, db)  # a set named by --set is in the broken file
+        if readable is not None:
+            snapshot.deck = adapter.build_deck(db, readable)
     index = Index(db)
     places = {r.id: r for r in index.of_kind("card")}
     for entry in snapshot.deck.cards if snapshot.deck else ():
@@ -281,12 +322,17 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
             owner.problems.append(seen)
         elif problem.code != "cross-checks-skipped":
             snapshot.problems.append(seen)
+    marked = set()
     if previous is not None:  # cards whose file broke: shown as their file's errors, not as their old face
         for card in previous.cards:
             if card.file in broken_files and card.id not in by_id:
                 errors = [p for p in shown if p.file == card.file and p.severity == "error"]
                 snapshot.cards.append(CardInfo(card.id, card.name, card.set_id, card.types, card.copies,
                                                card.quantity_source, card.file, card.line, errors, broken=True))
+                marked.add(card.file)
+    for file in sorted(broken_files - marked):  # never read whole (so far): the file itself stands for its cards
+        errors = [p for p in shown if p.file == file and p.severity == "error"]
+        snapshot.unreadable.append(UnreadableFile(file, errors))
     return snapshot
 
 

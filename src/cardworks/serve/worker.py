@@ -68,12 +68,26 @@ class RenderWorker:
         if start:  # start now, so the child imports the renderer while the parent reads the data
             self._spawn()
 
+    def warm(self) -> None:
+        """Start the child now if it is not running, so it imports the renderer while other work goes on."""
+        with self._lock:
+            if self._process is None or not self._process.is_alive():
+                self._spawn()
+
     def _spawn(self) -> None:
         # spawn, not fork: the server has threads, and a forked child could inherit a lock another one held
         context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe()
         self._process = context.Process(target=_serve, args=(theirs,), daemon=True, name="cardworks-render")
-        self._process.start()
+        # Ctrl-C reaches the whole process group, the child too, while it is still importing the renderer: started
+        # with SIGINT ignored, it never raises there (Python keeps an ignored SIGINT ignored); the server stops it.
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self._process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
         theirs.close()
         self._connection, self._ready = mine, False
 
@@ -94,13 +108,14 @@ class RenderWorker:
                 self._spawn()
             if not self._ready:
                 self._wait_ready()
-            self._connection.send((faces, ids))
-            if not self._connection.poll(self.timeout):
-                self.close()
-                raise RenderTimeout(f"rendering took longer than {self.timeout:g} s; it was stopped")
+            connection = self._connection  # close() (the server stopping) may drop it from another thread
             try:
-                kind, value = self._connection.recv()
-            except EOFError:  # the child died (killed, out of memory)
+                connection.send((faces, ids))
+                if not connection.poll(self.timeout):
+                    self.close()
+                    raise RenderTimeout(f"rendering took longer than {self.timeout:g} s; it was stopped")
+                kind, value = connection.recv()
+            except (EOFError, OSError):  # the child died (killed, out of memory), or the server closed it
                 self.close()
                 raise RuntimeError("the rendering process ended without an answer") from None
         if kind == "error":
@@ -109,9 +124,11 @@ class RenderWorker:
 
     def close(self) -> None:
         """Stop the child process (killed: it may be stuck in a layout that never ends)."""
-        if self._process is not None:
-            self._process.kill()
-            self._process.join(5)
-            self._connection.close()
+        process, connection = self._process, self._connection
         self._process = self._connection = None
         self._ready = False
+        if process is not None:
+            process.kill()
+            process.join(5)
+        if connection is not None:
+            connection.close()
