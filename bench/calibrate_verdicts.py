@@ -224,6 +224,8 @@ def main() -> None:
             stop = fig.get("sequential")
             print(f"seed {seed}" + (f" ({games:,} games, stopped: {stop['stopped']})" if stop else "") + ": "
                   + ", ".join(f"{c} {answer(v)}" for c, v in sorted(fig["verdicts"]["cards"].items())), flush=True)
+            for card in [*OVERPOWERED, *WEAK]:
+                print(f"  {card}: {fig['verdicts']['cards'][card]['why']}")
         budget = (f"auto ({', '.join(f'{n:,}' for n in played)} games; looks up to {MAX_GAMES:,})"
                   if args.games == "auto" else str(args.games))
         print(f"\nConfusion table: {len(seeds)} seeds x {budget} paired games, agents {args.agent}, "
