@@ -1,24 +1,28 @@
 """Measure the verdicts themselves: plant cards of known strength into a fixture pack and count the answers.
 
-Run: python bench/calibrate_verdicts.py [--games 1000] [--seeds 1-10] [--agent random] [--workers 2]
-                                        [--sweep-values 0,1,2,3,4,5,6,8,10] [--no-sweep]
+Run: python bench/calibrate_verdicts.py [--games auto|N] [--seeds 1-10] [--agent random] [--workers 2]
+                                        [--sweep-values 0,1,2,3,4,5,6,8,10] [--sweep-games 3200] [--no-sweep]
                                         [--log-games 20]
 
 The pack (written to a temporary folder, played on the fixture database tests/fixtures/cards) holds:
 
-- plain twins of base cards (the same stats and effects under another id): they must come out *in line* or
-  *not decided*, never *strong* or *weak*;
+- plain twins of base cards (the same stats and effects under another id, cagallo's 0/0 among them): they must
+  come out *in line* or *not decided*, never *strong* or *weak*;
 - clearly overpowered cards: a battle card with attack and defence 10 (the most the game allows, far above every defence), a treasure
   that draws three cards at the start of each of its holder's turns, one that gives three more actions a turn
   (the base deck's allioli persistent already gives one more): they must come out *strong* or *decides games*
   in at least 95% of the seeds at the default budget;
-- clearly weak cards: a battle card of attack and defence 0, and a treasure that makes its holder discard two
-  cards at the start of each turn: they must come out *weak*.
+- clearly weak cards: a battle card at the floor of both stats (0/0: the game's stats run from 0, and the base
+  deck's cagallo is 0/0 already, so no battle card can be lower on a number) that also makes its user discard two
+  cards whenever it is used, and a treasure that makes its holder discard two cards at the start of each turn:
+  they must come out *weak*.
 
-Every seed plays ``--games`` paired games of the base deck with the pack; the confusion table counts, per
-planted card and per kind, the seeds at which each answer came out. Then a sweep of the twin battle card's
-attack (seed 1, the same budget) names the values at which it is in line: the goal is a contiguous range of
-them that excludes the overpowered value (10). Goals are printed as met or NOT MET.
+Every seed plays paired games of the base deck with the pack: ``--games auto`` (the default budget: simulate's
+``--games auto``, looks up to 3,200 games, stopping when every card is decided) or a fixed number; the confusion
+table counts, per planted card and per kind, the seeds at which each answer came out. Then a sweep of the twin
+battle card's attack (seed 1, ``--sweep-games`` games a value, played as ``simulate --sweep`` plays it: the band
+measured once) names the values at which it is in line: the goal is a contiguous range of them that excludes the
+overpowered value (10). Goals are printed as met or NOT MET.
 """
 
 from __future__ import annotations
@@ -38,11 +42,13 @@ sys.path.insert(0, str(REPO / "src"))
 from cardworks.simulate.agents import parse_agents  # noqa: E402
 from cardworks.simulate.executors import simulate  # noqa: E402
 from cardworks.simulate.figures import figures  # noqa: E402
+from cardworks.simulate.sequential import MAX_GAMES, play_until_decided  # noqa: E402
+from cardworks.simulate.sweep import shared_band, sweep_specs  # noqa: E402
 from cardworks.simulate.tables import TableSpec, build_table  # noqa: E402
 
 CARDS = REPO / "tests" / "fixtures" / "cards"
 TWINS = {"twin-capita": "el-capita-moro", "twin-delica": "la-delica-de-gandia", "twin-taronger": "taronger-putrefacte",
-         "twin-conill": "conill"}
+         "twin-conill": "conill", "twin-cagallo": "cagallo"}
 """Planted id → the base card it copies."""
 SOURCE = [{"doc": "fallera-base", "section": "Battle Cards", "lines": "24", "certainty": "inferred",
            "note": "A card planted by bench/calibrate_verdicts.py."}]
@@ -54,7 +60,10 @@ OVERPOWERED = {
     "op-actions": {"types": ["treasure"], "attributes": {"treasure-kind": "other"}, "rules": "Four actions a turn.",
                    "effects": [{"while": [{"is": "on-your-counter"}], "do": [{"verb": "actions-per-turn", "count": 4}]}]},
 }
-WEAK = {"weak-battle": {"types": ["battle"], "stats": {"attack": 0, "defence": 0}},
+WEAK = {"weak-battle": {"types": ["battle"], "stats": {"attack": 0, "defence": 0},
+                       "rules": "Whenever you use this card, discard two cards.",
+                       "effects": [{"when": {"event": "card-used", "cards": ["weak-battle"]},
+                                    "do": [{"verb": "discard", "count": 2, "players": "you"}]}]},
         "weak-discard": {"types": ["treasure"], "attributes": {"treasure-kind": "other"},
                          "rules": "At the start of your turn, discard two cards.",
                          "effects": [{"when": {"event": "turn-start"}, "while": [{"is": "on-your-counter"}],
@@ -102,11 +111,24 @@ def answer(verdict: dict) -> str:
     return "+".join(sorted(flags, key=("strong", "weak", "decides").index))
 
 
-def run(pack: Path, games: int, seed: int, agent: str, workers: int, adjust: tuple | None = None) -> dict:
-    spec = TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000, paired=True, adjust=adjust)
+def run(pack: Path, games: int | str, seed: int, agent: str, workers: int) -> dict:
+    """One seed's figures: ``games`` paired games, or with ``auto`` the look ``simulate --games auto`` stops at."""
+    spec = TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000, paired=True)
     agents = tuple(parse_agents(agent, 4, 50))
-    tally = simulate(spec, agents, games, seed, workers=workers)
-    return figures(tally, build_table(spec), [a.label for a in agents], seed)
+    table, labels = build_table(spec), [a.label for a in agents]
+    if games == "auto":
+        return play_until_decided(lambda n, done: simulate(spec, agents, n, seed, workers=workers, first=done),
+                                  lambda tally, alpha: figures(tally, table, labels, seed, alpha=alpha), MAX_GAMES)
+    return figures(simulate(spec, agents, games, seed, workers=workers), table, labels, seed)
+
+
+def sweep(pack: Path, field: str, values: list[int], games: int, seed: int, agent: str, workers: int) -> list:
+    """(value, figures) of a sweep of ``SWEPT``'s ``field``, played and judged as ``simulate --sweep`` does."""
+    specs = sweep_specs(TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000), SWEPT, field, values)
+    agents = tuple(parse_agents(agent, 4, 50))
+    runs = [(value, figures(simulate(spec, agents, games, seed, workers=workers), build_table(spec),
+                            [a.label for a in agents], seed)) for value, spec in zip(values, specs)]
+    return shared_band(SWEPT, runs)
 
 
 def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: int = 6) -> list[str]:
@@ -162,7 +184,9 @@ def contiguous(values: list[int], chosen: list[int]) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=1000, help="games per seed (the default budget: simulate's 1000)")
+    parser.add_argument("--games", default="auto", help="games per seed, or auto (the default budget: simulate's "
+                        "--games auto, looks up to 3,200 games)")
+    parser.add_argument("--sweep-games", type=int, default=MAX_GAMES, help="games a value of the sweep")
     parser.add_argument("--seeds", default="1-10", help="FIRST-LAST")
     parser.add_argument("--agent", default="random")
     parser.add_argument("--workers", type=int, default=2)
@@ -174,6 +198,8 @@ def main() -> None:
     parser.add_argument("--log-games", type=int, default=20,
                         help="games logged for a planted card never flagged: when the agents could use it, and what they chose")
     args = parser.parse_args()
+    if args.games != "auto":
+        args.games = int(args.games)
     low, _, high = args.seeds.partition("-")
     seeds = list(range(int(low), int(high or low) + 1))
     started = time.monotonic()
@@ -182,19 +208,27 @@ def main() -> None:
         table: dict[str, Counter] = {card: Counter() for card in KIND}
         why: dict[str, list[str]] = {card: [] for card in KIND}
         use: dict[str, Counter] = {card: Counter() for card in KIND}
+        played = []
         for seed in seeds:
             fig = run(pack, args.games, seed, args.agent, args.workers)
+            games = fig["table"]["games"]
+            played.append(games)
             for row in fig["cards"]:
                 if row["card"] in use:
                     use[row["card"]].update({"played": row["played_per_game"], "placed": row["placed_per_game"],
-                                             "triggers": row["triggers_per_game"], "held": row["held"] / args.games})
+                                             "triggers": row["triggers_per_game"], "held": row["held"] / games})
             for card, verdict in fig["verdicts"]["cards"].items():
                 if card in table:
                     table[card][answer(verdict)] += 1
                     why[card].append(f"seed {seed}: {answer(verdict)} ({verdict['why']})")
-            print(f"seed {seed}: " + ", ".join(f"{c} {answer(v)}" for c, v in sorted(fig["verdicts"]["cards"].items())),
-                  flush=True)
-        print(f"\nConfusion table: {len(seeds)} seeds x {args.games} paired games, agents {args.agent}, "
+            stop = fig.get("sequential")
+            print(f"seed {seed}" + (f" ({games:,} games, stopped: {stop['stopped']})" if stop else "") + ": "
+                  + ", ".join(f"{c} {answer(v)}" for c, v in sorted(fig["verdicts"]["cards"].items())), flush=True)
+            for card in [*OVERPOWERED, *WEAK]:
+                print(f"  {card}: {fig['verdicts']['cards'][card]['why']}")
+        budget = (f"auto ({', '.join(f'{n:,}' for n in played)} games; looks up to {MAX_GAMES:,})"
+                  if args.games == "auto" else str(args.games))
+        print(f"\nConfusion table: {len(seeds)} seeds x {budget} paired games, agents {args.agent}, "
               f"fixture base deck + planted pack (counts of seeds)")
         width = max(map(len, KIND)) + 2
         print(f"{'card':<{width}}{'kind':<13}" + "".join(f"{a:>16}" for a in ANSWERS)
@@ -226,15 +260,17 @@ def main() -> None:
         if not args.no_sweep:
             values = [int(v) for v in args.sweep_values.split(",")]
             field = args.sweep_field
-            print(f"\nSweep of {SWEPT}.{field} over {values} (seed {seeds[0]}, {args.games} games a value):")
+            print(f"\nSweep of {SWEPT}.{field} over {values} (seed {seeds[0]}, {args.sweep_games:,} games a value, the "
+                  "band measured at the first value):")
             in_line = []
-            for value in values:
-                fig = run(pack, args.games, seeds[0], args.agent, args.workers, adjust=(SWEPT, field, value))
+            for value, fig in sweep(pack, field, values, args.sweep_games, seeds[0], args.agent, args.workers):
                 verdict = fig["verdicts"]["cards"][SWEPT]
                 strength = next(c for c in fig["cards"] if c["card"] == SWEPT).get("strength") or {}
                 effect = ("plain" if strength.get("plain") else
                           f"{100 * strength['difference']:+.1f} pts [{100 * strength['low']:+.1f}, {100 * strength['high']:+.1f}]")
-                print(f"  {field} {value}: {effect}: {answer(verdict)}", flush=True)
+                band = fig["verdicts"]["bands"]["battle"]
+                print(f"  {field} {value}: {effect}: {answer(verdict)} (band {100 * band['low']:+.1f} to "
+                      f"{100 * band['high']:+.1f})", flush=True)
                 if verdict["verdict"] == ["in line"]:
                     in_line.append(value)
             ok = contiguous(values, in_line) and values[-1] not in in_line

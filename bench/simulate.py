@@ -121,13 +121,19 @@ def paired_rates(games: int) -> dict[str, float]:
     """Reported games per processor-second of this process: ``--compare`` (the deck without the pack, then with
     it and its paired games) and a 4-value ``--sweep`` (each value's games with paired games), greedy seats,
     four-player base of the fixture game, one worker, seed 1. Only APIs older than the paired-game work are
-    used, so the same function measures another checkout (``--against``)."""
+    used, or the sweep's tables as ``simulate --sweep`` builds them where the checkout has ``sweep_specs``, so the
+    same function measures another checkout (``--against``)."""
     agents = parse_agents("greedy", 4)
     plain = TableSpec(str(FIXTURE), "fallera", "base", 4)
     paired = TableSpec(str(FIXTURE), "fallera", "base", 4, (str(PAIRED_PACK),), paired=True)
     card, field, values = SWEEP
-    sweep = [TableSpec(str(FIXTURE), "fallera", "base", 4, (str(PAIRED_PACK),), paired=True, adjust=(card, field, v))
-             for v in values]
+    try:  # the band measured once per sweep (what `simulate --sweep` plays since issue 42's last round)
+        from cardworks.simulate.sweep import sweep_specs
+    except ImportError:  # an older checkout: every value measures every card
+        sweep = [TableSpec(str(FIXTURE), "fallera", "base", 4, (str(PAIRED_PACK),), paired=True, adjust=(card, field, v))
+                 for v in values]
+    else:
+        sweep = sweep_specs(TableSpec(str(FIXTURE), "fallera", "base", 4, (str(PAIRED_PACK),)), card, field, list(values))
     for spec in [plain, paired, *sweep]:
         build_table(spec)
     start = time.process_time()

@@ -123,6 +123,28 @@ def test_a_sweep_plays_the_same_games_at_each_value_and_names_where_the_card_is_
     assert "Sweep of balance-soldat.attack" in out and "In line at attack = " in out
 
 
+def test_a_sweep_measures_the_base_band_once_and_judges_every_value_against_it() -> None:
+    """The base cards' twins are played at the first value only (later values pair the swept card alone), every
+    value is judged against that one band, and Benjamini-Hochberg runs over the whole sweep's measured cards."""
+    from cardworks.simulate.sweep import sweep_specs
+    from cardworks.simulate.tables import TableSpec, build_table
+    from simulate_helpers import CARDS
+
+    specs = sweep_specs(TableSpec(str(CARDS), "fallera", "base", 4, (str(BALANCE.resolve()),)), "balance-soldat",
+                        "attack", [4, 7, 10])
+    tables = [build_table(spec) for spec in specs]
+    base = {d for d in tables[0].measured if d not in tables[0].pack_cards}
+    assert len(base) >= 3 and all(tables[0].families[d] == "battle" for d in base)
+    assert [t.measured for t in tables[1:]] == [("balance-soldat",), ("balance-soldat",)]
+    sweep = simulate_json(str(BALANCE), "--sweep", "balance-soldat.attack=4..10:3", "--games", "20", "--seed", "3",
+                          "--workers", "1")["sweep"]
+    bands = [row["band"] for row in sweep["values"]]
+    assert len(bands) == 3 and bands[0]["base_cards"] >= 3 and bands[1:] == bands[:-1]  # one band for every value
+    assert all(row["strength"]["pairs"] > 0 for row in sweep["values"])
+    # BH over the base cards and the three values: no value's adjusted p is below its own raw p
+    assert all(row["strength"]["p_adjusted"] >= row["strength"]["p"] for row in sweep["values"])
+
+
 @pytest.mark.parametrize("sweep,message", [
     ("balance-soldat.attack=5..1", "must run upwards"),
     ("balance-soldat.attack", "write CARD.FIELD=LO..HI"),

@@ -169,18 +169,19 @@ def _sweep(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str,
     from ..simulate.figures import figures
     from ..simulate.progress import SimulationProgress
     from ..simulate.report import to_json, to_text, write_report
-    from ..simulate.sweep import parse_sweep, sweep_figures
+    from ..simulate.sweep import parse_sweep, shared_band, sweep_figures, sweep_specs
     from ..simulate.tables import TableSpec, build_table
 
     card, field, values = parse_sweep(sweep)
     if not packs or compare or fail_on or paired is False:
         raise UsageError("--sweep judges one pack card by paired games: give its pack, without --compare, --fail-on "
                          "or --no-paired")
-    specs = [TableSpec(str(Path(cards_root).resolve()), game, selection, players, tuple(str(p.resolve()) for p in packs),
-                       max_steps, paired=True, adjust=(card, field, value)) for value in values]
-    tables = [build_table(spec) for spec in specs]  # every value's bad input before any game
-    if card not in tables[0].pack_cards:
-        raise UsageError(f"--sweep {card}: not a card the packs add to the deck (verdicts judge pack cards)")
+    specs = sweep_specs(TableSpec(str(Path(cards_root).resolve()), game, selection, players,
+                                  tuple(str(p.resolve()) for p in packs), max_steps), card, field, values)
+    try:
+        tables = [build_table(spec) for spec in specs]  # every value's bad input before any game
+    except UsageError as exc:
+        raise UsageError(str(exc) if str(exc).startswith("--sweep") else f"--sweep {exc}") from None
     labels = [a.label for a in agents]
     runs = []
     with SimulationProgress() as start:
@@ -188,7 +189,7 @@ def _sweep(cards_root: Path, packs: tuple[Path, ...], game: str, selection: str,
             tally = run(spec, tuple(agents), games, seed, workers=workers or _cores(), scheduler=scheduler,
                         progress=start(f"{spec.label}, {card}.{field}={value}", games), first=first)
             runs.append((value, figures(tally, table, labels, seed, first)))
-    report = {"sweep": sweep_figures(card, field, runs)}
+    report = {"sweep": sweep_figures(card, field, shared_band(card, runs))}
     if out is not None:
         for path in write_report(report, out):
             click.echo(f"{path}: written", err=True)

@@ -1,12 +1,22 @@
 """``simulate --sweep CARD.FIELD=LO..HI[:STEP]``: one pack card's number stepped over a range, the same seeded
-games at each value, and its strength and verdict against the value, to find where the card is in line."""
+games at each value, and its strength and verdict against the value, to find where the card is in line.
+
+Paired games measure the swept card at every value, and the base cards of its type (its band, the yardstick of
+its verdict) once, at the first value: their twins were most of a sweep's work, and the band they give does not
+depend on which value the swept card has in the real games beyond the noise of measuring it (see docs/simulate.md).
+Benjamini-Hochberg then runs over every card the sweep measured: the base cards once, the swept card at each value.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from ..errors import UsageError
+from .stats import benjamini_hochberg
+from .tables import TableSpec
+from .verdicts import verdicts
 
 PATTERN = re.compile(r"^(?P<card>[a-z0-9][a-z0-9-]*)\.(?P<field>[a-z-]+)=(?P<lo>-?\d+)\.\.(?P<hi>-?\d+)(?::(?P<step>\d+))?$")
 MOST_VALUES = 50
@@ -61,3 +71,41 @@ def sweep_figures(card: str, field: str, runs: list[tuple[int, dict[str, Any]]])
     return {"card": card, "field": field, "table": {k: v for k, v in first.items()},
             "values": rows, "in_line": [r["value"] for r in rows if r["verdict"] == ["in line"] and not r["stalled"]],
             "stalled": [r["value"] for r in rows if r["stalled"]]}
+
+
+def sweep_specs(spec: TableSpec, card: str, field: str, values: list[int]) -> list[TableSpec]:
+    """The table of each value: ``spec`` with the card's number changed and paired games for that card alone, the
+    first value's also for the base cards of its type (the band, measured once per sweep)."""
+    return [replace(spec, paired=True, adjust=(card, field, value), measure=(card,), band=not k)
+            for k, value in enumerate(values)]
+
+
+def shared_band(card: str, runs: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """Each value's figures judged against the band of the base cards measured at the first value, with the swept
+    card's ``p_adjusted`` by Benjamini-Hochberg over every card the sweep measured (the base cards once, the card
+    at each value): the verdicts of a sweep whose band was measured once (``sweep_specs``)."""
+    band = {row["card"]: row["strength"] for row in runs[0][1]["cards"]
+            if not row["pack"] and "difference" in (row.get("strength") or {})}
+    pvalues = {f"base {design}": s["p"] for design, s in band.items() if s["pairs"]}
+    for value, fig in runs:
+        strength = _row(fig, card).get("strength") or {}
+        if strength.get("pairs"):
+            pvalues[f"{card} at {value}"] = strength["p"]
+    adjusted = benjamini_hochberg(pvalues)
+    judged = []
+    for value, fig in runs:
+        cards = []
+        for row in fig["cards"]:
+            if row["card"] in band:
+                row = {**row, "strength": {**band[row["card"]], "p_adjusted": adjusted.get(f"base {row['card']}", 1.0)}}
+            elif row["card"] == card and "difference" in (row.get("strength") or {}):
+                row = {**row, "strength": {**row["strength"], "p_adjusted": adjusted.get(f"{card} at {value}", 1.0)}}
+            cards.append(row)
+        found = verdicts(cards, paired=True, alpha=fig["verdicts"]["thresholds"]["alpha"],
+                         games={"no_winner": fig["no_winner"], "stalls": fig["stalls"]})
+        judged.append((value, {**fig, "cards": cards, "verdicts": found}))
+    return judged
+
+
+def _row(fig: dict[str, Any], card: str) -> dict[str, Any]:
+    return next(c for c in fig["cards"] if c["card"] == card)

@@ -46,6 +46,11 @@ class TableSpec:
     """Also replay every game with each measured card played as a plain card of its type (``Table.measured``)."""
     adjust: tuple[str, str, int] | None = None
     """(design, field, value): one number of a card changed, a step of ``simulate --sweep``."""
+    measure: tuple[str, ...] | None = None
+    """With ``paired``: the pack cards measured (None: every one); a sweep measures only the card it steps."""
+    band: bool = True
+    """With ``paired``: also measure the base cards of the measured pack cards' types that are not plain (their
+    band is the verdicts' yardstick); a sweep measures them at its first value only."""
 
     @property
     def label(self) -> str:
@@ -247,15 +252,26 @@ def _table(spec: TableSpec, db: Any, config: Any, simulation: Simulation) -> Tab
             table.plain_cards.add(design)
         if spec.paired and swapped is not None:
             table.stand_ins[design] = swapped
-    kinds = {table.families[d] for d in pack_cards if d in table.families}
+    chosen = _measured_pack_cards(spec, pack_cards)
+    kinds = {table.families[d] for d in chosen if d in table.families}
     for design, swapped in list(table.stand_ins.items()):
-        if design not in pack_cards and table.families[design] not in kinds:
+        if design not in chosen and (design in pack_cards or not spec.band or table.families[design] not in kinds):
             del table.stand_ins[design]
             continue
         table.stand_ins[design] = Table(spec, swapped, partial(simulation.deal, db, config, swapped), simulation,
                                         deck=table.deck, cards=simulation.cards(swapped), pack_cards=pack_cards,
                                         beliefs=table.cards)
     return table
+
+
+def _measured_pack_cards(spec: TableSpec, pack_cards: frozenset[str]) -> frozenset[str]:
+    """The pack cards ``spec`` measures: all of them, or those it names (each must be one)."""
+    if spec.measure is None:
+        return pack_cards
+    stray = sorted(set(spec.measure) - pack_cards)
+    if stray:
+        raise UsageError(f"{stray[0]}: not a card the packs add to the deck (verdicts judge pack cards)")
+    return frozenset(spec.measure)
 
 
 def _adjusted(spec: TableSpec, rules: Any, simulation: Simulation) -> Any:
