@@ -185,6 +185,8 @@ BUILD_OUTPUTS = options(
                  help="Render in N processes (default: one per processor, at most 4)."),
     click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT): lay card faces out on that cluster's "
                  "workers (they need cardworks and the same paths); sheets and documents are made here."),
+    click.option("--watch", is_flag=True, help="Stay running and build again each time a file of the database or "
+                 "of the packs is saved (one warm process: a rebuild pays no start-up). Ctrl-C stops."),
 )
 BUILD_LANGUAGES = options(
     click.option("--locale", "locales", multiple=True,
@@ -196,7 +198,7 @@ BUILD_LANGUAGES = options(
 BUILD_SECTIONS = {
     "Which deck": ("game", "selection", "players", "merge", "optional", "edition"),
     "Sheets": ("paper", "layout_name", "mark_inset", "gutter", "marks", "duplex", "back_offset"),
-    "Outputs": ("out", "card_sheets", "docs", "png", "strict", "jobs", "scheduler"),
+    "Outputs": ("out", "card_sheets", "docs", "png", "strict", "jobs", "scheduler", "watch"),
     "Languages": ("locales", "allow_fallback", "proof"),
 }
 
@@ -239,14 +241,23 @@ def build(cards_root: Path, packs: tuple[Path, ...], **given: Any) -> None:
     from ..render.build import build as run_build
 
     options = build_options(packs, given)
-    with progress_bar() as progress:
-        report = run_build(cards_root, options, progress)
-    print_build_report(report)
-    from ..render.fonts import SUBSETTER_WARNING, fast_subsetter
 
-    rendered = any(o.rendered or o.faces for o in report.outcomes) or any(r for _, _, r in report.documents)
-    if rendered and not fast_subsetter():  # once per build that made PDFs, after the report, where it is seen
-        click.echo(SUBSETTER_WARNING, err=True)  # (a no-op build skips the check: it loads WeasyPrint, ~1 s)
+    def build_once() -> None:
+        with progress_bar() as progress:
+            report = run_build(cards_root, options, progress)
+        print_build_report(report)
+        from ..render.fonts import SUBSETTER_WARNING, fast_subsetter
+
+        rendered = any(o.rendered or o.faces for o in report.outcomes) or any(r for _, _, r in report.documents)
+        if rendered and not fast_subsetter():  # once per build that made PDFs, after the report, where it is seen
+            click.echo(SUBSETTER_WARNING, err=True)  # (a no-op build skips the check: it loads WeasyPrint, ~1 s)
+
+    if not given["watch"]:
+        build_once()
+        return
+    from .watch import watch_builds, watched_roots
+
+    watch_builds(watched_roots(cards_root, options.packs), options.out, build_once)
 
 
 @click.group()
