@@ -10,6 +10,14 @@ square): the height it has beyond a poker card's goes to the art box, so the
 rules box stays exactly the poker face's. On a wider card the rules and
 flavour text are set larger (``text_scale``), so a text fills its box about
 as on a poker face rather than in fewer, longer lines.
+
+Type is never drawn smaller than on a poker face while the card is at least
+``FLOOR_MM`` (a mini card): a card smaller than poker in either direction
+(mini, bridge, square, landscape) is laid out at its own size (``scale`` 1),
+its art box taking the height it lacks (down to ``ART_MIN_MM``, then the rules
+box), so its texts stay as legible as on a poker face. Only a card smaller
+than that floor is drawn scaled down; its type then shrinks with it, and the
+legibility check (``render.legibility``) reports what falls under the minimum.
 """
 
 from __future__ import annotations
@@ -19,6 +27,10 @@ from dataclasses import dataclass
 POKER_MM = (63.0, 88.0)
 ART_MM, RULES_MM = 31.0, 27.5
 """The poker face's art and rules box heights."""
+FLOOR_MM = (44.0, 63.0)
+"""The smallest card laid out at poker type size (mini); a smaller card is this layout drawn scaled down."""
+ART_MIN_MM, RULES_MIN_MM = 12.0, 8.0
+"""What the art box and the rules box keep on a card lower than poker before the other gives up height."""
 HEADER_MM, GAP_MM, STATS_MM = 9.4, 0.8, 6.0
 TEXT_MM = 53.5
 """Width of the poker face's rules text: 63 less the frame (2 × 2.6), the panel border (2 × 0.35) and the
@@ -43,10 +55,12 @@ class FaceGeometry:
 
 def face_geometry(trim_w: float, trim_h: float) -> FaceGeometry:
     """The layout of a face of this trim size (see the module docstring)."""
-    scale = min(trim_w / POKER_MM[0], trim_h / POKER_MM[1])
+    fitted = min(trim_w / POKER_MM[0], trim_h / POKER_MM[1])
+    floor = min(1.0, trim_w / FLOOR_MM[0], trim_h / FLOOR_MM[1])
+    scale = max(fitted, floor)
     card_w, card_h = trim_w / scale, trim_h / scale
-    art_h = ART_MM + max(0.0, card_h - POKER_MM[1])
-    rules_h = RULES_MM
+    art_h = max(ART_MIN_MM, ART_MM + card_h - POKER_MM[1])
+    rules_h = max(RULES_MIN_MM, RULES_MM - max(0.0, ART_MIN_MM - (ART_MM + card_h - POKER_MM[1])))
     stats_top = HEADER_MM + art_h + GAP_MM
     rules_top = stats_top + STATS_MM + GAP_MM
     text_scale = max(1.0, ((card_w - (POKER_MM[0] - TEXT_MM)) / TEXT_MM) ** 0.5)

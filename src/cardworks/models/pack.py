@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .base import TRANSLATABLE, Document, Id, Ref
+from .base import TRANSLATABLE, Document, Id, Model, Ref
 from .game import CardBack, CardSize, SourceDocument
+
+
+class TypeMinimum(Model):
+    """The smallest type a face may print, in points at the card's real size (docs/templates.md)."""
+
+    text: float = Field(6.0, ge=3.0, le=24.0)
+    """The title, stats line, rules text and flavour."""
+    credits: float = Field(5.0, ge=3.0, le=24.0)
+    """The artist credit and the legend of the marks."""
 
 
 class Pack(Document):
@@ -23,3 +32,6 @@ class Pack(Document):
     """Trim size of the pack's cards unless a set says otherwise (default: the game's)."""
     backs: dict[Ref, CardBack] = Field(default_factory=dict)
     """Backs of the pack's cards per card type, before the game's."""
+    min_type_pt: TypeMinimum | None = None
+    """The smallest type the pack's card faces may print (default: 6 pt text, 5 pt credits); the build checks
+    every face at its real size against it."""
