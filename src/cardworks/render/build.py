@@ -622,7 +622,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         if options.documents:
             boxes = [s.id for s in game.selections] if options.selection is None else []
             tasks += doc_tasks(db, locales, [deck.selection, *(b for b in boxes if b != deck.selection)],
-                               options.allow_fallback, options.proof)
+                               options.allow_fallback, options.proof, options.layout.paper)
     run = FaceRun.of(options)
     for step, (db, deck, locale) in enumerate(plans):
         if progress:
