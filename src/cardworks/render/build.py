@@ -388,8 +388,10 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
         sheet_key = sheet_hash(f"{faces_key} {contents_key}", layout, layout_digest)
         sheet_path = f"{db.output_id}/{locale}/" + sheet_name(deck, (width, height), list(groups), game_size,
                                                               layout.name, layout.paper)
-        cut_paths = [sheet_path[:-4] + ext for ext in (".cut.svg", ".cut.dxf")] if sheet and sheet.corner_radius is not None else []
-        previous = [kept.get(path) for path in [sheet_path, *cut_paths]]
+        cards = [deck.cards[i].card.id for i in entries for _ in range(deck.cards[i].copies)]
+        cuts = cut_files(sheet_path, len(cards), sum(1 for s in sheet.slots if s.side == "front")) \
+            if sheet and sheet.corner_radius is not None else []
+        previous = [kept.get(path) for path in [sheet_path, *(path for _, path, _ in cuts)]]
         if all(r is not None and r.input_hash == sheet_key and still_valid(run.out, r) for r in previous):
             records += previous  # type: ignore[arg-type]
             continue
@@ -399,7 +401,6 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
             except ValueError as exc:
                 raise UsageError(f"{db.output_id}: {exc}") from None
         shop = shop or open_pdf(shop_file)
-        cards = [deck.cards[i].card.id for i in entries for _ in range(deck.cards[i].copies)]
         fronts, backs = [page_of[c] for c in cards], [page_of[back_of[c]] for c in cards]
         if sheet is None:
             sheets = impose(shop, fronts, backs, layout)
@@ -419,10 +420,11 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
         records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages), sha256=sheet_sha, **common,
                                     contents=[row.record() for row in rows], contents_pages=len(opening.pages),
                                     fallbacks=fell_back, **overflow_fields(overflow, small)))
-        if cut_paths:
+        if cuts:
             from .cutfiles import cut_dxf, cut_svg  # ezdxf (and numpy) only for a layout that makes cut files
 
-            for kind, path, data in (("cut-svg", cut_paths[0], cut_svg(sheet)), ("cut-dxf", cut_paths[1], cut_dxf(sheet))):  # type: ignore[arg-type]
+            for kind, path, count in cuts:
+                data = (cut_svg if kind == "cut-svg" else cut_dxf)(sheet, count)  # type: ignore[arg-type]
                 records.append(OutputRecord(kind=kind, path=path, pages=1, sha256=write_output(run.out, path, data),
                                             **common))
         imposed = True
@@ -434,6 +436,19 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
     outcome.small = small
     outcome.telltale = telltale_backs(job)
     return outcome
+
+
+def cut_files(sheet_path: str, cards: int, per_page: int) -> list[tuple[str, str, int]]:
+    """The cut files of a print-and-cut sheets file of ``cards`` cards, ``per_page`` to a page: (kind, path, cards
+    it cuts). ``….cut.svg`` and ``….cut.dxf`` serve every full page; a last page the cards do not fill gets its
+    own, ``….last.cut.svg`` and ``….last.cut.dxf``, cutting only its filled slots (a file of one page that is not
+    full: the plain names, cutting its cards only). A machine never cuts an empty slot."""
+    stem = sheet_path[:-4]
+    full, rest = divmod(cards, per_page)
+    plan = [(f"{stem}.cut", per_page if full else rest)]
+    if full and rest:
+        plan.append((f"{stem}.last.cut", rest))
+    return [(kind, f"{name}.{ext}", count) for name, count in plan for kind, ext in (("cut-svg", "svg"), ("cut-dxf", "dxf"))]
 
 
 def _chosen_layout(db: Database, given: SheetLayout) -> tuple[tuple[LayoutFile, str], str]:
