@@ -180,6 +180,30 @@ def test_backs_that_tell_pack_cards_apart_in_a_merged_deck_are_found(game: GameD
     assert telltale_backs(alone) == {}
 
 
+def test_cards_of_another_size_are_not_said_to_tell_apart(game: GameDir, pack: Path) -> None:
+    """Issue 44: the warning fired on every build of a pack with a second card size (each size has backs of its
+    own). Battle cards at two sizes: no warning, with or without a back of the pack's; two backs among the
+    battle cards of one size: the warning, naming the type with that size."""
+    sets = pack / "sets" / "seafood.json"
+    data = json.loads(sets.read_text(encoding="utf-8"))
+    data["card_size"] = {"width_mm": 70, "height_mm": 70}
+    sets.write_text(json.dumps(data), encoding="utf-8")
+    for navy in (False, True):
+        if navy:
+            _navy(pack)
+        db = load_database(game.root, [pack])
+        merged = build_job(db, build_deck(db, "base+seafood-set"), "en")
+        battles = {(face.trim_w, face.back) for face in merged.faces if not face.is_back and face.type == "battle"}
+        assert {width for width, _ in battles} == {63, 70} and len(battles) == 2, battles
+        assert telltale_backs(merged) == {}, navy
+    extra = {**data, "id": "extra-set", "name": "Extra", "cards": [{**data["cards"][1], "id": "remer", "name": "remer"}]}
+    del extra["card_size"], extra["totals"]  # the game's size, the pack's navy battle back
+    (pack / "sets" / "extra.json").write_text(json.dumps(extra), encoding="utf-8")
+    db = load_database(game.root, [pack])
+    merged = build_job(db, build_deck(db, "base+seafood-set+extra-set"), "en")
+    assert telltale_backs(merged) == {"battle 63 × 88 mm": ["back", "back-type-battle"]}
+
+
 @pytest.mark.slow
 def test_a_merged_deck_export_warns_naming_the_types(example_pack: Path, tmp_path: Path) -> None:
     """End to end on the shipped game and example pack: the warning reaches a real print-shop export."""
