@@ -241,7 +241,7 @@ def small_type_error(db: Database, locale: str, small: dict[str, dict[str, tuple
     for card, parts in small.items():
         for part, (size, least) in parts.items():
             where, pointer = _at_card(db, locale, card, part)
-            problems.append(Problem(where, pointer, "type-too-small", f"{locale}: the card's {part} prints at {size:g} pt, "
+            problems.append(Problem(where, pointer, "type-too-small", f"{locale}: the card's {part} prints at {size:.1f} pt, "
                                     f"under the {least:g} pt minimum"))
     return DataError(f"{db.output_id} {locale}: type too small to read on {describe_small(small)} (--strict){note}",
                      problems)

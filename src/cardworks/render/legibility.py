@@ -30,5 +30,5 @@ def too_small(sizes: dict[str, float], minimum: TypeMinimum) -> dict[str, tuple[
 
 def describe_small(small: dict[str, dict[str, tuple[float, float]]]) -> str:
     """Faces with too small type for a message: ``card-a (rules 4.1 pt < 6 pt), card-b (artist 2.9 pt < 5 pt)``."""
-    return ", ".join(f"{face_id} ({', '.join(f'{part} {size:g} pt < {least:g} pt' for part, (size, least) in parts.items())})"
+    return ", ".join(f"{face_id} ({', '.join(f'{part} {size:.1f} pt < {least:g} pt' for part, (size, least) in parts.items())})"
                      for face_id, parts in small.items())

@@ -13,7 +13,6 @@ from typing import Any
 from ...loading.database import Database, load_game
 from ..jinja import templates_dir
 from ..manifest import OutputRecord, still_valid, write_output
-from ..facepdf import save_pdf
 from .texts import fallen_back
 
 
@@ -171,6 +170,7 @@ def render_task(task: DocTask, made: DocHtml | None = None) -> tuple[bytes, int,
 
     import pikepdf
 
+    from ..facepdf import save_pdf  # pikepdf: only where a document is laid out (``validate`` makes HTML only)
     from .documents import render_pdf
 
     if made is None:
