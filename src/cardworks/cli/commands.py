@@ -185,7 +185,7 @@ BUILD_OUTPUTS = options(
     click.option("--cards/--no-cards", "card_sheets", default=True, show_default=True, help="Build card sheets."),
     click.option("--docs/--no-docs", default=True, show_default=True, help="Build rulebooks and FAQ indexes."),
     click.option("--png", is_flag=True, help="Also write 300 dpi PNG images of every card (print shops)."),
-    click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box."),
+    click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box or prints under the smallest legible size."),
     click.option("--jobs", type=click.IntRange(1, 64), default=None,
                  help="Render in N processes (default: one per processor, at most 4)."),
     click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT): lay card faces out on that cluster's "

@@ -219,12 +219,11 @@ def overflow_fields(overflow: dict[str, tuple[str, ...]],
             "small_type": {card: {part: list(pair) for part, pair in parts.items()} for card, parts in (small or {}).items()}}
 
 
-def _at_card(db: Database, locale: str, card: str, part: str) -> tuple[str, str]:
+def _at_card(db: Database, by_id: dict[str, Any], locale: str, card: str, part: str) -> tuple[str, str]:
     """Where a part of a card's face is given: the card in its set file, or its entry in the locale's translation
-    file (its texts in another locale than the source's); the game when the card is not a record."""
-    from ..loading.records import Index
-
-    record = Index(db).by_id.get(card)
+    file (its texts in another locale than the source's); the game when the card is not a record (``by_id``:
+    the records by id)."""
+    record = by_id.get(card)
     if record is None:
         return db.output_id, ""
     if part == "legend":  # the legend of the marks is no field of the card: it follows from them
@@ -237,10 +236,12 @@ def _at_card(db: Database, locale: str, card: str, part: str) -> tuple[str, str]
 def small_type_error(db: Database, locale: str, small: dict[str, dict[str, tuple[float, float]]],
                      note: str = "") -> DataError:
     """``--strict``'s refusal of type printed below the minimum (:mod:`.legibility`): one problem per card and part."""
-    problems = []
+    from ..loading.records import Index
+
+    by_id, problems = Index(db).by_id, []
     for card, parts in small.items():
         for part, (size, least) in parts.items():
-            where, pointer = _at_card(db, locale, card, part)
+            where, pointer = _at_card(db, by_id, locale, card, part)
             problems.append(Problem(where, pointer, "type-too-small", f"{locale}: the card's {part} prints at {size:.1f} pt, "
                                     f"under the {least:g} pt minimum"))
     return DataError(f"{db.output_id} {locale}: type too small to read on {describe_small(small)} (--strict){note}",
@@ -250,10 +251,12 @@ def small_type_error(db: Database, locale: str, small: dict[str, dict[str, tuple
 def overflow_error(db: Database, locale: str, overflow: dict[str, tuple[str, ...]], note: str = "") -> DataError:
     """``--strict``'s refusal: each overflowing part as a problem at the text it shows (the card in its set
     file, or its entry in the locale's translation file), and one summary line."""
-    problems = []
+    from ..loading.records import Index
+
+    by_id, problems = Index(db).by_id, []
     for card, parts in overflow.items():
         for part in parts or ("text",):
-            where, pointer = _at_card(db, locale, card, part)
+            where, pointer = _at_card(db, by_id, locale, card, part)
             problems.append(Problem(where, pointer, "text-overflow", f"{locale}: the card's {part} does not fit its place"))
     return DataError(f"{db.output_id} {locale}: text overflows on {describe(overflow)} (--strict){note}", problems)
 

@@ -161,7 +161,8 @@ class DeckFaces:
 
 
 class FaceCache:
-    """A folder of face pages by key: ``<key>.pdf`` and ``<key>.json`` (fit step, overflowing parts, group).
+    """A folder of face pages by key: ``<key>.pdf`` and ``<key>.json`` (fit step, overflowing parts, group, type
+    sizes).
 
     Metadata that is not in this form (an older cache's, or a damaged file) is a miss: the face is laid out
     again rather than served with a verdict that may be stale.
