@@ -52,6 +52,22 @@ def minitrick_four_pack(**more: Any) -> dict[str, Any]:
     }
 
 
+FACE_STRINGS_ES = (("conill", "name"), ("olla", "name"), ("base", "name"), ("treasure", "alt"), ("battle", "alt"))
+"""The Spanish strings of ``mini``'s faces beyond the rest of its translation: with them a Spanish build (and
+``validate``, which checks what a build would refuse) passes; :func:`partly_translated` takes them out for the
+tests of translating, which need strings still to translate."""
+
+
+def partly_translated(files: dict[str, Any]) -> dict[str, Any]:
+    """``mini``'s files (:func:`mini_files`) with the Spanish strings of ``FACE_STRINGS_ES`` left untranslated."""
+    entries = files["i18n/es.json"]["entries"]
+    for record, field in FACE_STRINGS_ES:
+        entries[record].pop(field)
+        if not entries[record]:
+            del entries[record]
+    return files
+
+
 def mini_files() -> dict[str, Any]:
     """The files of a small valid game ``mini``, by path relative to the game folder."""
     rules = "Steal one {treasure} from a rival."
@@ -124,7 +140,8 @@ def mini_files() -> dict[str, Any]:
                 "capita": {"name": {"text": "capità", "source_hash": source_hash("capità"), "source": "capità"},
                            "rules": {"text": "Roba un {treasure} a un rival.", "source_hash": source_hash(rules),
                                      "source": rules}},
-                "conill": {"alt_names/0": {"text": "conejo", "source_hash": source_hash("rabbit"), "source": "rabbit"}},
+                "conill": {"alt_names/0": {"text": "conejo", "source_hash": source_hash("rabbit"), "source": "rabbit"},
+                           "name": {"text": "conill", "source_hash": source_hash("conill"), "source": "conill"}},
                 # the pieces every locale prints (the board, the coin's stickers) name the game and the pieces
                 **{record: {field: {"text": text, "source_hash": source_hash(source), "source": source}
                             for field, source, text in fields}
@@ -134,7 +151,10 @@ def mini_files() -> dict[str, Any]:
                                ("sides/front/spaces/north/name", "North", "Norte"),
                                ("sides/front/spaces/south/name", "South", "Sur")],
                        "coin": [("name", "coin", "moneda"), ("faces/heads/name", "heads", "cara"),
-                                ("faces/tails/name", "tails", "cruz")]}.items()},
+                                ("faces/tails/name", "tails", "cruz")],
+                       # what its faces print besides (see FACE_STRINGS_ES): without them a Spanish build stops
+                       "treasure": [("alt", "treasure", "tesoro")], "battle": [("alt", "battle", "batalla")],
+                       "olla": [("name", "olla", "olla")], "base": [("name", "Base", "Base")]}.items()},
             },
         },
     }

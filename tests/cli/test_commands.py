@@ -8,16 +8,20 @@ import sys
 from pathlib import Path
 
 from cardworks.i18n import source_hash
-from conftest import REPO, GameDir, run_cli
+from conftest import REPO, GameDir, partly_translated, run_cli
 
 
 def test_stale_translation_warns_and_fails_under_strict(game: GameDir) -> None:
     game.data("sets/base.json")["cards"][1]["rules"] = "Steal two {treasure} from a rival."
     game.write()
-    run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    run = run_cli("--cards", str(game.cards_root), "validate", "--locale", "en", "--format", "json")
     assert run.exit_code == 0
-    assert [(p["code"], p["pointer"]) for p in run.problems] == [("stale-translation", "/entries/capita/rules/source_hash")]
-    assert run_cli("--cards", str(game.cards_root), "validate", "--strict").exit_code == 1
+    assert [(p["code"], p["pointer"], p["severity"]) for p in run.problems] == [
+        ("stale-translation", "/entries/capita/rules/source_hash", "warning"),
+        ("translation-missing", "/entries/capita/rules", "warning")]  # a Spanish build does not print a stale text
+    assert run_cli("--cards", str(game.cards_root), "validate", "--locale", "en", "--strict").exit_code == 1
+    spanish = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")  # a build makes es too
+    assert spanish.exit_code == 1 and ("translation-missing", "error") in {(p["code"], p["severity"]) for p in spanish.problems}
 
 
 def test_text_output_names_file_location_and_code(game: GameDir) -> None:
@@ -43,6 +47,7 @@ def test_completeness_table_in_text_output(game: GameDir) -> None:
 
 
 def test_cards_lists_names_in_a_locale(game: GameDir) -> None:
+    partly_translated(game.files)  # olla's name untranslated
     game.write()
     run = run_cli("--cards", str(game.cards_root), "cards", "--game", "mini", "--locale", "es", "--format", "json")
     assert run.exit_code == 0
@@ -100,12 +105,14 @@ def test_schema_command_writes_schemas(tmp_path: Path) -> None:
 
 
 def test_validate_in_a_real_process_never_imports_the_renderer(game: GameDir) -> None:
-    """validate loads neither WeasyPrint nor Jinja; rich (about 30 ms) draws its completeness table."""
+    """validate lays nothing out: it loads neither WeasyPrint nor pikepdf; rich (about 30 ms) draws its
+    completeness table. Jinja and fontTools it does load: the checks of what a build would refuse make the
+    documents' HTML and set the card titles (``render.buildable``)."""
     game.write()
     code = ("import sys; from cardworks.cli.main import cli\n"
             "try:\n    cli.main(['--cards', sys.argv[1], 'validate'], standalone_mode=True)\n"
             "except SystemExit as exit:\n"
-            "    heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'weasyprint', 'jinja2', 'pikepdf', 'matplotlib'})\n"
+            "    heavy = sorted(m for m in sys.modules if m.split('.')[0] in {'weasyprint', 'pikepdf', 'matplotlib'})\n"
             "    print('HEAVY', heavy); raise\n")
     done = subprocess.run([sys.executable, "-c", code, str(game.cards_root)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -43,7 +43,11 @@ def _mini_pack(folder: Path) -> Path:
         },
         "i18n/es.json": {
             "$schema": "../../../schema/translations.schema.json", "game": "mini", "locale": "es",
-            "entries": {"gamba": {"rules": {"text": es, "source_hash": source_hash(rules), "source": rules}}},
+            "entries": {"gamba": {"rules": {"text": es, "source_hash": source_hash(rules), "source": rules},
+                                  "name": {"text": "gamba", "source_hash": source_hash("gamba"), "source": "gamba"}},
+                        "cavaller": {"name": {"text": "cavaller", "source_hash": source_hash("cavaller"), "source": "cavaller"}},
+                        "seafood-set": {"name": {"text": "Marisco", "source_hash": source_hash("Seafood"),
+                                                 "source": "Seafood"}}},
         },
     }
     for relative, content in files.items():
@@ -123,7 +127,7 @@ def test_pack_sheet_edits_reach_the_packs_own_files(cards: Path, pack: Path, tmp
     entries = json.loads((pack / "i18n/es.json").read_text(encoding="utf-8"))["entries"]
     assert entries["gamba"]["name"]["text"] == "gamba de muestra"
     assert snapshot(cards) == game_before  # nothing of the game was touched
-    run = run_cli("--cards", str(cards), "validate", str(pack))
+    run = run_cli("--cards", str(cards), "validate", str(pack), "--locale", "en")  # the new rules have no es text yet
     assert run.exit_code == 0, run.output
 
 
@@ -178,6 +182,30 @@ def test_backs_that_tell_pack_cards_apart_in_a_merged_deck_are_found(game: GameD
     assert telltale_backs(merged) == {"battle": ["back", "back-type-battle"]}
     alone = build_job(db, build_deck(db, "seafood-set"), "en")  # the pack's own deck: one back per type
     assert telltale_backs(alone) == {}
+
+
+def test_cards_of_another_size_are_not_said_to_tell_apart(game: GameDir, pack: Path) -> None:
+    """Issue 44: the warning fired on every build of a pack with a second card size (each size has backs of its
+    own). Battle cards at two sizes: no warning, with or without a back of the pack's; two backs among the
+    battle cards of one size: the warning, naming the type with that size."""
+    sets = pack / "sets" / "seafood.json"
+    data = json.loads(sets.read_text(encoding="utf-8"))
+    data["card_size"] = {"width_mm": 70, "height_mm": 70}
+    sets.write_text(json.dumps(data), encoding="utf-8")
+    for navy in (False, True):
+        if navy:
+            _navy(pack)
+        db = load_database(game.root, [pack])
+        merged = build_job(db, build_deck(db, "base+seafood-set"), "en")
+        battles = {(face.trim_w, face.back) for face in merged.faces if not face.is_back and face.type == "battle"}
+        assert {width for width, _ in battles} == {63, 70} and len(battles) == 2, battles
+        assert telltale_backs(merged) == {}, navy
+    extra = {**data, "id": "extra-set", "name": "Extra", "cards": [{**data["cards"][1], "id": "remer", "name": "remer"}]}
+    del extra["card_size"], extra["totals"]  # the game's size, the pack's navy battle back
+    (pack / "sets" / "extra.json").write_text(json.dumps(extra), encoding="utf-8")
+    db = load_database(game.root, [pack])
+    merged = build_job(db, build_deck(db, "base+seafood-set+extra-set"), "en")
+    assert telltale_backs(merged) == {"battle 63 × 88 mm": ["back", "back-type-battle"]}
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import BUILD, REPO, cardworks, judge
+from corpus import BUILD, REPO, cardworks, judge, mini  # noqa: F401 (mini is a fixture)
 
 FAMILY = "determinism"
 
@@ -40,3 +40,46 @@ def test_two_cold_builds_in_two_folders_give_the_same_cut_files(tmp_path: Path) 
 
     judge("two cold builds of --layout silhouette in two folders: the same cut files", FAMILY, results[1],
           refuse=False, check=same)
+
+
+def _outlines(path: Path) -> int:
+    import ezdxf
+
+    return len(ezdxf.readfile(path).modelspace().query("LWPOLYLINE"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("quantity", [3, 12], ids=["one-part-sheet", "full-sheet-and-a-part"])
+def test_cut_files_cut_only_the_filled_slots(mini, tmp_path: Path, quantity: int) -> None:  # noqa: F811
+    """A sheets file whose last page is not full: its cut files cut the cards it holds, never an empty slot
+    (the full pages share ``….cut.dxf``, the last page has ``….last.cut.dxf``); read back with ezdxf."""
+    import pypdf
+
+    mini.files["sets/base.json"]["cards"][1]["quantity"] = quantity  # 2 + quantity cards in all
+    mini.files["sets/base.json"].pop("totals", None)
+    mini.write()
+    out = tmp_path / "out"
+    result = cardworks("--cards", str(mini.cards_root), "build", "--out", str(out), "--layout", "silhouette",
+                       "--paper", "a4", "--duplex", "none", *BUILD, timeout=240)
+
+    def cut_right() -> str | None:
+        records = json.loads((out / "manifest.json").read_text())["outputs"]
+        sheets = next(r for r in records if r["kind"] == "cards")
+        pages = len(pypdf.PdfReader(out / sheets["path"]).pages) - sheets["contents_pages"]
+        dxfs = {Path(r["path"]).name: _outlines(out / r["path"]) for r in records if r["kind"] == "cut-dxf"}
+        svgs = {Path(r["path"]).name: (out / r["path"]).read_text().count("<rect") for r in records if r["kind"] == "cut-svg"}
+        cards = 2 + quantity
+        full = [count for name, count in dxfs.items() if not name.endswith(".last.cut.dxf")]
+        last = [count for name, count in dxfs.items() if name.endswith(".last.cut.dxf")]
+        per_page = -(-cards // pages) if pages == 1 else full[0]
+        want_last = cards - (pages - 1) * per_page
+        if sorted(dxfs.values()) != sorted(svgs.values()):
+            return f"the SVG and DXF cut files disagree: {dxfs} against {svgs}"
+        if pages == 1 and (full != [cards] or last):
+            return f"one page of {cards} cards: cut files {dxfs}"
+        if pages > 1 and (last != [want_last] or want_last >= per_page):
+            return f"{pages} pages of {cards} cards, {per_page} a page: cut files {dxfs}"
+        return None
+
+    judge(f"print-and-cut sheets of {2 + quantity} cards: cut files of the filled slots", FAMILY, result,
+          refuse=False, check=cut_right)

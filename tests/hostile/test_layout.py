@@ -37,6 +37,11 @@ def _pack(tmp_path: Path) -> Path:
     cards["example-bunyol"]["rules"] = RULES.strip()
     cards["example-bunyol"]["flavour"] = FLAVOUR.strip()
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    spanish = pack / "i18n" / "es.json"  # the Spanish texts of the edited cards no longer match them
+    translations = json.loads(spanish.read_text(encoding="utf-8"))
+    for card in ("example-cavaller", "example-bunyol"):
+        translations["entries"].pop(card, None)
+    spanish.write_text(json.dumps(translations, ensure_ascii=False), encoding="utf-8")
     return pack
 
 

@@ -87,7 +87,8 @@ def test_tbx_and_csv_exports_are_read_by_translate_toolkit(game: GameDir, tmp_pa
     from translate.storage import tbx
 
     cards = _two_games_with_catalan(game)
-    assert run_cli("--cards", str(cards), "validate").exit_code == 0
+    # English builds: the Catalan strings not translated yet are warnings (a Catalan build would stop on them)
+    assert run_cli("--cards", str(cards), "validate", "--locale", "en").exit_code == 0
     out = tmp_path / "ca.tbx"
     run = run_cli("--cards", str(cards), "i18n", "glossary", "--locale", "ca", "--game", "mini", "--out", str(out))
     assert run.exit_code == 0, run.output

@@ -299,6 +299,10 @@ def test_editing_one_card_lays_out_one_face_per_affected_locale(tmp_path: Path) 
     example["cards"] = [c for c in example["cards"] if c["id"] in ("example-orxata", "example-cavaller")]
     example.pop("totals", None)
     (pack / "sets/example.json").write_text(json.dumps(example, ensure_ascii=False), encoding="utf-8")
+    spanish = json.loads((pack / "i18n/es.json").read_text(encoding="utf-8"))  # only the texts of the cards kept
+    spanish["entries"] = {key: value for key, value in spanish["entries"].items()
+                          if key in ("example-orxata", "example-cavaller", "example-set")}
+    (pack / "i18n/es.json").write_text(json.dumps(spanish, ensure_ascii=False), encoding="utf-8")
     shutil.rmtree(pack / "scenarios", ignore_errors=True)
     rulings = json.loads((pack / "rulings/example.json").read_text(encoding="utf-8"))
     for ruling in rulings["rulings"]:

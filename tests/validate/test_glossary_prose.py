@@ -113,8 +113,9 @@ def test_valencian_forms_are_checked_in_card_texts(tmp_path: Path) -> None:
     translations = {"$schema": "../../../schema/translations.schema.json", "game": "calavera", "locale": "ca",
                     "entries": {"dice": {"faces/joker/text": entry}}}
     root = _catalan(cards, "calavera", files={"i18n/ca.json": translations})
-    run = run_cli("--cards", str(cards), "validate", "--strict", "--format", "json")
-    assert run.exit_code == 0, run.output
+    run = run_cli("--cards", str(cards), "validate", "--format", "json")
+    # the only problems: the Catalan strings a Catalan build would want (the fixture translates one face)
+    assert {p["code"] for p in run.problems} == {"translation-missing"}, run.output
     entry["text"] = f"S'afegeix als daus del color triat. {own}"
     (root / "i18n" / "ca.json").write_text(json.dumps(translations, ensure_ascii=False, indent=2), encoding="utf-8")
     run = run_cli("--cards", str(cards), "validate", "--strict", "--format", "json")

@@ -184,3 +184,38 @@ def test_check_runs_a_packs_rulings_with_its_game(tmp_path: Path) -> None:
     assert "scenarios: 2 passed, 0 failed" in run.output, run.output
     assert "UNCHECKED my-unchecked-ruling" in run.output  # the pack's ruling is judged with the game's engine
     assert run.exit_code == 1
+
+
+def _partly_spanish(tmp_path: Path) -> Path:
+    """A pack that translates its set's name into Spanish but not its card: a build in Spanish refuses it."""
+    from cardworks.i18n.strings import source_hash
+
+    files = _pack_files()
+    files["i18n/es.json"] = {"$schema": "../schema/translations.schema.json", "game": "mini", "locale": "es",
+                             "entries": {"seafood-set": {"name": {"text": "Marisco", "source_hash": source_hash("Seafood"),
+                                                                  "source": "Seafood"}}}}
+    return _write_pack(tmp_path / "pack", files)
+
+
+def test_validate_reports_what_the_build_refuses(game: GameDir, tmp_path: Path) -> None:
+    """Issue 44: ``validate`` said OK of a pack whose build stopped on missing translations. Without ``--locale``
+    the locales a build makes are checked as errors, at the same places the build names; ``--locale en`` makes
+    the Spanish ones warnings (only a Spanish build stops on them)."""
+    game.write()
+    pack = _partly_spanish(tmp_path)
+    run = run_cli("--cards", str(game.cards_root), "validate", str(pack), "--format", "json")
+    missing = {(p["file"], p["pointer"], p["severity"]) for p in run.problems if p["code"] == "translation-missing"}
+    es = str(pack / "i18n" / "es.json")
+    assert run.exit_code == 1, run.output
+    assert missing == {(es, "/entries/gamba/name", "error"), (es, "/entries/gamba/rules", "error")}, run.problems
+    built = run_cli("--cards", str(game.cards_root), "build", str(pack), "--out", str(tmp_path / "out"), "--no-docs",
+                    "--jobs", "1")
+    assert built.exit_code == 1 and not (tmp_path / "out" / "manifest.json").exists()
+    for _, pointer, _ in missing:
+        assert f"{es}:{pointer}: [translation-missing]" in built.output, built.output
+    english = run_cli("--cards", str(game.cards_root), "validate", str(pack), "--locale", "en", "--format", "json")
+    assert english.exit_code == 0, english.output
+    assert {(p["pointer"], p["severity"]) for p in english.problems if p["code"] == "translation-missing"} == \
+        {("/entries/gamba/name", "warning"), ("/entries/gamba/rules", "warning")}
+    spanish = run_cli("--cards", str(game.cards_root), "validate", str(pack), "--locale", "es")
+    assert spanish.exit_code == 1 and "[translation-missing]" in spanish.output

@@ -44,13 +44,19 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
 @click.command()
 @PACKS
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (for packs: the packs' own warnings).")
+@click.option("--locale", "locales", multiple=True, metavar="TAG",
+              help="A locale you will build: what its build would refuse (a missing translation) is an error; "
+                   "in the other locales, a warning. Repeatable.")
 @FORMAT
 @click.pass_obj
-def validate(cards_root: Path, packs: tuple[Path, ...], strict: bool, fmt: str) -> None:
+def validate(cards_root: Path, packs: tuple[Path, ...], strict: bool, locales: tuple[str, ...], fmt: str) -> None:
     """Check the database, or expansion PACKS with the games they extend."""
+    from ..render.buildable import unbuildable
     from ..validate import validate as run_validation
 
     report = run_validation(cards_root, list(packs))
+    if not report.errors:  # what a build of valid data would still refuse (data with errors never builds)
+        report.extend(unbuildable(cards_root, list(packs), list(locales)))
     if fmt == "json":
         click.echo(json.dumps([p.as_dict() for p in report.items], indent=2, ensure_ascii=False))
     else:
@@ -180,7 +186,7 @@ BUILD_OUTPUTS = options(
     click.option("--cards/--no-cards", "card_sheets", default=True, show_default=True, help="Build card sheets."),
     click.option("--docs/--no-docs", default=True, show_default=True, help="Build rulebooks and FAQ indexes."),
     click.option("--png", is_flag=True, help="Also write 300 dpi PNG images of every card (print shops)."),
-    click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box."),
+    click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box or prints under the smallest legible size."),
     click.option("--jobs", type=click.IntRange(1, 64), default=None,
                  help="Render in N processes (default: one per processor, at most 4)."),
     click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT): lay card faces out on that cluster's "

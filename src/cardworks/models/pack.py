@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .base import TRANSLATABLE, Document, Id, Ref
+from .base import TRANSLATABLE, Document, Id, Model, Ref
 from .game import CardBack, CardSize, SourceDocument
+
+
+class TypeMinimum(Model):
+    """The smallest type a face may print, in points at the card's real size (docs/templates.md)."""
+
+    text: float = Field(6.0, ge=3.0, le=24.0)
+    """The title, stats line, rules text and flavour."""
+    credits: float = Field(5.0, ge=3.0, le=24.0)
+    """The artist credit and the legend of the marks."""
 
 
 class Pack(Document):
@@ -27,3 +36,6 @@ class Pack(Document):
     """Engine features the pack's cards wait on that the game's engine does not declare (a mechanism the pack
     brings): feature id → what the engine lacks, in a few words. A card's ``needs`` may name them as it names
     the engine's own; the card is left out of play and ``check`` counts it among the cards waiting."""
+    min_type_pt: TypeMinimum | None = None
+    """The smallest type the pack's card faces may print (default: 6 pt text, 5 pt credits); the build checks
+    every face at its real size against it."""

@@ -40,6 +40,7 @@ from .impose import SheetLayout, calibration, impose
 from .layouts import layout_path, read_layout
 from .slots import impose_slots
 from .measure import describe
+from .legibility import DEFAULT, describe_small, too_small
 from .contents import contents_pdf
 from .kit import contents as kit_contents, deck_sets, play_gaps
 from .pieces import PieceTask, piece_tasks
@@ -155,6 +156,8 @@ class DeckOutcome:
     """What the layout says about the sheets, e.g. how many cards fit on one."""
     telltale: dict[str, list[str]] = field(default_factory=dict)
     """Card type → its backs, for types whose cards carry several backs in this deck (see ``telltale``)."""
+    small: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+    """Card id → its parts printed below the smallest type allowed: part → (size, minimum) in points."""
 
     @property
     def status(self) -> str:
@@ -191,6 +194,11 @@ class BuildReport:
         """(game, locale, card, overflowing parts) for every card whose text does not fit."""
         return [(o.game, o.locale, card, parts) for o in self.outcomes for card, parts in o.overflow.items()]
 
+    @property
+    def small(self) -> list[tuple[str, str, str, dict[str, tuple[float, float]]]]:
+        """(game, locale, card, part → (printed size, minimum)) for every card whose type is too small."""
+        return [(o.game, o.locale, card, parts) for o in self.outcomes for card, parts in o.small.items()]
+
 
 def faces_hash(keys: dict[str, str], deck: Deck, order: list[str], locale: str) -> str:
     """Hash of the print-shop file of one deck × locale: its faces' keys, in order, and the copies."""
@@ -205,9 +213,41 @@ def sheet_hash(faces_key: str, layout: SheetLayout, layout_digest: str = "") -> 
     return hashlib.sha256(f"{faces_key} {layout!r} {layout_digest}".encode()).hexdigest()
 
 
-def overflow_fields(overflow: dict[str, tuple[str, ...]]) -> dict[str, Any]:
-    """A manifest record's overflow: the cards (what ``i18n status`` reads) and the parts of each."""
-    return {"overflow": list(overflow), "overflow_parts": {card: list(parts) for card, parts in overflow.items()}}
+def overflow_fields(overflow: dict[str, tuple[str, ...]],
+                    small: dict[str, dict[str, tuple[float, float]]] | None = None) -> dict[str, Any]:
+    """A manifest record's overflow: the cards (what ``i18n status`` reads) and the parts of each; and the parts
+    printed below the smallest type allowed."""
+    return {"overflow": list(overflow), "overflow_parts": {card: list(parts) for card, parts in overflow.items()},
+            "small_type": {card: {part: list(pair) for part, pair in parts.items()} for card, parts in (small or {}).items()}}
+
+
+def _at_card(db: Database, by_id: dict[str, Any], locale: str, card: str, part: str) -> tuple[str, str]:
+    """Where a part of a card's face is given: the card in its set file, or its entry in the locale's translation
+    file (its texts in another locale than the source's); the game when the card is not a record (``by_id``:
+    the records by id)."""
+    record = by_id.get(card)
+    if record is None:
+        return db.output_id, ""
+    if part == "legend":  # the legend of the marks is no field of the card: it follows from them
+        return record.file.display, record.pointer
+    if part in ("stats", "artist") or locale == db.game_doc.source_locale:
+        return record.file.display, f"{record.pointer}/{part}"
+    return display_path(record.bundle.root / "i18n" / f"{locale}.json"), f"/entries/{card}/{part}"
+
+
+def small_type_error(db: Database, locale: str, small: dict[str, dict[str, tuple[float, float]]],
+                     note: str = "") -> DataError:
+    """``--strict``'s refusal of type printed below the minimum (:mod:`.legibility`): one problem per card and part."""
+    from ..loading.records import Index
+
+    by_id, problems = Index(db).by_id, []
+    for card, parts in small.items():
+        for part, (size, least) in parts.items():
+            where, pointer = _at_card(db, by_id, locale, card, part)
+            problems.append(Problem(where, pointer, "type-too-small", f"{locale}: the card's {part} prints at {size:.1f} pt, "
+                                    f"under the {least:g} pt minimum"))
+    return DataError(f"{db.output_id} {locale}: type too small to read on {describe_small(small)} (--strict){note}",
+                     problems)
 
 
 def overflow_error(db: Database, locale: str, overflow: dict[str, tuple[str, ...]], note: str = "") -> DataError:
@@ -215,17 +255,10 @@ def overflow_error(db: Database, locale: str, overflow: dict[str, tuple[str, ...
     file, or its entry in the locale's translation file), and one summary line."""
     from ..loading.records import Index
 
-    by_id = Index(db).by_id
-    problems = []
+    by_id, problems = Index(db).by_id, []
     for card, parts in overflow.items():
-        record = by_id.get(card)
         for part in parts or ("text",):
-            if record is None:
-                where, pointer = db.output_id, ""
-            elif locale == db.game_doc.source_locale or part == "stats":
-                where, pointer = record.file.display, f"{record.pointer}/{part}"
-            else:
-                where, pointer = display_path(record.bundle.root / "i18n" / f"{locale}.json"), f"/entries/{card}/{part}"
+            where, pointer = _at_card(db, by_id, locale, card, part)
             problems.append(Problem(where, pointer, "text-overflow", f"{locale}: the card's {part} does not fit its place"))
     return DataError(f"{db.output_id} {locale}: text overflows on {describe(overflow)} (--strict){note}", problems)
 
@@ -239,12 +272,12 @@ def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord],
 
 def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
            kept: dict[str, OutputRecord], cluster: Any = None) -> tuple[Path, FaceJob, str, dict[str, tuple[str, ...]], list[OutputRecord],
-                                                   list[str] | None]:
+                                                   list[str] | None, dict[str, dict[str, tuple[float, float]]]]:
     """The print-shop PDF of a deck × locale: reused when its faces are unchanged, else assembled from the
     face cache (laying out only the faces whose key is new) and saved straight to its file (staged), never held
     in memory. Returns the file to read it from, the job, its key,
-    the overflowing faces with their parts, the records and the faces laid out now (None: the print-shop file was
-    reused)."""
+    the overflowing faces with their parts, the records, the faces laid out now (None: the print-shop file was
+    reused) and the faces whose type is too small (see :mod:`.legibility`)."""
     base = f"{db.output_id}/{locale}"
     shop_path = f"{base}/print-shop/cards-{deck.label}.pdf"
     job = build_job(db, deck, locale, run.allow_fallback)
@@ -256,19 +289,26 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
     if all(r is not None and r.input_hash == key and still_valid(run.out, r) for r in previous):
         shop = previous[0]
         overflow = {card: tuple(shop.overflow_parts.get(card, ())) for card in shop.overflow}  # type: ignore[union-attr]
-        return run.out / shop_path, job, key, overflow, previous, None  # type: ignore[return-value]
+        small = {card: {part: (pair[0], pair[1]) for part, pair in parts.items()}
+                 for card, parts in shop.small_type.items()}  # type: ignore[union-attr]
+        return run.out / shop_path, job, key, overflow, previous, None, small  # type: ignore[return-value]
     result = deck_faces(job, FaceCache(run.out / FACE_CACHE), face_renderer(run.jobs, cluster))
     if result.refused:
         raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
     parts = result.parts  # a property that reads every face: once, not once per face
     overflow = {face_id: parts[face_id] for face_id in order if face_id in parts}
+    sizes = result.sizes
+    small = {face_id: found for face_id in order
+             if (found := too_small(sizes.get(face_id, {}), job.min_type.get(face_id, DEFAULT)))}
     if run.strict and overflow:
         raise overflow_error(db, locale, overflow, "; nothing written")
+    if run.strict and small:
+        raise small_type_error(db, locale, small, "; nothing written")
     with assemble({i: f.stored for i, f in result.faces.items()}, order, BLEED_MM, locale,
                   {i: f.group for i, f in result.faces.items()}) as shop:  # closed once saved
         shop_sha, shop_file = write_output_file(run.out, shop_path, lambda path: save_pdf_file(shop, path))
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
-              "players": deck.players, "edition": deck.edition, **overflow_fields(overflow)}
+              "players": deck.players, "edition": deck.edition, **overflow_fields(overflow, small)}
     fallbacks = fallen_back(job.fallbacks)
     records = [OutputRecord(kind="cards-print-shop", path=shop_path, pages=len(order), sha256=shop_sha, **common,
                             fallbacks=fallbacks)]
@@ -276,7 +316,7 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
         for path, data in iter_pngs(shop_file, order, Path(f"{base}/print-shop/png-{deck.label}")):  # each written as made
             records.append(OutputRecord(kind="card-png", path=path, pages=1, sha256=write_output(run.out, path, data),
                                         **common, fallbacks=fallbacks))
-    return shop_file, job, key, overflow, records, result.rendered
+    return shop_file, job, key, overflow, records, result.rendered, small
 
 
 def size_groups(job: FaceJob, deck: Deck, game_size: tuple[float, float]) -> dict[tuple[float, float], list[int]]:
@@ -324,9 +364,11 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
     on the layout ``given`` (``--layout`` and its options); with ``proof``, its contact sheet too."""
     game = db.game_doc
     chosen, layout_digest = _chosen_layout(db, given)  # a layout that cannot be used stops before any face is laid out
-    shop_file, job, faces_key, overflow, records, laid_out = _faces(db, deck, locale, run, kept, cluster)
+    shop_file, job, faces_key, overflow, records, laid_out, small = _faces(db, deck, locale, run, kept, cluster)
     if run.strict and overflow:
         raise overflow_error(db, locale, overflow)
+    if run.strict and small:
+        raise small_type_error(db, locale, small)
     page_of = {face.id: i for i, face in enumerate(job.faces)}
     back_of = {face.id: face.back for face in job.faces if isinstance(face, Face)}
     game_size = (game.card_size.width_mm, game.card_size.height_mm)
@@ -351,8 +393,10 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
         sheet_key = sheet_hash(f"{faces_key} {contents_key}", layout, layout_digest)
         sheet_path = f"{db.output_id}/{locale}/" + sheet_name(deck, (width, height), list(groups), game_size,
                                                               layout.name, layout.paper)
-        cut_paths = [sheet_path[:-4] + ext for ext in (".cut.svg", ".cut.dxf")] if sheet and sheet.corner_radius is not None else []
-        previous = [kept.get(path) for path in [sheet_path, *cut_paths]]
+        cards = [deck.cards[i].card.id for i in entries for _ in range(deck.cards[i].copies)]
+        cuts = cut_files(sheet_path, len(cards), sum(1 for s in sheet.slots if s.side == "front")) \
+            if sheet and sheet.corner_radius is not None else []
+        previous = [kept.get(path) for path in [sheet_path, *(path for _, path, _ in cuts)]]
         if all(r is not None and r.input_hash == sheet_key and still_valid(run.out, r) for r in previous):
             records += previous  # type: ignore[arg-type]
             continue
@@ -362,7 +406,6 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
             except ValueError as exc:
                 raise UsageError(f"{db.output_id}: {exc}") from None
         shop = shop or open_pdf(shop_file)
-        cards = [deck.cards[i].card.id for i in entries for _ in range(deck.cards[i].copies)]
         fronts, backs = [page_of[c] for c in cards], [page_of[back_of[c]] for c in cards]
         if sheet is None:
             sheets = impose(shop, fronts, backs, layout)
@@ -381,11 +424,12 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
                   "players": deck.players, "paper": layout.paper, "edition": deck.edition}
         records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages), sha256=sheet_sha, **common,
                                     contents=[row.record() for row in rows], contents_pages=len(opening.pages),
-                                    fallbacks=fell_back, **overflow_fields(overflow)))
-        if cut_paths:
+                                    fallbacks=fell_back, **overflow_fields(overflow, small)))
+        if cuts:
             from .cutfiles import cut_dxf, cut_svg  # ezdxf (and numpy) only for a layout that makes cut files
 
-            for kind, path, data in (("cut-svg", cut_paths[0], cut_svg(sheet)), ("cut-dxf", cut_paths[1], cut_dxf(sheet))):  # type: ignore[arg-type]
+            for kind, path, count in cuts:
+                data = (cut_svg if kind == "cut-svg" else cut_dxf)(sheet, count)  # type: ignore[arg-type]
                 records.append(OutputRecord(kind=kind, path=path, pages=1, sha256=write_output(run.out, path, data),
                                             **common))
         imposed = True
@@ -394,8 +438,22 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
                               shop_file))
     outcome = _outcome(db, deck, locale, records, overflow, laid_out is not None, imposed, laid_out)
     outcome.notes = notes
+    outcome.small = small
     outcome.telltale = telltale_backs(job)
     return outcome
+
+
+def cut_files(sheet_path: str, cards: int, per_page: int) -> list[tuple[str, str, int]]:
+    """The cut files of a print-and-cut sheets file of ``cards`` cards, ``per_page`` to a page: (kind, path, cards
+    it cuts). ``….cut.svg`` and ``….cut.dxf`` serve every full page; a last page the cards do not fill gets its
+    own, ``….last.cut.svg`` and ``….last.cut.dxf``, cutting only its filled slots (a file of one page that is not
+    full: the plain names, cutting its cards only). A machine never cuts an empty slot."""
+    stem = sheet_path[:-4]
+    full, rest = divmod(cards, per_page)
+    plan = [(f"{stem}.cut", per_page if full else rest)]
+    if full and rest:
+        plan.append((f"{stem}.last.cut", rest))
+    return [(kind, f"{name}.{ext}", count) for name, count in plan for kind, ext in (("cut-svg", "svg"), ("cut-dxf", "dxf"))]
 
 
 def _chosen_layout(db: Database, given: SheetLayout) -> tuple[tuple[LayoutFile, str], str]:
@@ -585,7 +643,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         if options.documents:
             boxes = [s.id for s in game.selections] if options.selection is None else []
             tasks += doc_tasks(db, locales, [deck.selection, *(b for b in boxes if b != deck.selection)],
-                               options.allow_fallback, options.proof)
+                               options.allow_fallback, options.proof, options.layout.paper)
     run = FaceRun.of(options)
     for step, (db, deck, locale) in enumerate(plans):
         if progress:

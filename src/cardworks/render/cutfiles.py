@@ -2,8 +2,9 @@
 on a page the size of the sheet, so the cutting machine's software can lay them over the printed cards.
 
 SVG measures y downwards from the top; DXF, like the PDF, upwards from the bottom. Both are in
-millimetres. The paths are the same on every page of a sheets file (the slots do not move), so one cut
-file serves the whole file.
+millimetres. The paths are the same on every full page of a sheets file (the slots do not move), so one
+cut file serves them all; a last page with empty slots gets a cut file of its filled slots only (see
+``build.cut_files``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ BULGE = math.tan(math.radians(90) / 4)
 """DXF bulge of a quarter-circle arc (the tangent of a quarter of its angle)."""
 
 
-def _trims(sheet: Sheet) -> list[tuple[float, float, float, float]]:
-    return [sheet.footprint(slot) for slot in sheet.slots if slot.side == "front"]
+def _trims(sheet: Sheet, count: int | None = None) -> list[tuple[float, float, float, float]]:
+    """The trims of the first ``count`` front slots (all when None): the slots a page fills, in the order
+    ``slots.impose_slots`` fills them."""
+    return [sheet.footprint(slot) for slot in sheet.slots if slot.side == "front"][:count]
 
 
 def _radius(sheet: Sheet, box: tuple[float, float, float, float]) -> float:
@@ -29,10 +32,11 @@ def _radius(sheet: Sheet, box: tuple[float, float, float, float]) -> float:
     return min(radius, (box[2] - box[0]) / 2, (box[3] - box[1]) / 2)
 
 
-def cut_svg(sheet: Sheet) -> bytes:
-    """The sheet's cut paths as an SVG drawing (hairline red rectangles with rounded corners)."""
+def cut_svg(sheet: Sheet, count: int | None = None) -> bytes:
+    """The sheet's cut paths (of its first ``count`` cards) as an SVG drawing (hairline red rectangles with
+    rounded corners)."""
     rects = []
-    for x0, y0, x1, y1 in _trims(sheet):
+    for x0, y0, x1, y1 in _trims(sheet, count):
         r = _radius(sheet, (x0, y0, x1, y1))
         rects.append(f'  <rect x="{_num(x0)}" y="{_num(sheet.height - y1)}" width="{_num(x1 - x0)}" '
                      f'height="{_num(y1 - y0)}" rx="{_num(r)}" ry="{_num(r)}"/>')
@@ -43,8 +47,9 @@ def cut_svg(sheet: Sheet) -> bytes:
     return text.encode("utf-8")
 
 
-def cut_dxf(sheet: Sheet) -> bytes:
-    """The sheet's cut paths as a DXF drawing in millimetres: one closed polyline a card, its corners arcs.
+def cut_dxf(sheet: Sheet, count: int | None = None) -> bytes:
+    """The sheet's cut paths (of its first ``count`` cards) as a DXF drawing in millimetres: one closed polyline
+    a card, its corners arcs.
 
     ezdxf stamps a drawing with the time and random GUIDs unless its fixed-metadata option is on; it is on
     while the drawing is made, so the same sheet always gives the same bytes (a build is reproducible and
@@ -53,7 +58,7 @@ def cut_dxf(sheet: Sheet) -> bytes:
     previous = ezdxf.options.write_fixed_meta_data_for_testing
     ezdxf.options.write_fixed_meta_data_for_testing = True
     try:
-        return _dxf(sheet)
+        return _dxf(sheet, count)
     finally:
         ezdxf.options.write_fixed_meta_data_for_testing = previous
 
@@ -74,13 +79,13 @@ def _classes_in_order(doc: "ezdxf.document.Drawing") -> None:
         doc.classes.add_class(name)
 
 
-def _dxf(sheet: Sheet) -> bytes:
+def _dxf(sheet: Sheet, count: int | None) -> bytes:
     doc = ezdxf.new("R2010", setup=False)
     doc.units = ezdxf.units.MM
     doc.header["$EXTMIN"] = (0, 0, 0)
     doc.header["$EXTMAX"] = (sheet.width, sheet.height, 0)
     space = doc.modelspace()
-    for box in _trims(sheet):
+    for box in _trims(sheet, count):
         x0, y0, x1, y1 = box
         r = _radius(sheet, box)
         if r <= 0:

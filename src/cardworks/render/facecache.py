@@ -29,15 +29,15 @@ from .art import placeholder_ops
 from .faces import Back, Face, FaceJob, FaceResult, Look, face_renderer
 from .fonts import font_files
 from .jinja import templates_dir
-from .measure import PARTS
+from .measure import PARTS, SIZED
 from .pagetree import set_pages
 from .prune import prune_resources
 
-RENDERER_VERSION = "9"
+RENDERER_VERSION = "10"
 """Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
 again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules;
 5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws; 7: PNG art goes in undecoded, see :mod:`.rawpng`; 8: images and icon forms named by their content, see
-:mod:`.svgforms`)."""
+:mod:`.svgforms`; 10: the printed type size of each part is measured and kept, see :mod:`.legibility`)."""
 
 Renderer = Callable[[FaceJob, Callable[[FaceResult], None]], FaceResult]
 """Lays out a job's faces, handing each document to the callback as it is read (see ``render_faces``)."""
@@ -124,6 +124,8 @@ class CachedFace:
     """The parts of the face that overflow (see :mod:`.measure`); empty when everything fits."""
     group: str = ""
     """The document the face was laid out in (faces of one document share fonts and icons)."""
+    sizes: dict[str, float] = field(default_factory=dict)
+    """Part → its printed type size in points at the card's real size (see :mod:`.measure`)."""
 
     @property
     def pdf(self) -> bytes:
@@ -152,9 +154,15 @@ class DeckFaces:
         """Face id → the parts that overflow, for the faces that do."""
         return {face_id: face.parts for face_id, face in self.faces.items() if face.overflow}
 
+    @property
+    def sizes(self) -> dict[str, dict[str, float]]:
+        """Face id → its printed type size per part (see :mod:`.legibility`)."""
+        return {face_id: face.sizes for face_id, face in self.faces.items()}
+
 
 class FaceCache:
-    """A folder of face pages by key: ``<key>.pdf`` and ``<key>.json`` (fit step, overflowing parts, group).
+    """A folder of face pages by key: ``<key>.pdf`` and ``<key>.json`` (fit step, overflowing parts, group, type
+    sizes).
 
     Metadata that is not in this form (an older cache's, or a damaged file) is a miss: the face is laid out
     again rather than served with a verdict that may be stale.
@@ -166,13 +174,14 @@ class FaceCache:
     def get(self, key: str) -> CachedFace | None:
         try:
             meta = json.loads((self.folder / f"{key}.json").read_text(encoding="utf-8"))
-            fit, parts, group = meta["fit"], meta["parts"], meta.get("group", key)
+            fit, parts, group, sizes = meta["fit"], meta["parts"], meta.get("group", key), meta["sizes"]
             if not (isinstance(fit, int) and isinstance(parts, list) and all(p in PARTS for p in parts)
-                    and isinstance(group, str)):
+                    and isinstance(group, str) and isinstance(sizes, dict)
+                    and all(p in SIZED.values() and isinstance(v, (int, float)) for p, v in sizes.items())):
                 return None
             if not (self.folder / f"{key}.pdf").is_file():
                 return None
-            return CachedFace(self.folder / f"{key}.pdf", fit, tuple(parts), group)
+            return CachedFace(self.folder / f"{key}.pdf", fit, tuple(parts), group, sizes)
         except (OSError, ValueError, KeyError, TypeError, RecursionError):
             return None
 
@@ -180,7 +189,8 @@ class FaceCache:
         """Store ``face``; returns it as :meth:`get` would (its page then stays on disk, not in memory)."""
         write_bytes_atomic(self.folder / f"{key}.pdf", face.pdf)  # the page first: metadata names a page that exists
         write_bytes_atomic(self.folder / f"{key}.json",
-                           json.dumps({"fit": face.fit, "parts": list(face.parts), "group": face.group}).encode())
+                           json.dumps({"fit": face.fit, "parts": list(face.parts), "group": face.group,
+                                       "sizes": face.sizes}).encode())
         return replace(face, stored=self.folder / f"{key}.pdf")
 
 
@@ -200,7 +210,7 @@ def split_pages(result: FaceResult) -> dict[str, CachedFace]:
         buffer = io.BytesIO()
         single.save(buffer, deterministic_id=True, compress_streams=True)
         pages[face_id] = CachedFace(buffer.getvalue(), result.fits.get(face_id, 0), result.parts.get(face_id, ()),
-                                    groups[pdf_index])
+                                    groups[pdf_index], result.sizes.get(face_id, {}))
     return pages
 
 

@@ -23,6 +23,7 @@ from ..loading.database import Bundle, Database, display_path
 from ..loading.paths import resolve_inside
 from ..loading.records import Index
 from ..models.certainty import PLAIN, field_certainty
+from ..models.pack import TypeMinimum
 from ..problems import Problem
 from .art import ArtBox
 from .deck import Deck
@@ -151,6 +152,8 @@ class FaceJob:
     looks: dict[str, Look] = field(default_factory=dict)
     fallbacks: list[str] = field(default_factory=list)
     """Strings taken from another locale (``card/field (locale)``), for proofs."""
+    min_type: dict[str, TypeMinimum] = field(default_factory=dict)
+    """Face id → the smallest type its pack allows, for faces of a pack that sets its own (``render.legibility``)."""
 
 
 @dataclass
@@ -169,6 +172,8 @@ class FaceResult:
     """Face id → where its placeholder art is painted (after layout, see ``art``); faces with art have none."""
     decoded: dict[str, str] = field(default_factory=dict)
     """Art files that could not go into the PDF undecoded (file URL → why, see :mod:`.rawpng`)."""
+    sizes: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Face id → its printed type size per part, in points at its real size (see :mod:`.measure`)."""
 
 
 def _not_stated(card: Any, field: str) -> str:
@@ -270,12 +275,15 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
         return back_id
 
     faces: list[Face | Back] = []
+    min_type: dict[str, TypeMinimum] = {}
     for entry in deck.cards:
         card = entry.card
         set_record = sets[entry.set_id]
         bundle = set_record.bundle
         pack = packs.get(id(bundle))
         size = set_record.model.card_size or (pack.card_size if pack is not None else None) or game.card_size
+        if pack is not None and pack.min_type_pt is not None:
+            min_type[card.id] = pack.min_type_pt
         colour = types[card.types[0]].colour or "#cccccc"
         kind = card.attributes.get("treasure-kind")
         values = face_stats(card, stats, edition, assumed)
@@ -338,7 +346,8 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
                              emblem_alt=back_icon.alt if back_icon else "", look=_look(db, db.bundles[-1], looks),
                              trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm)
     faces += list(backs.values())
-    return FaceJob(locale, name, [str(root) for root in db.roots], faces, icons, game.id, looks, list(texts.fallbacks))
+    return FaceJob(locale, name, [str(root) for root in db.roots], faces, icons, game.id, looks, list(texts.fallbacks),
+                   min_type)
 
 
 def set_badge(card: Any, set_record: Any, mark_icon: Icon | None, texts: DocTexts) -> Icon | None:
@@ -405,16 +414,17 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any, decode
         font_config=_font_config(), cache=SvgForms(images))
 
 
-def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any,
-            decoded: dict[str, str]) -> tuple[bytes, dict[str, Spill], dict[str, ArtBox]]:
-    """One document of faces that share a look and a size: its PDF, the faces that overflow, the placeholder boxes."""
+def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any, decoded: dict[str, str],
+            sizes: dict[str, dict[str, float]]) -> tuple[bytes, dict[str, Spill], dict[str, ArtBox]]:
+    """One document of faces that share a look and a size: its PDF, the faces that overflow, the placeholder boxes
+    (and each face's printed type sizes, put in ``sizes``)."""
     document = layout_document(job, faces, fetcher, decoded)
     out = io.BytesIO()
     document.write_pdf(out)
     placeholders = {face.id: face.colour for face in faces if isinstance(face, Face) and face.art is None}
     first = faces[0]
     origin = BLEED_MM / 25.4 * 96  # the card's top left corner, in CSS px: the scale's fixed point
-    overflow, arts = measure(document, placeholders, (face_geometry(first.trim_w, first.trim_h).scale, origin))
+    overflow, arts = measure(document, placeholders, (face_geometry(first.trim_w, first.trim_h).scale, origin), sizes)
     data, drop = _crop(out.getvalue(), (first.trim_w + 2 * BLEED_MM) * MM_PT, (first.trim_h + 2 * BLEED_MM) * MM_PT)
     return data, overflow, {face_id: replace(box, y=box.y - drop) for face_id, box in arts.items()}
 
@@ -462,6 +472,8 @@ class PassResult:
     refused: list[str]
     decoded: dict[str, str] = field(default_factory=dict)
     """Art files that had to be decoded (file URL → why), see :mod:`.rawpng`."""
+    sizes: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Face id → printed type size per part (see :mod:`.measure`)."""
 
 
 def render_pass(job: FaceJob) -> PassResult:
@@ -471,8 +483,9 @@ def render_pass(job: FaceJob) -> PassResult:
     fault_point("face-pass")
     fetcher = safe_fetcher([templates_dir(), *map(Path, job.roots), *font_folders()])
     decoded: dict[str, str] = {}
-    pdf, overflow, arts = _render(job, job.faces, fetcher, decoded)
-    return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)), decoded)
+    sizes: dict[str, dict[str, float]] = {}
+    pdf, overflow, arts = _render(job, job.faces, fetcher, decoded, sizes)
+    return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)), decoded, sizes)
 
 
 def face_renderer(jobs: int, cluster: Any = None) -> Callable[..., FaceResult]:
@@ -547,6 +560,8 @@ def render_faces(job: FaceJob, map_passes: Callable[..., Iterable[PassResult]] =
                 target.fits[face.id] = getattr(face, "fit", 0)
                 if face.id in outcome.arts:
                     target.arts[face.id] = outcome.arts[face.id]
+                if face.id in outcome.sizes:
+                    result.sizes[face.id] = target.sizes[face.id] = outcome.sizes[face.id]
                 if spilled is not None:
                     result.overflow.append(face.id)
                     result.parts[face.id] = target.parts[face.id] = spilled.parts

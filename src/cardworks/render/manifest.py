@@ -38,6 +38,9 @@ class OutputRecord:
     """Cards whose text did not fit even at the smallest size."""
     overflow_parts: dict[str, list[str]] = field(default_factory=dict)
     """Card → the parts that did not fit (``name``, ``stats``, ``rules``, ``flavour``)."""
+    small_type: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    """Card → its parts printed below the smallest type allowed: part → [printed size, minimum], in points
+    (see :mod:`.legibility`)."""
     edition: str | None = None
     """For card files: ``fact`` or ``playtest`` (see :mod:`.marks`)."""
     contents: list[dict[str, Any]] = field(default_factory=list)

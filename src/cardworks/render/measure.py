@@ -15,6 +15,11 @@ is ``card-<face id>``: ``header`` (the title with its type and kind icons), ``st
 
 Parts a template does not mark are not measured. The verdict is about ink on the page, so it holds for
 every game's stylesheet and every pack's override.
+
+The same walk reads the type size of each marked part as printed (``type_sizes``: the smallest text of the
+part, in points at the card's real size, the face's scale applied), adding the artist credit (``artist``)
+and the legend of the marks (``unverified``, reported as ``legend``); ``render.legibility`` holds them
+against the minimum sizes.
 """
 
 from __future__ import annotations
@@ -32,7 +37,10 @@ SAYS = {"name": "the title does not fit its frame (two lines at the smallest siz
         "rules": "rules text overflows its box even at the smallest size",
         "flavour": "the flavour runs into the rules text or out of its box"}
 """What each overflowing part means, for a reader."""
-_MARKED = {"header", "stats", "rules", "flavour"}
+_MARKED = {"header", "stats", "rules", "flavour", "artist", "unverified"}
+SIZED = {"header": "name", "stats": "stats", "rules": "rules", "flavour": "flavour", "artist": "artist",
+         "unverified": "legend"}
+"""Marked class → the name its type size is reported under."""
 TOLERANCE = 0.5
 """CSS pixels: rounding in the layout, not overflow."""
 PX = 0.75
@@ -135,15 +143,25 @@ def spill(parts: dict[str, Any]) -> Spill | None:
     return Spill(tuple(part for part in PARTS if part in found), shrink) if found else None
 
 
+def smallest_type(part: Any, scale: float) -> float | None:
+    """The smallest text drawn in ``part``, in points as printed (``scale``: the card's drawing scale); None
+    when it draws no text."""
+    from weasyprint.formatting_structure.boxes import TextBox
+
+    sizes = [leaf.style["font_size"] for leaf in _leaves(part) if isinstance(leaf, TextBox) and leaf.text.strip()]
+    return round(min(sizes) * PX * scale, 3) if sizes else None
+
+
 def _classes(box: Any) -> list[str]:
     element = getattr(box, "element", None)
     return (element.get("class") or "").split() if element is not None else []
 
 
-def measure(document: Any, placeholder_colours: dict[str, str],
-            transform: tuple[float, float] = (1.0, 0.0)) -> tuple[dict[str, Spill], dict[str, ArtBox]]:
+def measure(document: Any, placeholder_colours: dict[str, str], transform: tuple[float, float] = (1.0, 0.0),
+            type_sizes: dict[str, dict[str, float]] | None = None) -> tuple[dict[str, Spill], dict[str, ArtBox]]:
     """Read WeasyPrint's layout: faces whose texts spill (face id → :class:`Spill`), and the box where each
-    face without art of its own (``placeholder_colours``: face id → frame colour) gets its placeholder.
+    face without art of its own (``placeholder_colours``: face id → frame colour) gets its placeholder. With
+    ``type_sizes``, each face's printed type size per part is put in it (face id → part → points).
 
     ``transform`` is (scale, origin in CSS px) of the card drawn scaled about its top left corner (see
     ``geometry``): overflow is read in layout coordinates, where the scale changes nothing, and placeholder
@@ -181,6 +199,9 @@ def measure(document: Any, placeholder_colours: dict[str, str],
                 continue
             stack.extend((child, face_id) for child in getattr(box, "children", []))
         for face_id, found in parts.items():
+            if type_sizes is not None:
+                sized = {SIZED[name]: smallest_type(box, scale) for name, box in found.items()}
+                type_sizes[face_id] = {part: size for part, size in sorted(sized.items()) if size is not None}
             verdict = spill(found)
             if verdict is not None:
                 overflow[face_id] = verdict

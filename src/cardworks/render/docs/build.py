@@ -13,7 +13,6 @@ from typing import Any
 from ...loading.database import Database, load_game
 from ..jinja import templates_dir
 from ..manifest import OutputRecord, still_valid, write_output
-from ..facepdf import save_pdf
 from .texts import fallen_back
 
 
@@ -29,6 +28,8 @@ class DocTask:
     selection: str
     allow_fallback: bool
     proof: bool
+    paper: str = "a4"
+    """The page size (``--paper``): every document prints on the paper the cards do."""
 
     @property
     def path(self) -> str:
@@ -38,10 +39,6 @@ class DocTask:
     @property
     def record_selection(self) -> str | None:
         return self.selection if self.kind == "rulebook" else None
-
-    @property
-    def paper(self) -> str:
-        return "a4"
 
     def render(self, made: DocHtml | None = None) -> tuple[bytes, int, list[str]]:
         """Lay the document out from ``made`` (its HTML, made once by the build); without it, make it here."""
@@ -56,9 +53,10 @@ class DocTask:
         asked_by: dict[str, str] = {}
         fell_back: list[str] = []
         if self.kind == "rulebook":
-            html = rulebook_html(db, self.locale, self.selection, self.allow_fallback, self.proof, asked_by, fell_back)
+            html = rulebook_html(db, self.locale, self.selection, self.allow_fallback, self.proof, asked_by, fell_back,
+                                 self.paper)
         else:
-            html = faq_html(db, self.locale, self.allow_fallback, self.proof, fell_back)
+            html = faq_html(db, self.locale, self.allow_fallback, self.proof, fell_back, self.paper)
         return DocHtml(html, asked_by, fell_back)
 
     def input_key(self, made: DocHtml, seen: dict[Path, str]) -> str:
@@ -80,10 +78,10 @@ class DocHtml:
 
 
 def doc_tasks(db: Database, locales: list[str], selection: str | list[str], allow_fallback: bool,
-              proof: bool) -> list[DocTask]:
+              proof: bool, paper: str = "a4") -> list[DocTask]:
     """The documents of one game, per locale: a rulebook for each selection (one, or a list: a rulebook per
     box) where the game has rulebook sources in that locale (in any locale when fallbacks are allowed), and
-    an FAQ index when it has rulings."""
+    an FAQ index when it has rulings; on ``paper``."""
     selections = [selection] if isinstance(selection, str) else selection
     rules = db.game.root / "rules"
     if not rules.is_dir():
@@ -97,9 +95,9 @@ def doc_tasks(db: Database, locales: list[str], selection: str | list[str], allo
         if locale == PSEUDO_LOCALE:
             continue
         if allow_fallback or (rules / locale).is_dir():
-            tasks += [DocTask(root, game, locale, "rulebook", chosen, allow_fallback, proof) for chosen in selections]
+            tasks += [DocTask(root, game, locale, "rulebook", chosen, allow_fallback, proof, paper) for chosen in selections]
         if has_rulings:
-            tasks.append(DocTask(root, game, locale, "faq", selections[0], allow_fallback, proof))
+            tasks.append(DocTask(root, game, locale, "faq", selections[0], allow_fallback, proof, paper))
     return tasks
 
 
@@ -172,6 +170,7 @@ def render_task(task: DocTask, made: DocHtml | None = None) -> tuple[bytes, int,
 
     import pikepdf
 
+    from ..facepdf import save_pdf  # pikepdf: only where a document is laid out (``validate`` makes HTML only)
     from .documents import render_pdf
 
     if made is None:

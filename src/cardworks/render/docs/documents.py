@@ -15,6 +15,7 @@ from ...fileio import read_text_limited
 from ...i18n.collation import collation_key
 from ...loading.database import Database, display_path
 from ...loading.records import Index
+from ...models.sheets import PAPERS
 from ...problems import Problem
 from ..fetcher import fetch_key, refusal_error, safe_fetcher
 from ..fonts import font_face_css, font_folders
@@ -58,12 +59,13 @@ def _selection_sets(db: Database, index: Index, texts: DocTexts, selection: str)
 
 
 def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: bool = False, proof: bool = False,
-                  asked_by: dict[str, str] | None = None, fell_back: list[str] | None = None) -> str:
+                  asked_by: dict[str, str] | None = None, fell_back: list[str] | None = None, paper: str = "a4") -> str:
     """The rulebook of ``selection`` in ``locale``: cover, contents, sections (some generated).
 
     ``asked_by``, when given, receives each image a section asks for (see ``fetcher.fetch_key``) with the
     section file and line, for :func:`render_pdf` to name them when the image is refused. ``fell_back``, when
-    given, receives the strings and sections taken from another locale (``DocTexts.fallbacks``).
+    given, receives the strings and sections taken from another locale (``DocTexts.fallbacks``). ``paper``:
+    the page size (``--paper``).
     """
     index = Index(db)
     game = db.game_doc
@@ -95,7 +97,8 @@ def rulebook_html(db: Database, locale: str, selection: str, allow_fallback: boo
         sections.append(Section(name, title, html, used, headings, new_page=name in new_pages))
     context = {"lang": locale, "game": texts.text(game.id, "name", game.name), "selection": selection_label,
                "cover": cover_of(db, icons),
-               "t": generate.labels, "sections": sections, "marked": proof and bool(texts.fallbacks)}
+               "t": generate.labels, "sections": sections, "marked": proof and bool(texts.fallbacks),
+               "page_size": page_size(paper)}
     html = _page(context, "docs/rulebook.html.j2", db)
     _check(texts, f"{game.id} {locale} rulebook")
     if fell_back is not None:
@@ -113,12 +116,13 @@ class FaqSection:
 
 
 def faq_html(db: Database, locale: str, allow_fallback: bool = False, proof: bool = False,
-             fell_back: list[str] | None = None) -> str:
+             fell_back: list[str] | None = None, paper: str = "a4") -> str:
     """Every ruling once, numbered, under its topic; then an index of topics and one of card names, each
     giving ruling numbers (so the FAQ needs no page numbers and is laid out once). ``fell_back``, when
     given, receives the strings taken from another locale.
     """
     made = _faq_context(db, locale, allow_fallback, proof)
+    made[0]["page_size"] = page_size(paper)
     html = _faq_page(db, made)
     if fell_back is not None:  # a label asked for by every ruling is one string
         fell_back += list(dict.fromkeys(made[1].fallbacks))
@@ -243,6 +247,15 @@ def _citation(texts: DocTexts, game_id: str, document: Any, source: Any) -> Mark
 def _plain(text: str | Markup) -> str:
     """The words of a text, without a proof fallback's span (for sorting)."""
     return Markup(text).striptags() if isinstance(text, Markup) else text
+
+
+def page_size(paper: str) -> str:
+    """The CSS page size of a document on ``paper`` (a name of ``PAPERS``); empty for A4, the stylesheet's own
+    size, so an A4 document's HTML (and so its key and bytes) is what it was before ``--paper`` reached it."""
+    if paper == "a4":
+        return ""
+    width, height = PAPERS[paper]
+    return f"{width:g}mm {height:g}mm"
 
 
 def _page(context: dict[str, Any], template: str, db: Database) -> str:
