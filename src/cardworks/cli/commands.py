@@ -51,12 +51,12 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), de
 @click.pass_obj
 def validate(cards_root: Path, packs: tuple[Path, ...], strict: bool, locales: tuple[str, ...], fmt: str) -> None:
     """Check the database, or expansion PACKS with the games they extend."""
-    from ..render.buildable import unbuildable
+    from ..render.buildable import cached_unbuildable
     from ..validate import validate as run_validation
 
     report = run_validation(cards_root, list(packs))
     if not report.errors:  # what a build of valid data would still refuse (data with errors never builds)
-        report.extend(unbuildable(cards_root, list(packs), list(locales)))
+        report.extend(cached_unbuildable(cards_root, list(packs), list(locales)))
     if fmt == "json":
         click.echo(json.dumps([p.as_dict() for p in report.items], indent=2, ensure_ascii=False))
     else:

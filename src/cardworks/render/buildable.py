@@ -9,6 +9,8 @@ warning (it stops only the builds that ask for them).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 from ..errors import DataError
@@ -16,9 +18,6 @@ from ..i18n.locales import known_locale, resolve_locale
 from ..loading.database import Database, game_folders, load_game
 from ..loading.packs import open_packs
 from ..problems import Problem
-from .deck import build_deck
-from .docs.build import doc_tasks
-from .faces import build_job
 
 
 def _locales(db: Database) -> list[str]:
@@ -34,6 +33,10 @@ def _locales(db: Database) -> list[str]:
 def refusals(db: Database, locale: str) -> list[Problem]:
     """What a build of ``db`` in ``locale`` refuses for want of a text: every card of every set (optional
     ones included), and for a game its rulebooks and FAQ index."""
+    from .deck import build_deck  # the renderer's own functions, imported only when the cache cannot answer
+    from .docs.build import doc_tasks
+    from .faces import build_job
+
     found: list[Problem] = []
     try:
         build_job(db, build_deck(db, None, optional=("all",)), locale)
@@ -68,3 +71,35 @@ def unbuildable(cards_root: Path, packs: list[Path], asked: list[str]) -> list[P
             note = "" if locale in wanted else f" (only a build with --locale {locale} stops on it)"
             problems += [Problem(p.file, p.location, p.code, p.message + note, severity) for p in refusals(db, locale)]
     return problems
+
+
+CACHE_TABLE = "buildable.json"
+"""``validate``'s answers of :func:`unbuildable` kept between runs in the user's cache folder, by the validation key
+of every byte they depend on (data, code, templates) and the locales asked: generating every document only to
+find a missing string costs more than the rest of ``validate``. A build never reads it: a wrong entry could only
+make ``validate`` miss what the build itself then refuses loudly."""
+KEPT = 32
+"""Answers kept (the most recent ones): one per database, pack set and locale choice a user validates."""
+
+
+def cached_unbuildable(cards_root: Path, packs: list[Path], asked: list[str]) -> list[Problem]:
+    """:func:`unbuildable`, answered from the cache when nothing it depends on changed since it was last asked."""
+    from ..fileio import read_cache_table, write_cache_table
+    from ..validate.cache import verdict_key
+
+    key = hashlib.sha256(json.dumps([verdict_key(cards_root, packs, None), asked]).encode()).hexdigest()
+    table = read_cache_table(CACHE_TABLE)
+    table = table if isinstance(table, dict) else {}
+    kept = table.get(key)
+    if isinstance(kept, list):
+        try:
+            return [Problem(**entry) for entry in kept]
+        except TypeError:  # an entry of another shape: asked again
+            pass
+    found = unbuildable(cards_root, packs, asked)
+    fresh = {k: v for k, v in table.items() if k != key and isinstance(v, list)}
+    fresh = dict(list(fresh.items())[-(KEPT - 1):])
+    fresh[key] = [{"file": p.file, "location": p.location, "code": p.code, "message": p.message,
+                   "severity": p.severity} for p in found]
+    write_cache_table(CACHE_TABLE, fresh)
+    return found
