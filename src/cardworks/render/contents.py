@@ -52,7 +52,7 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], files: dict
         model = index.by_id[row.id].model
         name = texts.text(row.id, "name", model.name)
         if row.kind == "cards":
-            name = escape(labels.contents_cards).format(set=name)  # "Cards of La Fallera Calavera"
+            name = escape(labels.contents_cards).format(set=name)  # "Cards of" and the set's name
         where = texts.text(row.set, "name", sets[row.set].name) if row.set in sets and row.kind != "cards" else ""
         out.append({"id": row.id, "name": name, "set": where,
                     "box": labels.unknown if row.box is None else row.box,
