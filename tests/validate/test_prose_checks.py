@@ -114,3 +114,32 @@ def test_a_label_printed_before_a_range_needs_its_plural(tmp_path: Path) -> None
 def test_the_grown_glossaries_catch_the_terms_that_changed_between_documents(game_id, locale, text, found) -> None:
     hits = [h.found for h in Terminology(load_database(REPO / "cards" / game_id), locale).hits(text)]
     assert hits == [found]
+
+
+@pytest.mark.parametrize("line, flagged", [
+    ("Take the Conill from a rival.", True),   # the database (and so the rulebooks) write conill in lower case
+    ("Take the conill from a rival.", False),
+    ("Conill is an ingredient.", False),       # a sentence's start takes its capital
+    ("You win. Conill counts twice.", False),
+])
+def test_a_card_name_mid_sentence_in_another_case_than_the_database_is_a_warning(game: GameDir, line: str,
+                                                                                   flagged: bool) -> None:
+    game.files["rules/en/01-setup.md"] = f"# Setup\n\n{line}\n"
+    game.write()
+    run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    hits = [(p["file"].replace("\\", "/").endswith("rules/en/01-setup.md"), p["pointer"])
+            for p in run.problems if p["code"] == "name-case"]
+    assert hits == ([(True, "3")] if flagged else [])
+
+
+def test_a_translated_name_that_is_the_source_but_for_its_case_is_a_warning(game: GameDir) -> None:
+    game.write()
+    path = game.root / "i18n" / "es.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    entry = data["entries"].setdefault("conill", {}).setdefault("name", {"source_hash": "", "text": ""})
+    from cardworks.i18n import source_hash
+
+    entry.update(text="Conill", source_hash=source_hash("conill"))
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
+    assert [p["pointer"] for p in run.problems if p["code"] == "name-case"] == ["/entries/conill/name/text"]
