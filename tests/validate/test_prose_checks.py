@@ -106,6 +106,8 @@ def test_a_label_printed_before_a_range_needs_its_plural(tmp_path: Path) -> None
     ("fallera", "es", "Las cartas especiales añadidas a esas cartas", "añadidas a esas"),
     ("fallera", "es", "¿A quién le robo?", "le robo"),
     ("fallera", "ca", "En quin orde agafe les cartes?", "orde"),
+    ("fallera", "ca", "quan la pila de robar es queda buida", "pila de robar"),
+    ("fallera", "es", "cuando el mazo de robo se queda vacío", "mazo de robo"),
     ("fallera", "ca", "tira la moneda a l'inici del torn", "tira la moneda"),
     ("diables", "es", "Separad las fichas de fuego.", "fichas de fuego"),
     ("calavera", "es", "las celdas de puntos", "celdas"),
