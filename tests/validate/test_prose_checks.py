@@ -109,6 +109,7 @@ def test_a_label_printed_before_a_range_needs_its_plural(tmp_path: Path) -> None
     ("fallera", "ca", "quan la pila de robar es queda buida", "pila de robar"),
     ("fallera", "es", "cuando el mazo de robo se queda vacío", "mazo de robo"),
     ("fallera", "ca", "tira la moneda a l'inici del torn", "tira la moneda"),
+    ("fallera", "ca", "el marisc necessita els seus llançaments de moneda", "llançaments"),
     ("diables", "es", "Separad las fichas de fuego.", "fichas de fuego"),
     ("calavera", "es", "las celdas de puntos", "celdas"),
     ("calavera", "ca", "les cel·les de punts", "cel·les"),
