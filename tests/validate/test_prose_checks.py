@@ -146,3 +146,11 @@ def test_a_translated_name_that_is_the_source_but_for_its_case_is_a_warning(game
     path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
     run = run_cli("--cards", str(game.cards_root), "validate", "--format", "json")
     assert [p["pointer"] for p in run.problems if p["code"] == "name-case"] == ["/entries/conill/name/text"]
+
+
+def test_a_one_word_name_with_a_capital_in_lower_case_may_be_the_ordinary_word() -> None:
+    from cardworks.validate.check_name_case import _plain_word, comparable
+
+    assert _plain_word("three", "Three") and not _plain_word("Conill", "conill")
+    assert not _plain_word("la riuà", "La Riuà") and not _plain_word("paella protectora", "Paella protectora")
+    assert comparable("La Riuà") == "la Riuà" and comparable("Bufanúvols") == "Bufanúvols"

@@ -27,6 +27,12 @@ def comparable(name: str) -> str:
     return name
 
 
+def _plain_word(written: str, want: str) -> bool:
+    """True when a one-word name with a capital (``Three``, ``Tirisiti``) stands in lower case: it may be the
+    ordinary word ("ranks one, two and three"), so only the other way round (``Conill`` for ``conill``) is sure."""
+    return " " not in want.strip() and want[:1].isupper() and written[:1].islower() and written[1:] == want[1:]
+
+
 def check_name_case(index: Index, out: ProblemList) -> None:
     """Warn (``name-case``) at a source line writing a card name mid-sentence in another case than the
     database's, and at a translated name that is the source's but for its case."""
@@ -58,7 +64,7 @@ def check_name_case(index: Index, out: ProblemList) -> None:
                     if not _MID_SENTENCE.search(line[: match.start()]):
                         continue
                     written, want = comparable(match.group(0)), forms[match.group(0).casefold()]
-                    if written != want:
+                    if written != want and not _plain_word(written, want):
                         out.warning(shown, f"{number}", "name-case",
                                     f"{match.group(0)!r} mid-sentence; the database writes {want!r} (card names are "
                                     "written as the rulebooks print them: docs/data-brief.md)")
