@@ -66,8 +66,8 @@ def proper_name(value: str) -> Markup:
 
 
 def subtitle(value: str) -> Markup:
-    """The part of a piece's title after the game's name and colon ("Calavera: Bloc de score", "Calavera: Dés à
-    découper et plier"): a subtitle, so its first letter is a capital in every locale, whether it is a label or a
+    """The part of a piece's title after the game's name and colon ("Game: Score pad", "Game: Dice to cut and
+    fold"): a subtitle, so its first letter is a capital in every locale, whether it is a label or a
     component's name (a proof's fallback span keeps its tags)."""
     text = str(escape(value))
     first = re.search(r"(?:^|>)([^<])", text)

@@ -135,7 +135,7 @@ _NAME_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 def name_words(every_form: Iterable[Iterable[str]]) -> re.Pattern[str] | None:
     """The words running text may use alone to name a piece, from each piece's names in every locale: each word
-    after the first written with a capital in a name (Reina, Calavera, Moixent), matched with its capital, and every word
+    after the first written with a capital in a name (the Queen of "the Red Queen"), matched with its capital, and every word
     of a name kept the same in every locale (revolta, terreta: untranslated, so a proper name in any language),
     matched in any case; a word of :data:`NAME_WORD` letters or more."""
     capital: set[str] = set()
