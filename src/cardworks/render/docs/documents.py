@@ -234,9 +234,10 @@ def _citation(texts: DocTexts, game_id: str, document: Any, source: Any, proof: 
     if source.section:
         if document is not None and source.section in document.sections:
             number = document.sections.index(source.section)
-            parts.append(texts.text(game_id, f"documents/{document.id}/sections/{number}", source.section))
+            section = texts.text(game_id, f"documents/{document.id}/sections/{number}", source.section)
         else:
-            parts.append(texts.text(game_id, f"documents/{source.doc}/sections/{source.section}", source.section))
+            section = texts.text(game_id, f"documents/{source.doc}/sections/{source.section}", source.section)
+        parts.append(Markup('"') + section + Markup('"'))  # the typesetter gives it the locale's quotes
     if source.lines and proof:
         parts.append(counted(texts.label, "line", source.lines))
     return Markup(", ").join(parts)  # escapes plain parts; a proof fallback keeps its span
