@@ -174,7 +174,7 @@ def test_rules_text_and_no_assumed_value_on_faces(base_build) -> None:
     sangonera = reader.pages[by_id["el-tio-sangonera"]].extract_text()
     assert not re.search(r"\d", sangonera.split("Sangonera", 1)[1].split("Just like")[0]), sangonera  # A/D unknown: none printed
     paella = re.sub(r"\s+", " ", reader.pages[by_id["paella-protectora"]].extract_text())
-    assert "Paella protectora 2" in paella and "n2" not in paella  # the rank once: the icon reads "n", then 2
+    assert "paella protectora 2" in paella and "n2" not in paella  # the rank once: the icon reads "n", then 2
 
 
 def test_two_player_deck_has_no_ii_cards(tmp_path: Path) -> None:

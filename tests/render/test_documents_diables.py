@@ -42,7 +42,7 @@ def _typeset(text: str, locale: str = "en") -> str:
     """``text`` as the documents print it: curly quotes and apostrophes (docs/typography.md)."""
     from cardworks.render.typography import curly
 
-    return curly(text, locale, " ")
+    return " ".join(curly(text, locale, " ").split())  # a no-break space reads back as a space, as _pages collapses
 
 
 def _pages(path: Path) -> list[str]:
@@ -154,7 +154,8 @@ def test_faq_lists_every_ruling_once_with_passing_scenarios(built, index, locale
         question, state = words.text(ruling.id, "question", ruling.question)
         assert state in {"source", "translated"}
         assert text.count(_typeset(question, locale)) == 1, ruling.id
-        assert ruling.source.lines and f" {ruling.source.lines} " in text
+        # a reader's FAQ cites the rulebook and section; the source's line numbers only in the proof
+        assert ruling.source.lines and ("-" not in ruling.source.lines or ruling.source.lines not in text)
         for scenario in ruling.scenarios:  # a reader's FAQ shows no scenario ids (only --proof does)
             assert f"{scenario} ({passes})" not in text and scenario not in text, scenario
         for card in ruling.cards:

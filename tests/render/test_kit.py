@@ -237,19 +237,19 @@ def test_the_contents_page_says_its_edition(fallera, playtest) -> None:
     out, records = fallera
     fact_record = records["fallera/en/cards-expert-a4.pdf"]
     fact = _contents_page(out, fact_record)
-    assert "Edition: fact" in fact and "is printed once" in fact and "Edition: playtest" not in fact
+    assert "Rulebook edition" in fact and "is printed once" in fact and "Playtest edition" not in fact
     assert "†" not in fact, "no count in the fact edition is a stand-in"
     base = {row["id"]: row for row in fact_record["contents"]}["base"]
-    assert f"La Fallera Calavera (cards) 102 {base['printed']} " in fact
+    assert f"Cards of La Fallera Calavera 102 {base['printed']} " in fact
     out, records = playtest
     play_record = records["fallera/en/cards-base-playtest-a4.pdf"]
     assert play_record["edition"] == "playtest"
     play = _contents_page(out, play_record)
-    assert "Edition: playtest" in play and "Edition: fact" not in play
+    assert "Playtest edition" in play and "Rulebook edition" not in play
     base = {row["id"]: row for row in play_record["contents"]}["base"]
     engine = build_deck(load_database(CARDS / "fallera"), "base", edition="playtest")
     assert base["stand_in"] and base["printed"] == sum(e.copies for e in engine.cards), "the engine's deck, no more"
-    assert f"La Fallera Calavera (cards) 102 {base['printed']}† " in play, "a stand-in count carries the mark"
+    assert f"Cards of La Fallera Calavera 102 {base['printed']}† " in play, "a stand-in count carries the mark"
     assert "† stand-in, or not in the rulebooks" in play, "the legend explains the mark on the same page"
 
 
@@ -261,7 +261,7 @@ def test_a_contents_page_that_marks_a_count_explains_the_mark_on_every_page(diab
     assert rows["cart-tile"]["stand_in"], "the cart tiles' count is the assumed one, not a fact"
     reader = PdfReader(out / record["path"])
     pages = [" ".join((reader.pages[n].extract_text() or "").split()) for n in range(record["contents_pages"])]
-    assert record["contents_pages"] >= 2 and "Edition: fact" in pages[0]
+    assert record["contents_pages"] >= 2 and "Rulebook edition" in pages[0]
     marked = [n for n, page in enumerate(pages) if "†" in page]
     assert marked, "the stand-in count is marked"
     assert [n for n in marked if "† not stated in the rulebooks" not in pages[n]] == [], \

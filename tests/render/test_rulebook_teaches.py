@@ -24,11 +24,11 @@ EXAMPLES = [  # the chapter each example of the source illustrates, and the sour
     ("07-actions", ["whistling firecracker", "photo", "like"]),
     ("07-actions", ["carretillada", "costs 2", "2 followers"]),
     ("07-actions", ["12 sound points", "3 thrilled crowd icons", "tabalada"]),
-    ("08-passage-of-time", ["3 in all", "5 in all", "5 × 4 = 20 FP", "3 × 3 = 9 FP"]),
-    ("08-passage-of-time", ["4 figures", "icon for 3", "6 FP", "4 FP", "3 FP", "6 + 4 + 3 = 13 FP"]),
-    ("08-passage-of-time", ["7 likes", "4 social media icons", "7 × 4 = 28 FP"]),
+    ("08-passage-of-time", ["3 in all", "5 in all", "5 × 4 = 20\u00a0FP", "3 × 3 = 9\u00a0FP"]),
+    ("08-passage-of-time", ["4 figures", "icon for 3", "6\u00a0FP", "4\u00a0FP", "3\u00a0FP", "6 + 4 + 3 = 13\u00a0FP"]),
+    ("08-passage-of-time", ["7 likes", "4 social media icons", "7 × 4 = 28\u00a0FP"]),
     ("11-solo-mode", ["ball parlat", "tabalada", "whistling firecracker", "2 spaces", "character"]),
-    ("11-solo-mode", ["trobada de bèsties", "3 performers", "2 × 3 × 4 = 24 FP"]),
+    ("11-solo-mode", ["trobada de bèsties", "3 performers", "2 × 3 × 4 = 24\u00a0FP"]),
 ]
 NOTES = {"04-player-setup": 1, "06-performance": 2, "07-actions": 3, "08-passage-of-time": 3}
 

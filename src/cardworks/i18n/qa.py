@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from ..fileio import read_cache_table, write_cache_table
+from .prose import prose_warnings
 from .screen import plainly_in
 
 #: Languages the detector knows, by locale (its primary subtag).
@@ -321,7 +322,7 @@ def typography_warnings(text: str, locale: str) -> list[tuple[str, str]]:
         found.append(("typography", "write the geminated l with the middle dot: l·l"))
     if language in {"ca", "es", "fr"} and '"' in text:
         found.append(("typography", "use « » (or “ ”) quotation marks, not straight double quotes"))
-    return found
+    return found + prose_warnings(text, locale)
 
 
 def name_texts(db, strings: dict) -> set[str]:

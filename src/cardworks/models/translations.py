@@ -63,3 +63,6 @@ class Glossary(Document):
     ``seues`` not ``seves``, ``este`` not ``aquest``, ``compartixes`` not ``comparteixes``); ``validate`` warns
     at each form the standard avoids, as it does at a forbidden variant."""
     terms: list[GlossaryTerm] = Field(default_factory=list)
+    kept_english: list[Annotated[str, StringConstraints(min_length=2)]] = Field(default_factory=list)
+    """English words this locale's texts keep on purpose (a name of a piece, a product, a command), so that
+    ``validate`` does not report them as English left in a translation (``english-left``)."""

@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 
 import pikepdf
 
+from ..i18n.plurals import counted
 from ..loading.database import Database
 from ..loading.records import Index
 from .docs.texts import DocTexts, Labels, fallen_back
@@ -51,7 +52,7 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], files: dict
         model = index.by_id[row.id].model
         name = texts.text(row.id, "name", model.name)
         if row.kind == "cards":
-            name = f"{name} ({labels.contents_cards})"
+            name = escape(labels.contents_cards).format(set=name)  # "Cards of" and the set's name
         where = texts.text(row.set, "name", sets[row.set].name) if row.set in sets and row.kind != "cards" else ""
         out.append({"id": row.id, "name": name, "set": where,
                     "box": labels.unknown if row.box is None else row.box,
@@ -89,7 +90,7 @@ def left_out_rows(db: Database, texts: DocTexts, left_out: tuple[tuple[str, str]
                 what = str(label("left_out_fact_types" if fact.field == "types" else "left_out_fact_effects"))
             if what not in facts:
                 facts.append(what)
-            cite = fact.doc + (f" {label('line')} {fact.lines}" if fact.lines else "")
+            cite = fact.doc + (f" {counted(label, 'line', fact.lines)}" if fact.lines else "")
             if cite not in cites:
                 cites.append(cite)
         if facts:

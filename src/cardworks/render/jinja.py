@@ -66,6 +66,18 @@ def proper_name(value: str) -> Markup:
     return Markup(name_span(str(escape(value))))
 
 
+def subtitle(value: str) -> Markup:
+    """The part of a piece's title after the game's name and colon ("Game: Score pad", "Game: Dice to cut and
+    fold"): a subtitle, so its first letter is a capital in every locale, whether it is a label or a
+    component's name (a proof's fallback span keeps its tags)."""
+    text = str(escape(value))
+    first = re.search(r"(?:^|>)([^<])", text)
+    if first is None:
+        return Markup(text)
+    at = first.start(1)
+    return Markup(text[:at] + text[at].upper() + text[at + 1:])
+
+
 def mm(value: float) -> str:
     """A length in millimetres for CSS, without float noise."""
     return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
@@ -102,6 +114,7 @@ def environment(overrides: tuple[str, ...] = ()) -> BudgetedSandbox:
     env.filters["markup_html"] = markup_html  # ours: trusted, and called once per text
     env.filters["mm"] = mm
     env.filters["proper_name"] = proper_name
+    env.filters["subtitle"] = subtitle
     return env
 
 

@@ -98,6 +98,9 @@ class Names:
     forms: dict[str, str]
     every: tuple[str, ...] = ()
     """Every name, as the database writes it."""
+    words: re.Pattern[str] | None = None
+    """Words of names that running text also uses alone ("la revolta", "the Queen", "Moixent"): kept whole, never
+    hyphenated, wherever they stand (:func:`name_words`)."""
 
 
 def _key(name: str) -> str:
@@ -125,6 +128,33 @@ def names_of(cards: Iterable[str], others: Iterable[str] = ()) -> Names:
     return Names(name_pattern(every), forms, every)
 
 
+NAME_WORD = 4
+"""Shortest word of a name kept whole on its own (shorter ones, "de", "les", are not names)."""
+_NAME_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def name_words(every_form: Iterable[Iterable[str]]) -> re.Pattern[str] | None:
+    """The words running text may use alone to name a piece, from each piece's names in every locale: each word
+    after the first written with a capital in a name (the Queen of "the Red Queen"), matched with its capital, and every word
+    of a name kept the same in every locale (revolta, terreta: untranslated, so a proper name in any language),
+    matched in any case; a word of :data:`NAME_WORD` letters or more."""
+    capital: set[str] = set()
+    kept: set[str] = set()
+    for forms in every_form:
+        forms = [f for f in forms if f and f.strip()]
+        for form in forms:
+            later = _NAME_WORDS.findall(form)[1:]  # a first word's capital may be the sentence's, not a name's
+            capital.update(w for w in later if len(w) >= NAME_WORD and w[:1].isupper())
+        if len(forms) > 1 and len({f.strip().casefold() for f in forms}) == 1:
+            kept.update(w.casefold() for w in _NAME_WORDS.findall(forms[0]) if len(w) >= NAME_WORD)
+    capital = {w for w in capital if w.casefold() not in kept}
+    parts = [re.escape(w) for w in sorted(capital, key=len, reverse=True)]
+    parts += [f"(?i:{re.escape(w)})" for w in sorted(kept, key=len, reverse=True)]
+    if not parts:
+        return None
+    return re.compile(r"(?<![\w&])(?:" + "|".join(parts) + r")(?!\w)")
+
+
 def _escape(text: str) -> str:
     """Text escaped for an HTML text node (quotes stay as they are: they are the point)."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -139,18 +169,25 @@ def database_names(db: Database, locale: str | None = None) -> Names:
     by_locale: dict[str | None, list[str]] = {}
     others: list[str] = []
     ids: dict[str, str] = {}
+    forms: dict[str, list[str]] = {}  # the name of each piece in every locale
     for record in Index(db).records:
         if record.kind in kinds and isinstance(getattr(record.model, "name", None), str):
             ids[record.id] = record.kind
             names = [record.model.name, *(a for a in getattr(record.model, "alt_names", None) or [] if isinstance(a, str))]
             (by_locale.setdefault(None, []) if record.kind == "card" else others).extend(names)
+            forms[record.id] = [record.model.name]
     for _, doc in db.docs("translations"):
         for record_id, fields in doc.entries.items():
             if record_id in ids:
                 names = [entry.text for field, entry in fields.items() if field == "name" or field.startswith("alt_names/")]
                 (by_locale.setdefault(doc.locale, []) if ids[record_id] == "card" else others).extend(names)
+                if "name" in fields:
+                    forms[record_id].append(fields["name"].text)
     order = [locale, None, *sorted(k for k in by_locale if k not in (locale, None))]
-    return names_of([n for code in order for n in by_locale.get(code, [])], others)
+    made = names_of([n for code in order for n in by_locale.get(code, [])], others)
+    # names the locale keeps in English on purpose (the glossary's kept_english: Firebot) are names too
+    kept = [[word, word] for _, doc in db.docs("glossary") if doc.locale == locale for word in doc.kept_english]
+    return Names(made.pattern, made.forms, made.every, name_words([*forms.values(), *kept]))
 
 
 SHORT_NAME = 22
@@ -196,6 +233,23 @@ def _as_written(name: str, forms: dict[str, str], locale: str, sentence_start: b
     if first and first.group(1).casefold() in ARTICLES.get(_language(locale), ()):
         return written[:1].lower() + written[1:]
     return written
+
+
+def _wrap_names(escaped: str, names: Names, wrap) -> str:
+    """``escaped`` with each name wrapped by ``wrap`` and, between them, each word of :attr:`Names.words` in a
+    span that is never hyphenated."""
+    if names.words is None:
+        return names.pattern.sub(wrap, escaped)
+    out, done = [], 0
+    for match in names.pattern.finditer(escaped):
+        out += [_keep_words(escaped[done:match.start()], names.words), wrap(match)]
+        done = match.end()
+    out.append(_keep_words(escaped[done:], names.words))
+    return "".join(out)
+
+
+def _keep_words(escaped: str, words: re.Pattern[str]) -> str:
+    return words.sub(lambda m: f'<span class="name-word">{m.group(0)}</span>', escaped)
 
 
 def typeset(document: str, locale: str, names: Names | None = None) -> str:
@@ -248,7 +302,7 @@ def typeset(document: str, locale: str, names: Names | None = None) -> str:
                 start = last == "" or last in _SENTENCE_ENDS
                 return name_span(_as_written(match.group(0), names.forms, locale, start))
 
-            escaped = names.pattern.sub(wrap, escaped)
+            escaped = _wrap_names(escaped, names, wrap)
         if text:
             previous = text[-1]
         if text.strip():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..i18n.plurals import PAIRS
 from ..i18n.qa import typography_warnings
 from ..loading.database import display_path
 from ..problems import ProblemList
@@ -33,6 +34,14 @@ def check_labels(out: ProblemList, folder: Path | None = None) -> None:
         for key, text in data.items():
             for code, message in typography_warnings(text, path.stem):
                 out.warning(display_path(path), f"/{key}", code, message)
+        for singular, plural in PAIRS.items():  # a label printed before numbers needs its plural for a range
+            if singular in data and plural not in data:
+                out.warning(display_path(path), f"/{plural}", "label-plural",
+                            f"{singular!r} is printed before a number; the {path.stem} plural {plural!r}, printed "
+                            "before a range (46-47), is missing")
+            elif singular in data and data[singular] == data[plural]:
+                out.warning(display_path(path), f"/{plural}", "label-plural",
+                            f"{plural!r} is the same as {singular!r}: a range (46-47) takes the plural")
     known = tables.get("en", {})
     for locale, data in tables.items():
         for key in sorted(set(known) - set(data)):

@@ -15,6 +15,8 @@ from ..loading.packs import group_packs
 from ..problems import ProblemList
 from .check_art import check_art, check_back_templates
 from .check_glossary import check_glossary
+from .check_prose import check_prose
+from .check_name_case import check_name_case
 from .check_ids import check_frozen, check_ids
 from .check_imports import check_imports
 from .check_labels import check_labels
@@ -63,6 +65,8 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None,
     check_art(index, out)
     check_back_templates(index, out)
     check_glossary(index, out)
+    check_prose(index, out)
+    check_name_case(index, out)
     check_assumptions(index, out)
     check_owner_certainty(index, out)
     check_layouts(db, out)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import DataError
+from ...i18n.plurals import counted
 from ...loading.records import Index
 from ...models.certainty import PLAIN, field_certainty
 from .game import MAP_ORDER, board_accesses
@@ -30,7 +31,7 @@ NOT_STATED = "†"
 def _cite(texts: Any, sources: Any) -> str:
     places = []
     for source in sources:
-        place = source.doc + (f" {texts.label('line')} {source.lines}" if source.lines else "")
+        place = source.doc + (f" {counted(texts.label, 'line', source.lines)}" if source.lines else "")
         if place not in places:
             places.append(place)
     return "; ".join(places)

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from ...errors import DataError
 from ...fileio import read_text_limited
 from ...i18n.collation import collation_key
+from ...i18n.plurals import counted
 from ...loading.database import Database, display_path
 from ...loading.records import Index
 from ...models.sheets import PAPERS
@@ -164,7 +165,7 @@ def _faq_context(db: Database, locale: str, allow_fallback: bool, proof: bool) -
             "id": ruling.id, "cards": [c for c in ruling.cards if c in pieces],
             "question": markup_html(texts.text(ruling.id, "question", ruling.question), icons),
             "answer": markup_html(texts.text(ruling.id, "answer", ruling.answer), icons),
-            "source": _citation(texts, game.id, documents.get(source.doc), source),
+            "source": _citation(texts, game.id, documents.get(source.doc), source, proof),
             # most answers are stated; the FAQ's note says that only the others are marked
             "certainty": None if source.certainty == "stated" else texts.label(f"certainty_{source.certainty}"),
             "scenarios": [{"id": s, "passed": verdicts.get(s)} for s in ruling.scenarios],
@@ -225,10 +226,11 @@ def number_ranges(numbers: list[int]) -> list[str]:
     return parts
 
 
-def _citation(texts: DocTexts, game_id: str, document: Any, source: Any) -> Markup:
-    """Where a ruling comes from, in the reader's language: the document's title, the section's name (both
-    translated in the game's ``documents``) and the line; a section the document does not list has no
-    translation, so a localized FAQ reports it missing instead of printing the source's words."""
+def _citation(texts: DocTexts, game_id: str, document: Any, source: Any, proof: bool = False) -> Markup:
+    """Where a ruling comes from, as a printed FAQ says it: the document's title and the section's name (both
+    translated in the game's ``documents``, so each locale names its own rulebook); the source file's line
+    numbers only in the proof (the developers' view). A section the document does not list has no translation,
+    so a localized FAQ reports it missing instead of printing the source's words."""
     if document is None:
         parts = [source.doc]
     else:
@@ -236,11 +238,12 @@ def _citation(texts: DocTexts, game_id: str, document: Any, source: Any) -> Mark
     if source.section:
         if document is not None and source.section in document.sections:
             number = document.sections.index(source.section)
-            parts.append(texts.text(game_id, f"documents/{document.id}/sections/{number}", source.section))
+            section = texts.text(game_id, f"documents/{document.id}/sections/{number}", source.section)
         else:
-            parts.append(texts.text(game_id, f"documents/{source.doc}/sections/{source.section}", source.section))
-    if source.lines:
-        parts.append(f"{texts.label('line')} {source.lines}")
+            section = texts.text(game_id, f"documents/{source.doc}/sections/{source.section}", source.section)
+        parts.append(Markup('"') + section + Markup('"'))  # the typesetter gives it the locale's quotes
+    if source.lines and proof:
+        parts.append(counted(texts.label, "line", source.lines))
     return Markup(", ").join(parts)  # escapes plain parts; a proof fallback keeps its span
 
 

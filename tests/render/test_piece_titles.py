@@ -1,0 +1,33 @@
+"""A piece's title is the game's name, a colon and a subtitle that begins with a capital in every locale: the
+French dice net printed "Calavera : dés à découper et plier" beside "Calavera : Bloc de score" (issue 45)."""
+
+from __future__ import annotations
+
+import re
+
+from markupsafe import Markup
+
+from cardworks.loading import load_database
+from cardworks.render.docs.texts import DocTexts
+from cardworks.render.jinja import subtitle
+from cardworks.render.piecepdf import piece_html
+from conftest import REPO
+
+
+def test_subtitle_capitalises_the_first_letter_only() -> None:
+    assert subtitle("dés à découper et plier") == "Dés à découper et plier"
+    assert subtitle("Bloc de score") == "Bloc de score"
+    assert subtitle(Markup('<span class="fallback">dice net</span>')) == '<span class="fallback">Dice net</span>'
+    assert subtitle("") == ""
+
+
+def test_a_piece_title_after_the_game_begins_with_a_capital_in_every_locale() -> None:
+    db = load_database(REPO / "cards" / "calavera")
+    checked = 0
+    for locale in ("fr", "nl", "en", "ca", "es"):  # the "stickers" label is lower case in every locale
+        page = piece_html("stickers.html.j2", DocTexts(db, locale), coins=[], size=10.0, paper=None, game="Calavera")
+        title = re.search(r'<h1 class="piece-title">(.*?)</h1>', page, re.S).group(1)
+        after = re.sub(r"<[^>]+>", "", title).split(":", 1)[1].strip(" \u202f")
+        assert after[:1].isupper(), (locale, title)
+        checked += 1
+    assert checked == 5
