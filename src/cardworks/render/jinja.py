@@ -24,7 +24,7 @@ from ..markup import Text, parse
 from ..problems import Problem
 from ..resources import data_dir
 from .sandbox import BudgetedSandbox
-from .typography import name_span
+from .typography import label_span, name_span
 
 
 def templates_dir() -> Path:
@@ -66,6 +66,12 @@ def proper_name(value: str) -> Markup:
     return Markup(name_span(str(escape(value))))
 
 
+def label_name(value: str) -> Markup:
+    """A name printed as the label of a narrow box (``{{ face.name | label_name }}``): like
+    :func:`proper_name`, but a short name may still wrap between words, and a bracketed gloss stays whole."""
+    return Markup(label_span(str(escape(value))))
+
+
 def mm(value: float) -> str:
     """A length in millimetres for CSS, without float noise."""
     return f"{value:.3f}".rstrip("0").rstrip(".") + "mm"
@@ -102,6 +108,7 @@ def environment(overrides: tuple[str, ...] = ()) -> BudgetedSandbox:
     env.filters["markup_html"] = markup_html  # ours: trusted, and called once per text
     env.filters["mm"] = mm
     env.filters["proper_name"] = proper_name
+    env.filters["label_name"] = label_name
     return env
 
 
