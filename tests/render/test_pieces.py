@@ -75,6 +75,20 @@ def test_dice_net_draws_each_die_of_the_box_with_its_faces_in_the_locale(calaver
         assert note in text, "the net says its face distribution is assumed"
 
 
+@pytest.mark.slow  # builds a shipped game's PDFs
+def test_dice_net_face_label_breaks_before_its_gloss_never_inside_it(calavera) -> None:
+    """The French skull face is too long for one line: it wraps as "Calavera / (tête de mort)", never leaving
+    "mort)" alone on a line."""
+    out, _ = calavera
+    lines = [line.strip() for page in PdfReader(out / "calavera/fr/dice-net-a4.pdf").pages
+             for line in page.extract_text().splitlines()]
+    dice = sum(r.model.quantity for r in Index(load_database(CARDS / "calavera")).of_kind("component")
+               if r.model.kind == "die")
+    assert " ".join(lines).count("Calavera (tête de mort)") == dice, "every net prints its skull face"
+    glosses = [line for line in lines if "(tête" in line]
+    assert len(glosses) == dice and all("(tête de mort)" in line for line in glosses), glosses
+
+
 def test_net_geometry_has_six_faces_touching_and_seven_tabs_outside_them() -> None:
     cells, tabs = net_geometry(20.0)
     assert len(cells) == len(NET_CELLS) == 6 and len(tabs) == 7

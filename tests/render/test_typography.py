@@ -115,3 +115,21 @@ def test_a_component_name_after_a_title_colon_follows_the_sentence():
     assert component_mid_sentence("score pad") == "score pad"
     assert component_mid_sentence("PDF sheet") == "PDF sheet"  # an abbreviation keeps its capitals
     assert component_mid_sentence("É") == "É"
+
+
+def test_a_long_name_keeps_its_bracketed_gloss_on_one_line():
+    out = str(proper_name("Calavera (tête de mort) du joueur"))
+    assert out == ('<span class="proper-name">Calavera '
+                   '<span class="proper-name short">(tête de mort)</span> du joueur</span>')
+
+
+def test_a_label_name_may_wrap_before_its_gloss_but_never_inside_it():
+    """A die-face label: the box is too narrow to keep even a short name on one line, so only the gloss is
+    kept whole (the line breaks before the bracket)."""
+    from cardworks.render.jinja import label_name
+
+    assert str(label_name("Calavera (doodshoofd)")) == ('<span class="proper-name">Calavera '
+                                                        '<span class="proper-name short">(doodshoofd)</span></span>')
+    rendered = environment().from_string("{{ n | label_name }}").render(n="Calavera (tête de mort)")
+    assert '<span class="proper-name short">(tête de mort)</span>' in rendered
+    assert str(label_name("Joker")) == '<span class="proper-name">Joker</span>'

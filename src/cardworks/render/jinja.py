@@ -24,7 +24,7 @@ from ..markup import Text, parse
 from ..problems import Problem
 from ..resources import data_dir
 from .sandbox import BudgetedSandbox
-from .typography import name_span
+from .typography import component_mid_sentence, label_span, name_span
 
 
 def templates_dir() -> Path:
@@ -67,15 +67,20 @@ def proper_name(value: str) -> Markup:
 
 
 def subtitle(value: str) -> Markup:
-    """The part of a piece's title after the game's name and colon ("Game: Score pad", "Game: Dice to cut and
-    fold"): a subtitle, so its first letter is a capital in every locale, whether it is a label or a
-    component's name (a proof's fallback span keeps its tags)."""
+    """The part of a piece's title after the game's name and colon ("Game: score pad", "Game: dice to cut and
+    fold"): the sentence goes on, so its first letter follows it in every locale (docs/typography.md; French,
+    Catalan, Spanish and Dutch write no capital after a colon), whether it is a label or a component's name; a
+    first word in capitals (an abbreviation) is kept, and a proof's fallback span keeps its tags."""
     text = str(escape(value))
-    first = re.search(r"(?:^|>)([^<])", text)
+    first = re.search(r"(?:^|>)([^<]+)", text)
     if first is None:
         return Markup(text)
     at = first.start(1)
-    return Markup(text[:at] + text[at].upper() + text[at + 1:])
+    return Markup(text[:at] + component_mid_sentence(text[at:]))
+def label_name(value: str) -> Markup:
+    """A name printed as the label of a narrow box (``{{ face.name | label_name }}``): like
+    :func:`proper_name`, but a short name may still wrap between words, and a bracketed gloss stays whole."""
+    return Markup(label_span(str(escape(value))))
 
 
 def mm(value: float) -> str:
@@ -115,6 +120,7 @@ def environment(overrides: tuple[str, ...] = ()) -> BudgetedSandbox:
     env.filters["mm"] = mm
     env.filters["proper_name"] = proper_name
     env.filters["subtitle"] = subtitle
+    env.filters["label_name"] = label_name
     return env
 
 

@@ -194,16 +194,28 @@ SHORT_NAME = 22
 """A name of at most this many characters stays on one line; a longer one may break between its words only."""
 
 
-_HYPHENATED = re.compile(r"\S+-\S+")
+_KEPT_WHOLE = re.compile(r"\([^()]{1,%d}\)|\S+-\S+" % SHORT_NAME)
+"""Parts of a long name that stay on one line: a short gloss in brackets, a word with its own hyphen."""
+
+
+def _keep_parts_whole(name: str) -> str:
+    return _KEPT_WHOLE.sub(lambda part: f'<span class="proper-name short">{part.group(0)}</span>', name)
 
 
 def name_span(name: str) -> str:
     """``name`` (escaped) in a ``proper-name`` span: never hyphenated, a short one never broken; in a long one a
-    word with its own hyphen (Xúquer-Túria) is kept on one line too, so no line ends inside a name with a hyphen."""
+    word with its own hyphen (Xúquer-Túria) or a short gloss in brackets ("(tête de mort)") is kept on one line
+    too, so no line ends inside a hyphenated word or a bracketed gloss."""
     if len(html_lib.unescape(name)) <= SHORT_NAME:
         return f'<span class="proper-name short">{name}</span>'
-    inner = _HYPHENATED.sub(lambda word: f'<span class="proper-name short">{word.group(0)}</span>', name)
-    return f'<span class="proper-name">{inner}</span>'
+    return f'<span class="proper-name">{_keep_parts_whole(name)}</span>'
+
+
+def label_span(name: str) -> str:
+    """``name`` (escaped) as the label of a box too narrow for some names (a die face): never hyphenated and
+    free to wrap between words whatever its length, but with its hyphenated words and bracketed gloss kept
+    whole, so "Calavera (tête de mort)" breaks before the bracket, never inside it."""
+    return f'<span class="proper-name">{_keep_parts_whole(name)}</span>'
 
 
 def component_mid_sentence(name: str) -> str:
