@@ -87,10 +87,21 @@ def cards(cards_root: Path, words: tuple[str, ...], game: str | None, locale: st
 @click.option("--check", is_flag=True, help="Only report schemas that differ from the models (exit 1).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("schema"), show_default=True,
               help="Folder of the JSON Schemas.")
-def schema(check: bool, out: Path) -> None:
+@click.option("--game-folder", is_flag=True,
+              help="Write the schemas of the game folder given by --cards into its schema/ (its set schema generated "
+                   "from the card fields its game.json declares), instead of the models' into --out.")
+@click.pass_obj
+def schema(cards_root: Path, check: bool, out: Path, game_folder: bool) -> None:
     """Write the JSON Schemas generated from the models."""
     from ..engine.schemas import stale_schemas, write_schemas
     from ..fileio import link_to_no_folder
+
+    if game_folder:
+        from ..export.own_game import write_game_schemas
+
+        for path in write_game_schemas(cards_root):
+            click.echo(f"{path}: written")
+        return
 
     pointed = link_to_no_folder(out)  # a link to a folder is followed: the schemas land there
     if pointed is not None:
@@ -468,4 +479,35 @@ def serve(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection
     run(ServeOptions(cards_root, packs, game, selection, locale, render_timeout), host, port, echo=click.echo)
 
 
-ALL = [validate, cards, schema, freeze, build, i18n, check, serve]
+@click.command("new")
+@click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--from", "sheet", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=True,
+              help="The spreadsheet (.csv or .xlsx): row 1 names the fields, each other row is a card.")
+@click.option("--art", "art", type=click.Path(path_type=Path, file_okay=False, exists=True),
+              help="Folder of art: an 'art' column names each card's file, else a file named as the card's id "
+                   "(fire-drake.png); SVG icons in its icons/ folder.")
+@click.option("--size", "sizes", multiple=True,
+              help="Card size WIDTHxHEIGHT in mm (default 63x88, poker), or SET=WIDTHxHEIGHT for one set (repeatable).")
+@click.option("--name", help="The game's name (default: from the folder's name).")
+@click.option("--locale", default="en", show_default=True, help="Language the sheet is written in.")
+@click.option("--template", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="Your own face template (Jinja), copied to templates/cards/face.html.j2.")
+@click.option("--css", "stylesheet", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="Your own card stylesheet, copied to templates/<id>/cards.css.")
+def new(folder: Path, sheet: Path, art: Path | None, sizes: tuple[str, ...], name: str | None, locale: str,
+        template: Path | None, stylesheet: Path | None) -> None:
+    """Make a game without rules in FOLDER from a spreadsheet and a folder of art (no Python).
+
+    FOLDER's name is the game's id. Every other command then takes it with --cards FOLDER.
+    """
+    import re
+
+    from ..export.own_game import make_game
+
+    if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*", locale):  # models.base.Locale
+        raise UsageError(f"--locale {locale!r} is not a language tag (en, ca, pt-br)")
+    written = make_game(folder, sheet, art, list(sizes), name, locale, template, stylesheet)
+    click.echo(f"{folder}: {len(written)} file(s) written; next: cardworks --cards {folder} build")
+
+
+ALL = [validate, cards, schema, freeze, build, i18n, check, serve, new]
