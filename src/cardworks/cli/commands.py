@@ -418,9 +418,14 @@ def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: 
           player_count: int | None, fmt: str) -> None:
     """Run the game's scenarios, then seeded random playouts checking invariants."""
     from ..engine.check import check_game
+    from .no_rules import no_rules_line, rule_less_game
     from .output import print_check
 
     packs = (*packs, *pack_options)
+    rule_less = None if packs else rule_less_game(click.get_current_context(), cards_root, game)
+    if rule_less is not None:  # nothing failed: there is nothing to check (exit 0)
+        click.echo(no_rules_line(rule_less, "check"))
+        raise SystemExit(0)
     if packs:
         from ..loading.packs import open_packs
 

@@ -278,8 +278,13 @@ def declare(header: Header, cards: list[Card], table: Table, problems: list[Prob
     types: dict[str, str] = {}
     stats: list[dict[str, Any]] = []
     attributes: list[dict[str, Any]] = []
+    corners = iter(CORNERS)
     for index, (field_id, kind) in header.fields.items():
         fields.append({"id": field_id, "kind": kind, **({"required": True} if kind in ("title", "type") else {})})
+        if kind == "number":
+            fields[-1]["corner"] = next(corners, None)
+            if fields[-1]["corner"] is None:
+                del fields[-1]["corner"]
         if kind == "type":
             for card in cards:
                 name = card.data.get("types", [None])[0]
@@ -331,6 +336,8 @@ def declare(header: Header, cards: list[Card], table: Table, problems: list[Prob
             "attributes": [a for a in attributes if a["values"]]}
 
 
+CORNERS = ("top-left", "top-right", "bottom-left", "bottom-right")
+"""The corners the sheet's first four numbers are printed in, in column order (game.json may move them)."""
 CARD_ORDER = ("id", "quantity", "types", "name", "attributes", "stats", "icons", "rules", "flavour", "art", "artist",
               "sources")
 
@@ -422,6 +429,7 @@ def _write(root: Path, game_id: str, name: str, locale: str, sheet: Path, cards:
         if set_id in set_sizes:
             document["card_size"] = {"width_mm": set_sizes[set_id][0], "height_mm": set_sizes[set_id][1]}
         document["cards"] = [_card_json(root, card) for card in members]
+        document["totals"] = sheet_totals(document["cards"])
         _dump(root / "sets" / f"{set_id}.json", document)
     if template is not None:
         (root / "templates" / "cards").mkdir(parents=True, exist_ok=True)
@@ -439,8 +447,27 @@ def _card_json(root: Path, card: Card) -> dict[str, Any]:
         target.parent.mkdir(exist_ok=True)
         shutil.copyfile(card.art, target)
         data["art"] = target.relative_to(root).as_posix()
-    data["sources"] = [{"doc": "sheet"}]
+    data["sources"] = [sheet_source(data)]
     return {key: data[key] for key in CARD_ORDER if key in data}
+
+
+def sheet_totals(cards: list[dict[str, Any]]) -> dict[str, Any]:
+    """A set's totals as its sheet gives them (the designer's sheet is the whole truth about their own game): its
+    designs, and its cards by type when every card states its quantity."""
+    totals: dict[str, Any] = {"designs": len(cards)}
+    if all(isinstance(card.get("quantity"), int) for card in cards):
+        totals["cards"] = sum(card["quantity"] for card in cards)
+        by_type: dict[str, int] = {}
+        for card in cards:
+            by_type[card["types"][0]] = by_type.get(card["types"][0], 0) + card["quantity"]
+        totals["by_type"] = dict(sorted(by_type.items()))
+    return totals
+
+
+def sheet_source(card: dict[str, Any]) -> dict[str, Any]:
+    """The source of a card made from the designer's sheet: it states every field the card gives (so nothing
+    on its face is marked as not stated)."""
+    return {"doc": "sheet", "facts": [key for key in CARD_ORDER if key in card and key not in ("id", "sources")]}
 
 
 def _validated(staging: Path, folder: Path) -> None:

@@ -1,0 +1,89 @@
+"""``sheet import`` on a game without rules: rows that are new cards, and cards the sheet no longer has.
+
+A designer's own game is edited in its sheet, so the sheet may add cards and drop them. A row whose id no card
+has (or, without an ``id`` column, whose name mints an id no card has) is a new card: its id is the one given
+or the one its name mints (:func:`cardworks.ids.slugify`), the way ``cardworks new`` minted the others, so the
+same row imported again is the same card. A card no row names is reported and kept, and removed only when
+the import is told so (``--remove-missing``). A type or a choice may be written by its id or by its name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ids import slugify
+from ..problems import Problem
+from .own_game import sheet_source, sheet_totals
+from .sheet_columns import Column, convert
+from .sheet_read import Table, where
+
+
+def plain_header(name: str, known: dict[str, Column]) -> str:
+    """A header as ``cardworks new`` reads it (``cost:number:0-9``) names the declared field ``cost``."""
+    base = name.split(":", 1)[0].strip()
+    return base if ":" in name and base in known else name
+
+
+def row_id(values: list[Any], id_at: int | None, title_at: int | None) -> Any:
+    """The id a row names, else the one its name mints (None when it has neither)."""
+    if id_at is not None and values[id_at] is not None:
+        return values[id_at]
+    name = values[title_at] if title_at is not None else None
+    return (slugify(name) or None) if isinstance(name, str) else None
+
+
+def by_name(game: Any, column: Column, value: Any) -> Any:
+    """A type's or a choice's value as its id, when the cell gives its name (``Creature`` for ``creature``)."""
+    if column.field == "types" and isinstance(value, list):
+        names = {t.name.casefold(): t.id for t in game.card_types}
+        return [names.get(v.casefold(), v) for v in value]
+    if column.field == "attributes" and isinstance(value, str):
+        attribute = next((a for a in game.attributes if a.id == column.key), None)
+        names = {v.name.casefold(): v.id for v in attribute.values} if attribute else {}
+        return names.get(value.casefold(), value)
+    return value
+
+
+def new_card(table: Table, number: int, values: list[Any], header: list[str], known: dict[str, Column],
+             card_id: Any, game: Any, problems: list[Problem]) -> dict[str, Any] | None:
+    """The card a new row makes (its fields in the order ``cardworks new`` writes), or None with its problems."""
+    if not isinstance(card_id, str) or slugify(card_id) != card_id:
+        at = header.index("id") if "id" in header else 0
+        problems.append(Problem(table.file, where(table, number, at), "sheet-id",
+                                f"row {number}: a new card needs a name (its id is minted from it) or an id of "
+                                f"lowercase letters, digits and hyphens, found {card_id!r}"))
+        return None
+    card: dict[str, Any] = {"id": card_id}
+    for index, name in enumerate(header):
+        column = known.get(name)
+        if column is None or column.locale is not None:
+            continue
+        value, error = convert(column, values[index])
+        if error:
+            problems.append(Problem(table.file, where(table, number, index), "sheet-type",
+                                    f"row {number}, column {name!r}: {error}"))
+            continue
+        value = by_name(game, column, value)
+        if value is None or value == []:
+            continue
+        if column.key is not None:
+            card.setdefault(column.field, {})[column.key] = value
+        else:
+            card[column.field] = value
+    order = ("id", "quantity", "types", "name", "attributes", "stats", "icons", "rules", "flavour", "art", "artist")
+    card = {key: card[key] for key in order if key in card}
+    card["sources"] = [sheet_source(card)]
+    return card
+
+
+def restated(card: dict[str, Any]) -> None:
+    """A card made from the sheet keeps a source stating every field it now gives (a field the sheet filled in
+    is not printed as unstated); a card with other sources keeps them as they are."""
+    sources = card.get("sources", [])
+    if len(sources) == 1 and sources[0].get("doc") == "sheet":
+        sources[0] = sheet_source(card)
+
+
+def retotalled(document: dict[str, Any]) -> None:
+    """A set of a game without rules counts its cards again after the sheet added or removed some."""
+    document["totals"] = sheet_totals(document.get("cards", []))
