@@ -493,13 +493,14 @@ def serve(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection
                    "(fire-drake.png); SVG icons in its icons/ folder.")
 @click.option("--size", "sizes", multiple=True,
               help="Card size WIDTHxHEIGHT in mm (default 63x88, poker), or SET=WIDTHxHEIGHT for one set (repeatable).")
-@click.option("--name", help="The game's name (default: from the folder's name).")
+@click.option("--name", "names", multiple=True,
+              help="The game's name (default: from the folder's name); LOCALE=NAME gives it in another language.")
 @click.option("--locale", default="en", show_default=True, help="Language the sheet is written in.")
 @click.option("--template", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="Your own face template (Jinja), copied to templates/cards/face.html.j2.")
 @click.option("--css", "stylesheet", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="Your own card stylesheet, copied to templates/<id>/cards.css.")
-def new(folder: Path, sheet: Path, art: Path | None, sizes: tuple[str, ...], name: str | None, locale: str,
+def new(folder: Path, sheet: Path, art: Path | None, sizes: tuple[str, ...], names: tuple[str, ...], locale: str,
         template: Path | None, stylesheet: Path | None) -> None:
     """Make a game without rules in FOLDER from a spreadsheet and a folder of art (no Python).
 
@@ -511,7 +512,7 @@ def new(folder: Path, sheet: Path, art: Path | None, sizes: tuple[str, ...], nam
 
     if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*", locale):  # models.base.Locale
         raise UsageError(f"--locale {locale!r} is not a language tag (en, ca, pt-br)")
-    written = make_game(folder, sheet, art, list(sizes), name, locale, template, stylesheet)
+    written = make_game(folder, sheet, art, list(sizes), list(names), locale, template, stylesheet)
     click.echo(f"{folder}: {len(written)} file(s) written; next: cardworks --cards {folder} build")
 
 

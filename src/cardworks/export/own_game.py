@@ -38,6 +38,9 @@ FIXED: dict[str, str] = {
 ROW_KEYS = ("id", "set")
 """Header names that say which card and set a row is, not a field."""
 TYPED = re.compile(r"^(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*):(?P<kind>number|choice)(?::(?P<low>-?\d{1,6})-(?P<high>-?\d{1,6}))?$")
+TRANSLATION = re.compile(r"^(?P<field>[a-z0-9]+(?:-[a-z0-9]+)*)@(?P<locale>[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)$")
+"""A translation column: ``name@ca`` holds the name in Catalan."""
+TRANSLATED_KINDS = frozenset({"title", "text", "flavour", "type", "choice", "set"})
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 DEFAULT_SET = "cards"
 """The set of a card whose row names none (or of every card, without a ``set`` column)."""
@@ -51,6 +54,8 @@ class Header:
 
     fields: dict[int, tuple[str, str]] = field(default_factory=dict)
     keys: dict[str, int] = field(default_factory=dict)
+    translated: dict[int, tuple[str, str]] = field(default_factory=dict)
+    """Column index → (field id, locale) of a translation column (``name@ca``)."""
     ranges: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
@@ -67,6 +72,13 @@ def read_header(table: Table, problems: list[Problem]) -> Header:
         name = cell.strip() if isinstance(cell, str) else cell
         if name is None or name == "":
             problems.append(Problem(table.file, at, "sheet-header", "row 1: a column without a name"))
+            continue
+        translation = TRANSLATION.match(name) if isinstance(name, str) else None
+        if translation is not None:
+            if name in seen:
+                problems.append(Problem(table.file, at, "sheet-header", f"row 1: column {name!r} again"))
+            seen[name] = index
+            header.translated[index] = (translation["field"], translation["locale"])
             continue
         typed = TYPED.match(name) if isinstance(name, str) else None
         if not isinstance(name, str) or (name not in FIXED and name not in ROW_KEYS and typed is None):
@@ -90,6 +102,12 @@ def read_header(table: Table, problems: list[Problem]) -> Header:
                 problems.append(Problem(table.file, at, "sheet-header", f"row 1: range {low}-{high} of {field_id!r} "
                                         "is empty (write the smaller number first)"))
             header.ranges[field_id] = (low, high)
+    kinds = {field_id: kind for field_id, kind in header.fields.values()} | ({"set": "set"} if "set" in header.keys else {})
+    for index, (field_id, locale) in header.translated.items():
+        if kinds.get(field_id) not in TRANSLATED_KINDS:
+            problems.append(Problem(table.file, where(table, 1, index), "sheet-header",
+                                    f"row 1: {field_id!r} is no translatable field of this sheet (a name, type, text, "
+                                    "flavour or choice column)"))
     if "title" not in {kind for _, kind in header.fields.values()} and not problems:
         problems.append(Problem(table.file, f"{table.sheet}!A1", "sheet-header", "row 1: no 'name' column; every "
                                 "card needs a name (the title printed on it)"))
@@ -154,6 +172,8 @@ class Card:
     set_id: str
     data: dict[str, Any]
     art: Path | None = None
+    translations: dict[int, str] = field(default_factory=dict)
+    """Column index → the translation the row gives there."""
 
 
 def read_cards(table: Table, header: Header, art: Art, problems: list[Problem]) -> list[Card]:
@@ -188,6 +208,13 @@ def read_cards(table: Table, header: Header, art: Art, problems: list[Problem]) 
         card = Card(number, set_id or "", {"id": card_id})
         for index, (field_id, kind) in header.fields.items():
             _cell(table, card, values[index], where(table, number, index), number, field_id, kind, art, problems)
+        for index in header.translated:
+            value = values[index]
+            if value is not None and not isinstance(value, str):
+                problems.append(Problem(table.file, where(table, number, index), "sheet-type",
+                                        f"row {number}, column {table.header[index]!r}: expected text, found {value!r}"))
+            elif value is not None and value.strip():
+                card.translations[index] = value.strip()
         if art.folder is not None and "image" not in {k for _, k in header.fields.values()}:
             card.art = art.by_stem.get(card_id)
         cards.append(card)
@@ -342,7 +369,7 @@ CARD_ORDER = ("id", "quantity", "types", "name", "attributes", "stats", "icons",
               "sources")
 
 
-def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[str], name: str | None,
+def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[str], names: list[str],
               locale: str, template: Path | None, stylesheet: Path | None) -> list[Path]:
     """Make the game folder ``folder`` from ``sheet`` and ``art_folder``; DataError (nothing written) on any bad
     cell or a folder that does not validate. Returns the files written."""
@@ -353,6 +380,13 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
     if not is_slug(game_id):
         raise UsageError(f"the folder's name {game_id!r} is the game's id: lowercase letters, digits and hyphens "
                          f"(e.g. {slugify(game_id) or 'my-game'!r})")
+    name, game_names = None, {}
+    for text in names:
+        found = re.fullmatch(r"([a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)=(.+)", text.strip())
+        if found and found[1] != locale:
+            game_names[found[1]] = found[2].strip()
+        else:
+            name = found[2].strip() if found else text.strip()
     game_size, set_sizes = POKER, {}
     for text in sizes:
         set_id, size = parse_size(text)
@@ -383,6 +417,10 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
         made = staging / game_id  # named as the game: commands find a game by its folder's name
         _write(made, game_id, name or game_id.replace("-", " ").title(), locale, sheet, cards, declared, art,
                game_size, set_sizes, template, stylesheet)
+        _translate(made, header, cards, declared, table, problems, game_names)
+        if problems:
+            raise DataError(f"{display_path(sheet)}: {len(problems)} problem(s); nothing written", problems)
+        write_game_schemas(made)
         _validated(made, folder)
         if folder.exists():
             folder.rmdir()  # empty (checked above): the rename below takes its place
@@ -425,7 +463,7 @@ def _write(root: Path, game_id: str, name: str, locale: str, sheet: Path, cards:
         by_set.setdefault(card.set_id or DEFAULT_SET, []).append(card)
     for order, (set_id, members) in enumerate(by_set.items()):
         document: dict[str, Any] = {"$schema": f"../{SCHEMA_FOLDER}/set.schema.json", "id": set_id,
-                                    "name": set_id.replace("-", " ").title(), "order": order}
+                                    "name": set_name(set_id), "order": order}
         if set_id in set_sizes:
             document["card_size"] = {"width_mm": set_sizes[set_id][0], "height_mm": set_sizes[set_id][1]}
         document["cards"] = [_card_json(root, card) for card in members]
@@ -437,7 +475,71 @@ def _write(root: Path, game_id: str, name: str, locale: str, sheet: Path, cards:
     if stylesheet is not None:
         (root / "templates" / game_id).mkdir(parents=True, exist_ok=True)
         shutil.copyfile(stylesheet, root / "templates" / game_id / "cards.css")
-    write_game_schemas(root)
+
+
+def set_name(set_id: str) -> str:
+    """A set's name, made from its id (``night-market`` → ``Night Market``); game.json's sets may rename it."""
+    return set_id.replace("-", " ").title()
+
+
+def _translate(root: Path, header: Header, cards: list[Card], declared: dict[str, Any], table: Table,
+               problems: list[Problem], game_names: dict[str, str]) -> None:
+    """The translation columns into ``i18n/<locale>.json`` (and the locales into game.json): a card's name,
+    text and flavour, and the names of its type and choices (the same translation on every row that gives one)."""
+    from ..i18n.files import merged_translations
+    from ..loading.database import Database, load_game
+
+    if not header.translated and not game_names:
+        return
+    game_path = root / "game.json"
+    game = json.loads(game_path.read_text(encoding="utf-8"))
+    locales = sorted(({locale for _, locale in header.translated.values()} | set(game_names)) - {game["source_locale"]})
+    game["locales"] = [game["source_locale"], *locales]
+    _dump(game_path, game)
+    kinds = {field_id: kind for field_id, kind in header.fields.values()} | {"set": "set"}
+    names = {("type", t["id"]): t["name"] for t in declared["card_types"]}
+    names.update({("set", card.set_id or DEFAULT_SET): set_name(card.set_id or DEFAULT_SET) for card in cards})
+    names.update({(a["id"], v["id"]): v["name"] for a in declared["attributes"] for v in a["values"]})
+    db = Database(game=load_game(root))
+    for locale in locales:
+        items: dict[tuple[str, str], tuple[str, str, int]] = {}  # (record, field) → (text, source, row)
+        if locale in game_names:
+            items[(game["id"], "name")] = (game_names[locale], game["name"], 1)
+        for card in cards:
+            for index, text in card.translations.items():
+                field_id, at_locale = header.translated[index]
+                if at_locale != locale:
+                    continue
+                kind = kinds[field_id]
+                if kind in ("title", "text", "flavour"):
+                    slot = {"title": "name", "text": "rules", "flavour": "flavour"}[kind]
+                    if card.data.get(slot) is None:
+                        problems.append(Problem(table.file, where(table, card.row, index), "sheet-translation",
+                                                f"row {card.row}: a translation of a {field_id} the card does not have"))
+                        continue
+                    items[(card.data["id"], slot)] = (text, card.data[slot], card.row)
+                    continue
+                value = {"type": card.data["types"][0], "set": card.set_id or DEFAULT_SET}.get(kind) or \
+                    card.data.get("attributes", {}).get(field_id)
+                if value is None:
+                    problems.append(Problem(table.file, where(table, card.row, index), "sheet-translation",
+                                            f"row {card.row}: a translation of a {field_id} the card does not have"))
+                    continue
+                key = (value, "name") if kind == "set" else (game["id"], f"card_types/{value}/name" if kind == "type"
+                                                             else f"attributes/{field_id}/values/{value}/name")
+                source = names[(kind if kind in ("type", "set") else field_id, value)]
+                if key in items and items[key][0] != text:
+                    problems.append(Problem(table.file, where(table, card.row, index), "sheet-translation",
+                                            f"row {card.row}: {source!r} is translated {items[key][0]!r} in row "
+                                            f"{items[key][2]}; one name has one translation"))
+                    continue
+                items.setdefault(key, (text, source, card.row))
+        path, data = merged_translations(db, locale, [(record, slot, text, source)
+                                                      for (record, slot), (text, source, _) in items.items()])
+        if data is not None:
+            document = json.loads(data)
+            document["$schema"] = f"../{SCHEMA_FOLDER}/translations.schema.json"
+            _dump(path, document)
 
 
 def _card_json(root: Path, card: Card) -> dict[str, Any]:
