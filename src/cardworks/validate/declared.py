@@ -98,6 +98,17 @@ def check_declaration(db: Database, out: ProblemList) -> None:
     game = db.game_doc
     if not is_declared(game):
         return
+    found = ProblemList()  # this check's own problems: the others' do not stop it
+    _check_fields(db, game, found)
+    out.extend(found.items)
+    if found.errors:
+        return
+    schema = declared_set_schema(game, icon_tokens(db))
+    _check_written(db.game.root, schema, out)
+    _check_sets(db, schema, out)
+
+
+def _check_fields(db: Database, game: Any, out: ProblemList) -> None:
     game_file = display_path(db.game.root / "game.json")
     seen: dict[str, int] = {}
     kinds: dict[str, int] = {}
@@ -133,11 +144,6 @@ def check_declaration(db: Database, out: ProblemList) -> None:
     if db.game.root.name != game.id:
         out.error(game_file, "/id", "game-folder-name", f"the game's id is {game.id!r} but its folder is named "
                   f"{db.game.root.name!r}; name them alike (commands find a game by its folder's name)")
-    if out.errors:
-        return
-    schema = declared_set_schema(game, icon_tokens(db))
-    _check_written(db.game.root, schema, out)
-    _check_sets(db, schema, out)
 
 
 def _check_written(root: Path, schema: dict[str, Any], out: ProblemList) -> None:
