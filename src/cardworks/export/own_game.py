@@ -28,7 +28,7 @@ from ..loading.database import SCHEMA_FOLDER, display_path, is_game_folder, load
 from ..loading.paths import PathEscape, resolve_inside
 from ..problems import Problem
 from .sheet_columns import convert, Column
-from .sheet_read import Table, read_table, where
+from .sheet_read import Table, letter, read_table, where
 
 FIXED: dict[str, str] = {
     "name": "title", "type": "type", "text": "text", "flavour": "flavour", "icons": "icons", "art": "image",
@@ -89,7 +89,7 @@ def read_header(table: Table, problems: list[Problem]) -> Header:
         field_id, kind = (typed["id"], typed["kind"]) if typed else (name, FIXED.get(name, "key"))
         if field_id in seen:
             problems.append(Problem(table.file, at, "sheet-header", f"row 1: field {field_id!r} again (first in column "
-                                    f"{where(table, 1, seen[field_id]).split('!')[1]})"))
+                                    f"{letter(seen[field_id])})"))
             continue
         seen[field_id] = index
         if kind == "key":
