@@ -26,6 +26,7 @@ from ..errors import DataError, UsageError
 from ..ids import is_slug, slugify
 from ..loading.database import SCHEMA_FOLDER, display_path, is_game_folder, load_database
 from ..loading.paths import PathEscape, resolve_inside
+from ..markup import MarkupError, tokens
 from ..problems import Problem
 from .sheet_columns import convert, Column
 from .sheet_read import Table, letter, read_table, where
@@ -40,7 +41,7 @@ ROW_KEYS = ("id", "set")
 TYPED = re.compile(r"^(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*):(?P<kind>number|choice)(?::(?P<low>-?\d{1,6})-(?P<high>-?\d{1,6}))?$")
 TRANSLATION = re.compile(r"^(?P<field>[a-z0-9]+(?:-[a-z0-9]+)*)@(?P<locale>[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)$")
 """A translation column: ``name@ca`` holds the name in Catalan."""
-TRANSLATED_KINDS = frozenset({"title", "text", "flavour", "type", "choice", "set"})
+TRANSLATED_KINDS = frozenset({"title", "text", "flavour", "type", "choice", "set", "icons"})
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 DEFAULT_SET = "cards"
 """The set of a card whose row names none (or of every card, without a ``set`` column)."""
@@ -273,6 +274,15 @@ def _cell(table: Table, card: Card, value: Any, at: str, number: int, field_id: 
     if not isinstance(value, str):
         return bad("sheet-type", f"expected text, found {value!r}")
     text = value.strip()
+    if kind in ("text", "flavour"):
+        try:
+            used = tokens(text)
+        except MarkupError as exc:
+            return bad("sheet-markup", str(exc))
+        unknown = [token for token in used if token not in art.icons]
+        if unknown:
+            return bad("sheet-icon", f"no icon {{{unknown[0]}}}: an icon is an SVG file icons/{unknown[0]}.svg in the "
+                       "art folder")
     if kind == "title":
         card.data["name"] = text
     elif kind == "type":
@@ -286,12 +296,12 @@ def _cell(table: Table, card: Card, value: Any, at: str, number: int, field_id: 
     elif kind == "credit":
         card.data["artist"] = text
     elif kind == "icons":
-        tokens = [part.strip() for part in re.split(r"[,\s]+", text) if part.strip()]
-        unknown = [token for token in tokens if token not in art.icons]
+        given = [part.strip() for part in re.split(r"[,\s]+", text) if part.strip()]
+        unknown = [token for token in given if token not in art.icons]
         if unknown:
             return bad("sheet-icon", f"no icon {unknown[0]!r}: an icon is an SVG file icons/{unknown[0]}.svg in the "
                        "art folder")
-        card.data["icons"] = tokens
+        card.data["icons"] = given
     elif kind == "image":
         path, problem = art_cell(art, text, table, at, number)
         if problem is not None:
@@ -356,6 +366,8 @@ def declare(header: Header, cards: list[Card], table: Table, problems: list[Prob
         fields.insert(1, {"id": "type", "kind": "type", "required": True})
         for card in cards:
             card.data["types"] = ["card"]
+    if "image" not in {kind for _, kind in header.fields.values()} and any(card.art for card in cards):
+        fields.append({"id": "art", "kind": "image"})  # matched by file name: the field is declared all the same
     for declared in (*stats, *attributes):
         declared["applies_to"] = sorted(types)
     card_types = [{"id": type_id, "name": name} for type_id, name in types.items()]
@@ -450,7 +462,8 @@ def _write(root: Path, game_id: str, name: str, locale: str, sheet: Path, cards:
     game["card_size"] = {"width_mm": game_size[0], "height_mm": game_size[1]}
     game["card_fields"] = declared["card_fields"]
     _dump(root / "game.json", game)
-    used_icons = sorted({token for card in cards for token in card.data.get("icons", [])})
+    used_icons = sorted({token for card in cards for token in [*card.data.get("icons", []), *tokens(
+        card.data.get("rules") or ""), *tokens(card.data.get("flavour") or "")]})
     if used_icons:
         for token in used_icons:
             (root / "icons").mkdir(exist_ok=True)
@@ -519,6 +532,9 @@ def _translate(root: Path, header: Header, cards: list[Card], declared: dict[str
                         continue
                     items[(card.data["id"], slot)] = (text, card.data[slot], card.row)
                     continue
+                if kind == "icons":
+                    _icon_names(table, card, index, text, items, problems)
+                    continue
                 value = {"type": card.data["types"][0], "set": card.set_id or DEFAULT_SET}.get(kind) or \
                     card.data.get("attributes", {}).get(field_id)
                 if value is None:
@@ -540,6 +556,26 @@ def _translate(root: Path, header: Header, cards: list[Card], declared: dict[str
             document = json.loads(data)
             document["$schema"] = f"../{SCHEMA_FOLDER}/translations.schema.json"
             _dump(path, document)
+
+
+def _icon_names(table: Table, card: Card, index: int, text: str,
+                items: dict[tuple[str, str], tuple[str, str, int]], problems: list[Problem]) -> None:
+    """``icons@es``: the names of the row's icons (its icons column), in the same order, in that language."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    icons = card.data.get("icons", [])
+    if len(names) != len(icons):
+        problems.append(Problem(table.file, where(table, card.row, index), "sheet-translation",
+                                f"row {card.row}: {len(names)} icon name(s) for the {len(icons)} icon(s) of the row's "
+                                "icons column (one each, in its order, comma-separated)"))
+        return
+    for token, name in zip(icons, names):
+        known = items.get((token, "alt"))
+        if known is not None and known[0] != name:
+            problems.append(Problem(table.file, where(table, card.row, index), "sheet-translation",
+                                    f"row {card.row}: icon {token!r} is named {known[0]!r} in row {known[2]}; one icon "
+                                    "has one name"))
+            return
+        items.setdefault((token, "alt"), (name, token, card.row))
 
 
 def _card_json(root: Path, card: Card) -> dict[str, Any]:
