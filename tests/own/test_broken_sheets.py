@@ -51,10 +51,13 @@ def test_wrong_types_are_errors_at_their_cells(tmp_path: Path, art: Path) -> Non
     rows[0][2] = "three"   # cost
     rows[1][3] = "12"      # power, declared 0-9
     rows[2][6] = "0"       # quantity
+    rows[2][4] = "x" * 1201  # text
     output = refused(tmp_path, write_csv(tmp_path / "cards.csv", HEADER, rows))
     assert "cards.csv!C2: [sheet-type] row 2, column 'cost': expected a whole number, found 'three'" in output
     assert "cards.csv!D3: [sheet-type] row 3, column 'power': 12 is outside 0-9" in output
     assert "cards.csv!G4: [sheet-type] row 4, column 'quantity': a quantity is 1 to 99, found 0" in output
+    assert "cards.csv!E4: [sheet-too-long] row 4, column 'text': 1,201 characters; a card's text holds at most 1,200" \
+        in output
 
 
 def test_two_rows_minting_one_id_are_refused_not_numbered(tmp_path: Path, art: Path) -> None:

@@ -27,6 +27,7 @@ from ..ids import is_slug, slugify
 from ..loading.database import SCHEMA_FOLDER, display_path, is_game_folder, load_database
 from ..loading.paths import PathEscape, resolve_inside
 from ..markup import MarkupError, tokens
+from ..models.cards import CARD_TEXT_LIMITS
 from ..problems import Problem
 from .sheet_columns import convert, Column
 from .sheet_read import Table, letter, read_table, where
@@ -274,6 +275,10 @@ def _cell(table: Table, card: Card, value: Any, at: str, number: int, field_id: 
     if not isinstance(value, str):
         return bad("sheet-type", f"expected text, found {value!r}")
     text = value.strip()
+    slot = {"title": "name", "text": "rules", "flavour": "flavour"}.get(kind)
+    if slot is not None and len(text) > CARD_TEXT_LIMITS[slot]:
+        return bad("sheet-too-long", f"{len(text):,} characters; a card's {field_id} holds at most "
+                   f"{CARD_TEXT_LIMITS[slot]:,} (more cannot fit its box even at the smallest type size)")
     if kind in ("text", "flavour"):
         try:
             used = tokens(text)

@@ -229,6 +229,9 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
             card = sheet_rows.new_card(table, number, values, header, known, card_id, db.game_doc, problems)
             if card is not None:
                 added.append((files[set_id], card))
+                for index, locale, key, text in sheet_rows.new_translations(table, number, values, header, known, card,
+                                                                            problems):
+                    translation_items.setdefault(locale, []).append((card_id, key, text, card[key]))
             continue
         if card_id not in by_id:
             problems.append(Problem(table.file, _where(table, number, key_at), "sheet-id",
@@ -292,7 +295,7 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
     removed = missing if remove_missing else []
     if not changed_cards and not translation_items and not added and not removed:
         return ImportResult(0, 0, [], warnings)
-    owners = {row.card["id"]: _owner(db, row.file) for row in rows}
+    owners = {row.card["id"]: _owner(db, row.file) for row in rows} | {card["id"]: _owner(db, file) for file, card in added}
     touched = {by_id[card_id].file for card_id in changed_cards}  # other files are left exactly as they are
     if own:
         for card_id in changed_cards:

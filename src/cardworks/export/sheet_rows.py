@@ -76,6 +76,26 @@ def new_card(table: Table, number: int, values: list[Any], header: list[str], kn
     return card
 
 
+def new_translations(table: Table, number: int, values: list[Any], header: list[str], known: dict[str, Column],
+                     card: dict[str, Any], problems: list[Problem]) -> list[tuple[int, str, str, str]]:
+    """(column, locale, field, text) of each translation a new row gives; a translation of a field the card
+    does not have is a problem at its cell."""
+    found = []
+    for index, name in enumerate(header):
+        column = known.get(name)
+        if column is None or column.locale is None or values[index] is None:
+            continue
+        if not isinstance(values[index], str):
+            problems.append(Problem(table.file, where(table, number, index), "sheet-type",
+                                    f"row {number}, column {name!r}: expected text, found {values[index]!r}"))
+        elif not isinstance(card.get(column.key or ""), str):
+            problems.append(Problem(table.file, where(table, number, index), "sheet-translation",
+                                    f"row {number}, column {name!r}: the new card has no {column.key} to translate"))
+        else:
+            found.append((index, column.locale, column.key or "", values[index]))
+    return found
+
+
 def restated(card: dict[str, Any]) -> None:
     """A card made from the sheet keeps a source stating every field it now gives (a field the sheet filled in
     is not printed as unstated); a card with other sources keeps them as they are."""
