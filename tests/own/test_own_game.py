@@ -156,3 +156,27 @@ def test_remove_missing_is_refused_for_a_game_with_rules(game: GameDir, tmp_path
     assert run_cli("--cards", str(game.cards_root), "sheet", "export", "--out", str(sheet)).exit_code == 0
     run = run_cli("--cards", str(game.cards_root), "sheet", "import", str(sheet), "--remove-missing")
     assert run.exit_code == 2 and "--remove-missing is for a game without rules" in run.output
+
+
+def test_a_reimported_cell_that_does_not_fit_its_declared_field_is_an_error_at_its_cell(tmp_path: Path) -> None:
+    game = made(tmp_path)
+    exported = tmp_path / "export.csv"
+    assert run_cli("--cards", str(game), "sheet", "export", "--out", str(exported)).exit_code == 0
+    rows = list(csv.reader(exported.open(encoding="utf-8", newline="")))
+    head = rows[0]
+    rows[1][head.index("power")] = "10"
+    rows[2][head.index("element")] = "Air"
+    added = [""] * len(head)
+    for column, value in {"name": "Trap Door", "type": "Trap", "set": "cards"}.items():
+        added[head.index(column)] = value
+    write_csv(exported, head, [*rows[1:], added])
+    before = snapshot(game)
+    run = run_cli("--cards", str(game), "sheet", "import", str(exported))
+    assert run.exit_code == 1
+    column = {name: chr(ord("A") + index) for index, name in enumerate(head)}
+    assert f"export.csv!{column['power']}2: [sheet-type] row 2, column 'power': 10 is outside 0-9" in run.output
+    assert f"export.csv!{column['element']}3: [sheet-type] row 3, column 'element': 'Air' is not one of Fire, Water" \
+        in run.output
+    assert f"export.csv!{column['type']}5: [sheet-type] row 5, column 'type': no type 'Trap': the game's types are " \
+        "Creature, Spell" in run.output
+    assert snapshot(game) == before

@@ -200,6 +200,7 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
     edited = {file: json.loads(file.read_text(encoding="utf-8")) for file in {row.file for row in rows} | (
         set(files.values()) if own else set())}
     added: list[tuple[Path, dict[str, Any]]] = []
+    icons = {icon.id for _, doc in db.docs("icons") for icon in doc.icons}
     cards = {card["id"]: card for document in edited.values() for card in document.get("cards", [])}
     texts = {locale: translations(db, locale) for locale in locales}
     seen: dict[str, int] = {}
@@ -226,7 +227,7 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
                                         f"row {number}, column 'set': a new card goes into one of the sets "
                                         f"{', '.join(files)}, found {set_id!r}"))
                 continue
-            card = sheet_rows.new_card(table, number, values, header, known, card_id, db.game_doc, problems)
+            card = sheet_rows.new_card(table, number, values, header, known, card_id, db.game_doc, icons, problems)
             if card is not None:
                 added.append((files[set_id], card))
                 for index, locale, key, text in sheet_rows.new_translations(table, number, values, header, known, card,
@@ -261,7 +262,9 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
             if column is None:
                 continue
             value, error = convert(column, values[index])
-            value = sheet_rows.by_name(db.game_doc, column, value) if own else value
+            if own and not error:
+                value = sheet_rows.by_name(db.game_doc, column, value)
+                error = sheet_rows.declared_error(db.game_doc, column, value, icons)
             if error:
                 problems.append(Problem(table.file, _where(table, number, index), "sheet-type",
                                         f"row {number}, column {name!r}: {error}"))

@@ -44,8 +44,38 @@ def by_name(game: Any, column: Column, value: Any) -> Any:
     return value
 
 
+def declared_error(game: Any, column: Column, value: Any, icons: set[str]) -> str | None:
+    """Why a converted cell's value does not fit the field game.json declares (a type, a choice, a number's
+    range, an icon), or None: said at the cell, before the edited game is validated as a whole."""
+    if value is None or value == [] or column.locale is not None:
+        return None
+    if column.field == "types":
+        known = [t.id for t in game.card_types]
+        wrong = [v for v in value if v not in known]
+        if wrong or len(value) != 1:
+            return (f"no type {wrong[0]!r}: the game's types are {', '.join(t.name for t in game.card_types)} (a new type "
+                    "is added to card_types in game.json)") if wrong else "a card has one type"
+    if column.field == "attributes":
+        attribute = next((a for a in game.attributes if a.id == column.key), None)
+        known = [v.id for v in attribute.values] if attribute else []
+        if value not in known:
+            names = ", ".join(v.name for v in attribute.values) if attribute else ""
+            return f"{value!r} is not one of {names} (a new value is added to the attribute in game.json)"
+    if column.field == "stats":
+        stat = next((s for s in game.stats if s.id == column.key), None)
+        if stat is not None and not stat.min <= value <= stat.max:
+            return f"{value} is outside {stat.min}-{stat.max} (the range game.json gives {column.key})"
+    if column.field == "quantity" and not 1 <= value <= 99:
+        return f"a quantity is 1 to 99, found {value}"
+    if column.field == "icons":
+        wrong = [v for v in value if v not in icons]
+        if wrong:
+            return f"no icon {wrong[0]!r}: the game's icons are {', '.join(sorted(icons)) or 'none'} (icons.json)"
+    return None
+
+
 def new_card(table: Table, number: int, values: list[Any], header: list[str], known: dict[str, Column],
-             card_id: Any, game: Any, problems: list[Problem]) -> dict[str, Any] | None:
+             card_id: Any, game: Any, icons: set[str], problems: list[Problem]) -> dict[str, Any] | None:
     """The card a new row makes (its fields in the order ``cardworks new`` writes), or None with its problems."""
     if not isinstance(card_id, str) or slugify(card_id) != card_id:
         at = header.index("id") if "id" in header else 0
@@ -59,11 +89,12 @@ def new_card(table: Table, number: int, values: list[Any], header: list[str], kn
         if column is None or column.locale is not None:
             continue
         value, error = convert(column, values[index])
+        value = by_name(game, column, value) if not error else value
+        error = error or declared_error(game, column, value, icons)
         if error:
             problems.append(Problem(table.file, where(table, number, index), "sheet-type",
                                     f"row {number}, column {name!r}: {error}"))
             continue
-        value = by_name(game, column, value)
         if value is None or value == []:
             continue
         if column.key is not None:
