@@ -50,6 +50,10 @@ POKER = (63.0, 88.0)
 """The card size when ``--size`` gives none: poker, 63 × 88 mm (as a game.json without card_size)."""
 
 
+WHOLE = Column("number", "int", "number")
+"""How a number or quantity cell is read (the sheet export's whole-number rule)."""
+
+
 @dataclass
 class Header:
     """What the first row declares: column index → (field id, kind), and a number's explicit range."""
@@ -209,7 +213,8 @@ def read_cards(table: Table, header: Header, art: Art, problems: list[Problem]) 
         set_id = _set_id(table, header, values, number, problems)
         card = Card(number, set_id or "", {"id": card_id})
         for index, (field_id, kind) in header.fields.items():
-            _cell(table, card, values[index], where(table, number, index), number, field_id, kind, art, problems)
+            if values[index] is not None:
+                _cell(table, card, values[index], index, number, field_id, kind, art, problems)
         for index in header.translated:
             value = values[index]
             if value is not None and not isinstance(value, str):
@@ -254,15 +259,15 @@ def _set_id(table: Table, header: Header, values: list[Any], number: int, proble
     return value.strip()
 
 
-def _cell(table: Table, card: Card, value: Any, at: str, number: int, field_id: str, kind: str, art: Art,
+def _cell(table: Table, card: Card, value: Any, column: int, number: int, field_id: str, kind: str, art: Art,
           problems: list[Problem]) -> None:
-    def bad(code: str, message: str) -> None:
-        problems.append(Problem(table.file, at, code, f"row {number}, column {field_id!r}: {message}"))
+    def bad(code: str, message: str) -> None:  # the cell's name is made only for a problem: a sheet has 10⁶ cells
+        problems.append(Problem(table.file, where(table, number, column), code, f"row {number}, column {field_id!r}: {message}"))
 
     if value is None:
         return
     if kind in ("number", "quantity"):
-        number_value, error = convert(Column(field_id, "int", field_id), value)
+        number_value, error = convert(WHOLE, value)
         if error:
             return bad("sheet-type", error)
         if kind == "quantity":
@@ -308,7 +313,7 @@ def _cell(table: Table, card: Card, value: Any, at: str, number: int, field_id: 
                        "art folder")
         card.data["icons"] = given
     elif kind == "image":
-        path, problem = art_cell(art, text, table, at, number)
+        path, problem = art_cell(art, text, table, where(table, number, column), number)
         if problem is not None:
             problems.append(problem)
         card.art = path
