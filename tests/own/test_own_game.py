@@ -180,3 +180,13 @@ def test_a_reimported_cell_that_does_not_fit_its_declared_field_is_an_error_at_i
     assert f"export.csv!{column['type']}5: [sheet-type] row 5, column 'type': no type 'Trap': the game's types are " \
         "Creature, Spell" in run.output
     assert snapshot(game) == before
+
+
+def test_commands_run_inside_the_game_folder_take_it_as_the_game(tmp_path: Path, monkeypatch) -> None:
+    game = made(tmp_path)
+    monkeypatch.chdir(game)
+    run = run_cli("validate", "--format", "json")
+    assert run.exit_code == 0 and run.problems == []
+    run = run_cli("cards")
+    assert run.exit_code == 0 and "fire-drake" in run.output and "Fire Drake" in run.output
+    assert "has no rules to play" in run_cli("check").output

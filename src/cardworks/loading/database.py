@@ -238,7 +238,7 @@ def game_folders(cards_root: Path) -> list[Path]:
     if not cards_root.is_dir():
         raise UsageError(f"card database folder {display_path(cards_root)!r} does not exist")
     if is_game_folder(cards_root):
-        return [cards_root]
+        return [cards_root.resolve()]  # resolved: '--cards .' names its game by the folder's own name
     return sorted(p.parent for p in cards_root.glob("*/game.json"))
 
 
