@@ -67,6 +67,15 @@ def test_two_rows_minting_one_id_are_refused_not_numbered(tmp_path: Path, art: P
     assert "cards.csv!A4: [sheet-duplicate] row 4: id 'fire-drake' again (first in row 2)" in output
 
 
+def test_a_card_named_as_its_set_or_game_is_refused_at_its_cell(tmp_path: Path, art: Path) -> None:
+    rows = [list(row) for row in ROWS]
+    rows[0][0] = "Cards"
+    rows[1][0] = "Game"
+    output = refused(tmp_path, write_csv(tmp_path / "cards.csv", HEADER, rows))
+    assert "cards.csv!A2: [sheet-duplicate] row 2: id 'cards' is a set's id too" in output
+    assert "cards.csv!A3: [sheet-duplicate] row 3: id 'game' is the game's id too" in output
+
+
 def test_art_missing_or_outside_the_art_folder(tmp_path: Path, art: Path) -> None:
     (tmp_path / "secret.png").write_bytes((art / "drake.png").read_bytes())
     os.symlink(tmp_path / "secret.png", art / "link.png")

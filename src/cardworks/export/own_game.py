@@ -427,6 +427,14 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
     declared = declare(header, cards, table, problems) if cards else {}
     if not cards and not problems:
         problems.append(Problem(table.file, f"{table.sheet}!A2", "sheet-empty", "the sheet has no card rows"))
+    taken = {game_id: "the game", **{card.set_id or DEFAULT_SET: "a set" for card in cards},
+             **dict.fromkeys(art.icons, "an icon")}
+    title_at = next((index for index, (_, kind) in header.fields.items() if kind == "title"), 0)
+    for card in cards:  # every record of a game has its own id: a card named as its set would clash with it
+        if card.data["id"] in taken:
+            problems.append(Problem(table.file, where(table, card.row, header.keys.get("id", title_at)), "sheet-duplicate",
+                                    f"row {card.row}: id {card.data['id']!r} is {taken[card.data['id']]}'s id too; "
+                                    "give the card another name, or an id column"))
     unknown_sizes = sorted(set(set_sizes) - {card.set_id or DEFAULT_SET for card in cards})
     if unknown_sizes and cards:
         raise UsageError(f"--size names set {unknown_sizes[0]!r}, which no row of the sheet is in")
