@@ -190,3 +190,25 @@ def test_commands_run_inside_the_game_folder_take_it_as_the_game(tmp_path: Path,
     run = run_cli("cards")
     assert run.exit_code == 0 and "fire-drake" in run.output and "Fire Drake" in run.output
     assert "has no rules to play" in run_cli("check").output
+
+
+def test_a_pack_extends_a_game_without_rules_and_its_cards_meet_the_same_schema(tmp_path: Path) -> None:
+    game = made(tmp_path)
+    pack = tmp_path / "pack"
+    (pack / "sets").mkdir(parents=True)
+    (pack / "pack.json").write_text(json.dumps({"$schema": "../emberfall/schema/pack.schema.json", "id": "more",
+                                                "extends": "emberfall", "name": "More"}), encoding="utf-8")
+    card = {"id": "moth", "quantity": 1, "types": ["spell"], "name": "Moth", "stats": {"power": 12},
+            "rules": "Flutters.", "sources": [{"doc": "sheet", "facts": ["name"]}]}
+    (pack / "sets" / "more.json").write_text(json.dumps({"$schema": "../../emberfall/schema/set.schema.json",
+                                                         "id": "more-set", "name": "More", "cards": [card]}), encoding="utf-8")
+    run = run_cli("--cards", str(game), "validate", str(pack), "--format", "json")
+    assert run.exit_code == 1
+    assert ("/cards/0/stats/power", "card-field") in {(p["pointer"], p["code"]) for p in run.problems
+                                                      if p["file"].endswith("more.json")}
+    card["stats"]["power"] = 2
+    (pack / "sets" / "more.json").write_text(json.dumps({"$schema": "../../emberfall/schema/set.schema.json",
+                                                         "id": "more-set", "name": "More", "cards": [card]}), encoding="utf-8")
+    assert run_cli("--cards", str(game), "validate", str(pack)).exit_code == 0
+    run = run_cli("--cards", str(game), "check", "--pack", str(pack))
+    assert run.exit_code == 0 and "has no rules to play" in run.output

@@ -422,10 +422,6 @@ def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: 
     from .output import print_check
 
     packs = (*packs, *pack_options)
-    rule_less = None if packs else rule_less_game(click.get_current_context(), cards_root, game)
-    if rule_less is not None:  # nothing failed: there is nothing to check (exit 0)
-        click.echo(no_rules_line(rule_less, "check"))
-        raise SystemExit(0)
     if packs:
         from ..loading.packs import open_packs
 
@@ -433,6 +429,10 @@ def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: 
         if len({db.game_doc.id for db in databases}) > 1:
             raise click.UsageError("these packs extend different games; check one game at a time")
         game = databases[0].game_doc.id
+    rule_less = rule_less_game(click.get_current_context(), cards_root, game)
+    if rule_less is not None:  # nothing failed: there is nothing to check (exit 0)
+        click.echo(no_rules_line(rule_less, "check"))
+        raise SystemExit(0)
     report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures,
                         selection=selection, players=player_count, packs=list(packs))
     from ..loading.database import display_path

@@ -20,7 +20,7 @@ def rule_less_game(ctx: click.Context, cards_root: Path, game: str) -> str | Non
     folder = cards_root / game
     if is_game_folder(cards_root):
         explicit = ctx.get_parameter_source("game") not in (click.core.ParameterSource.DEFAULT, None)
-        if explicit and game != cards_root.resolve().name:
+        if explicit and game != cards_root.resolve().name and game != _declared_id(cards_root):
             raise UsageError(f"--cards {cards_root} is the game folder of {cards_root.resolve().name!r}, not {game!r}")
         folder, game = cards_root, cards_root.resolve().name
     if plugin_of(game) is not None or not (folder / "game.json").is_file():
@@ -30,6 +30,14 @@ def rule_less_game(ctx: click.Context, cards_root: Path, game: str) -> str | Non
     except (OSError, ValueError, AttributeError):
         return None  # an unreadable game.json: the command's own loading says what is wrong with it
     return game if declared else None
+
+
+def _declared_id(folder: Path) -> str | None:
+    try:
+        found = json.loads((folder / "game.json").read_text(encoding="utf-8")).get("id")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, str) else None
 
 
 def no_rules_line(game: str, command: str) -> str:
