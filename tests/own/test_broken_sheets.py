@@ -89,6 +89,13 @@ def test_art_missing_or_outside_the_art_folder(tmp_path: Path, art: Path) -> Non
     assert "cards.csv!F4: [sheet-art] row 4: 'link.png' leads outside the folder (through a symbolic link)" in output
 
 
+def test_two_backs_for_one_card_type(tmp_path: Path, art: Path) -> None:
+    rows = [[*row, back] for row, back in zip(ROWS, ("drake.png", "drake.png", "spark.png"))]
+    output = refused(tmp_path, write_csv(tmp_path / "cards.csv", [*HEADER, "back"], rows))
+    assert "cards.csv!K4: [sheet-back] row 4: a spell card's back is drake.png in row 3; every card of a type has one back" \
+        in output
+
+
 def test_formulas_in_an_xlsx_are_errors_at_their_cells(tmp_path: Path, art: Path) -> None:
     book = Workbook()
     sheet = book.active

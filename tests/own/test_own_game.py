@@ -212,3 +212,19 @@ def test_a_pack_extends_a_game_without_rules_and_its_cards_meet_the_same_schema(
     assert run_cli("--cards", str(game), "validate", str(pack)).exit_code == 0
     run = run_cli("--cards", str(game), "check", "--pack", str(pack))
     assert run.exit_code == 0 and "has no rules to play" in run.output
+
+
+def test_a_back_column_gives_each_card_type_its_back(tmp_path: Path) -> None:
+    from PIL import Image
+
+    sheet, art = designer(tmp_path, [*HEADER, "back"], [[*row, "spell-back.png" if row[1] == "Spell" else "creature-back.png"]
+                                                      for row in ROWS])
+    for name, colour in (("spell-back", (20, 40, 160)), ("creature-back", (160, 40, 20))):
+        Image.new("RGB", (830, 1120), colour).save(art / f"{name}.png")  # trim and bleed at 300 dpi
+    run = run_cli("new", str(tmp_path / "backs"), "--from", str(sheet), "--art", str(art))
+    assert run.exit_code == 0, run.output
+    declared = json.loads((tmp_path / "backs" / "game.json").read_text(encoding="utf-8"))
+    assert declared["backs"] == {"creature": {"art": "art/back-creature.png"}, "spell": {"art": "art/back-spell.png"}}
+    assert "back" not in [f["id"] for f in declared["card_fields"]]
+    run = run_cli("--cards", str(tmp_path / "backs"), "validate", "--format", "json")
+    assert run.exit_code == 0 and run.problems == [], run.problems

@@ -116,6 +116,12 @@ def _write(root: Path, game_id: str, name: str, locale: str, sheet: Path, cards:
         if declared[key]:
             game[key] = declared[key]
     game["card_size"] = {"width_mm": game_size[0], "height_mm": game_size[1]}
+    if declared["backs"]:
+        (root / "art").mkdir(parents=True, exist_ok=True)
+        for type_id, path in declared["backs"].items():
+            shutil.copyfile(path, root / "art" / f"back-{type_id}{path.suffix.lower()}")
+        game["backs"] = {type_id: {"art": f"art/back-{type_id}{path.suffix.lower()}"}
+                         for type_id, path in declared["backs"].items()}
     game["card_fields"] = declared["card_fields"]
     _dump(root / "game.json", game)
     used_icons = sorted({token for card in cards for token in [*card.data.get("icons", []), *tokens(
@@ -238,7 +244,7 @@ def _card_json(root: Path, card: Card) -> dict[str, Any]:
     data = dict(card.data)
     if card.art is not None:
         target = root / "art" / f"{card.data['id']}{card.art.suffix.lower()}"
-        target.parent.mkdir(exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(card.art, target)
         data["art"] = target.relative_to(root).as_posix()
     data["sources"] = [sheet_source(data)]

@@ -27,7 +27,7 @@ from .sheet_read import Table, letter, where
 
 FIXED: dict[str, str] = {
     "name": "title", "type": "type", "text": "text", "flavour": "flavour", "icons": "icons", "art": "image",
-    "quantity": "quantity", "artist": "credit",
+    "quantity": "quantity", "artist": "credit", "back": "back",
 }
 """Header names with a meaning of their own → the kind of field they declare."""
 ROW_KEYS = ("id", "set")
@@ -171,6 +171,8 @@ class Card:
     set_id: str
     data: dict[str, Any]
     art: Path | None = None
+    back: tuple[Path | None, int] | None = None
+    """The back image its ``back`` cell names, and that cell's column (a back is its card type's: game.json ``backs``)."""
     translations: dict[int, str] = field(default_factory=dict)
     """Column index → the translation the row gives there."""
 
@@ -305,11 +307,14 @@ def _cell(table: Table, card: Card, value: Any, column: int, number: int, field_
             return bad("sheet-icon", f"no icon {unknown[0]!r}: an icon is an SVG file icons/{unknown[0]}.svg in the "
                        "art folder")
         card.data["icons"] = given
-    elif kind == "image":
+    elif kind in ("image", "back"):
         path, problem = art_cell(art, text, table, where(table, number, column), number)
         if problem is not None:
             problems.append(problem)
-        card.art = path
+        if kind == "image":
+            card.art = path
+        else:
+            card.back = (path, column)
 
 
 def declare(header: Header, cards: list[Card], table: Table, problems: list[Problem]) -> dict[str, Any]:
@@ -320,6 +325,8 @@ def declare(header: Header, cards: list[Card], table: Table, problems: list[Prob
     attributes: list[dict[str, Any]] = []
     corners = iter(CORNERS)
     for index, (field_id, kind) in header.fields.items():
+        if kind == "back":
+            continue  # no field of a card: the back of its type (declare_backs)
         fields.append({"id": field_id, "kind": kind, **({"required": True} if kind in ("title", "type") else {})})
         if kind == "number":
             fields[-1]["corner"] = next(corners, None)
@@ -374,9 +381,29 @@ def declare(header: Header, cards: list[Card], table: Table, problems: list[Prob
     for declared in (*stats, *attributes):
         declared["applies_to"] = sorted(types)
     card_types = [{"id": type_id, "name": name} for type_id, name in types.items()]
-    return {"card_fields": fields, "card_types": card_types, "stats": stats,
+    backs = declare_backs(cards, table, problems)
+    return {"backs": backs, "card_fields": fields, "card_types": card_types, "stats": stats,
             "attributes": [a for a in attributes if a["values"]]}
 
 
 CORNERS = ("top-left", "top-right", "bottom-left", "bottom-right")
 """The corners the sheet's first four numbers are printed in, in column order (game.json may move them)."""
+
+
+def declare_backs(cards: list[Card], table: Table, problems: list[Problem]) -> dict[str, Path]:
+    """Card type → the back image its cards' ``back`` cells name: one back per type (a card's back tells its type
+    face down), so two different images for one type are a problem at the second cell."""
+    backs: dict[str, tuple[Path, int]] = {}
+    for card in cards:
+        if card.back is None or card.back[0] is None:
+            continue
+        type_id = card.data.get("types", [None])[0]
+        if type_id is None:
+            continue  # a card without a type is a problem of its own
+        path, column = card.back
+        first = backs.setdefault(type_id, (path, card.row))
+        if first[0] != path:
+            problems.append(Problem(table.file, where(table, card.row, column), "sheet-back",
+                                    f"row {card.row}: a {type_id} card's back is {first[0].name} in row {first[1]}; "
+                                    "every card of a type has one back"))
+    return {type_id: path for type_id, (path, _) in backs.items()}
