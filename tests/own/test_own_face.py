@@ -58,3 +58,22 @@ def test_a_designers_own_template_replaces_the_default_face(tmp_path: Path) -> N
     out = tmp_path / "out"
     assert run_cli("--cards", str(tmp_path / "mine"), "build", "--out", str(out), "--no-docs").exit_code == 0
     assert "MY FACE Fire Drake costs 3" in text_of(out / "mine" / "en" / "cards-all-a4.pdf")
+
+
+def test_the_live_preview_shows_the_default_face(tmp_path: Path) -> None:
+    import io
+
+    from PIL import Image
+    from starlette.testclient import TestClient
+
+    from cardworks.serve import Preview, ServeOptions, create_app
+
+    sheet, art = designer(tmp_path)
+    assert run_cli("new", str(tmp_path / "live"), "--from", str(sheet), "--art", str(art)).exit_code == 0
+    client = TestClient(create_app(Preview(ServeOptions(tmp_path / "live")), watching=False), base_url="http://127.0.0.1")
+    html = client.get("/deck").text
+    tiles = [card for card in ("fire-drake", "ice-wall", "spark") if f'id="tile-{card}"' in html]
+    assert tiles == ["fire-drake", "ice-wall", "spark"]
+    key = html.split('src="/faces/', 1)[1].split(".png", 1)[0]
+    image = Image.open(io.BytesIO(client.get(f"/faces/{key}.png").content))
+    assert image.size == (407, 555) and len(set(image.convert("L").getdata())) > 20  # a drawn poker face
