@@ -77,8 +77,10 @@ def test_build_every_layout_at_both_sizes(made: Path, layout: str) -> None:
 
 def test_export_to_tabletop_simulator_and_a_print_shop_then_preflight(made: Path) -> None:
     game = made / "lantern-market"
+    before = sorted(Path.cwd().iterdir())
     tts = made / "tts"
-    run = run_cli("--cards", str(game), "export", "tts", "--out", str(tts))
+    cache = ["--face-cache", str(made / "build" / ".cache" / "faces")]  # not the working folder's build/
+    run = run_cli("--cards", str(game), "export", "tts", "--out", str(tts), *cache)
     assert run.exit_code == 0, run.output
     saved = json.loads((tts / "lantern-market-all-en.json").read_text(encoding="utf-8"))
     deck = saved["ObjectStates"][0]
@@ -86,13 +88,14 @@ def test_export_to_tabletop_simulator_and_a_print_shop_then_preflight(made: Path
     assert sorted({card["Nickname"] for card in deck["ContainedObjects"]})[:2] == ["Candy Floss", "Couple"]
     shop = made / "shop"
     run = run_cli("--cards", str(game), "export", "print-shop", "--profile", "makeplayingcards", "--set", "market",
-                  "--out", str(shop))
+                  "--out", str(shop), *cache)
     assert run.exit_code == 0, run.output
     with (shop / "quantities.csv").open(encoding="utf-8", newline="") as listed:
         rows = list(csv.DictReader(listed))
     assert len(rows) == 23 and sum(int(row["quantity"]) for row in rows if "quantity" in row) in (0, 33)
     run = run_cli("preflight", str(shop))
     assert run.exit_code == 0 and "copies add up: 33 card(s) listed, the deck has 33" in run.output, run.output
+    assert sorted(Path.cwd().iterdir()) == before  # nothing written where the tests run
 
 
 def test_sheet_round_trip_with_one_card_added(made: Path) -> None:
