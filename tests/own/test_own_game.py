@@ -228,3 +228,16 @@ def test_a_back_column_gives_each_card_type_its_back(tmp_path: Path) -> None:
     assert "back" not in [f["id"] for f in declared["card_fields"]]
     run = run_cli("--cards", str(tmp_path / "backs"), "validate", "--format", "json")
     assert run.exit_code == 0 and run.problems == [], run.problems
+
+
+def test_a_sheet_of_one_set_removes_nothing_of_the_others(tmp_path: Path) -> None:
+    rows = [[*row, "big" if number else "small"] for number, row in enumerate(ROWS)]
+    sheet, art = designer(tmp_path, [*HEADER, "set"], rows)
+    assert run_cli("new", str(tmp_path / "two"), "--from", str(sheet), "--art", str(art)).exit_code == 0
+    game = tmp_path / "two"
+    small = tmp_path / "small.csv"
+    assert run_cli("--cards", str(game), "sheet", "export", "--set", "small", "--out", str(small)).exit_code == 0
+    run = run_cli("--cards", str(game), "sheet", "import", str(small), "--remove-missing")
+    assert run.exit_code == 0 and "removed" not in run.output and "is in no row" not in run.output, run.output
+    assert [c["id"] for c in json.loads((game / "sets" / "big.json").read_text(encoding="utf-8"))["cards"]] == \
+        ["ice-wall", "spark"]

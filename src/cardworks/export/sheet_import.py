@@ -288,7 +288,10 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
                                         f"row {number}, column {column.name!r}: {card_id} has no {column.key} to translate"))
             else:
                 translation_items.setdefault(column.locale, []).append((card_id, column.key, value, source))
-    missing = [card_id for card_id in by_id if card_id not in seen] if own else []
+    # a sheet of some sets (sheet export --set) speaks only for those: a card of another set is not missing
+    named_sets = {row[set_at] for row in table.rows if set_at is not None and len(row) > set_at} if own else set()
+    missing = [card_id for card_id in by_id if card_id not in seen
+               and (set_at is None or by_id[card_id].set_id in named_sets)] if own else []
     if problems:
         raise DataError(f"{path}: {len(problems)} bad cell(s); nothing written", problems)
     warnings = [] if raw_bases is not None else [f"{display_path(path)}: {LEGACY_WARNING}"]
