@@ -241,3 +241,19 @@ def test_a_sheet_of_one_set_removes_nothing_of_the_others(tmp_path: Path) -> Non
     assert run.exit_code == 0 and "removed" not in run.output and "is in no row" not in run.output, run.output
     assert [c["id"] for c in json.loads((game / "sets" / "big.json").read_text(encoding="utf-8"))["cards"]] == \
         ["ice-wall", "spark"]
+
+
+def test_a_removed_card_takes_its_translations_with_it(tmp_path: Path) -> None:
+    rows = [[*row, name] for row, name in zip(ROWS, ("Drac de foc", "Mur de gel", "Espurna"))]
+    sheet, art = designer(tmp_path, [*HEADER, "name@ca"], rows)
+    assert run_cli("new", str(tmp_path / "tr"), "--from", str(sheet), "--art", str(art)).exit_code == 0
+    game = tmp_path / "tr"
+    exported = tmp_path / "e.csv"
+    assert run_cli("--cards", str(game), "sheet", "export", "--out", str(exported)).exit_code == 0
+    kept = [row for row in csv.reader(exported.open(encoding="utf-8", newline="")) if row[1] != "spark"]
+    write_csv(exported, kept[0], kept[1:])
+    run = run_cli("--cards", str(game), "sheet", "import", str(exported), "--remove-missing")
+    assert run.exit_code == 0 and "1 removed (spark)" in run.output, run.output
+    entries = json.loads((game / "i18n" / "ca.json").read_text(encoding="utf-8"))["entries"]
+    assert "spark" not in entries and entries["ice-wall"]["name"]["text"] == "Mur de gel"
+    assert run_cli("--cards", str(game), "validate").exit_code == 0

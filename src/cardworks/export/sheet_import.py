@@ -315,6 +315,9 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
             touched.add(by_id[card_id].file)
         for file in touched:
             sheet_rows.retotalled(edited[file])
+        for file, document in sheet_rows.without_translations(db.roots, removed).items():
+            edited[file] = document  # a removed card's translations go with it
+            touched.add(file)
     written = _validate_and_write(cards_root, db, {f: d for f, d in edited.items() if f in touched}, translation_items,
                                   owners)
     return ImportResult(len(changed_cards), sum(len(v) for v in translation_items.values()), written, warnings,

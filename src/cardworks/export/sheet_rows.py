@@ -9,6 +9,8 @@ the import is told so (``--remove-missing``). A type or a choice may be written 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from ..ids import slugify
@@ -133,6 +135,20 @@ def restated(card: dict[str, Any]) -> None:
     sources = card.get("sources", [])
     if len(sources) == 1 and sources[0].get("doc") == "sheet":
         sources[0] = sheet_source(card)
+
+
+def without_translations(roots: list[Path], removed: list[str]) -> dict[Path, dict[str, Any]]:
+    """The translation files (of every folder in ``roots``) that hold entries of the ``removed`` cards, each
+    without them: a card removed from the sheet takes its translations with it."""
+    changed = {}
+    for root in roots:
+        for path in sorted((root / "i18n").glob("*.json")):
+            document = json.loads(path.read_text(encoding="utf-8"))
+            entries = document.get("entries", {})
+            if any(card_id in entries for card_id in removed):
+                document["entries"] = {key: value for key, value in entries.items() if key not in removed}
+                changed[path] = document
+    return changed
 
 
 def retotalled(document: dict[str, Any]) -> None:
