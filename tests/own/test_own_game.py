@@ -257,3 +257,12 @@ def test_a_removed_card_takes_its_translations_with_it(tmp_path: Path) -> None:
     entries = json.loads((game / "i18n" / "ca.json").read_text(encoding="utf-8"))["entries"]
     assert "spark" not in entries and entries["ice-wall"]["name"]["text"] == "Mur de gel"
     assert run_cli("--cards", str(game), "validate").exit_code == 0
+
+
+def test_a_picture_no_card_uses_is_said(tmp_path: Path) -> None:
+    sheet, art = designer(tmp_path)
+    (art / "stray.png").write_bytes((art / "drake.png").read_bytes())
+    run = run_cli("new", str(tmp_path / "said"), "--from", str(sheet), "--art", str(art))
+    assert run.exit_code == 0
+    assert [line for line in run.output.splitlines() if line.startswith("warning:")] == [
+        f"warning: {art / 'stray.png'}: no card uses this picture (name it as a card's id, or give an art column)"]

@@ -512,8 +512,11 @@ def new(folder: Path, sheet: Path, art: Path | None, sizes: tuple[str, ...], nam
 
     if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*", locale):  # models.base.Locale
         raise UsageError(f"--locale {locale!r} is not a language tag (en, ca, pt-br)")
-    written = make_game(folder, sheet, art, list(sizes), list(names), locale, template, stylesheet)
-    click.echo(f"{folder}: {len(written)} file(s) written; next: cardworks --cards {folder} build")
+    made = make_game(folder, sheet, art, list(sizes), list(names), locale, template, stylesheet)
+    for name in made.unused_art:
+        click.echo(f"warning: {art / name}: no card uses this picture (name it as a card's id, or give an art column)",
+                   err=True)
+    click.echo(f"{folder}: {len(made.files)} file(s) written; next: cardworks --cards {folder} build")
 
 
 ALL = [validate, cards, schema, freeze, build, i18n, check, serve, new]

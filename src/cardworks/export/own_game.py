@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +31,9 @@ CARD_ORDER = ("id", "quantity", "types", "name", "attributes", "stats", "icons",
 
 
 def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[str], names: list[str],
-              locale: str, template: Path | None, stylesheet: Path | None) -> list[Path]:
+              locale: str, template: Path | None, stylesheet: Path | None) -> "Made":
     """Make the game folder ``folder`` from ``sheet`` and ``art_folder``; DataError (nothing written) on any bad
-    cell or a folder that does not validate. Returns the files written."""
+    cell or a folder that does not validate."""
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise UsageError(f"{display_path(folder)!r} exists and is not empty; 'new' makes a new folder (to update a "
                          "game from its sheet, use 'cardworks --cards FOLDER sheet import')")
@@ -95,7 +96,18 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
         os.rename(made, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return sorted(p for p in folder.rglob("*") if p.is_file())
+    used = {card.art for card in cards} | set(declared.get("backs", {}).values())
+    return Made(sorted(p for p in folder.rglob("*") if p.is_file()),
+                sorted(path.name for path in art.by_stem.values() if path not in used))
+
+
+@dataclass
+class Made:
+    """What ``cardworks new`` wrote, and the pictures of the art folder no card uses (said, never dropped quietly)."""
+
+    files: list[Path]
+    unused_art: list[str]
+
 
 
 def _dump(path: Path, data: Any) -> None:  # into the staging folder: the whole folder is renamed at the end
