@@ -16,6 +16,7 @@ def made(tmp_path: Path) -> Path:
     sheet, art = designer(tmp_path)
     run = run_cli("new", str(tmp_path / "emberfall"), "--from", str(sheet), "--art", str(art))
     assert run.exit_code == 0, run.output
+    assert "warning" not in run.output  # every picture is used (the art column names them)
     return tmp_path / "emberfall"
 
 
@@ -38,6 +39,9 @@ def test_new_declares_the_fields_and_mints_ids_from_names(tmp_path: Path) -> Non
     assert card["properties"]["stats"]["properties"]["power"] == {
         "type": "integer", "minimum": 0, "maximum": 9, "description": "power (number)", "x-field": "power"}
     assert card["additionalProperties"] is False and "effects" not in card["properties"]
+    variables = (game / "schema" / "template-variables.md").read_text(encoding="utf-8")
+    assert "| `face.values.cost` | number | the number as printed (text), or none; printed in the top-left corner |" \
+        in variables
     run = run_cli("--cards", str(game), "validate")
     assert run.exit_code == 0 and "OK: 0 error(s), 0 warning(s)" in run.output, run.output
 

@@ -96,9 +96,9 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
         os.rename(made, folder)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    used = {card.art for card in cards} | set(declared.get("backs", {}).values())
+    used = {path.resolve() for path in [*(card.art for card in cards if card.art), *declared.get("backs", {}).values()]}
     return Made(sorted(p for p in folder.rglob("*") if p.is_file()),
-                sorted(path.name for path in art.by_stem.values() if path not in used))
+                sorted(path.name for path in art.by_stem.values() if path.resolve() not in used))
 
 
 @dataclass
@@ -311,6 +311,7 @@ def write_game_schemas(folder: Path) -> list[Path]:
         raise UsageError(f"{display_path(folder / 'game.json')} declares no card_fields; its schemas are cardworks' own")
     texts = {kind.schema_file: schema_text(schema_for(kind)) for kind in FILE_KINDS if kind.name not in ("set", "pack")}
     texts[SET_SCHEMA] = schema_text(declared_set_schema(db.game_doc, icon_tokens(db)))
+    texts[TEMPLATE_VARIABLES] = template_variables(db.game_doc)
     changed = []
     for name, text in texts.items():
         path = folder / SCHEMA_FOLDER / name
@@ -319,3 +320,28 @@ def write_game_schemas(folder: Path) -> list[Path]:
             write_text_atomic(path, text)
             changed.append(path)
     return changed
+
+
+TEMPLATE_VARIABLES = "template-variables.md"
+"""Beside the schemas: what a face template of this game is given, field by field, from its declaration."""
+KIND_VALUES = {
+    "title": "the card's name, in the language being built", "type": "its type's name", "text": "the text box's "
+    "text (card-text markup: draw it with `markup_html(icons)`)", "flavour": "the flavour line",
+    "number": "the number as printed (text), or none", "choice": "the chosen value's name, or none",
+    "icons": "a list of icons, each with `url` and `alt`", "image": "the picture's path in the game folder (the "
+    "face draws `face.art.url`)", "quantity": "copies in the deck", "credit": "who drew the picture",
+}
+
+
+def template_variables(game: Any) -> str:
+    """The variables a face template of ``game`` is given, from its declared fields (docs/your-own-game.md)."""
+    lines = [f"# Face template variables of {game.name}", "",
+             "Generated from the card fields game.json declares (`cardworks --cards FOLDER schema --game-folder`).",
+             "A face template (`templates/cards/face.html.j2`) is given `face`; each declared field is",
+             "`face.values.ID`, and `face.fields` lists them in order with `id`, `kind`, `value`, `label`, `corner`.", "",
+             "| variable | kind | what it holds |", "| --- | --- | --- |"]
+    lines += [f"| `face.values.{field.id}` | {field.kind} | {KIND_VALUES[field.kind]}"
+              f"{'; printed in the ' + field.corner + ' corner' if field.corner else ''} |" for field in game.card_fields]
+    lines += ["", "Also: `face.id`, `face.set_id`, `face.type`, `face.name`, `face.rules`, `face.flavour`, `face.artist`,",
+              "`face.art` (`url`, `position`), `face.marks` (the icons), `face.fit` and `face.name_size`.", ""]
+    return "\n".join(lines)
