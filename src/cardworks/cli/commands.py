@@ -94,10 +94,21 @@ def cards(cards_root: Path, words: tuple[str, ...], game: str | None, locale: st
 @click.option("--check", is_flag=True, help="Only report schemas that differ from the models (exit 1).")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("schema"), show_default=True,
               help="Folder of the JSON Schemas.")
-def schema(check: bool, out: Path) -> None:
+@click.option("--game-folder", is_flag=True,
+              help="Write the schemas of the game folder given by --cards into its schema/ (its set schema generated "
+                   "from the card fields its game.json declares), instead of the models' into --out.")
+@click.pass_obj
+def schema(cards_root: Path, check: bool, out: Path, game_folder: bool) -> None:
     """Write the JSON Schemas generated from the models."""
     from ..engine.schemas import stale_schemas, write_schemas
     from ..fileio import link_to_no_folder
+
+    if game_folder:
+        from ..export.own_game import write_game_schemas
+
+        for path in write_game_schemas(cards_root):
+            click.echo(f"{path}: written")
+        return
 
     pointed = link_to_no_folder(out)  # a link to a folder is followed: the schemas land there
     if pointed is not None:
@@ -425,6 +436,7 @@ def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: 
           player_count: int | None, fmt: str) -> None:
     """Run the game's scenarios, then seeded random playouts checking invariants."""
     from ..engine.check import check_game
+    from .no_rules import no_rules_line, rule_less_game
     from .output import print_check
 
     packs = (*packs, *pack_options)
@@ -435,6 +447,10 @@ def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: 
         if len({db.game_doc.id for db in databases}) > 1:
             raise click.UsageError("these packs extend different games; check one game at a time")
         game = databases[0].game_doc.id
+    rule_less = rule_less_game(click.get_current_context(), cards_root, game)
+    if rule_less is not None:  # nothing failed: there is nothing to check (exit 0)
+        click.echo(no_rules_line(rule_less, "check"))
+        raise SystemExit(0)
     report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures,
                         selection=selection, players=player_count, packs=list(packs))
     from ..loading.database import display_path
@@ -486,4 +502,39 @@ def serve(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection
     run(ServeOptions(cards_root, packs, game, selection, locale, render_timeout), host, port, echo=click.echo)
 
 
-ALL = [validate, cards, schema, freeze, build, i18n, check, serve]
+@click.command("new")
+@click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--from", "sheet", type=click.Path(path_type=Path, dir_okay=False, exists=True), required=True,
+              help="The spreadsheet (.csv or .xlsx): row 1 names the fields, each other row is a card.")
+@click.option("--art", "art", type=click.Path(path_type=Path, file_okay=False, exists=True),
+              help="Folder of art: an 'art' column names each card's file, else a file named as the card's id "
+                   "(fire-drake.png); SVG icons in its icons/ folder.")
+@click.option("--size", "sizes", multiple=True,
+              help="Card size WIDTHxHEIGHT in mm (default 63x88, poker), or SET=WIDTHxHEIGHT for one set (repeatable).")
+@click.option("--name", "names", multiple=True,
+              help="The game's name (default: from the folder's name); LOCALE=NAME gives it in another language.")
+@click.option("--locale", default="en", show_default=True, help="Language the sheet is written in.")
+@click.option("--template", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="Your own face template (Jinja), copied to templates/cards/face.html.j2.")
+@click.option("--css", "stylesheet", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="Your own card stylesheet, copied to templates/<id>/cards.css.")
+def new(folder: Path, sheet: Path, art: Path | None, sizes: tuple[str, ...], names: tuple[str, ...], locale: str,
+        template: Path | None, stylesheet: Path | None) -> None:
+    """Make a game without rules in FOLDER from a spreadsheet and a folder of art (no Python).
+
+    FOLDER's name is the game's id. Every other command then takes it with --cards FOLDER.
+    """
+    import re
+
+    from ..export.own_game import make_game
+
+    if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*", locale):  # models.base.Locale
+        raise UsageError(f"--locale {locale!r} is not a language tag (en, ca, pt-br)")
+    made = make_game(folder, sheet, art, list(sizes), list(names), locale, template, stylesheet)
+    for name in made.unused_art:
+        click.echo(f"warning: {art / name}: no card uses this picture (name it as a card's id, or give an art column)",
+                   err=True)
+    click.echo(f"{folder}: {len(made.files)} file(s) written; next: cardworks --cards {folder} build")
+
+
+ALL = [validate, cards, schema, freeze, build, i18n, check, serve, new]

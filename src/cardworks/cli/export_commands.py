@@ -186,16 +186,23 @@ def sheet_export(cards_root: Path, packs: tuple[Path, ...], game: str | None, se
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 @PACKS
 @GAME
+@click.option("--remove-missing", is_flag=True,
+              help="A game without rules: remove the cards no row of FILE names (without it they are kept and listed).")
 @click.pass_obj
-def sheet_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: str | None) -> None:
-    """Write the edited cells of FILE back into the card files (and the PACKS' files), or refuse the whole file."""
+def sheet_import(cards_root: Path, file: Path, packs: tuple[Path, ...], game: str | None, remove_missing: bool) -> None:
+    """Write the edited cells of FILE back into the card files (and the PACKS' files), or refuse the whole file.
+
+    For a game without rules, a row naming no card is a new card (its id minted from its name).
+    """
     from ..export.sheet_import import import_sheet
 
-    result = import_sheet(cards_root, file, game, list(packs))
+    result = import_sheet(cards_root, file, game, list(packs), remove_missing)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    click.echo(f"{file}: {result.cards_changed} card(s) and {result.translations_changed} translation(s) changed; "
-               f"{len(result.files_written)} file(s) written")
+    more = (f", {len(result.added)} added ({', '.join(result.added)})" if result.added else "") + \
+           (f", {len(result.removed)} removed ({', '.join(result.removed)})" if result.removed else "")
+    click.echo(f"{file}: {result.cards_changed} card(s) and {result.translations_changed} translation(s) changed"
+               f"{more}; {len(result.files_written)} file(s) written")
     for path in result.files_written:
         click.echo(f"  {path}")
 

@@ -31,7 +31,10 @@ INTERRUPTED = "outputs and data written before this command are as they were"
 
 
 def default_cards_root() -> Path:
-    """``./cards`` when it exists, else the database shipped with the package."""
+    """The game folder the command runs in (``./game.json``), else ``./cards`` when it exists, else the database
+    shipped with the package."""
+    if Path("game.json").is_file():
+        return Path(".")
     local = Path("cards")
     if local.is_dir():
         return local
@@ -177,7 +180,8 @@ owner's value can travel into the shipped data (``facts`` reads the database as 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--cards", "cards_root", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Card database folder (default: ./cards, else the shipped database).")
+              help="Card database folder, or one game's own folder holding its game.json (default: the folder the "
+                   "command runs in when it holds a game.json, else ./cards, else the shipped database).")
 @click.option("--facts", "facts", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
               help="Folder of owner's facts (written by 'facts import'): values read from your own copy, merged "
                    "into the game as it is loaded, never into the database.")

@@ -85,6 +85,12 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
     from ..simulate.figures import compare as compared, figures
     from ..simulate.tables import TableSpec, build_table
     from ..simulate.progress import SimulationProgress
+    from .no_rules import no_rules_line, rule_less_game
+
+    rule_less = None if packs else rule_less_game(click.get_current_context(), cards_root, game)
+    if rule_less is not None:  # nothing to play is a failure to do what was asked (exit 1)
+        click.echo(no_rules_line(rule_less, "simulate"), err=True)
+        raise SystemExit(1)
 
     if compare and not packs:
         raise UsageError("--compare plays the deck without and with PACKS: give at least one pack")

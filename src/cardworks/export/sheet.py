@@ -90,8 +90,11 @@ def translatable_fields(db: Database) -> dict[str, list[str]]:
 
 
 def columns_for(db: Database, rows: list[CardRow], locales: list[str]) -> list[Column]:
-    """The sheet's columns: fixed fields, then one per map key seen or defined, then translations."""
+    """The sheet's columns: fixed fields, then one per map key seen or defined, then translations. A game without
+    rules has one column per declared field instead, named as its game.json names it (:func:`declared_columns`)."""
     game = db.game_doc
+    if game.card_fields:
+        return declared_columns(game, locales)
     columns = [Column(name, kind, name) for name, kind in FIELDS.items()]
     keys = {"stats": [s.id for s in game.stats], "attributes": [a.id for a in game.attributes]}
     for row in rows:
@@ -105,6 +108,25 @@ def columns_for(db: Database, rows: list[CardRow], locales: list[str]) -> list[C
         translated += [f for f in fields.get(row.card["id"], []) if f not in translated]
     for locale in locales:
         columns += [Column(f"{field}@{locale}", "text", "translation", field, locale) for field in translated]
+    return columns
+
+
+def declared_columns(game: Any, locales: list[str]) -> list[Column]:
+    """The columns of a game without rules: one per declared field, in declared order, then its translatable
+    fields (title, text, flavour) once per locale (``text@ca``)."""
+    from ..models.fields import FIELD_SLOTS, TRANSLATABLE_KINDS
+
+    columns = []
+    for declared in game.card_fields:
+        slot = FIELD_SLOTS[declared.kind]
+        if declared.kind in ("number", "choice"):
+            columns.append(Column(declared.id, "int" if declared.kind == "number" else "text", slot, declared.id))
+        else:
+            columns.append(Column(declared.id, {"type": "ids", "icons": "ids", "quantity": "int"}.get(declared.kind, "text"),
+                                  slot))
+    for locale in locales:
+        columns += [Column(f"{declared.id}@{locale}", "text", "translation", FIELD_SLOTS[declared.kind], locale)
+                    for declared in game.card_fields if declared.kind in TRANSLATABLE_KINDS]
     return columns
 
 

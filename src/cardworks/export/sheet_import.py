@@ -33,10 +33,11 @@ from ..i18n.files import merge_translations
 from ..i18n.merge import LEGACY_WARNING, conflict_message, decide
 from ..i18n.workflow import recover_imports
 from ..journal import anchor_for, write_journaled
-from ..loading.database import Database, display_path, load_game, load_pack
+from ..loading.database import Database, display_path, is_game_folder, load_game, load_pack
 from ..problems import Problem
 from ..validate import validate
-from .sheet import card_rows, cell_value, columns_for, selected_sets, sheet_database, translations
+from . import sheet_rows
+from .sheet import card_rows, cell_value, columns_for, selected_sets, set_files, sheet_database, translations
 from .sheet_columns import Column, convert
 from .sheet_base import cell_base, normalized, parse_row_base, read_base
 from .sheet_read import Table, read_table
@@ -123,6 +124,10 @@ class ImportResult:
     files_written: list[Path]
     warnings: list[str] = field(default_factory=list)
     """Said once to the user: a sheet without base hashes, an interrupted import finished first."""
+    added: list[str] = field(default_factory=list)
+    """Ids of the cards new rows made (a game without rules)."""
+    removed: list[str] = field(default_factory=list)
+    """Ids of the cards removed because no row names them (``--remove-missing``)."""
 
 
 def _which_game(cards_root: Path, table: Table, game: str | None, packs: list[Path]) -> Database:
@@ -140,7 +145,8 @@ def _which_game(cards_root: Path, table: Table, game: str | None, packs: list[Pa
     return fitting[0]
 
 
-def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: list[Path] | None = None) -> ImportResult:
+def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: list[Path] | None = None,
+                 remove_missing: bool = False) -> ImportResult:
     """Apply the sheet at ``path`` to the game's (and the ``packs``') JSON files; DataError (nothing written) on any bad
     cell or conflict.
 
@@ -155,29 +161,46 @@ def import_sheet(cards_root: Path, path: Path, game: str | None = None, packs: l
     with folder_locks([db.game.root, *(pack.root for pack in db.packs)], "import"):
         recovered = recover_imports(db)
         db = Database(game=load_game(db.game.root), packs=[load_pack(pack.root) for pack in db.packs])  # as it is now
-        result = _apply(cards_root, path, table, raw_bases, db)
+        result = _apply(cards_root, path, table, raw_bases, db, remove_missing)
         result.warnings[:0] = recovered
         return result
 
 
-def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str] | None, db: Database) -> ImportResult:
+def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str] | None, db: Database,
+           remove_missing: bool = False) -> ImportResult:
     rows = card_rows(db, selected_sets(db, None))
     by_id = {row.card["id"]: row for row in rows}
     locales = [loc for loc in db.game_doc.locales if loc != db.game_doc.source_locale]
     known = {c.name: c for c in columns_for(db, rows, locales)}
     problems = list(table.problems)
     header = [str(h) if h is not None else "" for h in table.header]
+    own = bool(db.game_doc.card_fields)  # a game without rules: its sheet may add and drop cards (.sheet_rows)
+    if own:
+        header = [sheet_rows.plain_header(name, known) for name in header]
+    elif remove_missing:
+        raise UsageError("--remove-missing is for a game without rules (declared card_fields); this game's cards "
+                         "are removed in its set files")
     for index, name in enumerate(header):
         if name not in known and name not in ("set", "id"):
             problems.append(Problem(table.file, _where(table, 1, index), "sheet-column",
                                     f"row 1: unknown column {name!r}" if name else "row 1: a column without a name"))
         elif header.index(name) != index:
             problems.append(Problem(table.file, _where(table, 1, index), "sheet-column", f"row 1: column {name!r} repeated"))
-    if "id" not in header or "set" not in header:
+    title = next((c.name for c in known.values() if c.field == "name" and c.locale is None), None) if own else None
+    if own and (title not in header and "id" not in header):
+        raise DataError(f"{path}: the sheet needs an 'id' or a {title!r} column (a card's id is minted from its name)",
+                        problems + [Problem(table.file, f"{table.sheet}!1", "sheet-column", f"row 1: no 'id' or {title!r} column")])
+    if not own and ("id" not in header or "set" not in header):
         raise DataError(f"{path}: the sheet needs the columns 'set' and 'id'",
                         problems + [Problem(table.file, f"{table.sheet}!1", "sheet-column", "row 1: no 'set' or 'id' column")])
-    id_at, set_at = header.index("id"), header.index("set")
-    edited = {file: json.loads(file.read_text(encoding="utf-8")) for file in {row.file for row in rows}}
+    id_at = header.index("id") if "id" in header else None
+    set_at = header.index("set") if "set" in header else None
+    title_at = header.index(title) if title in header else None
+    files = set_files(db)
+    edited = {file: json.loads(file.read_text(encoding="utf-8")) for file in {row.file for row in rows} | (
+        set(files.values()) if own else set())}
+    added: list[tuple[Path, dict[str, Any]]] = []
+    icons = {icon.id for _, doc in db.docs("icons") for icon in doc.icons}
     cards = {card["id"]: card for document in edited.values() for card in document.get("cards", [])}
     texts = {locale: translations(db, locale) for locale in locales}
     seen: dict[str, int] = {}
@@ -188,17 +211,39 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
         values = values + [None] * (len(header) - len(values))
         if all(v is None for v in values):
             continue
-        card_id = values[id_at]
+        card_id = sheet_rows.row_id(values, id_at, title_at) if own else values[id_at]
+        key_at = id_at if id_at is not None else title_at or 0  # the cell a row's id is read (or minted) from
+        if own and card_id is not None and card_id in seen:
+            problems.append(Problem(table.file, _where(table, number, key_at), "sheet-id",
+                                    f"row {number}: {card_id!r} again (first in row {seen[card_id]}); give one of "
+                                    "the cards another name, or an id"))
+            continue
+        if own and card_id not in by_id:
+            seen[card_id] = number
+            set_id = values[set_at] if set_at is not None and values[set_at] is not None else (
+                next(iter(files)) if len(files) == 1 else None)
+            if set_id not in files:
+                problems.append(Problem(table.file, _where(table, number, set_at or 0), "sheet-set",
+                                        f"row {number}, column 'set': a new card goes into one of the sets "
+                                        f"{', '.join(files)}, found {set_id!r}"))
+                continue
+            card = sheet_rows.new_card(table, number, values, header, known, card_id, db.game_doc, icons, problems)
+            if card is not None:
+                added.append((files[set_id], card))
+                for index, locale, key, text in sheet_rows.new_translations(table, number, values, header, known, card,
+                                                                            problems):
+                    translation_items.setdefault(locale, []).append((card_id, key, text, card[key]))
+            continue
         if card_id not in by_id:
-            problems.append(Problem(table.file, _where(table, number, id_at), "sheet-id",
+            problems.append(Problem(table.file, _where(table, number, key_at), "sheet-id",
                                     f"row {number}, column 'id': no card {card_id!r} in {db.game_doc.id}"))
             continue
         if card_id in seen:
-            problems.append(Problem(table.file, _where(table, number, id_at), "sheet-id",
+            problems.append(Problem(table.file, _where(table, number, key_at), "sheet-id",
                                     f"row {number}, column 'id': {card_id!r} again (first in row {seen[card_id]})"))
             continue
         seen[card_id] = number
-        if values[set_at] != by_id[card_id].set_id:
+        if set_at is not None and values[set_at] != by_id[card_id].set_id:
             problems.append(Problem(table.file, _where(table, number, set_at), "sheet-set",
                                     f"row {number}, column 'set': {card_id} is in set {by_id[card_id].set_id!r}; "
                                     "moving a card to another set is not done in a sheet"))
@@ -207,7 +252,7 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
         if raw_bases is not None:
             hashes = parse_row_base(raw_bases.get(str(card_id)))
             if hashes is None:
-                problems.append(Problem(table.file, _where(table, number, id_at), "import-base",
+                problems.append(Problem(table.file, _where(table, number, key_at), "import-base",
                                         f"row {number}: {card_id} has no usable base hashes in the file's "
                                         "cardworks-base column or sheet, so its cells cannot be merged safely; export again"))
                 continue
@@ -217,6 +262,9 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
             if column is None:
                 continue
             value, error = convert(column, values[index])
+            if own and not error:
+                value = sheet_rows.by_name(db.game_doc, column, value)
+                error = sheet_rows.declared_error(db.game_doc, column, value, icons)
             if error:
                 problems.append(Problem(table.file, _where(table, number, index), "sheet-type",
                                         f"row {number}, column {name!r}: {error}"))
@@ -240,16 +288,40 @@ def _apply(cards_root: Path, path: Path, table: Table, raw_bases: dict[str, str]
                                         f"row {number}, column {column.name!r}: {card_id} has no {column.key} to translate"))
             else:
                 translation_items.setdefault(column.locale, []).append((card_id, column.key, value, source))
+    # a sheet of some sets (sheet export --set) speaks only for those: a card of another set is not missing
+    named_sets = {row[set_at] for row in table.rows if set_at is not None and len(row) > set_at} if own else set()
+    missing = [card_id for card_id in by_id if card_id not in seen
+               and (set_at is None or by_id[card_id].set_id in named_sets)] if own else []
     if problems:
         raise DataError(f"{path}: {len(problems)} bad cell(s); nothing written", problems)
     warnings = [] if raw_bases is not None else [f"{display_path(path)}: {LEGACY_WARNING}"]
-    if not changed_cards and not translation_items:
+    if missing and not remove_missing:
+        warnings += [f"{display_path(path)}: card {card_id!r} (set {by_id[card_id].set_id!r}) is in no row of the sheet; "
+                     "kept (give --remove-missing to remove it)" for card_id in missing]
+    removed = missing if remove_missing else []
+    if not changed_cards and not translation_items and not added and not removed:
         return ImportResult(0, 0, [], warnings)
-    owners = {row.card["id"]: _owner(db, row.file) for row in rows}
+    owners = {row.card["id"]: _owner(db, row.file) for row in rows} | {card["id"]: _owner(db, file) for file, card in added}
     touched = {by_id[card_id].file for card_id in changed_cards}  # other files are left exactly as they are
+    if own:
+        for card_id in changed_cards:
+            sheet_rows.restated(cards[card_id])
+        for file, card in added:
+            edited[file].setdefault("cards", []).append(card)
+            touched.add(file)
+        for card_id in removed:
+            document = edited[by_id[card_id].file]
+            document["cards"] = [card for card in document["cards"] if card["id"] != card_id]
+            touched.add(by_id[card_id].file)
+        for file in touched:
+            sheet_rows.retotalled(edited[file])
+        for file, document in sheet_rows.without_translations(db.roots, removed).items():
+            edited[file] = document  # a removed card's translations go with it
+            touched.add(file)
     written = _validate_and_write(cards_root, db, {f: d for f, d in edited.items() if f in touched}, translation_items,
                                   owners)
-    return ImportResult(len(changed_cards), sum(len(v) for v in translation_items.values()), written, warnings)
+    return ImportResult(len(changed_cards), sum(len(v) for v in translation_items.values()), written, warnings,
+                        [card["id"] for _, card in added], removed)
 
 
 def _merges(table: Table, number: int, index: int, column: Column, value: Any, hashes: dict[str, str], stored: Any,
@@ -280,7 +352,7 @@ def _validate_and_write(cards_root: Path, db: Database, edited: dict[Path, dict]
     sweep_stale_copies()
     # the process id in the name tells a later import whether this copy's import is still running
     with tempfile.TemporaryDirectory(prefix=f"{COPY_PREFIX}{os.getpid()}-") as tmp:
-        copy_root = Path(tmp) / "cards"
+        copy_root = Path(tmp) / (root.name if is_game_folder(root) else "cards")  # a game folder keeps its name
         shutil.copytree(root, copy_root, symlinks=True)
         fault_point("sheet-copy")
         copies = {game_root: copy_root / game_root.relative_to(root)}

@@ -29,6 +29,11 @@ from .paths import is_inside
 from .schema_errors import schema_problems
 
 
+SCHEMA_FOLDER = "schema"
+"""A game folder's own JSON Schemas (generated from its declared card fields) live in ``schema/`` at its root;
+the loader reads no data there."""
+
+
 def display_path(path: Path) -> str:
     """A path as shown in messages: relative to the working folder when inside it."""
     try:
@@ -190,6 +195,8 @@ def _discover(root: Path, is_pack: bool) -> Bundle:
             if not name.endswith(".json"):
                 continue
             relative = path.relative_to(root).as_posix()
+            if not is_pack and relative.startswith(SCHEMA_FOLDER + "/"):
+                continue  # the game's own JSON Schemas, for editors (docs/your-own-game.md): no data
             kind = classify(relative)
             if kind is None:
                 bundle.problems.append(Problem(display, "", "unknown-file", "this file has no place in the data "
@@ -226,7 +233,15 @@ def load_database(game_folder: Path, pack_folders: list[Path] | None = None) -> 
 
 
 def game_folders(cards_root: Path) -> list[Path]:
-    """Folders under ``cards_root`` that hold a ``game.json``, sorted."""
+    """Folders under ``cards_root`` that hold a ``game.json``, sorted; ``cards_root`` alone when it holds one
+    itself (a designer's own game folder, which can be anywhere: ``--cards my-game``)."""
     if not cards_root.is_dir():
         raise UsageError(f"card database folder {display_path(cards_root)!r} does not exist")
+    if is_game_folder(cards_root):
+        return [cards_root.resolve()]  # resolved: '--cards .' names its game by the folder's own name
     return sorted(p.parent for p in cards_root.glob("*/game.json"))
+
+
+def is_game_folder(folder: Path) -> bool:
+    """True when ``folder`` is itself one game's folder (it holds ``game.json``), not a database of games."""
+    return (folder / "game.json").is_file()

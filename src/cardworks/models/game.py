@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
+from .fields import CardField
 from .base import MARKUP, TRANSLATABLE, Document, Id, Locale, Model, Ref, RelPath, Source
 
 ParameterValue = int | str | bool | list[int] | list[str] | None
@@ -186,6 +187,10 @@ class Game(Document):
     Lokalize, ``ca_ES@valencia`` in Poedit, ``ca-valencia``), mapped to it; ``_`` and ``-`` and case are
     not told apart."""
     sources: list[Source] = Field(default_factory=list)
+    card_fields: list[CardField] = Field(default_factory=list)
+    """The fields its cards carry, for a game without rules (docs/your-own-game.md): its cards are checked
+    against a JSON Schema generated from them (``schema/set.schema.json`` in its folder) and its default face
+    prints them. Empty for a game whose plugin types its cards."""
 
 
 class RuleSections(Document):

@@ -119,6 +119,11 @@ class Face:
     """``†`` when its treasure kind is not stated."""
     edition: str = "fact"
     """The edition the face belongs to (part of its cache key)."""
+    fields: list[dict[str, Any]] | None = None
+    """A game without rules (declared ``card_fields``): each declared field the card gives, in declared order, as
+    ``{id, kind, value, label, corner}`` (the value as printed, with its mark); None for a game with rules."""
+    values: dict[str, Any] | None = None
+    """The same by field id (``face.values.cost``), for a designer's own template."""
 
 
 @dataclass
@@ -212,15 +217,62 @@ def _title_width(trim_w: float, kind: bool, sell: bool) -> float:
 
 
 def _look(db: Database, bundle: Bundle, looks: dict[str, Look]) -> str:
-    """The key of the look of records in ``bundle``: its templates, then the game's, then the shipped ones."""
+    """The key of the look of records in ``bundle``: its templates, then the game's, then (a game without rules)
+    the shipped face of declared fields, then the shipped ones."""
     folders = [bundle.root / "templates"] + ([db.game.root / "templates"] if bundle is not db.game else [])
+    own = db.game_doc.card_fields
+    folders += [templates_dir() / OWN_GAME_TEMPLATES] if own else []
     overrides = tuple(str(folder.resolve()) for folder in folders if folder.is_dir())
     key = "|".join(overrides) or "shipped"
     if key not in looks:
         game_id = db.game_doc.id
-        sheets = (template_file("cards/cards.css", overrides), template_file(f"{game_id}/cards.css", overrides))
+        sheets = (template_file("cards/cards.css", overrides),
+                  *([template_file("cards/own-game.css", overrides)] if own else []),
+                  template_file(f"{game_id}/cards.css", overrides))
         looks[key] = Look(overrides, tuple(sheet.as_uri() for sheet in sheets if sheet.is_file()))
     return key
+
+
+OWN_GAME_TEMPLATES = "own-game"
+"""Shipped templates of a game without rules (``templates/own-game/``): its default face, which lays out the
+fields the game declares; the game folder's own ``templates/cards/face.html.j2`` replaces it."""
+
+
+def own_fields(game: Any, card: Any, stats: dict[str, str], texts: DocTexts, icon: Callable[[str], Icon | None]) \
+        -> list[dict[str, Any]]:
+    """The declared fields ``card`` gives, in declared order, as its face prints them (see ``Face.fields``)."""
+    types = {t.id: t for t in game.card_types}
+    attributes = {a.id: {v.id: v for v in a.values} for a in game.attributes}
+    shown = []
+    for declared in game.card_fields:
+        value: Any = None
+        if declared.kind == "title":
+            value = str(texts.text(card.id, "name", card.name))
+        elif declared.kind == "type":
+            kind = types.get(card.types[0])
+            value = str(texts.text(game.id, f"card_types/{kind.id}/name", kind.name)) if kind else None
+        elif declared.kind == "number":
+            value = stats.get(declared.id)
+        elif declared.kind == "choice":
+            chosen = attributes.get(declared.id, {}).get(card.attributes.get(declared.id) or "")
+            value = str(texts.text(game.id, f"attributes/{declared.id}/values/{chosen.id}/name", chosen.name)) \
+                if chosen else None
+        elif declared.kind == "icons":
+            value = [i for i in (icon(token) for token in card.icons) if i] or None
+        elif declared.kind == "text":
+            value = str(texts.text(card.id, "rules", card.rules)) if card.rules else None
+        elif declared.kind == "flavour":
+            value = str(texts.text(card.id, "flavour", card.flavour)) if card.flavour else None
+        elif declared.kind == "credit":
+            value = card.artist
+        elif declared.kind == "quantity":
+            value = card.quantity
+        elif declared.kind == "image":
+            value = card.art
+        label = str(texts.text(game.id, f"card_fields/{declared.id}/label", declared.label)) if declared.label else None
+        shown.append({"id": declared.id, "kind": declared.kind, "value": value, "label": label,
+                      "corner": declared.corner})
+    return shown
 
 
 def _size_suffix(size: Any, game_size: Any) -> str:
@@ -312,7 +364,9 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
         card_name = str(texts.text(card.id, "name", card.name))
         title_pt, title_fits = title_size(card_name + name_mark, _title_width(face_geometry(size.width_mm, size.height_mm).card_w,
                                                                   kind in kinds, "sell" in values))
+        own = own_fields(game, card, values, texts, icon) if game.card_fields else None
         faces.append(Face(
+            fields=own, values={f["id"]: f["value"] for f in own} if own is not None else None,
             id=card.id,
             name=card_name,
             name_size=title_pt,

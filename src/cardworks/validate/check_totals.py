@@ -39,7 +39,10 @@ class SetCompleteness:
 
 def _unknown_values(card: Any, index: Index) -> int:
     count = int(card.quantity is None)
+    own = bool(index.game.card_fields)  # a designer's own game: a number its sheet leaves empty is not printed
     for stat in index.game.stats:
+        if own and stat.id not in card.stats:
+            continue
         if set(stat.applies_to) & set(card.types) and stat.default is None and card.stats.get(stat.id) is None:
             count += 1
     count += sum(1 for value in card.attributes.values() if value is None)

@@ -17,6 +17,7 @@ from .check_art import check_art, check_back_templates
 from .check_glossary import check_glossary
 from .check_prose import check_prose
 from .check_name_case import check_name_case
+from .declared import check_declaration
 from .check_ids import check_frozen, check_ids
 from .check_imports import check_imports
 from .check_labels import check_labels
@@ -70,6 +71,7 @@ def check_database(db: Database, out: ProblemList, judge: Judge | None = None,
     check_assumptions(index, out)
     check_owner_certainty(index, out)
     check_layouts(db, out)
+    check_declaration(db, out)
     check_game_rules(index, out, rules)
     return check_totals(index, out), len(index.of_kind("assumption"))
 
