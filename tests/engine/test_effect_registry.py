@@ -13,7 +13,7 @@ import pytest
 
 from cardworks.games.fallera import effects, interpreter
 from cardworks.games.fallera.registry import KINDS, PLACES, REGISTRY, Registry, RegistryError, members, tag_of
-from conftest import REPO
+from conftest import FIXTURE_CARDS, REPO
 
 _KINDS_OF = {"when": {"trigger"}, "while": {"condition"}, "do": {"acts", "stands", "describes"}}
 
@@ -77,7 +77,7 @@ def test_a_member_left_without_its_handler_stops_the_import(tmp_path: Path) -> N
                          env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=120)
     assert run.returncode != 0
     assert "RegistryError" in run.stderr and "do modify-stat: no handler is bound to it" in run.stderr, run.stderr
-    command = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(REPO / "cards"), "check", "--game",
+    command = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(FIXTURE_CARDS), "check", "--game",
                               "fallera", "--playouts", "0"], capture_output=True, text=True, cwd=tmp_path,
                              env={**os.environ, "PYTHONPATH": str(tmp_path)}, timeout=120)
     assert command.returncode == 70, command.stderr  # a defect in code, said in one line, not a traceback

@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+from cardworks.i18n import source_hash
 from conftest import REPO, run_cli
 
 EXAMPLE = REPO / "examples" / "fallera-pack"
@@ -27,6 +28,12 @@ def pack_with_a_waiting_card(tmp_path: Path, waits_for: dict[str, str] | None) -
     totals["designs"], totals["cards"] = totals["designs"] + 1, totals["cards"] + 1
     totals["by_type"]["special"] += 1
     (pack / "sets" / "example.json").write_text(json.dumps(card_set, ensure_ascii=False), "utf-8")
+    spanish = json.loads((pack / "i18n" / "es.json").read_text("utf-8"))  # the pack builds in Spanish too
+    spanish["entries"]["example-rescat"] = {
+        field: {"text": text, "source": WAITING[field], "source_hash": source_hash(WAITING[field])}
+        for field, text in (("name", "rescat de ejemplo"),
+                            ("rules", "Juégala en tu turno: cambia una carta de tu mano por una de la pila de descarte."))}
+    (pack / "i18n" / "es.json").write_text(json.dumps(spanish, ensure_ascii=False), "utf-8")
     if waits_for is not None:
         doc = json.loads((pack / "pack.json").read_text("utf-8"))
         (pack / "pack.json").write_text(json.dumps({**doc, "waits_for": waits_for}, ensure_ascii=False), "utf-8")

@@ -6,15 +6,25 @@ translated yet", or in a state XLIFF 1.2 does not define, is refused with the re
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
+import pytest
 from lxml import etree
 
-from conftest import run_cli
-from corpus import cardworks, fingerprint, judge, judge_output, lost, mini  # noqa: F401  (fixtures)
+from conftest import GameDir, mini_files, partly_translated, run_cli
+from corpus import cardworks, fingerprint, judge, judge_output, lost
 
 FAMILY = "xliff"
+
+
+@pytest.fixture
+def mini(tmp_path: Path) -> GameDir:
+    """The mini game with some Spanish strings still to translate (olla's name among them), as a translator gets it."""
+    game = GameDir(tmp_path / "cards", partly_translated(copy.deepcopy(mini_files())))
+    game.write()
+    return game
 
 
 def _export(game, where: Path) -> Path:

@@ -260,7 +260,7 @@ def test_a_removed_card_takes_its_translations_with_it(tmp_path: Path) -> None:
     assert run.exit_code == 0 and "1 removed (spark)" in run.output, run.output
     entries = json.loads((game / "i18n" / "ca.json").read_text(encoding="utf-8"))["entries"]
     assert "spark" not in entries and entries["ice-wall"]["name"]["text"] == "Mur de gel"
-    assert run_cli("--cards", str(game), "validate").exit_code == 0
+    assert run_cli("--cards", str(game), "validate", "--locale", "en").exit_code == 0  # ca names only: a ca build needs the rest
 
 
 def test_a_picture_no_card_uses_is_said(tmp_path: Path) -> None:

@@ -123,7 +123,7 @@ def test_every_unknown_filled_the_engine_leaves_out_only_cards_waiting_on_a_feat
     others = {card: why for card, why in left_out.items()
               if ": needs " not in why and why != "optional card played only by agreement"}
     assert others == {}
-    validated = run_cli("--cards", str(CARDS), "--facts", str(overlay), "validate", "--format", "json")
+    validated = run_cli("--cards", str(CARDS), "--facts", str(overlay), "validate", "--locale", "en", "--format", "json")  # owner texts are English: ca/es kits need --allow-fallback
     assert validated.exit_code == 0, validated.output
     assert tree_hash(CARDS) == before  # the shipped database never receives the values
 
@@ -132,7 +132,7 @@ def test_every_unknown_filled_the_engine_leaves_out_only_cards_waiting_on_a_feat
 def test_the_other_games_take_their_filled_sheets(tmp_path: Path, game: str) -> None:
     before = tree_hash(CARDS)
     overlay = filled_overlay(game, tmp_path)
-    run = run_cli("--cards", str(CARDS), "--facts", str(overlay), "validate")
+    run = run_cli("--cards", str(CARDS), "--facts", str(overlay), "validate", "--locale", "en")
     assert run.exit_code == 0, run.output
     use_owner_facts(overlay)
     try:
@@ -265,7 +265,7 @@ def test_a_hand_written_board_value_is_checked_at_its_place(tmp_path: Path, valu
     folder.mkdir()
     (folder / "diables.json").write_text(json.dumps({"$schema": "owner-facts.schema.json", "game": "diables",
                                                       "values": [value]}), encoding="utf-8")
-    run = run_cli("--cards", str(CARDS), "--facts", str(folder), "validate")
+    run = run_cli("--cards", str(CARDS), "--facts", str(folder), "validate", "--locale", "en")
     assert run.exit_code == 1
     assert f"diables.json:{where}: [" in run.output and code in run.output, run.output
 
@@ -287,7 +287,7 @@ def _overlay(tmp_path: Path, values: list[dict], game: str = "fallera") -> Path:
 def test_a_hand_written_overlay_is_checked_at_its_place(tmp_path: Path, values: list, game: str, where: str,
                                                          code: str) -> None:
     folder = _overlay(tmp_path, values, game)
-    run = run_cli("--cards", str(CARDS), "--facts", str(folder), "validate")
+    run = run_cli("--cards", str(CARDS), "--facts", str(folder), "validate", "--locale", "en")
     assert run.exit_code == 1
     assert f"fallera.json:{where}: [{code}]" in run.output, run.output
 
@@ -446,7 +446,7 @@ def test_the_diables_kit_prints_every_card_once_the_owner_gives_the_unlisted_one
     text = "\n".join(shop)
     assert "Synthetic Street spectator card 1" in " ".join(text.split()) and "†" not in text
     contents = _pages(out / "diables/en/cards-all-a4.pdf")[0]
-    assert re.search(r"Diables \(cards\)\s+124\s+124 ", contents), contents
+    assert re.search(r"Cards of Diables\s+124\s+124 ", contents), contents
 
 
 def test_the_card_listing_reads_the_overlay_and_only_with_facts(tmp_path: Path) -> None:

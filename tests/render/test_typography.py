@@ -115,6 +115,7 @@ def test_a_component_name_after_a_title_colon_follows_the_sentence():
     assert component_mid_sentence("score pad") == "score pad"
     assert component_mid_sentence("PDF sheet") == "PDF sheet"  # an abbreviation keeps its capitals
     assert component_mid_sentence("É") == "É"
+    assert component_mid_sentence("score pad", "en") == "Score pad"  # English titles capitalise after a colon
 
 
 def test_a_long_name_keeps_its_bracketed_gloss_on_one_line():

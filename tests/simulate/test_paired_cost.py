@@ -9,6 +9,9 @@ special no agent can use) has the paired effect exactly 0 with the interval [0, 
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
 
 from cardworks.simulate import runner
@@ -84,10 +87,24 @@ def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now,
     return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, kept)
 
 
-def test_a_card_no_agent_can_use_has_exactly_no_effect() -> None:
+def test_a_card_no_agent_can_use_has_exactly_no_effect(tmp_path) -> None:
     """Without the Kingdom map nothing can use the xarxa (take from the map) or the carrossa (move the Queen):
-    held in hands, never played, their twins are the real games and their effect is 0 with the interval [0, 0]."""
-    report = simulate_json(str(VERBS), "--agent", "greedy", "--games", "12", "--workers", "1", "--seed", "2",
+    held in hands, never played, their twins are the real games and their effect is 0 with the interval [0, 0].
+    (The pack's rescat, which takes a card back from the cemetery by its worth, is left out: with it, a
+    cemetery copy of either may be weighed, so it is no longer a card nothing can use.)"""
+    pack = tmp_path / "verbs"
+    shutil.copytree(VERBS, pack)
+    card_set = json.loads((pack / "sets" / "fixture.json").read_text("utf-8"))
+    card_set["cards"] = [card for card in card_set["cards"] if card["id"] != "verbs-rescat"]
+    card_set["totals"] = {**card_set["totals"], "designs": card_set["totals"]["designs"] - 1,
+                          "cards": card_set["totals"]["cards"] - 1,
+                          "by_type": {**card_set["totals"]["by_type"],
+                                      "special": card_set["totals"]["by_type"]["special"] - 1}}
+    (pack / "sets" / "fixture.json").write_text(json.dumps(card_set), "utf-8")
+    scenarios = json.loads((pack / "scenarios" / "fixture.json").read_text("utf-8"))
+    scenarios["scenarios"] = [s for s in scenarios["scenarios"] if "verbs-rescat" not in s.get("cards", [])]
+    (pack / "scenarios" / "fixture.json").write_text(json.dumps(scenarios), "utf-8")
+    report = simulate_json(str(pack), "--agent", "greedy", "--games", "12", "--workers", "1", "--seed", "2",
                            "--players", "3")
     cards = {row["card"]: row for row in report["cards"]}
     for card in ("verbs-xarxa", "verbs-carrossa"):

@@ -13,8 +13,9 @@ import re
 import traceback
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError, select_autoescape
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
 from ..errors import CardworksError
@@ -66,17 +67,20 @@ def proper_name(value: str) -> Markup:
     return Markup(name_span(str(escape(value))))
 
 
-def subtitle(value: str) -> Markup:
-    """The part of a piece's title after the game's name and colon ("Game: score pad", "Game: dice to cut and
-    fold"): the sentence goes on, so its first letter follows it in every locale (docs/typography.md; French,
-    Catalan, Spanish and Dutch write no capital after a colon), whether it is a label or a component's name; a
-    first word in capitals (an abbreviation) is kept, and a proof's fallback span keeps its tags."""
+@pass_context
+def subtitle(context: Any, value: str) -> Markup:
+    """The part of a piece's title after the game's name and colon: the sentence goes on, so its first letter
+    follows the locale's rule after a colon (``typography.component_mid_sentence``: a capital in English, none in
+    French, Catalan, Spanish or Dutch), whether it is a label or a component's name; a proof's fallback span
+    keeps its tags."""
     text = str(escape(value))
     first = re.search(r"(?:^|>)([^<]+)", text)
     if first is None:
         return Markup(text)
     at = first.start(1)
-    return Markup(text[:at] + component_mid_sentence(text[at:]))
+    return Markup(text[:at] + component_mid_sentence(text[at:], str(context.get("lang") or "")))
+
+
 def label_name(value: str) -> Markup:
     """A name printed as the label of a narrow box (``{{ face.name | label_name }}``): like
     :func:`proper_name`, but a short name may still wrap between words, and a bracketed gloss stays whole."""

@@ -292,7 +292,7 @@ def _render_sheets(db: Database, texts: DocTexts, layout: SheetLayout, sets: lis
         drawn.append({"colour": colours.get(row.colour, "#555555"), "name": name,
                       "symbol": _symbol(row.colour, symbols), "boxes": boxes})
     html = piece_html("score-sheet.html.j2", texts, rows=drawn, paper=layout.paper, assumed=assumed,
-                 title=component_mid_sentence(texts.text(sheet.id, "name", sheet.name)),
+                 title=component_mid_sentence(texts.text(sheet.id, "name", sheet.name), texts.locale),
                  game=texts.text(db.game_doc.id, "name", db.game_doc.name))
     return piece_pdf(html, db.game.root)
 

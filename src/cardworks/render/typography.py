@@ -214,17 +214,20 @@ def name_span(name: str) -> str:
 def label_span(name: str) -> str:
     """``name`` (escaped) as the label of a box too narrow for some names (a die face): never hyphenated and
     free to wrap between words whatever its length, but with its hyphenated words and bracketed gloss kept
-    whole, so "Calavera (tête de mort)" breaks before the bracket, never inside it."""
+    whole, so "Skull (tête de mort)" breaks before the bracket, never inside it."""
     return f'<span class="proper-name">{_keep_parts_whole(name)}</span>'
 
 
-def component_mid_sentence(name: str) -> str:
-    """A component's name where a sentence goes on, as after the colon of a piece title ("Calavera: score pad"):
-    components are common nouns, so the first letter follows the sentence (docs/typography.md); a first word
+def component_mid_sentence(name: str, locale: str = "") -> str:
+    """A name where a sentence goes on, as after the colon of a piece title ("Game: score pad"): in French,
+    Catalan, Spanish and Dutch no capital follows a colon, so the first letter follows the sentence
+    (docs/typography.md); English titles capitalise the word after a colon ("Game: Score pad"). A first word
     written in capitals (an abbreviation) is kept as it is."""
-    if len(name) > 1 and name[0].isupper() and not name[1].isupper():
-        return name[0].lower() + name[1:]
-    return name
+    if len(name) < 2 or name[1].isupper():
+        return name
+    if locale.split("-")[0] == "en":
+        return name[:1].upper() + name[1:]
+    return name[:1].lower() + name[1:] if name[:1].isupper() else name
 
 
 _BLOCKS = re.compile(r"</?(p|li|h[1-6]|td|th|div|section|figcaption|br|dt|dd|caption|blockquote|tr|ul|ol|nav|body)\b",

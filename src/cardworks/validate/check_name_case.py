@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from ..i18n.qa import is_name_field
-from ..loading.database import display_path
 from ..loading.jsonfile import pointer_escape
 from ..loading.records import Index
 from ..problems import ProblemList
+from .check_prose import rules_lines
 
 ARTICLES = {"el", "la", "l'", "l’", "els", "les", "los", "las", "le", "the", "de", "het"}
 _MID_SENTENCE = re.compile(r"[\w,;)»”’]\s+$")
@@ -55,16 +55,14 @@ def check_name_case(index: Index, out: ProblemList) -> None:
             continue
         pattern = re.compile(r"(?<![\w'’])(?:" + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
                              + r")(?![\w])", re.IGNORECASE)
-        for path in sorted((db.game.root / "rules" / locale).glob("*.md")):
-            shown = display_path(path)
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-                if line.lstrip().startswith(("#", "|")):
-                    continue  # headings and table cells begin a block: their capital is the block's
-                for match in pattern.finditer(line):
-                    if not _MID_SENTENCE.search(line[: match.start()]):
-                        continue
-                    written, want = comparable(match.group(0)), forms[match.group(0).casefold()]
-                    if written != want and not _plain_word(written, want):
-                        out.warning(shown, f"{number}", "name-case",
-                                    f"{match.group(0)!r} mid-sentence; the database writes {want!r} (card names are "
-                                    "written as the rulebooks print them: docs/data-brief.md)")
+        for shown, number, line in rules_lines(db.game.root, locale):
+            if line.lstrip().startswith(("#", "|")):
+                continue  # headings and table cells begin a block: their capital is the block's
+            for match in pattern.finditer(line):
+                if not _MID_SENTENCE.search(line[: match.start()]):
+                    continue
+                written, want = comparable(match.group(0)), forms[match.group(0).casefold()]
+                if written != want and not _plain_word(written, want):
+                    out.warning(shown, f"{number}", "name-case",
+                                f"{match.group(0)!r} mid-sentence; the database writes {want!r} (card names are "
+                                "written as the rulebooks print them: docs/data-brief.md)")

@@ -3,6 +3,7 @@ another locale: translations, rulebook sources and document labels (see :mod:`..
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..i18n.prose import english_warnings, kept_pattern, prose_warnings
@@ -13,6 +14,23 @@ from ..loading.records import Index
 from ..problems import ProblemList
 from .check_glossary import _labels
 from .check_labels import labels_folder
+
+
+def rules_lines(root: Path, locale: str) -> Iterator[tuple[str, int, str]]:
+    """(shown path, line number, line) of each rulebook source of ``locale`` under the game folder ``root``,
+    through the checked reader: a FIFO, a device, a huge file or a link out of the folder is not read here
+    (the file checks report it), so a text check can never hang on one."""
+    from ..fileio import UnsafeFile
+    from ..loading.paths import read_text_inside
+
+    for path in sorted((root / "rules" / locale).glob("*.md")):
+        try:
+            text = read_text_inside(root, path)
+        except (UnsafeFile, UnicodeDecodeError, OSError):
+            continue
+        shown = display_path(path)
+        for number, line in enumerate(text.splitlines(), start=1):
+            yield shown, number, line
 
 
 def check_prose(index: Index, out: ProblemList, labels: Path | None = None) -> None:
@@ -32,11 +50,9 @@ def check_prose(index: Index, out: ProblemList, labels: Path | None = None) -> N
         kept_by_locale.setdefault(doc.locale, set()).update(doc.kept_english)
     for locale in game.locales:
         kept = kept_pattern(names | kept_by_locale.get(locale, set()))
-        for path in sorted((db.game.root / "rules" / locale).glob("*.md")):
-            shown = display_path(path)
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-                for code, message in prose_warnings(line, locale) + english_warnings(line, locale, kept):
-                    out.warning(shown, f"{number}", code, message)
+        for shown, number, line in rules_lines(db.game.root, locale):
+            for code, message in prose_warnings(line, locale) + english_warnings(line, locale, kept):
+                out.warning(shown, f"{number}", code, message)
         for loaded, doc in db.docs("translations"):
             if doc.locale != locale:
                 continue

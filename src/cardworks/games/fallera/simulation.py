@@ -83,6 +83,21 @@ def _inert(card: Any, state: Any, instance: int) -> bool:
                and not holds(effect.while_, state, owner, instance) for effect in card.effects)
 
 
+def _cemetery_weighed(rules: Any, state: Any) -> bool:
+    """A card's definition in the cemetery may matter now: a choice of a cemetery card is asked, or a player
+    holds a card that takes one back (``return-from-cemetery``), whose worth an agent weighs before playing it."""
+    choosers = getattr(rules, "_from_cemetery", None)
+    if choosers is None:
+        choosers = rules._from_cemetery = frozenset(
+            design for design, card in rules.defs.items()
+            if any(verb.verb == "return-from-cemetery" for effect in card.effects for verb in effect.do))
+    if not choosers:
+        return False
+    if state.phase == "choose" and state.asked is not None and state.asked[1] == "cemetery":
+        return True
+    return any(state.designs[i] in choosers for hand in state.hands for i in hand)
+
+
 def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     """Where ``design``'s definition can change nothing but its holder's own decisions: the players whose hands
     hold its copies (empty: every copy is in the deck or the cemetery, or an ingredient on a counter whose
@@ -103,8 +118,9 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
                 holders.append(who)
                 break
         else:
-            if waiting is None:  # the deck, and the cemetery (from which a reshuffle only brings cards back)
-                waiting = {*state.deck, *state.cemetery}
+            if waiting is None:  # the deck, and the cemetery (from which a reshuffle only brings cards back,
+                # unless a card can take one back by choice now: then its definition is weighed there)
+                waiting = {*state.deck, *(() if _cemetery_weighed(rules, state) else state.cemetery)}
             if instance not in waiting and not _inert(rules.defs[design], state, instance):
                 return None
     if holders:
