@@ -60,3 +60,33 @@ def test_new_prints_the_warnings_validation_gives(tmp_path: Path) -> None:
     assert ".soft-new-" not in run.output  # named as the folder it is now, not the staging folder it was checked in
     validated = run_cli("--cards", str(tmp_path / "soft"), "validate")
     assert said[0] in validated.output
+
+
+def test_the_guide_gives_the_picture_sizes_the_checks_use() -> None:
+    """docs/your-own-game.md's minimum picture sizes are those of the default face's poker art box at the
+    thresholds validation uses (a picture covers its box, so each side must reach the figure)."""
+    import math
+
+    from conftest import REPO
+
+    from cardworks.models.face import art_box_mm, effective_dpi
+    from cardworks.validate.check_art import MIN_DPI, PRINT_DPI
+
+    guide = (REPO / "docs" / "your-own-game.md").read_text(encoding="utf-8")
+    box = art_box_mm(63, 88, None)
+    assert f"is {box[0]:g} × {box[1]:g} mm" in guide
+    sizes = []
+    for dpi in (PRINT_DPI, MIN_DPI):
+        pixels = tuple(math.ceil(side / 25.4 * dpi) for side in box)
+        assert round(effective_dpi(pixels, box), 1) >= dpi > round(effective_dpi((pixels[0] - 1, pixels[1]), box), 1)
+        sizes.append(f"| {dpi} dpi, no {'warning' if dpi == PRINT_DPI else 'error'} | {pixels[0]} × {pixels[1]} |")
+    assert len(sizes) == 2 and all(row in guide for row in sizes), sizes
+    assert f"one under {MIN_DPI} dpi where it is printed" in guide
+
+
+def test_the_install_page_gives_the_command_it_speaks_of() -> None:
+    from conftest import REPO
+
+    page = (REPO / "docs" / "install.md").read_text(encoding="utf-8")
+    assert "command above" not in page.split("```", 1)[0]  # nothing is above the page's first paragraph
+    assert "python3 -m pip install -e ." in page.split("Python 3.11+", 1)[0]
