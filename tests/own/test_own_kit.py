@@ -70,3 +70,23 @@ def test_a_card_types_own_back_is_named_by_its_type(tmp_path: Path) -> None:
     assert sorted(o["Description"] for o in objects) == ["2 cards of 63 × 88 mm, back of type creature",
                                                          "4 cards of 63 × 88 mm, back of type spell"]
     assert sorted(o["Nickname"].rsplit(" · ", 1)[1] for o in objects) == ["back of type creature", "back of type spell"]
+
+
+def test_the_guide_names_every_file_build_writes_and_an_empty_number_prints_nothing(tmp_path: Path) -> None:
+    from conftest import REPO
+    from own_sheets import write_csv
+
+    sheet = write_csv(tmp_path / "cards.csv", ["name", "cost:number", "text"],
+                      [["Fire Drake", "3", "Hot."], ["Ghost", "", "Boo."]])
+    assert run_cli("new", str(tmp_path / "my-game"), "--from", str(sheet)).exit_code == 0
+    out = tmp_path / "build"
+    run = run_cli("--cards", str(tmp_path / "my-game"), "build", "--out", str(out), "--no-docs", "--layout", "silhouette")
+    assert run.exit_code == 0, run.output
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts)
+    guide = (REPO / "docs" / "your-own-game.md").read_text(encoding="utf-8")
+    table = guide.split("`build` writes, under `build/`:", 1)[1].split("\n\n", 2)[1]
+    named = [name for name in written if f"`{name}`" in table]
+    assert written and named == written, (written, table)
+    shop = PdfReader(out / "my-game" / "en" / "print-shop" / "cards-all.pdf")
+    faces = [" ".join(page.extract_text().split()) for page in shop.pages[:2]]
+    assert "3" in faces[0] and "Ghost" in faces[1] and not any(c.isdigit() for c in faces[1]), faces
