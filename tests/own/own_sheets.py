@@ -11,7 +11,7 @@ HEADER = ["name", "type", "cost:number", "power:number:0-9", "text", "art", "qua
           "artist"]
 ROWS = [
     ["Fire Drake", "Creature", "3", "5", "Deals 2 damage.", "drake.png", "2", "Fire", "Hot.", "Ana"],
-    ["Ice Wall", "Spell", "2", "", "Stops one attack.", "", "1", "Water", "", ""],
+    ["Ice Wall", "Spell", "2", "", "Stops one attack.", "wall.png", "1", "Water", "", ""],
     ["Spark", "Spell", "1", "", "Deal 1.", "spark.png", "3", "Fire", "", ""],
 ]
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30"/></svg>\n'
@@ -23,7 +23,7 @@ def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
     return path
 
 
-def art_folder(folder: Path, names: tuple[str, ...] = ("drake", "spark")) -> Path:
+def art_folder(folder: Path, names: tuple[str, ...] = ("drake", "spark", "wall")) -> Path:
     """PNG art at 300 dpi for a poker art box (about 700 × 450 pixels), one colour each."""
     folder.mkdir(parents=True, exist_ok=True)
     for number, name in enumerate(names):

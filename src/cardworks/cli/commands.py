@@ -534,6 +534,8 @@ def new(folder: Path, sheet: Path, art: Path | None, sizes: tuple[str, ...], nam
     for name in made.unused_art:
         click.echo(f"warning: {art / name}: no card uses this picture (name it as a card's id, or give an art column)",
                    err=True)
+    for problem in made.warnings:  # what validate will say of the game, said now (never only at a later command)
+        click.echo(problem.text(), err=True)
     click.echo(f"{folder}: {len(made.files)} file(s) written; next: cardworks --cards {folder} build")
 
 

@@ -13,7 +13,7 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +22,8 @@ from ..ids import is_slug, slugify
 from ..loading.database import SCHEMA_FOLDER, display_path, is_game_folder, load_database
 from ..markup import tokens
 from ..problems import Problem
-from .own_sheet import (DEFAULT_SET, POKER, Art, Card, Header, declare, parse_size, read_cards, read_header,
-                        scan_art)
+from .own_sheet import (ART_SUFFIXES, DEFAULT_SET, POKER, Art, Card, Header, declare, parse_size, read_cards,
+                        read_header, scan_art)
 from .sheet_read import Table, read_table, where
 
 CARD_ORDER = ("id", "quantity", "types", "name", "attributes", "stats", "icons", "rules", "flavour", "art", "artist",
@@ -90,7 +90,7 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
         if problems:
             raise DataError(f"{display_path(sheet)}: {len(problems)} problem(s); nothing written", problems)
         write_game_schemas(made)
-        _validated(made, folder)
+        warnings = _validated(made, folder)
         if folder.exists():
             folder.rmdir()  # empty (checked above): the rename below takes its place
         os.rename(made, folder)
@@ -98,7 +98,8 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
         shutil.rmtree(staging, ignore_errors=True)
     used = {path.resolve() for path in [*(card.art for card in cards if card.art), *declared.get("backs", {}).values()]}
     return Made(sorted(p for p in folder.rglob("*") if p.is_file()),
-                sorted(path.name for path in art.by_stem.values() if path.resolve() not in used))
+                sorted(path.name for path in art.by_stem.values() if path.resolve() not in used),
+                [*without_picture(table, header, art, cards), *warnings])
 
 
 @dataclass
@@ -107,7 +108,30 @@ class Made:
 
     files: list[Path]
     unused_art: list[str]
+    warnings: list[Problem] = field(default_factory=list)
+    """What validating the made game warns of (low-resolution art …), and each card left without a picture."""
 
+
+def without_picture(table: Table, header: Header, art: Art, cards: list[Card]) -> list[Problem]:
+    """A warning at each card of a game with pictures that got none (its face prints a placeholder pattern), naming
+    the card and what was looked for: its empty ``art`` cell, or the file names its id would match."""
+    column = next((index for index, (_, kind) in header.fields.items() if kind == "image"), None)
+    if column is None and not any(card.art for card in cards):
+        return []  # no pictures at all: the faces are laid out without art
+    title_at = next(index for index, (_, kind) in header.fields.items() if kind == "title")
+    found = []
+    for card in cards:
+        if card.art is not None:
+            continue
+        if column is not None:
+            looked = f"its {table.header[column]!r} cell is empty"
+        else:
+            names = ", ".join(f"{card.data['id']}{suffix}" for suffix in ART_SUFFIXES)
+            looked = f"no file {names} in the art folder {display_path(art.folder)!r}"
+        found.append(Problem(table.file, where(table, card.row, title_at if column is None else column), "art-no-picture",
+                             f"row {card.row}: card {card.data['name']!r} has no picture ({looked}); its face prints "
+                             "a placeholder pattern where the picture goes", "warning"))
+    return found
 
 
 def _dump(path: Path, data: Any) -> None:  # into the staging folder: the whole folder is renamed at the end
@@ -282,15 +306,22 @@ def sheet_source(card: dict[str, Any]) -> dict[str, Any]:
     return {"doc": "sheet", "facts": [key for key in CARD_ORDER if key in card and key not in ("id", "sources")]}
 
 
-def _validated(staging: Path, folder: Path) -> None:
+def _validated(staging: Path, folder: Path) -> list[Problem]:
+    """Validate the staged game; DataError on any error, else its warnings as ``validate`` would give them for the
+    folder (those of a card without a picture are said at its row instead, :func:`without_picture`)."""
     from ..validate import validate
 
     report = validate(staging)
+    shown = display_path(staging)
+
+    def moved(p: Problem) -> Problem:
+        return Problem(p.file.replace(shown, str(folder)), p.location, p.code, p.message.replace(shown, str(folder)),
+                       p.severity)
+
     if report.errors:
-        shown = display_path(staging)
-        problems = [Problem(p.file.replace(shown, str(folder)), p.location, p.code, p.message.replace(shown, str(folder)))
-                    for p in report.errors]
-        raise DataError(f"the game made from the sheet does not validate; nothing written", problems)
+        raise DataError(f"the game made from the sheet does not validate; nothing written",
+                        [moved(p) for p in report.errors])
+    return [moved(p) for p in report.warnings if p.code != "art-no-picture"]
 
 
 def write_game_schemas(folder: Path) -> list[Path]:

@@ -190,6 +190,17 @@ class SheetPlan:
     trim_mm: tuple[float, float]
 
 
+def back_words(back: str, trim: tuple[float, float]) -> str:
+    """A back's id (:func:`cardworks.render.faces.build_job`) in words for a deck's description: ``back`` is the
+    common back, ``back-type-creature`` the back of a card type, ``back-set-events`` a set's; the size suffix is
+    dropped (the description gives the size)."""
+    bare = back.removesuffix(f"-{trim[0]:g}x{trim[1]:g}")
+    for prefix, what in (("back-type-", "type"), ("back-set-", "set")):
+        if bare.startswith(prefix):
+            return f"back of {what} {bare.removeprefix(prefix)}"
+    return "common back" if bare == "back" else f"back {bare}"
+
+
 def saved_object(faces: DeckFaces, sheets: list[SheetPlan], nickname: str) -> dict:
     """The saved-object JSON: one deck object per back (so per card size), each scaled to its card's size and
     holding every physical card with that back; a back with a single physical card is a lone ``Card``."""
@@ -213,11 +224,13 @@ def saved_object(faces: DeckFaces, sheets: list[SheetPlan], nickname: str) -> di
                                       "GMNotes": card_id, "CardID": key * 100 + index,
                                       "CustomDeck": {str(key): custom[str(key)]}})
         size = f"{trim[0]:g} × {trim[1]:g} mm"
+        words = back_words(back, trim)
         if len(contained) == 1:  # TTS keeps no deck of one card: it is a card on its own
-            objects.append({**contained[0], "Description": f"{nickname}: {size}, {back}"})
+            objects.append({**contained[0], "Description": f"{nickname}: {size}, {words}"})
             continue
-        objects.append({"Name": "DeckCustom", "Transform": where, "Nickname": f"{nickname} · {size} · {back}",
-                        "Description": f"{len(contained)} cards of {size}, back {back}",
+        named = f"{nickname} · {size}" + ("" if words == "common back" else f" · {words}")  # the usual back unsaid
+        objects.append({"Name": "DeckCustom", "Transform": where, "Nickname": named,
+                        "Description": f"{len(contained)} cards of {size}, {words}",
                         "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained})
     return {"SaveName": nickname, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects}

@@ -47,11 +47,12 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], files: dict
     index = Index(db)
     sets = {r.id: r.model for r in index.of_kind("set")}
     labels = Labels(texts)
+    own = bool(db.game_doc.card_fields)
     out = []
     for row in rows:
         model = index.by_id[row.id].model
         name = texts.text(row.id, "name", model.name)
-        if row.kind == "cards":
+        if row.kind == "cards" and not own:  # a designer's own set is named as they named it ("Cards", "Events")
             name = escape(labels.contents_cards).format(set=name)  # "Cards of" and the set's name
         where = texts.text(row.set, "name", sets[row.set].name) if row.set in sets and row.kind != "cards" else ""
         out.append({"id": row.id, "name": name, "set": where,
@@ -149,6 +150,8 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], files: dict[
     from ..i18n.pseudo import PSEUDO_LOCALE
 
     texts = DocTexts(db, locale, allow_fallback or locale == PSEUDO_LOCALE)  # the pseudo-locale has no labels of its own
+    own = bool(db.game_doc.card_fields)  # a designer's own game: no rulebook, its sheet is the whole truth
+    edition_text = texts.label("contents_edition_own" if own else f"contents_edition_{edition}")
     shown = page_rows(db, texts, rows, files)
     engine_rows = left_out_rows(db, texts, left_out, removed) if left_out or removed else []
     unplayable = unplayable_sentence(db, texts, gaps)
@@ -157,7 +160,9 @@ def contents_pdf(db: Database, locale: str, rows: list[ContentRow], files: dict[
         html = piece_html("contents.html.j2", texts, rows=shown, paper=paper, fallbacks=listed,
                           left_out=engine_rows, unplayable=unplayable,
                           game=texts.text(db.game_doc.id, "name", db.game_doc.name),
-                          edition=texts.label(f"contents_edition_{edition}"), owner=owner_rows(db, texts),
+                          edition=edition_text, owner=owner_rows(db, texts),
+                          intro=texts.label("contents_intro_own" if own else "contents_intro"),
+                          in_box=texts.label("contents_in_sheet" if own else "contents_in_box"),
                           legend=legend(texts.label, used_marks(*(row["printed"] for row in shown)), edition))
         found = [] if locale == PSEUDO_LOCALE else fallen_back([*(fallbacks or []), *texts.fallbacks])
         if found == listed:

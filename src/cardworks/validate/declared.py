@@ -106,6 +106,7 @@ def check_declaration(db: Database, out: ProblemList) -> None:
     schema = declared_set_schema(game, icon_tokens(db))
     _check_written(db.game.root, schema, out)
     _check_sets(db, schema, out)
+    _check_pictures(db, game, out)
 
 
 def _check_fields(db: Database, game: Any, out: ProblemList) -> None:
@@ -165,6 +166,22 @@ def _check_sets(db: Database, schema: dict[str, Any], out: ProblemList) -> None:
         for error in sorted(validator.iter_errors(loaded.data), key=lambda e: list(e.absolute_path)):
             pointer = "".join(f"/{part}" for part in error.absolute_path)
             out.error(loaded.display, pointer, "card-field", _message(error))
+
+
+def _check_pictures(db: Database, game: Any, out: ProblemList) -> None:
+    """A card of a game that declares an image field but gives it no picture: its face is printed with a
+    placeholder pattern where the picture goes, which is said here (and so at ``new`` and ``build``), never
+    left for the printed sheet to show."""
+    image = next((field for field in game.card_fields if field.kind == "image"), None)
+    if image is None:
+        return
+    for loaded, _ in db.docs("set"):
+        cards = loaded.data.get("cards") if isinstance(loaded.data, dict) else None
+        for index, card in enumerate(cards if isinstance(cards, list) else []):
+            if isinstance(card, dict) and not card.get("art"):
+                out.warning(loaded.display, f"/cards/{index}", "art-no-picture",
+                            f"card {card.get('id')!r} has no picture (game.json declares image field {image.id!r}): "
+                            "its face prints a placeholder pattern where the picture goes; give it an \"art\" file")
 
 
 def _message(error: Any) -> str:
