@@ -130,7 +130,7 @@ def test_the_playtest_board_draws_the_engine_accesses_each_marked() -> None:
     fact = board_html(DB, DocTexts(DB, "en"), [record], None, "fact")
     assert "lays 6" not in fact and "whether Benidorm takes one" in fact
     assert "3†" in fact and "2†" in fact, "the expert side's inferred access counts carry the mark"
-    assert "xoriç counts as a valid ingredient" in fact and "+2 A and +2 D" in fact
+    assert "the card xoriç counts as a valid ingredient" in fact and "+2 A and +2 D" in fact
 
 
 # Read back from a built kit ----------------------------------------------------------------------------------

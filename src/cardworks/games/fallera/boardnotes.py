@@ -88,7 +88,11 @@ def bonus_text(db: Any, texts: Any, space: Any) -> str | None:
                     [v.get("verb") for v in verb.get("heads", [])] == ["extra-action"] and not verb.get("tails"):
                 parts.append(str(texts.label("bonus_coin_action")))
             elif kind == "valid-ingredient":
-                parts.append(str(texts.label("bonus_valid_ingredient")).format(cards=_names(db, texts, verb.get("cards", []))))
+                cards = verb.get("cards", [])
+                if len(cards) != 1:  # the label names one card ("the card {cards}"), so that no locale needs an article
+                    raise DataError(f"the board prints the valid-ingredient bonus of {space.id} for one card, "
+                                    f"not {len(cards)}; give the label a form for several in games/fallera/boardnotes.py")
+                parts.append(str(texts.label("bonus_valid_ingredient")).format(cards=_names(db, texts, cards)))
             else:
                 raise DataError(f"the board prints no words for the bonus {kind!r} (on {when!r}) of {space.id}; "
                                 "add them in games/fallera/boardnotes.py")

@@ -234,12 +234,13 @@ class Generator:
 
     def _name_note(self, card: Any) -> str:
         """Where a name not stated by the rulebooks comes from: the least sure document giving it, by its title
-        (up to its first parenthesis)."""
+        in the reader's language (up to its first parenthesis)."""
         documents = {d.id: d for d in self.game.documents}
         naming = [s for s in card.sources if "name" in s.facts and s.certainty not in PLAIN]
         weakest = max(naming, key=lambda s: ORDER.index(s.certainty))
         document = documents.get(weakest.doc)
-        title = document.title.split(" (", 1)[0] if document is not None else weakest.doc
+        title = (str(self.texts.text(self.game.id, f"documents/{document.id}/title", document.title)).split(" (", 1)[0]
+                 if document is not None else weakest.doc)
         return str(self.labels.index_name_from).format(source=title,
                                                        certainty=self.texts.label(f"certainty_{weakest.certainty}"))
 
