@@ -83,9 +83,12 @@ def test_export_to_tabletop_simulator_and_a_print_shop_then_preflight(made: Path
     run = run_cli("--cards", str(game), "export", "tts", "--out", str(tts), *cache)
     assert run.exit_code == 0, run.output
     saved = json.loads((tts / "lantern-market-all-en.json").read_text(encoding="utf-8"))
-    deck = saved["ObjectStates"][0]
-    assert deck["Name"] == "DeckCustom" and len(deck["DeckIDs"]) == 41
-    assert sorted({card["Nickname"] for card in deck["ContainedObjects"]})[:2] == ["Candy Floss", "Couple"]
+    decks = saved["ObjectStates"]  # one deck object per card size (two sizes), scaled to it
+    assert len(decks) == 2 and all(deck["Name"] == "DeckCustom" for deck in decks)
+    assert sum(len(deck["DeckIDs"]) for deck in decks) == 41
+    assert len({deck["Transform"]["scaleX"] for deck in decks}) == 2
+    names = {card["Nickname"] for deck in decks for card in deck["ContainedObjects"]}
+    assert sorted(names)[:2] == ["Candy Floss", "Couple"]
     shop = made / "shop"
     run = run_cli("--cards", str(game), "export", "print-shop", "--profile", "makeplayingcards", "--set", "market",
                   "--out", str(shop), *cache)

@@ -70,7 +70,9 @@ def test_the_live_preview_shows_the_default_face(tmp_path: Path) -> None:
 
     sheet, art = designer(tmp_path)
     assert run_cli("new", str(tmp_path / "live"), "--from", str(sheet), "--art", str(art)).exit_code == 0
-    client = TestClient(create_app(Preview(ServeOptions(tmp_path / "live")), watching=False), base_url="http://127.0.0.1")
+    preview = Preview(ServeOptions(tmp_path / "live"))
+    client = TestClient(create_app(preview, watching=False), base_url="http://127.0.0.1")
+    preview.ensure(preview.options.locale or "en")  # the page comes first; its faces are drawn after it
     html = client.get("/deck").text
     tiles = [card for card in ("fire-drake", "ice-wall", "spark") if f'id="tile-{card}"' in html]
     assert tiles == ["fire-drake", "ice-wall", "spark"]
