@@ -251,6 +251,19 @@ def check_command(game: str, packs: tuple[Path, ...] = ()) -> list[str]:
     return command
 
 
+def _frozen_packs(command: list[str], into: Path) -> list[str]:
+    """``command`` with each ``--pack`` folder copied into ``into`` and named there: every mutant is checked
+    against the packs as they were when the run began (a pack edited during an hour's run once made every
+    mutant fail validation, a void run)."""
+    frozen = list(command)
+    for k, word in enumerate(command[:-1]):
+        if word == "--pack":
+            copy = into / f"{k}-{Path(command[k + 1]).name}"
+            shutil.copytree(command[k + 1], copy)
+            frozen[k + 1] = str(copy)
+    return frozen
+
+
 def shown(command: list[str]) -> str:
     """``command`` as the figures name it (packs relative to the work tree when inside it)."""
     words = []
@@ -395,7 +408,8 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
             raise SystemExit(f"{game}: declared equivalent but no such mutant in the sources (stale: the code it "
                              "names changed; fix bench/equivalent-mutants.json):\n" + "\n".join(f"  {s}" for s in stale))
         mutants = [m for m in pick(sites) if only is None or m.identity in only]
-        verdict, base_seconds = _run_check(copies[0], command, 600, cores[0] if cores else None)
+        frozen = _frozen_packs(command, Path(tmp) / "packs")  # an edit to a pack while this runs changes nothing
+        verdict, base_seconds = _run_check(copies[0], frozen, 600, cores[0] if cores else None)
         if verdict != "passed":
             raise SystemExit(f"{game}: {shown(command)} fails on the unmutated sources; fix that first")
         limit = timeout or max(30.0, 5 * base_seconds)
@@ -413,7 +427,7 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
                 path.write_text(mutated_source(original, mutant), encoding="utf-8")
                 try:
                     core = cores[job % len(cores)] if cores else None
-                    verdict = _run_check(copies[job], command, limit, core)[0]
+                    verdict = _run_check(copies[job], frozen, limit, core)[0]
                     print(f"{verdict:7} {mutant.identity}  (line {mutant.line})", file=sys.stderr, flush=True)
                     return verdict
                 finally:

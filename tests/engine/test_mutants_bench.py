@@ -6,6 +6,7 @@ import ast
 import importlib.util
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -224,3 +225,17 @@ def test_only_reads_back_the_identities_a_report_prints(tmp_path) -> None:
     listed.write_text(f"  survived {CACHE_DOWN}  (line 1)\n  equivalent {CACHE_UP}  (line 1; a cache size (its size))\n"
                       f"{MINUS}  (line 5)\nfallera: 1 of 3 killed\n", encoding="utf-8")
     assert mutants._only(listed) == {CACHE_DOWN, CACHE_UP, MINUS}
+
+
+def test_the_packs_a_run_checks_against_are_copied_when_it_begins(tmp_path) -> None:
+    """An edit to a pack during an hour's run must not change what the mutants are checked against."""
+    pack = tmp_path / "pack"
+    (pack / "sets").mkdir(parents=True)
+    (pack / "pack.json").write_text("{}", encoding="utf-8")
+    command = mutants.check_command("fallera", (pack,))
+    frozen = mutants._frozen_packs(command, tmp_path / "frozen")
+    copy = Path(frozen[frozen.index("--pack") + 1])
+    assert copy != pack.resolve() and copy.is_relative_to(tmp_path / "frozen")
+    (pack / "pack.json").write_text('{"edited": true}', encoding="utf-8")
+    assert (copy / "pack.json").read_text(encoding="utf-8") == "{}"
+    assert [w for w in frozen if w != str(copy)] == [w for w in command if w != str(pack.resolve())]
