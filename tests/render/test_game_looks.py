@@ -47,5 +47,6 @@ def test_export_uses_the_stylesheet_in_the_game_folder(game: GameDir, tmp_path: 
     run = run_cli("--cards", str(game.cards_root), "export", "print-shop", "--game", "mini", "--profile",
                   "thegamecrafter", "--out", str(out))
     assert run.exit_code == 0, run.output
-    with Image.open(out / "png" / "capita.png") as image:
+    [face] = (out / "png").rglob("capita.png")  # in the folder of its card size (one product per size)
+    with Image.open(face) as image:
         assert image.convert("RGB").getpixel((round(6.8 * PX_PER_MM), round(60 * PX_PER_MM))) == MAGENTA

@@ -35,12 +35,14 @@ RULES_FORMAT = 1
 """The same for the game rules' part (:class:`RulesVerdicts`), and for the view it is keyed by."""
 
 
-def hash_tree(digest: "hashlib._Hash", root: Path, skip: Callable[[str], bool] | None = None) -> None:
+def hash_tree(digest: "hashlib._Hash", root: Path, skip: Callable[[str], bool] | None = None,
+              label: str | None = None) -> None:
     """Every entry under ``root`` (links not followed, ``__pycache__`` left out, and files whose path ``skip``
     accepts): its relative path and type; a regular file's bytes (only its size when it is over the asset limit,
     which validation reports by size); a link's text; what could not be read, the error (validation reports
-    it). A FIFO or device is never opened."""
-    digest.update(f"\0tree {root}\0".encode())
+    it). A FIFO or device is never opened. ``label`` names the tree in the hash instead of its path (a folder
+    moved elsewhere then hashes the same)."""
+    digest.update(f"\0tree {root if label is None else label}\0".encode())
     if not root.exists():
         digest.update(b"missing\0")
         return

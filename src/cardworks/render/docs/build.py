@@ -197,7 +197,7 @@ def inputs_key(task: DocTask, trees: dict[str, str]) -> str:
         trees[""] = f"{code_key()}\0{overlay_key()}"
     if task.game_root not in trees:
         digest = hashlib.sha256()
-        hash_tree(digest, Path(task.game_root))
+        hash_tree(digest, Path(task.game_root), label="game")  # a moved database is the same input
         trees[task.game_root] = digest.hexdigest()
     text = f"documents 1\0{_portable_repr(task)}\0{trees[task.game_root]}\0{trees['']}"
     return hashlib.sha256(text.encode()).hexdigest()
@@ -355,8 +355,11 @@ def _write_inputs(out: Path, pairs: dict[str, list[str]]) -> None:
 
     from ...fileio import write_text_atomic
 
+    text = json.dumps(pairs, indent=1, sort_keys=True) + "\n"
     try:
+        if (out / DOCUMENT_INPUTS).is_file() and (out / DOCUMENT_INPUTS).read_text(encoding="utf-8") == text:
+            return  # unchanged: a rebuild that changes nothing writes nothing
         (out / DOCUMENT_INPUTS).parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(out / DOCUMENT_INPUTS, json.dumps(pairs, indent=1, sort_keys=True) + "\n")
-    except OSError:
+        write_text_atomic(out / DOCUMENT_INPUTS, text)
+    except (OSError, UnicodeDecodeError):
         pass
