@@ -19,7 +19,8 @@ SIZES = {"example-set": (63, 88), "mini-set": (44, 68), "square-set": (70, 70)}
 NAVY, TEAL = (16, 32, 96), (0, 128, 128)
 
 
-def _card(card_id: str, kind: str) -> dict:
+def sized_card(card_id: str, kind: str) -> dict:
+    """A card of a test pack: a battle card or an other-treasure, two copies, with a designer's source."""
     card = {"id": card_id, "quantity": 2, "types": [kind], "name": card_id.replace("-", " "),
             "rules": "Win a battle against a rival and take one {treasure}.",
             "sources": [{"doc": "designer-notes", "certainty": "stated"}]}
@@ -45,7 +46,7 @@ def multisize_pack(folder: Path) -> Path:
         prefix = set_id.removesuffix("-set")
         document = {"$schema": "../../../schema/set.schema.json", "id": set_id, "name": set_id, "order": order,
                     "card_size": {"width_mm": width, "height_mm": height},
-                    "cards": [_card(f"{prefix}-a", "battle"), _card(f"{prefix}-b", "treasure")]}
+                    "cards": [sized_card(f"{prefix}-a", "battle"), sized_card(f"{prefix}-b", "treasure")]}
         if set_id == "mini-set":
             document["back"] = {"art": "art/teal.png"}
         (folder / "sets" / f"{set_id}.json").write_text(json.dumps(document), encoding="utf-8")

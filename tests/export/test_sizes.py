@@ -22,22 +22,12 @@ from cardworks.export.preflight import preflight
 from cardworks.export.profiles import load_profile, profile_names
 from cardworks.render.impose import MM
 from conftest import REPO, run_cli
+from multisize import sized_card
 
 pytestmark = pytest.mark.slow
 
 CARDS = REPO / "cards"
 SIZES = {"example-set": (63, 88), "tarot-set": (70, 120), "mini-set": (44, 68)}
-
-
-def _card(card_id: str, kind: str) -> dict:
-    card = {"id": card_id, "quantity": 2, "types": [kind], "name": card_id.replace("-", " "),
-            "rules": "Win a battle against a rival and take one {treasure}.",
-            "sources": [{"doc": "designer-notes", "certainty": "stated"}]}
-    if kind == "battle":
-        card["stats"] = {"attack": 3, "defence": 1}
-    else:
-        card["attributes"] = {"treasure-kind": "other"}
-    return card
 
 
 def sized_pack(folder: Path, sets: tuple[str, ...] = ("tarot-set", "mini-set")) -> Path:
@@ -51,7 +41,7 @@ def sized_pack(folder: Path, sets: tuple[str, ...] = ("tarot-set", "mini-set")) 
         prefix = set_id.removesuffix("-set")
         document = {"$schema": "../../../schema/set.schema.json", "id": set_id, "name": set_id, "order": order,
                     "card_size": {"width_mm": width, "height_mm": height},
-                    "cards": [_card(f"{prefix}-a", "battle"), _card(f"{prefix}-b", "treasure")]}
+                    "cards": [sized_card(f"{prefix}-a", "battle"), sized_card(f"{prefix}-b", "treasure")]}
         (folder / "sets" / f"{set_id}.json").write_text(json.dumps(document), encoding="utf-8")
     return folder
 

@@ -339,10 +339,8 @@ def declare(header: Header, cards: list[Card], table: Table, problems: list[Prob
                     problems.append(Problem(table.file, where(table, card.row, index), "sheet-type",
                                             f"row {card.row}, column 'type': every card needs a type"))
                     continue
-                type_id = slugify(name)
+                type_id = _slug_of(name, "'type'", table, card, index, problems)
                 if not type_id:
-                    problems.append(Problem(table.file, where(table, card.row, index), "sheet-type",
-                                            f"row {card.row}, column 'type': {name!r} has no letter or digit"))
                     continue
                 types.setdefault(type_id, name)
                 card.data["types"] = [type_id]
@@ -362,10 +360,8 @@ def declare(header: Header, cards: list[Card], table: Table, problems: list[Prob
                 value = card.data.get("attributes", {}).get(field_id)
                 if value is None:
                     continue
-                value_id = slugify(value)
+                value_id = _slug_of(value, repr(field_id), table, card, index, problems)
                 if not value_id:
-                    problems.append(Problem(table.file, where(table, card.row, index), "sheet-type",
-                                            f"row {card.row}, column {field_id!r}: {value!r} has no letter or digit"))
                     continue
                 values.setdefault(value_id, value)
                 card.data["attributes"][field_id] = value_id
@@ -407,3 +403,12 @@ def declare_backs(cards: list[Card], table: Table, problems: list[Problem]) -> d
                                     f"row {card.row}: a {type_id} card's back is {first[0].name} in row {first[1]}; "
                                     "every card of a type has one back"))
     return {type_id: path for type_id, (path, _) in backs.items()}
+
+
+def _slug_of(text: str, column: str, table: Any, card: Any, index: int, problems: list[Problem]) -> str:
+    """The id a cell's ``text`` names (``slugify``); empty, with a problem at the cell, when it has no letter or digit."""
+    made = slugify(text)
+    if not made:
+        problems.append(Problem(table.file, where(table, card.row, index), "sheet-type",
+                                f"row {card.row}, column {column}: {text!r} has no letter or digit"))
+    return made
