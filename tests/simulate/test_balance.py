@@ -93,18 +93,22 @@ def _card(name: str, kind: str, pack: bool, difference: float | None, low: float
 
 
 @pytest.mark.parametrize("pack_card,expected", [
-    (_card("x", "battle", True, 0.10, 0.06, 0.14, 0.001), ["strong"]),   # above the band, significant
+    (_card("x", "battle", True, 0.12, 0.08, 0.16, 0.001), ["strong"]),   # above every base card's interval, significant
+    (_card("x", "battle", True, 0.10, 0.06, 0.14, 0.001), ["not decided"]),  # above the band, not above the top card's interval
     (_card("x", "battle", True, 0.10, 0.03, 0.14, 0.001), ["not decided"]),  # reaches into the band and beyond its margin
-    (_card("x", "battle", True, 0.10, 0.06, 0.14, 0.2), ["not decided"]),    # not significant once corrected
-    (_card("x", "battle", True, 0.01, -0.05, 0.06, 0.9), ["in line"]),       # inside the band widened by 2 pts
-    (_card("x", "battle", True, -0.10, -0.14, -0.06, 0.001), ["weak"]),
+    (_card("x", "battle", True, 0.12, 0.08, 0.16, 0.2), ["not decided"]),    # not significant once corrected
+    (_card("x", "battle", True, 0.01, -0.05, 0.06, 0.9), ["in line"]),       # inside the intervals widened by 2 pts
+    (_card("x", "battle", True, -0.12, -0.16, -0.08, 0.001), ["weak"]),
     (_card("x", "battle", True, None, ended=0.3, ended_low=0.2), ["decides"]),
     (_card("x", "battle", True, None, ended=0.3, ended_low=0.1), ["in line"]),  # within 5 points of the base's 0.06
 ])
 def test_verdict_thresholds_against_the_base_band(pack_card: dict, expected: list[str]) -> None:
-    base = [_card("a", "battle", False, 0.05, ended=0.06), _card("b", "battle", False, -0.04), _card("c", "battle", False, None)]
+    base = [_card("a", "battle", False, 0.05, 0.03, 0.07, ended=0.06), _card("b", "battle", False, -0.04, -0.06, -0.02),
+            _card("c", "battle", False, None)]
     result = verdicts([*base, pack_card], paired=True)
-    assert result["bands"]["battle"] == {"low": -0.04, "high": 0.05, "decides_at_most": 0.06, "base_cards": 3, "thin": False}
+    assert result["bands"]["battle"] == {"low": -0.04, "high": 0.05, "strong_above": 0.07, "strongest": "a",
+                                         "weak_below": -0.06, "weakest": "b", "decides_at_most": 0.06, "base_cards": 3,
+                                         "thin": False}
     assert result["cards"]["x"]["verdict"] == expected
 
 
