@@ -16,7 +16,8 @@ from cardworks.simulate.verdicts import verdicts
 from simulate_helpers import PACK, simulate, simulate_json
 
 BALANCE = Path(__file__).parent / "balance-pack"
-RUN = ("--games", "150", "--seed", "2", "--workers", "1")  # seed 1 lost power when the paella protectora joined the base deck
+RUN = ("--games", "300", "--seed", "2", "--workers", "1")  # seed 1 lost power when the paella protectora joined the base deck;
+# 300 games (were 150): balance-colos must clear every base battle card's interval, not only their point estimates
 
 
 @pytest.fixture(scope="module")

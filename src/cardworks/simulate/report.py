@@ -189,8 +189,8 @@ def _verdict_text(fig: dict[str, Any]) -> list[str]:
     level = round(100 * (1 - t["alpha"]), 2)
     lines = [f"Verdicts (paired effect against the base cards of its type, {level:g}% intervals; strong or weak: "
              f"{t['correction']} at {t['alpha']:g} and the whole interval beyond every base card's interval; in line: "
-             f"inside the base cards' intervals widened by {100 * t['equivalence_margin']:.0f} pts; decides games: {100 * t['decides_margin']:.0f} pts above its "
-             f"type's base cards; a band of fewer than {t['thin_band']} base cards is thin; not judged: used under "
+             f"inside the band widened by {100 * t['equivalence_margin']:.0f} pts; decides games: "
+             f"{100 * t['decides_margin']:.0f} pts above its type's base cards; a band of fewer than {t['thin_band']} base cards is thin; not judged: used under "
              f"{t['min_uses_per_game']:.2f} times a game):"]
     lines += [f"  {card}: {answer_label(v)}" + (f" ({v['why']})" if v["why"] else "")
               for card, v in sorted(verdicts["cards"].items())]

@@ -15,7 +15,9 @@ Thresholds (documented in docs/simulate.md, where the reasoning is):
 - *decides games*: the lower end of the interval of the share of games its own effect ended lies more
   than ``DECIDES_MARGIN`` above the largest such share among the base cards of its type.
 - *in line*: an equivalence shown by interval inclusion: the whole ``1 - alpha`` interval of the effect lies
-  inside the edges widened by ``EQUIVALENCE_MARGIN`` on each side (two one-sided tests at ``alpha / 2`` each).
+  inside the band of point estimates widened by ``EQUIVALENCE_MARGIN`` on each side (two one-sided tests at
+  ``alpha / 2`` each). Not widened by the edge cards' intervals: those are widest when the games are fewest,
+  so in line would get easier with fewer games (docs/simulate.md says why).
 - *not decided*: none of these; with the games the run would need at the spread it saw. Also every card of a
   run whose games too often ended without a winner (``MOST_UNDECIDED_GAMES``), and every card judged against
   a *thin* band (fewer than ``THIN_BAND`` base cards of its type) whose effect is not beyond ``PLAUSIBLE``.
@@ -148,7 +150,7 @@ def _judge(card: dict[str, Any], band: dict[str, Any], counted: int, most: float
             flags.append("strong")
         elif strength["p_adjusted"] < alpha and hi < outer[0]:
             flags.append("weak")
-        inside = not thin and below - EQUIVALENCE_MARGIN <= lo and hi <= above + EQUIVALENCE_MARGIN
+        inside = not thin and low - EQUIVALENCE_MARGIN <= lo and hi <= high + EQUIVALENCE_MARGIN
         need = games_to_decide(d, lo, hi, band, thin, played)
     elif strength.get("plain"):
         why.append(f"a plain {kind} card: no effect of its own")
@@ -168,8 +170,8 @@ def _judge(card: dict[str, Any], band: dict[str, Any], counted: int, most: float
     elif inside:
         verdict, answer, need = ["in line"], "in line", None
         if measured:
-            why.append(f"inside the base cards' intervals widened by {_pts(EQUIVALENCE_MARGIN)[1:]}: "
-                       f"{_pts(below - EQUIVALENCE_MARGIN)} to {_pts(above + EQUIVALENCE_MARGIN)}")
+            why.append(f"inside the band widened by {_pts(EQUIVALENCE_MARGIN)[1:]}: "
+                       f"{_pts(low - EQUIVALENCE_MARGIN)} to {_pts(high + EQUIVALENCE_MARGIN)}")
     else:
         verdict, answer = ["not decided"], "not decided"
         if measured and need is not None:
@@ -197,7 +199,8 @@ def games_to_decide(d: float, lo: float, hi: float, band: dict[str, Any], thin: 
 
     Each rule is a slack ``a - s * b`` that must be positive, ``s`` the factor the half-widths shrink by: strong
     needs the card's lower end above the top edge, weak its upper end below the bottom edge, in line both ends
-    inside the edges widened by the margin. The games are ``games / s ** 2`` for the largest ``s`` that decides."""
+    inside the band of point estimates widened by the margin. The games are ``games / s ** 2`` for the largest
+    ``s`` that decides."""
     if not games or hi - lo <= 0:
         return None
     (top, top_half, _), (bottom, bottom_half, _) = band["top"], band["bottom"]
@@ -208,8 +211,8 @@ def games_to_decide(d: float, lo: float, hi: float, band: dict[str, Any], thin: 
     below, above = d - lo, hi - d  # the card's half-widths on each side
     strong = _shrink(d - top, below + top_half)
     weak = _shrink(bottom - d, above + bottom_half)
-    upper = _shrink(top + EQUIVALENCE_MARGIN - d, above - top_half)
-    lower = _shrink(d - bottom + EQUIVALENCE_MARGIN, below - bottom_half)
+    upper = _shrink(band["high"] + EQUIVALENCE_MARGIN - d, above)
+    lower = _shrink(d - band["low"] + EQUIVALENCE_MARGIN, below)
     in_line = None if thin or upper is None or lower is None else min(upper, lower)
     found = [s for s in (strong, weak, in_line) if s is not None]
     if not found:
