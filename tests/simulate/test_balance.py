@@ -33,7 +33,9 @@ def test_the_overpowered_card_is_strong_the_coin_winner_decides_games_and_the_pl
     assert report["table"]["packs"] == ["balance-test-pack"]  # named by its id, not its folder
     colos = next(c for c in report["cards"] if c["card"] == "balance-colos")
     band = report["verdicts"]["bands"]["battle"]
-    assert colos["strength"]["low"] > band["high"] and colos["strength"]["p_adjusted"] < 0.05
+    assert colos["strength"]["low"] > band["strong_above"] > band["high"] and colos["strength"]["p_adjusted"] < 0.05
+    strongest = next(c for c in report["cards"] if c["card"] == band["strongest"])  # the base card at the top edge
+    assert strongest["strength"]["high"] == band["strong_above"]
     # every base battle card was measured in the same games (the band is theirs), none of them significant
     base = [c for c in report["cards"] if c["type"] == "battle" and not c["pack"]]
     assert all("strength" in c for c in base) and not any(c["strength"].get("p_adjusted", 1) < 0.05 for c in base)
