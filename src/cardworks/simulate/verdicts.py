@@ -254,11 +254,6 @@ def answer_label(verdict: dict[str, Any]) -> str:
     return f"{label(flags)} [out of line]"
 
 
-def _effect(card: dict[str, Any]) -> float | None:
-    strength = card.get("strength") or {}
-    return 0.0 if strength.get("plain") else strength.get("difference")
-
-
 def _pts(value: float) -> str:
     return f"{100 * value:+.1f} pts"
 
