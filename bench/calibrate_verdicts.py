@@ -2,7 +2,7 @@
 
 Run: python bench/calibrate_verdicts.py [--games auto|N] [--seeds 1-10] [--agent random] [--workers 2]
                                         [--sweep-values 0,1,2,3,4,5,6,8,10] [--sweep-games 3200] [--no-sweep]
-                                        [--log-games 20] [--sweep-only]
+                                        [--log-games 20] [--sweep-only] [--figures DIR]
 
 The pack (written to a temporary folder, played on the fixture database tests/fixtures/cards) holds:
 
@@ -202,6 +202,8 @@ def main() -> None:
                              "defence above 4: a defence of 7 or more is never beaten, an attack above 5 wins no more)")
     parser.add_argument("--no-sweep", action="store_true")
     parser.add_argument("--sweep-only", action="store_true", help="play only the sweep (at the first seed)")
+    parser.add_argument("--figures", type=Path, help="write each seed's figures to DIR/seed-N.json (to judge the "
+                        "same games again under another rule)")
     parser.add_argument("--log-games", type=int, default=20,
                         help="games logged for a planted card never flagged: when the agents could use it, and what they chose")
     args = parser.parse_args()
@@ -218,6 +220,9 @@ def main() -> None:
         played = []
         for seed in [] if args.sweep_only else seeds:
             fig = run(pack, args.games, seed, args.agent, args.workers)
+            if args.figures:
+                args.figures.mkdir(parents=True, exist_ok=True)
+                (args.figures / f"seed-{seed}.json").write_text(json.dumps(fig, indent=1, sort_keys=True))
             games = fig["table"]["games"]
             played.append(games)
             for row in fig["cards"]:
