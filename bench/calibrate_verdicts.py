@@ -2,16 +2,19 @@
 
 Run: python bench/calibrate_verdicts.py [--games auto|N] [--seeds 1-10] [--agent random] [--workers 2]
                                         [--sweep-values 0,1,2,3,4,5,6,8,10] [--sweep-games 3200] [--no-sweep]
-                                        [--log-games 20]
+                                        [--log-games 20] [--sweep-only] [--figures DIR]
 
 The pack (written to a temporary folder, played on the fixture database tests/fixtures/cards) holds:
 
 - plain twins of base cards (the same stats and effects under another id, cagallo's 0/0 among them): they must
   come out *in line* or *not decided*, never *strong* or *weak*;
-- clearly overpowered cards: a battle card with attack and defence 10 (the most the game allows, far above every defence), a treasure
-  that draws three cards at the start of each of its holder's turns, one that gives three more actions a turn
-  (the base deck's allioli persistent already gives one more): they must come out *strong* or *decides games*
-  in at least 95% of the seeds at the default budget;
+- clearly overpowered cards: a battle card with attack and defence 10 that also draws its user three cards
+  whenever it is used (``op-battle``), a treasure that draws three cards at the start of each of its holder's
+  turns, one that gives three more actions a turn (the base deck's allioli persistent already gives one more):
+  they must come out *strong* or *decides games* in at least 95% of the seeds at the default budget. ``op-attack``,
+  attack and defence 10 alone, stays in the table as a probe: no base defence is above 4 and one base attack is
+  6, so an attack of 5 or more already wins every battle it can, and greedy play measures it level with the
+  strongest base battle card (docs/performance.md, issue 42);
 - clearly weak cards: a battle card at the floor of both stats (0/0: the game's stats run from 0, and the base
   deck's cagallo is 0/0 already, so no battle card can be lower on a number) that also makes its user discard two
   cards whenever it is used, and a treasure that makes its holder discard two cards at the start of each turn:
@@ -54,6 +57,9 @@ SOURCE = [{"doc": "fallera-base", "section": "Battle Cards", "lines": "24", "cer
            "note": "A card planted by bench/calibrate_verdicts.py."}]
 OVERPOWERED = {
     "op-attack": {"types": ["battle"], "stats": {"attack": 10, "defence": 10}},
+    "op-battle": {"types": ["battle"], "stats": {"attack": 10, "defence": 10},
+                  "rules": "Whenever you use this card, draw three cards.",
+                  "effects": [{"when": {"event": "card-used", "cards": ["op-battle"]}, "do": [{"verb": "draw", "count": 3}]}]},
     "op-draw": {"types": ["treasure"], "attributes": {"treasure-kind": "other"}, "rules": "Draw three a turn.",
                 "effects": [{"when": {"event": "turn-start"}, "while": [{"is": "on-your-counter"}],
                              "do": [{"verb": "draw", "count": 3}]}]},
@@ -195,6 +201,9 @@ def main() -> None:
                         help="the stat of the twin battle card the sweep steps (no base attack is above 6, no base "
                              "defence above 4: a defence of 7 or more is never beaten, an attack above 5 wins no more)")
     parser.add_argument("--no-sweep", action="store_true")
+    parser.add_argument("--sweep-only", action="store_true", help="play only the sweep (at the first seed)")
+    parser.add_argument("--figures", type=Path, help="write each seed's figures to DIR/seed-N.json (to judge the "
+                        "same games again under another rule)")
     parser.add_argument("--log-games", type=int, default=20,
                         help="games logged for a planted card never flagged: when the agents could use it, and what they chose")
     args = parser.parse_args()
@@ -209,8 +218,11 @@ def main() -> None:
         why: dict[str, list[str]] = {card: [] for card in KIND}
         use: dict[str, Counter] = {card: Counter() for card in KIND}
         played = []
-        for seed in seeds:
+        for seed in [] if args.sweep_only else seeds:
             fig = run(pack, args.games, seed, args.agent, args.workers)
+            if args.figures:
+                args.figures.mkdir(parents=True, exist_ok=True)
+                (args.figures / f"seed-{seed}.json").write_text(json.dumps(fig, indent=1, sort_keys=True))
             games = fig["table"]["games"]
             played.append(games)
             for row in fig["cards"]:
@@ -224,39 +236,40 @@ def main() -> None:
             stop = fig.get("sequential")
             print(f"seed {seed}" + (f" ({games:,} games, stopped: {stop['stopped']})" if stop else "") + ": "
                   + ", ".join(f"{c} {answer(v)}" for c, v in sorted(fig["verdicts"]["cards"].items())), flush=True)
-            for card in [*OVERPOWERED, *WEAK]:
+            for card in KIND:
                 print(f"  {card}: {fig['verdicts']['cards'][card]['why']}")
-        budget = (f"auto ({', '.join(f'{n:,}' for n in played)} games; looks up to {MAX_GAMES:,})"
-                  if args.games == "auto" else str(args.games))
-        print(f"\nConfusion table: {len(seeds)} seeds x {budget} paired games, agents {args.agent}, "
-              f"fixture base deck + planted pack (counts of seeds)")
-        width = max(map(len, KIND)) + 2
-        print(f"{'card':<{width}}{'kind':<13}" + "".join(f"{a:>16}" for a in ANSWERS)
-              + "   per game: held, played, placed, triggers (mean of the seeds)")
-        for card in KIND:
-            u = {k: v / len(seeds) for k, v in use[card].items()}
-            print(f"{card:<{width}}{KIND[card]:<13}" + "".join(f"{table[card][a]:>16}" for a in ANSWERS)
-                  + f"   {u['held']:.2f}, {u['played']:.2f}, {u['placed']:.2f}, {u['triggers']:.2f}")
-        for kind in ("plain twin", "overpowered", "weak"):
-            total = sum((table[c] for c in KIND if KIND[c] == kind), Counter())
-            print(f"{'all ' + kind:<{width + 13}}" + "".join(f"{total[a]:>16}" for a in ANSWERS))
-        twins_flagged = sum(table[c][a] for c in TWINS for a in ANSWERS if a.startswith(("strong", "weak")))
-        print(f"\nGoal: no plain twin ever strong or weak: {twins_flagged} of {len(TWINS) * len(seeds)} "
-              f"-> {'met' if not twins_flagged else 'NOT MET'}")
-        for card in OVERPOWERED:
-            hit = sum(n for a, n in table[card].items() if "strong" in a or "decides" in a)
-            print(f"Goal: {card} strong or decides in >= 95% of seeds: {hit}/{len(seeds)} "
-                  f"({100 * hit / len(seeds):.0f}%) -> {'met' if hit >= 0.95 * len(seeds) else 'NOT MET'}")
-        for card in WEAK:
-            hit = table[card]["weak"]
-            print(f"Goal: {card} weak: {hit}/{len(seeds)} ({100 * hit / len(seeds):.0f}%) "
-                  f"-> {'met' if hit >= 0.95 * len(seeds) else 'NOT MET'}")
-        for card in [*OVERPOWERED, *WEAK]:
-            if args.log_games and not any(a.startswith(("strong", "weak", "decides")) for a in table[card]):
-                print(f"How {args.agent} agents use {card} ({args.log_games} games, seed {seeds[0]}):")
-                print("\n".join(usage_log(pack, card, args.log_games, args.agent, seeds[0])))
-            if table[card]["not judged"] or table[card]["not decided"] or table[card]["in line"]:
-                print(f"  {card}, a seed it was not flagged: {next(w for w in why[card] if 'strong' not in w.split('(')[0] and 'weak' not in w.split('(')[0] and 'decides' not in w.split('(')[0])}")
+        if not args.sweep_only:
+            budget = (f"auto ({', '.join(f'{n:,}' for n in played)} games; looks up to {MAX_GAMES:,})"
+                      if args.games == "auto" else str(args.games))
+            print(f"\nConfusion table: {len(seeds)} seeds x {budget} paired games, agents {args.agent}, "
+                  f"fixture base deck + planted pack (counts of seeds)")
+            width = max(map(len, KIND)) + 2
+            print(f"{'card':<{width}}{'kind':<13}" + "".join(f"{a:>16}" for a in ANSWERS)
+                  + "   per game: held, played, placed, triggers (mean of the seeds)")
+            for card in KIND:
+                u = {k: v / len(seeds) for k, v in use[card].items()}
+                print(f"{card:<{width}}{KIND[card]:<13}" + "".join(f"{table[card][a]:>16}" for a in ANSWERS)
+                      + f"   {u['held']:.2f}, {u['played']:.2f}, {u['placed']:.2f}, {u['triggers']:.2f}")
+            for kind in ("plain twin", "overpowered", "weak"):
+                total = sum((table[c] for c in KIND if KIND[c] == kind), Counter())
+                print(f"{'all ' + kind:<{width + 13}}" + "".join(f"{total[a]:>16}" for a in ANSWERS))
+            twins_flagged = sum(table[c][a] for c in TWINS for a in ANSWERS if a.startswith(("strong", "weak")))
+            print(f"\nGoal: no plain twin ever strong or weak: {twins_flagged} of {len(TWINS) * len(seeds)} "
+                  f"-> {'met' if not twins_flagged else 'NOT MET'}")
+            for card in OVERPOWERED:
+                hit = sum(n for a, n in table[card].items() if "strong" in a or "decides" in a)
+                print(f"Goal: {card} strong or decides in >= 95% of seeds: {hit}/{len(seeds)} "
+                      f"({100 * hit / len(seeds):.0f}%) -> {'met' if hit >= 0.95 * len(seeds) else 'NOT MET'}")
+            for card in WEAK:
+                hit = table[card]["weak"]
+                print(f"Goal: {card} weak: {hit}/{len(seeds)} ({100 * hit / len(seeds):.0f}%) "
+                      f"-> {'met' if hit >= 0.95 * len(seeds) else 'NOT MET'}")
+            for card in [*OVERPOWERED, *WEAK]:
+                if args.log_games and not any(a.startswith(("strong", "weak", "decides")) for a in table[card]):
+                    print(f"How {args.agent} agents use {card} ({args.log_games} games, seed {seeds[0]}):")
+                    print("\n".join(usage_log(pack, card, args.log_games, args.agent, seeds[0])))
+                if table[card]["not judged"] or table[card]["not decided"] or table[card]["in line"]:
+                    print(f"  {card}, a seed it was not flagged: {next(w for w in why[card] if 'strong' not in w.split('(')[0] and 'weak' not in w.split('(')[0] and 'decides' not in w.split('(')[0])}")
         if not args.no_sweep:
             values = [int(v) for v in args.sweep_values.split(",")]
             field = args.sweep_field
@@ -270,7 +283,8 @@ def main() -> None:
                           f"{100 * strength['difference']:+.1f} pts [{100 * strength['low']:+.1f}, {100 * strength['high']:+.1f}]")
                 band = fig["verdicts"]["bands"]["battle"]
                 print(f"  {field} {value}: {effect}: {answer(verdict)} (band {100 * band['low']:+.1f} to "
-                      f"{100 * band['high']:+.1f})", flush=True)
+                      f"{100 * band['high']:+.1f}, intervals {100 * band['weak_below']:+.1f} to "
+                      f"{100 * band['strong_above']:+.1f})", flush=True)
                 if verdict["verdict"] == ["in line"]:
                     in_line.append(value)
             ok = contiguous(values, in_line) and values[-1] not in in_line

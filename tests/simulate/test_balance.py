@@ -16,7 +16,8 @@ from cardworks.simulate.verdicts import verdicts
 from simulate_helpers import PACK, simulate, simulate_json
 
 BALANCE = Path(__file__).parent / "balance-pack"
-RUN = ("--games", "150", "--seed", "2", "--workers", "1")  # seed 1 lost power when the paella protectora joined the base deck
+RUN = ("--games", "300", "--seed", "2", "--workers", "1")  # seed 1 lost power when the paella protectora joined the base deck;
+# 300 games (were 150): balance-colos must clear every base battle card's interval, not only their point estimates
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,9 @@ def test_the_overpowered_card_is_strong_the_coin_winner_decides_games_and_the_pl
     assert report["table"]["packs"] == ["balance-test-pack"]  # named by its id, not its folder
     colos = next(c for c in report["cards"] if c["card"] == "balance-colos")
     band = report["verdicts"]["bands"]["battle"]
-    assert colos["strength"]["low"] > band["high"] and colos["strength"]["p_adjusted"] < 0.05
+    assert colos["strength"]["low"] > band["strong_above"] > band["high"] and colos["strength"]["p_adjusted"] < 0.05
+    strongest = next(c for c in report["cards"] if c["card"] == band["strongest"])  # the base card at the top edge
+    assert strongest["strength"]["high"] == band["strong_above"]
     # every base battle card was measured in the same games (the band is theirs), none of them significant
     base = [c for c in report["cards"] if c["type"] == "battle" and not c["pack"]]
     assert all("strength" in c for c in base) and not any(c["strength"].get("p_adjusted", 1) < 0.05 for c in base)
@@ -93,18 +96,22 @@ def _card(name: str, kind: str, pack: bool, difference: float | None, low: float
 
 
 @pytest.mark.parametrize("pack_card,expected", [
-    (_card("x", "battle", True, 0.10, 0.06, 0.14, 0.001), ["strong"]),   # above the band, significant
+    (_card("x", "battle", True, 0.12, 0.08, 0.16, 0.001), ["strong"]),   # above every base card's interval, significant
+    (_card("x", "battle", True, 0.10, 0.06, 0.14, 0.001), ["not decided"]),  # above the band, not above the top card's interval
     (_card("x", "battle", True, 0.10, 0.03, 0.14, 0.001), ["not decided"]),  # reaches into the band and beyond its margin
-    (_card("x", "battle", True, 0.10, 0.06, 0.14, 0.2), ["not decided"]),    # not significant once corrected
-    (_card("x", "battle", True, 0.01, -0.05, 0.06, 0.9), ["in line"]),       # inside the band widened by 2 pts
-    (_card("x", "battle", True, -0.10, -0.14, -0.06, 0.001), ["weak"]),
+    (_card("x", "battle", True, 0.12, 0.08, 0.16, 0.2), ["not decided"]),    # not significant once corrected
+    (_card("x", "battle", True, 0.01, -0.05, 0.06, 0.9), ["in line"]),       # inside the intervals widened by 2 pts
+    (_card("x", "battle", True, -0.12, -0.16, -0.08, 0.001), ["weak"]),
     (_card("x", "battle", True, None, ended=0.3, ended_low=0.2), ["decides"]),
     (_card("x", "battle", True, None, ended=0.3, ended_low=0.1), ["in line"]),  # within 5 points of the base's 0.06
 ])
 def test_verdict_thresholds_against_the_base_band(pack_card: dict, expected: list[str]) -> None:
-    base = [_card("a", "battle", False, 0.05, ended=0.06), _card("b", "battle", False, -0.04), _card("c", "battle", False, None)]
+    base = [_card("a", "battle", False, 0.05, 0.03, 0.07, ended=0.06), _card("b", "battle", False, -0.04, -0.06, -0.02),
+            _card("c", "battle", False, None)]
     result = verdicts([*base, pack_card], paired=True)
-    assert result["bands"]["battle"] == {"low": -0.04, "high": 0.05, "decides_at_most": 0.06, "base_cards": 3, "thin": False}
+    assert result["bands"]["battle"] == {"low": -0.04, "high": 0.05, "strong_above": 0.07, "strongest": "a",
+                                         "weak_below": -0.06, "weakest": "b", "decides_at_most": 0.06, "base_cards": 3,
+                                         "thin": False}
     assert result["cards"]["x"]["verdict"] == expected
 
 

@@ -113,7 +113,9 @@ def _sweep_text(sweep: dict[str, Any]) -> str:
         effect = ("plain (0)" if s.get("plain") else "-" if s.get("difference") is None else
                   f"{100 * s['difference']:+.1f} pts [{100 * s['low']:+.1f}, {100 * s['high']:+.1f}] (p {s['p_adjusted']:.2g})")
         none = row.get("no_winner")
-        lines.append(f"  {row['value']}: {effect}; band {100 * band['low']:+.1f} to {100 * band['high']:+.1f} pts; "
+        edges = (f" (intervals {100 * band['weak_below']:+.1f} to {100 * band['strong_above']:+.1f})"
+                 if "strong_above" in band else "")
+        lines.append(f"  {row['value']}: {effect}; band {100 * band['low']:+.1f} to {100 * band['high']:+.1f} pts{edges}; "
                      f"{answer_label(row)}; {_pct(row['decided_by_effect']).strip()}"
                      + (f"; {_pct(none).strip()} without a winner" if none and none["rate"] else ""))
     in_line = sweep["in_line"]
@@ -186,9 +188,9 @@ def _verdict_text(fig: dict[str, Any]) -> list[str]:
     t = verdicts["thresholds"]
     level = round(100 * (1 - t["alpha"]), 2)
     lines = [f"Verdicts (paired effect against the base cards of its type, {level:g}% intervals; strong or weak: "
-             f"{t['correction']} at {t['alpha']:g} and beyond the band; in line: inside the band widened by "
-             f"{100 * t['equivalence_margin']:.0f} pts; decides games: {100 * t['decides_margin']:.0f} pts above its "
-             f"type's base cards; a band of fewer than {t['thin_band']} base cards is thin; not judged: used under "
+             f"{t['correction']} at {t['alpha']:g} and the whole interval beyond every base card's interval; in line: "
+             f"inside the band widened by {100 * t['equivalence_margin']:.0f} pts; decides games: "
+             f"{100 * t['decides_margin']:.0f} pts above its type's base cards; a band of fewer than {t['thin_band']} base cards is thin; not judged: used under "
              f"{t['min_uses_per_game']:.2f} times a game):"]
     lines += [f"  {card}: {answer_label(v)}" + (f" ({v['why']})" if v["why"] else "")
               for card, v in sorted(verdicts["cards"].items())]

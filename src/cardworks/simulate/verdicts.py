@@ -4,13 +4,20 @@ Thresholds (documented in docs/simulate.md, where the reasoning is):
 
 - *strength* is a card's paired effect: its holders' win rate in the real games minus in the same games
   replayed with the card played as a plain card of its type. The base cards of a type span a band
-  ``[min(0, lowest), max(0, highest)]`` of point estimates (a plain card's effect is 0 by construction).
+  ``[min(0, lowest), max(0, highest)]`` of point estimates (a plain card's effect is 0 by construction), and
+  its *edges* carry the base cards' own uncertainty: the top edge is the highest upper end of a base card's
+  ``1 - alpha`` interval (0 if none is above 0), the bottom edge the lowest lower end.
 - *strong*: the effect is significant after Benjamini-Hochberg across every measured card (adjusted p
-  below ``alpha``) and its whole ``1 - alpha`` interval lies above the band; *weak*: likewise below it.
+  below ``alpha``) and its whole ``1 - alpha`` interval lies above the top edge: the card's lower end above
+  every base card's upper end, so it is shown stronger than whichever base card is truly the strongest (a
+  non-overlap of intervals: the runs keep each card's pairs apart, so no paired card-minus-base-card
+  difference can be formed); *weak*: likewise below the bottom edge.
 - *decides games*: the lower end of the interval of the share of games its own effect ended lies more
   than ``DECIDES_MARGIN`` above the largest such share among the base cards of its type.
 - *in line*: an equivalence shown by interval inclusion: the whole ``1 - alpha`` interval of the effect lies
-  inside the band widened by ``EQUIVALENCE_MARGIN`` on each side (two one-sided tests at ``alpha / 2`` each).
+  inside the band of point estimates widened by ``EQUIVALENCE_MARGIN`` on each side (two one-sided tests at
+  ``alpha / 2`` each). Not widened by the edge cards' intervals: those are widest when the games are fewest,
+  so in line would get easier with fewer games (docs/simulate.md says why).
 - *not decided*: none of these; with the games the run would need at the spread it saw. Also every card of a
   run whose games too often ended without a winner (``MOST_UNDECIDED_GAMES``), and every card judged against
   a *thin* band (fewer than ``THIN_BAND`` base cards of its type) whose effect is not beyond ``PLAUSIBLE``.
@@ -55,35 +62,64 @@ def verdicts(cards: list[dict[str, Any]], paired: bool, alpha: float = ALPHA,
 
     ``games`` holds the run's ``no_winner`` and ``stalls`` rates: a run whose games too often decided nothing
     decides no verdict."""
-    bands: dict[str, list[float]] = {}
+    bands: dict[str, dict[str, Any]] = {}
     counted: dict[str, int] = {}
     decides: dict[str, float] = {}
     for card in cards:
         kind = card.get("type")
         if card["pack"] or kind is None:
             continue
-        value = _effect(card)
-        band = bands.setdefault(kind, [0.0, 0.0])
+        band = bands.setdefault(kind, _plain_band())
         counted.setdefault(kind, 0)
-        if value is not None:
-            band[0], band[1] = min(band[0], value), max(band[1], value)
+        if _widen(band, card):
             counted[kind] += 1
         decides[kind] = max(decides.get(kind, 0.0), card["decided_by_effect"]["rate"])
     stalled = _stalled(games)
     result = {}
     for card in cards:
         if card["pack"]:
-            result[card["card"]] = _judge(card, bands.get(card.get("type"), [0.0, 0.0]), counted.get(card.get("type"), 0),
+            result[card["card"]] = _judge(card, bands.get(card.get("type"), _plain_band()), counted.get(card.get("type"), 0),
                                           decides.get(card.get("type"), 0.0), paired, alpha, stalled,
                                           games["no_winner"]["n"] if games else None)
     return {"thresholds": {"alpha": alpha, "correction": "benjamini-hochberg", "decides_margin": DECIDES_MARGIN,
                            "equivalence_margin": EQUIVALENCE_MARGIN, "thin_band": THIN_BAND, "plausible": PLAUSIBLE,
                            "min_uses_per_game": MIN_USES, "most_undecided_games": MOST_UNDECIDED_GAMES},
             "games": stalled or None,
-            "bands": {kind: {"low": round(b[0], 6), "high": round(b[1], 6), "base_cards": counted[kind],
-                             "thin": counted[kind] < THIN_BAND, "decides_at_most": round(decides[kind], 6)}
+            "bands": {kind: {"low": round(b["low"], 6), "high": round(b["high"], 6),
+                             "strong_above": round(_edge(b, "top"), 6), "strongest": b["top"][2],
+                             "weak_below": round(_edge(b, "bottom"), 6), "weakest": b["bottom"][2],
+                             "base_cards": counted[kind], "thin": counted[kind] < THIN_BAND,
+                             "decides_at_most": round(decides[kind], 6)}
                       for kind, b in sorted(bands.items())},
             "cards": result}
+
+
+def _plain_band() -> dict[str, Any]:
+    """A type's band before any base card: a plain card's effect, exactly 0 with no uncertainty. Each edge is
+    (point estimate, half-width towards the outside, the base card it comes from)."""
+    return {"low": 0.0, "high": 0.0, "top": (0.0, 0.0, "plain"), "bottom": (0.0, 0.0, "plain")}
+
+
+def _edge(band: dict[str, Any], which: str) -> float:
+    """The top edge (the highest upper end of a base card's interval) or the bottom one (the lowest lower end)."""
+    point, half, _ = band[which]
+    return point + half if which == "top" else point - half
+
+
+def _widen(band: dict[str, Any], card: dict[str, Any]) -> bool:
+    """Widen ``band`` by one base card's effect and its interval; False when the card was not measured."""
+    strength = card.get("strength") or {}
+    if strength.get("plain"):
+        return True  # its effect is 0 with no uncertainty: inside every band already
+    d = strength.get("difference")
+    if d is None:
+        return False
+    band["low"], band["high"] = min(band["low"], d), max(band["high"], d)
+    if strength["high"] > _edge(band, "top"):
+        band["top"] = (d, strength["high"] - d, card["card"])
+    if strength["low"] < _edge(band, "bottom"):
+        band["bottom"] = (d, d - strength["low"], card["card"])
+    return True
 
 
 def _stalled(games: dict[str, Any] | None) -> dict[str, Any]:
@@ -93,10 +129,11 @@ def _stalled(games: dict[str, Any] | None) -> dict[str, Any]:
     return {"no_winner": games["no_winner"]["rate"], "stalls": games["stalls"]["rate"], "games": games["no_winner"]["n"]}
 
 
-def _judge(card: dict[str, Any], band: list[float], counted: int, most: float, paired: bool, alpha: float,
+def _judge(card: dict[str, Any], band: dict[str, Any], counted: int, most: float, paired: bool, alpha: float,
            stalled: dict[str, Any], played: int | None = None) -> dict[str, Any]:
     kind = card.get("type")
-    low, high = band
+    low, high = band["low"], band["high"]
+    below, above = _edge(band, "bottom"), _edge(band, "top")
     thin = counted < THIN_BAND
     flags, why, inside = [], [], False
     need: int | None = None
@@ -104,16 +141,17 @@ def _judge(card: dict[str, Any], band: list[float], counted: int, most: float, p
     measured = strength.get("difference") is not None
     if measured:
         d, lo, hi = strength["difference"], strength["low"], strength["high"]
-        outer = (min(low, -PLAUSIBLE), max(high, PLAUSIBLE)) if thin else (low, high)
+        outer = (min(below, -PLAUSIBLE), max(above, PLAUSIBLE)) if thin else (below, above)
         why.append(f"effect {_pts(d)} [{_pts(lo)}, {_pts(hi)}], adjusted p {strength['p_adjusted']:.3g}, base {kind} "
-                   f"cards {_pts(low)} to {_pts(high)}" + (f" (a thin band: {counted} base card{'s' * (counted != 1)}, "
-                                                           f"fewer than {THIN_BAND})" if thin else ""))
+                   f"cards {_pts(low)} to {_pts(high)}, with their intervals {_pts(below)} ({band['bottom'][2]}) to "
+                   f"{_pts(above)} ({band['top'][2]})"
+                   + (f" (a thin band: {counted} base card{'s' * (counted != 1)}, fewer than {THIN_BAND})" if thin else ""))
         if strength["p_adjusted"] < alpha and lo > outer[1]:
             flags.append("strong")
         elif strength["p_adjusted"] < alpha and hi < outer[0]:
             flags.append("weak")
         inside = not thin and low - EQUIVALENCE_MARGIN <= lo and hi <= high + EQUIVALENCE_MARGIN
-        need = games_to_decide(d, lo, hi, band, outer, thin, played)
+        need = games_to_decide(d, lo, hi, band, thin, played)
     elif strength.get("plain"):
         why.append(f"a plain {kind} card: no effect of its own")
         inside = True  # exactly the plain card: an effect of 0 by construction, inside every band
@@ -154,20 +192,41 @@ def _judge(card: dict[str, Any], band: list[float], counted: int, most: float, p
     return {"type": kind, "answer": answer, "verdict": verdict, "games_to_decide": need, "why": "; ".join(why)}
 
 
-def games_to_decide(d: float, lo: float, hi: float, band: list[float], outer: tuple[float, float], thin: bool,
-                    games: int | None) -> int | None:
-    """About how many games the run would need to decide the card, the interval shrinking as one over the root of
-    the games at the spread seen: its half-width must come within the distance from the effect to the nearest
-    edge that decides (the widened band's for in line, the band's for strong or weak). None when no number would."""
-    half = (hi - lo) / 2
-    if not games or half <= 0:
+def games_to_decide(d: float, lo: float, hi: float, band: dict[str, Any], thin: bool, games: int | None) -> int | None:
+    """About how many games the run would need to decide the card, every interval shrinking as one over the root
+    of the games at the spread seen: the card's and those of the base cards at the band's edges (the edges move
+    towards their cards' point estimates). None when no number would.
+
+    Each rule is a slack ``a - s * b`` that must be positive, ``s`` the factor the half-widths shrink by: strong
+    needs the card's lower end above the top edge, weak its upper end below the bottom edge, in line both ends
+    inside the band of point estimates widened by the margin. The games are ``games / s ** 2`` for the largest
+    ``s`` that decides."""
+    if not games or hi - lo <= 0:
         return None
-    towards_in = -math.inf if thin else min(d - (band[0] - EQUIVALENCE_MARGIN), band[1] + EQUIVALENCE_MARGIN - d)
-    towards_out = max(d - outer[1], outer[0] - d)
-    target = max(towards_in, towards_out)
-    if target <= 0:
+    (top, top_half, _), (bottom, bottom_half, _) = band["top"], band["bottom"]
+    if thin and top + top_half < PLAUSIBLE:
+        top, top_half = PLAUSIBLE, 0.0
+    if thin and bottom - bottom_half > -PLAUSIBLE:
+        bottom, bottom_half = -PLAUSIBLE, 0.0
+    below, above = d - lo, hi - d  # the card's half-widths on each side
+    strong = _shrink(d - top, below + top_half)
+    weak = _shrink(bottom - d, above + bottom_half)
+    upper = _shrink(band["high"] + EQUIVALENCE_MARGIN - d, above)
+    lower = _shrink(d - band["low"] + EQUIVALENCE_MARGIN, below)
+    in_line = None if thin or upper is None or lower is None else min(upper, lower)
+    found = [s for s in (strong, weak, in_line) if s is not None]
+    if not found:
         return None
-    return max(games + 1, math.ceil(games * (half / target) ** 2))
+    s = max(found)
+    return games + 1 if math.isinf(s) or s >= 1 else max(games + 1, math.ceil(games / s ** 2))
+
+
+def _shrink(slack: float, half: float) -> float | None:
+    """The largest factor ``s`` of the half-widths at which ``slack - s * half`` is positive (infinite: at any),
+    None when shrinking the intervals never makes it so."""
+    if slack <= 0:
+        return None
+    return slack / half if half > 0 else math.inf
 
 
 def _uses(card: dict[str, Any]) -> float | None:
@@ -193,11 +252,6 @@ def answer_label(verdict: dict[str, Any]) -> str:
     if flags == ["not judged"]:
         return "not judged [not decided: the agents do not play it]"
     return f"{label(flags)} [out of line]"
-
-
-def _effect(card: dict[str, Any]) -> float | None:
-    strength = card.get("strength") or {}
-    return 0.0 if strength.get("plain") else strength.get("difference")
 
 
 def _pts(value: float) -> str:
