@@ -32,8 +32,7 @@ def relevant(changes: Iterable[tuple[Any, str]], out: Path) -> list[Path]:
     found = []
     for _, name in changes:
         path = Path(name)
-        if path.is_relative_to(out) or any(part.startswith(".") for part in path.parts[-1:]) \
-                or path.name.endswith(("~", ".swp", ".tmp")):
+        if path.is_relative_to(out) or path.name.startswith(".") or path.name.endswith(("~", ".swp", ".tmp")):
             continue
         found.append(path)
     return sorted(set(found))

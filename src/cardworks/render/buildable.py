@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 from ..errors import DataError
@@ -99,7 +100,6 @@ def cached_unbuildable(cards_root: Path, packs: list[Path], asked: list[str]) ->
     found = unbuildable(cards_root, packs, asked)
     fresh = {k: v for k, v in table.items() if k != key and isinstance(v, list)}
     fresh = dict(list(fresh.items())[-(KEPT - 1):])
-    fresh[key] = [{"file": p.file, "location": p.location, "code": p.code, "message": p.message,
-                   "severity": p.severity} for p in found]
+    fresh[key] = [asdict(problem) for problem in found]  # Problem's own fields, read back by Problem(**entry)
     write_cache_table(CACHE_TABLE, fresh)
     return found

@@ -106,6 +106,9 @@ class Facts:
         self.any_playable = any(self.playable)
         self.events = tuple(frozenset(e.when.event for e in c.effects) for c in defs)
         """The triggers of each instance's effects."""
+        self.takes_back = frozenset(i for i, c in enumerate(defs)
+                                    if any(verb.verb == "return-from-cemetery" for e in c.effects for verb in e.do))
+        """The instances that take a card back from the cemetery by choice (``return-from-cemetery``)."""
         self.modifiers = any(c.doing("modify-stat") for c in defs)
         """Some card of the deck changes battle cards' attack or defence."""
         """The card has effects at the start of its holder's turn."""

@@ -86,16 +86,12 @@ def _inert(card: Any, state: Any, instance: int) -> bool:
 def _cemetery_weighed(rules: Any, state: Any) -> bool:
     """A card's definition in the cemetery may matter now: a choice of a cemetery card is asked, or a player
     holds a card that takes one back (``return-from-cemetery``), whose worth an agent weighs before playing it."""
-    choosers = getattr(rules, "_from_cemetery", None)
-    if choosers is None:
-        choosers = rules._from_cemetery = frozenset(
-            design for design, card in rules.defs.items()
-            if any(verb.verb == "return-from-cemetery" for effect in card.effects for verb in effect.do))
-    if not choosers:
+    takes_back = rules.facts(state).takes_back
+    if not takes_back:
         return False
     if state.phase == "choose" and state.asked is not None and state.asked[1] == "cemetery":
         return True
-    return any(state.designs[i] in choosers for hand in state.hands for i in hand)
+    return any(i in takes_back for hand in state.hands for i in hand)
 
 
 def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:

@@ -304,7 +304,8 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     is called as each one is done, in the order they finish. ``games``: the games the caller has loaded, by
     folder (``str(db.game.root)``), read here instead of loading them again."""
     games = dict(games or {})
-    keys, made, inputs = _keys(tasks, games, kept, _read_inputs(out))
+    known = _read_inputs(out)
+    keys, made, inputs = _keys(tasks, games, kept, known)
     layouts = out / LAYOUT_CACHE
     results = []
     todo = []
@@ -344,7 +345,7 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
                               selection=task.record_selection, paper=task.paper, fallbacks=fallen_back(fell_back),
                               edition=getattr(task, "record_edition", None))
         results.append((task, record, True))
-    _write_inputs(out, {**_read_inputs(out), **{task.path: [inputs[task], keys[task]] for task in tasks if task in inputs}})
+    _write_inputs(out, {**known, **{task.path: [inputs[task], keys[task]] for task in tasks if task in inputs}})
     return results
 
 
