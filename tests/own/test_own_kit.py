@@ -28,7 +28,7 @@ def test_the_contents_page_of_an_own_game_speaks_of_its_sheet(tmp_path: Path) ->
     assert run.exit_code == 0, run.output
     out = tmp_path / "out"
     run = run_cli("--cards", str(tmp_path / "mine"), "build", "--out", str(out), "--no-docs", "--locale", "en",
-                  "--locale", "es", "--allow-fallback")  # the default set's name has no Spanish: said, not refused
+                  "--locale", "es", "--allow-fallback")  # the game's name has no Spanish: said, not refused
     assert run.exit_code == 0, run.output
     english = first_page(out / "mine" / "en" / "cards-all-a4.pdf")
     assert "Rulebook edition" not in english and "rulebooks" not in english, english
@@ -90,3 +90,15 @@ def test_the_guide_names_every_file_build_writes_and_an_empty_number_prints_noth
     shop = PdfReader(out / "my-game" / "en" / "print-shop" / "cards-all.pdf")
     faces = [" ".join(page.extract_text().split()) for page in shop.pages[:2]]
     assert "3" in faces[0] and "Ghost" in faces[1] and not any(c.isdigit() for c in faces[1]), faces
+
+
+def test_an_empty_quantity_cell_is_the_sheets_gap_not_the_rulebooks(tmp_path: Path) -> None:
+    sheet = tmp_path / "q.csv"
+    sheet.write_text("name,quantity\nAnvil,2\nBellows,\n", encoding="utf-8")
+    assert run_cli("new", str(tmp_path / "mine"), "--from", str(sheet)).exit_code == 0
+    out = tmp_path / "out"
+    run = run_cli("--cards", str(tmp_path / "mine"), "build", "--out", str(out), "--no-docs", "--locale", "en")
+    assert run.exit_code == 0, run.output
+    page = first_page(out / "mine" / "en" / "cards-all-a4.pdf")
+    assert "the card sheet leaves some quantities empty: each of those cards is printed once" in page, page
+    assert "rulebooks" not in page and "what is printed on it" not in page

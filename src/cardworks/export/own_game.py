@@ -22,7 +22,7 @@ from ..ids import is_slug, slugify
 from ..loading.database import SCHEMA_FOLDER, display_path, is_game_folder, load_database
 from ..markup import tokens
 from ..problems import Problem
-from .own_sheet import (ART_SUFFIXES, DEFAULT_SET, POKER, Art, Card, Header, declare, parse_size, read_cards,
+from .own_sheet import (ART_SUFFIXES, DEFAULT_SET, DEFAULT_TYPE, POKER, Art, Card, Header, declare, parse_size, read_cards,
                         read_header, scan_art)
 from .sheet_read import Table, read_table, where
 
@@ -86,20 +86,24 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
         made = staging / game_id  # named as the game: commands find a game by its folder's name
         _write(made, game_id, name or game_id.replace("-", " ").title(), locale, sheet, cards, declared, art,
                game_size, set_sizes, template, stylesheet)
-        _translate(made, header, cards, declared, table, problems, game_names)
+        made_warnings = _translate(made, header, cards, declared, table, problems, game_names)
         if problems:
             raise DataError(f"{display_path(sheet)}: {len(problems)} problem(s); nothing written", problems)
         write_game_schemas(made)
         warnings = _validated(made, folder)
-        if folder.exists():
-            folder.rmdir()  # empty (checked above): the rename below takes its place
-        os.rename(made, folder)
+        try:
+            if folder.exists():
+                folder.rmdir()  # empty (checked above): the rename below takes its place
+            os.rename(made, folder)
+        except OSError as exc:  # another run made the folder meanwhile: its game stands, this one is dropped
+            raise UsageError(f"{display_path(folder)!r} was made by another run while this one read the sheet; "
+                             f"nothing written by this run ({exc.strerror})") from exc
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     used = {path.resolve() for path in [*(card.art for card in cards if card.art), *declared.get("backs", {}).values()]}
     return Made(sorted(p for p in folder.rglob("*") if p.is_file()),
                 sorted(path.name for path in art.by_stem.values() if path.resolve() not in used),
-                [*without_picture(table, header, art, cards), *warnings])
+                [*without_picture(table, header, art, cards), *made_warnings, *warnings])
 
 
 @dataclass
@@ -194,14 +198,16 @@ def set_name(set_id: str) -> str:
 
 
 def _translate(root: Path, header: Header, cards: list[Card], declared: dict[str, Any], table: Table,
-               problems: list[Problem], game_names: dict[str, str]) -> None:
+               problems: list[Problem], game_names: dict[str, str]) -> list[Problem]:
     """The translation columns into ``i18n/<locale>.json`` (and the locales into game.json): a card's name,
-    text and flavour, and the names of its type and choices (the same translation on every row that gives one)."""
+    text and flavour, and the names of its type and choices (the same translation on every row that gives one).
+    Returns warnings: what a build in a translated locale would still miss."""
     from ..i18n.files import merged_translations
     from ..loading.database import Database, load_game
 
+    warnings: list[Problem] = []
     if not header.translated and not game_names:
-        return
+        return warnings
     game_path = root / "game.json"
     game = json.loads(game_path.read_text(encoding="utf-8"))
     locales = sorted(({locale for _, locale in header.translated.values()} | set(game_names)) - {game["source_locale"]})
@@ -216,6 +222,10 @@ def _translate(root: Path, header: Header, cards: list[Card], declared: dict[str
         items: dict[tuple[str, str], tuple[str, str, int]] = {}  # (record, field) → (text, source, row)
         if locale in game_names:
             items[(game["id"], "name")] = (game_names[locale], game["name"], 1)
+        else:
+            warnings.append(Problem(table.file, "", "sheet-translation",
+                                    f"the sheet is translated into {locale} but the game's name is not: give it with "
+                                    f"--name '{locale}=NAME' (a build in {locale} stops without it)"))
         for card in cards:
             for index, text in card.translations.items():
                 field_id, at_locale = header.translated[index]
@@ -248,12 +258,42 @@ def _translate(root: Path, header: Header, cards: list[Card], declared: dict[str
                                             f"{items[key][2]}; one name has one translation"))
                     continue
                 items.setdefault(key, (text, source, card.row))
+        for key, made in _made_names(locale, game["id"], header, cards, warnings, table).items():
+            items.setdefault(key, made)  # a translation column of the sheet comes first
         path, data = merged_translations(db, locale, [(record, slot, text, source)
                                                       for (record, slot), (text, source, _) in items.items()])
         if data is not None:
             document = json.loads(data)
             document["$schema"] = f"../{SCHEMA_FOLDER}/translations.schema.json"
             _dump(path, document)
+    return warnings
+
+
+def _made_names(locale: str, game_id: str, header: Header, cards: list[Card], warnings: list[Problem],
+                table: Table) -> dict[tuple[str, str], tuple[str, str, int]]:
+    """The translations of the names ``new`` made itself (the set "Cards" of a sheet without a set column, the type
+    "Card" of one without a type column), from the documents' own labels (``templates/docs/labels``): the words
+    are cardworks', not the designer's. A locale without labels is a warning, never an English word passed off."""
+    from ..validate.check_labels import labels_folder
+
+    wanted = {}
+    if any(not card.set_id for card in cards):
+        wanted[(DEFAULT_SET, "name")] = ("cards", set_name(DEFAULT_SET))
+    if "type" not in {kind for _, kind in header.fields.values()}:
+        wanted[(game_id, f"card_types/{DEFAULT_TYPE}/name")] = ("card", DEFAULT_TYPE.title())
+    if not wanted:
+        return {}
+    path = labels_folder() / f"{locale}.json"
+    labels = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    made: dict[tuple[str, str], tuple[str, str, int]] = {}
+    for key, (label, source) in wanted.items():
+        if label in labels:
+            made[key] = (labels[label][:1].upper() + labels[label][1:], source, 1)
+        else:
+            warnings.append(Problem(table.file, "", "sheet-translation",
+                                    f"cardworks has no {locale} word for the {source!r} it named; give a "
+                                    f"{'set' if key[0] == DEFAULT_SET else 'type'}@{locale} column"))
+    return made
 
 
 def _icon_names(table: Table, card: Card, index: int, text: str,

@@ -39,6 +39,8 @@ TRANSLATED_KINDS = frozenset({"title", "text", "flavour", "type", "choice", "set
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 DEFAULT_SET = "cards"
 """The set of a card whose row names none (or of every card, without a ``set`` column)."""
+DEFAULT_TYPE = "card"
+"""The one type of a sheet without a type column (named "Card"; translated from the documents' labels)."""
 POKER = (63.0, 88.0)
 """The card size when ``--size`` gives none: poker, 63 × 88 mm (as a game.json without card_size)."""
 
@@ -182,6 +184,7 @@ def read_cards(table: Table, header: Header, art: Art, problems: list[Problem]) 
     cards: list[Card] = []
     ids: dict[str, int] = {}
     title_at = next(index for index, (_, kind) in header.fields.items() if kind == "title")
+    quantity_column = any(kind == "quantity" for _, kind in header.fields.values())
     for offset, values in enumerate(table.rows):
         number = offset + 2
         values = list(values) + [None] * (len(table.header) - len(values))
@@ -219,6 +222,8 @@ def read_cards(table: Table, header: Header, art: Art, problems: list[Problem]) 
                 card.translations[index] = value.strip()
         if art.folder is not None and "image" not in {k for _, k in header.fields.values()}:
             card.art = art.by_stem.get(card_id)
+        if not quantity_column:
+            card.data["quantity"] = 1  # the sheet's own rule (docs/your-own-game.md): no column, one copy each
         cards.append(card)
     return cards
 
@@ -368,10 +373,12 @@ def declare(header: Header, cards: list[Card], table: Table, problems: list[Prob
             attributes.append({"id": field_id, "name": field_id.replace("-", " ").capitalize(), "applies_to": [],
                                "values": [{"id": v, "name": n} for v, n in values.items()]})
     if "type" not in {kind for _, kind in header.fields.values()}:
-        types = {"card": "Card"}  # every card is of the game's one type (documented: docs/your-own-game.md)
+        types = {DEFAULT_TYPE: DEFAULT_TYPE.title()}  # every card is of the game's one type (documented: docs/your-own-game.md)
         fields.insert(1, {"id": "type", "kind": "type", "required": True})
         for card in cards:
-            card.data["types"] = ["card"]
+            card.data["types"] = [DEFAULT_TYPE]
+    if "quantity" not in {kind for _, kind in header.fields.values()}:
+        fields.append({"id": "quantity", "kind": "quantity"})  # one copy each (read_cards): the count is the sheet's
     if "image" not in {kind for _, kind in header.fields.values()} and any(card.art for card in cards):
         fields.append({"id": "art", "kind": "image"})  # matched by file name: the field is declared all the same
     for declared in (*stats, *attributes):

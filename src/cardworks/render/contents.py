@@ -59,8 +59,18 @@ def page_rows(db: Database, texts: DocTexts, rows: list[ContentRow], files: dict
                     "box": labels.unknown if row.box is None else row.box,
                     "printed": f"{row.printed}{NOT_STATED}" if row.stand_in else str(row.printed),
                     "file": row_files(row, files),
-                    "why": _options_unbroken("; ".join(str(texts.label(f"reason_{code}")) for code in row.reasons))})
+                    "why": _options_unbroken("; ".join(str(texts.label(reason_label(code, own)))
+                                                       for code in row.reasons if not (own and code in SHEET_GIVES)))})
     return out
+
+
+SHEET_GIVES = frozenset({"contents-unknown"})
+"""Reasons a designer's own game never has: its sheet gives what each card prints."""
+
+
+def reason_label(code: str, own: bool) -> str:
+    """The label of a reason: the card sheet, not the rulebooks, is what an own game's count comes from."""
+    return f"reason_{code}_sheet" if own and code == "quantity-unknown" else f"reason_{code}"
 
 
 # What the engine leaves out, and what keeps a kit from being played ---------------------------------------
