@@ -337,7 +337,7 @@ def test_the_fixture_game_comes_through_an_entry_point_with_its_own_data_folder(
 
     from cardworks import plugin_registry
 
-    assert "minitrick" in GAMES and "minitrick" not in plugin_registry.BUILT_IN
+    assert "minitrick" in GAMES and "minitrick" not in plugin_registry.own_games()
     assert [p.value for p in entry_points(group=plugin_registry.ENTRY_POINT_GROUP) if p.name == "minitrick"] \
         == ["minitrick:PLUGIN"]
     folder = data_folder(registered()["minitrick"])
