@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
+from cardworks.engine.base_rules import BaseRules
+from cardworks.engine.codec import Nested
 from cardworks.engine.core import IllegalActionError, Outcome, SetupRefused
 from cardworks.engine.plugins import Hidden, Plugin
 
@@ -76,7 +78,7 @@ class State:
     table: tuple[tuple[int, ...], ...]
     current: int = 0
     turn: int = 1
-    history: Any = ()
+    history: Nested = ()
     """The actions played (a tuple; a list only when the game is told to mutate its input)."""
 
 
@@ -94,7 +96,10 @@ class Config(NamedTuple):
 
 
 @dataclass
-class Rules:
+class Rules(BaseRules, state=State, actions=parse_action):
+    """The fixture's rules. Its ``hidden_leak`` is the base class's (None) although it hides the hands: the game
+    vouches for itself, and the contract suite must not believe it (the ``leak`` mistake)."""
+
     players: int
     mistake: str | None = None
 
@@ -152,9 +157,6 @@ class Rules:
         return State(tuple(tuple(sorted(h)) for h in hands), tuple(deck), tuple(tuple(t) for t in table),
                      (state.current + 1) % self.players, state.turn + (state.current + 1 == self.players), history)
 
-    def parse(self, text: str) -> Any:
-        return parse_action(text)
-
     def observe(self, state: State, who: int) -> dict[str, Any]:
         seen = {"you": who, "hand": [card(c) for c in state.hands[who]], "hand_sizes": [len(h) for h in state.hands],
                 "deck_size": len(state.deck), "table": [[card(c) for c in t] for t in state.table],
@@ -163,23 +165,18 @@ class Rules:
             seen["hands"] = [[card(c) for c in h] for h in state.hands]  # every hand, to everyone
         return seen
 
-    def dump(self, state: State) -> dict[str, Any]:
-        return {"hands": [list(h) for h in state.hands], "deck": list(state.deck),
-                "table": [list(t) for t in state.table], "current": state.current, "turn": state.turn,
-                "history": list(state.history)}
-
     def load(self, data: dict[str, Any]) -> State:
-        deck = sorted(data["deck"]) if self.mistake == "dump-load" else data["deck"]  # loses the deck's order
-        history = list(data["history"]) if self.mistake == "mutates" else tuple(data["history"])
-        return State(tuple(tuple(h) for h in data["hands"]), tuple(deck), tuple(tuple(t) for t in data["table"]),
-                     data["current"], data["turn"], history)
+        """The codec's load, unless the game is told to lose the deck's order or to keep its history mutable."""
+        state = super().load(data)
+        if self.mistake == "dump-load":
+            state = replace(state, deck=tuple(sorted(state.deck)))
+        if self.mistake == "mutates":
+            state = replace(state, history=list(state.history))
+        return state
 
     def invariants(self, state: State) -> list[str]:
         held = [c for h in state.hands for c in h] + list(state.deck) + [c for t in state.table for c in t]
         return [] if sorted(held) == list(range(CARDS)) else ["cards appeared or vanished"]
-
-    def hidden_leak(self, state: State) -> str | None:
-        return None  # the game vouches for itself: the contract suite must not believe it
 
     def expectation(self, state: State, expect: dict[str, Any]) -> str | None:
         return None
@@ -189,10 +186,6 @@ class Rules:
             return None
         most = max(len(t) for t in state.table)
         return Outcome("turns", tuple(p for p, t in enumerate(state.table) if len(t) == most))
-
-    def result(self, state: State) -> tuple[Any, str | None]:
-        outcome = self.outcome(state)
-        return (outcome.winners, outcome.termination) if outcome else (None, None)
 
 
 def plugin(mistake: str | None = None) -> Plugin:

@@ -144,6 +144,23 @@ def test_observations_are_plain_json_and_the_game_finds_no_leak_itself(game: str
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_the_rules_take_parse_codec_and_result_from_the_base_class(game: str) -> None:
+    """One place for each: no game writes ``parse``, ``dump``/``load`` or ``result`` (read from ``outcome``, so
+    the two cannot disagree) beside ``BaseRules``."""
+    from cardworks.engine.base_rules import BaseRules
+
+    positions = _positions(game)
+    assert positions
+    for rules, state, where in positions:
+        assert isinstance(rules, BaseRules), f"{game}: {type(rules).__qualname__} is not made from BaseRules"
+        written = [name for name in ("parse", "dump", "load", "result") if getattr(type(rules), name) is not
+                   getattr(BaseRules, name)]
+        assert not written, f"{game}: {type(rules).__qualname__} writes {', '.join(written)} itself"
+        outcome = rules.outcome(state)
+        assert rules.result(state) == ((None, None) if outcome is None else (outcome.winners, outcome.termination))
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_dump_load_round_trip_through_json(game: str) -> None:
     contract.check_dump_load_round_trip(_positions(game))
 
@@ -320,7 +337,7 @@ def test_the_fixture_game_comes_through_an_entry_point_with_its_own_data_folder(
 
     from cardworks import plugin_registry
 
-    assert "minitrick" in GAMES and "minitrick" not in plugin_registry.BUILT_IN
+    assert "minitrick" in GAMES and "minitrick" not in plugin_registry.own_games()
     assert [p.value for p in entry_points(group=plugin_registry.ENTRY_POINT_GROUP) if p.name == "minitrick"] \
         == ["minitrick:PLUGIN"]
     folder = data_folder(registered()["minitrick"])

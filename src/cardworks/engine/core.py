@@ -82,7 +82,8 @@ class Playout(NamedTuple):
 
 
 class Rules(Protocol):
-    """What a game plugs into the core."""
+    """What a game plugs into the core (``engine.base_rules.BaseRules`` gives ``parse``, ``dump``/``load``,
+    ``result`` and a ``hidden_leak`` for rules that hide nothing)."""
 
     def actor(self, state: Any) -> int | None:
         """Whose decision it is: a player index, ``CHANCE``, or None when the game is over."""
@@ -100,7 +101,7 @@ class Rules(Protocol):
         """What ``player`` may see; hidden cards appear only as counts."""
 
     def dump(self, state: Any) -> dict[str, Any]:
-        """A JSON-ready form of the state (inherit it, with ``load``, from ``engine.codec.SavedState``)."""
+        """A JSON-ready form of the state (``BaseRules`` gives it, with ``load``, through the one codec)."""
 
     def load(self, data: dict[str, Any]) -> Any:
         """The state ``dump`` wrote."""
@@ -117,5 +118,5 @@ class Rules(Protocol):
     def outcome(self, state: Any) -> Outcome | None:
         """How the game ended, or None while it goes on."""
 
-    def result(self, state: Any) -> tuple[Any, str | None]:
-        """The winner (or None) and why the game ended (None while it goes on); ``outcome`` says it typed."""
+    def result(self, state: Any) -> tuple[tuple[int, ...] | None, str | None]:
+        """``outcome`` as a pair: the winners and why the game ended; (None, None) while it goes on."""

@@ -1,11 +1,11 @@
 """How a game plugs into the engine: the ``GamePlugin`` protocol and the registry of games.
 
-The core names no game. The games shipped with cardworks are listed once, in
-``cardworks.games.BUILT_IN``; a game living in another distribution declares
-its plugin under the entry point group ``cardworks.games`` (``name =
-"package.module:PLUGIN"``) and is found the same way. Every command, the
-renderer, the simulator and the contract tests reach a game only through
-``registered``, ``plugin_for`` and ``plugin_of``.
+The core names no game. Every game, the ones shipped with cardworks included,
+is declared by its distribution under the entry point group ``cardworks.games``
+(``name = "package.module:PLUGIN"``, in ``pyproject.toml``) and found there
+(``plugin_registry``). Every command, the renderer, the simulator and the
+contract tests reach a game only through ``registered``, ``plugin_for`` and
+``plugin_of``.
 """
 
 from __future__ import annotations
@@ -271,14 +271,15 @@ _REGISTRY: dict[str, GamePlugin] = {}
 
 
 def registered() -> dict[str, GamePlugin]:
-    """Every game plugin by id: the built-in ones, then those declared under ``ENTRY_POINT_GROUP``."""
+    """Every game plugin by id: cardworks' own, then those other distributions declare under ``ENTRY_POINT_GROUP``
+    (``plugin_registry.NotInstalled`` when cardworks' own are not registered)."""
     if not _REGISTRY:
         found: dict[str, GamePlugin] = {}
-        for game in plugin_registry.BUILT_IN:
-            plugin = plugin_registry.built_in_plugin(game)
+        for game in plugin_registry.own_games():
+            plugin = plugin_registry.own_plugin(game)
             found.setdefault(_checked(plugin).id, plugin)
         for plugin in checked_entry_points(plugin_registry.loaded_entry_points()):
-            found.setdefault(plugin.id, plugin)  # a built-in game is not replaced from outside
+            found.setdefault(plugin.id, plugin)  # cardworks' own game is not replaced from outside
         _REGISTRY.update(sorted(found.items()))
     return _REGISTRY
 
@@ -296,9 +297,9 @@ def checked_entry_points(loaded: list[tuple[Any, Any]]) -> list[GamePlugin]:
 
 
 def plugin_of(game: str) -> GamePlugin | None:
-    """The plugin of ``game``, or None. A built-in game's package is imported alone: importing every game
-    costs about 0.7 s, paid by each command that validates or builds one game."""
-    if _REGISTRY or game not in plugin_registry.BUILT_IN:
+    """The plugin of ``game``, or None. One of cardworks' own games has its package imported alone: importing
+    every game costs about 0.7 s, paid by each command that validates or builds one game."""
+    if _REGISTRY or game not in plugin_registry.own_points():
         return registered().get(game)
     return _checked(plugin_registry.plugin_of(game))
 

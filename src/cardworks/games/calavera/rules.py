@@ -50,7 +50,7 @@ from typing import Any
 
 from .actions import JOKER, SKULL, CalaveraAction, Die, First, Mark, Pass, Reroll, Roll, parse_action, player
 from .invariants import more_invariants
-from ...engine.codec import SavedState, StateCodec
+from ...engine.base_rules import BaseRules
 from ...engine.core import CHANCE, IllegalActionError, Outcome, player_index
 
 
@@ -97,10 +97,8 @@ class State:
 
 
 @dataclass
-class CalaveraRules(SavedState):
+class CalaveraRules(BaseRules, state=State, actions=parse_action):
     """The rules, bound to one sheet layout, dice and player count."""
-
-    codec = StateCodec(State)
 
     players: int
     colours: tuple[str, ...]
@@ -165,9 +163,6 @@ class CalaveraRules(SavedState):
             choices = (Reroll(me, dice) for k in range(1, len(free) + 1) for dice in combinations(free, k))
             self._cache[key] = sorted(choices, key=_notation)
         return list(self._cache[key])
-
-    def parse(self, text: str) -> CalaveraAction:
-        return parse_action(text)
 
     def apply(self, state: State, action: CalaveraAction, *, rng: random.Random | None = None) -> State:
         """The state after ``action``; IllegalActionError names the rule it breaks."""
@@ -382,10 +377,6 @@ class CalaveraRules(SavedState):
         if state.phase != "over":
             return None
         return Outcome(state.reason, tuple(state.winners or ()))
-
-    def result(self, state: State) -> tuple[tuple[int, ...] | None, str | None]:
-        """The winners (several when tied: they share the win) and why the game ended; None while it goes on."""
-        return (state.winners if state.phase == "over" else None), state.reason
 
     def invariants(self, state: State) -> list[str]:
         broken = []

@@ -21,7 +21,7 @@ from itertools import combinations
 from typing import Any
 
 from .models import PlazaMajority
-from ...engine.codec import SavedState, StateCodec
+from ...engine.base_rules import BaseRules
 from ...engine.core import IllegalActionError, Outcome
 from .actions import (SHOWS, Camera, DiablesAction, Drums, EndPerformance, Like, ScoreLluiment, ScoreShow,
                               ScoreSocialMedia, ScoreStreet, Thrill, TurnOrder, parse_action)
@@ -83,10 +83,8 @@ class State:
     winner: int | None = None
 
 
-class DiablesRules(SavedState):
+class DiablesRules(BaseRules, state=State, actions=parse_action):
     """The scoring rules, with the game's parameters, the tiles' conditions and the shows' layouts."""
-
-    codec = StateCodec(State)
 
     def __init__(self, params: dict[str, Any], tiles: dict[str, Any], layouts: dict[str, Layout],
                  sound_last: int | None = None, thrill_icons: tuple[int, ...] = ()) -> None:
@@ -107,9 +105,6 @@ class DiablesRules(SavedState):
         """Scoring steps belong to the table (0); None once the scoring this engine covers is over."""
         return None if state.phase in ("round-over", "over") else 0
 
-    def parse(self, text: str) -> DiablesAction:
-        return parse_action(text)
-
     def outcome(self, state: State) -> Outcome | None:
         """How play ended: the game's end, or the end of a round's scoring (later phases are not modelled)."""
         if state.phase == "over":
@@ -117,13 +112,6 @@ class DiablesRules(SavedState):
         if state.phase == "round-over":
             return Outcome("round-scored")
         return None
-
-    def result(self, state: State) -> tuple[int | None, str | None]:
-        if state.phase == "over":
-            return state.winner, "game-over"
-        if state.phase == "round-over":
-            return None, f"round {state.round} scored; phases 3 and 4 are not modelled"
-        return None, None
 
     def legal_actions(self, state: State) -> list[DiablesAction]:
         found: list[DiablesAction] = []
@@ -390,9 +378,6 @@ class DiablesRules(SavedState):
     def observe(self, state: State, player: int) -> dict[str, Any]:
         """Everything scoring uses lies open on the table."""
         return self.dump(state)
-
-    def hidden_leak(self, state: State) -> str | None:
-        return None
 
     def invariants(self, state: State) -> list[str]:
         broken = []

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from ...engine.base_rules import BaseRules
 from ...engine.core import CHANCE, IllegalActionError, Outcome, Playout
 from .actions import (Almoina, Attack, Burn, Coin, Defend, Discard, FalleraAction, First, Lay, Move, NoDefence, Pass,
                       Play, Respond, Sell, Take, Target, parse_action, player)
@@ -82,7 +83,7 @@ from .windows import Windows
 
 @dataclass
 class FalleraRules(Deal, Checks, Rollouts, TurnFlow, Triggers, Responses, Windows, Verbs, SeveralBattlesRules, Battles, Kingdom,
-                   Victory, Views):
+                   Victory, Views, BaseRules, state=State, actions=parse_action):
     """The rules, bound to the card definitions of one game configuration."""
 
     defs: dict[str, CardDef]
@@ -225,9 +226,6 @@ class FalleraRules(Deal, Checks, Rollouts, TurnFlow, Triggers, Responses, Window
             return listed
         return [a for a in listed if type(a) is not Attack or a.treasure.number not in covered]
 
-    def parse(self, text: str) -> FalleraAction:
-        return parse_action(text)
-
     def apply(self, state: State, action: FalleraAction, *, rng: random.Random | None = None) -> State:
         """The state after ``action``; IllegalActionError names the rule it breaks."""
         draft = thawed(state, self.facts(state))
@@ -274,9 +272,6 @@ class FalleraRules(Deal, Checks, Rollouts, TurnFlow, Triggers, Responses, Window
         if state.phase != "over":
             return None
         return Outcome(state.reason, () if state.winner is None else (state.winner,))
-
-    def result(self, state: State) -> tuple[int | None, str | None]:
-        return state.winner, state.reason
 
 
 _COINS = (Coin(True), Coin(False))

@@ -1,5 +1,5 @@
 """What Fallera shows and checks of a position: each player's observation (and proof it leaks nothing
-hidden), its dump and load (the engine's one codec), scenario expectations and the invariants every position keeps."""
+hidden), scenario expectations and the invariants every position keeps (``BaseRules`` dumps and loads it)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from .actions import player
 from .effects import FaceUpAttacks
 from .registry import REGISTRY
 from .invariants import more_invariants
-from ...engine.codec import SavedState, StateCodec
 from .state import State
 from .revolta import face_down_cards
 from .verbs import public_marks
@@ -29,10 +28,8 @@ def _asked_view(state: State, label: Any) -> list[Any] | None:
     return None if state.asked is None else list(state.asked)
 
 
-class Views(SavedState):
-    """The part of ``FalleraRules`` that shows, stores and checks positions."""
-
-    codec = StateCodec(State)
+class Views:
+    """The part of ``FalleraRules`` that shows and checks positions (``BaseRules`` stores them)."""
 
     @REGISTRY.bind(FaceUpAttacks, "stands", reads=("counter",))
     def observe(self, state: State, who: int) -> dict[str, Any]:
