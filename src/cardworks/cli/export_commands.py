@@ -82,6 +82,7 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | Non
     if result.profile.output == "pdf-x1a":
         _report_flattened(result)
     _warn_telltale(result)
+    _warn_small_type(result)
     if result.overflow:
         from ..render.measure import describe
 
@@ -109,6 +110,7 @@ def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, sele
                  base_url=base_url, jobs=jobs, packs=list(packs), face_cache=face_cache)
     click.echo(f"{result.saved_object}: {result.designs} designs, {result.cards} cards on {len(result.sheets)} sheet(s)")
     _warn_telltale(result)
+    _warn_small_type(result)
 
 
 def _files(files: list[str]) -> str:
@@ -132,6 +134,14 @@ def _report_flattened(result) -> None:
     for why, where in reasons.items():
         shown = ", ".join(where[:6]) + (f" and {len(where) - 6} more" if len(where) > 6 else "")
         click.echo(f"    {why}: {shown}")
+
+
+def _warn_small_type(result) -> None:
+    """One warning per face whose type prints under its minimum, as ``cardworks build`` gives it."""
+    from .output import warn_small_type
+
+    for card, parts in result.small.items():
+        warn_small_type(result.game, result.locale, card, parts)
 
 
 def _warn_telltale(result) -> None:

@@ -50,6 +50,10 @@ class ExportResult:
     """One per card size: its size, files, designs and cards (``export.json``'s ``products``)."""
     flattened: list[dict[str, Any]] = field(default_factory=list)
     """The PDF/X pages Ghostscript flattened into an image: file, page, card and why."""
+    small: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+    """Card → its parts printed under the smallest legible size: part → (printed pt, minimum pt)."""
+    game: str = ""
+    locale: str = ""
 
 
 def _sizes(faces: DeckFaces, profile: Profile, order: list[int]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -207,7 +211,9 @@ class PrintShop:
                 "products": [self._product(faces, product, members, file_of) for product, members in groups.items()],
                 "flattened": flattened, "page_cards": page_cards, "faces": _face_sources(faces),
                 "unverified": profile.unverified(), "overflow": list(faces.result.overflow),
-                "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()}}
+                "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()},
+                "small_type": {card: {part: list(pair) for part, pair in parts.items()}
+                               for card, parts in faces.small.items()}}
 
     def _product(self, faces: DeckFaces, product: str, members: list[int], file_of: dict[str, str]) -> dict[str, Any]:
         """One product of the export: its size as the profile gives it (with source and what is unverified), its
@@ -252,7 +258,8 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
     faces = done.faces
     return ExportResult(done.folder, profile, done.record["files"], len(faces.deck.cards), faces.deck.physical_cards,
                         done.verified, list(faces.result.overflow), dict(faces.result.parts), faces.telltale, done.label,
-                        done.record["products"], done.record["flattened"])
+                        done.record["products"], done.record["flattened"], faces.small, faces.db.output_id,
+                        faces.locale)
 
 
 @dataclass
