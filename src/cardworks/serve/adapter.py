@@ -47,6 +47,23 @@ class FaceImage:
     """Files the face asked for that the renderer's fetcher refused."""
     parts: tuple[str, ...] = ()
     """The parts that overflowed (``name``, ``stats``, ``rules``, ``flavour``; see ``render.measure``)."""
+    type_sizes: tuple[tuple[str, float], ...] = ()
+    """Each part's printed type size in points at the card's real size (``render.measure``), as the build reads it."""
+
+    def small_type(self, minimum: Any) -> dict[str, tuple[float, float]]:
+        """The parts printed under ``minimum`` (a ``TypeMinimum``): part → (printed pt, minimum pt), the check of
+        ``cardworks build`` (``render.legibility``)."""
+        from ..render.legibility import too_small
+
+        return too_small(dict(self.type_sizes), minimum)
+
+    def small_type_warnings(self, minimum: Any) -> list[str]:
+        """The type too small to read, in words, one line for the face (empty when every part is large enough)."""
+        small = self.small_type(minimum)
+        if not small:
+            return []
+        parts = ", ".join(f"{part} {size:.1f} pt (at least {least:g} pt)" for part, (size, least) in small.items())
+        return [f"[type-too-small] printed under the smallest legible size: {parts}; docs/templates.md"]
 
     def overflow_warnings(self) -> list[str]:
         """What overflowed, in words, one line per part."""
@@ -69,6 +86,12 @@ class FaceSet:
     else the card type's, else the common one, each at the card's size)."""
     sizes: dict[str, tuple[float, float]]
     """Face id → its trim (width, height) in millimetres, bleed not included."""
+
+    def minimum(self, face_id: str) -> Any:
+        """The smallest type the face may print (its pack's ``min_type_pt``, else the default)."""
+        from ..render.legibility import DEFAULT
+
+        return self.job.min_type.get(face_id, DEFAULT)
 
 
 def has_cards(folder: Path) -> bool:
@@ -143,7 +166,7 @@ def render_face_images(faces: FaceSet, ids: Iterable[str], dpi: int = PREVIEW_DP
         box = ((art.width / 72 * 25.4, art.height / 72 * 25.4) if art else
                art_box_mm(face.trim_w, face.trim_h, face.layout) if getattr(face, "art", None) else None)
         images[face_id] = FaceImage(pngs[str(Path(".") / f"{face_id}.png")], face_id in result.overflow, box, refused,
-                                    result.parts.get(face_id, ()))
+                                    result.parts.get(face_id, ()), tuple(sorted(result.sizes.get(face_id, {}).items())))
     return images
 
 

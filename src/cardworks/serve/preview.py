@@ -62,6 +62,8 @@ class Tile:
     waiting: bool = False
     """The face is being drawn: the page fills it in when it is."""
     key: str = ""
+    small: str = ""
+    """The face's type too small to read, in words (a mark on the face), '' when every part is large enough."""
 
     @property
     def has_problems(self) -> bool:
@@ -91,6 +93,8 @@ class LocaleView:
     """Front and back on the card page, px (the card's size at ``LARGE_PX_PER_MM``)."""
     small: tuple[int, int] = (204, 278)
     """The face among the other locales, px (``TILE_PX_PER_MM``)."""
+    small_type: str = ""
+    """The face's type too small to read, in words (a mark on the face), '' when every part is large enough."""
 
 
 def shown_size(trim_mm: tuple[float, float], px_per_mm: float) -> tuple[int, int]:
@@ -111,6 +115,11 @@ def low_resolution(art: Path | None, box_mm: tuple[float, float] | None) -> str 
     if dpi >= PRINT_DPI:
         return None
     return f"art {art.name} is {width}×{height} px: {dpi:.0f} dpi at its printed size, {PRINT_DPI} needed"
+
+
+def _small(warnings: list[str]) -> str:
+    """The type-too-small warning among a face's warnings (the mark on the face says it), or ''."""
+    return next((warning for warning in warnings if warning.startswith("[type-too-small]")), "")
 
 
 class Preview:
@@ -292,12 +301,14 @@ class Preview:
         self._worker.close()
 
     # -- what pages show ---------------------------------------------------------------------------------------
-    def _warnings(self, card: CardInfo, face: str | None) -> list[str]:
+    def _warnings(self, card: CardInfo, face: str | None, faces: adapter.FaceSet | None = None) -> list[str]:
         image = self._images.get(face) if face else None
         if image is None:
             return []
         found = []
         found += image.overflow_warnings()
+        if faces is not None:
+            found += image.small_type_warnings(faces.minimum(card.id))
         low = self._art_check(card.art, image.art_box_mm)
         if low:
             found.append(low)
@@ -333,8 +344,9 @@ class Preview:
             face = key if key is not None and self.image(key) is not None else None
             waiting = face is None and key is not None and card.id not in hidden and key not in self.failed
             size = shown_size(faces.sizes.get(card.id, default) if faces else default, TILE_PX_PER_MM)
-            tile = Tile(card, name, face, self._warnings(card, face), size=size, waiting=waiting,
-                        missing="drawing…" if waiting else self._missing(card, locale, face))
+            warnings = self._warnings(card, face, faces)
+            tile = Tile(card, name, face, warnings, size=size, waiting=waiting,
+                        missing="drawing…" if waiting else self._missing(card, locale, face), small=_small(warnings))
             tile.key = tile_key(card, face, tile.warnings + [name, tile.missing, str(size)])
             tiles.append(tile)
         return tiles
@@ -371,8 +383,9 @@ class Preview:
             face = faces.get(card_id)
             sizes = {} if trim is None else {"large": shown_size(trim, LARGE_PX_PER_MM),
                                              "small": shown_size(trim, TILE_PX_PER_MM)}
+            warnings = self._warnings(card, face, face_set)
             views.append(LocaleView(locale, name, status, face, faces.get(back_id) if back_id else None,
-                                    self._warnings(card, face), **sizes))
+                                    warnings, **sizes, small_type=_small(warnings)))
         return views
 
     def rulings(self, card_id: str, locale: str) -> list[dict[str, str]]:
