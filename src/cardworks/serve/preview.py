@@ -20,8 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
-
 from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
 from ..i18n import Localizer
 from ..i18n.locales import known_locale, resolve_locale
@@ -99,13 +97,15 @@ class LocaleView:
 
 def shown_size(trim_mm: tuple[float, float], px_per_mm: float) -> tuple[int, int]:
     """A face's size on a page: its trim and bleed at one scale for every card, so sizes compare as printed."""
-    return (round((trim_mm[0] + 2 * adapter.BLEED_MM) * px_per_mm), round((trim_mm[1] + 2 * adapter.BLEED_MM) * px_per_mm))
+    return (round((trim_mm[0] + 2 * adapter.bleed_mm()) * px_per_mm), round((trim_mm[1] + 2 * adapter.bleed_mm()) * px_per_mm))
 
 
 def low_resolution(art: Path | None, box_mm: tuple[float, float] | None) -> str | None:
     """A warning when a card's raster art has under 300 pixels per inch at the size its box prints it."""
     if art is None or box_mm is None:
         return None
+    from PIL import Image, UnidentifiedImageError  # once faces are drawn: the first page does not need it
+
     try:  # the checked reader: a FIFO, a device or a huge file is refused, never waited on or read whole
         with Image.open(io.BytesIO(read_limited(art, MAX_ASSET_BYTES))) as image:
             width, height = image.size
@@ -129,12 +129,13 @@ class Preview:
         """Read the data and check the options (a wrong one is a usage error here, before anything is served);
         with ``defer``, checking the data waits for :meth:`start`, so the first page can be served at once."""
         self.options = options
-        self.game_folder = choose_game(options)
+        read: dict[Path, object] = {}
+        self.game_folder = choose_game(options, read)
         # Deferred (the server's start-up), the rendering process starts once serving began (``start``): on a
         # busy machine its import of the renderer would otherwise slow the first page down.
         self._worker = RenderWorker(options.render_timeout, start=not defer)
         self._source_maps: dict = {}
-        db = read_database(options, self.game_folder)
+        db = read_database(options, self.game_folder, read)
         if options.locale and db.game_doc is not None:  # an alias is shown as the locale it names; unknown tags stop here
             self.options = replace(options, locale=resolve_locale(db.game_doc, options.locale))
         self.ready = threading.Event()
@@ -297,8 +298,8 @@ class Preview:
         return self.snapshot.version
 
     def close(self) -> None:
-        """Stop the rendering process."""
-        self._worker.close()
+        """Stop the rendering process (for good: a face still being drawn is not started again)."""
+        self._worker.stop()
 
     # -- what pages show ---------------------------------------------------------------------------------------
     def _warnings(self, card: CardInfo, face: str | None, faces: adapter.FaceSet | None = None) -> list[str]:
