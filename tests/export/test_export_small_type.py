@@ -74,7 +74,21 @@ def test_no_warning_when_the_type_is_large_enough(tmp_path: Path) -> None:
     pack = _pack(tmp_path / "pack", {"text": 3.0, "credits": 3.0})
     out = tmp_path / "shop"
     result = run_cli("--cards", str(CARDS), "export", "print-shop", str(pack), "--profile", "pdf", "--locale", "en",
-                     "--out", str(out))
+                     "--out", str(out), "--strict")  # nothing too small, nothing overflowing: --strict exports it
     assert result.exit_code == 0, result.output
     assert not _warnings(result.output)
     assert json.loads((out / "export.json").read_text(encoding="utf-8"))["small_type"] == {}
+
+
+def test_strict_refuses_and_leaves_the_folder_as_it_was(strict_pack: Path, tmp_path: Path) -> None:
+    out = tmp_path / "shop"
+    first = run_cli("--cards", str(CARDS), "export", "print-shop", str(strict_pack), "--profile", "pdf",
+                    "--locale", "en", "--out", str(out))
+    assert first.exit_code == 0, first.output
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    refused = run_cli("--cards", str(CARDS), "export", "print-shop", str(strict_pack), "--profile", "pdf",
+                      "--locale", "en", "--out", str(out), "--strict")
+    assert refused.exit_code == 1, refused.output
+    assert "type too small to read on example-orxata (" in refused.output and "nothing was exported" in refused.output
+    assert "sets/example.json:/cards/0/rules" in refused.output and "[type-too-small]" in refused.output
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before  # the earlier export stays
