@@ -88,6 +88,7 @@ def main() -> None:
     parser.add_argument("--game")
     parser.add_argument("--set", dest="selection")
     options = parser.parse_args()
+    load_before = os.getloadavg()[0]  # the machine is shared: every figure comes with the load it was taken at
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         if options.game:
@@ -100,6 +101,7 @@ def main() -> None:
         rounds = [one_round(cards_root, args) for _ in range(options.rounds)]
     firsts, cards, dones = [r[0] for r in rounds], [r[1] for r in rounds], [r[2] for r in rounds]
     print(f"served: {' '.join(args[:1]) if options.game else 'the multi-size pack'}; {rounds[0][3]} face(s) on the page")
+    print(f"load average (1 min): {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores")
     print(f"first deck page: median {statistics.median(firsts):.2f} s (rounds: {', '.join(f'{t:.2f}' for t in firsts)}); "
           f"goal {GOAL_S:.0f} s")
     cpus = [r[4] for r in rounds]

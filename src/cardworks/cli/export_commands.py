@@ -58,17 +58,19 @@ def export() -> None:
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Folder to write (replaced whole; a symbolic link to a folder is followed; default "
                    "build/export/PROFILE-GAME-DECK-LOCALE).")
+@click.option("--strict", is_flag=True, help="Refuse the export (exit 1, OUT left as it was) when a card's text "
+                                              "overflows or its type prints under the smallest legible size.")
 @click.pass_obj
 def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None,
                       players: int | None, locale: str | None, jobs: int, face_cache: Path, profile_name: str,
-                      out: Path | None) -> None:
+                      out: Path | None, strict: bool) -> None:
     """Write the deck (or the PACKS' cards) as the shop takes it, with quantities.csv, and preflight it."""
     from ..export.printshop import export_print_shop as run
     from .output import Heartbeat
 
     with Heartbeat() as stage:
         result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out,
-                     jobs=jobs, packs=list(packs), face_cache=face_cache, stage=stage)
+                     jobs=jobs, packs=list(packs), face_cache=face_cache, stage=stage, strict=strict)
     click.echo(f"{result.folder}: {len(result.files)} file(s) for {result.profile.name}, "
                f"{result.designs} designs, {result.cards} cards; preflight passed")
     for product in result.products:
@@ -82,6 +84,7 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | Non
     if result.profile.output == "pdf-x1a":
         _report_flattened(result)
     _warn_telltale(result)
+    _warn_small_type(result)
     if result.overflow:
         from ..render.measure import describe
 
@@ -109,6 +112,7 @@ def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, sele
                  base_url=base_url, jobs=jobs, packs=list(packs), face_cache=face_cache)
     click.echo(f"{result.saved_object}: {result.designs} designs, {result.cards} cards on {len(result.sheets)} sheet(s)")
     _warn_telltale(result)
+    _warn_small_type(result)
 
 
 def _files(files: list[str]) -> str:
@@ -132,6 +136,14 @@ def _report_flattened(result) -> None:
     for why, where in reasons.items():
         shown = ", ".join(where[:6]) + (f" and {len(where) - 6} more" if len(where) > 6 else "")
         click.echo(f"    {why}: {shown}")
+
+
+def _warn_small_type(result) -> None:
+    """One warning per face whose type prints under its minimum, as ``cardworks build`` gives it."""
+    from .output import warn_small_type
+
+    for card, parts in result.small.items():
+        warn_small_type(result.game, result.locale, card, parts)
 
 
 def _warn_telltale(result) -> None:

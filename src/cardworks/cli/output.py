@@ -151,11 +151,16 @@ def print_build_report(report) -> None:
         click.echo(f"warning: [text-overflow] {game} {locale} {card} ({', '.join(parts) or 'text'}): does not fit its place "
                    "on the card (rules at the smallest size, the title in two lines, the flavour under the rules)")
     for game, locale, card, parts in report.small:
-        sizes = ", ".join(f"{part} {size:.1f} pt" for part, (size, _) in parts.items())
-        least = ", ".join(sorted({f"{least:g} pt" for _, least in parts.values()}))
-        click.echo(f"warning: [type-too-small] {game} {locale} {card} ({sizes}): printed under the smallest "
-                   f"legible size ({least}; docs/templates.md)")
+        warn_small_type(game, locale, card, parts)
     click.echo(f"manifest: {report.manifest}")
+
+
+def warn_small_type(game: str, locale: str, card: str, parts: dict[str, tuple[float, float]]) -> None:
+    """The warning for one face whose type prints under its minimum: the same line from build and the exports."""
+    sizes = ", ".join(f"{part} {size:.1f} pt" for part, (size, _) in parts.items())
+    least = ", ".join(sorted({f"{least:g} pt" for _, least in parts.values()}))
+    click.echo(f"warning: [type-too-small] {game} {locale} {card} ({sizes}): printed under the smallest "
+               f"legible size ({least}; docs/templates.md)")
 
 
 def print_status(rows) -> None:

@@ -23,6 +23,7 @@ from ..render.faces import BLEED_MM, Face, FaceJob, build_job, face_renderer
 from ..render.facecache import DeckFaces as CachedFaces, FaceCache, deck_faces
 from ..render.facepdf import assemble
 from ..render.fetcher import refusal_error
+from ..render.legibility import DEFAULT as DEFAULT_MINIMUM, too_small
 from ..render.telltale import telltale_backs
 from ..validate import validate
 from .packs import pack_games
@@ -50,6 +51,9 @@ class DeckFaces:
     """Face id (design or back) → its own trim size in mm: its set's, its pack's or the game's."""
     telltale: dict[str, list[str]] = field(default_factory=dict)
     """Card type → its backs, for types whose cards carry several backs (``render.telltale``): a warning."""
+    small: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+    """Face id → its parts printed under the smallest legible size: part → (printed pt, minimum pt), as
+    ``cardworks build`` finds them (``render.legibility``): a warning naming card and part."""
 
     @property
     def back_ids(self) -> list[str]:
@@ -143,7 +147,15 @@ def render_deck(db: Database, deck: Deck, locale: str, jobs: int = 1, job: FaceJ
     pdf.save(buffer)  # reopen so later copies see a plain file, not pages borrowed from the faces
     buffer.seek(0)
     return DeckFaces(db, deck, locale, result, pikepdf.open(buffer), order, backs, face_sizes(job),
-                     telltale_backs(job))
+                     telltale_backs(job), small_type(job, result, order))
+
+
+def small_type(job: FaceJob, result: CachedFaces, order: list[str]) -> dict[str, dict[str, tuple[float, float]]]:
+    """The faces whose type prints under its minimum (the pack's, else the default), in page order: the same
+    check as ``cardworks build``'s, on the same measured sizes."""
+    sizes = result.sizes
+    return {face_id: found for face_id in order
+            if (found := too_small(sizes.get(face_id, {}), job.min_type.get(face_id, DEFAULT_MINIMUM)))}
 
 
 def staging_folder(out: Path) -> Path:

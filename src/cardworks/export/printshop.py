@@ -50,6 +50,10 @@ class ExportResult:
     """One per card size: its size, files, designs and cards (``export.json``'s ``products``)."""
     flattened: list[dict[str, Any]] = field(default_factory=list)
     """The PDF/X pages Ghostscript flattened into an image: file, page, card and why."""
+    small: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+    """Card → its parts printed under the smallest legible size: part → (printed pt, minimum pt)."""
+    game: str = ""
+    locale: str = ""
 
 
 def _sizes(faces: DeckFaces, profile: Profile, order: list[int]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -147,6 +151,20 @@ def refuse_sizes(profile: Profile, job: FaceJob) -> None:
                          "nothing was rendered")
 
 
+def refuse_unreadable(faces: DeckFaces) -> None:
+    """``--strict``: DataError naming each card and part whose text overflows or prints under its minimum, the
+    refusal of ``cardworks build --strict``."""
+    from ..render.build import overflow_error, small_type_error
+
+    overflow = faces.result.parts
+    designs = {entry.card.id for entry in faces.deck.cards}
+    if any(card in designs for card in overflow):
+        raise overflow_error(faces.db, faces.locale, {c: p for c, p in overflow.items() if c in designs},
+                             "; nothing was exported")
+    if faces.small:
+        raise small_type_error(faces.db, faces.locale, faces.small, "; nothing was exported")
+
+
 def quantities_rows(faces: DeckFaces, file_of: dict[str, str], product_of: dict[str, str]
                    ) -> list[dict[str, str | int]]:
     """One row per design and per back: the file to upload, the product (card size) it belongs to, the card (or
@@ -179,6 +197,9 @@ class PrintShop:
     kind: str = "print-shop"
     on_file: PageNote | None = None
     """Told each file (or PNG folder) written, with its page or image count: progress for long exports."""
+    strict: bool = False
+    """Refuse, before any file is written, a deck with overflowing text or type too small to read (as
+    ``cardworks build --strict`` does)."""
 
     @property
     def prefix(self) -> str:
@@ -188,6 +209,8 @@ class PrintShop:
         refuse_sizes(self.profile, job)
 
     def write(self, faces: DeckFaces, staging: Path, out: Path, label: str) -> dict[str, Any]:
+        if self.strict:
+            refuse_unreadable(faces)
         profile = self.profile
         flattened: list[dict] = []
         if profile.output == "png":
@@ -207,7 +230,9 @@ class PrintShop:
                 "products": [self._product(faces, product, members, file_of) for product, members in groups.items()],
                 "flattened": flattened, "page_cards": page_cards, "faces": _face_sources(faces),
                 "unverified": profile.unverified(), "overflow": list(faces.result.overflow),
-                "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()}}
+                "overflow_parts": {card: list(parts) for card, parts in faces.result.parts.items()},
+                "small_type": {card: {part: list(pair) for part, pair in parts.items()}
+                               for card, parts in faces.small.items()}}
 
     def _product(self, faces: DeckFaces, product: str, members: list[int], file_of: dict[str, str]) -> dict[str, Any]:
         """One product of the export: its size as the profile gives it (with source and what is unverified), its
@@ -236,10 +261,10 @@ class PrintShop:
 def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None = None, selection: str | None = None,
                       players: int | None = None, locale: str | None = None, out: Path | None = None,
                       jobs: int = 1, packs: list[Path] | None = None, face_cache: Path | None = None,
-                      stage: Callable[[str], None] | None = None) -> ExportResult:
+                      stage: Callable[[str], None] | None = None, strict: bool = False) -> ExportResult:
     """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails.
     Faces in ``face_cache`` (a build's face cache) are not laid out again. ``stage`` is told what the export is
-    doing as it goes (progress)."""
+    doing as it goes (progress). With ``strict``, overflowing text or type too small to read refuses the export."""
     profile = load_profile(profile_name)
     if profile.output == "pdf-x1a":
         ghostscript()  # before any work: a missing Ghostscript must not leave half an export
@@ -248,11 +273,12 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
     chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs, face_cache)
     done = run_target(cards_root, _Staged(profile, on_file=lambda name, count: tell(f"wrote {name} ({count} "
                                                                                       f"{'page' if name.endswith('.pdf') else 'image'}s)"),
-                                          tell=tell), chosen, out)
+                                          tell=tell, strict=strict), chosen, out)
     faces = done.faces
     return ExportResult(done.folder, profile, done.record["files"], len(faces.deck.cards), faces.deck.physical_cards,
                         done.verified, list(faces.result.overflow), dict(faces.result.parts), faces.telltale, done.label,
-                        done.record["products"], done.record["flattened"])
+                        done.record["products"], done.record["flattened"], faces.small, faces.db.output_id,
+                        faces.locale)
 
 
 @dataclass

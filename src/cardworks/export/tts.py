@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +176,10 @@ class TtsResult:
     telltale: dict[str, list[str]]
     """Card type → its backs, where one type carries several (a warning, see ``render.telltale``)."""
     deck: str
+    small: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+    """Card → its parts printed under the smallest legible size: part → (printed pt, minimum pt)."""
+    game: str = ""
+    locale: str = ""
 
 
 @dataclass(frozen=True)
@@ -296,4 +300,5 @@ def export_tts(cards_root: Path, *, game: str | None = None, selection: str | No
     deck = done.faces.deck
     sheets = [name for name in done.record["files"] if name.startswith("sheet-")]
     return TtsResult(done.folder, done.folder / f"{done.label}.json", [done.folder / name for name in sheets],
-                     len(deck.cards), deck.physical_cards, done.faces.telltale, done.label)
+                     len(deck.cards), deck.physical_cards, done.faces.telltale, done.label, done.faces.small,
+                     done.faces.db.output_id, done.faces.locale)

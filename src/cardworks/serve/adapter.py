@@ -14,19 +14,20 @@ import io
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
 from ..loading.database import Database
-from ..render.deck import Deck, build_deck
-from ..models.face import art_box_mm
-from ..render.faces import BLEED_MM, FaceJob, build_job, render_faces
-from ..render.fonts import font_files
 from ..render.jinja import environment, templates_dir
 
-# The PDF assembling and rasterising modules (pikepdf, pdfium) and the build are imported where they are used:
-# faces are drawn in the rendering process, so the server answers its first page without loading them.
+if TYPE_CHECKING:
+    from ..render.deck import Deck
+    from ..render.faces import FaceJob
+
+# The face layout, the PDF assembling and rasterising modules (pikepdf, pdfium), the deck and the build are
+# imported where they are used: faces are built after the first page and drawn in the rendering process, so
+# the server answers its first page without loading them.
 
 __all__ = ["FaceImage", "FaceSet", "build_deck", "environment", "face_set", "has_cards", "render_face_images",
            "run_scenarios", "scenario_games", "templates_dir"]
@@ -47,6 +48,23 @@ class FaceImage:
     """Files the face asked for that the renderer's fetcher refused."""
     parts: tuple[str, ...] = ()
     """The parts that overflowed (``name``, ``stats``, ``rules``, ``flavour``; see ``render.measure``)."""
+    type_sizes: tuple[tuple[str, float], ...] = ()
+    """Each part's printed type size in points at the card's real size (``render.measure``), as the build reads it."""
+
+    def small_type(self, minimum: Any) -> dict[str, tuple[float, float]]:
+        """The parts printed under ``minimum`` (a ``TypeMinimum``): part → (printed pt, minimum pt), the check of
+        ``cardworks build`` (``render.legibility``)."""
+        from ..render.legibility import too_small
+
+        return too_small(dict(self.type_sizes), minimum)
+
+    def small_type_warnings(self, minimum: Any) -> list[str]:
+        """The type too small to read, in words, one line for the face (empty when every part is large enough)."""
+        small = self.small_type(minimum)
+        if not small:
+            return []
+        parts = ", ".join(f"{part} {size:.1f} pt (at least {least:g} pt)" for part, (size, least) in small.items())
+        return [f"[type-too-small] printed under the smallest legible size: {parts}; docs/templates.md"]
 
     def overflow_warnings(self) -> list[str]:
         """What overflowed, in words, one line per part."""
@@ -70,12 +88,34 @@ class FaceSet:
     sizes: dict[str, tuple[float, float]]
     """Face id → its trim (width, height) in millimetres, bleed not included."""
 
+    def minimum(self, face_id: str) -> Any:
+        """The smallest type the face may print (its pack's ``min_type_pt``, else the default)."""
+        from ..render.legibility import DEFAULT
+
+        return self.job.min_type.get(face_id, DEFAULT)
+
+
+def build_deck(db: Database, selection: str | None = None, players: int | None = None) -> Deck:
+    """The deck of ``selection`` (``render.deck.build_deck``)."""
+    from ..render.deck import build_deck as build
+
+    return build(db, selection, players)
+
+
+def bleed_mm() -> float:
+    """The bleed every face is drawn with (``render.faces.BLEED_MM``)."""
+    from ..render.faces import BLEED_MM
+
+    return BLEED_MM
+
 
 def has_cards(folder: Path) -> bool:
-    """Whether a game folder has card faces to show (``render.build.has_cards``)."""
-    from ..render.build import has_cards as check
+    """Whether a game folder has card faces to show: it holds set files, as ``render.build.has_cards`` decides.
+    Asked before the first page is served, so the build (and all it imports) is not loaded for it."""
+    from ..models.files import classify
 
-    return check(folder)
+    return any(kind is not None and kind.name == "set"
+               for kind in (classify(path.relative_to(folder).as_posix()) for path in folder.rglob("*.json")))
 
 
 def _file_of(url: str) -> Path | None:
@@ -94,6 +134,7 @@ def _bytes(path: Path) -> bytes:
 def _context_digest(job: FaceJob) -> bytes:
     """What every face of a job depends on besides its own fields: renderer, templates, fonts, icon files."""
     from ..render.facecache import RENDERER_VERSION
+    from ..render.fonts import font_files
 
     digest = hashlib.sha256(f"cardworks-renderer {RENDERER_VERSION} {PREVIEW_DPI}dpi".encode())
     root = templates_dir()
@@ -113,6 +154,8 @@ def _context_digest(job: FaceJob) -> bytes:
 
 def face_set(db: Database, deck: Deck, locale: str) -> FaceSet:
     """What each face of ``deck`` shows in ``locale``, and its hash (the cache key)."""
+    from ..render.faces import build_job
+
     job = build_job(db, deck, locale, allow_fallback=True)  # a preview shows the fallback; missing strings are problems elsewhere
     context = _context_digest(job)
     keys = {face.id: hashlib.sha256(context + repr(asdict(face)).encode()).hexdigest() for face in job.faces}
@@ -123,7 +166,9 @@ def face_set(db: Database, deck: Deck, locale: str) -> FaceSet:
 
 def render_face_images(faces: FaceSet, ids: Iterable[str], dpi: int = PREVIEW_DPI) -> dict[str, FaceImage]:
     """Lay out the faces ``ids`` of ``faces`` (one document per 16 faces, text fitted) and rasterise them to PNG."""
+    from ..models.face import art_box_mm
     from ..render.facecache import assemble_faces
+    from ..render.faces import BLEED_MM, render_faces
     from ..render.facepdf import render_pngs
 
     wanted = set(ids)
@@ -143,7 +188,7 @@ def render_face_images(faces: FaceSet, ids: Iterable[str], dpi: int = PREVIEW_DP
         box = ((art.width / 72 * 25.4, art.height / 72 * 25.4) if art else
                art_box_mm(face.trim_w, face.trim_h, face.layout) if getattr(face, "art", None) else None)
         images[face_id] = FaceImage(pngs[str(Path(".") / f"{face_id}.png")], face_id in result.overflow, box, refused,
-                                    result.parts.get(face_id, ()))
+                                    result.parts.get(face_id, ()), tuple(sorted(result.sizes.get(face_id, {}).items())))
     return images
 
 

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -29,6 +30,10 @@ from .watcher import watch
 FACE_KEY = re.compile(r"[0-9a-f]{64}")
 HEARTBEAT_S = 15.0
 """A comment line on idle event streams, so proxies and browsers keep them open."""
+FIRST_PAGE_GRACE_S = 1.0
+"""How long checking the data and starting the rendering process wait for the first page to be answered: the
+first page needs neither, and on a busy machine they would slow it down; with no page asked for, they begin
+after this anyway."""
 
 
 class Broadcaster:
@@ -61,14 +66,21 @@ class Broadcaster:
             self.queues.discard(queue)
 
 
-def _page(name: str, **context: Any) -> HTMLResponse:
+def _page(name: str, background: BackgroundTask | None = None, **context: Any) -> HTMLResponse:
     html = adapter.environment().get_template(f"serve/{name}.html.j2").render(**context)
-    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(html, headers={"Cache-Control": "no-store"}, background=background)
 
 
-def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[str] | None = None) -> Starlette:
-    """The ASGI application for ``preview``; with ``watching``, edits on disk reach open pages."""
+def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[str] | None = None,
+               first_page_grace: float = FIRST_PAGE_GRACE_S) -> Starlette:
+    """The ASGI application for ``preview``; with ``watching``, edits on disk reach open pages. Checking the data
+    and drawing faces begin once the first deck page is sent, or after ``first_page_grace`` seconds."""
     broadcaster = Broadcaster()
+    first_page = asyncio.Event()
+    """Set once the first deck page was sent: the start-up's other work waits for it (``FIRST_PAGE_GRACE_S``)."""
+
+    async def sent() -> None:
+        first_page.set()
 
     async def deck(request: Request) -> Response:
         params = request.query_params
@@ -82,8 +94,9 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
                  and (not chosen["type"] or chosen["type"] in t.card.types)
                  and (not chosen["problems"] or t.has_problems)]
         drawn, drawable = preview.drawn(tiles)
-        return _page("deck", snapshot=preview.snapshot, tiles=shown, total=len(tiles), locale=locale, chosen=chosen,
-                     timing=preview.last_refresh, drawn=drawn, drawable=drawable, tag=preview.tag())
+        return _page("deck", BackgroundTask(sent), snapshot=preview.snapshot, tiles=shown, total=len(tiles),
+                     locale=locale, chosen=chosen, timing=preview.last_refresh, drawn=drawn, drawable=drawable,
+                     tag=preview.tag())
 
     async def card(request: Request) -> Response:
         card_id = request.path_params["card_id"]
@@ -130,7 +143,13 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
                 broadcaster.publish(preview.tag())
 
             tasks.append(asyncio.create_task(watch(preview.watched(), changed, stop)))
-        preview.start()  # the data checked (if that waits), then the faces drawn before the first page asks
+
+        async def begin() -> None:  # the first page first: then the data checked (if that waits), the faces drawn
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(first_page.wait(), first_page_grace)
+            preview.start()  # in the event loop's thread, the main one: the rendering process starts from it
+
+        tasks.append(asyncio.create_task(begin()))
         try:
             yield
         finally:

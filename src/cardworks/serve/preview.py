@@ -20,8 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
-
 from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
 from ..i18n import Localizer
 from ..i18n.locales import known_locale, resolve_locale
@@ -62,6 +60,8 @@ class Tile:
     waiting: bool = False
     """The face is being drawn: the page fills it in when it is."""
     key: str = ""
+    small: str = ""
+    """The face's type too small to read, in words (a mark on the face), '' when every part is large enough."""
 
     @property
     def has_problems(self) -> bool:
@@ -91,17 +91,21 @@ class LocaleView:
     """Front and back on the card page, px (the card's size at ``LARGE_PX_PER_MM``)."""
     small: tuple[int, int] = (204, 278)
     """The face among the other locales, px (``TILE_PX_PER_MM``)."""
+    small_type: str = ""
+    """The face's type too small to read, in words (a mark on the face), '' when every part is large enough."""
 
 
 def shown_size(trim_mm: tuple[float, float], px_per_mm: float) -> tuple[int, int]:
     """A face's size on a page: its trim and bleed at one scale for every card, so sizes compare as printed."""
-    return (round((trim_mm[0] + 2 * adapter.BLEED_MM) * px_per_mm), round((trim_mm[1] + 2 * adapter.BLEED_MM) * px_per_mm))
+    return (round((trim_mm[0] + 2 * adapter.bleed_mm()) * px_per_mm), round((trim_mm[1] + 2 * adapter.bleed_mm()) * px_per_mm))
 
 
 def low_resolution(art: Path | None, box_mm: tuple[float, float] | None) -> str | None:
     """A warning when a card's raster art has under 300 pixels per inch at the size its box prints it."""
     if art is None or box_mm is None:
         return None
+    from PIL import Image, UnidentifiedImageError  # once faces are drawn: the first page does not need it
+
     try:  # the checked reader: a FIFO, a device or a huge file is refused, never waited on or read whole
         with Image.open(io.BytesIO(read_limited(art, MAX_ASSET_BYTES))) as image:
             width, height = image.size
@@ -113,6 +117,11 @@ def low_resolution(art: Path | None, box_mm: tuple[float, float] | None) -> str 
     return f"art {art.name} is {width}×{height} px: {dpi:.0f} dpi at its printed size, {PRINT_DPI} needed"
 
 
+def _small(warnings: list[str]) -> str:
+    """The type-too-small warning among a face's warnings (the mark on the face says it), or ''."""
+    return next((warning for warning in warnings if warning.startswith("[type-too-small]")), "")
+
+
 class Preview:
     """Everything the server shows, rebuilt from disk by :meth:`refresh`."""
 
@@ -120,12 +129,13 @@ class Preview:
         """Read the data and check the options (a wrong one is a usage error here, before anything is served);
         with ``defer``, checking the data waits for :meth:`start`, so the first page can be served at once."""
         self.options = options
-        self.game_folder = choose_game(options)
+        read: dict[Path, object] = {}
+        self.game_folder = choose_game(options, read)
         # Deferred (the server's start-up), the rendering process starts once serving began (``start``): on a
         # busy machine its import of the renderer would otherwise slow the first page down.
         self._worker = RenderWorker(options.render_timeout, start=not defer)
         self._source_maps: dict = {}
-        db = read_database(options, self.game_folder)
+        db = read_database(options, self.game_folder, read)
         if options.locale and db.game_doc is not None:  # an alias is shown as the locale it names; unknown tags stop here
             self.options = replace(options, locale=resolve_locale(db.game_doc, options.locale))
         self.ready = threading.Event()
@@ -288,16 +298,18 @@ class Preview:
         return self.snapshot.version
 
     def close(self) -> None:
-        """Stop the rendering process."""
-        self._worker.close()
+        """Stop the rendering process (for good: a face still being drawn is not started again)."""
+        self._worker.stop()
 
     # -- what pages show ---------------------------------------------------------------------------------------
-    def _warnings(self, card: CardInfo, face: str | None) -> list[str]:
+    def _warnings(self, card: CardInfo, face: str | None, faces: adapter.FaceSet | None = None) -> list[str]:
         image = self._images.get(face) if face else None
         if image is None:
             return []
         found = []
         found += image.overflow_warnings()
+        if faces is not None:
+            found += image.small_type_warnings(faces.minimum(card.id))
         low = self._art_check(card.art, image.art_box_mm)
         if low:
             found.append(low)
@@ -333,8 +345,9 @@ class Preview:
             face = key if key is not None and self.image(key) is not None else None
             waiting = face is None and key is not None and card.id not in hidden and key not in self.failed
             size = shown_size(faces.sizes.get(card.id, default) if faces else default, TILE_PX_PER_MM)
-            tile = Tile(card, name, face, self._warnings(card, face), size=size, waiting=waiting,
-                        missing="drawing…" if waiting else self._missing(card, locale, face))
+            warnings = self._warnings(card, face, faces)
+            tile = Tile(card, name, face, warnings, size=size, waiting=waiting,
+                        missing="drawing…" if waiting else self._missing(card, locale, face), small=_small(warnings))
             tile.key = tile_key(card, face, tile.warnings + [name, tile.missing, str(size)])
             tiles.append(tile)
         return tiles
@@ -371,8 +384,9 @@ class Preview:
             face = faces.get(card_id)
             sizes = {} if trim is None else {"large": shown_size(trim, LARGE_PX_PER_MM),
                                              "small": shown_size(trim, TILE_PX_PER_MM)}
+            warnings = self._warnings(card, face, face_set)
             views.append(LocaleView(locale, name, status, face, faces.get(back_id) if back_id else None,
-                                    self._warnings(card, face), **sizes))
+                                    warnings, **sizes, small_type=_small(warnings)))
         return views
 
     def rulings(self, card_id: str, locale: str) -> list[dict[str, str]]:

@@ -26,7 +26,6 @@ from ..loading.records import Index
 from ..markup import MarkupError, parse, plain_text as markup_plain_text
 from ..problems import Problem
 from ..loading.database import game_folders
-from ..validate.runner import Report, check_database
 from . import adapter
 from .pointer_lines import pointer_lines
 from .worker import RENDER_TIMEOUT_S
@@ -197,11 +196,14 @@ class LineFinder:
                             problem.location, problem.code, problem.message)
 
 
-def pack_game(pack: Path) -> str:
-    """The id of the game a pack folder extends (its ``pack.json``), or a usage error saying what is missing."""
+def pack_game(pack: Path, read: dict[Path, Any] | None = None) -> str:
+    """The id of the game a pack folder extends (its ``pack.json``), or a usage error saying what is missing; the
+    pack as read is kept in ``read`` (so starting the server reads each pack once)."""
     if not pack.is_dir():
         raise UsageError(f"pack folder {display_path(pack)!r} does not exist")
     bundle = load_pack(pack)
+    if read is not None:
+        read[pack] = bundle
     manifests = bundle.docs("pack")
     if not manifests:
         raise UsageError(f"{display_path(pack / 'pack.json')}: a pack needs a readable pack.json naming the game it "
@@ -209,10 +211,11 @@ def pack_game(pack: Path) -> str:
     return manifests[0][1].extends
 
 
-def choose_game(options: ServeOptions) -> Path:
-    """The game folder to preview: the one the packs extend, the one asked for, or the only one with card faces."""
+def choose_game(options: ServeOptions, read: dict[Path, Any] | None = None) -> Path:
+    """The game folder to preview: the one the packs extend, the one asked for, or the only one with card faces
+    (the packs as read kept in ``read``)."""
     folders = {folder.name: folder for folder in game_folders(options.cards_root)}
-    wanted = {pack_game(pack) for pack in options.packs}
+    wanted = {pack_game(pack, read) for pack in options.packs}
     if options.game:
         wanted.add(options.game)
     if len(wanted) > 1:
@@ -258,9 +261,11 @@ def _title(db: Database, game_folder: Path) -> str:
     return db.game_doc.name if db.game_doc else game_folder.name
 
 
-def read_database(options: ServeOptions, game_folder: Path) -> Database:
-    """The game and packs as they are on disk now (read, not yet validated)."""
-    return Database(game=load_game(game_folder), packs=[load_pack(p) for p in options.packs])
+def read_database(options: ServeOptions, game_folder: Path, read: dict[Path, Any] | None = None) -> Database:
+    """The game and packs as they are on disk now (read, not yet validated); a pack in ``read`` was read a moment
+    ago (``choose_game``) and is not read again."""
+    read = read or {}
+    return Database(game=load_game(game_folder), packs=[read.get(p) or load_pack(p) for p in options.packs])
 
 
 def loading_snapshot(options: ServeOptions, game_folder: Path, db: Database) -> Snapshot:
@@ -278,6 +283,8 @@ def load_snapshot(options: ServeOptions, game_folder: Path, version: int, previo
 
     ``source_maps`` keeps the files' line maps from one snapshot to the next.
     """
+    from ..validate.runner import Report, check_database  # after the first page: not needed for it
+
     db = db if db is not None else read_database(options, game_folder)
     report = Report()
     check_database(db, report)

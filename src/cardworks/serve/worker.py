@@ -65,31 +65,36 @@ class RenderWorker:
         self._process: Any = None
         self._connection: Any = None
         self._ready = False
+        self._stopped = False
+        """Set by :meth:`stop` (the server stopping): no process is started any more."""
         if start:  # start now, so the child imports the renderer while the parent reads the data
             self._spawn()
 
     def warm(self) -> None:
         """Start the child now if it is not running, so it imports the renderer while other work goes on."""
         with self._lock:
-            if self._process is None or not self._process.is_alive():
+            if not self._stopped and (self._process is None or not self._process.is_alive()):
                 self._spawn()
 
     def _spawn(self) -> None:
         # spawn, not fork: the server has threads, and a forked child could inherit a lock another one held
+        if self._stopped:
+            raise RuntimeError("the server is stopping")
         context = multiprocessing.get_context("spawn")
         mine, theirs = context.Pipe()
-        self._process = context.Process(target=_serve, args=(theirs,), daemon=True, name="cardworks-render")
+        process = context.Process(target=_serve, args=(theirs,), daemon=True, name="cardworks-render")
         # Ctrl-C reaches the whole process group, the child too, while it is still importing the renderer: started
         # with SIGINT ignored, it never raises there (Python keeps an ignored SIGINT ignored); the server stops it.
         main = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
-            self._process.start()
+            process.start()
         finally:
             if main:
                 signal.signal(signal.SIGINT, previous)
         theirs.close()
-        self._connection, self._ready = mine, False
+        # kept only once started: close() from another thread never meets a process that is not running yet
+        self._process, self._connection, self._ready = process, mine, False
 
     def _wait_ready(self) -> None:
         try:
@@ -121,6 +126,11 @@ class RenderWorker:
         if kind == "error":
             raise RuntimeError(value)
         return value
+
+    def stop(self) -> None:
+        """Stop the child for good (the server stopping): a batch still asked for fails instead of starting one."""
+        self._stopped = True
+        self.close()
 
     def close(self) -> None:
         """Stop the child process (killed: it may be stuck in a layout that never ends)."""
