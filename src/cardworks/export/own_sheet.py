@@ -39,8 +39,6 @@ TRANSLATED_KINDS = frozenset({"title", "text", "flavour", "type", "choice", "set
 ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".svg")
 DEFAULT_SET = "cards"
 """The set of a card whose row names none (or of every card, without a ``set`` column)."""
-POKER = (63.0, 88.0)
-"""The card size when ``--size`` gives none: poker, 63 × 88 mm (as a game.json without card_size)."""
 
 
 WHOLE = Column("number", "int", "number")
