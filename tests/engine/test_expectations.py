@@ -64,6 +64,18 @@ def set_value(key: str, value: Any, below: str = "") -> Callable[[Scenario], str
     return change
 
 
+def set_setup(path: str, value: Any) -> Callable[[Scenario], str]:
+    """Put ``value`` at ``path`` (keys and list positions joined by ``/``) of the scenario's setup."""
+    def change(scenario: Scenario) -> str:
+        *parents, last = [int(part) if part.isdigit() else part for part in path.split("/")]
+        holder = scenario["setup"]
+        for part in parents:
+            holder = holder[part]
+        holder[last] = value
+        return f"/setup/{path}"
+    return change
+
+
 def bad_step(text: str) -> Callable[[Scenario], str]:
     def change(scenario: Scenario) -> str:
         scenario["steps"][0] = text
@@ -89,9 +101,17 @@ CASES = {
         ("expectation-type", set_value("valid_ingredients", {"p1": "four"}, "/p1")),
         ("unknown-card", set_value("counters", {"p1": ["cabeca-d-al"]}, "/p1/0")),
         ("unknown-card", bad_step("p1 battle p2 conil with el-capita-moro")),
+        # an id misspelt only in the setup (it failed the run with "not in this selection", after validate passed)
+        ("unknown-card", set_setup("hands/0/0", "el-capita-mor")),
+        ("unknown-card", set_setup("counters/1/0", "conil")),
+        ("unknown-card", set_setup("deck/0", "garrofon")),
+        ("unknown-player", set_setup("current", "p6")),
     ],
     ("fallera", "mes-enlla.json", None): [
         ("unknown-terreta", set_value("queen", "lluna")),
+        ("unknown-card", set_setup("map/nord", "carxofe")),
+        ("unknown-terreta", set_setup("foods/1", "interio")),
+        ("unknown-terreta", set_setup("queen", "muntanyes")),
     ],
     ("diables", "examples.json", "scenario-leo-carretillada"): [
         ("expectation-type", set_value("fp", {"p1": "13"}, "/p1")),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from pydantic import model_validator
 
+from ...loading.jsonfile import pointer_escape
 from ...validate.expectations import CardId, Expectation, PlayerId, TerretaId, players
 
 Phase = Literal["turn", "defend", "again", "toss", "effect-coin", "burn", "lay", "first", "over", "respond", "target",
@@ -81,3 +83,28 @@ class FalleraExpectation(Expectation):
         if "players" in setup:
             known["player"] = players(setup["players"])
         return known
+
+    @classmethod
+    def setup_refs(cls, setup: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
+        """The cards of ``hands``, ``counters``, ``deck``, ``cemetery`` and ``map``, the terretas of ``map``,
+        ``foods`` and ``queen``, and the ``current`` player (``scenario_state`` reads them)."""
+        for zone in ("hands", "counters"):
+            for p, ids in _listed(setup.get(zone)):
+                yield from ((f"{at}/{zone}/{p}/{k}", "card", design) for k, design in _listed(ids))
+        for zone in ("deck", "cemetery"):
+            yield from ((f"{at}/{zone}/{k}", "card", design) for k, design in _listed(setup.get(zone)))
+        layout = setup.get("map")
+        for space, design in layout.items() if isinstance(layout, dict) else ():
+            yield f"{at}/map/{pointer_escape(space)}", "terreta", space
+            if isinstance(design, str):
+                yield f"{at}/map/{pointer_escape(space)}", "card", design
+        yield from ((f"{at}/foods/{k}", "terreta", food) for k, food in _listed(setup.get("foods")))
+        if isinstance(setup.get("queen"), str) and setup["queen"] != "start":
+            yield f"{at}/queen", "terreta", setup["queen"]
+        if isinstance(setup.get("current"), str):
+            yield f"{at}/current", "player", setup["current"]
+
+
+def _listed(value: Any) -> list[tuple[int, Any]]:
+    """(position, item) of a setup list; nothing for a value that is no list (the run reports it)."""
+    return list(enumerate(value)) if isinstance(value, list) else []
