@@ -76,6 +76,14 @@ def set_setup(path: str, value: Any) -> Callable[[Scenario], str]:
     return change
 
 
+def seeing(path: str, value: Any) -> Callable[[Scenario], str]:
+    """A new expectation: p1 sees ``value`` at ``path`` of their observation."""
+    def change(scenario: Scenario) -> str:
+        scenario["expect"].append({"observe": "p1", "sees": {path: value}})
+        return f"/expect/{len(scenario['expect']) - 1}/sees/{path}"
+    return change
+
+
 def bad_step(text: str) -> Callable[[Scenario], str]:
     def change(scenario: Scenario) -> str:
         scenario["steps"][0] = text
@@ -106,6 +114,11 @@ CASES = {
         ("unknown-card", set_setup("counters/1/0", "conil")),
         ("unknown-card", set_setup("deck/0", "garrofon")),
         ("unknown-player", set_setup("current", "p6")),
+        # the observation names players as the expectations do: p2, never 1
+        ("expectation-type", seeing("current", 1)),
+        ("expectation-type", seeing("you", 0)),
+        ("unknown-player", seeing("current", "p6")),
+        ("unknown-player", seeing("battle.attacker", "p9")),
     ],
     ("fallera", "mes-enlla.json", None): [
         ("unknown-terreta", set_value("queen", "lluna")),

@@ -180,6 +180,16 @@ def test_the_looker_alone_sees_the_hand_and_a_forged_look_is_a_leak() -> None:
         views.public_marks = kept
 
 
+def test_the_observation_names_players_as_the_expectations_do() -> None:
+    """``p2``, as a scenario's ``current`` or ``observe`` writes it, never the seat number ``1``."""
+    rules, state = _position([["verbs-llanca"], ["verbs-broquer"], []], [[], ["conill"], []])
+    state = rules.apply(state, parse_action("p1 battle p2 conill#2 with verbs-llanca#0"))
+    seen = rules.observe(state, 1)
+    assert (seen["you"], seen["current"], seen["winner"]) == ("p2", "p1", None)  # p2 defends in p1's turn
+    assert (seen["battle"]["attacker"], seen["battle"]["target"]) == ("p1", "p2")
+    assert rules.observe(state, 0)["you"] == "p1" and rules.hidden_leak(state) is None
+
+
 def test_a_look_at_a_hand_ends_with_the_turn() -> None:
     """docs/effects.md (``look-at-hand``): the hand is in the looker's observation until the turn ends; no
     rulebook says otherwise. The ullera takes p1's whole turn, so the look is gone as p2's turn starts."""

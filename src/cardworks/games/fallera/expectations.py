@@ -34,6 +34,11 @@ OBSERVED = frozenset({
 scenario's start)."""
 
 
+OBSERVED_PLAYERS = frozenset({"you", "current", "winner", "battle.attacker", "battle.target"})
+"""The paths where ``observe`` names a player (``p1``…, as scenarios write them); ``battle.called`` holds
+[player, card] pairs."""
+
+
 class FalleraExpectation(Expectation):
     """La Fallera Calavera's expectations."""
 
@@ -62,7 +67,7 @@ class FalleraExpectation(Expectation):
 
     rules = RULES
     observed = OBSERVED
-    observed_types = {"deck_size": int, "hand_sizes": list[int], "turn": int, "you": int, "actions": int}
+    observed_types = {"deck_size": int, "hand_sizes": list[int], "turn": int, "you": str, "current": str, "actions": int}
     nullable = frozenset({"winner", "queen"})
     card_instances = True
 
@@ -83,6 +88,16 @@ class FalleraExpectation(Expectation):
         if "players" in setup:
             known["player"] = players(setup["players"])
         return known
+
+    @classmethod
+    def more_refs(cls, data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
+        """The players a ``sees`` value names where the observation names one (:data:`OBSERVED_PLAYERS`)."""
+        sees = data.get("sees")
+        for path, value in sees.items() if isinstance(sees, dict) else ():
+            named = [value] if path in OBSERVED_PLAYERS else \
+                [entry[0] for entry in value if isinstance(entry, list) and entry] if path == "battle.called" and \
+                isinstance(value, list) else []
+            yield from ((f"{at}/sees/{pointer_escape(path)}", "player", who) for who in named if isinstance(who, str))
 
     @classmethod
     def setup_refs(cls, setup: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
