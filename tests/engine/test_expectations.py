@@ -233,6 +233,15 @@ def test_check_scenarios_path_is_held_to_the_vocabulary(tmp_path: Path) -> None:
     assert pointer == "/scenarios/0/expect/" + pointer.split("/")[4] + "/winnr"
 
 
+def test_a_setup_of_the_wrong_shape_is_left_to_the_run_not_a_crash_of_validate() -> None:
+    from cardworks.games.fallera.expectations import FalleraExpectation
+
+    setup = {"hands": [[["conill"]], "conill", [7, "conil"]], "deck": {"top": "conill"}, "foods": [None, "nord"],
+             "map": {"nord": ["carxofa"]}, "current": 2, "queen": None}
+    assert list(FalleraExpectation.setup_refs(setup, "/setup")) == [
+        ("/setup/hands/2/1", "card", "conil"), ("/setup/map/nord", "terreta", "nord"), ("/setup/foods/1", "terreta", "nord")]
+
+
 def test_an_expectation_after_a_step_the_script_lacks_is_refused(tmp_path: Path) -> None:
     root = _copy_game(tmp_path, "minitrick")
     path = root / "minitrick/scenarios/tricks.json"

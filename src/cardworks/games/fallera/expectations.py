@@ -94,9 +94,12 @@ class FalleraExpectation(Expectation):
         """The players a ``sees`` value names where the observation names one (:data:`OBSERVED_PLAYERS`)."""
         sees = data.get("sees")
         for path, value in sees.items() if isinstance(sees, dict) else ():
-            named = [value] if path in OBSERVED_PLAYERS else \
-                [entry[0] for entry in value if isinstance(entry, list) and entry] if path == "battle.called" and \
-                isinstance(value, list) else []
+            if path in OBSERVED_PLAYERS:
+                named = [value]
+            elif path == "battle.called" and isinstance(value, list):
+                named = [entry[0] for entry in value if isinstance(entry, list) and entry]
+            else:
+                continue
             yield from ((f"{at}/sees/{pointer_escape(path)}", "player", who) for who in named if isinstance(who, str))
 
     @classmethod
@@ -105,15 +108,15 @@ class FalleraExpectation(Expectation):
         ``foods`` and ``queen``, and the ``current`` player (``scenario_state`` reads them)."""
         for zone in ("hands", "counters"):
             for p, ids in _listed(setup.get(zone)):
-                yield from ((f"{at}/{zone}/{p}/{k}", "card", design) for k, design in _listed(ids))
+                yield from ((f"{at}/{zone}/{p}/{k}", "card", design) for k, design in _texts(ids))
         for zone in ("deck", "cemetery"):
-            yield from ((f"{at}/{zone}/{k}", "card", design) for k, design in _listed(setup.get(zone)))
+            yield from ((f"{at}/{zone}/{k}", "card", design) for k, design in _texts(setup.get(zone)))
         layout = setup.get("map")
         for space, design in layout.items() if isinstance(layout, dict) else ():
             yield f"{at}/map/{pointer_escape(space)}", "terreta", space
             if isinstance(design, str):
                 yield f"{at}/map/{pointer_escape(space)}", "card", design
-        yield from ((f"{at}/foods/{k}", "terreta", food) for k, food in _listed(setup.get("foods")))
+        yield from ((f"{at}/foods/{k}", "terreta", food) for k, food in _texts(setup.get("foods")))
         if isinstance(setup.get("queen"), str) and setup["queen"] != "start":
             yield f"{at}/queen", "terreta", setup["queen"]
         if isinstance(setup.get("current"), str):
@@ -121,5 +124,10 @@ class FalleraExpectation(Expectation):
 
 
 def _listed(value: Any) -> list[tuple[int, Any]]:
-    """(position, item) of a setup list; nothing for a value that is no list (the run reports it)."""
+    """(position, item) of a setup list; nothing for a value that is no list (the run refuses it)."""
     return list(enumerate(value)) if isinstance(value, list) else []
+
+
+def _texts(value: Any) -> list[tuple[int, str]]:
+    """(position, id) of a setup list of ids; an item that is no text is left to the run, which refuses it."""
+    return [(k, item) for k, item in _listed(value) if isinstance(item, str)]
