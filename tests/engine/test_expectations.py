@@ -449,6 +449,19 @@ def fallera_db() -> Any:
     return load_database(FIXTURE_CARDS / "fallera")
 
 
+def test_a_misspelt_id_in_a_scripted_deal_is_refused_at_its_pointer(fallera_db: Any) -> None:
+    from cardworks.models.scenarios import Scenario
+    from cardworks.validate.expectations import scenario_problems
+
+    source = {"doc": "fallera-base", "section": "Battle Cards", "lines": "29"}
+    deal = {"shuffles": [["conill", "bajoquet"]], "foods": ["nord", "lluna"]}
+    scenario = Scenario.model_validate({"id": "x", "title": "x", "source": source,
+                                        "setup": {"players": 3, "deal": deal}, "expect": [{"current": "p1"}]})
+    found = scenario_problems(registered()["fallera"], fallera_db, "f.json", [scenario])
+    assert [(p.code, p.location) for p in found] == [("unknown-card", "/scenarios/0/setup/deal/shuffles/0/1"),
+                                                     ("unknown-terreta", "/scenarios/0/setup/deal/foods/1")]
+
+
 def test_any_unknown_key_is_refused_at_its_own_pointer(fallera_db: Any) -> None:
     """Whatever a key is called (slashes and tildes escaped in the pointer), if the game does not read it, it is
     refused there and nowhere else."""

@@ -104,8 +104,9 @@ class FalleraExpectation(Expectation):
 
     @classmethod
     def setup_refs(cls, setup: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
-        """The cards of ``hands``, ``counters``, ``deck``, ``cemetery`` and ``map``, the terretas of ``map``,
-        ``foods`` and ``queen``, and the ``current`` player (``scenario_state`` reads them)."""
+        """The cards of ``hands``, ``counters``, ``deck``, ``cemetery``, ``map`` and a scripted ``deal``'s
+        ``shuffles``, the terretas of ``map``, ``foods``, ``queen`` and the deal's ``foods``, and the ``current``
+        player (``scenario_state`` reads them)."""
         for zone in ("hands", "counters"):
             for p, ids in _listed(setup.get(zone)):
                 yield from ((f"{at}/{zone}/{p}/{k}", "card", design) for k, design in _texts(ids))
@@ -121,6 +122,11 @@ class FalleraExpectation(Expectation):
             yield f"{at}/queen", "terreta", setup["queen"]
         if isinstance(setup.get("current"), str):
             yield f"{at}/current", "player", setup["current"]
+        deal = setup.get("deal")
+        if isinstance(deal, dict):
+            for s, shuffle in _listed(deal.get("shuffles")):
+                yield from ((f"{at}/deal/shuffles/{s}/{k}", "card", design) for k, design in _texts(shuffle))
+            yield from ((f"{at}/deal/foods/{k}", "terreta", food) for k, food in _texts(deal.get("foods")))
 
 
 def _listed(value: Any) -> list[tuple[int, Any]]:
