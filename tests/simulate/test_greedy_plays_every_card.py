@@ -37,7 +37,7 @@ class _Table:
 CASES = {  # card → (setup beyond the common one, the kinds of choice its verbs ask, in order)
     "verbs-ullera": ({}, ["player"]),
     "verbs-urpa": ({}, ["player", "hand"]),
-    "verbs-espill": ({}, ["player", "hand"]),
+    "verbs-espill": ({}, ["player", "hand", "hand"]),
     "verbs-rampi": ({}, ["hand", "hand"]),
     "verbs-mantell": ({"counters": [["conill"], ["bajoqueta"], []]}, ["treasure"]),
     "verbs-vel": ({"counters": [["conill"], ["bajoqueta"], []]}, ["treasure"]),

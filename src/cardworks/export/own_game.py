@@ -21,8 +21,9 @@ from ..errors import DataError, UsageError
 from ..ids import is_slug, slugify
 from ..loading.database import SCHEMA_FOLDER, display_path, is_game_folder, load_database
 from ..markup import tokens
+from ..models.card_size import DEFAULT_CARD_SIZE
 from ..problems import Problem
-from .own_sheet import (ART_SUFFIXES, DEFAULT_SET, DEFAULT_TYPE, POKER, Art, Card, Header, declare, parse_size, read_cards,
+from .own_sheet import (ART_SUFFIXES, DEFAULT_SET, DEFAULT_TYPE, Art, Card, Header, declare, parse_size, read_cards,
                         read_header, scan_art)
 from .sheet_read import Table, read_table, where
 
@@ -48,7 +49,7 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
             game_names[found[1]] = found[2].strip()
         else:
             name = found[2].strip() if found else text.strip()
-    game_size, set_sizes = POKER, {}
+    game_size, set_sizes = DEFAULT_CARD_SIZE.mm, {}  # no --size: the size of a game.json without card_size
     for text in sizes:
         set_id, size = parse_size(text)
         if set_id is None:

@@ -41,8 +41,6 @@ DEFAULT_SET = "cards"
 """The set of a card whose row names none (or of every card, without a ``set`` column)."""
 DEFAULT_TYPE = "card"
 """The one type of a sheet without a type column (named "Card"; translated from the documents' labels)."""
-POKER = (63.0, 88.0)
-"""The card size when ``--size`` gives none: poker, 63 × 88 mm (as a game.json without card_size)."""
 
 
 WHOLE = Column("number", "int", "number")

@@ -6,7 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from .game import CardBack, CardSize
+from .card_size import CardSize
+from .game import CardBack
 from .base import MARKUP, TRANSLATABLE, Certainty, Document, Id, Lines, Model, Ref, RelPath, Source
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from .game import CardSize
+from .card_size import CardSize
 from .base import MARKUP, TRANSLATABLE, Document, Id, Model, Ref, RelPath, Source
 from .score_sheet import SheetRow
 

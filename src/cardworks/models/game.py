@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
+from .card_size import DEFAULT_CARD_SIZE, CardSize
 from .fields import CardField
 from .base import MARKUP, TRANSLATABLE, Document, Id, Locale, Model, Ref, RelPath, Source
 
@@ -104,13 +105,6 @@ class Parameter(Model):
     sources: list[Source] = Field(default_factory=list)
 
 
-class CardSize(Model):
-    """Trim size of a card, in millimetres (bleed is added when printing)."""
-
-    width_mm: Annotated[float, Field(gt=10, le=300)]
-    height_mm: Annotated[float, Field(gt=10, le=300)]
-
-
 class CardBack(Model):
     """The back printed behind some cards: an image covering trim and bleed, or a back template."""
 
@@ -172,8 +166,8 @@ class Game(Document):
     """The phases of a round, in order (printed as a player aid)."""
     faq_topics: list[FaqTopic] = Field(default_factory=list)
     """The FAQ's topics in the order it prints them; when there are any, every ruling of the game names one."""
-    card_size: CardSize = Field(default_factory=lambda: CardSize(width_mm=63, height_mm=88))
-    """Trim size of the game's cards unless a set says otherwise (default poker, 63 × 88 mm)."""
+    card_size: CardSize = Field(default_factory=lambda: DEFAULT_CARD_SIZE)
+    """Trim size of the game's cards unless a pack or a set says otherwise (default poker, 63 × 88 mm)."""
     selections: list[DeckSelection] = Field(default_factory=list)
     """Deck selections offered when building (the first is the default)."""
     backs: dict[Ref, CardBack] = Field(default_factory=dict)

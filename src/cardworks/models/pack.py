@@ -5,7 +5,8 @@ from __future__ import annotations
 from pydantic import Field
 
 from .base import TRANSLATABLE, Document, Id, Model, Ref
-from .game import CardBack, CardSize, SourceDocument
+from .card_size import CardSize
+from .game import CardBack, SourceDocument
 
 
 class TypeMinimum(Model):

@@ -32,6 +32,7 @@ from .docs.texts import fallen_back
 from .facecache import FaceCache, deck_faces, face_keys
 from .fetcher import refusal_error
 from .faces import BLEED_MM, Face, FaceJob, build_job, face_renderer
+from ..models.card_size import resolve_card_size
 from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRule
 from ..models.sheet_rules import sheet_for
 from ..models.files import classify
@@ -371,7 +372,7 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
         raise small_type_error(db, locale, small)
     page_of = {face.id: i for i, face in enumerate(job.faces)}
     back_of = {face.id: face.back for face in job.faces if isinstance(face, Face)}
-    game_size = (game.card_size.width_mm, game.card_size.height_mm)
+    game_size = resolve_card_size(game).mm
     groups = size_groups(job, deck, game_size)
     imposed = False
     shop = None
@@ -655,7 +656,7 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
         if finished and (outcome.rendered or outcome.imposed):
             for record in outcome.records:
                 finished(record.path, time.perf_counter() - started)
-        size = db.game_doc.card_size
+        size = resolve_card_size(db.game_doc)
         note = replace(options.layout, trim_w=size.width_mm, trim_h=size.height_mm).fit_note()
         for line in [note] if options.layout.name == "grid" else outcome.notes:
             if line and f"{db.output_id}: {line}" not in result.notes:

@@ -27,6 +27,7 @@ import pikepdf
 from ..errors import DataError
 from ..loading.database import Database
 from ..loading.records import Index
+from ..models.card_size import resolve_card_size
 from .docs.texts import DocTexts, icon_urls
 from .impose import SheetLayout, impose
 from .jinja import markup_html
@@ -38,8 +39,6 @@ STICKER_MM = 30.0
 """Diameter of a coin sticker: our choice, the rulebook does not give the disc's size."""
 STANDEE_MM = (22.0, 34.0)
 """Width and height of one panel of a fold-up standee: our choice."""
-CARD_MM = (63.0, 88.0)
-"""Size of a component card when neither it nor its game gives one (the deck cards' own default)."""
 BRIDGE = 0.3
 """Half the height of the bridge joining the two discs of a two-sided counter, as a fraction of the radius."""
 FOLD_DASH = (1.2, 0.8)
@@ -147,12 +146,11 @@ def render_component_cards(db: Database, texts: DocTexts, layout: SheetLayout, c
     index = Index(db)
     icons = icon_urls(index, texts)
     sets = {r.id: r.model for r in index.of_kind("set")}
-    size = db.game_doc.card_size
     out = pikepdf.new()
     by_size: dict[tuple[float, float], list[Any]] = {}
     for component in components:
-        own = component.card_size or size
-        by_size.setdefault((own.width_mm, own.height_mm) if own else CARD_MM, []).append(component)
+        # a component card's own size stands where a set's would: its own, else the game's cards'
+        by_size.setdefault(resolve_card_size(db.game_doc, card_set=component).mm, []).append(component)
     for (width, height), cards in sorted(by_size.items()):
         backs = sorted({c.set or "" for c in cards})
         faces = [{"id": c.id, "name": texts.text(c.id, "name", c.name),

@@ -30,6 +30,7 @@ from .deck import Deck
 from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
 from .fonts import font_face_css, font_folders, wrapped_lines
+from ..models.card_size import DEFAULT_CARD_SIZE, resolve_card_size
 from ..models.face import face_geometry
 from .marks import NOT_STATED, UNKNOWN, Edition, legend, shown_value, used_marks
 from .jinja import TEMPLATE_FAILURES, environment, template_file, template_problem, templates_dir
@@ -101,8 +102,8 @@ class Face:
     layout: str = "framed"
     artist: str | None = None
     look: str = ""
-    trim_w: float = 63.0
-    trim_h: float = 88.0
+    trim_w: float = DEFAULT_CARD_SIZE.width_mm
+    trim_h: float = DEFAULT_CARD_SIZE.height_mm
     back: str = "back"
     """Id of the back printed behind this face."""
     name_size: float = TITLE_SIZES[0]
@@ -138,8 +139,8 @@ class Back:
     art_url: str = ""
     template: str = ""
     look: str = ""
-    trim_w: float = 63.0
-    trim_h: float = 88.0
+    trim_w: float = DEFAULT_CARD_SIZE.width_mm
+    trim_h: float = DEFAULT_CARD_SIZE.height_mm
     fit: int = 0
 
 
@@ -309,6 +310,7 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
     name = str(texts.text(game.id, "name", game.name))
     back_icon = icon(game.card_types[0].icon) if game.card_types else None
     backs: dict[str, Back] = {}
+    game_size = resolve_card_size(game)
 
     def back_for(card: Any, set_record: Any, bundle: Bundle, size: Any) -> str:
         """The back of a card: its set's, else its type's (the pack's, then the game's), else the common one."""
@@ -317,7 +319,7 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
                                       (db.game, game.backs)):
             if declared is None and card.types[0] in backs_by_type:
                 declared, owner, label = backs_by_type[card.types[0]], holder, f"type-{card.types[0]}"
-        back_id = ("back" if declared is None else f"back-{label}") + _size_suffix(size, game.card_size)
+        back_id = ("back" if declared is None else f"back-{label}") + _size_suffix(size, game_size)
         if back_id not in backs:
             art = resolve_inside(owner.root, declared.art).as_uri() if declared is not None and declared.art else ""
             template = declared.template if declared is not None and declared.template else ""
@@ -333,7 +335,7 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
         set_record = sets[entry.set_id]
         bundle = set_record.bundle
         pack = packs.get(id(bundle))
-        size = set_record.model.card_size or (pack.card_size if pack is not None else None) or game.card_size
+        size = resolve_card_size(game, pack, set_record.model)
         if pack is not None and pack.min_type_pt is not None:
             min_type[card.id] = pack.min_type_pt
         colour = types[card.types[0]].colour or "#cccccc"
@@ -398,7 +400,7 @@ def build_job(db: Database, deck: Deck, locale: str, allow_fallback: bool = Fals
     if not backs:
         backs["back"] = Back(title=name, emblem_url=back_icon.url if back_icon else "",
                              emblem_alt=back_icon.alt if back_icon else "", look=_look(db, db.bundles[-1], looks),
-                             trim_w=game.card_size.width_mm, trim_h=game.card_size.height_mm)
+                             trim_w=game_size.width_mm, trim_h=game_size.height_mm)
     faces += list(backs.values())
     return FaceJob(locale, name, [str(root) for root in db.roots], faces, icons, game.id, looks, list(texts.fallbacks),
                    min_type)

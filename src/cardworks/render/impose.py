@@ -12,6 +12,7 @@ from typing import Literal
 
 import pikepdf
 
+from ..models.card_size import DEFAULT_CARD_SIZE
 from ..models.sheet_rules import grid_cells
 from ..models.sheets import PAPERS, LayoutError
 from .pdfjoin import new_with_copies
@@ -26,8 +27,8 @@ class SheetLayout:
     """Where cards go on a sheet, and how backs line up with fronts."""
 
     paper: str = "a4"
-    trim_w: float = 63.0
-    trim_h: float = 88.0
+    trim_w: float = DEFAULT_CARD_SIZE.width_mm
+    trim_h: float = DEFAULT_CARD_SIZE.height_mm
     bleed: float = 3.0
     gutter: float = 0.0
     marks: Literal["cards", "page-edge", "none"] = "cards"

@@ -24,6 +24,7 @@ from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited
 from ..i18n import Localizer
 from ..i18n.locales import known_locale, resolve_locale
 from ..loading.records import Index
+from ..models.card_size import resolve_card_size
 from . import adapter
 from .worker import RenderTimeout, RenderWorker
 from .project import (CardInfo, ServeOptions, ShownProblem, choose_game, load_snapshot, loading_snapshot, plain_text,
@@ -337,7 +338,7 @@ class Preview:
             self.locales_in_use.add(locale)
             hidden = self._unshowable()
         localizer = Localizer(snapshot.db, locale) if snapshot.db is not None and snapshot.db.game_doc else None
-        default = (snapshot.db.game_doc.card_size.width_mm, snapshot.db.game_doc.card_size.height_mm) if localizer else (63, 88)
+        default = resolve_card_size(snapshot.db.game_doc if localizer else None).mm
         tiles = []
         for card in snapshot.cards:
             name = localizer.text(card.id, "name", card.name)[0] if localizer and not card.broken else card.name

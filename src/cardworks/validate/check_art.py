@@ -17,6 +17,7 @@ from ..loading.assets import image_problems
 from ..loading.paths import PathEscape, resolve_inside
 from ..loading.records import Index, Record
 from ..problems import ProblemList
+from ..models.card_size import resolve_card_size
 from ..models.face import art_box_mm, effective_dpi
 
 MAX_ART_BYTES = 50 * 1024 * 1024
@@ -159,11 +160,13 @@ def check_art(index: Index, out: ProblemList) -> None:
                 continue
             set_model = sets[record.set_id].model if record.set_id in sets else None
             pack = packs.get(id(record.bundle))
-            size = (set_model.card_size if set_model else None) or (pack.card_size if pack else None) or game.card_size
+            size = resolve_card_size(game, pack, set_model)
             box = art_box_mm(size.width_mm, size.height_mm, record.model.layout)
             _check_image(out, record, "/art", record.model.art, box)
             continue
-        size = getattr(record.model, "card_size", None) or game.card_size
+        # a back of the game, of a pack or of a set: the size of the cards it is printed behind
+        pack = packs.get(id(record.bundle))
+        size = resolve_card_size(game, pack, record.model if record.kind == "set" else None)
         for pointer, art, _ in _back_paths(record):
             _check_image(out, record, pointer, art, (size.width_mm + 6.0, size.height_mm + 6.0))
             try:

@@ -5,6 +5,7 @@ and marks on cards."""
 from __future__ import annotations
 
 from ..loading.database import Database
+from ..models.card_size import resolve_card_size
 from ..models.layout import LayoutFile
 from ..models.sheet_rules import sheet_for
 from ..models.sheets import LayoutError, LayoutTooLarge, fixed_sheet, sheet_problems
@@ -15,19 +16,15 @@ FACE_BLEED = 3.0
 
 
 def card_sizes(db: Database) -> list[tuple[float, float]]:
-    """The trim sizes of the database's cards: the game's, a pack's, each set's own."""
-    sizes = []
+    """The trim sizes of the database's cards: the game's (its backs and component cards), each pack's, each
+    set's."""
     game = db.game_doc
-    if game is not None:
-        sizes.append((game.card_size.width_mm, game.card_size.height_mm))
+    sizes = [resolve_card_size(game).mm] if game is not None else []
     for bundle in db.bundles:
-        for _, pack in bundle.docs("pack"):
-            if pack.card_size is not None:
-                sizes.append((pack.card_size.width_mm, pack.card_size.height_mm))
-        for _, card_set in bundle.docs("set"):
-            size = getattr(card_set, "card_size", None)
-            if size is not None:
-                sizes.append((size.width_mm, size.height_mm))
+        pack = next((doc for _, doc in bundle.docs("pack")), None)  # a pack's folder holds one pack.json
+        if pack is not None:
+            sizes.append(resolve_card_size(game, pack).mm)
+        sizes += [resolve_card_size(game, pack, card_set).mm for _, card_set in bundle.docs("set")]
     return sorted(set(sizes))
 
 

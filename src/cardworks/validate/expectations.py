@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import re
 import typing
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
 from itertools import chain
@@ -121,6 +121,13 @@ class Expectation(Model):
         return iter(())
 
     @classmethod
+    def setup_refs(cls, setup: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
+        """(pointer, kind, id) of each id a scenario's ``setup`` names, ``at`` being the setup's pointer: checked
+        against :meth:`known` as the expectations' ids are, so a misspelt card fails ``validate``, not the run.
+        None by default (a game whose setups name no ids)."""
+        return iter(())
+
+    @classmethod
     def generic_keys(cls) -> tuple[str, ...]:
         """The keys the runner reads itself, for every game."""
         return tuple(Expectation.model_fields)
@@ -162,6 +169,7 @@ def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) 
         known["rule"] = model.rules
         if model.observed:
             known["zone"] = model.observed
+        problems.extend(_unknown_ids(display, known, model.setup_refs(scenario.setup, f"{here}/setup")))
         texts = [" ".join(step.split()) for step in scenario.steps]
         for j, step in enumerate(scenario.steps):
             problems.extend(_step_problems(plugin, model, known, display, f"{here}/steps/{j}", step))
@@ -177,12 +185,18 @@ def scenario_problems(plugin: Any, db: Any, display: str, scenarios: list[Any]) 
                     # refusal is what it checks, and the rule pins the reason, so a typo cannot pass for it
                     strangers = pointer == f"{at}/illegal" and bool(raw.get("rule"))
                     problems.extend(_step_problems(plugin, model, known, display, pointer, value, strangers))
-                elif kind in known and value not in known[kind]:
-                    problems.append(Problem(display, pointer, f"unknown-{kind}",
-                                            f"{value!r} is no {kind} of this scenario ({_hint(value, known[kind])})"))
+                else:
+                    problems.extend(_unknown_ids(display, known, [(pointer, kind, value)]))
             problems.extend(_after_problems(display, at, raw.get("after"), texts))
             problems.extend(_sees_type_problems(model, display, at, raw.get("sees")))
     return problems
+
+
+def _unknown_ids(display: str, known: dict[str, frozenset[str]],
+                 refs: Iterable[tuple[str, str, str]]) -> list[Problem]:
+    """An ``unknown-<kind>`` problem for each id of a kind the scenario knows that is not among its ids."""
+    return [Problem(display, pointer, f"unknown-{kind}", f"{value!r} is no {kind} of this scenario ({_hint(value, known[kind])})")
+            for pointer, kind, value in refs if kind in known and value not in known[kind]]
 
 
 def _sees_type_problems(model: type[Expectation], display: str, at: str, sees: Any) -> list[Problem]:

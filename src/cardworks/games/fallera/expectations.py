@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from pydantic import model_validator
 
+from ...loading.jsonfile import pointer_escape
 from ...validate.expectations import CardId, Expectation, PlayerId, TerretaId, players
 
 Phase = Literal["turn", "defend", "again", "toss", "effect-coin", "burn", "lay", "first", "over", "respond", "target",
@@ -30,6 +32,11 @@ OBSERVED = frozenset({
 })
 """What ``observe`` shows a player, by top-level key (a test compares with the observations of every shipped
 scenario's start)."""
+
+
+OBSERVED_PLAYERS = frozenset({"you", "current", "winner", "battle.attacker", "battle.target"})
+"""The paths where ``observe`` names a player (``p1``…, as scenarios write them); ``battle.called`` holds
+[player, card] pairs."""
 
 
 class FalleraExpectation(Expectation):
@@ -60,7 +67,7 @@ class FalleraExpectation(Expectation):
 
     rules = RULES
     observed = OBSERVED
-    observed_types = {"deck_size": int, "hand_sizes": list[int], "turn": int, "you": int, "actions": int}
+    observed_types = {"deck_size": int, "hand_sizes": list[int], "turn": int, "you": str, "current": str, "actions": int}
     nullable = frozenset({"winner", "queen"})
     card_instances = True
 
@@ -81,3 +88,52 @@ class FalleraExpectation(Expectation):
         if "players" in setup:
             known["player"] = players(setup["players"])
         return known
+
+    @classmethod
+    def more_refs(cls, data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
+        """The players a ``sees`` value names where the observation names one (:data:`OBSERVED_PLAYERS`)."""
+        sees = data.get("sees")
+        for path, value in sees.items() if isinstance(sees, dict) else ():
+            if path in OBSERVED_PLAYERS:
+                named = [value]
+            elif path == "battle.called" and isinstance(value, list):
+                named = [entry[0] for entry in value if isinstance(entry, list) and entry]
+            else:
+                continue
+            yield from ((f"{at}/sees/{pointer_escape(path)}", "player", who) for who in named if isinstance(who, str))
+
+    @classmethod
+    def setup_refs(cls, setup: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
+        """The cards of ``hands``, ``counters``, ``deck``, ``cemetery``, ``map`` and a scripted ``deal``'s
+        ``shuffles``, the terretas of ``map``, ``foods``, ``queen`` and the deal's ``foods``, and the ``current``
+        player (``scenario_state`` reads them)."""
+        for zone in ("hands", "counters"):
+            for p, ids in _listed(setup.get(zone)):
+                yield from ((f"{at}/{zone}/{p}/{k}", "card", design) for k, design in _texts(ids))
+        for zone in ("deck", "cemetery"):
+            yield from ((f"{at}/{zone}/{k}", "card", design) for k, design in _texts(setup.get(zone)))
+        layout = setup.get("map")
+        for space, design in layout.items() if isinstance(layout, dict) else ():
+            yield f"{at}/map/{pointer_escape(space)}", "terreta", space
+            if isinstance(design, str):
+                yield f"{at}/map/{pointer_escape(space)}", "card", design
+        yield from ((f"{at}/foods/{k}", "terreta", food) for k, food in _texts(setup.get("foods")))
+        if isinstance(setup.get("queen"), str) and setup["queen"] != "start":
+            yield f"{at}/queen", "terreta", setup["queen"]
+        if isinstance(setup.get("current"), str):
+            yield f"{at}/current", "player", setup["current"]
+        deal = setup.get("deal")
+        if isinstance(deal, dict):
+            for s, shuffle in _listed(deal.get("shuffles")):
+                yield from ((f"{at}/deal/shuffles/{s}/{k}", "card", design) for k, design in _texts(shuffle))
+            yield from ((f"{at}/deal/foods/{k}", "terreta", food) for k, food in _texts(deal.get("foods")))
+
+
+def _listed(value: Any) -> list[tuple[int, Any]]:
+    """(position, item) of a setup list; nothing for a value that is no list (the run refuses it)."""
+    return list(enumerate(value)) if isinstance(value, list) else []
+
+
+def _texts(value: Any) -> list[tuple[int, str]]:
+    """(position, id) of a setup list of ids; an item that is no text is left to the run, which refuses it."""
+    return [(k, item) for k, item in _listed(value) if isinstance(item, str)]

@@ -17,6 +17,7 @@ from itertools import filterfalse
 from typing import Any
 
 from ...engine.codec import deep_tuple
+from ...engine.core import player_index
 from .actions import Attack
 from .state import Draft, built
 from .worth import ODDS, effect_worth, returns, verbs_worth
@@ -386,7 +387,7 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     deals. Each draw takes the same chance, in the same order, as ``determinize`` always has."""
     rules = table.rules
     designs = rules.deck_designs()
-    me = seen["you"]
+    me = player_index(seen["you"])  # the observation names players as scenarios do (``p1``…)
     visible: set[int] = set()
     hand = tuple(map(_instance, seen["hand"]))
     counters = tuple(tuple(map(_instance, c)) for c in seen["counters"])
@@ -427,12 +428,13 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     fighting = [c.battle for c in cards]
     face_down = bool(battle) and attack is None or down is not None
     sizes = [0 if who == me else size for who, size in enumerate(seen["hand_sizes"])]
+    winner = None if seen["winner"] is None else player_index(seen["winner"])
     seen_foods = list(seen.get("foods") or [])
     free_spaces = [s for s in spaces if s not in seen_foods]
     fixed = {  # every field of ``State`` in its order (``built`` takes them whole); the dealt ones are set per draw
         "designs": designs, "hands": None, "counters": counters, "deck": None, "cemetery": cemetery,
-        "current": seen["current"], "phase": seen["phase"], "discord": rules.discord, "battle": None,
-        "toss": None, "takes": None, "candidates": (), "winner": seen["winner"], "reason": seen["reason"],
+        "current": player_index(seen["current"]), "phase": seen["phase"], "discord": rules.discord, "battle": None,
+        "toss": None, "takes": None, "candidates": (), "winner": winner, "reason": seen["reason"],
         "turn": seen["turn"], "spaces": spaces, "map": layout, "queen": seen.get("queen"), "laying": laying,
         "foods": (), "revealed": tuple(f != "hidden" and p != me for p, f in enumerate(seen_foods)),
         "refused": (), "actions": seen.get("actions", 0), "again": seen.get("again"),
@@ -442,7 +444,8 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     weights = rules.facts(built({**fixed, "hands": (), "deck": ()})).tallies(counters)[0]
     # a paella can be complete (and so refused) only where the rules' own bound of valid ingredients allows it
     may_refuse = fixed["phase"] != "over" and bool(weights) and max(weights) >= (4 if seen_foods else 5)
-    battle_fields = (battle["attacker"], battle["target"], _instance(battle["treasure"])) if battle else None
+    battle_fields = (player_index(battle["attacker"]), player_index(battle["target"]), _instance(battle["treasure"])) \
+        if battle else None
 
     def draw(rng: random.Random) -> Any:
         unseen = unseen_in_order[:]

@@ -87,7 +87,7 @@ class State:
     marks: tuple[tuple[Nested, ...], ...] = ()
     """What verbs leave in play beyond the zones, all public (see ``verbs``): ``("protect", treasure, holder,
     until)``, ``("stat", stat, value)`` and ``("swap",)`` for the battle in progress, ``("attach", card, host)``
-    (the card is in play, attached), ``("seen", looker, victim, cards)`` (a hand looked at, as it was, until the looker's next turn starts; the cards are
+    (the card is in play, attached), ``("seen", looker, victim, cards)`` (a hand looked at, as it was, until the turn ends; the cards are
     shown to the looker alone), ``("player",
     who, source, chosen)`` (a player an effect chose) and ``("chosen", who, kind, value, source, position)`` (a
     choice made, waiting for the verb that asked it)."""

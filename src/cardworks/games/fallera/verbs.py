@@ -29,9 +29,9 @@ from .state import Draft
 ASKED = object()
 """What ``player_for`` returns when it stopped the flow to ask for a player."""
 
-TURN_MARKS = frozenset({"player", "chosen", "discarding", "stat", "swap"})
-"""Marks that last until the turn ends (a protection says its own end, a look lasts until the looker's next turn
-starts, an attachment lasts)."""
+TURN_MARKS = frozenset({"player", "chosen", "discarding", "stat", "swap", "seen"})
+"""Marks that last until the turn ends, a look at a hand among them, whoever's turn it was (docs/effects.md,
+``look-at-hand``; no rulebook says more); a protection says its own end, an attachment lasts."""
 
 KIND_OF = {Choose: "player", Pick: "hand", TargetBattle: "battle", TargetMap: "map", TargetTerreta: "terreta",
            TargetTreasure: "treasure", TargetCemetery: "cemetery"}
@@ -137,8 +137,7 @@ class Verbs:
         """As a turn starts (``draft.current`` the new player): what lasted the turn ends, and the protections
         that last until their player's next turn start."""
         draft.marks = tuple(m for m in draft.marks if m[0] not in TURN_MARKS and not (
-            m[0] == "protect" and (m[3] == "end-of-turn" or m[2] == draft.current)) and not (
-            m[0] == "seen" and m[1] == draft.current))
+            m[0] == "protect" and (m[3] == "end-of-turn" or m[2] == draft.current)))
 
     def battle_over(self, draft: Draft) -> None:
         """The battle ended (or was cancelled): its set and swapped values go."""
@@ -185,8 +184,8 @@ def choose_player(rules: VerbContext, draft: Draft, who: int, source: Any, index
 @REGISTRY.bind(LookAtHand, "acts")
 def look_at_hand(rules: VerbContext, draft: Draft, who: int, source: Any, index: int, path: str, k: int,
                  verb: LookAtHand) -> bool | None:
-    """The chosen player's hand, as it is now, joins the acting player's observation until their next turn
-    starts (kept in the marks, shown to nobody else: ``public_marks``)."""
+    """The chosen player's hand, as it is now, joins the acting player's observation until the turn ends
+    (kept in the marks, shown to nobody else: ``public_marks``)."""
     victim = rules.player_for(draft, who, source, index, path, k)
     if victim is ASKED:
         return True

@@ -33,7 +33,11 @@ class Views:
 
     @REGISTRY.bind(FaceUpAttacks, "stands", reads=("counter",))
     def observe(self, state: State, who: int) -> dict[str, Any]:
-        """What ``who`` sees: their hand, every counter, hand sizes (public), the cemetery; the deck as a count."""
+        """What ``who`` sees: their hand, every counter, hand sizes (public), the cemetery; the deck as a count.
+
+        Players are named as scenarios name them (``p1``…: ``you``, ``current``, ``winner``, a battle's
+        ``attacker`` and ``target``, who is ``called``, whose hand was ``looked`` at); lists by seat
+        (``hand_sizes``, ``counters``, ``foods``) hold p1's first."""
         seen = self._private_view(state, who)
         seen.update(self._public_view(state))
         return seen
@@ -47,15 +51,15 @@ class Views:
             attacker, target, treasure, attack = state.battle[:4]
             resolving = len(state.battle) == 5  # the defence is chosen: the attack is revealed (fallera-base line 28)
             face_up = resolving or any(map(facts.face_up.__getitem__, state.counters[target]))
-            battle = {"attacker": attacker, "target": target, "treasure": label(treasure),
+            battle = {"attacker": player(attacker), "target": player(target), "treasure": label(treasure),
                       "attack": label(attack) if who == attacker or face_up else "hidden"}
             if resolving:
                 battle["defence"] = None if state.battle[4] is None else label(state.battle[4])
         elif state.marks and any(m[0] == "called" for m in state.marks):  # a battle of several (``revolta``)
-            battle = {"attacker": next(m[1] for m in state.marks if m[0] == "called"),
-                      "called": [[m[2], label(m[3])] for m in state.marks if m[0] == "called"],
+            battle = {"attacker": player(next(m[1] for m in state.marks if m[0] == "called")),
+                      "called": [[player(m[2]), label(m[3])] for m in state.marks if m[0] == "called"],
                       "yours": [label(m[2]) for m in state.marks if m[0] == "face-down" and m[1] == who]}
-        return {"you": who, "hand": list(map(label, state.hands[who])), "battle": battle,
+        return {"you": player(who), "hand": list(map(label, state.hands[who])), "battle": battle,
                 "looked": self._looked(state, who, label) if state.marks else {},
                 "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)]}
 
@@ -63,10 +67,10 @@ class Views:
         """The part of every observation that is the same for all players."""
         label = self.facts(state).labels.__getitem__
         return {
-            "current": state.current, "phase": state.phase, "turn": state.turn,
+            "current": player(state.current), "phase": state.phase, "turn": state.turn,
             "hand_sizes": list(map(len, state.hands)), "counters": [list(map(label, c)) for c in state.counters],
             "deck_size": len(state.deck), "cemetery": list(map(label, state.cemetery)),
-            "winner": state.winner, "reason": state.reason,
+            "winner": None if state.winner is None else player(state.winner), "reason": state.reason,
             "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
             "queen": state.queen, "laying": list(map(label, state.laying)), "actions": state.actions,
             "again": state.again, "asked": _asked_view(state, label),
