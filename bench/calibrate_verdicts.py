@@ -17,8 +17,8 @@ The pack (written to a temporary folder, played on the fixture database tests/fi
   strongest base battle card (docs/performance.md, issue 42);
 - clearly weak cards: a battle card at the floor of both stats (0/0: the game's stats run from 0, and the base
   deck's cagallo is 0/0 already, so no battle card can be lower on a number) that also makes its user discard two
-  cards whenever it is used, and a treasure that makes its holder discard two cards at the start of each turn:
-  they must come out *weak*.
+  cards whenever it is used, a treasure that makes its holder discard two cards at the start of each turn, and a
+  sellable worth nothing (``weak-sell``, sell 0: sold, it draws no card): they must come out *weak*.
 
 Every seed plays paired games of the base deck with the pack: ``--games auto`` (the default budget: simulate's
 ``--games auto``, looks up to 3,200 games, stopping when every card is decided) or a fixed number; the confusion
@@ -73,7 +73,10 @@ WEAK = {"weak-battle": {"types": ["battle"], "stats": {"attack": 0, "defence": 0
         "weak-discard": {"types": ["treasure"], "attributes": {"treasure-kind": "other"},
                          "rules": "At the start of your turn, discard two cards.",
                          "effects": [{"when": {"event": "turn-start"}, "while": [{"is": "on-your-counter"}],
-                                      "do": [{"verb": "discard", "count": 2, "players": "you"}]}]}}
+                                      "do": [{"verb": "discard", "count": 2, "players": "you"}]}]},
+        "weak-sell": {"types": ["treasure"], "attributes": {"treasure-kind": "sellable"}, "stats": {"sell": 0}}}
+"""``weak-sell``: a sellable worth nothing (sold, it draws no card), planted before any run as weak by
+construction: its twin is the base deck's plain sellable, which draws cards when sold."""
 KIND = {**{c: "plain twin" for c in TWINS}, **{c: "overpowered" for c in OVERPOWERED}, **{c: "weak" for c in WEAK}}
 ANSWERS = ("in line", "strong", "weak", "decides", "strong+decides", "not decided", "not judged")
 SWEPT = "twin-capita"

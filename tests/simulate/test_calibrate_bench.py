@@ -13,7 +13,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 PLANTED = ("twin-capita", "twin-delica", "twin-taronger", "twin-conill", "op-attack", "op-battle", "op-draw", "op-actions",
-           "weak-battle", "weak-discard", "twin-cagallo")
+           "weak-battle", "weak-discard", "weak-sell", "twin-cagallo")
 
 
 def test_the_calibration_bench_prints_a_confusion_table_goals_and_a_sweep() -> None:
