@@ -144,7 +144,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     agent = seats[actor] if actor != CHANCE else None
     searching = agent is not None and agent.kind == "mcts" and len(legal) > 1
     for design in live:
-        holders = table.quiet(state, design)
+        holders = table.quiet(frozen, design)  # the frozen position: the game may keep what it reads of it
         if holders is None:
             gone.append(design)
         elif searching:
@@ -171,7 +171,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     used = table.played(action)
     for design in checked:
         twin = live[design]
-        again = random.Random()
+        again = _SCRATCH
         again.setstate(start)
         other = agent.choose(twin, actor, lambda: seen, twin.rules.legal_actions(frozen), again)
         if other != action or again.getstate() != after or used == design:
@@ -179,6 +179,11 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
             del live[design]
     return action, here
 
+
+
+_SCRATCH = random.Random(0)
+"""The generator a holder's choice is worked out again with, set to the real game's state each time (a new
+``random.Random()`` seeds itself from the system first, which cost more than the choice)."""
 
 
 def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameRecord,
