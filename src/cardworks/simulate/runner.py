@@ -169,9 +169,9 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     action = agent.choose(table, actor, lambda: seen, legal, mind)
     after = mind.getstate()
     used = table.played(action)
+    again = random.Random(0)  # set to the real game's state for each card (seeding from the system cost more)
     for design in checked:
         twin = live[design]
-        again = _SCRATCH
         again.setstate(start)
         other = agent.choose(twin, actor, lambda: seen, twin.rules.legal_actions(frozen), again)
         if other != action or again.getstate() != after or used == design:
@@ -179,11 +179,6 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
             del live[design]
     return action, here
 
-
-
-_SCRATCH = random.Random(0)
-"""The generator a holder's choice is worked out again with, set to the real game's state each time (a new
-``random.Random()`` seeds itself from the system first, which cost more than the choice)."""
 
 
 def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameRecord,

@@ -122,8 +122,9 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     return tuple(holders)
 
 
-_PLACES: list[Any] = [None, None, {}, set()]
-"""The last position ``_places`` read (a ``State``, which cannot change), its rules and its answer."""
+_PLACES: tuple[Any, ...] = (None, None, {}, set())
+"""The last position ``_places`` read (a ``State``, which cannot change), its rules and its answer: one tuple,
+replaced whole, so a thread reading it never sees two positions' parts."""
 
 
 def _places(rules: Any, state: Any) -> tuple[dict[int, int], set[int]]:
@@ -131,12 +132,14 @@ def _places(rules: Any, state: Any) -> tuple[dict[int, int], set[int]]:
     reshuffle only brings cards back, unless a card can take one back by choice now: then its definition is
     weighed there). Kept for the last immutable position: paired games ask ``quiet`` of every measured card in
     turn about the same position."""
-    if _PLACES[0] is state and _PLACES[1] is rules:
-        return _PLACES[2], _PLACES[3]
+    global _PLACES
+    kept = _PLACES
+    if kept[0] is state and kept[1] is rules:
+        return kept[2], kept[3]
     holder = {instance: who for who, hand in enumerate(state.hands) for instance in hand}
     waiting = {*state.deck, *(() if _cemetery_weighed(rules, state) else state.cemetery)}
     if type(state) is State:
-        _PLACES[:] = [state, rules, holder, waiting]
+        _PLACES = (state, rules, holder, waiting)
     return holder, waiting
 
 
