@@ -17,8 +17,8 @@ The pack (written to a temporary folder, played on the fixture database tests/fi
   strongest base battle card (docs/performance.md, issue 42);
 - clearly weak cards: a battle card at the floor of both stats (0/0: the game's stats run from 0, and the base
   deck's cagallo is 0/0 already, so no battle card can be lower on a number) that also makes its user discard two
-  cards whenever it is used, and a treasure that makes its holder discard two cards at the start of each turn:
-  they must come out *weak*.
+  cards whenever it is used, a treasure that makes its holder discard two cards at the start of each turn, and a
+  sellable worth nothing (``weak-sell``, sell 0: sold, it draws no card): they must come out *weak*.
 
 Every seed plays paired games of the base deck with the pack: ``--games auto`` (the default budget: simulate's
 ``--games auto``, looks up to 3,200 games, stopping when every card is decided) or a fixed number; the confusion
@@ -73,7 +73,10 @@ WEAK = {"weak-battle": {"types": ["battle"], "stats": {"attack": 0, "defence": 0
         "weak-discard": {"types": ["treasure"], "attributes": {"treasure-kind": "other"},
                          "rules": "At the start of your turn, discard two cards.",
                          "effects": [{"when": {"event": "turn-start"}, "while": [{"is": "on-your-counter"}],
-                                      "do": [{"verb": "discard", "count": 2, "players": "you"}]}]}}
+                                      "do": [{"verb": "discard", "count": 2, "players": "you"}]}]},
+        "weak-sell": {"types": ["treasure"], "attributes": {"treasure-kind": "sellable"}, "stats": {"sell": 0}}}
+"""``weak-sell``: a sellable worth nothing (sold, it draws no card), planted before any run as weak by
+construction: its twin is the base deck's plain sellable, which draws cards when sold."""
 KIND = {**{c: "plain twin" for c in TWINS}, **{c: "overpowered" for c in OVERPOWERED}, **{c: "weak" for c in WEAK}}
 ANSWERS = ("in line", "strong", "weak", "decides", "strong+decides", "not decided", "not judged")
 SWEPT = "twin-capita"
@@ -182,6 +185,74 @@ def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: in
     return [f"  {what}: {n}" for what, n in sorted(counts.items())] + lines
 
 
+def battle_log(pack: Path, cards: tuple[str, ...], games: int, agent: str, seed: int) -> list[str]:
+    """Every battle in which one of ``cards`` attacked or defended, over ``games`` seeded games (the same loop, seeds
+    and agents as ``runner.play_game``): the game and step, who attacked with what against which defence, and
+    whether the treasure changed hands (read from the position after the battle, not from the rules); then, per
+    card, the largest defence it attacked, the largest attack it defended against, and its battles won and lost."""
+    from cardworks.engine.core import CHANCE
+    from cardworks.games.fallera.actions import Attack, Defend, NoDefence
+    from cardworks.simulate.agents import seating
+    from cardworks.simulate.runner import game_rngs
+
+    spec = TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000)
+    table, agents = build_table(spec), tuple(parse_agents(agent, 4, 50))
+    rules, lines = table.rules, []
+    summary: dict[str, Counter] = {card: Counter() for card in cards}
+    peak: dict[str, dict[str, int]] = {card: {"defence met": -1, "attack met": -1} for card in cards}
+
+    def stat(design: str, which: str) -> int:
+        return getattr(table.cards[design], which) or 0
+
+    for index in range(games):
+        seats = seating(agents, index)
+        chance, *minds = game_rngs(seed, index, 4)
+        playout = table.playout(table.deal(chance))
+        choices, play, now = playout
+        position = table.live(playout)
+        legal, steps, battle = choices(), 0, None
+        while legal and steps < spec.max_steps:
+            actor = rules.actor(position())
+            if actor == CHANCE:
+                action = legal[int(chance.random() * len(legal))]
+            elif seats[actor].kind == "random":
+                action = legal[int(minds[actor].random() * len(legal))]
+            else:
+                action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
+            if type(action) is Attack:
+                battle = {"step": steps, "attacker": action.player, "weapon": action.card.design,
+                          "treasure": action.treasure, "target": action.target}
+            elif battle is not None and type(action) in (Defend, NoDefence):
+                battle["defence"] = action.card.design if type(action) is Defend else None
+            play(action, chance)
+            legal, steps = choices(), steps + 1
+            if battle is not None and "defence" in battle and now().battle is None:  # the battle is over
+                state = now()
+                stolen = battle["treasure"].number in state.counters[battle["attacker"]]
+                weapon, guard = battle["weapon"], battle["defence"]
+                for card, role in ((weapon, "attack"), (guard, "defence")):
+                    if card in summary:
+                        won = stolen if role == "attack" else not stolen
+                        summary[card][f"{role}s {'won' if won else 'lost'}"] += 1
+                        other = stat(guard, "defence") if role == "attack" and guard else stat(weapon, "attack")
+                        key = "defence met" if role == "attack" else "attack met"
+                        if role == "defence" or guard:
+                            peak[card][key] = max(peak[card][key], other)
+                if weapon in cards or guard in cards:
+                    defended = f"{guard} ({stat(guard, 'defence')})" if guard else "none"
+                    lines.append(f"    game {index}, step {battle['step']}: p{battle['attacker'] + 1} attacks "
+                                 f"{battle['treasure'].design} of p{battle['target'] + 1} with {weapon} "
+                                 f"({stat(weapon, 'attack')}); defence {defended}: {'stolen' if stolen else 'kept'}")
+                battle = None
+    for card in cards:
+        met = {k: (v if v >= 0 else "none") for k, v in peak[card].items()}
+        lines.append(f"  {card} ({stat(card, 'attack')}/{stat(card, 'defence')}): "
+                     + ", ".join(f"{k} {v}" for k, v in sorted(summary[card].items()))
+                     + f"; largest defence it attacked: {met['defence met']}, largest attack it defended against: "
+                     f"{met['attack met']}")
+    return lines
+
+
 def contiguous(values: list[int], chosen: list[int]) -> bool:
     """The chosen values are one unbroken run of the swept ones (and not empty)."""
     where = [values.index(v) for v in chosen]
@@ -204,6 +275,9 @@ def main() -> None:
     parser.add_argument("--sweep-only", action="store_true", help="play only the sweep (at the first seed)")
     parser.add_argument("--figures", type=Path, help="write each seed's figures to DIR/seed-N.json (to judge the "
                         "same games again under another rule)")
+    parser.add_argument("--battles", type=int, default=0, metavar="GAMES",
+                        help="only log, over GAMES games of the first seed, every battle of op-attack and of the base "
+                             "deck's attack-6 card (tombatossals), with its result")
     parser.add_argument("--log-games", type=int, default=20,
                         help="games logged for a planted card never flagged: when the agents could use it, and what they chose")
     args = parser.parse_args()
@@ -214,6 +288,10 @@ def main() -> None:
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         pack = write_pack(Path(folder))
+        if args.battles:
+            print(f"Battles of op-attack and tombatossals ({args.battles} games, seed {seeds[0]}, agents {args.agent}):")
+            print("\n".join(battle_log(pack, ("op-attack", "tombatossals"), args.battles, args.agent, seeds[0])))
+            return
         table: dict[str, Counter] = {card: Counter() for card in KIND}
         why: dict[str, list[str]] = {card: [] for card in KIND}
         use: dict[str, Counter] = {card: Counter() for card in KIND}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 PLANTED = ("twin-capita", "twin-delica", "twin-taronger", "twin-conill", "op-attack", "op-battle", "op-draw", "op-actions",
-           "weak-battle", "weak-discard", "twin-cagallo")
+           "weak-battle", "weak-discard", "weak-sell", "twin-cagallo")
 
 
 def test_the_calibration_bench_prints_a_confusion_table_goals_and_a_sweep() -> None:
@@ -39,3 +39,18 @@ def test_the_calibration_bench_prints_a_confusion_table_goals_and_a_sweep() -> N
     assert re.search(r"^  attack 2: .*: (in line|not decided|strong|weak|not judged)", out, re.M)
     assert re.search(r"^Goal: in line at a contiguous range of attack values excluding 10: in line at .* -> (met|NOT MET)$",
                      out, re.M)
+
+
+def test_the_battle_log_reads_each_battle_of_op_attack_and_tombatossals_off_the_games() -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    out = subprocess.run([sys.executable, str(REPO / "bench" / "calibrate_verdicts.py"), "--agent", "greedy", "--seeds",
+                          "1", "--battles", "6"], capture_output=True, text=True, env=env, timeout=600, check=True).stdout
+    battles = re.findall(r"^    game (\d+), step \d+: p\d attacks \S+ of p\d with (\S+) \((\d+)\); defence (.+): (stolen|kept)$",
+                         out, re.M)
+    assert battles, out
+    for _, weapon, attack, _, _ in battles:
+        assert (weapon, attack) != ("op-attack", "6")  # the printed attack is the card's own
+    assert any("op-attack" in line for line in out.splitlines() if line.startswith("    game"))
+    for card in ("op-attack (10/10)", "tombatossals (6/1)"):
+        assert re.search(rf"^  {re.escape(card)}: .*largest defence it attacked: \S+, largest attack it defended against",
+                         out, re.M), out

@@ -14,6 +14,7 @@ import shutil
 
 import pytest
 
+from cardworks.engine.core import CHANCE
 from cardworks.simulate import runner
 from cardworks.simulate.agents import parse_agents
 from cardworks.simulate.tables import Table, TableSpec, build_table
@@ -146,3 +147,26 @@ def test_a_twins_rules_list_the_very_actions_of_the_real_rules() -> None:
         assert all(other.row(kind, *players) is row for other in others)
     fresh = facts_module.Facts(table.rules.defs, 4, state.designs)
     assert all(a is b for a, b in zip(fresh.sells + fresh.defends, real.sells + real.defends, strict=True))
+
+
+def test_quiet_answers_for_a_frozen_position_as_for_the_same_position_in_play() -> None:
+    """``quiet`` keeps where each instance lies for the last frozen position it read (every measured card is asked
+    about the same one): at each step of a game, its answers for that position are those for a draft of it."""
+    table = build_table(TableSpec(str(CARDS), "fallera", "base", 4, (str(EXAMPLE),), paired=True))
+    seats = parse_agents("greedy", 4)
+    chance, *minds = runner.game_rngs(1, 0, 4)
+    choices, play, now = table.playout(table.deal(chance))
+    legal, asked, answers = choices(), 0, set()
+    while legal:
+        frozen = now()
+        kept = [table.quiet(frozen, design) for design in table.measured]
+        draft = table.live(table.playout(frozen))()
+        assert kept == [table.quiet(draft, design) for design in table.measured]
+        asked += len(kept)
+        answers.update(a is None for a in kept)
+        actor = table.rules.actor(frozen)
+        action = legal[int(chance.random() * len(legal))] if actor == CHANCE else \
+            seats[actor].choose(table, actor, lambda: table.rules.observe(frozen, actor), legal, minds[actor])
+        play(action, chance)
+        legal = choices()
+    assert asked > 100 and answers == {True, False}  # cards in play and cards waiting were both asked about

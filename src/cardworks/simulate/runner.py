@@ -144,7 +144,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     agent = seats[actor] if actor != CHANCE else None
     searching = agent is not None and agent.kind == "mcts" and len(legal) > 1
     for design in live:
-        holders = table.quiet(state, design)
+        holders = table.quiet(frozen, design)  # the frozen position: the game may keep what it reads of it
         if holders is None:
             gone.append(design)
         elif searching:
@@ -169,9 +169,9 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     action = agent.choose(table, actor, lambda: seen, legal, mind)
     after = mind.getstate()
     used = table.played(action)
+    again = random.Random(0)  # set to the real game's state for each card (seeding from the system cost more)
     for design in checked:
         twin = live[design]
-        again = random.Random()
         again.setstate(start)
         other = agent.choose(twin, actor, lambda: seen, twin.rules.legal_actions(frozen), again)
         if other != action or again.getstate() != after or used == design:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import filterfalse
@@ -38,29 +39,52 @@ def _design(label: str) -> str:
     return label.rsplit("#", 1)[0]
 
 
-_DEFENCES: dict[int, tuple[Any, tuple[int | None, ...]]] = {}
+_DEFENCES: dict[int, tuple[Any, tuple[int | None, ...], tuple[tuple[int, int], ...]]] = {}
 
 
 def _defences(table: Any) -> tuple[int | None, ...]:
     """Each instance's defence as the players believe it, None for a card that is not a battle card (worked
     out once per table): the printed deck list (``table.beliefs``; in a paired game's twin, the real card's,
     since nobody knows one card plays as a stand-in), read only for the cards a player has not seen."""
+    return _kept_defences(table)[1]
+
+
+def _kept_defences(table: Any) -> tuple[Any, tuple[int | None, ...], tuple[tuple[int, int], ...]]:
+    """(table, ``_defences``, (instance, defence) of each battle card in instance order), once per table."""
     kept = _DEFENCES.get(id(table))
     if kept is None or kept[0] is not table:
         beliefs = getattr(table, "beliefs", None) or table.cards
         cards = [beliefs[d] for d in table.rules.deck_designs()]
-        kept = _DEFENCES[id(table)] = (table, tuple(c.defence if c.battle else None for c in cards))
-    return kept[1]
+        defences = tuple(c.defence if c.battle else None for c in cards)
+        kept = _DEFENCES[id(table)] = (table, defences, tuple((i, d) for i, d in enumerate(defences) if d is not None))
+    return kept
 
 
 def _ingredients(table: Any, labels: Sequence[str]) -> int:
     """Valid ingredients among ``labels``, one each (forbidden ones do not count; a heuristic's estimate: card
     effects that change an ingredient's worth are left to the rules)."""
+    valid = _valid(table)
     count = 0
     for label in labels:
-        card = table.cards[_design(label)]
-        count += card.kind == "ingredient" and card.category != "forbidden"
+        one = valid.get(label)
+        if one is None:
+            card = table.cards[_design(label)]
+            one = valid[label] = int(card.kind == "ingredient" and card.category != "forbidden")
+        count += one
     return count
+
+
+_VALID: dict[int, tuple[Any, dict[str, int]]] = {}
+
+
+def _valid(table: Any) -> dict[str, int]:
+    """Label → 1 for a valid ingredient, else 0: what ``_ingredients`` counts, kept per table."""
+    kept = _VALID.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_VALID) > 256:
+            _VALID.clear()
+        kept = _VALID[id(table)] = (table, {})
+    return kept[1]
 
 
 def _needed(seen: dict[str, Any], who: int) -> int:
@@ -112,7 +136,7 @@ def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
     battle = seen.get("battle")
     if battle and battle.get("attack") not in (None, "hidden"):
         visible.add(_instance(battle["attack"]))
-    return [d for i, d in enumerate(_defences(table)) if d is not None and i not in visible]
+    return [d for i, d in _kept_defences(table)[2] if i not in visible]
 
 
 def _odds(attack: int, defences: list[int], hand: int) -> float:
@@ -120,6 +144,14 @@ def _odds(attack: int, defences: list[int], hand: int) -> float:
     if not defences or hand <= 0:
         return 1.0
     stopping = sum(d >= attack for d in defences) / len(defences)
+    return (1.0 - stopping) ** hand
+
+
+def _odds_sorted(attack: int, ordered: list[int], hand: int) -> float:
+    """``_odds`` from the defences in ascending order (the same count of stopping defences, found by bisection)."""
+    if not ordered or hand <= 0:
+        return 1.0
+    stopping = (len(ordered) - bisect_left(ordered, attack)) / len(ordered)
     return (1.0 - stopping) ** hand
 
 
@@ -143,28 +175,37 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
         return legal[int(rng.random() * len(legal))]
     counts = [_ingredients(table, c) for c in seen["counters"]]
     defences = _unseen_defences(table, seen)
+    ordered = sorted(defences)
     odds: dict[tuple[int, int], float] = {}
     listed, scores = [], []
     memo, cards, sizes = _memo(table), table.cards, seen["hand_sizes"]
     winning = counts[me] + 1 >= _needed(seen, me)
+    gains: dict[tuple[str, int], float] = {}  # (treasure design, target) → what taking it gains, this decision
+    weapons: dict[str, tuple[int, float]] = {}  # weapon design → (its attack, what using it costs)
     for action in legal:
         if type(action) is Attack:  # most of a turn's actions: ``_turn_score``'s battle, with its lookups kept
-            weapon, design = action.card.design, action.treasure.design
-            gain = memo.get(("treasure", design))
+            weapon, design, target = action.card.design, action.treasure.design, action.target
+            gain = gains.get((design, target))
             if gain is None:
-                gain = treasure_worth(table, design)
-            if cards[design].kind == "ingredient":
-                if winning:
-                    gain = WIN / 4
-                gain += 2.0 * counts[action.target]
-            key = (cards[weapon].attack or 0, sizes[action.target])
+                gain = memo.get(("treasure", design))
+                if gain is None:
+                    gain = treasure_worth(table, design)
+                if cards[design].kind == "ingredient":
+                    if winning:
+                        gain = WIN / 4
+                    gain += 2.0 * counts[target]
+                gains[design, target] = gain
+            used = weapons.get(weapon)
+            if used is None:
+                cost = memo.get(("use", weapon))
+                if cost is None:
+                    cost = _use_cost(table, weapon)
+                used = weapons[weapon] = (cards[weapon].attack or 0, cost)
+            key = (used[0], sizes[target])
             chance = odds.get(key)
             if chance is None:
-                chance = odds[key] = _odds(key[0], defences, key[1])
-            cost = memo.get(("use", weapon))
-            if cost is None:
-                cost = _use_cost(table, weapon)
-            score = chance * gain - 0.3 * cost - 0.5
+                chance = odds[key] = _odds_sorted(key[0], ordered, key[1])
+            score = chance * gain - 0.3 * used[1] - 0.5
         else:
             score = _turn_score(table, me, seen, action, counts, defences, odds)
         listed.append(action)

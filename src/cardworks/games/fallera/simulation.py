@@ -14,6 +14,7 @@ from . import heuristics
 from .actions import Attack, Defend, Play, Respond, Sell
 from .effects import RESPONSES
 from .interpreter import holds
+from .state import State
 
 USING = (Sell, Attack, Defend, Play, Respond)
 """Actions that put a card to use: selling it, battling or defending with it."""
@@ -107,23 +108,52 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     queued in both games only if another card answers the same event; an unanswered one asks nobody and
     changes nothing.)"""
     holders = []
-    hands, waiting = state.hands, None
+    holder, waiting = _places(rules, state)
     for instance in _instances(state.designs, design):
-        for who, hand in enumerate(hands):
-            if instance in hand:
-                holders.append(who)
-                break
-        else:
-            if waiting is None:  # the deck, and the cemetery (from which a reshuffle only brings cards back,
-                # unless a card can take one back by choice now: then its definition is weighed there)
-                waiting = {*state.deck, *(() if _cemetery_weighed(rules, state) else state.cemetery)}
-            if instance not in waiting and not _inert(rules.defs[design], state, instance):
-                return None
+        who = holder.get(instance)
+        if who is not None:
+            holders.append(who)
+        elif instance not in waiting and not _inert(rules.defs[design], state, instance):
+            return None
     if holders:
-        acts = acts_from_hand(rules.defs[design])
+        acts = _acts(rules.defs[design])
         if acts == "always" or acts == "answers" and state.phase == "respond" and state.asked[0] in holders:
             return None
     return tuple(holders)
+
+
+_PLACES: tuple[Any, ...] = (None, None, {}, set())
+"""The last position ``_places`` read (a ``State``, which cannot change), its rules and its answer: one tuple,
+replaced whole, so a thread reading it never sees two positions' parts."""
+
+
+def _places(rules: Any, state: Any) -> tuple[dict[int, int], set[int]]:
+    """(instance → the player whose hand holds it, the instances waiting: the deck, and the cemetery from which a
+    reshuffle only brings cards back, unless a card can take one back by choice now: then its definition is
+    weighed there). Kept for the last immutable position: paired games ask ``quiet`` of every measured card in
+    turn about the same position."""
+    global _PLACES
+    kept = _PLACES
+    if kept[0] is state and kept[1] is rules:
+        return kept[2], kept[3]
+    holder = {instance: who for who, hand in enumerate(state.hands) for instance in hand}
+    waiting = {*state.deck, *(() if _cemetery_weighed(rules, state) else state.cemetery)}
+    if type(state) is State:
+        _PLACES = (state, rules, holder, waiting)
+    return holder, waiting
+
+
+_ACTS: dict[int, tuple[Any, str | None]] = {}
+
+
+def _acts(card: Any) -> str | None:
+    """``acts_from_hand``, worked out once per card definition."""
+    kept = _ACTS.get(id(card))
+    if kept is None or kept[0] is not card:
+        if len(_ACTS) > 4096:
+            _ACTS.clear()
+        kept = _ACTS[id(card)] = (card, acts_from_hand(card))
+    return kept[1]
 
 
 def turns(state: Any, players: int) -> tuple[int, int]:
