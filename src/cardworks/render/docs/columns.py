@@ -118,7 +118,9 @@ def _balance(page_box: Any, column_flows: list[Any], right_x: float) -> None:
         right = end - (stack[k] + blocks[k].box.margin_top)
         return left, right
 
-    choices = [k for k in range(1, len(blocks)) if blocks[k - 1].tag not in HEADINGS]
+    room = page_box.height + 0.01  # a column never grows past the page
+    choices = [k for k in range(1, len(blocks))
+               if blocks[k - 1].tag not in HEADINGS and max(heights(k)) <= room]
     if not choices:
         return
     split = min(choices, key=lambda k: (max(heights(k)), -k))
@@ -156,10 +158,11 @@ def _descendants(box: Any) -> list[Any]:
     return found
 
 
-def pair_columns(document: Any) -> list[Any]:
+def pair_columns(document: Any, balance: bool = True) -> list[Any]:
     """The page boxes of ``document`` with each two pages of its column flow made one page of two columns.
 
-    Pages before the flow are kept as they are; the flow runs to the end of the document (a page after it
+    Pages before the flow are kept as they are; the last page is balanced unless ``balance`` is false (a test
+    shows its check failing so); the flow runs to the end of the document (a page after it
     without it is an error: the layout would lose it)."""
     pages = [page._page_box for page in document.pages]
     start = next((i for i, page in enumerate(pages) if flows(page)), None)
@@ -180,7 +183,7 @@ def pair_columns(document: Any) -> list[Any]:
             root.translate(right_x - column_flows[0].position_x, 0)
             left.children = [left.children[0], root, *left.children[1:]]
             column_flows = flows(left)
-        if left_index + 2 >= len(pages):
+        if balance and left_index + 2 >= len(pages):
             _balance(left, column_flows, right_x)
         paired.append(left)
     return paired
