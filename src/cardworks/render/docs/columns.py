@@ -223,6 +223,8 @@ def two_columns(document: Any, document_html: str, render: Any) -> Any:
     running headers and page numbers (with the document's fonts and fetcher)."""
     from weasyprint.document import Page
 
+    if FLOW_CLASS not in document_html:  # a rulebook: no page to walk
+        return document
     pages = pair_columns(document)
     start = next((i for i, page in enumerate(pages) if flows(page)), None)
     if start is None:
