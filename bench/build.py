@@ -3,9 +3,9 @@
 Run: python bench/build.py OTHER [--rounds 2] [--jobs N] [-- BUILD ARGS...]
 OTHER is a checkout folder or a git revision of this repository (exported to a temporary folder). Each round
 builds OTHER, then this tree, each as a whole command (``python -m cardworks build``) from its own checkout
-into a fresh temporary out folder, cold. Prints, per run and as medians: wall time, processor time (the
-command and its worker processes), files and pages written; then this tree's ratios to OTHER. The machine
-may be shared: only the ratios of one run mean something.
+into a fresh temporary out folder with a fresh user cache, cold. Prints, per run and as medians: wall time,
+processor time (the command and its worker processes), files and pages written; then this tree's ratios to
+OTHER. The machine may be shared: only the ratios of one run mean something.
 """
 
 from __future__ import annotations
@@ -49,11 +49,13 @@ def outputs(out: Path) -> tuple[int, int]:
 
 
 def run(tree: Path, out: Path, args: list[str]) -> dict[str, float]:
-    """One cold build as a whole command: wall seconds, processor seconds (children included), files, pages."""
+    """One cold build as a whole command: wall seconds, processor seconds (children included), files, pages.
+    Cold: a fresh out folder (so no ``build/.cache``) and a fresh user cache (``CARDWORKS_CACHE``) beside it."""
+    cache = out.with_name(out.name + "-user-cache")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "cardworks", "build", "--out", str(out), *args], cwd=tree,
-                          env={**os.environ, "PYTHONPATH": str(tree / "src")},
+                          env={**os.environ, "PYTHONPATH": str(tree / "src"), "CARDWORKS_CACHE": str(cache)},
                           capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -87,8 +87,8 @@ def index_entries(pages: list[list[Line]], heading: str, next_heading: str | Non
     starts with a digit finishes the entry before it."""
     size = body_size(pages)
     lines = [line.text for page in pages for line in page]
-    start = lines.index(heading) + 1
-    end = lines.index(next_heading, start) if next_heading else len(lines)
+    start = heading_at(lines, heading)[1]
+    end = heading_at(lines, next_heading, start)[0] if next_heading else len(lines)
     texts = [line for page in pages for line in page][start:end]
     entries: list[str] = []
     open_entry = False
@@ -106,6 +106,18 @@ def index_entries(pages: list[list[Line]], heading: str, next_heading: str | Non
         assert match, f"index entry without ruling numbers: {entry!r}"
         parsed.append((match.group(1), match.group(2)))
     return parsed
+
+
+def heading_at(lines: list[str], heading: str, start: int = 0) -> tuple[int, int]:
+    """(first, after last) index of ``heading`` in ``lines`` from ``start``: a heading may wrap in a column,
+    over up to three lines (the FAQ's headings stand in its columns)."""
+    for first in range(start, len(lines)):
+        for count in (1, 2, 3):
+            if " ".join(lines[first:first + count]) == heading:
+                return first, first + count
+            if not heading.startswith(" ".join(lines[first:first + count])):
+                break
+    raise ValueError(f"heading {heading!r} not found from line {start}")
 
 
 def expand(numbers: str) -> set[int]:

@@ -42,3 +42,17 @@ def test_a_failed_build_stops_the_comparison(tmp_path: Path) -> None:
     (tree / "src" / "cardworks" / "__main__.py").write_text("raise SystemExit(3)\n", encoding="utf-8")
     with pytest.raises(SystemExit, match=r"build in broken failed \(3\)"):
         bench.run(tree, tmp_path / "out", [])
+
+
+def test_each_build_gets_a_fresh_user_cache(tmp_path: Path) -> None:
+    """A cold build: the user cache (``CARDWORKS_CACHE``) is a new folder per run, not the developer's own."""
+    tree = tmp_path / "tree"
+    (tree / "src" / "cardworks").mkdir(parents=True)
+    (tree / "src" / "cardworks" / "__init__.py").write_text("", encoding="utf-8")
+    (tree / "src" / "cardworks" / "__main__.py").write_text(
+        "import os, sys\nout = sys.argv[sys.argv.index('--out') + 1]\nos.makedirs(out)\n"
+        "open(os.path.join(out, 'cache.txt'), 'w').write(os.environ.get('CARDWORKS_CACHE', ''))\n", encoding="utf-8")
+    bench.run(tree, tmp_path / "out-a", [])
+    bench.run(tree, tmp_path / "out-b", [])
+    caches = [(tmp_path / name / "cache.txt").read_text(encoding="utf-8") for name in ("out-a", "out-b")]
+    assert caches[0] != caches[1] and all(Path(c).parent == tmp_path and not Path(c).exists() for c in caches)

@@ -284,11 +284,11 @@ def test_names_headings_and_labels_are_never_hyphenated(docs) -> None:
                      # the first section follows the contents on their page: its running text hyphenates
                      if number != 2 or ". . ." in line or "...." in line]
         else:  # the FAQ's indexes come first, up to the rulings' heading
-            from faq_pages import pdf_lines
+            from faq_pages import heading_at, pdf_lines
 
             texts = [line.text for page in pdf_lines(docs[key]) for line in page]
-            start = texts.index(outline[0][0])  # the cover names the FAQ too: its rulings' heading comes after
-            lines = texts[start:texts.index(outline[-1][0], start)]
+            start = heading_at(texts, outline[0][0])[0]  # the cover names the FAQ too: its rulings' heading after
+            lines = texts[start:heading_at(texts, outline[-1][0], start)[0]]
         assert lines, key
         for line in lines:
             assert not re.search(r"[-\u2010\u00ad]$", line.strip()), (key, line)

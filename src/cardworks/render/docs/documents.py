@@ -277,8 +277,17 @@ def _layout(html: str, game_root: Path, asked_by: dict[str, str] | None = None,
             what: str = "a rulebook or FAQ index") -> Any:
     from weasyprint import HTML
 
+    from weasyprint.text.fonts import FontConfiguration
+
+    from .columns import two_columns
+
     fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
-    document = HTML(string=html, base_url=_base_url(), url_fetcher=fetcher).render()
+    fonts = FontConfiguration()
+
+    def render(text: str) -> Any:
+        return HTML(string=text, base_url=_base_url(), url_fetcher=fetcher).render(font_config=fonts)
+
+    document = two_columns(render(html), html, render)
     if fetcher.refused:
         raise refusal_error(fetcher.refused, what, asked_by)
     return document
