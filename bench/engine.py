@@ -116,14 +116,14 @@ def reference_loop(lengths: list[int], players: int = 4) -> tuple[float, float]:
     return time.process_time() - cpu, time.perf_counter() - wall
 
 
-def check_command(tree: Path, game: str, playouts: int) -> tuple[float, float, list[int]]:
+def check_command(tree: Path, game: str, playouts: int, cards: Path | None = None) -> tuple[float, float, list[int]]:
     """(processor seconds of the command and its workers, wall seconds, the length of each game it played) of
-    ``cardworks check`` on ``tree``'s sources and cards."""
+    ``cardworks check`` on ``tree``'s sources and cards (or ``cards``)."""
     import resource
 
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(tree / "cards"), "check", "--game", game,
+    out = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(cards or tree / "cards"), "check", "--game", game,
                           "--playouts", str(playouts), "--seed", "1", "--format", "json"],
                          env=env, cwd=tree, capture_output=True, text=True)
     wall = time.perf_counter() - wall
