@@ -10,6 +10,14 @@ so both see the same load on a shared machine; the best round of each is compare
 rates are per second of the worker's processor time instead of wall-clock time: on a machine other
 sessions keep busy, waiting for a core then no longer counts (contention for caches still does).
 Goal: steps/s at least main's in the same run (ratio >= 1.00), and 300 four-player base games/s.
+
+Run: python bench/engine.py --check 500 [--game fallera] [--against TREE] [--rounds 3]
+
+``cardworks check --game G --playouts N --seed 1`` as a whole command (processor time of the command and its
+workers, and wall time), against the reference loop in the same run: as many steps as the check's playouts
+played, each the floor of any random playout written in Python (list the mover's choices, pick one with
+``random()``, move a card between lists; ``reference_loop``). With ``--against``, the same command on that
+tree's sources and cards, alternated round by round. Goal (issue 47 item 5): within 80x the loop.
 """
 
 from __future__ import annotations
@@ -77,6 +85,79 @@ def _run(tree: Path, games: int, only: list[str], decks: dict[str, list[str]] | 
     return json.loads(out.stdout)
 
 
+def reference_loop(lengths: list[int], players: int = 4) -> tuple[float, float]:
+    """(processor seconds, wall seconds) of the reference loop over games of ``lengths`` steps: a card game
+    reduced to what every seeded random playout does. Each game seeds its own ``Random``, shuffles a deck of
+    60 cards and deals five to each player; at each step the mover's choices are listed (each card in hand,
+    or draw), one is picked with ``random()``, and a card moves between lists (hand to discard pile, or deck
+    to hand, the discard pile shuffled back when the deck runs out); then the turn passes."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    for seed, length in enumerate(lengths):
+        rng = random.Random(seed)
+        pick = rng.random
+        deck, discard = list(range(60)), []
+        rng.shuffle(deck)
+        hands = [[deck.pop() for _ in range(5)] for _ in range(players)]
+        current = 0
+        for _ in range(length):
+            hand = hands[current]
+            legal = [*hand, -1]
+            card = legal[int(pick() * len(legal))]
+            if card < 0:
+                if not deck:
+                    deck, discard = discard, deck
+                    rng.shuffle(deck)
+                if deck:
+                    hand.append(deck.pop())
+            else:
+                hand.remove(card)
+                discard.append(card)
+            current = (current + 1) % players
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def check_command(tree: Path, game: str, playouts: int, cards: Path | None = None) -> tuple[float, float, list[int]]:
+    """(processor seconds of the command and its workers, wall seconds, the length of each game it played) of
+    ``cardworks check`` on ``tree``'s sources and cards (or ``cards``)."""
+    import resource
+
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(cards or tree / "cards"), "check", "--game", game,
+                          "--playouts", str(playouts), "--seed", "1", "--format", "json"],
+                         env=env, cwd=tree, capture_output=True, text=True)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode not in (0, 1):  # 1: the report found something; the time still counts
+        raise SystemExit(f"check on {tree} failed: {out.stderr.strip()[-400:]}")
+    lengths = [n for p in json.loads(out.stdout)["playouts"] for n in p["lengths"]]
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall, lengths
+
+
+def check_against(games: list[str], playouts: int, other: Path | None, rounds: int) -> None:
+    """``--check``: each game's check command on this tree (and ``other``), alternated, against the reference
+    loop over games of the same lengths; medians of ``rounds``."""
+    trees = [("this tree", REPO)] + ([(str(other), other)] if other else [])
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
+    for game in games:
+        found: dict[str, list[tuple[float, float, int, float, float]]] = {name: [] for name, _ in trees}
+        for _ in range(rounds):
+            for name, tree in trees:
+                cpu, wall, lengths = check_command(tree, game, playouts)
+                loop_cpu, loop_wall = reference_loop(lengths)
+                found[name].append((cpu, wall, sum(lengths), loop_cpu, loop_wall))
+        median = {}
+        for name, runs in found.items():
+            cpu, wall, steps, loop_cpu, loop_wall = (sorted(r[k] for r in runs)[len(runs) // 2] for k in range(5))
+            median[name] = cpu
+            print(f"{game} {name}: check --playouts {playouts}: {cpu:.1f} s processor, {wall:.1f} s wall, {steps:,} steps; "
+                  f"reference loop {loop_cpu:.3f} s processor: {cpu / loop_cpu:.0f}x processor, {wall / loop_wall:.0f}x "
+                  f"wall (medians of {len(runs)}: " + ", ".join(f"{r[0]:.1f}" for r in runs) + " s)")
+        if other:
+            print(f"{game}: processor time this tree / {other}: {median['this tree'] / median[str(other)]:.2f}x")
+    print(f"load average at the end {os.getloadavg()[0]:.1f}; goal: check within 80x the reference loop")
+
+
 def _best(rounds: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
     """Per configuration, the round with the most steps/s (the least disturbed by other work)."""
     return {label: max((r[label] for r in rounds), key=lambda m: m["steps/s"]) for label in rounds[0]}
@@ -89,8 +170,14 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another tree to compare with, e.g. /work/main")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cpu", action="store_true", help="rates per second of processor time, not of wall-clock time")
+    parser.add_argument("--check", type=int, metavar="PLAYOUTS", help="time 'cardworks check' against the reference loop")
+    parser.add_argument("--game", action="append", help="with --check: the games (default fallera)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.check:
+        check_against(args.game or ["fallera"], args.check, args.against.resolve() if args.against else None,
+                      args.rounds)
+        return
     if args.cpu:
         os.environ["BENCH_CLOCK"] = "cpu"  # the workers, on every tree, read it
     only = args.only or list(CONFIGS)

@@ -126,7 +126,8 @@ def test_fallera_legal_actions_must_parse_back(monkeypatch: pytest.MonkeyPatch) 
     rules, state = fallera_state(FALLERA, setup)
     assert rules.invariants(state) == []
     legal = rules.legal_actions(state)
-    monkeypatch.setattr(fallera_invariants, "_PARSED", {})  # a fresh cache: the bad parser is not remembered
+    monkeypatch.setattr(fallera_invariants, "_PARSED", {})  # fresh caches: the bad parser is not remembered
+    monkeypatch.setattr(fallera_invariants, "_ROUND_TRIPPED", {})
     monkeypatch.setattr(type(rules), "parse", lambda self, text: legal[0])  # every notation read as one action
     broken = rules.invariants(state)
     assert len(legal) > 1 and any("does not parse back to itself" in line for line in broken)

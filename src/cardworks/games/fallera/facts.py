@@ -85,6 +85,12 @@ class Facts:
         change a count in this deck (``valid-ingredient``, ``count-as-ingredients``). A counter without such a
         card counts the sum (what ``Victory.ingredients`` finds, without reading any effect)."""
         self.all_plain = None not in self.plain_count
+        self.ingredient_kind = tuple(None if count is None else 0 if card.kind != "ingredient"
+                                     else 3 if card.category == "forbidden" else 2 if card.category == "seafood"
+                                     else 1 for card, count in zip(defs, self.plain_count))
+        """How ``Victory.ingredients`` counts an instance with no terreta bonus or mark at play, read without its
+        effects: 0 not an ingredient, 1 an ingredient, 2 a seafood one, 3 a forbidden one; None for a card with an
+        effect that may change a count in this deck (as ``plain_count``), counted in full."""
         """No card of the deck needs its effects read to count valid ingredients (see ``plain_count``)."""
         self.points = {stat: tuple(getattr(c, stat) for c in defs) for stat in ("attack", "defence")}
         """A battle card's printed attack and defence."""

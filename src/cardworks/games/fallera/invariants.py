@@ -16,6 +16,11 @@ from .actions import player
 
 _PARSED: dict[str, Any] = {}
 """Notation → parsed action (or the error), so each notation is parsed once per process."""
+_ROUND_TRIPPED: dict[int, Any] = {}
+"""id → an action whose notation parsed back to it. Actions are immutable and the deck's tables hand out the
+same objects step after step, so one seen to round-trip needs no second look; holding it keeps its id from
+being reused by another object."""
+KEPT_ACTIONS = 200_000
 
 
 def more_invariants(rules: Any, state: Any) -> list[str]:
@@ -27,10 +32,13 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
         broken.append(f"the turn count is {state.turn}: turns count from 1, and 0 is before the first")
     broken += queue_shape(state.pending)
     actor = rules.actor(state)
+    checked = _ROUND_TRIPPED
     for action in rules.legal_actions(state):
-        text = action.notation()
         if actor is not None and actor != CHANCE and getattr(action, "player", actor) != actor:
-            broken.append(f"the legal action {text!r} is not {player(actor)}'s, who is to act")
+            broken.append(f"the legal action {action.notation()!r} is not {player(actor)}'s, who is to act")
+        if checked.get(id(action)) is action:  # this very action was seen to parse back to itself
+            continue
+        text = action.notation()
         if text not in _PARSED:
             try:
                 _PARSED[text] = rules.parse(text)
@@ -38,6 +46,10 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
                 _PARSED[text] = exc
         if _PARSED[text] != action:
             broken.append(f"the legal action {text!r} does not parse back to itself")
+        else:
+            if len(checked) >= KEPT_ACTIONS:
+                checked.clear()
+            checked[id(action)] = action
     return broken
 
 

@@ -19,6 +19,18 @@ class Victory:
     def ingredients(self, state: State, who: int) -> tuple[int, bool, int]:
         """Valid ingredient count, whether a forbidden ingredient blocks, and seafood count, on a counter."""
         counter = state.counters[who]
+        facts = self.facts(state)
+        if not state.marks and not (self.bonuses and state.queen in self.bonuses):  # nothing beyond the cards
+            kinds = facts.ingredient_kind
+            counted = [kinds[instance] for instance in counter]
+            if None not in counted:  # no card whose effects must be read: what the loop below finds
+                seafood = counted.count(2)
+                return counted.count(1) + seafood, self.discord if 3 in counted else False, seafood
+        return self.ingredients_in_full(state, who)
+
+    def ingredients_in_full(self, state: State, who: int) -> tuple[int, bool, int]:
+        """``ingredients`` with every card's effects read: what its quick path must equal (a test compares them)."""
+        counter = state.counters[who]
         defs = self.facts(state).defs
         made_valid = {c for v in self.terreta_doing(state, "valid-ingredient") for c in v.cards}
         for holder in counter:

@@ -1,0 +1,31 @@
+"""bench/engine.py --check, whose figures docs/performance.md quotes, still runs and times what it says: the
+whole ``check`` command, whose games' lengths it reads from the command's JSON report, then a reference loop
+over games of those lengths (no figure is asserted: speed is the bench's to print)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import FIXTURE_CARDS
+
+REPO = Path(__file__).resolve().parents[2]
+_SPEC = importlib.util.spec_from_file_location("engine_bench", REPO / "bench" / "engine.py")
+bench = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(bench)
+
+
+def test_the_check_command_is_timed_with_the_lengths_of_its_games() -> None:
+    cpu, wall, lengths = bench.check_command(REPO, "fallera", 2, cards=FIXTURE_CARDS)
+    report = json.loads(subprocess.run(
+        [sys.executable, "-m", "cardworks", "--cards", str(FIXTURE_CARDS), "check", "--game", "fallera",
+         "--playouts", "2", "--seed", "1", "--format", "json"], capture_output=True, text=True).stdout)
+    assert lengths == [n for p in report["playouts"] for n in p["lengths"]]
+    assert len(lengths) == 2 * len(report["playouts"]) and min(lengths) > 0
+    assert cpu > 0 and wall > 0
+    loop_cpu, loop_wall = bench.reference_loop(lengths)
+    assert loop_cpu > 0 and loop_wall > 0
+
