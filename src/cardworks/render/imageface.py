@@ -80,6 +80,7 @@ def image_face(url: str, width_mm: float, height_mm: float, focus: tuple[float, 
     fetcher would refuse the file or its image cannot go in undecoded (then WeasyPrint draws it, and says why)."""
     from .fetcher import _image_refusal, allowed
 
+    roots = [root.resolve() for root in roots]  # as the fetcher holds them: a database's roots may be relative
     if urlparse(url).scheme != "file" or not url.lower().endswith(".png") or not allowed(url, roots):
         return None
     if _image_refusal(url) is not None:
