@@ -183,3 +183,27 @@ def test_image_faces_print_where_the_layout_printed_them(tmp_path: Path, layout:
     listing = subprocess.run(["pdfimages", "-list", str(shop)], capture_output=True, text=True, check=True).stdout
     rows = [line.split() for line in listing.splitlines()[2:]]
     assert len(rows) == 5 and all(row[2:8] == ["image", row[3], row[4], "rgb", "3", "8"] for row in rows), listing
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("with_text", [False, True])
+def test_a_deck_of_image_faces_never_loads_the_layout(tmp_path: Path, with_text: bool) -> None:
+    """In a fresh interpreter, every face of a deck of ``art-only`` cards with an image back is made, and the
+    layout engine was never imported; the card with text alone brings it in."""
+    pack = art_pack(tmp_path / "pack")
+    document = json.loads((pack / "sets" / "art.json").read_text(encoding="utf-8"))
+    document["cards"] = document["cards"][: 4 if with_text else 3]  # the art-only cards, and the one with text
+    (pack / "sets" / "art.json").write_text(json.dumps(document), encoding="utf-8")
+    script = (
+        "import sys\nfrom pathlib import Path\n"
+        "from cardworks.loading.packs import open_packs\nfrom cardworks.render.deck import build_deck\n"
+        "from cardworks.render.faces import build_job\nfrom cardworks.render.facecache import deck_faces\n"
+        f"[db] = open_packs(Path({str(CARDS)!r}), [Path({str(pack)!r})])\n"
+        "faces = deck_faces(build_job(db, build_deck(db), 'en'), None)\n"
+        "print(sorted(faces.rendered), 'weasyprint' in sys.modules)\n"
+    )
+    env = {**__import__("os").environ, "PYTHONPATH": str(REPO / "src")}
+    run = subprocess.run([__import__("sys").executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stderr
+    faces = "['back-set-art-set', 'only-0', 'only-1', 'only-2'" + (", 'with-text']" if with_text else "]")
+    assert run.stdout.split("\n")[0] == f"{faces} {with_text}", run.stdout
