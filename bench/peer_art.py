@@ -1,8 +1,10 @@
 """Art decks against silhouette-card-maker and the pikepdf floor: processor time and peak memory, same images.
 
-Run: python bench/peer_art.py [--sizes 54,540] [--rounds 3] [--layout grid|silhouette] [--peer FOLDER]
+Run: python bench/peer_art.py [--sizes 54,540] [--rounds 3] [--layout grid|silhouette] [--art-layout art-only|full-bleed]
+     [--peer FOLDER]
 
-Each size is a deck of ``art-only`` cards as ``bench/scale.py --art`` makes it (each card its own 825 × 1125 px
+Each size is a deck of ``art-only`` cards (``--art-layout full-bleed``: the card's text printed over the art, the
+deck's own back) as ``bench/scale.py --art`` makes it (each card its own 825 × 1125 px
 noise PNG, a poker card with 3 mm bleed at 300 dpi; the deck's back an image too), validated once untimed, then,
 alternated in each round, as whole processes:
 
@@ -31,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scale import REPO, Run, make_database, numbers, run, selection, warm  # noqa: E402
+from scale import ART_LAYOUTS, REPO, Run, make_database, noise_png, numbers, run, selection, warm  # noqa: E402
 
 
 def peer_folder(given: str | None) -> Path | None:
@@ -74,11 +76,10 @@ def lossless(out: Path, images: list[Path]) -> tuple[int, int]:
     [shop] = (out / "fallera" / "en" / "print-shop").glob("cards-*.pdf")
     same = total = 0
     with pikepdf.open(shop) as pdf:
-        for page in pdf.pages:  # a face page draws its image straight from its resources
-            for image in page.obj.Resources.get("/XObject", {}).values():
-                if image.get("/Subtype") == pikepdf.Name.Image:
-                    total += 1
-                    same += image.read_raw_bytes() in rows
+        for page in pdf.pages:  # images inside forms too (a face laid out by WeasyPrint draws its art in one)
+            for image in page.get_images().values():
+                total += 1
+                same += image.read_raw_bytes() in rows
     return same, total
 
 
@@ -86,12 +87,16 @@ def least(runs: list[Run]) -> Run:
     return Run(min(r.cpu for r in runs), max(r.peak_mb for r in runs))
 
 
-def measure(designs: int, rounds: int, layout: str, checkout: Path | None, tmp: Path) -> None:
+def measure(designs: int, rounds: int, layout: str, checkout: Path | None, tmp: Path, art_layout: str) -> None:
     folder = tmp / f"art-{designs}"
-    cards_root = make_database(folder, designs, art=True, layout="art-only")
+    cards_root = make_database(folder, designs, art=True, layout=art_layout)
     game = cards_root / "fallera"
     fronts = sorted((game / "art").glob("*.png"))
-    images = [*fronts, game / "backs" / "back.png"]
+    back = game / "backs" / "back.png"
+    images = [*fronts, *([back] if back.is_file() else [])]
+    if checkout is not None and not back.is_file():  # full-bleed: the deck's back is drawn; the peer gets an image
+        back.parent.mkdir()
+        noise_png(back)
     warm(cards_root)
     ours, floors, peers = [], [], []
     for _ in range(rounds):  # alternated, so a change in the machine's load falls on all three alike
@@ -102,7 +107,7 @@ def measure(designs: int, rounds: int, layout: str, checkout: Path | None, tmp: 
             peers.append(peer(checkout, game, folder))
     built, base = least(ours), least(floors)
     same, total = lossless(folder / "out", images)
-    line = (f"{designs} cards ({layout}, A4): cardworks {built.cpu:.2f} s, peak {built.peak_mb:.0f} MB; pikepdf floor "
+    line = (f"{designs} {art_layout} cards ({layout}, A4): cardworks {built.cpu:.2f} s, peak {built.peak_mb:.0f} MB; pikepdf floor "
             f"{base.cpu:.2f} s, peak {base.peak_mb:.0f} MB; cardworks/floor {built.cpu / base.cpu:.2f}×")
     if peers:
         other = least(peers)
@@ -121,12 +126,15 @@ def main() -> None:
     parser.add_argument("--sizes", type=numbers, default=[54, 540], help="deck sizes (default 54,540)")
     parser.add_argument("--rounds", type=int, default=1, help="alternated rounds; the least time of each is kept")
     parser.add_argument("--layout", default="grid", help="cardworks's sheet layout (grid, silhouette, …)")
+    parser.add_argument("--art-layout", choices=ART_LAYOUTS, default="art-only",
+                        help="art-only (default): each image the whole face, the back an image; full-bleed: the "
+                        "card's text printed over its art, the deck's own back")
     parser.add_argument("--peer", help="a silhouette-card-maker checkout (else $SILHOUETTE_CARD_MAKER; else not run)")
     args = parser.parse_args()
     checkout = peer_folder(args.peer)
     with tempfile.TemporaryDirectory() as tmp:
         for designs in args.sizes:
-            measure(designs, args.rounds, args.layout, checkout, Path(tmp))
+            measure(designs, args.rounds, args.layout, checkout, Path(tmp), args.art_layout)
 
 
 if __name__ == "__main__":
