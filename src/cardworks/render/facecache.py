@@ -26,9 +26,9 @@ import pikepdf
 
 from ..fileio import write_bytes_atomic
 from .art import placeholder_ops
-from .faces import Back, Face, FaceJob, FaceResult, Look, face_renderer
+from .faces import BLEED_MM, Back, Face, FaceJob, FaceResult, Look, face_renderer
 from .fonts import font_files
-from .imageface import BACK_TEMPLATE, BLEED_MM as IMAGE_BLEED_MM, ImageFace, face_pdf, image_face, plain_look
+from .imageface import BACK_TEMPLATE, ImageFace, face_pdf, image_face, plain_look
 from .jinja import templates_dir
 from .measure import PARTS, SIZED
 from .pagetree import set_pages
@@ -261,7 +261,7 @@ def image_face_of(job: FaceJob, face: Face | Back, plain: dict[tuple[str, str], 
         plain[(face.look, template)] = look is not None and plain_look(look.overrides, look.stylesheets, template)
     if not plain[(face.look, template)]:
         return None
-    return image_face(url, face.trim_w + 2 * IMAGE_BLEED_MM, face.trim_h + 2 * IMAGE_BLEED_MM, focus,
+    return image_face(url, face.trim_w + 2 * BLEED_MM, face.trim_h + 2 * BLEED_MM, focus,
                       [Path(root) for root in job.roots])
 
 

@@ -23,8 +23,6 @@ from ..resources import data_dir
 from .rawpng import PngRows, png_rows
 
 MM_PT = 72 / 25.4
-BLEED_MM = 3.0
-"""Bleed around the trim on every face page (``faces.BLEED_MM``; not imported: that module loads the layout's)."""
 DECK_TEMPLATE = "cards/cards.html.j2"
 BACK_TEMPLATE = "cards/back.html.j2"
 
