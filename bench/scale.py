@@ -1,13 +1,14 @@
 """Measure how a cold card build scales: processor time and peak memory per design at growing deck sizes.
 
-Run: python bench/scale.py [--sizes 1000,5000,20000] [--art 54,540] [--jobs 1] [--tts]
+Run: python bench/scale.py [--sizes 1000,5000,20000] [--art 54,540 [--art-layout art-only|full-bleed]] [--jobs 1] [--tts]
      python bench/scale.py --face-cost [--profile]
 Each size is a generated set ``bench`` of text cards (copies of the shipped effect-less Fallera cards,
 renamed) in a copy of the Fallera folder, validated once (untimed: the language
 verdicts on the new names are cached) and then built cold as a whole command
 (``cardworks build --game fallera --set bench --locale en --no-docs``, cards only, one locale) in its own
-process. ``--art`` builds decks of full-bleed art cards instead, each with its own synthetic 825 × 1125 px
-noise PNG (about 0.9 MB), beside a floor in the same run: the same PNGs imposed onto the same A4 sheets
+process. ``--art`` builds decks of art cards instead, each with its own synthetic 825 × 1125 px
+noise PNG (about 0.9 MB), by default ``art-only`` (the image is the whole face, the back an image too; with
+``--art-layout full-bleed`` the card's text is printed over it), beside a floor in the same run: the same PNGs imposed onto the same A4 sheets
 with pikepdf directly; with ``--tts`` the art deck is also exported to Tabletop Simulator (with a
 cold face cache, then with the build's). Processor time is
 the command's and its worker processes' (``os.wait4``), peak memory the largest resident set of the
@@ -66,27 +67,38 @@ def noise_png(path: Path) -> None:
     Image.frombytes("RGB", ART_SIZE, raw).save(path, format="PNG", compress_level=1)
 
 
-def make_database(folder: Path, designs: int, art: bool = False) -> Path:
-    """A copy of the Fallera folder with a generated set ``bench`` of ``designs`` designs, one copy each."""
+ART_LAYOUTS = ("art-only", "full-bleed")
+"""``art-only``: each image is the whole face, and the deck's back is an image too (``backs/back.png``), so
+no face needs the layout; ``full-bleed``: the card's name, stats and text are printed over its art."""
+
+
+def make_database(folder: Path, designs: int, art: bool = False, layout: str = "art-only") -> Path:
+    """A copy of the Fallera folder with a generated set ``bench`` of ``designs`` designs, one copy each; with
+    ``art``, each with its own noise PNG in ``art/``, drawn as ``layout`` says (see ``ART_LAYOUTS``)."""
     cards_root = folder / "cards"
     game = cards_root / "fallera"
     shutil.copytree(REPO / "cards" / "fallera", game)
     real = [c for f in sorted((game / "sets").glob("*.json")) for c in json.loads(f.read_text(encoding="utf-8"))["cards"]
             if not c.get("optional") and not c.get("effects")]
+    back = None
     if art:
         (game / "art").mkdir()
+        if layout == "art-only":
+            (game / "backs").mkdir()  # beside the fronts' folder, so a peer given that folder finds fronts only
+            noise_png(game / "backs" / "back.png")
+            back = {"art": "backs/back.png"}
     generated = []
     for i in range(designs):
         card = dict(real[i % len(real)], id=f"bench-{i:05d}", quantity=1)
         card["name"] = f"{card['name']} {i}"
         if art:
             noise_png(game / "art" / f"bench-{i:05d}.png")
-            card.update(art=f"art/bench-{i:05d}.png", layout="full-bleed")
+            card.update(art=f"art/bench-{i:05d}.png", layout=layout)
         generated.append(card)
     for number, start in enumerate(range(0, len(generated), SET_SIZE), 1):
         name = "bench" if number == 1 else f"bench{number}"
         bench = {"$schema": "../../../schema/set.schema.json", "id": name, "name": name.title(), "order": 8 + number,
-                 "cards": generated[start : start + SET_SIZE]}
+                 "cards": generated[start : start + SET_SIZE], **({"back": back} if back else {})}
         (game / "sets" / f"{name}.json").write_text(json.dumps(bench, ensure_ascii=False), encoding="utf-8")
     return cards_root
 
@@ -194,11 +206,11 @@ BUILD_IMPORTS = "import cardworks.cli.commands, cardworks.render.build, cardwork
 """What any ``cardworks build`` imports before it reads a card: the least a build can cost."""
 
 
-def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path, shops: list[str] = ()) -> None:
-    print(f"full-bleed art cards ({ART_SIZE[0]} × {ART_SIZE[1]} px noise PNGs), cold build, --jobs {jobs}")
+def measure_art(sizes: list[int], jobs: int, tts: bool, tmp: Path, shops: list[str] = (), layout: str = "art-only") -> None:
+    print(f"{layout} art cards ({ART_SIZE[0]} × {ART_SIZE[1]} px noise PNGs), cold build, --jobs {jobs}")
     for designs in sizes:
         folder = tmp / f"art-{designs}"
-        cards_root = make_database(folder, designs, art=True)
+        cards_root = make_database(folder, designs, art=True, layout=layout)
         images = sorted((cards_root / "fallera" / "art").glob("*.png"))
         listing = folder / "images.txt"
         listing.write_text("\n".join(map(str, images)), encoding="utf-8")
@@ -303,6 +315,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=numbers, default=None,
                         help="text-card deck sizes (default 1000,5000,20000, or none when --art is given)")
     parser.add_argument("--art", type=numbers, default=[], help="art-card deck sizes (e.g. 54,540)")
+    parser.add_argument("--art-layout", choices=ART_LAYOUTS, default="art-only",
+                        help="art-only: each image is the whole face, the back an image too (default); full-bleed: "
+                        "the card's text printed over its art")
     parser.add_argument("--tts", action="store_true", help="also export each art deck to Tabletop Simulator")
     parser.add_argument("--print-shop", default="", help="also export each art deck with these print-shop profiles "
                         "(e.g. pdf,drivethrucards), from the build's face cache")
@@ -324,7 +339,7 @@ def main() -> None:
             measure_text(sorted(args.sizes), args.jobs, Path(tmp))
         if args.art:
             shops = [name for name in args.print_shop.split(",") if name]
-            measure_art(sorted(args.art), args.jobs, args.tts, Path(tmp), shops)
+            measure_art(sorted(args.art), args.jobs, args.tts, Path(tmp), shops, args.art_layout)
 
 
 if __name__ == "__main__":

@@ -85,8 +85,10 @@ class CardDesign(Model):
     """Illustration file (PNG, JPEG, WebP or SVG) inside the game folder or pack, drawn to cover the art box."""
     art_focus: Annotated[list[Annotated[float, Field(ge=0, le=1)]], Field(min_length=2, max_length=2)] | None = None
     """Point of the art kept in view when it is cropped to cover its box: x, y from 0 (left, top) to 1."""
-    layout: Literal["framed", "full-bleed"] = "framed"
-    """``full-bleed``: the art covers trim and bleed, and the frame is drawn over it."""
+    layout: Literal["framed", "full-bleed", "art-only"] = "framed"
+    """``full-bleed``: the art covers trim and bleed, and the frame is drawn over it. ``art-only``: the art is
+    the whole face (a finished card image covering trim and bleed): nothing of the card's data is printed over
+    it, and ``art`` must be given."""
     artist: str | None = None
     """Who drew the art; printed small on the face."""
     effects: list[dict[str, Any]] = Field(default_factory=list)

@@ -81,8 +81,8 @@ ART_BORDERS_MM = 0.5
 
 def art_box_mm(trim_w: float, trim_h: float, layout: str) -> tuple[float, float]:
     """Size of the area a card's art covers, in mm: the shipped face's art box at this card size
-    (``geometry``), or trim + bleed for ``full-bleed``."""
-    if layout == "full-bleed":
+    (``geometry``), or trim + bleed for ``full-bleed`` and ``art-only``."""
+    if layout in ("full-bleed", "art-only"):
         return trim_w + 6.0, trim_h + 6.0
     shape = face_geometry(trim_w, trim_h)
     return (shape.card_w - FRAME_INSET_MM) * shape.scale, (shape.art_h - ART_BORDERS_MM) * shape.scale

@@ -26,18 +26,20 @@ import pikepdf
 
 from ..fileio import write_bytes_atomic
 from .art import placeholder_ops
-from .faces import Back, Face, FaceJob, FaceResult, Look, face_renderer
+from .faces import BLEED_MM, Back, Face, FaceJob, FaceResult, Look, face_renderer
 from .fonts import font_files
+from .imageface import BACK_TEMPLATE, ImageFace, face_pdf, image_face, plain_look
 from .jinja import templates_dir
 from .measure import PARTS, SIZED
 from .pagetree import set_pages
 from .prune import prune_resources
 
-RENDERER_VERSION = "10"
+RENDERER_VERSION = "11"
 """Bump when the renderer draws or measures the same inputs differently: every cached face is then laid out
 again (4: the overflow verdict names its parts and covers the title, stats and flavour, not only the rules;
 5: curly quotes and apostrophes, typeset at render time; 6: a face keeps only the fonts and images it draws; 7: PNG art goes in undecoded, see :mod:`.rawpng`; 8: images and icon forms named by their content, see
-:mod:`.svgforms`; 10: the printed type size of each part is measured and kept, see :mod:`.legibility`)."""
+:mod:`.svgforms`; 10: the printed type size of each part is measured and kept, see :mod:`.legibility`; 11: a face
+that is only an image is written without the layout, see :mod:`.imageface`)."""
 
 Renderer = Callable[[FaceJob, Callable[[FaceResult], None]], FaceResult]
 """Lays out a job's faces, handing each document to the callback as it is read (see ``render_faces``)."""
@@ -226,6 +228,7 @@ def deck_faces(job: FaceJob, cache: FaceCache | None, render: Renderer | None = 
             missing.append(face)
         else:
             out.faces[face.id] = found
+    missing = drawn_as_images(job, missing, out, cache)
     if missing:
         def keep(part: FaceResult) -> None:  # each document as it is read: its faces cached, then let go
             for face_id, page in split_pages(part).items():
@@ -239,6 +242,44 @@ def deck_faces(job: FaceJob, cache: FaceCache | None, render: Renderer | None = 
                                                 "greyscale PNG without transparency goes in as it is)",
                                                 unquote(urlparse(url).path), reason)
     return out
+
+
+def image_face_of(job: FaceJob, face: Face | Back, plain: dict[tuple[str, str], bool]) -> ImageFace | None:
+    """``face`` as its image alone (:mod:`.imageface`) when it is one and its look draws it as the shipped
+    templates do; None when it goes through the layout. ``plain`` remembers each look's verdict."""
+    if isinstance(face, Back):
+        url, focus, template = face.art_url, (0.5, 0.5), "" if face.template else BACK_TEMPLATE
+        if not url or not template:
+            return None
+    elif face.layout == "art-only" and face.art is not None:
+        x, y = (float(part.rstrip("%")) / 100 for part in face.art.position.split())
+        url, focus, template = face.art.url, (x, y), ""
+    else:
+        return None
+    if (face.look, template) not in plain:
+        look = job.looks.get(face.look)
+        plain[(face.look, template)] = look is not None and plain_look(look.overrides, look.stylesheets, template)
+    if not plain[(face.look, template)]:
+        return None
+    return image_face(url, face.trim_w + 2 * BLEED_MM, face.trim_h + 2 * BLEED_MM, focus,
+                      [Path(root) for root in job.roots])
+
+
+def drawn_as_images(job: FaceJob, faces: list[Face | Back], out: DeckFaces, cache: FaceCache | None) -> list[Face | Back]:
+    """Write the faces that are only an image (see :func:`image_face_of`) straight to PDF, one at a time, into
+    ``out`` (and the cache); returns the others, which need the layout."""
+    plain: dict[tuple[str, str], bool] = {}
+    rest = []
+    for face in faces:
+        image = image_face_of(job, face, plain)
+        if image is None:
+            rest.append(face)
+            continue
+        key = out.keys[face.id]
+        page = CachedFace(face_pdf(image), group=key)
+        out.faces[face.id] = cache.put(key, page) if cache is not None else page
+        out.rendered.append(face.id)
+    return rest
 
 
 def assemble_faces(result: FaceResult, order: list[str], bleed_mm: float, lang: str) -> pikepdf.Pdf:

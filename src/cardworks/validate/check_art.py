@@ -157,6 +157,9 @@ def check_art(index: Index, out: ProblemList) -> None:
     for record in index.of_kind("card", "set", "game", "pack"):
         if record.kind == "card":
             if not record.model.art:
+                if record.model.layout == "art-only":
+                    out.error(record.file.display, f"{record.pointer}/layout", "art-only-without-art",
+                              "the layout 'art-only' prints the card's art alone, and the card names no art")
                 continue
             set_model = sets[record.set_id].model if record.set_id in sets else None
             pack = packs.get(id(record.bundle))
