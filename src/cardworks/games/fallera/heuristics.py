@@ -139,16 +139,10 @@ def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
     return [d for i, d in _kept_defences(table)[2] if i not in visible]
 
 
-def _odds(attack: int, defences: list[int], hand: int) -> float:
-    """The chance that a hand of ``hand`` unseen cards holds no defence that stops ``attack``."""
-    if not defences or hand <= 0:
-        return 1.0
-    stopping = sum(d >= attack for d in defences) / len(defences)
-    return (1.0 - stopping) ** hand
-
-
-def _odds_sorted(attack: int, ordered: list[int], hand: int) -> float:
-    """``_odds`` from the defences in ascending order (the same count of stopping defences, found by bisection)."""
+def _odds(attack: int, ordered: list[int], hand: int) -> float:
+    """The chance that a hand of ``hand`` unseen cards holds no defence that stops ``attack``, from the unseen
+    defences in ascending order (the stopping ones found by bisection). The one odds of greedy: a bench's player
+    that reckons otherwise swaps this name (bench/ismcts_strength.py)."""
     if not ordered or hand <= 0:
         return 1.0
     stopping = (len(ordered) - bisect_left(ordered, attack)) / len(ordered)
@@ -174,8 +168,7 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     if phase != "turn":
         return legal[int(rng.random() * len(legal))]
     counts = [_ingredients(table, c) for c in seen["counters"]]
-    defences = _unseen_defences(table, seen)
-    ordered = sorted(defences)
+    ordered = sorted(_unseen_defences(table, seen))
     odds: dict[tuple[int, int], float] = {}
     listed, scores = [], []
     memo, cards, sizes = _memo(table), table.cards, seen["hand_sizes"]
@@ -204,10 +197,10 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
             key = (used[0], sizes[target])
             chance = odds.get(key)
             if chance is None:
-                chance = odds[key] = _odds_sorted(key[0], ordered, key[1])
+                chance = odds[key] = _odds(key[0], ordered, key[1])
             score = chance * gain - 0.3 * used[1] - 0.5
         else:
-            score = _turn_score(table, me, seen, action, counts, defences, odds)
+            score = _turn_score(table, me, seen, action, counts, ordered, odds)
         listed.append(action)
         scores.append(score)
     top = max(scores)
@@ -340,7 +333,7 @@ def _use_cost(table: Any, design: str) -> float:
     return cost
 
 
-def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], defences: list[int],
+def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], ordered: list[int],
                 odds: dict[tuple[int, int], float] | None = None) -> float:
     kind = type(action).__name__
     if kind == "Almoina":
@@ -373,7 +366,7 @@ def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: 
         key = (card.attack or 0, seen["hand_sizes"][action.target])
         chance = odds.get(key) if odds is not None else None
         if chance is None:
-            chance = _odds(key[0], defences, key[1])
+            chance = _odds(key[0], ordered, key[1])
             if odds is not None:
                 odds[key] = chance
         return chance * gain - 0.3 * _use_cost(table, action.card.design) - 0.5
