@@ -37,7 +37,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
@@ -140,17 +143,32 @@ def sweep(pack: Path, field: str, values: list[int], games: int, seed: int, agen
     return shared_band(SWEPT, runs)
 
 
-def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: int = 6) -> list[str]:
-    """Why a planted card does (not) change the agents' play: over ``games`` games (the same loop, seeds and agents
-    as ``runner.play_game``), the decisions at which an action using ``card`` was legal, how often the agent
-    chose it and what, and the first few decisions at which it chose something else."""
+def _spec(pack: Path) -> TableSpec:
+    """The four-player fixture base with ``pack``, as every log of this bench plays it."""
+    return TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000)
+
+
+@dataclass
+class Step:
+    """One step of a logged game, before it is played: ``play()`` plays it and gives the position after it."""
+
+    game: int
+    number: int
+    actor: int
+    seat: str
+    legal: list
+    action: Any
+    play: Callable[[], Any]
+
+
+def played_steps(table: Any, agent: str, games: int, seed: int) -> Iterator[Step]:
+    """Every step of ``games`` seeded games, with the same loop, seeds and agents as ``runner.play_game``; the
+    caller plays each step it is given (``step.play()``) before asking for the next."""
     from cardworks.engine.core import CHANCE
     from cardworks.simulate.agents import seating
     from cardworks.simulate.runner import game_rngs
 
-    spec = TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000)
-    table, agents = build_table(spec), tuple(parse_agents(agent, 4, 50))
-    rules, counts, lines = table.rules, Counter(), []
+    rules, agents = table.rules, tuple(parse_agents(agent, 4, 50))
     for index in range(games):
         seats = seating(agents, index)
         chance, *minds = game_rngs(seed, index, 4)
@@ -158,7 +176,7 @@ def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: in
         choices, play, now = playout
         position = table.live(playout)
         legal, steps = choices(), 0
-        while legal and steps < spec.max_steps:
+        while legal and steps < table.spec.max_steps:
             actor = rules.actor(position())
             if actor == CHANCE:
                 action = legal[int(chance.random() * len(legal))]
@@ -166,19 +184,35 @@ def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: in
                 action = legal[int(minds[actor].random() * len(legal))]
             else:
                 action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
-            if actor != CHANCE:
-                using = [a for a in legal if table.played(a) == card]
-                if using:
-                    counts["decisions at which it could be used"] += 1
-                    if table.played(action) == card:
-                        counts[f"used: {type(action).__name__}"] += 1
-                    else:
-                        counts[f"not used: chose {type(action).__name__}"] += 1
-                        if len(lines) < show:
-                            lines.append(f"    game {index}, step {steps}, p{actor + 1} ({seats[actor].label}): could "
-                                         f"{' or '.join(sorted({str(a) for a in using}))[:160]}; chose {action}")
-            play(action, chance)
+
+            def played(action: Any = action) -> Any:
+                play(action, chance)
+                return now()
+
+            yield Step(index, steps, actor, "" if actor == CHANCE else seats[actor].label, legal, action, played)
             legal, steps = choices(), steps + 1
+
+
+def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: int = 6) -> list[str]:
+    """Why a planted card does (not) change the agents' play: over ``games`` games (the same loop, seeds and agents
+    as ``runner.play_game``), the decisions at which an action using ``card`` was legal, how often the agent
+    chose it and what, and the first few decisions at which it chose something else."""
+    from cardworks.engine.core import CHANCE
+
+    table, counts, lines = build_table(_spec(pack)), Counter(), []
+    for step in played_steps(table, agent, games, seed):
+        if step.actor != CHANCE:
+            using = [a for a in step.legal if table.played(a) == card]
+            if using:
+                counts["decisions at which it could be used"] += 1
+                if table.played(step.action) == card:
+                    counts[f"used: {type(step.action).__name__}"] += 1
+                else:
+                    counts[f"not used: chose {type(step.action).__name__}"] += 1
+                    if len(lines) < show:
+                        lines.append(f"    game {step.game}, step {step.number}, p{step.actor + 1} ({step.seat}): "
+                                     f"could {' or '.join(sorted({str(a) for a in using}))[:160]}; chose {step.action}")
+        step.play()
     if not counts:
         return ["  no action of any player ever uses it: it acts from a counter (its placings and triggers are in the "
                 "table above), so what its holder chooses does not depend on it"]
@@ -190,60 +224,43 @@ def battle_log(pack: Path, cards: tuple[str, ...], games: int, agent: str, seed:
     and agents as ``runner.play_game``): the game and step, who attacked with what against which defence, and
     whether the treasure changed hands (read from the position after the battle, not from the rules); then, per
     card, the largest defence it attacked, the largest attack it defended against, and its battles won and lost."""
-    from cardworks.engine.core import CHANCE
     from cardworks.games.fallera.actions import Attack, Defend, NoDefence
-    from cardworks.simulate.agents import seating
-    from cardworks.simulate.runner import game_rngs
 
-    spec = TableSpec(str(CARDS), "fallera", "base", 4, (str(pack),), 5000)
-    table, agents = build_table(spec), tuple(parse_agents(agent, 4, 50))
-    rules, lines = table.rules, []
+    table, lines = build_table(_spec(pack)), []
     summary: dict[str, Counter] = {card: Counter() for card in cards}
     peak: dict[str, dict[str, int]] = {card: {"defence met": -1, "attack met": -1} for card in cards}
 
     def stat(design: str, which: str) -> int:
         return getattr(table.cards[design], which) or 0
 
-    for index in range(games):
-        seats = seating(agents, index)
-        chance, *minds = game_rngs(seed, index, 4)
-        playout = table.playout(table.deal(chance))
-        choices, play, now = playout
-        position = table.live(playout)
-        legal, steps, battle = choices(), 0, None
-        while legal and steps < spec.max_steps:
-            actor = rules.actor(position())
-            if actor == CHANCE:
-                action = legal[int(chance.random() * len(legal))]
-            elif seats[actor].kind == "random":
-                action = legal[int(minds[actor].random() * len(legal))]
-            else:
-                action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
-            if type(action) is Attack:
-                battle = {"step": steps, "attacker": action.player, "weapon": action.card.design,
-                          "treasure": action.treasure, "target": action.target}
-            elif battle is not None and type(action) in (Defend, NoDefence):
-                battle["defence"] = action.card.design if type(action) is Defend else None
-            play(action, chance)
-            legal, steps = choices(), steps + 1
-            if battle is not None and "defence" in battle and now().battle is None:  # the battle is over
-                state = now()
-                stolen = battle["treasure"].number in state.counters[battle["attacker"]]
-                weapon, guard = battle["weapon"], battle["defence"]
-                for card, role in ((weapon, "attack"), (guard, "defence")):
-                    if card in summary:
-                        won = stolen if role == "attack" else not stolen
-                        summary[card][f"{role}s {'won' if won else 'lost'}"] += 1
-                        other = stat(guard, "defence") if role == "attack" and guard else stat(weapon, "attack")
-                        key = "defence met" if role == "attack" else "attack met"
-                        if role == "defence" or guard:
-                            peak[card][key] = max(peak[card][key], other)
-                if weapon in cards or guard in cards:
-                    defended = f"{guard} ({stat(guard, 'defence')})" if guard else "none"
-                    lines.append(f"    game {index}, step {battle['step']}: p{battle['attacker'] + 1} attacks "
-                                 f"{battle['treasure'].design} of p{battle['target'] + 1} with {weapon} "
-                                 f"({stat(weapon, 'attack')}); defence {defended}: {'stolen' if stolen else 'kept'}")
-                battle = None
+    battle = None
+    for step in played_steps(table, agent, games, seed):
+        action, index = step.action, step.game
+        if step.number == 0:
+            battle = None
+        if type(action) is Attack:
+            battle = {"step": step.number, "attacker": action.player, "weapon": action.card.design,
+                      "treasure": action.treasure, "target": action.target}
+        elif battle is not None and type(action) in (Defend, NoDefence):
+            battle["defence"] = action.card.design if type(action) is Defend else None
+        state = step.play()
+        if battle is not None and "defence" in battle and state.battle is None:  # the battle is over
+            stolen = battle["treasure"].number in state.counters[battle["attacker"]]
+            weapon, guard = battle["weapon"], battle["defence"]
+            for card, role in ((weapon, "attack"), (guard, "defence")):
+                if card in summary:
+                    won = stolen if role == "attack" else not stolen
+                    summary[card][f"{role}s {'won' if won else 'lost'}"] += 1
+                    other = stat(guard, "defence") if role == "attack" and guard else stat(weapon, "attack")
+                    key = "defence met" if role == "attack" else "attack met"
+                    if role == "defence" or guard:
+                        peak[card][key] = max(peak[card][key], other)
+            if weapon in cards or guard in cards:
+                defended = f"{guard} ({stat(guard, 'defence')})" if guard else "none"
+                lines.append(f"    game {index}, step {battle['step']}: p{battle['attacker'] + 1} attacks "
+                             f"{battle['treasure'].design} of p{battle['target'] + 1} with {weapon} "
+                             f"({stat(weapon, 'attack')}); defence {defended}: {'stolen' if stolen else 'kept'}")
+            battle = None
     for card in cards:
         met = {k: (v if v >= 0 else "none") for k, v in peak[card].items()}
         lines.append(f"  {card} ({stat(card, 'attack')}/{stat(card, 'defence')}): "
