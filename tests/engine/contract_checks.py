@@ -378,6 +378,42 @@ def check_observations_hide_what_the_rules_hide(plugin: Any, positions: list[Pos
     return compared
 
 
+PLAYER_KEYS = frozenset({
+    "you", "current", "first", "passive", "winner", "winners", "leader", "attacker", "target", "called", "owner",
+    "cameras", "order", "player", "seat", "active", "dealer",
+})
+"""Keys that name players in an observation, in any game: their values (and everything under them) name each
+player as scenarios do (``p1``…), never by a seat number."""
+
+
+def _numbered_players(value: Any, at: str, under_player: bool = False) -> Iterator[str]:
+    """The paths under a player key that hold a number (a bool is a flag, not a seat)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _numbered_players(item, f"{at}.{key}", under_player or key in PLAYER_KEYS)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from _numbered_players(item, f"{at}.{index}", under_player)
+    elif under_player and isinstance(value, int) and not isinstance(value, bool):
+        yield f"{at} = {value}"
+
+
+def check_observations_name_players_as_scenarios_do(positions: list[Position]) -> int:
+    """Every player's observation names players ``p1``…, as expectations and setups write them: ``you`` is the
+    viewer's own name and no value under a player key (:data:`PLAYER_KEYS`) is a number. Returns how many
+    observations were read."""
+    read = 0
+    for rules, state, where in positions:
+        for viewer in range(_players(rules, state)):
+            seen = rules.observe(state, viewer)
+            read += 1
+            assert seen.get("you", f"p{viewer + 1}") == f"p{viewer + 1}", \
+                f"{where}: p{viewer + 1}'s observation says you are {seen['you']!r}"
+            numbered = list(_numbered_players(seen, "observation"))
+            assert not numbered, f"{where}: p{viewer + 1}'s observation names players by number: {numbered[:3]}"
+    return read
+
+
 # -- dump and load ----------------------------------------------------------------------------------------
 
 def check_dump_load_round_trip(positions: list[Position]) -> None:

@@ -135,6 +135,25 @@ def test_observations_do_not_change_with_what_their_viewer_may_not_see(game: str
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_observations_name_players_as_scenarios_do(game: str) -> None:
+    """Issue 46 item 6: ``p2`` in an observation, as in a scenario's setup and expectations, never the seat ``1``."""
+    assert contract.check_observations_name_players_as_scenarios_do(_positions(game)) > 0
+
+
+@pytest.mark.parametrize("seen", [{"you": "p1", "current": 1}, {"you": 0}, {"battle": {"attacker": "p1", "called":
+                                  [[2, "conill"]]}}, {"winners": [0]}, {"plaza": [[{"owner": 1, "kind": "diable"}]]}])
+def test_the_player_notation_check_finds_a_seat_number(seen: dict) -> None:
+    class Numbered:
+        players = 1
+
+        def observe(self, state: object, viewer: int) -> dict:
+            return seen
+
+    with pytest.raises(AssertionError, match="observation"):
+        contract.check_observations_name_players_as_scenarios_do([contract.Position(Numbered(), None, "planted")])
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_observations_are_plain_json_and_the_game_finds_no_leak_itself(game: str) -> None:
     assert _positions(game)
     for rules, state, _ in _positions(game):

@@ -129,10 +129,17 @@ CASES = {
     ("diables", "examples.json", "scenario-leo-carretillada"): [
         ("expectation-type", set_value("fp", {"p1": "13"}, "/p1")),
         ("unknown-rule", set_value("rule", "show-scored-twice")),
+        ("expectation-type", seeing("order", [0, 1])),  # the observation names seats: ["p1", "p2"]
     ],
     ("calavera", "turn.json", "calavera-full-turn"): [
         ("unknown-colour", set_value("sheets", {"p1": {"colour-9": 3}}, "/p1/colour-9")),
         ("expectation-type", set_value("rolls", "0")),
+        # the observation names players as the expectations do: p2, never 1
+        ("expectation-type", seeing("current", 1)),
+        ("expectation-type", seeing("first", 0)),
+        ("expectation-type", seeing("winners", [0])),
+        ("unknown-player", seeing("current", "p6")),
+        ("unknown-player", seeing("winners", ["p1", "p9"])),
     ],
 }
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
+from ...loading.jsonfile import pointer_escape
 from ...validate.expectations import Expectation, PlayerId, Ref, players
 
 FaceId = Annotated[str, Ref("face")]
@@ -27,6 +29,9 @@ OBSERVED = frozenset({
 })
 """What ``observe`` shows a player, by top-level key (a test compares with the observations of every shipped
 scenario's start)."""
+
+OBSERVED_PLAYERS = frozenset({"you", "first", "current", "passive"})
+"""The paths where ``observe`` names a player (``p1``…, as scenarios write them); ``winners`` is a list of them."""
 
 
 class CalaveraExpectation(Expectation):
@@ -58,8 +63,8 @@ class CalaveraExpectation(Expectation):
 
     rules = RULES
     observed = OBSERVED
-    observed_types = {"you": int, "first": int, "current": int, "round": int, "rolls": int, "credits": int,
-                      "jokers_used": bool, "passive_jokers": bool}
+    observed_types = {"you": str, "first": str, "current": str, "winners": list[str], "round": int, "rolls": int,
+                      "credits": int, "jokers_used": bool, "passive_jokers": bool}
     nullable = frozenset({"passive"})
 
     @model_validator(mode="after")
@@ -67,6 +72,16 @@ class CalaveraExpectation(Expectation):
         if self.reason is not None and self.winners is None:
             raise ValueError("'reason' is checked with 'winners'; give 'winners' too")
         return self
+
+    @classmethod
+    def more_refs(cls, data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
+        """The players a ``sees`` value names where the observation names one (:data:`OBSERVED_PLAYERS`,
+        ``winners``)."""
+        sees = data.get("sees")
+        for path, value in sees.items() if isinstance(sees, dict) else ():
+            named = [value] if path in OBSERVED_PLAYERS else value if path == "winners" and isinstance(value, list) \
+                else []
+            yield from ((f"{at}/sees/{pointer_escape(path)}", "player", who) for who in named if isinstance(who, str))
 
     @classmethod
     def known(cls, db: Any, setup: dict[str, Any]) -> dict[str, frozenset[str]]:

@@ -13,6 +13,8 @@ import math
 import random
 from typing import Any, Sequence
 
+from ...engine.core import player_index
+
 GOOD_ENOUGH = 0.6
 """Mark without rerolling when the best mark reaches this share of the largest single-row gain seen."""
 
@@ -47,8 +49,11 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
 
 
 def determinize(table: Any, seen: dict[str, Any], rng: random.Random) -> Any:
-    """The observed position (nothing is hidden from a deciding player)."""
+    """The observed position (nothing is hidden from a deciding player), its players turned back into seats."""
     data = {k: v for k, v in seen.items() if k != "you"}
+    data.update(first=player_index(seen["first"]), current=player_index(seen["current"]),
+                passive=None if seen["passive"] is None else player_index(seen["passive"]),
+                winners=list(map(player_index, seen["winners"])))
     return table.rules.load(data)
 
 

@@ -361,8 +361,15 @@ class CalaveraRules(BaseRules, state=State, actions=parse_action):
 
     # --- views ------------------------------------------------------------------------------
     def observe(self, state: State, who: int) -> dict[str, Any]:
-        """Everything is public in Calavera except the dice still rolling, which show ``None``."""
-        return {"you": who, **self.dump(state)}
+        """Everything is public in Calavera except the dice still rolling, which show ``None``.
+
+        Players are named as scenarios name them (``p1``…: ``you``, ``first``, ``current``, ``passive``,
+        ``winners``); lists by seat (``sheets``, ``scores``) hold p1's first."""
+        seen = {"you": player(who), **self.dump(state)}
+        seen.update(first=player(state.first), current=player(state.current),
+                    passive=None if state.passive is None else player(state.passive),
+                    winners=list(map(player, state.winners)))
+        return seen
 
     def hidden_leak(self, state: State) -> str | None:
         """The only hidden thing is the future: a die still rolling must show nothing to anyone."""

@@ -76,7 +76,7 @@ class DiablesExpectation(Expectation):
     rules = RULES
     observed = OBSERVED
     observed_types = {"round": int, "fp": list[int], "sound": list[int], "thrills": list[int],
-                      "social_icons": list[int], "order": list[int], "shows_now": list[int], "drummed": list[bool]}
+                      "social_icons": list[int], "order": list[str], "shows_now": list[int], "drummed": list[bool]}
     nullable = frozenset({"winner", "firebot_show"})
 
     @field_validator("figure_fp")

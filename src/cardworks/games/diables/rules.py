@@ -376,8 +376,19 @@ class DiablesRules(BaseRules, state=State, actions=parse_action):
     # ---- views ---------------------------------------------------------------------------------
 
     def observe(self, state: State, player: int) -> dict[str, Any]:
-        """Everything scoring uses lies open on the table."""
-        return self.dump(state)
+        """Everything scoring uses lies open on the table.
+
+        Seats are named as scenarios name them (``p1``…, ``firebot``: ``order``, ``winner``, a figure's ``owner``
+        in ``plaza``, a post's ``cameras``); lists by seat (``fp``, ``sound``…) follow ``seats``."""
+        seen = self.dump(state)
+        name = state.seats.__getitem__
+        seen.update(order=list(map(name, state.order)), winner=None if state.winner is None else name(state.winner))
+        for figures in seen["plaza"]:
+            for figure in figures:
+                figure["owner"] = None if figure["owner"] is None else name(figure["owner"])
+        for post in seen["wall"]:
+            post["cameras"] = list(map(name, post["cameras"]))
+        return seen
 
     def invariants(self, state: State) -> list[str]:
         broken = []
