@@ -130,6 +130,8 @@ CASES = {
         ("expectation-type", set_value("fp", {"p1": "13"}, "/p1")),
         ("unknown-rule", set_value("rule", "show-scored-twice")),
         ("expectation-type", seeing("order", [0, 1])),  # the observation names seats: ["p1", "p2"]
+        ("unknown-player", seeing("order", ["p1", "p7"])),
+        ("unknown-player", seeing("plaza.0.1.owner", "p5")),
     ],
     ("calavera", "turn.json", "calavera-full-turn"): [
         ("unknown-colour", set_value("sheets", {"p1": {"colour-9": 3}}, "/p1/colour-9")),

@@ -32,6 +32,9 @@ OBSERVED = frozenset({
 """What ``observe`` shows a player, by top-level key (a test compares with the observations of every shipped
 scenario's start)."""
 
+OBSERVED_SEATS = frozenset({"order", "winner", "owner", "cameras"})
+"""The keys under which ``observe`` names seats (``p1``…, ``firebot``, as scenarios write them)."""
+
 
 class LluimentCounts(Model):
     """What a lluïment tile counts for each listed seat."""
@@ -98,6 +101,13 @@ class DiablesExpectation(Expectation):
 
     @classmethod
     def more_refs(cls, data: dict[str, Any], at: str) -> Iterator[tuple[str, str, str]]:
-        """The seat that begins each ``figure_fp`` key."""
+        """The seat that begins each ``figure_fp`` key, and the seats a ``sees`` value names where the observation
+        names one (:data:`OBSERVED_SEATS`, or an item of one of them: ``order.0``, ``plaza.0.1.owner``)."""
         for key in data.get("figure_fp") or {}:
             yield f"{at}/figure_fp/{pointer_escape(key)}", "player", key.split()[0]
+        sees = data.get("sees")
+        for path, value in sees.items() if isinstance(sees, dict) else ():
+            named = [part for part in path.split(".") if not part.isdigit()][-1:]
+            if named and named[0] in OBSERVED_SEATS:
+                yield from ((f"{at}/sees/{pointer_escape(path)}", "player", seat)
+                            for seat in (value if isinstance(value, list) else [value]) if isinstance(seat, str))
