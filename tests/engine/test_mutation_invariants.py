@@ -252,3 +252,27 @@ def test_fallera_the_queue_keeps_its_shape(pending: tuple, message: str) -> None
     setup = {"players": 2, "hands": [[], []], "counters": [[], []], "deck": ["monleon"], "current": "p1"}
     rules, state = fallera_state(FALLERA, setup)
     assert any(message in line for line in rules.invariants(replace(state, phase="burn", pending=pending)))
+
+
+def test_fallera_the_quick_tables_must_agree_with_the_full_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``quick_tables``: a hand listed unfiltered holds only weapons, and the plain counts the simulation sums
+    are what the full count finds (check plays no reader of ``plain_count``, so a wrong table shows only here)."""
+    setup = {"players": 2, "hands": [["el-capita-moro"], []], "counters": [PAELLA[:3], []], "deck": ["monleon"],
+             "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    facts = rules.facts(state)
+    assert facts.hands_all_battle and facts.all_plain and rules.invariants(state) == []
+    in_hand = fallera_state(FALLERA, {**setup, "hands": [["el-capita-moro", "bajoqueta"], []]})[1]
+    assert rules.facts(in_hand).hands_all_battle
+    assert any("p1's hand holds a card that is no battle card" in line for line in rules.invariants(in_hand))
+    monkeypatch.setattr(facts, "plain_count", (0,) * facts.size)
+    broken = rules.invariants(state)
+    assert any("p1's counter adds up to 0 valid ingredients by its plain counts, but holds 3" in line
+               for line in broken), broken
+    five = {"players": 5, "hands": [[]] * 5, "counters": [["cabeca-d-alls"], [], [], [], []], "deck": ["monleon"],
+            "current": "p1"}
+    rules, state = fallera_state(FALLERA, five)
+    facts = rules.facts(state)
+    assert not facts.all_plain and rules.invariants(state) == []  # two ingredients in five-player games
+    monkeypatch.setattr(facts, "all_plain", True)
+    assert any("p1's counter holds a card whose effects change a count" in line for line in rules.invariants(state))

@@ -20,7 +20,7 @@ _PARSED: dict[str, Any] = {}
 
 def more_invariants(rules: Any, state: Any) -> list[str]:
     """What is broken in ``state`` (empty when it is sound)."""
-    broken = unnoticed_paellas(rules, state) + unearned_wins(rules, state)
+    broken = unnoticed_paellas(rules, state) + unearned_wins(rules, state) + quick_tables(rules, state)
     if any(slot < -1 for slot in state.map):
         broken.append("a map slot holds neither a card instance nor -1 (empty)")
     if state.turn < 0:
@@ -99,4 +99,35 @@ def queue_shape(pending: tuple[tuple[Any, ...], ...]) -> list[str]:
             broken.append(f"the step {name!r} waits in the queue before {len(pending) - 1 - k} more: it must be last")
         if name == "draw" and step[2] < 1:
             broken.append(f"a draw of {step[2]} cards waits in the queue: what is left of a draw is at least a card")
+    return broken
+
+
+def quick_tables(rules: Any, state: Any) -> list[str]:
+    """The deck's quick tables agree with the slow answers they stand for. ``Facts.hands_all_battle`` lets a
+    hand be listed as weapons unfiltered, and ``Facts.plain_count`` with ``all_plain`` lets the simulation's
+    rollouts and evaluation count valid ingredients without reading effects; ``check`` plays neither reader
+    of the last two, so a wrong table would show nowhere else. Without marks or terreta bonuses, a counter
+    whose cards all have a plain count holds that many valid ingredients (counted in full); under
+    ``all_plain`` every card has one."""
+    facts = rules.facts(state)
+    broken = []
+    if facts.hands_all_battle:
+        for who, hand in enumerate(state.hands):
+            if not all(map(facts.battle.__getitem__, hand)):
+                broken.append(f"{player(who)}'s hand holds a card that is no battle card, but the deck says every "
+                              "hand is a list of weapons (hands_all_battle)")
+    if state.marks or rules.bonuses:
+        return broken
+    plain = facts.plain_count
+    for who, counter in enumerate(state.counters):
+        values = [plain[i] for i in counter]
+        if None in values:
+            if facts.all_plain:
+                broken.append(f"{player(who)}'s counter holds a card whose effects change a count, but the deck "
+                              "says none does (all_plain)")
+            continue
+        count = rules.ingredients(state, who)[0]
+        if sum(values) != count:
+            broken.append(f"{player(who)}'s counter adds up to {sum(values)} valid ingredients by its plain "
+                          f"counts, but holds {count} counted in full")
     return broken
