@@ -491,6 +491,9 @@ def report(result: Result) -> bool:
         print(f"  plain: {shown(result.plain_command)}: {alone} of {counted} killed ({alone / counted:.1%}; "
               f"{alone_timeouts} by timeout); {alone} of {fair} not declared equivalent "
               f"({alone / fair if fair else 0.0:.1%}), not judged")
+        either = sum(v != "passed" or a != "passed" for v, a in zip(result.verdicts, result.plain_verdicts))
+        print(f"  either: {either} of {counted} killed by one command or both; {either} of {fair} not declared "
+              f"equivalent ({either / fair if fair else 0.0:.1%}), not judged")
     for mutant in result.survivors:
         print(f"  survived {mutant.identity}  (line {mutant.line})")
     for mutant in result.equivalent:

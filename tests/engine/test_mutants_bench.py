@@ -262,6 +262,7 @@ def test_with_packs_the_plain_check_figure_is_printed_beside(tmp_path, monkeypat
     assert "1 of 3 killed (33.3%; 0 by timeout); 1 of 2 not declared equivalent (50.0%), goal 50%" in out
     assert "  plain: " in out
     assert "2 of 3 killed (66.7%; 0 by timeout); 2 of 2 not declared equivalent (100.0%), not judged" in out
+    assert "either: 2 of 3 killed by one command or both; 2 of 2 not declared equivalent (100.0%)" in out
     stale = replace(result, declared={CACHE_UP: "wrongly declared"})
     assert [m.identity for m in stale.stale_kills] == [CACHE_UP]  # killed only by the plain check: still stale
 
