@@ -276,3 +276,23 @@ def test_fallera_the_quick_tables_must_agree_with_the_full_answers(monkeypatch: 
     assert not facts.all_plain and rules.invariants(state) == []  # two ingredients in five-player games
     monkeypatch.setattr(facts, "all_plain", True)
     assert any("p1's counter holds a card whose effects change a count" in line for line in rules.invariants(state))
+
+
+def test_fallera_a_cemetery_choice_comes_from_a_card_listed_as_taking_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``quick_tables``: the simulation weighs the cemetery's cards only while a card of ``takes_back`` is in a hand
+    or asks, so the card that asks for a cemetery card must be one it lists (the verbs pack's rescat)."""
+    from pathlib import Path
+
+    db = load_database(FALLERA_GAME, [Path(__file__).parent / "verbs_pack"])
+    setup = {"selection": "base-3", "players": 3, "foods": ["sud", "interior", "nord"],
+             "map": {"nord": "carxofa", "sud": "romer"}, "queen": "sud", "deck": ["jaume-i", "la-dama-d-elx"],
+             "hands": [["verbs-rescat"], [], []], "counters": [[], [], []], "current": "p1",
+             "cemetery": ["cagallo", "conill"]}
+    rules, state = fallera_state(db, setup)
+    state = rules.apply(state, resolve(rules, state, "p1 play verbs-rescat"))
+    facts = rules.facts(state)
+    assert state.phase == "choose" and state.asked[1] == "cemetery" and state.asked[2] in facts.takes_back
+    assert rules.invariants(state) == []
+    monkeypatch.setattr(facts, "takes_back", frozenset())
+    assert any("verbs-rescat#0 asks for a cemetery card, but the deck does not list it" in line
+               for line in rules.invariants(state)), rules.invariants(state)

@@ -108,9 +108,15 @@ def quick_tables(rules: Any, state: Any) -> list[str]:
     rollouts and evaluation count valid ingredients without reading effects; ``check`` plays neither reader
     of the last two, so a wrong table would show nowhere else. Without marks or terreta bonuses, a counter
     whose cards all have a plain count holds that many valid ingredients (counted in full); under
-    ``all_plain`` every card has one."""
+    ``all_plain`` every card has one. A card that asks for a cemetery card is one ``takes_back`` lists (the
+    simulation reads the cemetery's cards only while such a card is in a hand or asks)."""
     facts = rules.facts(state)
     broken = []
+    asked = state.asked
+    if state.phase == "choose" and asked is not None and asked[1] == "cemetery" and type(asked[2]) is int \
+            and asked[2] not in facts.takes_back:
+        broken.append(f"{facts.labels[asked[2]]} asks for a cemetery card, but the deck does not list it among the "
+                      "cards that take one back (takes_back)")
     if facts.hands_all_battle:
         for who, hand in enumerate(state.hands):
             if not all(map(facts.battle.__getitem__, hand)):
