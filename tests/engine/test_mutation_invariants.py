@@ -296,3 +296,24 @@ def test_fallera_a_cemetery_choice_comes_from_a_card_listed_as_taking_back(monke
     monkeypatch.setattr(facts, "takes_back", frozenset())
     assert any("verbs-rescat#0 asks for a cemetery card, but the deck does not list it" in line
                for line in rules.invariants(state)), rules.invariants(state)
+
+
+def test_fallera_the_lazy_listing_of_legal_actions_must_index_like_the_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``lazy_listing``: a playout picks an action by position in ``rules.choices`` (built only where looked at),
+    so it must read as the list does, from either end."""
+    from cardworks.games.fallera.facts import TurnChoices
+
+    setup = {"players": 2, "hands": [["el-capita-moro"], []], "counters": [PAELLA[:2], ["carxofa"]],
+             "deck": ["monleon"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    choices, listed = rules.choices(state), rules.legal_actions(state)
+    assert type(choices) is TurnChoices and len(listed) > 1 and rules.invariants(state) == []
+    assert fallera_invariants.lazy_listing(choices, listed[::-1]) == [
+        "the legal actions read by position differ from their list"]
+    def lost(self, index):  # a negative index read from the wrong end
+        if -len(self) <= index < 0:
+            return self[index - len(self)]
+        raise IndexError(index)
+
+    monkeypatch.setattr(TurnChoices, "_unusual", lost)
+    assert any("cannot be indexed as a sequence" in line for line in rules.invariants(state)), rules.invariants(state)

@@ -27,7 +27,9 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
         broken.append(f"the turn count is {state.turn}: turns count from 1, and 0 is before the first")
     broken += queue_shape(state.pending)
     actor = rules.actor(state)
-    for action in rules.legal_actions(state):
+    listed = rules.legal_actions(state)
+    broken += lazy_listing(rules.choices(state), listed)
+    for action in listed:
         text = action.notation()
         if actor is not None and actor != CHANCE and getattr(action, "player", actor) != actor:
             broken.append(f"the legal action {text!r} is not {player(actor)}'s, who is to act")
@@ -137,3 +139,20 @@ def quick_tables(rules: Any, state: Any) -> list[str]:
             broken.append(f"{player(who)}'s counter adds up to {sum(values)} valid ingredients by its plain "
                           f"counts, but holds {count} counted in full")
     return broken
+
+
+def lazy_listing(choices: Any, listed: list[Any]) -> list[str]:
+    """The sequence of legal actions a playout indexes (``rules.choices``, built only where it is looked at)
+    agrees with their list: the same length, and its last action read by position and from the end (a
+    negative index) is the list's last."""
+    if len(choices) != len(listed):
+        return [f"the legal actions number {len(listed)} listed but {len(choices)} indexed"]
+    if not listed:
+        return []
+    try:
+        ends = (choices[len(listed) - 1], choices[-1], choices[-len(listed)])
+    except IndexError as exc:
+        return [f"the legal actions cannot be indexed as a sequence ({exc!r})"]
+    if ends != (listed[-1], listed[-1], listed[0]):
+        return ["the legal actions read by position differ from their list"]
+    return []
