@@ -317,3 +317,18 @@ def test_fallera_the_lazy_listing_of_legal_actions_must_index_like_the_list(monk
 
     monkeypatch.setattr(TurnChoices, "_unusual", lost)
     assert any("cannot be indexed as a sequence" in line for line in rules.invariants(state)), rules.invariants(state)
+
+
+def test_fallera_a_game_with_discord_does_not_go_on_with_an_empty_deck() -> None:
+    """The last card leaving the deck ends a game with expansion 2 (fallera-2 line 34), so no position it reaches
+    has an empty deck and a game going on; the base game reshuffles the cemetery instead."""
+    setup = {"selection": "base-2", "players": 2, "hands": [["el-capita-moro"], []], "counters": [[], []],
+             "deck": ["monleon"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.discord and rules.invariants(state) == []
+    emptied = rules.load({**rules.dump(state), "deck": [], "cemetery": list(state.deck)})
+    assert any("the deck is empty in a game with expansion 2 that goes on" in line for line in rules.invariants(emptied))
+    assert rules.invariants(replace(emptied, phase="over", reason="deck-exhausted")) == []
+    base, plain = fallera_state(FALLERA, {**setup, "selection": "base"})
+    assert not base.discord
+    assert base.invariants(base.load({**base.dump(plain), "deck": [], "cemetery": list(plain.deck)})) == []

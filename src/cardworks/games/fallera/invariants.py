@@ -23,6 +23,9 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
     broken = unnoticed_paellas(rules, state) + unearned_wins(rules, state) + quick_tables(rules, state)
     if any(slot < -1 for slot in state.map):
         broken.append("a map slot holds neither a card instance nor -1 (empty)")
+    if rules.discord and not state.deck and state.phase != "over":
+        broken.append("the deck is empty in a game with expansion 2 that goes on: the last card leaving it ends "
+                      "the game (fallera-2 line 34)")
     if state.turn < 0:
         broken.append(f"the turn count is {state.turn}: turns count from 1, and 0 is before the first")
     broken += queue_shape(state.pending)
