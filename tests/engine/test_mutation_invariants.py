@@ -308,7 +308,8 @@ def test_fallera_the_lazy_listing_of_legal_actions_must_index_like_the_list(monk
     rules, state = fallera_state(FALLERA, setup)
     choices, listed = rules.choices(state), rules.legal_actions(state)
     assert type(choices) is TurnChoices and len(listed) > 1 and rules.invariants(state) == []
-    assert fallera_invariants.lazy_listing(choices, listed[::-1]) == [
+    assert fallera_invariants.lazy_listing(choices, listed[::-1]) == ["the legal actions are not sorted by notation"]
+    assert fallera_invariants.lazy_listing(listed[::-1], listed) == [
         "the legal actions read by position differ from their list"]
     def lost(self, index):  # a negative index read from the wrong end
         if -len(self) <= index < 0:

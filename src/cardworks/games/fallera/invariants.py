@@ -147,7 +147,11 @@ def quick_tables(rules: Any, state: Any) -> list[str]:
 def lazy_listing(choices: Any, listed: list[Any]) -> list[str]:
     """The sequence of legal actions a playout indexes (``rules.choices``, built only where it is looked at)
     agrees with their list: the same length, and its last action read by position and from the end (a
-    negative index) is the list's last."""
+    negative index) is the list's last. The list is sorted by notation, as ``rules.choices`` promises: a
+    seeded playout picks by position, so another order would play another game from the same seed."""
+    notations = [action.notation() for action in listed]
+    if notations != sorted(notations):
+        return ["the legal actions are not sorted by notation"]
     if len(choices) != len(listed):
         return [f"the legal actions number {len(listed)} listed but {len(choices)} indexed"]
     if not listed:
