@@ -20,7 +20,8 @@ are declared with their reason in ``bench/equivalent-mutants.json``, as the benc
 are printed, ``killed of counted`` and ``killed of (counted - declared equivalent)``; the goal is judged on
 the second. Declarations name mutants by identity, not by line. A declaration that matches no mutant of the
 sources (the code it names changed), or whose mutant is killed, is stale: the bench stops (exit 1) rather than count it. ``--with-pack`` plays packs with the
-game (``check --pack``); the figures then name that command, and are not those of the plain ``check``.
+game (``check --pack``); the figures then name that command, and are not those of the plain ``check``: each
+mutant is then also run under the plain ``check``, and that figure is printed beside (``plain: …``).
 """
 
 from __future__ import annotations
@@ -362,6 +363,9 @@ class Result:
     verdicts: list[str]
     declared: dict[str, str]
     seconds: float
+    plain_command: list[str] | None = None
+    plain_verdicts: list[str] | None = None
+    """With packs, each mutant's verdict under the plain ``check`` too (the figure printed beside)."""
 
     @property
     def killed(self) -> list[Mutant]:
@@ -379,8 +383,18 @@ class Result:
 
     @property
     def stale_kills(self) -> list[Mutant]:
-        """Mutants declared equivalent that a check killed: the declaration is wrong."""
-        return [m for m, v in zip(self.mutants, self.verdicts) if v != "passed" and m.identity in self.declared]
+        """Mutants declared equivalent that a check (with packs or plain) killed: the declaration is wrong."""
+        plain = self.plain_verdicts or ["passed"] * len(self.mutants)
+        return [m for m, v, p in zip(self.mutants, self.verdicts, plain)
+                if (v != "passed" or p != "passed") and m.identity in self.declared]
+
+    def plain_figures(self) -> tuple[int, int, int, int] | None:
+        """``figures`` of the plain ``check`` (None when no packs were played: the figures are the plain ones)."""
+        if self.plain_verdicts is None:
+            return None
+        killed = sum(v != "passed" for v in self.plain_verdicts)
+        counted = len(self.mutants)
+        return killed, counted, counted - len(self.equivalent), self.plain_verdicts.count("timeout")
 
     def figures(self) -> tuple[int, int, int, int]:
         """(killed, counted, counted less the declared equivalents, killed by timeout)."""
@@ -395,10 +409,11 @@ class Result:
 
 def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Callable[[list[Mutant]], list[Mutant]],
                 command: list[str], jobs: int, timeout: float | None, declared: dict[str, str],
-                only: set[str] | None = None, repo: Path = REPO) -> Result:
+                only: set[str] | None = None, repo: Path = REPO, plain: list[str] | None = None) -> Result:
     """Run each mutant ``pick`` draws from the sites ``sites_of`` lists for a copy of the sources (those
-    written in ``only``, when given) under ``command``; each job has its own copy. Stops (exit 1) before
-    running anything when a declared equivalent matches no site, or when the unmutated sources fail."""
+    written in ``only``, when given) under ``command``, and under ``plain`` too when given (the plain
+    ``check`` beside a command with packs); each job has its own copy. Stops (exit 1) before running
+    anything when a declared equivalent matches no site, or when the unmutated sources fail."""
     cores = _cores()
     with tempfile.TemporaryDirectory(prefix="cardworks-mutants-") as tmp:
         copies = [_copy_tree(Path(tmp) / f"job{j}", repo) for j in range(jobs)]
@@ -409,17 +424,19 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
                              "names changed; fix bench/equivalent-mutants.json):\n" + "\n".join(f"  {s}" for s in stale))
         mutants = [m for m in pick(sites) if only is None or m.identity in only]
         frozen = _frozen_packs(command, Path(tmp) / "packs")  # an edit to a pack while this runs changes nothing
-        verdict, base_seconds = _run_check(copies[0], frozen, 600, cores[0] if cores else None)
-        if verdict != "passed":
-            raise SystemExit(f"{game}: {shown(command)} fails on the unmutated sources; fix that first")
-        limit = timeout or max(30.0, 5 * base_seconds)
+        limits = []
+        for run in [frozen] + ([plain] if plain else []):
+            verdict, base_seconds = _run_check(copies[0], run, 600, cores[0] if cores else None)
+            if verdict != "passed":
+                raise SystemExit(f"{game}: {shown(run)} fails on the unmutated sources; fix that first")
+            limits.append(timeout or max(30.0, 5 * base_seconds))
         start = time.perf_counter()
         free = list(range(jobs))
         interrupted: list[bool] = []
 
-        def one(mutant: Mutant) -> str:
+        def one(mutant: Mutant) -> tuple[str, str]:
             if interrupted:
-                return "skipped"
+                return "skipped", "skipped"
             job = free.pop()
             try:
                 path = copies[job] / mutant.path
@@ -427,9 +444,12 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
                 path.write_text(mutated_source(original, mutant), encoding="utf-8")
                 try:
                     core = cores[job % len(cores)] if cores else None
-                    verdict = _run_check(copies[job], frozen, limit, core)[0]
-                    print(f"{verdict:7} {mutant.identity}  (line {mutant.line})", file=sys.stderr, flush=True)
-                    return verdict
+                    verdict = _run_check(copies[job], frozen, limits[0], core)[0]
+                    alone = _run_check(copies[job], plain, limits[1], core)[0] if plain else ""
+                    shown_plain = f" (plain: {alone})" if plain else ""
+                    print(f"{verdict:7} {mutant.identity}  (line {mutant.line}){shown_plain}", file=sys.stderr,
+                          flush=True)
+                    return verdict, alone
                 finally:
                     path.write_text(original, encoding="utf-8")
             finally:
@@ -437,13 +457,14 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
 
         with ThreadPoolExecutor(jobs) as pool:
             try:
-                verdicts = list(pool.map(one, mutants))
+                both = list(pool.map(one, mutants))
             except KeyboardInterrupt:  # Ctrl-C: stop the checks under way, run no more, report nothing
                 interrupted.append(True)
                 for process in list(_RUNNING):
                     _stop(process)
                 raise SystemExit(f"{game}: interrupted; no figures") from None
-        return Result(game, command, mutants, verdicts, declared, time.perf_counter() - start)
+        return Result(game, command, mutants, [v for v, _ in both], declared, time.perf_counter() - start,
+                      plain, [p for _, p in both] if plain else None)
 
 
 def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None, only: set[str] | None = None,
@@ -451,7 +472,8 @@ def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None,
     """One game's seeded sample of ``count`` mutants run under ``check`` (with ``packs``)."""
     declared = load_equivalents(equivalents, game)
     return run_mutants(game, lambda src: find_mutants(src, game), lambda sites: sample(sites, count, seed),
-                       check_command(game, packs), jobs, timeout, declared, only)
+                       check_command(game, packs), jobs, timeout, declared, only,
+                       plain=check_command(game) if packs else None)
 
 
 def report(result: Result) -> bool:
@@ -463,6 +485,15 @@ def report(result: Result) -> bool:
     print(f"{result.game}: {shown(result.command)}")
     print(f"  {killed} of {counted} killed ({raw:.1%}; {timeouts} by timeout); "
           f"{killed} of {fair} not declared equivalent ({result.score():.1%}), goal {goal:.0%}; {result.seconds:.0f} s")
+    plain = result.plain_figures()
+    if plain is not None:
+        alone, _, _, alone_timeouts = plain
+        print(f"  plain: {shown(result.plain_command)}: {alone} of {counted} killed ({alone / counted:.1%}; "
+              f"{alone_timeouts} by timeout); {alone} of {fair} not declared equivalent "
+              f"({alone / fair if fair else 0.0:.1%}), not judged")
+        either = sum(v != "passed" or a != "passed" for v, a in zip(result.verdicts, result.plain_verdicts))
+        print(f"  either: {either} of {counted} killed by one command or both; {either} of {fair} not declared "
+              f"equivalent ({either / fair if fair else 0.0:.1%}), not judged")
     for mutant in result.survivors:
         print(f"  survived {mutant.identity}  (line {mutant.line})")
     for mutant in result.equivalent:

@@ -107,3 +107,38 @@ def test_the_queue_invariant_fails_the_refused_paella_scenario_on_the_rules_befo
     monkeypatch.setattr(Victory, "_after_toss", as_before_the_fix)
     result = _run_pack_scenario(REFUSED_THEN_ANOTHER_WINS)
     assert result.messages == [f"after step 6 'coin heads': {QUEUE_LEFT}"]
+
+
+def test_hidden_leak_catches_an_observation_showing_another_players_look(monkeypatch) -> None:
+    """The looks an observation shows are checked against the marks of the viewer's own looks only."""
+    from cardworks.games.fallera.verbs import Verbs
+
+    rules, state = _position(hands=[["monleon"], ["jaume-i"], ["conill"]], deck=["cagallo"])
+    state = rules.load({**rules.dump(state), "marks": [["seen", 1, 2, list(state.hands[2])]]})  # p2 looked at p3
+    assert rules.hidden_leak(state) is None
+    everyone = lambda self, state, who, label: {views.player(m[2]): [] for m in state.marks if m[0] == "seen"}
+    monkeypatch.setattr(Verbs, "_looked", everyone)  # p2's look shown to every player
+    assert rules.hidden_leak(state) == "p1's observation shows a hand they did not look at"
+
+
+def test_hidden_leak_catches_a_face_down_attack_shown_before_the_defence(monkeypatch) -> None:
+    """Before the defence is chosen, only the attacker (or a target with a face-up-attacks card) sees the attack."""
+    rules, state = _position(hands=[["el-capita-moro"], ["monleon"], []], counters=[[], ["conill"], []],
+                             deck=["cagallo"])
+    state = rules.apply(state, rules.parse(f"p1 battle p2 conill#{state.counters[1][0]} with "
+                                           f"el-capita-moro#{state.hands[0][0]}"))
+    assert state.phase == "defend" and len(state.battle) == 4 and rules.hidden_leak(state) is None
+    facts = rules.facts(state)
+    monkeypatch.setattr(facts, "face_up", (True,) * facts.size)  # every card shows attacks face up in the view
+    assert rules.hidden_leak(state) == "p2 sees the face-down attack"
+
+
+def test_an_attached_card_whose_host_left_every_counter_is_caught() -> None:
+    rules, state = _position(hands=[["monleon"], ["jaume-i"], []], counters=[["conill"], [], []], deck=["cagallo"])
+    dumped = rules.dump(state)
+    host = dumped["counters"][0][0]
+    special = dumped["deck"].pop()
+    attached = {**dumped, "marks": [["attach", special, host]]}
+    assert rules.invariants(rules.load(attached)) == []
+    gone = {**attached, "counters": [[], [], []], "cemetery": [host]}
+    assert "a card is attached to a treasure that is on no counter" in rules.invariants(rules.load(gone))

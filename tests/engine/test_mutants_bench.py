@@ -239,3 +239,37 @@ def test_the_packs_a_run_checks_against_are_copied_when_it_begins(tmp_path) -> N
     (pack / "pack.json").write_text('{"edited": true}', encoding="utf-8")
     assert (copy / "pack.json").read_text(encoding="utf-8") == "{}"
     assert [w for w in frozen if w != str(copy)] == [w for w in command if w != str(pack.resolve())]
+
+
+TOY_PLAIN = ["-c", "import sys\nfrom cardworks.games.toy.rules import CACHE_SIZE, double\n"
+             "sys.exit(0 if double(3) == 6 and CACHE_SIZE <= 10 else 1)"]
+"""A stricter toy ``check`` standing in for the other command: it also kills the cache grown to 11."""
+
+
+def test_with_packs_the_plain_check_figure_is_printed_beside(tmp_path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys) -> None:
+    """Item 8 of issue 46: each mutant runs under both commands and both figures are printed; the judged one
+    is the first, and a declared equivalent either command kills is stale."""
+    monkeypatch.setitem(mutants.GOALS, "toy", 0.5)
+    repo = _toy_repo(tmp_path)
+    result = mutants.run_mutants("toy", lambda src: mutants.find_mutants(src, "toy", ("rules",)), list, TOY_CHECK, 1,
+                                 30, {CACHE_DOWN: "a cache size"}, repo=repo, plain=TOY_PLAIN)
+    assert result.verdicts == ["passed", "passed", "failed"]
+    assert result.plain_verdicts == ["failed", "passed", "failed"]
+    assert result.figures() == (1, 3, 2, 0) and result.plain_figures() == (2, 3, 2, 0)
+    assert mutants.report(result)
+    out = capsys.readouterr().out
+    assert "1 of 3 killed (33.3%; 0 by timeout); 1 of 2 not declared equivalent (50.0%), goal 50%" in out
+    assert "  plain: " in out
+    assert "2 of 3 killed (66.7%; 0 by timeout); 2 of 2 not declared equivalent (100.0%), not judged" in out
+    assert "either: 2 of 3 killed by one command or both; 2 of 2 not declared equivalent (100.0%)" in out
+    stale = replace(result, declared={CACHE_UP: "wrongly declared"})
+    assert [m.identity for m in stale.stale_kills] == [CACHE_UP]  # killed only by the plain check: still stale
+
+
+def test_without_packs_no_plain_figure_is_printed(toy_run, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setitem(mutants.GOALS, "toy", 0.5)
+    result = toy_run({})
+    assert result.plain_figures() is None
+    mutants.report(result)
+    assert "plain:" not in capsys.readouterr().out

@@ -253,3 +253,84 @@ def test_fallera_the_queue_keeps_its_shape(pending: tuple, message: str) -> None
     setup = {"players": 2, "hands": [[], []], "counters": [[], []], "deck": ["monleon"], "current": "p1"}
     rules, state = fallera_state(FALLERA, setup)
     assert any(message in line for line in rules.invariants(replace(state, phase="burn", pending=pending)))
+
+
+def test_fallera_the_quick_tables_must_agree_with_the_full_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``quick_tables``: a hand listed unfiltered holds only weapons, and the plain counts the simulation sums
+    are what the full count finds (check plays no reader of ``plain_count``, so a wrong table shows only here)."""
+    setup = {"players": 2, "hands": [["el-capita-moro"], []], "counters": [PAELLA[:3], []], "deck": ["monleon"],
+             "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    facts = rules.facts(state)
+    assert facts.hands_all_battle and facts.all_plain and rules.invariants(state) == []
+    in_hand = fallera_state(FALLERA, {**setup, "hands": [["el-capita-moro", "bajoqueta"], []]})[1]
+    assert rules.facts(in_hand).hands_all_battle
+    assert any("p1's hand holds a card that is no battle card" in line for line in rules.invariants(in_hand))
+    monkeypatch.setattr(facts, "plain_count", (0,) * facts.size)
+    broken = rules.invariants(state)
+    assert any("p1's counter adds up to 0 valid ingredients by its plain counts, but holds 3" in line
+               for line in broken), broken
+    five = {"players": 5, "hands": [[]] * 5, "counters": [["cabeca-d-alls"], [], [], [], []], "deck": ["monleon"],
+            "current": "p1"}
+    rules, state = fallera_state(FALLERA, five)
+    facts = rules.facts(state)
+    assert not facts.all_plain and rules.invariants(state) == []  # two ingredients in five-player games
+    monkeypatch.setattr(facts, "all_plain", True)
+    assert any("p1's counter holds a card whose effects change a count" in line for line in rules.invariants(state))
+
+
+def test_fallera_a_cemetery_choice_comes_from_a_card_listed_as_taking_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``quick_tables``: the simulation weighs the cemetery's cards only while a card of ``takes_back`` is in a hand
+    or asks, so the card that asks for a cemetery card must be one it lists (the verbs pack's rescat)."""
+    from pathlib import Path
+
+    db = load_database(FALLERA_GAME, [Path(__file__).parent / "verbs_pack"])
+    setup = {"selection": "base-3", "players": 3, "foods": ["sud", "interior", "nord"],
+             "map": {"nord": "carxofa", "sud": "romer"}, "queen": "sud", "deck": ["jaume-i", "la-dama-d-elx"],
+             "hands": [["verbs-rescat"], [], []], "counters": [[], [], []], "current": "p1",
+             "cemetery": ["cagallo", "conill"]}
+    rules, state = fallera_state(db, setup)
+    state = rules.apply(state, resolve(rules, state, "p1 play verbs-rescat"))
+    facts = rules.facts(state)
+    assert state.phase == "choose" and state.asked[1] == "cemetery" and state.asked[2] in facts.takes_back
+    assert rules.invariants(state) == []
+    monkeypatch.setattr(facts, "takes_back", frozenset())
+    assert any("verbs-rescat#0 asks for a cemetery card, but the deck does not list it" in line
+               for line in rules.invariants(state)), rules.invariants(state)
+
+
+def test_fallera_the_lazy_listing_of_legal_actions_must_index_like_the_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``lazy_listing``: a playout picks an action by position in ``rules.choices`` (built only where looked at),
+    so it must read as the list does, from either end."""
+    from cardworks.games.fallera.facts import TurnChoices
+
+    setup = {"players": 2, "hands": [["el-capita-moro"], []], "counters": [PAELLA[:2], ["carxofa"]],
+             "deck": ["monleon"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    choices, listed = rules.choices(state), rules.legal_actions(state)
+    assert type(choices) is TurnChoices and len(listed) > 1 and rules.invariants(state) == []
+    assert fallera_invariants.lazy_listing(choices, listed[::-1]) == ["the legal actions are not sorted by notation"]
+    assert fallera_invariants.lazy_listing(listed[::-1], listed) == [
+        "the legal actions read by position differ from their list"]
+    def lost(self, index):  # a negative index read from the wrong end
+        if -len(self) <= index < 0:
+            return self[index - len(self)]
+        raise IndexError(index)
+
+    monkeypatch.setattr(TurnChoices, "_unusual", lost)
+    assert any("cannot be indexed as a sequence" in line for line in rules.invariants(state)), rules.invariants(state)
+
+
+def test_fallera_a_game_with_discord_does_not_go_on_with_an_empty_deck() -> None:
+    """The last card leaving the deck ends a game with expansion 2 (fallera-2 line 34), so no position it reaches
+    has an empty deck and a game going on; the base game reshuffles the cemetery instead."""
+    setup = {"selection": "base-2", "players": 2, "hands": [["el-capita-moro"], []], "counters": [[], []],
+             "deck": ["monleon"], "current": "p1"}
+    rules, state = fallera_state(FALLERA, setup)
+    assert rules.discord and rules.invariants(state) == []
+    emptied = rules.load({**rules.dump(state), "deck": [], "cemetery": list(state.deck)})
+    assert any("the deck is empty in a game with expansion 2 that goes on" in line for line in rules.invariants(emptied))
+    assert rules.invariants(replace(emptied, phase="over", reason="deck-exhausted")) == []
+    base, plain = fallera_state(FALLERA, {**setup, "selection": "base"})
+    assert not base.discord
+    assert base.invariants(base.load({**base.dump(plain), "deck": [], "cemetery": list(plain.deck)})) == []

@@ -25,15 +25,20 @@ KEPT_ACTIONS = 200_000
 
 def more_invariants(rules: Any, state: Any) -> list[str]:
     """What is broken in ``state`` (empty when it is sound)."""
-    broken = unnoticed_paellas(rules, state) + unearned_wins(rules, state)
+    broken = unnoticed_paellas(rules, state) + unearned_wins(rules, state) + quick_tables(rules, state)
     if any(slot < -1 for slot in state.map):
         broken.append("a map slot holds neither a card instance nor -1 (empty)")
+    if rules.discord and not state.deck and state.phase != "over":
+        broken.append("the deck is empty in a game with expansion 2 that goes on: the last card leaving it ends "
+                      "the game (fallera-2 line 34)")
     if state.turn < 0:
         broken.append(f"the turn count is {state.turn}: turns count from 1, and 0 is before the first")
     broken += queue_shape(state.pending)
     actor = rules.actor(state)
     checked = _ROUND_TRIPPED
-    for action in rules.legal_actions(state):
+    listed = rules.legal_actions(state)
+    broken += lazy_listing(rules.choices(state), listed)
+    for action in listed:
         if actor is not None and actor != CHANCE and getattr(action, "player", actor) != actor:
             broken.append(f"the legal action {action.notation()!r} is not {player(actor)}'s, who is to act")
         if checked.get(id(action)) is action:  # this very action was seen to parse back to itself
@@ -112,3 +117,61 @@ def queue_shape(pending: tuple[tuple[Any, ...], ...]) -> list[str]:
         if name == "draw" and step[2] < 1:
             broken.append(f"a draw of {step[2]} cards waits in the queue: what is left of a draw is at least a card")
     return broken
+
+
+def quick_tables(rules: Any, state: Any) -> list[str]:
+    """The deck's quick tables agree with the slow answers they stand for. ``Facts.hands_all_battle`` lets a
+    hand be listed as weapons unfiltered, and ``Facts.plain_count`` with ``all_plain`` lets the simulation's
+    rollouts and evaluation count valid ingredients without reading effects; ``check`` plays neither reader
+    of the last two, so a wrong table would show nowhere else. Without marks or terreta bonuses, a counter
+    whose cards all have a plain count holds that many valid ingredients (counted in full); under
+    ``all_plain`` every card has one. A card that asks for a cemetery card is one ``takes_back`` lists (the
+    simulation reads the cemetery's cards only while such a card is in a hand or asks)."""
+    facts = rules.facts(state)
+    broken = []
+    asked = state.asked
+    if state.phase == "choose" and asked is not None and asked[1] == "cemetery" and type(asked[2]) is int \
+            and asked[2] not in facts.takes_back:
+        broken.append(f"{facts.labels[asked[2]]} asks for a cemetery card, but the deck does not list it among the "
+                      "cards that take one back (takes_back)")
+    if facts.hands_all_battle:
+        for who, hand in enumerate(state.hands):
+            if not all(map(facts.battle.__getitem__, hand)):
+                broken.append(f"{player(who)}'s hand holds a card that is no battle card, but the deck says every "
+                              "hand is a list of weapons (hands_all_battle)")
+    if state.marks or rules.bonuses:
+        return broken
+    plain = facts.plain_count
+    for who, counter in enumerate(state.counters):
+        values = [plain[i] for i in counter]
+        if None in values:
+            if facts.all_plain:
+                broken.append(f"{player(who)}'s counter holds a card whose effects change a count, but the deck "
+                              "says none does (all_plain)")
+            continue
+        count = rules.ingredients(state, who)[0]
+        if sum(values) != count:
+            broken.append(f"{player(who)}'s counter adds up to {sum(values)} valid ingredients by its plain "
+                          f"counts, but holds {count} counted in full")
+    return broken
+
+
+def lazy_listing(choices: Any, listed: list[Any]) -> list[str]:
+    """The sequence of legal actions a playout indexes (``rules.choices``, built only where it is looked at)
+    agrees with their list: the same length, and its last action read by position and from the end (a
+    negative index) is the list's last. The list is sorted by notation, as ``rules.choices`` promises: a
+    seeded playout picks by position, so another order would play another game from the same seed."""
+    notations = [action.notation() for action in listed]
+    if notations != sorted(notations):
+        return ["the legal actions are not sorted by notation"]
+    if len(choices) != len(listed):
+        return [f"the legal actions number {len(listed)} listed but {len(choices)} indexed"]
+    if not listed:
+        return []
+    try:
+        ends = (choices[len(listed) - 1], choices[-1], choices[-len(listed)])
+    except IndexError as exc:
+        return [f"the legal actions cannot be indexed as a sequence ({exc!r})"]
+    if ends != (listed[-1], listed[-1], listed[0]):
+        return ["the legal actions read by position differ from their list"]
+    return []
