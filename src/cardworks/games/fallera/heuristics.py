@@ -77,14 +77,20 @@ def _ingredients(table: Any, labels: Sequence[str]) -> int:
 _VALID: dict[int, tuple[Any, dict[str, int]]] = {}
 
 
+def _per_table(store: dict[int, tuple[Any, dict]], table: Any) -> dict:
+    """The dictionary ``store`` keeps for ``table`` (made empty the first time; the table is held beside it, so
+    another table reusing its id never reads it); a store past 256 tables starts again."""
+    kept = store.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(store) > 256:
+            store.clear()
+        kept = store[id(table)] = (table, {})
+    return kept[1]
+
+
 def _valid(table: Any) -> dict[str, int]:
     """Label → 1 for a valid ingredient, else 0: what ``_ingredients`` counts, kept per table."""
-    kept = _VALID.get(id(table))
-    if kept is None or kept[0] is not table:
-        if len(_VALID) > 256:
-            _VALID.clear()
-        kept = _VALID[id(table)] = (table, {})
-    return kept[1]
+    return _per_table(_VALID, table)
 
 
 def _needed(seen: dict[str, Any], who: int) -> int:
@@ -100,12 +106,7 @@ _MEMO: dict[int, tuple[Any, dict[tuple[str, str], float]]] = {}
 
 def _memo(table: Any) -> dict[tuple[str, str], float]:
     """(what, design) → a worth that depends only on the table's card definitions, worked out once per table."""
-    kept = _MEMO.get(id(table))
-    if kept is None or kept[0] is not table:
-        if len(_MEMO) > 256:
-            _MEMO.clear()
-        kept = _MEMO[id(table)] = (table, {})
-    return kept[1]
+    return _per_table(_MEMO, table)
 
 
 def treasure_worth(table: Any, design: str) -> float:
