@@ -1,6 +1,7 @@
 """The preview's start-up answers the first page before it does anything that page does not need (issue 44
 item 5: the first page within 2 s): the build is not imported to find the game, and checking the data and
-starting the rendering process wait until the first deck page is sent (or a grace time passes)."""
+drawing the faces wait until the first deck page is sent (or a grace time passes); the rendering process itself
+is started before (a Ctrl-C must never fall into its start)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,10 @@ def test_checking_the_data_waits_for_the_first_page(tmp_path: Path) -> None:
     try:
         app = create_app(preview, watching=False, first_page_grace=3600)
         with TestClient(app, base_url=LOCAL) as client:  # the server's start-up (lifespan) has run
-            assert not preview.ready.is_set() and preview._worker._process is None  # nothing begun before a page
+            assert not preview.ready.is_set()  # the data is not checked before a page
+            # the rendering process is started before any page (its start ignores Ctrl-C for a moment: a Ctrl-C
+            # sent once a page was answered would otherwise be lost, and the server would not stop)
+            assert preview._worker._process is not None
             html = client.get("/deck").text
             assert "reading and checking the data…" in html
             assert preview.ready.wait(120)  # the page sent: the data is checked, then the faces drawn

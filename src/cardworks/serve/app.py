@@ -31,7 +31,7 @@ FACE_KEY = re.compile(r"[0-9a-f]{64}")
 HEARTBEAT_S = 15.0
 """A comment line on idle event streams, so proxies and browsers keep them open."""
 FIRST_PAGE_GRACE_S = 1.0
-"""How long checking the data and starting the rendering process wait for the first page to be answered: the
+"""How long checking the data and drawing the faces wait for the first page to be answered: the
 first page needs neither, and on a busy machine they would slow it down; with no page asked for, they begin
 after this anyway."""
 
@@ -149,6 +149,7 @@ def create_app(preview: Preview, *, watching: bool = True, allowed_hosts: list[s
                 await asyncio.wait_for(first_page.wait(), first_page_grace)
             preview.start()  # in the event loop's thread, the main one: the rendering process starts from it
 
+        preview.warm()  # before the first page: see Preview.warm
         tasks.append(asyncio.create_task(begin()))
         try:
             yield

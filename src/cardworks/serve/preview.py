@@ -168,9 +168,14 @@ class Preview:
         self.snapshot = load_snapshot(self.options, self.game_folder, 1, source_maps=self._source_maps, db=db)
         self.ready.set()
 
+    def warm(self) -> None:
+        """Start the rendering process, from the server's start-up in the main thread, before any page is served:
+        the child starts with Ctrl-C ignored, which the server ignores too for that moment, so a Ctrl-C sent after
+        a page was answered must never fall into it (the server would not stop)."""
+        self._worker.warm()
+
     def start(self) -> None:
         """In the background: check the data if that waits (``defer``), tell open pages, then draw the faces."""
-        self._worker.warm()  # from the server's start-up, in the main thread (the child starts with Ctrl-C ignored)
 
         def run() -> None:
             if not self.ready.is_set():
