@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from pathlib import Path
 
 from .assumptions import AssumptionList
 from .base import Document
@@ -68,3 +69,10 @@ def classify(relative_path: str) -> FileKind | None:
         if fnmatchcase(relative_path, kind.pattern) and relative_path.count("/") == kind.pattern.count("/"):
             return kind
     return None
+
+
+def has_set_files(folder: Path) -> bool:
+    """Whether the game folder ``folder`` holds set files, the documents that list cards (the build prints its
+    cards, the preview shows them)."""
+    return any(kind is not None and kind.name == "set"
+               for kind in (classify(path.relative_to(folder).as_posix()) for path in folder.rglob("*.json")))

@@ -35,7 +35,7 @@ from .faces import BLEED_MM, Face, FaceJob, build_job, face_renderer
 from ..models.card_size import resolve_card_size
 from ..models.layout import GridRule, GutterfoldRule, LayoutFile, PrintAndCutRule
 from ..models.sheet_rules import sheet_for
-from ..models.files import classify
+from ..models.files import has_set_files
 from ..models.sheets import LayoutError, LayoutTooLarge, Sheet, sheet_problems
 from .impose import SheetLayout, calibration, impose
 from .layouts import layout_path, read_layout
@@ -559,8 +559,7 @@ def has_cards(folder: Path) -> bool:
     """Whether the game folder ``folder`` holds set files, the documents that list cards: such a game's cards are
     printed in its own look (``templates/<game>/cards.css`` in its folder) or, without one, the default card look
     (the shipped ``cards/cards.css``), so a build never prints nothing for a game with cards."""
-    return any(kind is not None and kind.name == "set"
-               for kind in (classify(path.relative_to(folder).as_posix()) for path in folder.rglob("*.json")))
+    return has_set_files(folder)
 
 
 def _locales(db: Database, asked: list[str] | None, every_game: bool) -> list[str]:

@@ -112,10 +112,9 @@ def bleed_mm() -> float:
 def has_cards(folder: Path) -> bool:
     """Whether a game folder has card faces to show: it holds set files, as ``render.build.has_cards`` decides.
     Asked before the first page is served, so the build (and all it imports) is not loaded for it."""
-    from ..models.files import classify
+    from ..models.files import has_set_files
 
-    return any(kind is not None and kind.name == "set"
-               for kind in (classify(path.relative_to(folder).as_posix()) for path in folder.rglob("*.json")))
+    return has_set_files(folder)
 
 
 def _file_of(url: str) -> Path | None:
