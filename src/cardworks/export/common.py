@@ -158,6 +158,20 @@ def small_type(job: FaceJob, result: CachedFaces, order: list[str]) -> dict[str,
             if (found := too_small(sizes.get(face_id, {}), job.min_type.get(face_id, DEFAULT_MINIMUM)))}
 
 
+def refuse_unreadable(faces: DeckFaces) -> None:
+    """An export's ``--strict`` (print-shop and tts alike), before any file is written: DataError naming each card
+    and part whose text overflows or prints under its minimum, the refusal of ``cardworks build --strict``."""
+    from ..render.build import overflow_error, small_type_error
+
+    overflow = faces.result.parts
+    designs = {entry.card.id for entry in faces.deck.cards}
+    if any(card in designs for card in overflow):
+        raise overflow_error(faces.db, faces.locale, {c: p for c, p in overflow.items() if c in designs},
+                             "; nothing was exported")
+    if faces.small:
+        raise small_type_error(faces.db, faces.locale, faces.small, "; nothing was exported")
+
+
 def staging_folder(out: Path) -> Path:
     """A fresh folder beside ``out`` to write into; refuses to replace a folder no export wrote."""
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):

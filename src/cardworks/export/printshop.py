@@ -22,7 +22,7 @@ from ..problems import Problem
 from ..render.facepdf import render_pngs, save_pdf, save_pdf_file
 from ..render.faces import FaceJob
 from .cells import neutralise
-from .common import DeckFaces, set_sizes
+from .common import DeckFaces, refuse_unreadable, set_sizes
 from .pages import shop_pages
 from .pdfx import ghostscript, to_pdfx
 from .preflight import FileReport, preflight
@@ -149,20 +149,6 @@ def refuse_sizes(profile: Profile, job: FaceJob) -> None:
         which = "; ".join(f"set {set_id!r} is {w:g} × {h:g} mm" for set_id, w, h in refused)
         raise UsageError(f"{profile.name} does not take these cards: {which}; it takes {profile.size_names()}; "
                          "nothing was rendered")
-
-
-def refuse_unreadable(faces: DeckFaces) -> None:
-    """``--strict``: DataError naming each card and part whose text overflows or prints under its minimum, the
-    refusal of ``cardworks build --strict``."""
-    from ..render.build import overflow_error, small_type_error
-
-    overflow = faces.result.parts
-    designs = {entry.card.id for entry in faces.deck.cards}
-    if any(card in designs for card in overflow):
-        raise overflow_error(faces.db, faces.locale, {c: p for c, p in overflow.items() if c in designs},
-                             "; nothing was exported")
-    if faces.small:
-        raise small_type_error(faces.db, faces.locale, faces.small, "; nothing was exported")
 
 
 def quantities_rows(faces: DeckFaces, file_of: dict[str, str], product_of: dict[str, str]
