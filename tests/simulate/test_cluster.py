@@ -63,3 +63,23 @@ def _locally_and_on_a_cluster(*args: str) -> tuple[str, str]:
                                   dashboard_address=":0") as cluster:
         on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
     return local, on_cluster
+
+
+def test_the_cluster_gets_four_chunks_a_worker_and_the_tally_of_local_processes() -> None:
+    """A Dask run is cut into about four chunks a worker (``dask_chunk_size``), local processes into eight or
+    more smaller ones, and both tally exactly the same games."""
+    import distributed
+
+    from cardworks.simulate.agents import parse_agents
+    from cardworks.simulate.executors import simulate as run
+    from cardworks.simulate.tables import TableSpec
+    from simulate_helpers import CARDS
+
+    spec, agents = TableSpec(str(CARDS), "fallera", "base", 2), parse_agents("random", 2)
+    told_locally, told_on_dask = [], []
+    local = run(spec, agents, 40, 3, workers=2, progress=told_locally.append)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        on_dask = run(spec, agents, 40, 3, client=client, progress=told_on_dask.append)
+    assert told_on_dask == [5] * 8 and told_locally == [2] * 20
+    assert on_dask == local
