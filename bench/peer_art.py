@@ -100,7 +100,8 @@ def jpeg_images(out: Path) -> tuple[int, int]:
 
     [shop] = (out / "fallera" / "en" / "print-shop").glob("cards-*.pdf")
     with pikepdf.open(shop) as pdf:
-        filters = [o.get("/Filter") for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+        filters = [o.get("/Filter") for o in pdf.objects
+                   if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
     return sum(f == "/DCTDecode" for f in filters), len(filters)
 
 
@@ -151,7 +152,8 @@ def measure(designs: int, rounds: int, layout: str, checkout: Path | None, tmp: 
         line = (f"{designs} cards with --jpeg-quality {jpeg_quality}: {sizes}; {jpegs} of {images} images JPEG; "
                 f"{made.cpu:.2f} s, peak {made.peak_mb:.0f} MB ({made.cpu / built.cpu:.2f}× the lossless build's time")
         if peers:
-            line += f", {made.cpu / least(peers).cpu:.2f}× the peer's; its PDF {(folder / 'peer.pdf').stat().st_size / 1e6:.1f} MB"
+            peer_mb = (folder / "peer.pdf").stat().st_size / 1e6
+            line += f", {made.cpu / least(peers).cpu:.2f}× the peer's; its PDF {peer_mb:.1f} MB"
         print(line + ")", flush=True)
     shutil.rmtree(folder)
 
@@ -165,7 +167,8 @@ def main() -> None:
                         help="art-only (default): each image the whole face, the back an image; full-bleed: the "
                         "card's text printed over its art, the deck's own back")
     parser.add_argument("--peer", help="a silhouette-card-maker checkout (else $SILHOUETTE_CARD_MAKER; else not run)")
-    parser.add_argument("--jpeg-quality", type=int, help="also build with --jpeg-quality N each round and weigh its files")
+    parser.add_argument("--jpeg-quality", type=int,
+                        help="also build with --jpeg-quality N each round and weigh its files")
     args = parser.parse_args()
     checkout = peer_folder(args.peer)
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,7 +24,8 @@ SHEETS = [("silhouette", "a4", 63, 88), ("silhouette", "letter", 63, 88), ("silh
           ("silhouette-4", "letter", 63, 88), ("cricut", "letter", 63, 88), ("silhouette", "a4", 70, 120)]
 SAME_EZDXF = pytest.mark.skipif(ezdxf.__version__ != dxfskeleton.EZDXF_VERSION,
                                 reason=f"the DXF skeleton was made with ezdxf {dxfskeleton.EZDXF_VERSION}, ezdxf "
-                                f"{ezdxf.__version__} is installed: its bytes may differ (the drawings read back the same)")
+                                f"{ezdxf.__version__} is installed: its bytes may differ (the drawings read back "
+                                "the same)")
 
 
 def _sheet(name: str, paper: str, width: float, height: float) -> Sheet:

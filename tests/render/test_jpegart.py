@@ -18,7 +18,7 @@ from cardworks.render.imageface import ImageFace, face_pdf
 from cardworks.render.jpegart import check_quality, jpeg_pdf
 from cardworks.render.rawpng import png_rows
 from conftest import REPO, run_cli
-from test_image_faces import _noise_png, art_pack
+from test_image_faces import art_pack
 
 CARDS = REPO / "cards"
 

@@ -242,7 +242,8 @@ class PrintShop:
         product_of = {faces.order[i]: product for product, members in groups.items() for i in members}
         files = list(dict.fromkeys(file_of[face_id] for face_id in faces.order))
         write_quantities(staging / "quantities.csv", quantities_rows(faces, file_of, product_of))
-        return {"profile": profile.id, "jpeg_quality": self.jpeg_quality, "trims_mm": trims, "pages": pages, "files": files, "backs": faces.back_ids,
+        return {"profile": profile.id, "jpeg_quality": self.jpeg_quality, "trims_mm": trims, "pages": pages,
+                "files": files, "backs": faces.back_ids,
                 "products": [self._product(faces, product, members, file_of) for product, members in groups.items()],
                 "flattened": flattened, "page_cards": page_cards, "faces": _face_sources(faces),
                 "unverified": profile.unverified(), "overflow": list(faces.result.overflow),

@@ -43,7 +43,8 @@ def jpeg_pdf(pdf: object, quality: int) -> int:
     modes = {pikepdf.Name.DeviceRGB: "RGB", pikepdf.Name.DeviceGray: "L"}
     images = [o for o in pdf.objects  # type: ignore[attr-defined]
               if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == pikepdf.Name.Image]
-    masks = {image[key].objgen for image in images for key in ("/SMask", "/Mask") if isinstance(image.get(key), pikepdf.Stream)}
+    masks = {image[key].objgen for image in images for key in ("/SMask", "/Mask")
+             if isinstance(image.get(key), pikepdf.Stream)}
     done = 0
     for stream in images:
         if stream.objgen in masks or any(key in stream for key in ("/SMask", "/Mask", "/ImageMask", "/Decode")):
