@@ -62,17 +62,21 @@ def export() -> None:
               help="Folder to write (replaced whole; a symbolic link to a folder is followed; default "
                    "build/export/PROFILE-GAME-DECK-LOCALE).")
 @STRICT
+@click.option("--jpeg-quality", type=click.IntRange(1, 95), default=None,
+              help="Re-encode the cards' art as JPEG at this quality (1-95) for smaller files; default: lossless. "
+                   "The pdf profile only (PNG and PDF/X profiles stay lossless).")
 @click.pass_obj
 def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None,
                       players: int | None, locale: str | None, jobs: int, face_cache: Path, profile_name: str,
-                      out: Path | None, strict: bool) -> None:
+                      out: Path | None, strict: bool, jpeg_quality: int | None) -> None:
     """Write the deck (or the PACKS' cards) as the shop takes it, with quantities.csv, and preflight it."""
     from ..export.printshop import export_print_shop as run
     from .output import Heartbeat
 
     with Heartbeat() as stage:
         result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out,
-                     jobs=jobs, packs=list(packs), face_cache=face_cache, stage=stage, strict=strict)
+                     jobs=jobs, packs=list(packs), face_cache=face_cache, stage=stage, strict=strict,
+                     jpeg_quality=jpeg_quality)
     click.echo(f"{result.folder}: {len(result.files)} file(s) for {result.profile.name}, "
                f"{result.designs} designs, {result.cards} cards; preflight passed")
     for product in result.products:
