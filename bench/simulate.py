@@ -114,6 +114,18 @@ def command_cluster(workers: int, nanny: bool = True, quiet: bool = True):
                     process.wait()
 
 
+def _task_cpu(address: str) -> float:
+    """Processor seconds the workers' task threads have spent in ``play_chunk`` so far (Dask's own count)."""
+    from distributed import Client
+
+    def spent(dask_worker) -> float:
+        return sum(v for k, v in dask_worker.digests_total.items()
+                   if k[0] == "execute" and k[-3:] == ("play_chunk", "thread-cpu", "seconds"))
+
+    with Client(address, timeout="30s") as client:
+        return sum(client.run(spent).values())
+
+
 def _process_cpu(processes: dict[str, int]) -> dict[str, float]:
     """Processor seconds so far of each process (this one as ``client``: itself, without its children)."""
     import psutil
@@ -152,16 +164,20 @@ def dask_overhead(games: int, rounds: int, no_nanny: bool, defaults: bool = Fals
             reference = reference or tally
             assert tally == reference
             for kind, (address, processes) in clusters.items():
+                tasks = _task_cpu(address)
                 before = _process_cpu(processes)
                 tally = simulate(BASE2, parse_agents("random", 2, 30), games, 1, scheduler=address, workers=2,
                                  size=sizes[kind])
                 after = _process_cpu(processes)
+                tasks = _task_cpu(address) - tasks
                 assert tally == reference, "the Dask run must tally the same games"
                 spent = {name: after[name] - before[name] for name in after}
                 workers = spent["client"] + sum(v for k, v in spent.items() if k.startswith("worker"))
                 spent["workers and client"] = workers
                 spent["+ scheduler"] = workers + spent["scheduler"]
                 spent["all"] = sum(v for k, v in spent.items() if k in after)
+                spent["outside the games"] = spent["all"] - tasks
+                spent["games"] = tasks
                 found[kind].append(spent)
     local = sorted(r["all"] for r in found["local"])[rounds // 2]
     print(f"  local processes: {local:.2f} s (median; rounds " + ", ".join(f"{r['all']:.2f}" for r in found["local"]) + ")")
@@ -169,13 +185,18 @@ def dask_overhead(games: int, rounds: int, no_nanny: bool, defaults: bool = Fals
         runs = found[kind]
         median = {name: sorted(r[name] for r in runs)[rounds // 2] for name in runs[0]}
         parts = ", ".join(f"{name} {median[name]:.2f}" for name in runs[0] if name not in
-                          ("workers and client", "+ scheduler", "all"))
+                          ("workers and client", "+ scheduler", "all", "outside the games", "games"))
         print(f"  Dask, {kind} (medians: {parts}):")
         for figure in ("workers and client", "+ scheduler", "all"):
             label = {"all": "every process" if kind == "no nannies" else "+ nannies (every process)"}.get(figure, figure)
             ratios = [r[figure] / l["all"] - 1 for r, l in zip(runs, found["local"])]
+            together = sum(r[figure] for r in runs) / sum(r["all"] for r in found["local"]) - 1
             print(f"    {label:<26} {median[figure]:6.2f} s: {100 * (median[figure] / local - 1):+5.1f}% against local "
-                  f"(rounds: " + ", ".join(f"{100 * x:+.1f}%" for x in ratios) + ")")
+                  f"({100 * together:+.1f}% all rounds together; rounds: " + ", ".join(f"{100 * x:+.1f}%" for x in ratios) + ")")
+        outside = [r["outside the games"] / r["games"] for r in runs]
+        print(f"    the games themselves (the workers' task threads) {median['games']:.2f} s; every process's time outside "
+              f"them {median['outside the games']:.2f} s, {100 * sorted(outside)[rounds // 2]:.1f}% of the games' (median; "
+              f"rounds: " + ", ".join(f"{100 * x:.1f}%" for x in outside) + ")")
     print(f"  load average at the end {os.getloadavg()[0]:.1f}; goal: Dask within 10% of local processes; same tallies")
 
 
