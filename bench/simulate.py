@@ -1,8 +1,8 @@
 """Measure simulate: games/s per worker for each agent, scaling from 1 to 2 workers (local processes and a
 two-worker Dask LocalCluster), and the Dask path's overhead against local processes at equal workers.
 
-Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--overhead-rounds 3] [--no-nanny] [--defaults-too] [--skip-cluster]
-     python bench/simulate.py --overhead [--overhead-games 10000] [--overhead-rounds 3] [--no-nanny] [--defaults-too]
+Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--overhead-rounds 3] [--no-nanny] [--defaults-too] [--each-change] [--skip-cluster]
+     python bench/simulate.py --overhead [--overhead-games 10000] [--overhead-rounds 3] [--no-nanny] [--defaults-too] [--each-change]
         (only the Dask overhead: local processes and a cluster started as the docs start one, with the settings
         of cardworks.cluster.QUIET, alternated round by round; every process of the cluster is counted)
      python bench/simulate.py --paired [--games 40] [--against REV] [--rounds 3]
@@ -137,17 +137,20 @@ def _process_cpu(processes: dict[str, int]) -> dict[str, float]:
     return found
 
 
-def dask_overhead(games: int, rounds: int, no_nanny: bool, defaults: bool = False) -> None:
+def dask_overhead(games: int, rounds: int, no_nanny: bool, defaults: bool = False, each_change: bool = False) -> None:
     """Processor time of ``games`` two-player base random games on 2 local processes and on a 2-worker cluster
     started as commands (``command_cluster``: with nannies, and with ``no_nanny`` also without), alternated
     round by round on warm workers; every process of the cluster counted, so the figures say what each part
     of Dask costs: the workers with the client, the scheduler, the nannies. ``defaults``: also a cluster with
-    Dask's default settings sent chunks of local processes' size (``chunk_size``), as before both changes."""
+    Dask's default settings sent chunks of local processes' size (``chunk_size``), as before both changes;
+    ``each_change``: also each change alone (the settings with local chunks, the defaults with Dask's chunks)."""
     from cardworks.simulate.runner import chunk_size
 
     # (label, nannies, QUIET settings, games a chunk: None for simulate's own choice)
     kinds = [("with nannies", True, True, None)] + ([("no nannies", False, True, None)] if no_nanny else []) \
-        + ([("default settings, local chunks", True, False, chunk_size(games, 2))] if defaults else [])
+        + ([("default settings, local chunks", True, False, chunk_size(games, 2))] if defaults else []) \
+        + ([("quiet settings, local chunks", True, True, chunk_size(games, 2)),
+            ("default settings, Dask chunks", True, False, None)] if each_change else [])
     print(f"\nDask overhead: {games:,} two-player base random games on 2 workers, {rounds} alternated rounds "
           f"(load average {os.getloadavg()[0]:.1f} at start); processor seconds")
     with ExitStack() as stack:
@@ -344,6 +347,7 @@ def main() -> None:
                         "nannies as well")
     parser.add_argument("--defaults-too", action="store_true", help="measure a cluster with Dask's default settings "
                         "sent local processes' chunks as well (before cluster.QUIET and dask_chunk_size)")
+    parser.add_argument("--each-change", action="store_true", help="measure each of the two changes alone as well")
     parser.add_argument("--paired", action="store_true", help="only paired games: --compare and a 4-value --sweep")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -374,7 +378,7 @@ def main() -> None:
         return
     build_table(BASE4), build_table(BASE2)
     if args.overhead:
-        dask_overhead(args.overhead_games, args.overhead_rounds, args.no_nanny, args.defaults_too)
+        dask_overhead(args.overhead_games, args.overhead_rounds, args.no_nanny, args.defaults_too, args.each_change)
         return
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
     print("\nOne worker, four-player base (this process):")
@@ -409,7 +413,7 @@ def main() -> None:
                 print(f"  {'':<7} LocalCluster:    wall {games / d1:6.1f} -> {games / d2:6.1f} games/s ({d1 / d2:.2f}x); "
                       f"CPU per game {1000 * e1 / games:.0f} -> {1000 * e2 / games:.0f} ms, 2x CPU-bound {2 * e1 / e2:.2f}x")
     if not args.skip_cluster:
-        dask_overhead(args.overhead_games, args.overhead_rounds, args.no_nanny, args.defaults_too)
+        dask_overhead(args.overhead_games, args.overhead_rounds, args.no_nanny, args.defaults_too, args.each_change)
 
 
 if __name__ == "__main__":

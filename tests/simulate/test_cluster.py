@@ -74,9 +74,12 @@ def test_the_cluster_gets_four_chunks_a_worker_and_the_tally_of_local_processes(
     from simulate_helpers import CARDS
 
     spec, agents = TableSpec(str(CARDS), "fallera", "base", 2), parse_agents("random", 2)
-    told_locally, told_on_dask = [], []
+    told_locally, told_on_dask, told_by_address = [], [], []
     local = run(spec, agents, 40, 3, workers=2, progress=told_locally.append)
     with local_cluster(2) as cluster, distributed.Client(cluster) as client:
         on_dask = run(spec, agents, 40, 3, client=client, progress=told_on_dask.append)
-    assert told_on_dask == [5] * 8 and told_locally == [2] * 20
-    assert on_dask == local
+        # by address, the chunks follow the cluster's two workers, not the local --workers (7 would give 40 chunks)
+        by_address = run(spec, agents, 40, 3, workers=7, scheduler=cluster.scheduler_address,
+                         progress=told_by_address.append)
+    assert told_on_dask == told_by_address == [5] * 8 and told_locally == [2] * 20
+    assert on_dask == by_address == local

@@ -41,8 +41,11 @@ def simulate(spec: TableSpec, agents: tuple[Agent, ...], games: int, seed: int, 
     tell = progress or (lambda done: None)
     if client is not None or scheduler is not None:
         refuse_remote("a Dask cluster (--scheduler)")
-        runs = chunks(games, size or dask_chunk_size(games, _dask_workers(client) if client else max(workers, 2)), first)
-        return _on_dask(spec, agents, seed, runs, scheduler, client, tell)
+        if client is None:  # connected first, so the chunks follow the cluster's workers, not this machine's cores
+            with connect(scheduler) as own:  # type: ignore[arg-type]
+                return simulate(spec, agents, games, seed, client=own, progress=progress, size=size, first=first)
+        runs = chunks(games, size or dask_chunk_size(games, _dask_workers(client)), first)
+        return _on_dask(spec, agents, seed, runs, client, tell)
     runs = chunks(games, size or chunk_size(games, workers), first)
     if workers <= 1 or len(runs) == 1:
         parts = []
@@ -113,11 +116,8 @@ def _kill_workers() -> None:
         child.join(1)
 
 
-def _on_dask(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[tuple[int, int]], scheduler: str | None,
-             client: Any, tell: Progress) -> Tally:
-    if client is None:
-        with connect(scheduler) as own:  # type: ignore[arg-type]
-            return _on_dask(spec, agents, seed, runs, None, own, tell)
+def _on_dask(spec: TableSpec, agents: tuple[Agent, ...], seed: int, runs: list[tuple[int, int]], client: Any,
+             tell: Progress) -> Tally:
     from distributed import as_completed as completed
 
     futures = [client.submit(play_chunk, spec, agents, seed, first, count, pure=False)  # a fresh key each
