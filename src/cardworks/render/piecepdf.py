@@ -58,22 +58,30 @@ def layout_cache(folder: Path | None, cached_only: bool = False) -> Iterator[Non
         _layouts, _cached_only = before
 
 
-def piece_pdf(html: str, game_root: Path) -> bytes:
+def piece_pdf(html: str, game_root: Path, sample: str | None = None) -> bytes:
     """``html`` laid out as a PDF (from the layout cache when it is on and has it); a file the fetcher refused
-    is a DataError naming it."""
+    is a DataError naming it. With ``sample``, ``html`` is the frame of a stamped sheet and ``sample`` its one
+    copy of each kind (:mod:`.stamps`)."""
     kept = None
     if _layouts is not None:
         from .docs.inputs import html_key
 
-        kept = _layouts / f"{html_key(html, game_root)}.pdf"
+        key = html_key(html if sample is None else f"{html}\0stamped with\0{sample}", game_root)
+        kept = _layouts / f"{key}.pdf"
         if kept.is_file():
             return kept.read_bytes()
         if _cached_only:
             raise NotLaidOut(kept.name)
-    data = _layout(html, game_root)
+    data = _layout(html, game_root) if sample is None else _stamped(html, sample, game_root)
     if kept is not None:
         write_bytes_atomic(kept, data)
     return data
+
+
+def _stamped(frame: str, sample: str, game_root: Path) -> bytes:
+    from .stamps import lay_out, stamp
+
+    return stamp(lay_out(frame, game_root, "a printable piece"), lay_out(sample, game_root, "a printable piece"))
 
 
 def _layout(html: str, game_root: Path) -> bytes:
