@@ -15,7 +15,7 @@ from ..fileio import write_bytes_atomic
 
 from .docs.texts import DocTexts, Labels
 from .fetcher import refusal_error, safe_fetcher
-from .fonts import font_face_css, font_folders
+from .fonts import font_face_css, font_folders, shared_font_config
 from .jinja import environment, templates_dir
 from .typography import typeset
 
@@ -89,7 +89,8 @@ def _layout(html: str, game_root: Path) -> bytes:
 
     fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
     out = io.BytesIO()
-    HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).write_pdf(out)
+    HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).write_pdf(
+        out, font_config=shared_font_config())
     if fetcher.refused:
         raise refusal_error(fetcher.refused, "a printable piece")
     return out.getvalue()

@@ -124,11 +124,12 @@ def lay_out(html: str, game_root: Path, what: str) -> Any:
     from weasyprint import HTML
 
     from .fetcher import refusal_error, safe_fetcher
-    from .fonts import font_folders
+    from .fonts import font_folders, shared_font_config
     from .jinja import templates_dir
 
     fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
-    document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render()
+    document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
+        font_config=shared_font_config())
     if fetcher.refused:
         raise refusal_error(fetcher.refused, what)
     return document
