@@ -77,3 +77,37 @@ def test_a_sample_page_holding_two_kinds_is_an_error(tmp_path: Path) -> None:
     drawn = lay_out(HEAD + piece("0", True) + piece("1", True) + "</body></html>", tmp_path, "a test sheet")
     with pytest.raises(StampError, match="sample page 1 holds 2 marked boxes"):
         stamp(frame, drawn)
+
+
+BOARDS = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><style>@page {{ size: 60mm 40mm; margin: 4mm; }}"
+          "section {{ break-after: page; }} h1 {{ font-size: 9pt; bookmark-level: 1; }}</style></head><body>{body}"
+          "</body></html>")
+
+
+def board(name: str, copies: int | str, lines: int = 1) -> str:
+    return f'<section data-copies="{copies}"><h1>{name}</h1>' + "<p>A space for each tile.</p>" * lines + "</section>"
+
+
+def test_a_section_marked_with_copies_prints_its_pages_that_many_times(tmp_path: Path) -> None:
+    from cardworks.render.stamps import copied_pages
+
+    once = lay_out(BOARDS.format(body=board("Main board", 1) + board("Player board", 3, lines=4)), tmp_path, "boards")
+    assert len(once.pages) == 3, "the player board runs over two pages"
+    copied = copied_pages(once)
+    laid_out = "".join(board("Main board", 1)) + "".join(board("Player board", 1, lines=4) for _ in range(3))
+    whole = lay_out(BOARDS.format(body=laid_out), tmp_path, "boards").write_pdf()
+    found, expected = pixels(copied), pixels(whole)
+    assert len(found) == len(expected) == 7
+    assert found == expected
+
+
+def test_a_page_of_no_marked_section_or_a_count_that_is_no_number_is_an_error(tmp_path: Path) -> None:
+    from cardworks.render.stamps import copied_pages
+
+    stray = lay_out(BOARDS.format(body=board("Main board", 2) + "<p>A stray note.</p>"), tmp_path, "boards")
+    with pytest.raises(StampError, match="page 2 belongs to no section marked data-copies"):
+        copied_pages(stray)
+    for count in ("0", "two"):
+        wrong = lay_out(BOARDS.format(body=board("Main board", count)), tmp_path, "boards")
+        with pytest.raises(StampError, match="not a number of copies"):
+            copied_pages(wrong)

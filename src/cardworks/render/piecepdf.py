@@ -58,21 +58,28 @@ def layout_cache(folder: Path | None, cached_only: bool = False) -> Iterator[Non
         _layouts, _cached_only = before
 
 
-def piece_pdf(html: str, game_root: Path, sample: str | None = None) -> bytes:
+def piece_pdf(html: str, game_root: Path, sample: str | None = None, copies: bool = False) -> bytes:
     """``html`` laid out as a PDF (from the layout cache when it is on and has it); a file the fetcher refused
     is a DataError naming it. With ``sample``, ``html`` is the frame of a stamped sheet and ``sample`` its one
-    copy of each kind (:mod:`.stamps`)."""
+    copy of each kind; with ``copies``, each section marked ``data-copies`` prints its pages that many times
+    (:mod:`.stamps`)."""
     kept = None
     if _layouts is not None:
         from .docs.inputs import html_key
 
         key = html_key(html if sample is None else f"{html}\0stamped with\0{sample}", game_root)
+        key = html_key(f"{html}\0copied pages", game_root) if copies else key
         kept = _layouts / f"{key}.pdf"
         if kept.is_file():
             return kept.read_bytes()
         if _cached_only:
             raise NotLaidOut(kept.name)
-    data = _layout(html, game_root) if sample is None else _stamped(html, sample, game_root)
+    if copies:
+        from .stamps import copied_pages, lay_out
+
+        data = copied_pages(lay_out(html, game_root, "a printable piece"))
+    else:
+        data = _layout(html, game_root) if sample is None else _stamped(html, sample, game_root)
     if kept is not None:
         write_bytes_atomic(kept, data)
     return data

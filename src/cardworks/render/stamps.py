@@ -119,6 +119,41 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+COPIES = "data-copies"
+
+
+def copied_pages(document: Any) -> bytes:
+    """The PDF of the laid-out ``document`` with the pages of each section marked ``data-copies="<n>"``
+    printed ``n`` times in a row (a board's sheet, one page per copy of the board): the same pages, laid out
+    once. Every page must belong to a marked section (a page of none would be printed once, or lost)."""
+    runs: list[tuple[Any, int, list[Any]]] = []  # (section element, copies, its pages)
+    for number, page in enumerate(document.pages):
+        owner = _copied_section(page._page_box)
+        if owner is None:
+            raise StampError(f"page {number + 1} belongs to no section marked {COPIES}")
+        element, count = owner
+        if runs and runs[-1][0] is element:
+            runs[-1][2].append(page)
+        else:
+            runs.append((element, count, [page]))
+    return document.copy([page for _, count, run in runs for _ in range(count) for page in run]).write_pdf()
+
+
+def _copied_section(box: Any) -> tuple[Any, int] | None:
+    """The element marked ``data-copies`` a page's boxes come from, and its count; None when there is none."""
+    element = getattr(box, "element", None)
+    if element is not None and hasattr(element, "get") and element.get(COPIES) is not None:
+        count = element.get(COPIES)
+        if not count.isdigit() or int(count) < 1:
+            raise StampError(f"{COPIES}={count!r}: not a number of copies")
+        return element, int(count)
+    for child in getattr(box, "children", []):
+        found = _copied_section(child)
+        if found is not None:
+            return found
+    return None
+
+
 def lay_out(html: str, game_root: Path, what: str) -> Any:
     """``html`` laid out by WeasyPrint (a Document), reading only the templates, fonts and ``game_root``."""
     from weasyprint import HTML
