@@ -7,8 +7,9 @@ into a fresh temporary out folder with a fresh user cache, cold. Prints, per run
 processor time (the command and its worker processes), files and pages written; the seconds the build reports
 per output summed by kind (rulebook, faq, cards, standees ...: each output's wall time inside its worker, so
 only their shares and ratios mean something); then this tree's ratios to OTHER, and every output file (the
-cache left out) whose bytes differ from OTHER's of the same round, or that only one of them wrote. The machine
-may be shared: only the ratios of one run mean something.
+cache left out) whose bytes differ from OTHER's of the same round, or that only one of them wrote, and of those
+PDFs whether pdfium draws every page with the same pixels (150 dpi). The machine may be shared: only the
+ratios of one run mean something.
 """
 
 from __future__ import annotations
@@ -87,6 +88,27 @@ def differing(one: Path, two: Path) -> list[str]:
                   if name not in first or name not in second or first[name].read_bytes() != second[name].read_bytes())
 
 
+def pages_differing(one: Path, two: Path, dpi: int = 150) -> list[int] | None:
+    """The pages (from 1) of two PDFs that pdfium draws with any pixel different at ``dpi``; None when their page
+    counts differ. Outputs whose bytes differ must still print the same pages."""
+    import pypdfium2
+
+    first, second = pypdfium2.PdfDocument(one), pypdfium2.PdfDocument(two)
+    try:
+        if len(first) != len(second):
+            return None
+        return [n + 1 for n in range(len(first))
+                if _pixels(first[n], dpi) != _pixels(second[n], dpi)]
+    finally:
+        first.close()
+        second.close()
+
+
+def _pixels(page, dpi: int) -> tuple[tuple[int, int], bytes]:
+    image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+    return image.size, image.tobytes()
+
+
 def run(tree: Path, out: Path, args: list[str]) -> dict[str, float]:
     """One cold build as a whole command: wall seconds, processor seconds (children included), files, pages.
     Cold: a fresh out folder (so no ``build/.cache``) and a fresh user cache (``CARDWORKS_CACHE``) beside it."""
@@ -117,6 +139,7 @@ def main() -> None:
         trees = {"other": checkout(options.other, tmp), "this": REPO}
         results: dict[str, list[dict[str, float]]] = {"other": [], "this": []}
         differ: set[str] = set()
+        unlike: set[str] = set()  # PDFs whose pages do not draw the same pixels
         for round_ in range(options.rounds):
             for label, tree in trees.items():
                 result = run(tree, tmp / f"out-{label}-{round_}", options.build_args)
@@ -127,6 +150,14 @@ def main() -> None:
             print(f"round {round_ + 1}: {len(found)} output files differ from other's byte for byte"
                   + (f": {', '.join(found)}" if found else ""), flush=True)
             differ.update(found)
+            for name in (n for n in found if n.endswith(".pdf")):
+                paths = [tmp / f"out-{label}-{round_}" / name for label in trees]
+                pages = pages_differing(*paths) if all(p.is_file() for p in paths) else None
+                drawn = "is missing on one side or has another page count" if pages is None else \
+                    f"draws pages {pages} differently" if pages else "draws every page with the same pixels"
+                print(f"  {name}: {drawn}", flush=True)
+                if pages != []:
+                    unlike.add(name)
             for label in trees:
                 shutil.rmtree(tmp / f"out-{label}-{round_}")
         keys = {k for runs in results.values() for r in runs for k in r}
@@ -145,6 +176,8 @@ def main() -> None:
             print(f"  {key[5:]:<14} {before:6.1f} -> {now:6.1f} s" + (f"  {now / before:.2f}x" if before else ""))
         print(f"output files differing from other's in any round: {len(differ)}"
               + (f" ({', '.join(sorted(differ))})" if differ else " (every output byte-identical)"))
+        print(f"PDFs among them whose pages draw other pixels (150 dpi): {len(unlike)}"
+              + (f" ({', '.join(sorted(unlike))})" if unlike else ""))
 
 
 if __name__ == "__main__":

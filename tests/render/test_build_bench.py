@@ -77,3 +77,24 @@ def test_outputs_that_differ_or_only_one_build_wrote_are_named(tmp_path: Path) -
     (one / ".cache" / "layout.pdf").write_bytes(b"cache only here")
     assert bench.differing(one, two) == ["game/en/changed.pdf", "game/en/extra.pdf"]
     assert bench.differing(one, one) == []
+
+
+def test_pdfs_that_draw_other_pixels_are_told_from_those_that_only_differ_in_bytes(tmp_path: Path) -> None:
+    def sheet(path: Path, boxes: list[tuple[int, int]], note: str = "") -> Path:
+        pdf = pikepdf.new()
+        for x, y in boxes:
+            pdf.add_blank_page(page_size=(200, 200))
+            pdf.pages[-1].Contents = pdf.make_stream(f"0 0 1 rg {x} {y} 40 40 re f".encode())
+        if note:
+            pdf.docinfo["/Title"] = note
+        pdf.save(path)
+        return path
+
+    original = sheet(tmp_path / "a.pdf", [(10, 10), (50, 50)])
+    same = sheet(tmp_path / "b.pdf", [(10, 10), (50, 50)], note="other bytes")
+    moved = sheet(tmp_path / "c.pdf", [(10, 10), (52, 50)])
+    shorter = sheet(tmp_path / "d.pdf", [(10, 10)])
+    assert original.read_bytes() != same.read_bytes()
+    assert bench.pages_differing(original, same) == []
+    assert bench.pages_differing(original, moved) == [2]
+    assert bench.pages_differing(original, shorter) is None
