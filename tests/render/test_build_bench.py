@@ -56,3 +56,45 @@ def test_each_build_gets_a_fresh_user_cache(tmp_path: Path) -> None:
     bench.run(tree, tmp_path / "out-b", [])
     caches = [(tmp_path / name / "cache.txt").read_text(encoding="utf-8") for name in ("out-a", "out-b")]
     assert caches[0] != caches[1] and all(Path(c).parent == tmp_path and not Path(c).exists() for c in caches)
+
+
+def test_the_seconds_of_each_output_are_summed_by_kind() -> None:
+    stderr = ("rebuilt fallera en expert: faces conill\n   4.5 s  fallera/en/cards-expert-a4.pdf\n"
+              "   1.5 s  fallera/en/rulebook-base.pdf\n   2.0 s  fallera/ca/rulebook-base-2.pdf\n"
+              "   0.5 s  fallera/en/print-shop/cards-expert.pdf\n   6.1 s  diables/ca/standees-a4.pdf\n")
+    assert bench.seconds_by_kind(stderr) == {"cards": 4.5, "rulebook": 3.5, "print-shop": 0.5, "standees": 6.1}
+
+
+def test_outputs_that_differ_or_only_one_build_wrote_are_named(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    for out in (one, two):
+        (out / "game" / "en").mkdir(parents=True)
+        (out / ".cache").mkdir()
+        (out / "game" / "en" / "same.pdf").write_bytes(b"%PDF same")
+    (one / "game" / "en" / "changed.pdf").write_bytes(b"%PDF one")
+    (two / "game" / "en" / "changed.pdf").write_bytes(b"%PDF two")
+    (two / "game" / "en" / "extra.pdf").write_bytes(b"%PDF")
+    (one / ".cache" / "layout.pdf").write_bytes(b"cache only here")
+    assert bench.differing(one, two) == ["game/en/changed.pdf", "game/en/extra.pdf"]
+    assert bench.differing(one, one) == []
+
+
+def test_pdfs_that_draw_other_pixels_are_told_from_those_that_only_differ_in_bytes(tmp_path: Path) -> None:
+    def sheet(path: Path, boxes: list[tuple[int, int]], note: str = "") -> Path:
+        pdf = pikepdf.new()
+        for x, y in boxes:
+            pdf.add_blank_page(page_size=(200, 200))
+            pdf.pages[-1].Contents = pdf.make_stream(f"0 0 1 rg {x} {y} 40 40 re f".encode())
+        if note:
+            pdf.docinfo["/Title"] = note
+        pdf.save(path)
+        return path
+
+    original = sheet(tmp_path / "a.pdf", [(10, 10), (50, 50)])
+    same = sheet(tmp_path / "b.pdf", [(10, 10), (50, 50)], note="other bytes")
+    moved = sheet(tmp_path / "c.pdf", [(10, 10), (52, 50)])
+    shorter = sheet(tmp_path / "d.pdf", [(10, 10)])
+    assert original.read_bytes() != same.read_bytes()
+    assert bench.pages_differing(original, same) == []
+    assert bench.pages_differing(original, moved) == [2]
+    assert bench.pages_differing(original, shorter) is None

@@ -74,7 +74,7 @@ def area_view(texts: DocTexts, icons: Any, component: Any, area: Any) -> dict[st
 
 
 def board_views(db: Database, texts: DocTexts, components: list[Any]) -> list[dict[str, Any]]:
-    """Each board page to print (copies repeated), with its areas."""
+    """Each board to print, with its areas and its number of copies (each copy a page of its own)."""
     index = Index(db)
     icons = icon_urls(index, texts)
     pages = []
@@ -83,14 +83,16 @@ def board_views(db: Database, texts: DocTexts, components: list[Any]) -> list[di
         shown = [str(v) for area in areas for v in (area["count"], *area["grid"], area["spaces"], area["printed"])
                  if v is not None]
         board = {"id": component.id, "name": texts.text(component.id, "name", component.name), "areas": areas,
-                 "legend": legend(texts.label, used_marks(*shown), "fact")}  # the marks this board's page uses
-        pages += [board] * _copies(index, component)
+                 "legend": legend(texts.label, used_marks(*shown), "fact"),  # the marks this board's page uses
+                 "copies": _copies(index, component)}
+        pages.append(board)
     return pages
 
 
 def render_board_sheets(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
     """The boards described area by area, one landscape page per board copy, each with the legend of the marks
-    it uses."""
+    it uses. The copies of a board are the same page: each board is laid out once and its page printed once per
+    copy (:func:`.stamps.copied_pages`)."""
     html = piece_html("board-sheets.html.j2", texts, boards=board_views(db, texts, components), paper=layout.paper,
                       game=texts.text(db.game_doc.id, "name", db.game_doc.name))
-    return piece_pdf(html, db.game.root)
+    return piece_pdf(html, db.game.root, copies=True)

@@ -122,20 +122,25 @@ def render_stickers(db: Database, texts: DocTexts, layout: SheetLayout, componen
 
 
 def render_standees(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:
-    """Fold-up standees: base, front, back (upside down, so it reads upright once folded), base."""
-    standees = []
+    """Fold-up standees: base, front, back (upside down, so it reads upright once folded), base. The copies of
+    one kind (a component in one colour) are the same picture: each kind is laid out once and drawn at each of
+    its copies (:mod:`.stamps`)."""
+    standees, kinds = [], []
     for component in components:
         name = texts.text(component.id, "name", component.name)
         for colour, count in _groups(component):
-            standees += [{"id": component.id, "name": name, "colour": colour,
-                          "paint": player_colour(colour, component.id)}] * count
+            kind = {"id": component.id, "name": name, "colour": colour, "kind": str(len(kinds)),
+                    "paint": player_colour(colour, component.id)}
+            kinds.append(kind)
+            standees += [kind] * count
     width, height = STANDEE_MM
     base = width * 0.6
     folds = [base, base + height, base + 2 * height]  # base | back panel | front panel | base
-    html = piece_html("standees.html.j2", texts, standees=standees, panel_w=width, panel_h=height, base=base,
-                      total_h=2 * base + 2 * height, folds=folds, dash=FOLD_DASH, paper=layout.paper,
-                      game=texts.text(db.game_doc.id, "name", db.game_doc.name))
-    return piece_pdf(html, db.game.root)
+    context = dict(panel_w=width, panel_h=height, base=base, total_h=2 * base + 2 * height, folds=folds,
+                   dash=FOLD_DASH, paper=layout.paper, game=texts.text(db.game_doc.id, "name", db.game_doc.name))
+    frame = piece_html("standees.html.j2", texts, standees=standees, mode="frame", **context)
+    sample = piece_html("standees.html.j2", texts, standees=kinds, mode="sample", **context)
+    return piece_pdf(frame, db.game.root, sample)
 
 
 def render_component_cards(db: Database, texts: DocTexts, layout: SheetLayout, components: list[Any]) -> bytes:

@@ -11,7 +11,6 @@ from the layout by :mod:`.measure`) is reported with the parts that spill.
 from __future__ import annotations
 
 import io
-from functools import lru_cache
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -29,7 +28,7 @@ from .art import ArtBox
 from .deck import Deck
 from .docs.texts import DocTexts
 from .fetcher import safe_fetcher
-from .fonts import font_face_css, font_folders, wrapped_lines
+from .fonts import font_face_css, font_folders, shared_font_config, wrapped_lines
 from ..models.card_size import DEFAULT_CARD_SIZE, resolve_card_size
 from ..models.face import face_geometry
 from .marks import NOT_STATED, UNKNOWN, Edition, legend, shown_value, used_marks
@@ -426,18 +425,6 @@ def _marked(icon: Icon | None, mark: str) -> Icon | None:
     return replace(icon, mark=mark) if icon is not None and mark else icon
 
 
-@lru_cache(maxsize=1)
-def _font_config() -> Any:
-    """One font configuration per process: the bundled fonts are loaded once, not once per document of faces.
-    It is let go at exit, while WeasyPrint can still remove its font folder (later, its ``__del__`` fails)."""
-    import atexit
-
-    from weasyprint.text.fonts import FontConfiguration
-
-    atexit.register(_font_config.cache_clear)
-    return FontConfiguration()
-
-
 def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any, decoded: dict[str, str] | None = None) -> Any:
     """WeasyPrint's layout of one document of faces that share a look and a size (see ``chunks``); their PNG art
     goes in undecoded where it can (:mod:`.rawpng`), the reason it could not is put in ``decoded`` (URL → reason)."""
@@ -467,7 +454,7 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any, decode
     if decoded is not None:
         decoded.update(not_raw)
     return HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
-        font_config=_font_config(), cache=SvgForms(images))
+        font_config=shared_font_config(), cache=SvgForms(images))
 
 
 def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any, decoded: dict[str, str],

@@ -7,9 +7,11 @@ macOS and Windows render the same; its glyphs cover every locale of the shipped 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..errors import UsageError
 from ..resources import fonts_dir
@@ -55,6 +57,26 @@ def font_face_css() -> str:
         rules.append(f'@font-face {{ font-family: "{font.family}"; font-weight: {font.weight}; '
                      f'font-style: {font.style}; src: url("{font.path.as_uri()}"); }}')
     return "\n".join(rules)
+
+
+_CONFIGS: dict[int, Any] = {}
+"""The font configuration of this process, by process id: a worker forked from a process that made one makes
+its own (the parent's font folder is the parent's to remove)."""
+
+
+def shared_font_config() -> Any:
+    """One WeasyPrint font configuration per process, for every document it lays out (faces, pieces, rulebooks,
+    FAQ indexes): the bundled fonts are loaded once, not once per document; a document prints the same bytes.
+    It is let go at exit, while WeasyPrint can still remove its font folder (later, its ``__del__`` fails)."""
+    import atexit
+
+    from weasyprint.text.fonts import FontConfiguration
+
+    if os.getpid() not in _CONFIGS:
+        if not _CONFIGS:
+            atexit.register(_CONFIGS.clear)
+        _CONFIGS[os.getpid()] = FontConfiguration()
+    return _CONFIGS[os.getpid()]
 
 
 def font_folders() -> list[Path]:

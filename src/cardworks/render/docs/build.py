@@ -251,6 +251,11 @@ def _document_html(task: DocTask, games: dict[str, Database]) -> DocHtml:
     return task.html(games[task.game_root])
 
 
+_FORKED_GAMES: dict[str, Database] = {}
+"""The games the build had loaded when it started its worker processes, by folder: a worker forked from it
+draws its pieces from them instead of loading its game again for each piece (a spawned worker finds this
+empty and loads the game)."""
+
 LAYOUT_CACHE = ".cache/layouts"
 """Pieces' pages laid out before, by the hash of their HTML and files (:func:`..piecepdf.layout_cache`)."""
 
@@ -264,6 +269,8 @@ def _render(task: Any, layouts: Path | None = None, made: DocHtml | None = None,
     from ..piecepdf import layout_cache
 
     start = time.perf_counter()
+    if db is None and made is None:
+        db = _FORKED_GAMES.get(task.game_root)
     with layout_cache(layouts, cached_only):
         if made is not None:
             data, pages, fell_back = task.render(made)
@@ -327,12 +334,15 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     else:
         todo_elsewhere = todo
     if jobs > 1 and len(todo_elsewhere) > 1:
+        _FORKED_GAMES.clear()
+        _FORKED_GAMES.update(games)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo_elsewhere}
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 if finished:
                     finished(futures[future].path, done[futures[future]][2])
+        _FORKED_GAMES.clear()
     else:
         for task in todo_elsewhere:
             done[task] = _render(task, layouts, made.get(task))

@@ -19,7 +19,7 @@ from ...loading.records import Index
 from ...models.sheets import PAPERS
 from ...problems import Problem
 from ..fetcher import fetch_key, refusal_error, safe_fetcher
-from ..fonts import font_face_css, font_folders
+from ..fonts import font_face_css, font_folders, shared_font_config
 from ..jinja import environment, templates_dir
 from ..typography import database_names, typeset
 from .cover import cover_of
@@ -277,12 +277,10 @@ def _layout(html: str, game_root: Path, asked_by: dict[str, str] | None = None,
             what: str = "a rulebook or FAQ index") -> Any:
     from weasyprint import HTML
 
-    from weasyprint.text.fonts import FontConfiguration
-
     from .columns import two_columns
 
     fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
-    fonts = FontConfiguration()
+    fonts = shared_font_config()
 
     def render(text: str) -> Any:
         return HTML(string=text, base_url=_base_url(), url_fetcher=fetcher).render(font_config=fonts)
