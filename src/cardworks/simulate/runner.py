@@ -127,7 +127,8 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     the deck, the cemetery or hands) and every decision of a holder is the same with the card made plain: a
     greedy holder's choice is worked out again on the twin's table from the same position and rng state, and
     must be the same action, leave its rng in the same state and not use the card (sell it, battle or defend
-    with it, play it). A step that put a copy in play (drawn onto a counter, say) may have played otherwise in
+    with it, play it); where the game names the cards of the legal actions (``Simulation.named``) and none is
+    the card, the choice is the twin's without working it out again. A step that put a copy in play (drawn onto a counter, say) may have played otherwise in
     the twin: its twin starts before it. A random holder's list of choices, and a search's sampled worlds, may
     differ: those diverge at once."""
     rules = table.rules
@@ -164,9 +165,15 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         if agent.kind == "random":
             return legal[int(mind.random() * len(legal))], here
         return agent.choose(table, actor, lambda: rules.observe(frozen, actor), legal, mind), here
-    start = here[2][actor]
     seen = rules.observe(frozen, actor)
     action = agent.choose(table, actor, lambda: seen, legal, mind)
+    named = table.simulation.named
+    if named is not None:  # the game promises: a choice naming no card of the design is the twin's too
+        names = named(legal)
+        checked = [design for design in checked if design in names]
+        if not checked:
+            return action, here
+    start = here[2][actor]
     after = mind.getstate()
     used = table.played(action)
     again = random.Random(0)  # set to the real game's state for each card (seeding from the system cost more)
