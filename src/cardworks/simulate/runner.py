@@ -73,7 +73,8 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     live = dict(watch) if watch else {}
     snapshots: dict[str, Snapshot | None] = {}
     before: Snapshot | None = None  # the position before the last step (None: the deal)
-    kept: list[Any] = [None] * players  # each seat's rng state, None once its seat has drawn since
+    kept: list[Any] = [None] * (players + 1)  # each seat's rng state, then chance's; None once it has drawn since
+    drawn = _Drawn(chance) if live else None  # the rules' chance while watching: tells when they drew from it
     while legal and steps < table.spec.max_steps:
         state = position()  # read-only; agents that look get an immutable snapshot
         actor = rules.actor(state)
@@ -94,7 +95,12 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
             design = table.played(action)
             if design is not None:
                 played[design] += 1
-        play(action, chance)
+        if drawn is None:
+            play(action, chance)
+        else:
+            play(action, drawn)
+            if drawn.used:
+                drawn.used, kept[-1] = False, None
         legal = choices()
         steps += 1
     final = now()
@@ -113,6 +119,21 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         reason=(reason or "no-reason") if over else "step-limit", steps=steps, turns=turns, rounds=rounds,
         held=tuple(frozenset(table.design(final, i) for i in h) for h in held) if cards else (),
         played=tuple(sorted(played.items())), cause=cause, events=events), snapshots
+
+
+class _Drawn:
+    """The chance generator as the rules get it while a game is watched: every attribute is the generator's own
+    (the same numbers), and reading any marks it ``used``, so the watch reads its state again only after a step
+    that drew from it (most steps draw nothing, and reading a generator's state costs more than a step's choice)."""
+
+    __slots__ = ("rng", "used")
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng, self.used = rng, False
+
+    def __getattr__(self, name: str) -> Any:
+        self.used = True
+        return getattr(self.rng, name)
 
 
 def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, legal: Any, chance: random.Random,
@@ -134,13 +155,14 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     rules = table.rules
     frozen = now()
     if kept is None:
-        kept = [None] * len(minds)
+        kept = [None] * (len(minds) + 1)
     for seat, mind in enumerate(minds):  # only a seat that decided since has a new rng state
         if kept[seat] is None:
             kept[seat] = mind.getstate()
-    here = (frozen, chance.getstate(), tuple(kept), steps)
-    if actor != CHANCE:
-        kept[actor] = None
+    if kept[-1] is None:  # nor has chance, unless it was drawn since (``_Drawn``)
+        kept[-1] = chance.getstate()
+    here = (frozen, kept[-1], tuple(kept[:-1]), steps)
+    kept[actor if actor != CHANCE else -1] = None
     gone, now_gone, checked = [], [], []
     agent = seats[actor] if actor != CHANCE else None
     searching = agent is not None and agent.kind == "mcts" and len(legal) > 1
