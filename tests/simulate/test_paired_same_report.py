@@ -117,3 +117,38 @@ def test_a_twin_whose_card_is_never_drawn_is_the_real_game() -> None:
     rows = [row for row in json.loads(out)["cards"] if row["pack"] and row["held"] == 0]
     assert rows and all((row["strength"]["difference"], row["strength"]["low"], row["strength"]["high"])
                         == (0.0, 0.0, 0.0) for row in rows)
+
+
+@pytest.mark.parametrize("pack, selection, players", [(EXAMPLE, "base", 4), (VERBS, "base-3", 3), (EXAMPLE, "expert", 3),
+                                                      (VERBS, "base-2", 4)])
+def test_an_observation_of_the_playouts_draft_is_that_of_its_frozen_position(pack, selection, players) -> None:
+    """The runner reads agents' observations off the playout's own draft (``Table.live``), not off a frozen copy:
+    at every step of greedy games, every player's observation of the draft equals that of the frozen position, and
+    shares none of the draft's lists (a search may keep it while the game goes on)."""
+    from cardworks.engine.core import CHANCE
+
+    table = build_table(TableSpec(str(CARDS), "fallera", selection, players, (str(pack),)))
+    seats = parse_agents("greedy", players)
+    rules, compared, kinds = table.rules, 0, set()
+    for index in range(3):
+        chance, *minds = runner.game_rngs(4, index, players)
+        playout = table.playout(table.deal(chance))
+        choices, play, now = playout
+        draft, legal = table.live(playout)(), choices()
+        assert type(draft) is not type(now())  # the draft itself, not a state
+        while legal:
+            frozen = now()
+            for who in range(players):
+                seen = rules.observe(draft, who)
+                assert seen == rules.observe(frozen, who)
+                parts = [getattr(draft, name, None) for name in type(draft).__slots__]
+                mutable = {id(v) for v in parts if isinstance(v, (list, dict, set))}
+                assert not any(id(v) in mutable for v in seen.values())
+                compared += 1
+            kinds.add(frozen.phase)
+            actor = rules.actor(frozen)
+            action = legal[int(chance.random() * len(legal))] if actor == CHANCE else \
+                seats[actor].choose(table, actor, lambda: rules.observe(frozen, actor), legal, minds[actor])
+            play(action, chance)
+            legal = choices()
+    assert compared > 300 and {"turn", "defend"} <= kinds

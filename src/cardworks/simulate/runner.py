@@ -76,7 +76,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     kept: list[Any] = [None] * (players + 1)  # each seat's rng state, then chance's; None once it has drawn since
     drawn = _Drawn(chance) if live else None  # the rules' chance while watching: tells when they drew from it
     while legal and steps < table.spec.max_steps:
-        state = position()  # read-only; agents that look get an immutable snapshot
+        state = position()  # read-only, and only until the step is played (``Table.live``)
         actor = rules.actor(state)
         if cards:
             for zone in table.zones(state):
@@ -90,7 +90,9 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         elif blind[actor]:
             action = legal[int(minds[actor].random() * len(legal))]
         else:
-            action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
+            # the observation is read off the position as it stands (the rules read a draft as a state, and an
+            # observation holds none of its parts): freezing a copy of it first cost more than the observation
+            action = seats[actor].choose(table, actor, lambda: rules.observe(state, actor), legal, minds[actor])
         if actor != CHANCE and not light:
             design = table.played(action)
             if design is not None:
