@@ -71,14 +71,8 @@ class _Defences:
 
 
 def _kept_defences(table: Any) -> _Defences:
-    """The ``_Defences`` of ``table``, worked out once per table (the table is held beside it, so another table
-    reusing its id never reads it)."""
-    kept = _DEFENCES.get(id(table))
-    if kept is None or kept[0] is not table:
-        if len(_DEFENCES) > 256:
-            _DEFENCES.clear()
-        kept = _DEFENCES[id(table)] = (table, _Defences(table))
-    return kept[1]
+    """The ``_Defences`` of ``table``, worked out once per table."""
+    return _per_table(_DEFENCES, table, _Defences)
 
 
 def _ingredients(table: Any, labels: Sequence[str]) -> int:
@@ -107,14 +101,15 @@ def _counted(table: Any, valid: dict[str, int], labels: Sequence[str]) -> int:
 _VALID: dict[int, tuple[Any, dict[str, int]]] = {}
 
 
-def _per_table(store: dict[int, tuple[Any, dict]], table: Any) -> dict:
-    """The dictionary ``store`` keeps for ``table`` (made empty the first time; the table is held beside it, so
-    another table reusing its id never reads it); a store past 256 tables starts again."""
+def _per_table(store: dict[int, tuple[Any, Any]], table: Any, make: Callable[[Any], Any] = lambda table: {}) -> Any:
+    """What ``store`` keeps for ``table`` (``make(table)`` the first time: an empty dictionary unless told; the
+    table is held beside it, so another table reusing its id never reads it); a store past 256 tables starts
+    again."""
     kept = store.get(id(table))
     if kept is None or kept[0] is not table:
         if len(store) > 256:
             store.clear()
-        kept = store[id(table)] = (table, {})
+        kept = store[id(table)] = (table, make(table))
     return kept[1]
 
 
