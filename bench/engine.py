@@ -18,6 +18,15 @@ workers, and wall time), against the reference loop in the same run: as many ste
 played, each the floor of any random playout written in Python (list the mover's choices, pick one with
 ``random()``, move a card between lists; ``reference_loop``). With ``--against``, the same command on that
 tree's sources and cards, alternated round by round. Goal (issue 47 item 5): within 80x the loop.
+
+Run: python bench/engine.py --parts 30 [--game fallera] [--cards DIR] [--only LABEL]
+
+Where one checked step of ``check``'s playouts spends its time, in microseconds of processor time per step:
+the same games as ``check --seed 1`` (the first N of every configuration, one process), each played once as
+``check`` plays it (the whole checked step), then its positions put through each part on its own: the step's
+notation for the log, ``apply`` through the public contract, listing the next legal actions, the invariants,
+the leak check, the state codec's round trip, and the sampled legal actions applied (``playouts``' own
+functions); plus the reference loop over games of the same lengths.
 """
 
 from __future__ import annotations
@@ -158,6 +167,132 @@ def check_against(games: list[str], playouts: int, other: Path | None, rounds: i
     print(f"load average at the end {os.getloadavg()[0]:.1f}; goal: check within 80x the reference loop")
 
 
+PARTS = ("notation for the log", "apply (the step)", "legal actions listed", "invariants", "leak check",
+         "codec round trip", "sampled actions applied")
+"""The parts of a checked step, in the order ``play_one`` and ``_step_failure`` run them."""
+
+
+def step_parts(game: str, games: int, cards: Path, only: list[str] | None = None) -> dict[str, float]:
+    """Processor seconds of each of ``PARTS``, of the whole checked playouts (``checked step``), of dealing
+    (``dealing``, with the dump of the start that ``check`` keeps for a replay) and of the reference loop, over
+    the first ``games`` games of each configuration of ``game`` (or of the ``only`` ones) that ``check --seed 1``
+    plays; ``steps`` counts their steps."""
+    from cardworks.engine.playouts import codec_failure, play_one, sampled_failure, shuffle_seed
+    from cardworks.engine.plugins import plugin_for
+    from cardworks.loading.database import Database, load_game
+
+    plugin = plugin_for(game)
+    db = Database(game=load_game(cards / game))
+    configs, _ = plugin.configurations(db)
+    configs = [c for c in configs if only is None or c.label in only]
+    if not configs:
+        raise SystemExit(f"no configuration of {game} is named {only}")
+    spent = dict.fromkeys(("checked step", "dealing", *PARTS, "reference loop"), 0.0)
+    lengths: list[int] = []
+    clock = time.process_time
+    for config in configs:
+        for number in range(games):
+            seed = 100_003 + number  # check's own seed of game ``number`` (--seed 1)
+            start = clock()
+            rules, state = plugin.new_game(db, config, random.Random(seed))
+            rules.dump(state)  # check keeps the start, to replay a failure from it
+            spent["dealing"] += clock() - start
+            # the game twice: as check plays it, and with its parts timed; the rules keep tables they fill as
+            # positions come up (check's later games find them filled), so the one played first pays more: the
+            # order alternates from game to game
+            logs = []
+            for run in ("whole", "parts") if number % 2 == 0 else ("parts", "whole"):
+                if logs:  # a second deal of the same game
+                    rules, state = plugin.new_game(db, config, random.Random(seed))
+                if run == "parts":
+                    logs.append(_timed_playout(rules, state, seed, spent))
+                    continue
+                start = clock()
+                _, log, failure = play_one(rules, state, seed, config.label)
+                spent["checked step"] += clock() - start
+                if failure:
+                    raise SystemExit(f"{config.label} seed {seed}: the check failed ({failure}): nothing to time")
+                logs.append(log)
+            if logs[0] != logs[1]:
+                raise SystemExit(f"{config.label} seed {seed}: the timed game is not the one check played")
+            lengths.append(len(log))
+    spent["reference loop"] = reference_loop(lengths)[0]
+    spent["steps"] = sum(lengths)
+    return spent
+
+
+def _timed_playout(rules: Any, state: Any, seed: int, spent: dict[str, float]) -> list[str]:
+    """The log of the game ``play_one`` plays from ``state`` with ``seed``, checked, each of ``PARTS`` timed
+    at every step and added to ``spent`` (the clock's own cost taken off). ``play_one``'s loop, with the clock
+    read between its parts: the same choices, chance and checks in the same order (the caller compares logs)."""
+    from cardworks.engine.playouts import codec_failure, contract_playout, sampled_failure, shuffle_seed
+
+    clock = time.process_time
+    pick, shuffles = random.Random(seed).random, random.Random(shuffle_seed(seed))
+    probe, scratch = random.Random(seed * 7919), random.Random(0)
+    choices, play, now = contract_playout(rules, state)
+    legal, log = choices(), []
+    took = [0.0] * len(PARTS)
+    step = 0
+    while len(legal):
+        action = legal[int(pick() * len(legal))]
+        t0 = clock()
+        log.append(action.notation())
+        t1 = clock()
+        play(action, shuffles)
+        t2 = clock()
+        legal = choices()
+        t3 = clock()
+        position = now()
+        broken = rules.invariants(position)
+        t4 = clock()
+        leak = rules.hidden_leak(position)
+        t5 = clock()
+        codec = codec_failure(rules, position, step)
+        t6 = clock()
+        tried = sampled_failure(rules, position, legal, probe, scratch)
+        t7 = clock()
+        if broken or leak or codec or tried:
+            raise SystemExit(f"seed {seed} step {step}: {broken or leak or codec or tried}")
+        for part, (begin, end) in enumerate(zip((t0, t1, t2, t3, t4, t5, t6), (t1, t2, t3, t4, t5, t6, t7))):
+            took[part] += end - begin
+        step += 1
+    reading = _clock_cost(clock)
+    for part, seconds in zip(PARTS, took):
+        spent[part] += seconds - reading * step
+    return log
+
+
+def _clock_cost(clock, reads: int = 2_000) -> float:
+    """Seconds one ``clock()`` reading adds between two others (the least of a few tries)."""
+    best = float("inf")
+    for _ in range(3):
+        start = clock()
+        for _ in range(reads):
+            clock()
+        best = min(best, (clock() - start) / reads)
+    return best
+
+
+def print_parts(game: str, games: int, spent: dict[str, float]) -> None:
+    """``step_parts``' figures as a table of microseconds per checked step."""
+    steps = spent["steps"]
+    each = {part: 1e6 * spent[part] / steps for part in PARTS}
+    total = sum(each.values())
+    whole = 1e6 * spent["checked step"] / steps
+    loop = 1e6 * spent["reference loop"] / steps
+    print(f"{game}: {games} games of each configuration as check --seed 1 plays them, {steps:,} steps "
+          f"(load average {os.getloadavg()[0]:.1f}); processor time per step")
+    print(f"{'part':<32} {'us/step':>8} {'share':>6}")
+    for part, micro in each.items():
+        print(f"{part:<32} {micro:>8.1f} {100 * micro / total:>5.1f}%")
+    print(f"{'sum of the parts, timed apart':<32} {total:>8.1f}")
+    print(f"{'checked step, timed whole':<32} {whole:>8.1f}   (play_one, as check runs it; the same games)")
+    print(f"{'dealing, per step of its game':<32} {1e6 * spent['dealing'] / steps:>8.1f}")
+    print(f"{'reference loop step':<32} {loop:>8.2f}   checked step = {whole / loop:.0f}x the loop "
+          f"(goal 80x: a checked step of {80 * loop:.1f} us)")
+
+
 def _best(rounds: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
     """Per configuration, the round with the most steps/s (the least disturbed by other work)."""
     return {label: max((r[label] for r in rounds), key=lambda m: m["steps/s"]) for label in rounds[0]}
@@ -172,8 +307,15 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true", help="rates per second of processor time, not of wall-clock time")
     parser.add_argument("--check", type=int, metavar="PLAYOUTS", help="time 'cardworks check' against the reference loop")
     parser.add_argument("--game", action="append", help="with --check: the games (default fallera)")
+    parser.add_argument("--parts", type=int, metavar="GAMES", help="where a checked step's time goes, over GAMES "
+                        "games of every configuration (--only: of those)")
+    parser.add_argument("--cards", type=Path, default=REPO / "cards", help="with --parts: the card database")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.parts:
+        game = (args.game or ["fallera"])[0]
+        print_parts(game, args.parts, step_parts(game, args.parts, args.cards.resolve(), args.only))
+        return
     if args.check:
         check_against(args.game or ["fallera"], args.check, args.against.resolve() if args.against else None,
                       args.rounds)

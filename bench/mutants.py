@@ -317,14 +317,23 @@ _RUNNING: set[subprocess.Popen] = set()
 """The checks under way, so an interrupted bench can stop them."""
 
 
-def _run_check(src: Path, command: list[str], timeout: float, core: int | None) -> tuple[str, float]:
-    """('passed' | 'failed' | 'timeout', seconds) of one ``command`` (a ``cardworks check``) on the tree ``src``."""
+def _run_check(src: Path, command: list[str], timeout: float, core: int | None,
+               stopped: Callable[[], bool] = lambda: False) -> tuple[str, float]:
+    """('passed' | 'failed' | 'timeout' | 'skipped', seconds) of one ``command`` (a ``cardworks check``) on the
+    tree ``src``; 'skipped' when ``stopped()`` (the bench was interrupted): a check stopped by Ctrl-C has no
+    verdict, and none starts after it."""
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONDONTWRITEBYTECODE": "1"}
     pin = (lambda: os.sched_setaffinity(0, {core})) if core is not None else None
     start = time.perf_counter()
+    if stopped():
+        return "skipped", 0.0
     with subprocess.Popen([sys.executable, *command], cwd=src.parent, env=env, stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL, preexec_fn=pin, start_new_session=True) as process:
         _RUNNING.add(process)
+        if stopped():  # interrupted as it started: the interrupt may have looked at _RUNNING before it was in
+            _stop(process)
+            _RUNNING.discard(process)
+            return "skipped", 0.0
         try:
             returncode = process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -335,6 +344,8 @@ def _run_check(src: Path, command: list[str], timeout: float, core: int | None) 
             raise
         finally:
             _RUNNING.discard(process)
+    if stopped():  # ended by the interrupt's kill, not by its own verdict
+        return "skipped", time.perf_counter() - start
     return ("passed" if returncode == 0 else "failed"), time.perf_counter() - start
 
 
@@ -433,6 +444,8 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
         start = time.perf_counter()
         free = list(range(jobs))
         interrupted: list[bool] = []
+        finished: list[str] = []
+        """The mutants given a verdict (printed), for the report of an interrupted run."""
 
         def one(mutant: Mutant) -> tuple[str, str]:
             if interrupted:
@@ -444,11 +457,15 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
                 path.write_text(mutated_source(original, mutant), encoding="utf-8")
                 try:
                     core = cores[job % len(cores)] if cores else None
-                    verdict = _run_check(copies[job], frozen, limits[0], core)[0]
-                    alone = _run_check(copies[job], plain, limits[1], core)[0] if plain else ""
+                    stopped = lambda: bool(interrupted)  # noqa: E731
+                    verdict = _run_check(copies[job], frozen, limits[0], core, stopped)[0]
+                    alone = _run_check(copies[job], plain, limits[1], core, stopped)[0] if plain else ""
+                    if interrupted:  # Ctrl-C during this mutant: no plain check after it, no verdict printed
+                        return "skipped", "skipped"
                     shown_plain = f" (plain: {alone})" if plain else ""
                     print(f"{verdict:7} {mutant.identity}  (line {mutant.line}){shown_plain}", file=sys.stderr,
                           flush=True)
+                    finished.append(mutant.identity)
                     return verdict, alone
                 finally:
                     path.write_text(original, encoding="utf-8")
@@ -458,11 +475,13 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
         with ThreadPoolExecutor(jobs) as pool:
             try:
                 both = list(pool.map(one, mutants))
-            except KeyboardInterrupt:  # Ctrl-C: stop the checks under way, run no more, report nothing
-                interrupted.append(True)
+            except KeyboardInterrupt:  # Ctrl-C: stop the checks under way, start none (not even the plain check
+                interrupted.append(True)  # of the mutant under way), report how far it got and no figures
                 for process in list(_RUNNING):
                     _stop(process)
-                raise SystemExit(f"{game}: interrupted; no figures") from None
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise SystemExit(f"{game}: interrupted after {len(finished)} of {len(mutants)} mutants; no figures "
+                                 "(the verdicts above are those given)") from None
         return Result(game, command, mutants, [v for v, _ in both], declared, time.perf_counter() - start,
                       plain, [p for _, p in both] if plain else None)
 

@@ -1,7 +1,10 @@
 """Measure simulate: games/s per worker for each agent, scaling from 1 to 2 workers (local processes and a
 two-worker Dask LocalCluster), and the Dask path's overhead against local processes at equal workers.
 
-Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--skip-cluster]
+Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--overhead-rounds 3] [--no-nanny] [--defaults-too] [--skip-cluster]
+     python bench/simulate.py --overhead [--overhead-games 10000] [--overhead-rounds 3] [--no-nanny] [--defaults-too]
+        (only the Dask overhead: local processes and a cluster started as the docs start one, with the settings
+        of cardworks.cluster.QUIET, alternated round by round; every process of the cluster is counted)
      python bench/simulate.py --paired [--games 40] [--against REV] [--rounds 3]
         (paired games: reported games per processor-second of a --compare and of a 4-value --sweep on the
         fixture game with the example pack, greedy seats; with --against, the same on another checkout, a
@@ -12,7 +15,8 @@ Goals: at least 1.7x from 1 to 2 workers for random and greedy agents (this 2-co
 of local processes at equal workers for runs of 10,000 games.
 
 Each measurement prints wall-clock speed and the processor time the games took (this process, the pool's
-children, or every Dask worker as it reports it): on a machine other people load, wall-clock scaling
+children, or every Dask worker as it reports it; for the overhead every process of the cluster, the
+scheduler and the nannies included): on a machine other people load, wall-clock scaling
 shows the load, while processor seconds per game show what each path itself costs. "2x CPU-bound" is
 2 x (CPU per game on 1 worker) / (CPU per game on 2 workers): the speed-up two free cores would give.
 """
@@ -21,9 +25,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
+import tempfile
 import time
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+from cardworks.cluster import local_cluster, quiet_environment
 from cardworks.simulate.agents import parse_agents
 from cardworks.simulate.executors import simulate
 from cardworks.simulate.tables import TableSpec, build_table
@@ -48,6 +57,147 @@ def timed(spec: TableSpec, agents: str, games: int, client=None, **where) -> tup
     mine_after, workers_after = _cpu(client)
     cpu = mine_after - mine + sum(workers_after[w] - workers[w] for w in workers_after if w in workers)
     return wall, cpu, tally
+
+
+@contextmanager
+def command_cluster(workers: int, nanny: bool = True, quiet: bool = True):
+    """A cluster started as the docs start one, with ``cluster.QUIET`` in the environment (what a user gets):
+    a ``dask scheduler`` and ``dask worker --nthreads 1`` processes on 127.0.0.1 (with nannies: one command
+    with ``--nworkers``, whose process holds the nannies; without: one ``--no-nanny`` command per worker).
+    ``quiet=False``: Dask's default settings instead. Yields (scheduler address, the processes: name → pid);
+    every process it started is ended on leaving."""
+    import json
+
+    import psutil
+    from distributed import Client
+
+    env = {**os.environ, **(quiet_environment() if quiet else {})}
+    started: list[subprocess.Popen] = []
+    with tempfile.TemporaryDirectory(prefix="cardworks-dask-") as folder:
+        address_file = str(Path(folder) / "scheduler.json")
+
+        def start(*command: str) -> subprocess.Popen:
+            started.append(subprocess.Popen([sys.executable, "-m", *command], env=env, cwd=folder,
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            return started[-1]
+
+        try:
+            scheduler = start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                              "--scheduler-file", address_file)
+            while not Path(address_file).exists():
+                if scheduler.poll() is not None:
+                    raise SystemExit("dask scheduler did not start")
+                time.sleep(0.1)
+            address = json.loads(Path(address_file).read_text())["address"]
+            worker = ("distributed.cli.dask_worker", address, "--host", "127.0.0.1", "--nthreads", "1", "--no-dashboard")
+            hosts = [start(*worker, "--nworkers", str(workers))] if nanny else \
+                [start(*worker, "--no-nanny") for _ in range(workers)]
+            with Client(address, timeout="30s") as client:
+                client.wait_for_workers(workers, timeout=120)
+                worker_pids = sorted(client.run(os.getpid).values())
+            processes = {"scheduler": scheduler.pid}
+            processes.update({f"worker {n + 1}": pid for n, pid in enumerate(worker_pids)})
+            if nanny:  # the nanny command's process, and any helper process it started besides the workers
+                host = psutil.Process(hosts[0].pid)
+                processes["nannies"] = host.pid
+                for n, child in enumerate(c for c in host.children(recursive=True) if c.pid not in worker_pids):
+                    processes[f"nanny helper {n + 1}"] = child.pid
+            yield address, processes
+        finally:
+            for process in reversed(started):
+                process.terminate()
+            for process in reversed(started):
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
+
+def _task_cpu(address: str) -> float:
+    """Processor seconds the workers' task threads have spent in ``play_chunk`` so far (Dask's own count)."""
+    from distributed import Client
+
+    def spent(dask_worker) -> float:
+        return sum(v for k, v in dask_worker.digests_total.items()
+                   if k[0] == "execute" and k[-3:] == ("play_chunk", "thread-cpu", "seconds"))
+
+    with Client(address, timeout="30s") as client:
+        return sum(client.run(spent).values())
+
+
+def _process_cpu(processes: dict[str, int]) -> dict[str, float]:
+    """Processor seconds so far of each process (this one as ``client``: itself, without its children)."""
+    import psutil
+
+    found = {"client": sum(tuple(os.times())[:2])}
+    for name, pid in processes.items():
+        times = psutil.Process(pid).cpu_times()
+        found[name] = times.user + times.system
+    return found
+
+
+def dask_overhead(games: int, rounds: int, no_nanny: bool, defaults: bool = False) -> None:
+    """Processor time of ``games`` two-player base random games on 2 local processes and on a 2-worker cluster
+    started as commands (``command_cluster``: with nannies, and with ``no_nanny`` also without), alternated
+    round by round on warm workers; every process of the cluster counted, so the figures say what each part
+    of Dask costs: the workers with the client, the scheduler, the nannies. ``defaults``: also a cluster with
+    Dask's default settings sent chunks of local processes' size (``chunk_size``), as before both changes."""
+    from cardworks.simulate.runner import chunk_size
+
+    # (label, nannies, QUIET settings, games a chunk: None for simulate's own choice)
+    kinds = [("with nannies", True, True, None)] + ([("no nannies", False, True, None)] if no_nanny else []) \
+        + ([("default settings, local chunks", True, False, chunk_size(games, 2))] if defaults else [])
+    print(f"\nDask overhead: {games:,} two-player base random games on 2 workers, {rounds} alternated rounds "
+          f"(load average {os.getloadavg()[0]:.1f} at start); processor seconds")
+    with ExitStack() as stack:
+        clusters = {kind: stack.enter_context(command_cluster(2, nanny, quiet)) for kind, nanny, quiet, _ in kinds}
+        sizes = {kind: size for kind, _, _, size in kinds}
+        for address, _ in clusters.values():  # warm: each worker imports cardworks and builds the table once
+            simulate(BASE2, parse_agents("random", 2, 30), 40, 1, scheduler=address, workers=2)
+        found: dict[str, list[dict[str, float]]] = {"local": [], **{kind: [] for kind in clusters}}
+        reference = None
+        for _ in range(rounds):
+            start = sum(os.times()[:4])
+            _, _, tally = timed(BASE2, "random", games, workers=2)
+            found["local"].append({"all": sum(os.times()[:4]) - start})
+            reference = reference or tally
+            assert tally == reference
+            for kind, (address, processes) in clusters.items():
+                tasks = _task_cpu(address)
+                before = _process_cpu(processes)
+                tally = simulate(BASE2, parse_agents("random", 2, 30), games, 1, scheduler=address, workers=2,
+                                 size=sizes[kind])
+                after = _process_cpu(processes)
+                tasks = _task_cpu(address) - tasks
+                assert tally == reference, "the Dask run must tally the same games"
+                spent = {name: after[name] - before[name] for name in after}
+                workers = spent["client"] + sum(v for k, v in spent.items() if k.startswith("worker"))
+                spent["workers and client"] = workers
+                spent["+ scheduler"] = workers + spent["scheduler"]
+                spent["all"] = sum(v for k, v in spent.items() if k in after)
+                spent["outside the games"] = spent["all"] - tasks
+                spent["games"] = tasks
+                found[kind].append(spent)
+    local = sorted(r["all"] for r in found["local"])[rounds // 2]
+    print(f"  local processes: {local:.2f} s (median; rounds " + ", ".join(f"{r['all']:.2f}" for r in found["local"]) + ")")
+    for kind in clusters:
+        runs = found[kind]
+        median = {name: sorted(r[name] for r in runs)[rounds // 2] for name in runs[0]}
+        parts = ", ".join(f"{name} {median[name]:.2f}" for name in runs[0] if name not in
+                          ("workers and client", "+ scheduler", "all", "outside the games", "games"))
+        print(f"  Dask, {kind} (medians: {parts}):")
+        for figure in ("workers and client", "+ scheduler", "all"):
+            label = {"all": "every process" if kind == "no nannies" else "+ nannies (every process)"}.get(figure, figure)
+            ratios = [r[figure] / l["all"] - 1 for r, l in zip(runs, found["local"])]
+            together = sum(r[figure] for r in runs) / sum(r["all"] for r in found["local"]) - 1
+            print(f"    {label:<26} {median[figure]:6.2f} s: {100 * (median[figure] / local - 1):+5.1f}% against local "
+                  f"({100 * together:+.1f}% all rounds together; rounds: " + ", ".join(f"{100 * x:+.1f}%" for x in ratios) + ")")
+        outside = [r["outside the games"] / r["games"] for r in runs]
+        print(f"    the games themselves (the workers' task threads) {median['games']:.2f} s; every process's time outside "
+              f"them {median['outside the games']:.2f} s, {100 * sorted(outside)[rounds // 2]:.1f}% of the games' (median; "
+              f"rounds: " + ", ".join(f"{100 * x:.1f}%" for x in outside) + ")")
+    print(f"  load average at the end {os.getloadavg()[0]:.1f}; goal: Dask within 10% of local processes; same tallies")
 
 
 def ismcts_positions(count: int = 12) -> list[tuple]:
@@ -188,6 +338,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="random games per measurement (greedy: a quarter)")
     parser.add_argument("--overhead-games", type=int, default=10_000)
     parser.add_argument("--skip-cluster", action="store_true")
+    parser.add_argument("--overhead", action="store_true", help="only the Dask overhead against local processes")
+    parser.add_argument("--overhead-rounds", type=int, default=3, help="alternated rounds of the Dask overhead")
+    parser.add_argument("--no-nanny", action="store_true", help="measure a cluster whose workers run without "
+                        "nannies as well")
+    parser.add_argument("--defaults-too", action="store_true", help="measure a cluster with Dask's default settings "
+                        "sent local processes' chunks as well (before cluster.QUIET and dask_chunk_size)")
     parser.add_argument("--paired", action="store_true", help="only paired games: --compare and a 4-value --sweep")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -217,6 +373,9 @@ def main() -> None:
               + ", ".join(f"{r:,.0f}" for r in rates) + ")")
         return
     build_table(BASE4), build_table(BASE2)
+    if args.overhead:
+        dask_overhead(args.overhead_games, args.overhead_rounds, args.no_nanny, args.defaults_too)
+        return
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
     print("\nOne worker, four-player base (this process):")
     sizes = {"random": args.games, "greedy": max(8, args.games // 4), "mcts,greedy,greedy,greedy": max(4, args.games // 50)}
@@ -225,42 +384,32 @@ def main() -> None:
         steps = sum(k * v for k, v in tally.steps.items()) / tally.games
         print(f"  {agents:<26} {games / wall:8.2f} games/s wall, {games / cpu:8.2f} games per CPU second "
               f"({games} games, {steps:.0f} steps/game; MCTS: 30 iterations a decision)")
-    cluster = None
-    if not args.skip_cluster:
-        from distributed import Client, LocalCluster
-
-        cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0")
     print("\nScaling from 1 to 2 workers (same games; load average now "
           f"{os.getloadavg()[0]:.1f}):")
-    for agents, games in (("random", args.games), ("greedy", max(8, args.games // 4))):
-        w1, c1, _ = timed(BASE4, agents, games, workers=1)
-        w2, c2, _ = timed(BASE4, agents, games, workers=2)
-        print(f"  {agents:<7} local processes: wall {games / w1:6.1f} -> {games / w2:6.1f} games/s ({w1 / w2:.2f}x); "
-              f"CPU per game {1000 * c1 / games:.0f} -> {1000 * c2 / games:.0f} ms, 2x CPU-bound {2 * c1 / c2:.2f}x")
-        if cluster is not None:
-            with Client(cluster) as client:
-                cluster.scale(1)
-                while len(client.scheduler_info()["workers"]) != 1:
-                    time.sleep(0.2)
-                timed(BASE4, agents, 2, client=client)  # the worker builds the table once, as any run's first task does
-                d1, e1, _ = timed(BASE4, agents, games, client=client, size=max(1, games // 16))
-                cluster.scale(2)
-                client.wait_for_workers(2)
-                timed(BASE4, agents, 2, client=client, size=1)
-                d2, e2, _ = timed(BASE4, agents, games, client=client, size=max(1, games // 16))
-            print(f"  {'':<7} LocalCluster:    wall {games / d1:6.1f} -> {games / d2:6.1f} games/s ({d1 / d2:.2f}x); "
-                  f"CPU per game {1000 * e1 / games:.0f} -> {1000 * e2 / games:.0f} ms, 2x CPU-bound {2 * e1 / e2:.2f}x")
-    if cluster is not None:
-        games = args.overhead_games
-        local, local_cpu, a = timed(BASE2, "random", games, workers=2)
-        with Client(cluster) as client:
-            dask, dask_cpu, b = timed(BASE2, "random", games, client=client)
-        assert a == b, "the Dask run must tally the same games"
-        print(f"\nDask overhead, {games:,} two-player base random games on 2 workers (load average "
-              f"{os.getloadavg()[0]:.1f}): wall {local:.1f} s local, {dask:.1f} s LocalCluster ({100 * (dask / local - 1):+.1f}%); "
-              f"CPU {local_cpu:.1f} s local, {dask_cpu:.1f} s LocalCluster and client ({100 * (dask_cpu / local_cpu - 1):+.1f}%); "
-              "goal: within 10%; same tallies")
-        cluster.close()
+    with ExitStack() as stack:
+        cluster = None if args.skip_cluster else stack.enter_context(local_cluster(1))
+        for agents, games in (("random", args.games), ("greedy", max(8, args.games // 4))):
+            w1, c1, _ = timed(BASE4, agents, games, workers=1)
+            w2, c2, _ = timed(BASE4, agents, games, workers=2)
+            print(f"  {agents:<7} local processes: wall {games / w1:6.1f} -> {games / w2:6.1f} games/s ({w1 / w2:.2f}x); "
+                  f"CPU per game {1000 * c1 / games:.0f} -> {1000 * c2 / games:.0f} ms, 2x CPU-bound {2 * c1 / c2:.2f}x")
+            if cluster is not None:
+                from distributed import Client
+
+                with Client(cluster) as client:
+                    cluster.scale(1)
+                    while len(client.scheduler_info()["workers"]) != 1:
+                        time.sleep(0.2)
+                    timed(BASE4, agents, 2, client=client)  # the worker builds the table once, as any run's first task does
+                    d1, e1, _ = timed(BASE4, agents, games, client=client, size=max(1, games // 16))
+                    cluster.scale(2)
+                    client.wait_for_workers(2)
+                    timed(BASE4, agents, 2, client=client, size=1)
+                    d2, e2, _ = timed(BASE4, agents, games, client=client, size=max(1, games // 16))
+                print(f"  {'':<7} LocalCluster:    wall {games / d1:6.1f} -> {games / d2:6.1f} games/s ({d1 / d2:.2f}x); "
+                      f"CPU per game {1000 * e1 / games:.0f} -> {1000 * e2 / games:.0f} ms, 2x CPU-bound {2 * e1 / e2:.2f}x")
+    if not args.skip_cluster:
+        dask_overhead(args.overhead_games, args.overhead_rounds, args.no_nanny, args.defaults_too)
 
 
 if __name__ == "__main__":

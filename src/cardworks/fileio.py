@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import shutil
 import signal
 import stat
 import sys
@@ -136,7 +137,8 @@ def fault_point(name: str) -> None:
     Ctrl-C at exactly this moment. Points: ``write`` (before any atomic write or grouped write), the
     build transaction's (see ``render.transaction``), ``export-publish`` (an export's staged folder
     complete, before it replaces ``--out``), ``face-pass`` (a chunk of faces about to be laid out, in whichever
-    process or cluster worker lays it out), ``sheet-copy`` (a sheet import's copy of the database made, about to be
+    process or cluster worker lays it out), ``new-publish`` (``cardworks new``'s game complete in its staging folder,
+    about to be renamed into place), ``sheet-copy`` (a sheet import's copy of the database made, about to be
     validated), ``import-before-commit`` and ``import-between-renames`` (see :mod:`cardworks.journal`). With ``CARDWORKS_KILL_ONCE=<file>`` only the first process to
     create that file is killed, so a test can kill one worker of several.
     """
@@ -268,6 +270,24 @@ def remove_stale_temps(path: Path) -> list[Path]:
         entry.unlink(missing_ok=True)
         removed.append(entry)
     return removed
+
+
+def remove_stale_runs(parent: Path, prefix: str) -> list[Path]:
+    """Remove the folders a killed run left in ``parent``: those named ``<prefix><pid>`` or ``<prefix><pid>-…``
+    (a staging folder, an earlier output put aside) whose process has ended. A folder of a run still going (its
+    process alive) stays; one without a process id (an older cardworks) is stale. Returns the folders removed."""
+    removed = []
+    for entry in parent.glob(f"{glob_escape(prefix)}*"):
+        if run_ended(entry, prefix):
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
+def run_ended(entry: Path, prefix: str) -> bool:
+    """Whether ``entry`` is a folder ``<prefix><pid>[-…]`` (not a link to one) whose process has ended."""
+    number = entry.name[len(prefix):].split("-")[0]
+    return entry.is_dir() and not entry.is_symlink() and not (number.isdigit() and process_alive(int(number)))
 
 
 def process_alive(pid: int) -> bool:

@@ -29,3 +29,17 @@ def test_the_check_command_is_timed_with_the_lengths_of_its_games() -> None:
     loop_cpu, loop_wall = bench.reference_loop(lengths)
     assert loop_cpu > 0 and loop_wall > 0
 
+
+
+def test_parts_prints_every_part_of_a_checked_step() -> None:
+    """``--parts`` plays the fixture game's games as check does and prints a row for every part, their sum, the
+    whole checked step and the reference loop (the figures are the bench's; only that each is there is asserted)."""
+    out = subprocess.run([sys.executable, str(REPO / "bench" / "engine.py"), "--parts", "2", "--only", "base/4p",
+                          "--cards", str(FIXTURE_CARDS)], capture_output=True, text=True, check=True).stdout
+    rows = {line[:32].strip(): line[32:].split() for line in out.splitlines()[2:]}
+    for part in (*bench.PARTS, "sum of the parts, timed apart", "checked step, timed whole",
+                 "dealing, per step of its game", "reference loop step"):
+        assert float(rows[part][0]) >= 0, (part, out)
+    assert "steps" in out.splitlines()[0]
+    parts = sum(float(rows[part][0]) for part in bench.PARTS)
+    assert abs(parts - float(rows["sum of the parts, timed apart"][0])) < 0.1 * len(bench.PARTS)

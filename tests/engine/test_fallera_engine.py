@@ -234,3 +234,17 @@ def test_a_drafts_tallies_follow_its_counters() -> None:
                 rules.play(draft, legal[rng.randrange(len(legal))], shuffles)
                 kept = tuple(getattr(draft, name) for name in TALLIES)
                 assert kept == tallies(draft.facts, draft.counters), (config.label, seed)
+
+
+def test_an_emptied_map_with_nothing_left_to_refill_it_raises() -> None:
+    """From the start of scenario-mes-enlla-realm-card-taken-first-numbered (empty deck and cemetery), p1 takes
+    the Realm card and goes on, and p2 takes the map's last card: the map may never be left empty (fallera-3
+    line 108) and nothing can refill it, so the engine stops, naming the case, instead of playing on."""
+    scenarios = json.loads((FALLERA / "scenarios" / "mutation.json").read_text(encoding="utf-8"))["scenarios"]
+    setup = next(s for s in scenarios if s["id"] == "scenario-mes-enlla-realm-card-taken-first-numbered")["setup"]
+    rules, state = scenario_state(DB, setup)
+    for step in ("p1 queen nord", "p1 queen interior"):
+        state = rules.apply(state, parse_action(step), rng=random.Random(1))
+    assert [slot >= 0 for slot in state.map].count(True) == 1 and not state.deck and not state.cemetery
+    with pytest.raises(RuntimeError, match=r"^\[map-refill-nothing-left\] the Kingdom map was emptied"):
+        rules.apply(state, parse_action("p2 queen sud"), rng=random.Random(1))

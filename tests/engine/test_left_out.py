@@ -142,3 +142,25 @@ def test_their_scenarios_fail_without_the_rules_that_play_them(monkeypatch, verb
             card for _, card in used if card is not None))
     results = _results(load_database(FALLERA))
     assert scenarios and not any(results[s] for s in scenarios), results
+
+
+def test_a_card_whose_copies_no_source_gives_is_left_out_saying_so(tmp_path) -> None:
+    """No default number of copies: a card with no quantity, stated or assumed, is left out of every deck with
+    that reason in the report of left-out cards, instead of being dealt once."""
+    import json
+    import shutil
+
+    from cardworks.games.fallera.cards import catalogue
+
+    game = shutil.copytree(FALLERA, tmp_path / "fallera")
+    assumptions = game / "assumptions" / "base-cards.json"
+    data = json.loads(assumptions.read_text(encoding="utf-8"))
+    data["assumptions"] = [a for a in data["assumptions"] if a["id"] != "assume-cuixa-de-pollastre-quantity"]
+    assumptions.write_text(json.dumps(data), encoding="utf-8")
+    db = load_database(game)
+    assert next(r for r in Index(db).of_kind("card") if r.id == "cuixa-de-pollastre").model.quantity is None
+    found = catalogue(db, ["base"])
+    reason = "number of copies not given by the sources (nor assumed)"
+    assert "cuixa-de-pollastre" not in found.cards and found.left_out.get("cuixa-de-pollastre") == reason
+    assert left_out_cards(db).get("cuixa-de-pollastre") == reason  # what check reports
+    assert "cuixa-de-pollastre" in catalogue(load_database(FALLERA), ["base"]).cards  # with its assumed quantity

@@ -273,3 +273,42 @@ def test_without_packs_no_plain_figure_is_printed(toy_run, monkeypatch: pytest.M
     assert result.plain_figures() is None
     mutants.report(result)
     assert "plain:" not in capsys.readouterr().out
+
+
+def test_ctrl_c_stops_the_run_without_the_plain_check(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a mutant's check runs stops that check and starts nothing more: not the plain check of the
+    same mutant (before, the killed check counted as failed, the plain check ran in full, and only then did the
+    bench stop), no verdict for it, and the bench says how far it got."""
+    import os
+    import signal
+    import threading
+    import time
+
+    started, log = tmp_path / "started", tmp_path / "plain.log"
+    monkeypatch.setenv("TOY_STARTED", str(started))
+    monkeypatch.setenv("TOY_PLAIN_LOG", str(log))
+    slow = ["-c", "import os, sys, time\nfrom cardworks.games.toy.rules import double\nif double(3) != 6:\n"
+                  "    open(os.environ['TOY_STARTED'], 'w').close()\n    time.sleep(60)\nsys.exit(0)"]
+    plain = ["-c", "import os\nopen(os.environ['TOY_PLAIN_LOG'], 'a').write('plain\\n')"]
+
+    def interrupt() -> None:  # Ctrl-C as the third mutant's (MINUS's) check is under way
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    watcher = threading.Thread(target=interrupt, daemon=True)
+    watcher.start()
+    begun = time.monotonic()
+    try:
+        with pytest.raises(SystemExit, match="toy: interrupted") as stopped:
+            mutants.run_mutants("toy", lambda src: mutants.find_mutants(src, "toy", ("rules",)), list, slow, 1, 30,
+                                {}, repo=_toy_repo(tmp_path), plain=plain)
+    finally:
+        watcher.join(5)
+        signal.signal(signal.SIGINT, previous)
+    assert started.exists()
+    assert log.read_text(encoding="utf-8").count("plain") == 3  # the unmutated sources and the two cache mutants
+    assert time.monotonic() - begun < 30 and not mutants._RUNNING  # stopped, not run to the check's timeout
+    assert "toy: interrupted after 2 of 3 mutants; no figures" in str(stopped.value)  # how far it got

@@ -70,3 +70,31 @@ def test_a_refused_expectation_fails_when_accepted_or_refused_by_another_rule(tm
     assert "accepted" in results["scenario-accepted"].messages[0]
     assert "players-base" in results["scenario-other-rule"].messages[0]
     assert "max-players-with-mes-enlla" in results["scenario-unexpected"].messages[0]
+
+
+@pytest.mark.parametrize("selection, rule, source", [
+    ("base", "redeal-ingredients", "fallera-base, Playing the Game, line 61"),
+    ("base-3", "max-ingredients-on-map-setup", "fallera-3, Setup, line 74"),
+])
+def test_a_deck_that_gives_no_deal_the_rules_keep_is_refused(selection: str, rule: str, source: str) -> None:
+    """A deck of ingredients alone puts 3+ on every counter (and 2+ on the map) however it is shuffled: the setup
+    stops after MAX_REDEALS tries naming the rule, instead of shuffling for ever or keeping a deal it must redo."""
+    from cardworks.games.fallera.deal import MAX_REDEALS
+    from cardworks.games.fallera.game import rules_for
+
+    rules, _ = rules_for(DB, Configuration(selection, 2))
+    ingredients = sorted(d for d, card in rules.defs.items() if card.kind == "ingredient")
+    counted = _CountingRandom(1)
+    with pytest.raises(SetupRefused) as refused:
+        rules.new_game(rng=counted, deal=7, designs=tuple(ingredients * 10))
+    assert refused.value.rule == rule and source in refused.value.source
+    assert f"{MAX_REDEALS} " in refused.value.reason and rule in str(refused.value)
+    assert counted.shuffles == MAX_REDEALS  # the first refused loop's tries, then it stops
+
+
+class _CountingRandom(random.Random):
+    shuffles = 0
+
+    def shuffle(self, x) -> None:
+        self.shuffles += 1
+        super().shuffle(x)

@@ -78,7 +78,12 @@ def _positions(game: str) -> list[tuple[Any, Any, str]]:
             legal = rules.legal_actions(state)
             if not legal:
                 break
-            state = rules.apply(state, rng.choice(legal), rng=rng)
+            try:
+                state = rules.apply(state, rng.choice(legal), rng=rng)
+            except RuntimeError as exc:  # a scenario's small deck run dry: the map cannot be refilled (docs/engine.md)
+                if not str(exc).startswith("[map-refill-nothing-left]"):
+                    raise
+                break
     return found
 
 

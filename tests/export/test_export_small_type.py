@@ -92,3 +92,19 @@ def test_strict_refuses_and_leaves_the_folder_as_it_was(strict_pack: Path, tmp_p
     assert "type too small to read on example-orxata (" in refused.output and "nothing was exported" in refused.output
     assert "sets/example.json:/cards/0/rules" in refused.output and "[type-too-small]" in refused.output
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before  # the earlier export stays
+
+
+def test_tts_strict_refuses_as_print_shop_does(strict_pack: Path, tmp_path: Path) -> None:
+    """``export tts --strict`` is the print-shop export's ``--strict``: the same refusal, before any file is
+    written, and the earlier export left as it was (before, tts had no ``--strict`` and only warned)."""
+    out = tmp_path / "tts"
+    first = run_cli("--cards", str(CARDS), "export", "tts", str(strict_pack), "--locale", "en", "--out", str(out))
+    assert first.exit_code == 0, first.output
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    refused = run_cli("--cards", str(CARDS), "export", "tts", str(strict_pack), "--locale", "en", "--out", str(out),
+                      "--strict")
+    assert refused.exit_code == 1, refused.output
+    assert "type too small to read on example-orxata (" in refused.output and "nothing was exported" in refused.output
+    assert "sets/example.json:/cards/0/rules" in refused.output and "[type-too-small]" in refused.output
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    assert not list(tmp_path.glob(".tts.staging-*"))  # the refused run's staging folder is gone too

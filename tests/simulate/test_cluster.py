@@ -1,4 +1,5 @@
-"""A real two-worker Dask ``LocalCluster`` on 127.0.0.1 gives the same report as local processes."""
+"""A real two-worker Dask ``LocalCluster`` on 127.0.0.1 (``cluster.local_cluster``: the settings cardworks advises)
+gives the same report as local processes."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 
 import pytest
 
+from cardworks.cluster import local_cluster
 from cardworks.simulate.tables import build_table
 
 from simulate_helpers import simulate
@@ -18,8 +20,7 @@ def test_a_two_worker_local_cluster_gives_the_same_json_as_the_local_run() -> No
     args = ("--set", "base", "--players", "4", "--agent", "greedy,random,random,random", "--games", "48",
             "--seed", "1", "--format", "json")
     local, _ = simulate(*args, "--workers", "2")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=":0") as cluster:
+    with local_cluster(2) as cluster:
         on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
         with distributed.Client(cluster) as client:
             assert len(client.scheduler_info()["workers"]) == 2
@@ -56,10 +57,26 @@ def test_games_auto_stops_at_the_same_look_with_the_same_answers_on_a_local_clus
 
 def _locally_and_on_a_cluster(*args: str) -> tuple[str, str]:
     """The report of ``simulate ARGS`` on two local worker processes, and on a two-worker Dask LocalCluster."""
-    import distributed
-
     local, _ = simulate(*args, "--workers", "2")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=":0") as cluster:
+    with local_cluster(2) as cluster:
         on_cluster, _ = simulate(*args, "--scheduler", cluster.scheduler_address)
     return local, on_cluster
+
+
+def test_the_cluster_gets_four_chunks_a_worker_and_the_tally_of_local_processes() -> None:
+    """A Dask run is cut into about four chunks a worker (``dask_chunk_size``), local processes into eight or
+    more smaller ones, and both tally exactly the same games."""
+    import distributed
+
+    from cardworks.simulate.agents import parse_agents
+    from cardworks.simulate.executors import simulate as run
+    from cardworks.simulate.tables import TableSpec
+    from simulate_helpers import CARDS
+
+    spec, agents = TableSpec(str(CARDS), "fallera", "base", 2), parse_agents("random", 2)
+    told_locally, told_on_dask = [], []
+    local = run(spec, agents, 40, 3, workers=2, progress=told_locally.append)
+    with local_cluster(2) as cluster, distributed.Client(cluster) as client:
+        on_dask = run(spec, agents, 40, 3, client=client, progress=told_on_dask.append)
+    assert told_on_dask == [5] * 8 and told_locally == [2] * 20
+    assert on_dask == local

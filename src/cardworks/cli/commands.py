@@ -197,6 +197,9 @@ BUILD_OUTPUTS = options(
     click.option("--cards/--no-cards", "card_sheets", default=True, show_default=True, help="Build card sheets."),
     click.option("--docs/--no-docs", default=True, show_default=True, help="Build rulebooks and FAQ indexes."),
     click.option("--png", is_flag=True, help="Also write 300 dpi PNG images of every card (print shops)."),
+    click.option("--jpeg-quality", type=click.IntRange(1, 95), default=None,
+                 help="Re-encode the cards' art as JPEG at this quality (1-95) for smaller files; default: lossless. "
+                 "Not with --png."),
     click.option("--strict", is_flag=True, help="Fail when a card's text overflows its box or prints under the smallest legible size."),
     click.option("--jobs", type=click.IntRange(1, 64), default=None,
                  help="Render in N processes (default: one per processor, at most 4)."),
@@ -215,7 +218,7 @@ BUILD_LANGUAGES = options(
 BUILD_SECTIONS = {
     "Which deck": ("game", "selection", "players", "merge", "optional", "edition"),
     "Sheets": ("paper", "layout_name", "mark_inset", "gutter", "marks", "duplex", "back_offset"),
-    "Outputs": ("out", "card_sheets", "docs", "png", "strict", "jobs", "scheduler", "watch"),
+    "Outputs": ("out", "card_sheets", "docs", "png", "jpeg_quality", "strict", "jobs", "scheduler", "watch"),
     "Languages": ("locales", "allow_fallback", "proof"),
 }
 
@@ -237,6 +240,7 @@ def build_options(packs: tuple[Path, ...], given: dict[str, Any]) -> BuildOption
     return BuildOptions(out=given["out"], game=given["game"], selection=given["selection"],
                         locales=list(given["locales"]) or None, players=given["players"], layout=sheet_layout(given),
                         jobs=given["jobs"] or default_jobs(), png=given["png"], strict=given["strict"],
+                        jpeg_quality=given["jpeg_quality"],
                         cards=given["card_sheets"], documents=given["docs"],
                         allow_fallback=given["allow_fallback"] or given["proof"], proof=given["proof"],
                         packs=list(packs), merge=given["merge"], edition=given["edition"], scheduler=given["scheduler"],

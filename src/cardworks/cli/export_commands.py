@@ -21,6 +21,9 @@ PACKS = click.argument("packs", nargs=-1, type=click.Path(path_type=Path, file_o
 JOBS = click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Lay faces out in N processes.")
 PROFILES = click.Choice(profile_names())
 """The shipped print-shop profiles, read from their data files (``export/profiles/*.json``)."""
+STRICT = click.option("--strict", is_flag=True, help="Refuse the export (exit 1, OUT left as it was) when a card's "
+                                                     "text overflows or its type prints under the smallest legible size.")
+"""The exports' ``--strict``, as ``cardworks build --strict``: one option, one refusal (``export.common``)."""
 FACE_CACHE = click.option("--face-cache", type=click.Path(path_type=Path, file_okay=False),
                           default=Path("build/.cache/faces"), show_default=True,
                           help="Faces already laid out (cardworks build's cache, under its --out) are read from here "
@@ -58,19 +61,22 @@ def export() -> None:
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False),
               help="Folder to write (replaced whole; a symbolic link to a folder is followed; default "
                    "build/export/PROFILE-GAME-DECK-LOCALE).")
-@click.option("--strict", is_flag=True, help="Refuse the export (exit 1, OUT left as it was) when a card's text "
-                                              "overflows or its type prints under the smallest legible size.")
+@STRICT
+@click.option("--jpeg-quality", type=click.IntRange(1, 95), default=None,
+              help="Re-encode the cards' art as JPEG at this quality (1-95) for smaller files; default: lossless. "
+                   "The pdf profile only (PNG and PDF/X profiles stay lossless).")
 @click.pass_obj
 def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None,
                       players: int | None, locale: str | None, jobs: int, face_cache: Path, profile_name: str,
-                      out: Path | None, strict: bool) -> None:
+                      out: Path | None, strict: bool, jpeg_quality: int | None) -> None:
     """Write the deck (or the PACKS' cards) as the shop takes it, with quantities.csv, and preflight it."""
     from ..export.printshop import export_print_shop as run
     from .output import Heartbeat
 
     with Heartbeat() as stage:
         result = run(cards_root, profile_name, game=game, selection=selection, players=players, locale=locale, out=out,
-                     jobs=jobs, packs=list(packs), face_cache=face_cache, stage=stage, strict=strict)
+                     jobs=jobs, packs=list(packs), face_cache=face_cache, stage=stage, strict=strict,
+                     jpeg_quality=jpeg_quality)
     click.echo(f"{result.folder}: {len(result.files)} file(s) for {result.profile.name}, "
                f"{result.designs} designs, {result.cards} cards; preflight passed")
     for product in result.products:
@@ -99,9 +105,11 @@ def export_print_shop(cards_root: Path, packs: tuple[Path, ...], game: str | Non
                    "build/export/tts-GAME-DECK-LOCALE).")
 @click.option("--base-url", help="Where the images will be hosted: an http:// or https:// URL naming a host, "
                                  "spaces escaped (default: file:// URLs of OUT).")
+@STRICT
 @click.pass_obj
 def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, selection: str | None, players: int | None,
-               locale: str | None, jobs: int, face_cache: Path, out: Path | None, base_url: str | None) -> None:
+               locale: str | None, jobs: int, face_cache: Path, out: Path | None, base_url: str | None,
+               strict: bool) -> None:
     """Write Tabletop Simulator deck sheets (the deck, or the PACKS' cards), a back image and a saved object.
 
     Copy OUT into Tabletop Simulator's Saved Objects folder.
@@ -109,7 +117,7 @@ def export_tts(cards_root: Path, packs: tuple[Path, ...], game: str | None, sele
     from ..export.tts import export_tts as run
 
     result = run(cards_root, game=game, selection=selection, players=players, locale=locale, out=out,
-                 base_url=base_url, jobs=jobs, packs=list(packs), face_cache=face_cache)
+                 base_url=base_url, jobs=jobs, packs=list(packs), face_cache=face_cache, strict=strict)
     click.echo(f"{result.saved_object}: {result.designs} designs, {result.cards} cards on {len(result.sheets)} sheet(s)")
     _warn_telltale(result)
     _warn_small_type(result)

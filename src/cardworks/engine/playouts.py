@@ -136,18 +136,31 @@ def contract_playout(rules: Any, state: Any) -> Playout:
 def _step_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Random, scratch: random.Random,
                   step: int) -> str | tuple[str, str] | None:
     """What is wrong with the position reached, or None; (the tried action, what is wrong) when a listed action
-    fails, so the log can end with it and replay the failure."""
+    fails, so the log can end with it and replay the failure. Its parts, in order, are what ``bench/engine.py
+    --parts`` times."""
     broken = rules.invariants(state)
     if broken:
         return "; ".join(broken)
     leak = rules.hidden_leak(state)
     if leak:
         return f"hidden information: {leak}"
+    return codec_failure(rules, state, step) or sampled_failure(rules, state, legal, probe, scratch)
+
+
+def codec_failure(rules: Any, state: Any, step: int) -> str | None:
+    """What is wrong unless the state dumps and loads back equal (through JSON text every 25th step)."""
     dumped = rules.dump(state)
     if step % 25 == 0:
         dumped = json.loads(json.dumps(dumped))  # proves the dump is plain JSON; cheaper checks between
     if rules.load(dumped) != state:
         return "the state does not survive a JSON round trip"
+    return None
+
+
+def sampled_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Random,
+                    scratch: random.Random) -> tuple[str, str] | None:
+    """(the action, what is wrong) for the first of ``SAMPLED_ACTIONS`` legal actions, drawn with ``probe``, that
+    fails to apply (with ``scratch`` as its chance); None when they all apply."""
     for index in probe.sample(range(len(legal)), min(SAMPLED_ACTIONS, len(legal))):
         candidate = legal[index]
         try:

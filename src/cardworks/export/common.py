@@ -12,7 +12,7 @@ from pathlib import Path
 import pikepdf
 
 from ..errors import DataError, UsageError
-from ..fileio import exchange, fault_point, link_to_no_folder, process_alive
+from ..fileio import exchange, fault_point, link_to_no_folder, remove_stale_runs, run_ended
 from ..i18n import Localizer
 from ..i18n.locales import resolve_locale
 from ..loading.database import Database, load_database
@@ -158,6 +158,20 @@ def small_type(job: FaceJob, result: CachedFaces, order: list[str]) -> dict[str,
             if (found := too_small(sizes.get(face_id, {}), job.min_type.get(face_id, DEFAULT_MINIMUM)))}
 
 
+def refuse_unreadable(faces: DeckFaces) -> None:
+    """An export's ``--strict`` (print-shop and tts alike), before any file is written: DataError naming each card
+    and part whose text overflows or prints under its minimum, the refusal of ``cardworks build --strict``."""
+    from ..render.build import overflow_error, small_type_error
+
+    overflow = faces.result.parts
+    designs = {entry.card.id for entry in faces.deck.cards}
+    if any(card in designs for card in overflow):
+        raise overflow_error(faces.db, faces.locale, {c: p for c, p in overflow.items() if c in designs},
+                             "; nothing was exported")
+    if faces.small:
+        raise small_type_error(faces.db, faces.locale, faces.small, "; nothing was exported")
+
+
 def staging_folder(out: Path) -> Path:
     """A fresh folder beside ``out`` to write into; refuses to replace a folder no export wrote."""
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
@@ -184,7 +198,8 @@ def restore(out: Path) -> None:
     (where a folder cannot be swapped in one step) left hidden as ``.<out>.old-<pid>``, then remove the staging
     and old folders of ended runs."""
     if not os.path.lexists(out):
-        hidden = [entry for entry in out.parent.glob(f".{glob_escape(out.name)}.old-*") if _ended(entry, out, "old")]
+        hidden = [entry for entry in out.parent.glob(f".{glob_escape(out.name)}.old-*")
+                  if run_ended(entry, f".{out.name}.old-")]
         if hidden:
             os.replace(max(hidden, key=lambda entry: entry.stat().st_mtime_ns), out)
     remove_stale(out)
@@ -213,21 +228,10 @@ def publish_folder(staging: Path, out: Path) -> None:
 
 def remove_stale(out: Path) -> list[Path]:
     """Remove the staging and old folders of exports into ``out`` whose process has ended (killed, or the
-    machine stopped): ``.<out>.staging-<pid>-*`` and ``.<out>.old-<pid>``. A folder of an export still
-    running (its process alive) is left alone; one without a process id (older cardworks) is stale."""
-    removed = []
-    for kind in ("staging", "old"):
-        for entry in out.parent.glob(f".{glob_escape(out.name)}.{kind}-*"):
-            if _ended(entry, out, kind):
-                shutil.rmtree(entry, ignore_errors=True)
-                removed.append(entry)
-    return removed
-
-
-def _ended(entry: Path, out: Path, kind: str) -> bool:
-    """Whether ``entry`` is a staging or old folder (``kind``) of an export into ``out`` whose process has ended."""
-    number = entry.name[len(f".{out.name}.{kind}-"):].split("-")[0]
-    return entry.is_dir() and not entry.is_symlink() and not (number.isdigit() and process_alive(int(number)))
+    machine stopped): ``.<out>.staging-<pid>-*`` and ``.<out>.old-<pid>`` (``fileio.remove_stale_runs``). A folder
+    of an export still running (its process alive) is left alone; one without a process id (older cardworks) is
+    stale."""
+    return [entry for kind in ("staging", "old") for entry in remove_stale_runs(out.parent, f".{out.name}.{kind}-")]
 
 
 def discard(staging: Path) -> None:

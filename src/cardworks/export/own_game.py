@@ -1,7 +1,8 @@
 """``cardworks new``: a game without rules made from a spreadsheet and a folder of art, no Python.
 
-Every cell is checked before anything is written (:mod:`.own_sheet`); the folder is made in a temporary
-sibling, validated whole, and renamed into place in one step, so a refused sheet leaves nothing behind. Ids are
+Every cell is checked before anything is written (:mod:`.own_sheet`); the folder is made in a hidden sibling
+(``.<id>.staging-<pid>-…``), validated whole, and renamed into place in one step, so a refused sheet leaves
+nothing behind and a killed run no half-made game: only its staging folder, which the next run removes. Ids are
 minted from names, and ``cardworks sheet import`` finds a row's card by its id, or without an id column by the
 id its name mints (docs/your-own-game.md).
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, UsageError
+from ..fileio import fault_point, remove_stale_runs
 from ..ids import is_slug, slugify
 from ..loading.database import SCHEMA_FOLDER, display_path, is_game_folder, load_database
 from ..markup import tokens
@@ -82,7 +84,9 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
         raise DataError(f"{display_path(sheet)}: {len(problems)} problem(s); nothing written", problems)
     parent = folder.resolve().parent
     parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{game_id}-new-", dir=parent))  # beside it: the rename is one step
+    prefix = f".{game_id}.staging-"
+    remove_stale_runs(parent, prefix)  # what a killed run of new left (its process has ended)
+    staging = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))  # beside it: one rename
     try:
         made = staging / game_id  # named as the game: commands find a game by its folder's name
         _write(made, game_id, name or game_id.replace("-", " ").title(), locale, sheet, cards, declared, art,
@@ -92,6 +96,7 @@ def make_game(folder: Path, sheet: Path, art_folder: Path | None, sizes: list[st
             raise DataError(f"{display_path(sheet)}: {len(problems)} problem(s); nothing written", problems)
         write_game_schemas(made)
         warnings = _validated(made, folder)
+        fault_point("new-publish")
         try:
             if folder.exists():
                 folder.rmdir()  # empty (checked above): the rename below takes its place

@@ -21,8 +21,9 @@ from ..errors import DataError, UsageError
 from ..problems import Problem
 from ..render.facepdf import render_pngs, save_pdf, save_pdf_file
 from ..render.faces import FaceJob
+from ..render.jpegart import check_quality, jpeg_pdf
 from .cells import neutralise
-from .common import DeckFaces, set_sizes
+from .common import DeckFaces, refuse_unreadable, set_sizes
 from .pages import shop_pages
 from .pdfx import ghostscript, to_pdfx
 from .preflight import FileReport, preflight
@@ -78,11 +79,13 @@ def _file_stem(stem: str, product: str) -> str:
     return f"{stem}-{product}" if product else stem
 
 
-def _pdf_files(faces: DeckFaces, profile: Profile, stem: str, staging: Path, on_page: PageNote | None = None
+def _pdf_files(faces: DeckFaces, profile: Profile, stem: str, staging: Path, on_page: PageNote | None = None,
+               jpeg_quality: int | None = None
                ) -> tuple[dict[str, str], dict[str, int], dict[str, list], list[dict], dict[str, list[str]]]:
     """One PDF per product (card size) saved into ``staging`` (straight to its file: a deck of art is never in
     memory whole): each face id → its file, each file's page count and each page's trim (for preflight), the
-    pages Ghostscript flattened, with the card on each and why, and the card on each page."""
+    pages Ghostscript flattened, with the card on each and why, and the card on each page. With
+    ``jpeg_quality`` (the ``pdf`` profile only), the art is re-encoded as JPEG first (:mod:`..render.jpegart`)."""
     designs = len(faces.deck.cards)
     page_of = {face_id: i for i, face_id in enumerate(faces.order)}
     file_of: dict[str, str] = {}
@@ -107,6 +110,8 @@ def _pdf_files(faces: DeckFaces, profile: Profile, stem: str, staging: Path, on_
                     flattened.append({"file": name, "page": page.number, "card": faces.order[order[page.number - 1]],
                                       "why": list(page.reasons)})
         else:
+            if jpeg_quality is not None:
+                jpeg_pdf(pdf, jpeg_quality)
             save_pdf_file(pdf, staging / name)
         file_of.update({faces.order[i]: name for i in members})
         page_cards[name] = [faces.order[i] for i in order]
@@ -151,18 +156,11 @@ def refuse_sizes(profile: Profile, job: FaceJob) -> None:
                          "nothing was rendered")
 
 
-def refuse_unreadable(faces: DeckFaces) -> None:
-    """``--strict``: DataError naming each card and part whose text overflows or prints under its minimum, the
-    refusal of ``cardworks build --strict``."""
-    from ..render.build import overflow_error, small_type_error
-
-    overflow = faces.result.parts
-    designs = {entry.card.id for entry in faces.deck.cards}
-    if any(card in designs for card in overflow):
-        raise overflow_error(faces.db, faces.locale, {c: p for c, p in overflow.items() if c in designs},
-                             "; nothing was exported")
-    if faces.small:
-        raise small_type_error(faces.db, faces.locale, faces.small, "; nothing was exported")
+def refuse_lossy(profile: Profile, jpeg_quality: int | None) -> None:
+    """UsageError (exit 2) for a JPEG quality out of range, or given to a profile whose files must stay lossless
+    (PNG images, PDF/X); before any rendering."""
+    output = {"png": "its PNG images", "pdf-x1a": "its PDF/X files"}.get(profile.output)
+    check_quality(jpeg_quality, f"the {profile.id} profile's files ({output})" if output else None)
 
 
 def quantities_rows(faces: DeckFaces, file_of: dict[str, str], product_of: dict[str, str]
@@ -200,12 +198,15 @@ class PrintShop:
     strict: bool = False
     """Refuse, before any file is written, a deck with overflowing text or type too small to read (as
     ``cardworks build --strict`` does)."""
+    jpeg_quality: int | None = None
+    """Re-encode the art as JPEG at this quality (1-95); None: lossless. Refused by a profile that is not ``pdf``."""
 
     @property
     def prefix(self) -> str:
         return self.profile.id
 
     def check(self, job: FaceJob) -> None:
+        refuse_lossy(self.profile, self.jpeg_quality)
         refuse_sizes(self.profile, job)
 
     def write(self, faces: DeckFaces, staging: Path, out: Path, label: str) -> dict[str, Any]:
@@ -221,12 +222,14 @@ class PrintShop:
                 (staging / relative).parent.mkdir(parents=True, exist_ok=True)
                 (staging / relative).write_bytes(data)
         else:
-            file_of, pages, trims, flattened, page_cards = _pdf_files(faces, profile, label, staging, self.on_file)
+            file_of, pages, trims, flattened, page_cards = _pdf_files(faces, profile, label, staging, self.on_file,
+                                                                      self.jpeg_quality)
         groups = products(faces, profile)
         product_of = {faces.order[i]: product for product, members in groups.items() for i in members}
         files = list(dict.fromkeys(file_of[face_id] for face_id in faces.order))
         write_quantities(staging / "quantities.csv", quantities_rows(faces, file_of, product_of))
-        return {"profile": profile.id, "trims_mm": trims, "pages": pages, "files": files, "backs": faces.back_ids,
+        return {"profile": profile.id, "jpeg_quality": self.jpeg_quality, "trims_mm": trims, "pages": pages,
+                "files": files, "backs": faces.back_ids,
                 "products": [self._product(faces, product, members, file_of) for product, members in groups.items()],
                 "flattened": flattened, "page_cards": page_cards, "faces": _face_sources(faces),
                 "unverified": profile.unverified(), "overflow": list(faces.result.overflow),
@@ -261,11 +264,14 @@ class PrintShop:
 def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None = None, selection: str | None = None,
                       players: int | None = None, locale: str | None = None, out: Path | None = None,
                       jobs: int = 1, packs: list[Path] | None = None, face_cache: Path | None = None,
-                      stage: Callable[[str], None] | None = None, strict: bool = False) -> ExportResult:
+                      stage: Callable[[str], None] | None = None, strict: bool = False,
+                      jpeg_quality: int | None = None) -> ExportResult:
     """Write the deck for ``profile_name`` into ``out`` (replaced whole), preflighted; raise DataError when a check fails.
     Faces in ``face_cache`` (a build's face cache) are not laid out again. ``stage`` is told what the export is
-    doing as it goes (progress). With ``strict``, overflowing text or type too small to read refuses the export."""
+    doing as it goes (progress). With ``strict``, overflowing text or type too small to read refuses the export.
+    With ``jpeg_quality`` (1-95, the ``pdf`` profile only), the art goes in as JPEG at that quality."""
     profile = load_profile(profile_name)
+    refuse_lossy(profile, jpeg_quality)
     if profile.output == "pdf-x1a":
         ghostscript()  # before any work: a missing Ghostscript must not leave half an export
     tell = stage or (lambda text: None)
@@ -273,7 +279,7 @@ def export_print_shop(cards_root: Path, profile_name: str, *, game: str | None =
     chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs, face_cache)
     done = run_target(cards_root, _Staged(profile, on_file=lambda name, count: tell(f"wrote {name} ({count} "
                                                                                       f"{'page' if name.endswith('.pdf') else 'image'}s)"),
-                                          tell=tell, strict=strict), chosen, out)
+                                          tell=tell, strict=strict, jpeg_quality=jpeg_quality), chosen, out)
     faces = done.faces
     return ExportResult(done.folder, profile, done.record["files"], len(faces.deck.cards), faces.deck.physical_cards,
                         done.verified, list(faces.result.overflow), dict(faces.result.parts), faces.telltale, done.label,

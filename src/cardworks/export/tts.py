@@ -29,7 +29,7 @@ from ..errors import UsageError
 from ..render.facepdf import PdfiumPages
 from ..render.faces import BLEED_MM
 from ..render.impose import MM
-from .common import DeckFaces
+from .common import DeckFaces, refuse_unreadable
 from .target import DeckChoice, run_target
 
 MAX_COLUMNS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
@@ -247,6 +247,9 @@ class Tts:
     base_url: str | None = None
     kind: str = "tts"
     prefix: str = "tts"
+    strict: bool = False
+    """Refuse, before any file is written, a deck with overflowing text or type too small to read (as the
+    print-shop export and ``cardworks build`` do under ``--strict``)."""
 
     def check(self, job: Any) -> None:
         """Every card size fits a sheet: nothing to refuse before rendering."""
@@ -254,6 +257,8 @@ class Tts:
     def write(self, faces: DeckFaces, staging: Path, out: Path, label: str) -> dict[str, Any]:
         from PIL import Image
 
+        if self.strict:
+            refuse_unreadable(faces)
         deck, db = faces.deck, faces.db
         by_back: dict[str, list[str]] = {}  # one size per back: render.faces gives each size its own back id
         for entry in deck.cards:
@@ -290,13 +295,14 @@ class Tts:
 
 def export_tts(cards_root: Path, *, game: str | None = None, selection: str | None = None, players: int | None = None,
                locale: str | None = None, out: Path | None = None, base_url: str | None = None, jobs: int = 1,
-               packs: list[Path] | None = None, face_cache: Path | None = None) -> TtsResult:
+               packs: list[Path] | None = None, face_cache: Path | None = None, strict: bool = False) -> TtsResult:
     """Write sheets, the back image and the saved object into ``out`` (replaced whole); faces in ``face_cache``
-    (a build's face cache) are not laid out again."""
+    (a build's face cache) are not laid out again. With ``strict``, overflowing text or type too small to read
+    refuses the export (DataError, ``out`` left as it was)."""
     if base_url is not None:
         check_base_url(base_url)
     chosen = DeckChoice(game, selection, players, locale, list(packs or []), jobs, face_cache)
-    done = run_target(cards_root, Tts(base_url), chosen, out)
+    done = run_target(cards_root, Tts(base_url, strict=strict), chosen, out)
     deck = done.faces.deck
     sheets = [name for name in done.record["files"] if name.startswith("sheet-")]
     return TtsResult(done.folder, done.folder / f"{done.label}.json", [done.folder / name for name in sheets],

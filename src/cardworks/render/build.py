@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,6 +38,7 @@ from ..models.sheet_rules import sheet_for
 from ..models.files import has_set_files
 from ..models.sheets import LayoutError, LayoutTooLarge, Sheet, sheet_problems
 from .impose import SheetLayout, calibration, impose
+from .jpegart import JpegFaces, check_quality
 from .layouts import layout_path, read_layout
 from .slots import impose_slots
 from .measure import describe
@@ -97,6 +98,8 @@ class BuildOptions:
     """Optional cards to print as well (``all``, or card ids)."""
     edition: str = "fact"
     """``fact`` (only what the sources give) or ``playtest`` (marked stand-ins fill the unknowns)."""
+    jpeg_quality: int | None = None
+    """Re-encode the faces' art as JPEG at this quality (1-95, :mod:`.jpegart`); None: lossless (the default)."""
     scheduler: str | None = None
     """A Dask scheduler (``tcp://HOST:PORT``): faces are laid out on its workers, the rest is done here."""
 
@@ -127,10 +130,11 @@ class FaceRun:
     png: bool
     strict: bool
     allow_fallback: bool
+    jpeg_quality: int | None = None
 
     @classmethod
     def of(cls, options: BuildOptions) -> FaceRun:
-        return cls(options.out, options.jobs, options.png, options.strict, options.allow_fallback)
+        return cls(options.out, options.jobs, options.png, options.strict, options.allow_fallback, options.jpeg_quality)
 
 
 @dataclass
@@ -201,9 +205,11 @@ class BuildReport:
         return [(o.game, o.locale, card, parts) for o in self.outcomes for card, parts in o.small.items()]
 
 
-def faces_hash(keys: dict[str, str], deck: Deck, order: list[str], locale: str) -> str:
-    """Hash of the print-shop file of one deck × locale: its faces' keys, in order, and the copies."""
-    digest = hashlib.sha256(f"cardworks-deck {locale} {deck.label}".encode())
+def faces_hash(keys: dict[str, str], deck: Deck, order: list[str], locale: str, jpeg_quality: int | None = None) -> str:
+    """Hash of the print-shop file of one deck × locale: its faces' keys, in order, the copies, and the JPEG
+    quality of its art (none: lossless)."""
+    digest = hashlib.sha256(f"cardworks-deck {locale} {deck.label}".encode()
+                            + (f" jpeg {jpeg_quality}".encode() if jpeg_quality is not None else b""))
     digest.update(repr([(face_id, keys[face_id]) for face_id in order]).encode())
     digest.update(repr([(c.card.id, c.copies) for c in deck.cards]).encode())
     return digest.hexdigest()
@@ -285,7 +291,7 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
     order = [face.id for face in job.faces]
     png_paths = [f"{base}/print-shop/png-{deck.label}/{face_id}.png" for face_id in order] if run.png else []
     keys = face_keys(job)
-    key = faces_hash(keys, deck, order, locale)
+    key = faces_hash(keys, deck, order, locale, run.jpeg_quality)
     previous = [kept.get(path) for path in [shop_path, *png_paths]]
     if all(r is not None and r.input_hash == key and still_valid(run.out, r) for r in previous):
         shop = previous[0]
@@ -305,11 +311,13 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
         raise overflow_error(db, locale, overflow, "; nothing written")
     if run.strict and small:
         raise small_type_error(db, locale, small, "; nothing written")
-    with assemble({i: f.stored for i, f in result.faces.items()}, order, BLEED_MM, locale,
+    stored: Mapping[str, bytes | Path] = {i: f.stored for i, f in result.faces.items()}
+    with assemble(JpegFaces(stored, run.jpeg_quality) if run.jpeg_quality else stored, order, BLEED_MM, locale,
                   {i: f.group for i, f in result.faces.items()}) as shop:  # closed once saved
         shop_sha, shop_file = write_output_file(run.out, shop_path, lambda path: save_pdf_file(shop, path))
     common = {"game": db.output_id, "locale": locale, "input_hash": key, "selection": deck.selection,
-              "players": deck.players, "edition": deck.edition, **overflow_fields(overflow, small)}
+              "players": deck.players, "edition": deck.edition, "jpeg_quality": run.jpeg_quality,
+              **overflow_fields(overflow, small)}
     fallbacks = fallen_back(job.fallbacks)
     records = [OutputRecord(kind="cards-print-shop", path=shop_path, pages=len(order), sha256=shop_sha, **common,
                             fallbacks=fallbacks)]
@@ -422,7 +430,8 @@ def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: Shee
             sheets.pages.insert(number, page)
         sheet_sha, _ = write_output_file(run.out, sheet_path, lambda path: save_pdf_file(sheets, path))
         common = {"game": db.output_id, "locale": locale, "input_hash": sheet_key, "selection": deck.selection,
-                  "players": deck.players, "paper": layout.paper, "edition": deck.edition}
+                  "players": deck.players, "paper": layout.paper, "edition": deck.edition,
+                  "jpeg_quality": run.jpeg_quality}
         records.append(OutputRecord(kind="cards", path=sheet_path, pages=len(sheets.pages), sha256=sheet_sha, **common,
                                     contents=[row.record() for row in rows], contents_pages=len(opening.pages),
                                     fallbacks=fell_back, **overflow_fields(overflow, small)))
@@ -598,6 +607,7 @@ def build(cards_root: Path, options: BuildOptions, progress: Progress | None = N
     output folder locked, so a failed or killed build leaves the previous one as it was. With
     ``options.scheduler``, card faces are laid out on that Dask cluster and all the rest is done here.
     """
+    check_quality(options.jpeg_quality, "the PNG images of the cards (--png)" if options.png else None)
     if options.scheduler:
         refuse_remote("--scheduler")
     with ExitStack() as stack:

@@ -9,10 +9,9 @@ cut file serves them all; a last page with empty slots gets a cut file of its fi
 
 from __future__ import annotations
 
-import io
 import math
-
-import ezdxf
+from collections.abc import Mapping
+from typing import Any
 
 from ..models.sheets import Sheet
 from .impose import _num
@@ -47,54 +46,47 @@ def cut_svg(sheet: Sheet, count: int | None = None) -> bytes:
     return text.encode("utf-8")
 
 
+def outline(box: tuple[float, float, float, float], radius: float) -> list[tuple[float, float, float]]:
+    """A trim's closed outline for the DXF: its vertices anticlockwise from the bottom edge, each with the bulge
+    of the edge after it (a quarter arc at each corner when ``radius`` is above 0)."""
+    x0, y0, x1, y1 = box
+    r = radius
+    if r <= 0:
+        return [(x0, y0, 0.0), (x1, y0, 0.0), (x1, y1, 0.0), (x0, y1, 0.0)]
+    return [(x0 + r, y0, 0.0), (x1 - r, y0, BULGE), (x1, y0 + r, 0.0), (x1, y1 - r, BULGE),
+            (x1 - r, y1, 0.0), (x0 + r, y1, BULGE), (x0, y1 - r, 0.0), (x0, y0 + r, BULGE)]
+
+
 def cut_dxf(sheet: Sheet, count: int | None = None) -> bytes:
     """The sheet's cut paths (of its first ``count`` cards) as a DXF drawing in millimetres: one closed polyline
-    a card, its corners arcs.
+    a card on layer CUT, its corners arcs.
 
-    ezdxf stamps a drawing with the time and random GUIDs unless its fixed-metadata option is on; it is on
-    while the drawing is made, so the same sheet always gives the same bytes (a build is reproducible and
-    an unchanged cut file is not rewritten).
+    Written from :mod:`.dxfskeleton` (ezdxf's own document for these drawings, see :mod:`.dxfreference`)
+    without importing ezdxf, which alone took about 0.3 s; the bytes are ezdxf's, so the same sheet always gives
+    the same file (a build is reproducible and an unchanged cut file is not rewritten).
     """
-    previous = ezdxf.options.write_fixed_meta_data_for_testing
-    ezdxf.options.write_fixed_meta_data_for_testing = True
-    try:
-        return _dxf(sheet, count)
-    finally:
-        ezdxf.options.write_fixed_meta_data_for_testing = previous
+    from . import dxfskeleton
+
+    return fill_dxf([outline(box, _radius(sheet, box)) for box in _trims(sheet, count)], vars(dxfskeleton))
 
 
-def _classes_in_order(doc: "ezdxf.document.Drawing") -> None:
-    """Register the drawing's CLASS entries in a fixed order before it is written.
+def fill_dxf(outlines: list[list[tuple[float, float, float]]], skeleton: Mapping[str, Any]) -> bytes:
+    """The DXF drawing of ``outlines`` from ``skeleton`` (the names of :mod:`.dxfskeleton`): its text with the
+    outlines as LWPOLYLINEs in the ENTITIES section, numbered from its first free handle, and every handle after
+    them moved on by their number. Numbers are written as ezdxf writes them (Python's ``str`` of a float)."""
+    n = len(outlines)
+    text: list[str] = []
 
-    ezdxf adds a CLASS for each entity type in use by walking a set (``EntityDB.dxf_types_in_use``), whose order
-    follows the process's string hash seed: ``ACDBPLACEHOLDER`` and ``LAYOUT`` swapped places between two
-    processes, so two builds gave different cut files. Registered here first (the required ones in ezdxf's
-    order, then the types in use sorted), writing finds them all there and adds none.
-    """
-    from ezdxf.sections.classes import REQ_R2004, REQUIRED_CLASSES
+    def stretch(parts: tuple[str, ...], handles: tuple[int, ...]) -> None:
+        text.append(parts[0])
+        for handle, part in zip(handles, parts[1:]):
+            text.extend((f"{handle + n:X}", part))
 
-    for name in REQUIRED_CLASSES.get(doc.dxfversion, REQ_R2004):
-        doc.classes.add_class(name)
-    for name in sorted(doc.entitydb.dxf_types_in_use()):
-        doc.classes.add_class(name)
-
-
-def _dxf(sheet: Sheet, count: int | None) -> bytes:
-    doc = ezdxf.new("R2010", setup=False)
-    doc.units = ezdxf.units.MM
-    doc.header["$EXTMIN"] = (0, 0, 0)
-    doc.header["$EXTMAX"] = (sheet.width, sheet.height, 0)
-    space = doc.modelspace()
-    for box in _trims(sheet, count):
-        x0, y0, x1, y1 = box
-        r = _radius(sheet, box)
-        if r <= 0:
-            points = [(x0, y0, 0), (x1, y0, 0), (x1, y1, 0), (x0, y1, 0)]
-        else:  # anticlockwise: each straight edge, then the quarter arc (bulge) to the next edge
-            points = [(x0 + r, y0, 0), (x1 - r, y0, BULGE), (x1, y0 + r, 0), (x1, y1 - r, BULGE),
-                      (x1 - r, y1, 0), (x0 + r, y1, BULGE), (x0, y1 - r, 0), (x0, y0 + r, BULGE)]
-        space.add_lwpolyline(points, format="xyb", close=True, dxfattribs={"layer": "CUT"})
-    _classes_in_order(doc)
-    stream = io.StringIO()
-    doc.write(stream)
-    return stream.getvalue().encode("utf-8")
+    stretch(skeleton["HEAD"], skeleton["HEAD_HANDLES"])
+    for number, points in enumerate(outlines):
+        text += [skeleton["ENTITY_START"], f"{skeleton['FIRST_HANDLE'] + number:X}\n", skeleton["ENTITY_OWNED"],
+                 f" 90\n{len(points)}\n 70\n1\n"]
+        for x, y, bulge in points:
+            text.append(f" 10\n{float(x)}\n 20\n{float(y)}\n" + (f" 42\n{float(bulge)}\n" if bulge else ""))
+    stretch(skeleton["TAIL"], skeleton["TAIL_HANDLES"])
+    return "".join(text).encode("utf-8")

@@ -51,6 +51,8 @@ class OutputRecord:
     fallbacks: list[dict[str, str]] = field(default_factory=list)
     """Strings printed from another locale (``--allow-fallback``): ``string`` (record id / field, or ``label KEY``)
     and ``used``, the locale whose text was printed; each string once."""
+    jpeg_quality: int | None = None
+    """Card files: the JPEG quality their art was re-encoded at (``--jpeg-quality``); None: lossless art."""
 
 
 def write_output(out_dir: Path, relative: str, data: bytes) -> str:
@@ -105,7 +107,7 @@ def _record(raw: Any) -> OutputRecord | None:
                 "locale": (str, type(None)), "selection": (str, type(None)), "players": (int, type(None)),
                 "paper": (str, type(None)), "overflow": (list,), "overflow_parts": (dict,),
                 "edition": (str, type(None)), "contents": (list,), "contents_pages": (int,),
-                "fallbacks": (list,)}
+                "fallbacks": (list,), "jpeg_quality": (int, type(None))}
     for name, kinds in expected.items():
         if name in raw and (not isinstance(raw[name], kinds) or isinstance(raw[name], bool)):
             return None

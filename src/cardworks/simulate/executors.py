@@ -19,7 +19,7 @@ from ..cluster import connect
 from ..errors import DataError
 from ..loading.overlay import refuse_remote
 from .agents import Agent
-from .runner import chunk_size, chunks, play_chunk
+from .runner import chunk_size, chunks, dask_chunk_size, play_chunk
 from .stats import Tally, merged
 from .tables import TableSpec, build_table
 
@@ -34,13 +34,14 @@ def simulate(spec: TableSpec, agents: tuple[Agent, ...], games: int, seed: int, 
 
     ``scheduler`` (``tcp://HOST:PORT``) or a Dask ``client`` sends chunks of games to a cluster;
     otherwise ``workers`` local processes play them (one: this process). ``size`` games per chunk
-    (default: about eight chunks per worker, at most 100 games each) changes nothing in the result.
+    (default: about eight chunks per worker, at most 100 games each, locally; about four per worker, at most
+    1,000 games each, on Dask, whose tasks cost more) changes nothing in the result.
     """
     build_table(spec)  # bad input is reported here, before any worker starts
     tell = progress or (lambda done: None)
     if client is not None or scheduler is not None:
         refuse_remote("a Dask cluster (--scheduler)")
-        runs = chunks(games, size or chunk_size(games, _dask_workers(client) if client else max(workers, 2)), first)
+        runs = chunks(games, size or dask_chunk_size(games, _dask_workers(client) if client else max(workers, 2)), first)
         return _on_dask(spec, agents, seed, runs, scheduler, client, tell)
     runs = chunks(games, size or chunk_size(games, workers), first)
     if workers <= 1 or len(runs) == 1:

@@ -109,6 +109,8 @@ def unexplained(card: Any, kind: str | None) -> bool:
     return acts and not (card.effects or card.missing or card.needs)
 
 
+NO_COPIES = "number of copies not given by the sources (nor assumed)"
+"""The reason of a card whose quantity neither the sources nor an assumption give: no number of copies is made up."""
 UNEXPLAINED = "it has no effects, and neither a missing fact nor a needed engine feature is recorded for it"
 """The reason of a card left out with nothing to explain why (``validate`` warns: ``unexplained-gap``)."""
 
@@ -155,13 +157,14 @@ def catalogue(db: Database, set_ids: list[str]) -> Catalogue:
         values = {stat: card.stats.get(stat) for stat in ("attack", "defence", "sell")}
         values = {k: v if v is not None else assumed.get((card.id, f"stats/{k}")) for k, v in values.items()}
         kind = card.attributes.get("treasure-kind")
+        copies = card.quantity if card.quantity is not None else assumed.get((card.id, "quantity"))
         reason = unmodelled_reason(card, kind, values)
         effects, refused = parsed_effects(card.effects)
-        reason = "; ".join(filter(None, (reason, refused)))
+        uncounted = copies is None and "quantity" not in {fact.field for fact in card.missing}  # else said above
+        reason = "; ".join(filter(None, (reason, refused, NO_COPIES if uncounted else None)))
         if reason:
             result.left_out[card.id] = reason
             continue
-        copies = card.quantity if card.quantity is not None else assumed.get((card.id, "quantity"), 1)
         result.cards[card.id] = CardDef(card.id, tuple(card.types), kind, card.attributes.get("ingredient-category"),
                                         values["attack"], values["defence"], values["sell"], effects, copies,
                                         tuple(card.icons), card.stats.get("rank") or 1)

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import random
 
+from ...engine.core import SetupRefused
 from .state import Draft, State, frozen, thawed
 
 MAX_REDEALS = 100
-"""Re-deals (and map redraws) tried before the last deal is kept."""
+"""Deals (and, within each, map draws) tried before the setup is refused: a deck that cannot give a deal the
+rules keep would otherwise shuffle for ever. Seeded games need at most 14 shuffles in all (docs/engine.md)."""
+REDEAL_RULE = "redeal-ingredients"
+"""game.json's parameter: a counter dealt this many ingredients or more is dealt again."""
+MAP_RULE = "max-ingredients-on-map-setup"
+"""game.json's parameter: the most ingredients the map's first cards may hold before they are drawn again."""
 
 
 class Deal:
@@ -25,11 +31,15 @@ class Deal:
             rng.shuffle(instances)
             layout: tuple[int, ...] = ()
             if spaces:
-                for _ in range(MAX_REDEALS):  # two or more ingredients on the map: shuffle back, draw again
+                for draw in range(MAX_REDEALS):  # two or more ingredients on the map: shuffle back, draw again
+                    if draw:
+                        rng.shuffle(instances)
                     layout = tuple(instances[: len(spaces)])
                     if sum(self.defs[designs[i]].kind == "ingredient" for i in layout) < 2:
                         break
-                    rng.shuffle(instances)
+                else:
+                    self._refuse_deal(MAP_RULE, f"{MAX_REDEALS} draws of the map's first {len(spaces)} cards each held "
+                                                "two or more ingredients")
             rest = instances[len(layout):]
             hands = [rest[p * deal : (p + 1) * deal] for p in range(self.players)]
             deck = tuple(rest[self.players * deal :])
@@ -42,9 +52,17 @@ class Deal:
                     self.receive(draft, p, instance)
             if all(sum(self.card(draft, i).kind == "ingredient" for i in c) < 3 for c in draft.counters):
                 break
+        else:
+            self._refuse_deal(REDEAL_RULE, f"{MAX_REDEALS} deals each put three or more ingredients on a counter")
         draft.rng = rng  # the first turn may start here, and its effects may draw chance like any step's
         self._choose_first(draft)
         return frozen(draft)
+
+    def _refuse_deal(self, rule: str, what: str) -> None:
+        """SetupRefused: the deck gave no deal the rules keep within ``MAX_REDEALS`` tries (a deck of nearly all
+        ingredients), never a game started from a deal the rulebook says to deal again."""
+        raise SetupRefused(rule, self.setup_sources.get(rule, "game.json#/parameters"),
+                           f"{what}; this deck of {len(self.deck_designs())} cards gives no deal the rules keep")
 
     def deck_designs(self) -> tuple[str, ...]:
         """The design of each card instance of a new game, in catalogue order (by id) before any shuffle."""

@@ -11,6 +11,7 @@ from ...engine.core import SetupRefused, player_index
 from ...engine.setups import check_players, cite
 from .rules import FalleraRules, State
 from .cards import EFFECTS, CardDef, Catalogue, catalogue
+from .deal import MAP_RULE, REDEAL_RULE
 from ...engine.scripted import ScriptedChance, ScriptError
 
 SUPPORTED = {"base": ["base"], "base-2": ["base", "discordia"], "base-3": ["base", "mes-enlla"],
@@ -169,8 +170,9 @@ def _build_rules(db: Database, config: Configuration) -> tuple[FalleraRules, Cat
     if board:
         dealt, _ = territorial_foods(db)
         foods = tuple(space for space in board if space in dealt)  # in the map's order
+    setup_sources = {p.id: cite(p.sources) for p in db.game_doc.parameters if p.id in (REDEAL_RULE, MAP_RULE)}
     return FalleraRules(cards.cards, config.players, "discordia" in sets, board, bonuses, burning=expert,
-                        food_spaces=foods), cards
+                        food_spaces=foods, setup_sources=setup_sources), cards
 
 
 def new_game(db: Database, config: Configuration, rng: random.Random) -> tuple[FalleraRules, State]:

@@ -52,8 +52,8 @@ class VerbContext(Protocol):
         """``instance`` reaches ``who``: a treasure onto the counter, any other card into the hand."""
 
     def deal_map(self, draft: Draft) -> str:
-        """Refill an emptied Kingdom map: ``lay`` (the player lays the cards), ``over`` (the deck ran out, with
-        expansion 2) or ``""`` (nothing left to draw)."""
+        """Refill an emptied Kingdom map: ``lay`` (the player lays the cards) or ``over`` (the deck ran out, with
+        expansion 2); RuntimeError ``map-refill-nothing-left`` when the deck and the cemetery are both empty."""
 
 
 MEMBERS = frozenset(name for name in VerbContext.__dict__ if not name.startswith("_"))

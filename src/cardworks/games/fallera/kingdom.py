@@ -10,6 +10,9 @@ from .registry import REGISTRY
 from .state import Draft, State
 from .turns import reshuffle
 
+NOTHING_LEFT = "map-refill-nothing-left"
+"""The code of the error raised when an emptied map has nothing left to refill it (``Kingdom.deal_map``)."""
+
 
 class Kingdom:
     """The part of ``FalleraRules`` that plays the Kingdom map."""
@@ -71,30 +74,31 @@ class Kingdom:
         they wish (phase ``lay``; rulebook 3, lines 106-108); then the move ends."""
         if any(slot >= 0 for slot in draft.map):
             return self._end_move(draft, realm)
-        dealt = self.deal_map(draft)
-        if dealt == "over":
+        if self.deal_map(draft) == "over":
             return True
-        if not dealt:
-            return self._end_move(draft, realm)
         self.schedule(draft, ("end-move", realm))
         return True
 
     def deal_map(self, draft: Draft) -> str:
-        """An emptied map's refill is drawn (rulebook 3, lines 106-108): ``lay`` (the player lays the cards),
-        ``over`` (the deck ran out, with expansion 2) or ``""`` (nothing left to draw)."""
+        """An emptied map's refill is drawn (rulebook 3, lines 106-108): ``lay`` (the player lays the cards;
+        fewer than the terretes when fewer are left) or ``over`` (the deck ran out, with expansion 2).
+
+        Raises RuntimeError ``map-refill-nothing-left`` when the deck and the cemetery are both empty: the map
+        may never be left empty (line 108) and the rulebooks say nothing of this case, so no game goes on with
+        an empty map as if it had been refilled."""
+        if not draft.deck and not draft.cemetery:
+            raise RuntimeError(f"[{NOTHING_LEFT}] the Kingdom map was emptied with no card left in the deck or the "
+                               "cemetery to refill it; the map may never be left empty (fallera-3 line 108) and the "
+                               "rulebooks do not say what happens then")
         drawn: list[int] = []
-        for _ in draft.spaces:
+        while len(drawn) < len(draft.spaces) and (draft.deck or draft.cemetery):
             if not draft.deck:  # only in the base game: with expansion 2 the game ended when it ran out
-                if not draft.cemetery:
-                    break
                 reshuffle(draft)
             drawn.append(draft.deck.pop(0))
             if self.discord and not draft.deck:  # the game ends the moment the deck runs out (rulebook 2, line 34)
                 draft.laying = tuple(drawn)  # drawn, and never laid
                 self._deck_exhausted(draft)
                 return "over"
-        if not drawn:
-            return ""
         draft.laying, draft.phase = tuple(drawn), "lay"
         return "lay"
 

@@ -97,6 +97,8 @@ class FalleraRules(Deal, Checks, Rollouts, TurnFlow, Triggers, Responses, Window
     """Expert mode: draw one and discard one hand card before each turn."""
     food_spaces: tuple[str, ...] = ()
     """The terretes that have a territorial food card, dealt one per player (Benidorm has none)."""
+    setup_sources: dict[str, str] = field(default_factory=dict, compare=False)
+    """Where the rulebooks state each setup rule a deal may be refused by (rule id → citation, ``deal``)."""
     _facts: dict[tuple[str, ...], Facts] = field(default_factory=dict, init=False, repr=False, compare=False)
     _last: tuple[tuple[str, ...], Facts] | None = field(default=None, init=False, repr=False, compare=False)
     _moves: dict[tuple[str | None, tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)

@@ -243,7 +243,8 @@ def take_from_map(rules: VerbContext, draft: Draft, who: int, source: Any, index
     if rules.check_victory(draft):
         rules.schedule(draft, rest)
         return True
-    if all(slot < 0 for slot in draft.map) and rules.deal_map(draft):
+    if all(slot < 0 for slot in draft.map):
+        rules.deal_map(draft)  # the player lays the cards drawn (or the deck ran out): the rest waits
         rules.schedule(draft, rest)
         return True
     return None
