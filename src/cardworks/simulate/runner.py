@@ -189,8 +189,14 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         if agent.kind == "random":
             return legal[int(mind.random() * len(legal))], here
         return agent.choose(table, actor, lambda: rules.observe(frozen, actor), legal, mind), here
-    seen = rules.observe(frozen, actor)
-    action = agent.choose(table, actor, lambda: seen, legal, mind)
+    kept_seen: list[Any] = []  # the observation, made once and only if a choice looks (one legal action: none)
+
+    def seen() -> Any:
+        if not kept_seen:
+            kept_seen.append(rules.observe(frozen, actor))
+        return kept_seen[0]
+
+    action = agent.choose(table, actor, seen, legal, mind)
     named = table.simulation.named
     if named is not None:  # the game promises: a choice naming no card of the design is the twin's too
         names = named(legal)
@@ -204,7 +210,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     for design in checked:
         twin = live[design]
         again.setstate(start)
-        other = agent.choose(twin, actor, lambda: seen, twin.rules.legal_actions(frozen), again)
+        other = agent.choose(twin, actor, seen, twin.rules.legal_actions(frozen), again)
         if other != action or again.getstate() != after or used == design:
             snapshots[design] = here
             del live[design]
