@@ -32,7 +32,6 @@ import time
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
-from cardworks.cluster import local_cluster, quiet_environment
 from cardworks.simulate.agents import parse_agents
 from cardworks.simulate.executors import simulate
 from cardworks.simulate.tables import TableSpec, build_table
@@ -70,6 +69,8 @@ def command_cluster(workers: int, nanny: bool = True, quiet: bool = True):
 
     import psutil
     from distributed import Client
+
+    from cardworks.cluster import quiet_environment
 
     env = {**os.environ, **(quiet_environment() if quiet else {})}
     started: list[subprocess.Popen] = []
@@ -390,6 +391,8 @@ def main() -> None:
               f"({games} games, {steps:.0f} steps/game; MCTS: 30 iterations a decision)")
     print("\nScaling from 1 to 2 workers (same games; load average now "
           f"{os.getloadavg()[0]:.1f}):")
+    from cardworks.cluster import local_cluster  # here: --paired and --ismcts also run on checkouts without it
+
     with ExitStack() as stack:
         cluster = None if args.skip_cluster else stack.enter_context(local_cluster(1))
         for agents, games in (("random", args.games), ("greedy", max(8, args.games // 4))):

@@ -79,6 +79,12 @@ class Simulation:
     """``quiet(rules, state, design)``: the players whose hands hold copies of ``design`` while its definition can
     change nothing but their own decisions (empty: all in the deck), None once it may act (in play). Paired games
     then replay a card's twin only from the first step its definition may change; without it, from the deal."""
+    named: Callable[[Sequence[Any]], frozenset[str] | set[str]] | None = None
+    """``named(legal)``: the designs whose cards the actions ``legal`` name. A game that gives it promises that its
+    greedy player reads the definition of a card ``quiet`` keeps in a hand only through an action naming it, and
+    that the actions a twin's rules list differ from the real rules' only by actions naming the card: a paired
+    game's watch then takes a greedy holder's choice as the twin's too where no action names the card, instead
+    of working it out again; without it, the choice is always worked out again."""
 
 
 class SectionContext(Protocol):

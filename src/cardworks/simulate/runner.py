@@ -73,9 +73,10 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     live = dict(watch) if watch else {}
     snapshots: dict[str, Snapshot | None] = {}
     before: Snapshot | None = None  # the position before the last step (None: the deal)
-    kept: list[Any] = [None] * players  # each seat's rng state, None once its seat has drawn since
+    kept: list[Any] = [None] * (players + 1)  # each seat's rng state, then chance's; None once it has drawn since
+    drawn = _Drawn(chance) if live else None  # the rules' chance while watching: tells when they drew from it
     while legal and steps < table.spec.max_steps:
-        state = position()  # read-only; agents that look get an immutable snapshot
+        state = position()  # read-only, and only until the step is played (``Table.live``)
         actor = rules.actor(state)
         if cards:
             for zone in table.zones(state):
@@ -89,12 +90,19 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         elif blind[actor]:
             action = legal[int(minds[actor].random() * len(legal))]
         else:
-            action = seats[actor].choose(table, actor, lambda: rules.observe(now(), actor), legal, minds[actor])
+            # the observation is read off the position as it stands (the rules read a draft as a state, and an
+            # observation holds none of its parts): freezing a copy of it first cost more than the observation
+            action = seats[actor].choose(table, actor, lambda: rules.observe(state, actor), legal, minds[actor])
         if actor != CHANCE and not light:
             design = table.played(action)
             if design is not None:
                 played[design] += 1
-        play(action, chance)
+        if drawn is None:
+            play(action, chance)
+        else:
+            play(action, drawn)
+            if drawn.used:
+                drawn.used, kept[-1] = False, None
         legal = choices()
         steps += 1
     final = now()
@@ -115,6 +123,21 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         played=tuple(sorted(played.items())), cause=cause, events=events), snapshots
 
 
+class _Drawn:
+    """The chance generator as the rules get it while a game is watched: every attribute is the generator's own
+    (the same numbers), and reading any marks it ``used``, so the watch reads its state again only after a step
+    that drew from it (most steps draw nothing, and reading a generator's state costs more than a step's choice)."""
+
+    __slots__ = ("rng", "used")
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng, self.used = rng, False
+
+    def __getattr__(self, name: str) -> Any:
+        self.used = True
+        return getattr(self.rng, name)
+
+
 def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, legal: Any, chance: random.Random,
                minds: list[random.Random], steps: int, now: Any, live: dict[str, Table],
                snapshots: dict[str, Snapshot | None], before: Snapshot | None,
@@ -127,19 +150,21 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     the deck, the cemetery or hands) and every decision of a holder is the same with the card made plain: a
     greedy holder's choice is worked out again on the twin's table from the same position and rng state, and
     must be the same action, leave its rng in the same state and not use the card (sell it, battle or defend
-    with it, play it). A step that put a copy in play (drawn onto a counter, say) may have played otherwise in
+    with it, play it); where the game names the cards of the legal actions (``Simulation.named``) and none is
+    the card, the choice is the twin's without working it out again. A step that put a copy in play (drawn onto a counter, say) may have played otherwise in
     the twin: its twin starts before it. A random holder's list of choices, and a search's sampled worlds, may
     differ: those diverge at once."""
     rules = table.rules
     frozen = now()
     if kept is None:
-        kept = [None] * len(minds)
+        kept = [None] * (len(minds) + 1)
     for seat, mind in enumerate(minds):  # only a seat that decided since has a new rng state
         if kept[seat] is None:
             kept[seat] = mind.getstate()
-    here = (frozen, chance.getstate(), tuple(kept), steps)
-    if actor != CHANCE:
-        kept[actor] = None
+    if kept[-1] is None:  # nor has chance, unless it was drawn since (``_Drawn``)
+        kept[-1] = chance.getstate()
+    here = (frozen, kept[-1], tuple(kept[:-1]), steps)
+    kept[actor if actor != CHANCE else -1] = None
     gone, now_gone, checked = [], [], []
     agent = seats[actor] if actor != CHANCE else None
     searching = agent is not None and agent.kind == "mcts" and len(legal) > 1
@@ -164,16 +189,28 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         if agent.kind == "random":
             return legal[int(mind.random() * len(legal))], here
         return agent.choose(table, actor, lambda: rules.observe(frozen, actor), legal, mind), here
+    kept_seen: list[Any] = []  # the observation, made once and only if a choice looks (one legal action: none)
+
+    def seen() -> Any:
+        if not kept_seen:
+            kept_seen.append(rules.observe(frozen, actor))
+        return kept_seen[0]
+
+    action = agent.choose(table, actor, seen, legal, mind)
+    named = table.simulation.named
+    if named is not None:  # the game promises: a choice naming no card of the design is the twin's too
+        names = named(legal)
+        checked = [design for design in checked if design in names]
+        if not checked:
+            return action, here
     start = here[2][actor]
-    seen = rules.observe(frozen, actor)
-    action = agent.choose(table, actor, lambda: seen, legal, mind)
     after = mind.getstate()
     used = table.played(action)
     again = random.Random(0)  # set to the real game's state for each card (seeding from the system cost more)
     for design in checked:
         twin = live[design]
         again.setstate(start)
-        other = agent.choose(twin, actor, lambda: seen, twin.rules.legal_actions(frozen), again)
+        other = agent.choose(twin, actor, seen, twin.rules.legal_actions(frozen), again)
         if other != action or again.getstate() != after or used == design:
             snapshots[design] = here
             del live[design]

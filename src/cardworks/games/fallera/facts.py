@@ -112,6 +112,7 @@ class Facts:
         self.any_playable = any(self.playable)
         self.events = tuple(frozenset(e.when.event for e in c.effects) for c in defs)
         """The triggers of each instance's effects."""
+        self._answering: dict[str, tuple[bool, ...]] = {}
         self.takes_back = frozenset(i for i, c in enumerate(defs)
                                     if any(verb.verb == "return-from-cemetery" for e in c.effects for verb in e.do))
         """The instances that take a card back from the cemetery by choice (``return-from-cemetery``)."""
@@ -150,6 +151,14 @@ class Facts:
     def in_order(self, instances: tuple[int, ...] | list[int]) -> tuple[int, ...] | list[int]:
         """``instances`` (in number order) in notation order."""
         return instances if self.in_number_order else sorted(instances, key=self.rank_of)
+
+    def answering(self, event: str) -> tuple[bool, ...]:
+        """Per instance, whether one of its effects has the trigger ``event`` (worked out once per event): a response
+        window asks only holders of such cards, and most hands hold none."""
+        flags = self._answering.get(event)
+        if flags is None:
+            flags = self._answering[event] = tuple(event in triggers for triggers in self.events)
+        return flags
 
     def row(self, kind: type, *players: int) -> tuple[FalleraAction, ...]:
         """``kind(*players, card)`` (``Sell``, ``Defend``, ``Burn``, ``Take``) for every instance, by

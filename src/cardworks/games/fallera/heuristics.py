@@ -39,31 +39,55 @@ def _design(label: str) -> str:
     return label.rsplit("#", 1)[0]
 
 
-_DEFENCES: dict[int, tuple[Any, tuple[int | None, ...], tuple[tuple[int, int], ...]]] = {}
+_DEFENCES: dict[int, tuple[Any, "_Defences"]] = {}
 
 
-def _defences(table: Any) -> tuple[int | None, ...]:
-    """Each instance's defence as the players believe it, None for a card that is not a battle card (worked
-    out once per table): the printed deck list (``table.beliefs``; in a paired game's twin, the real card's,
-    since nobody knows one card plays as a stand-in), read only for the cards a player has not seen."""
-    return _kept_defences(table)[1]
+class _Defences:
+    """The battle cards' defences as the players believe them, for one table: the printed deck list
+    (``table.beliefs``; in a paired game's twin, the real card's, since nobody knows one card plays as a
+    stand-in), read only for the cards a player has not seen."""
 
+    __slots__ = ("each", "groups", "everything", "by_label")
 
-def _kept_defences(table: Any) -> tuple[Any, tuple[int | None, ...], tuple[tuple[int, int], ...]]:
-    """(table, ``_defences``, (instance, defence) of each battle card in instance order), once per table."""
-    kept = _DEFENCES.get(id(table))
-    if kept is None or kept[0] is not table:
+    def __init__(self, table: Any) -> None:
         beliefs = getattr(table, "beliefs", None) or table.cards
         cards = [beliefs[d] for d in table.rules.deck_designs()]
-        defences = tuple(c.defence if c.battle else None for c in cards)
-        kept = _DEFENCES[id(table)] = (table, defences, tuple((i, d) for i, d in enumerate(defences) if d is not None))
-    return kept
+        self.each = tuple(c.defence if c.battle else None for c in cards)
+        """Each instance's defence, None for a card that is not a battle card."""
+        everything = sorted(d for d in self.each if d is not None)
+        self.everything = everything
+        """Every battle card's defence, ascending."""
+        self.groups = tuple((value, everything.count(value)) for value in sorted(set(everything)))
+        """(defence, battle cards with it), ascending."""
+        self.by_label: dict[str, int | None] = {}
+        """Label (``design#n``) → its instance's defence, filled as labels are met."""
+
+    def of(self, label: str) -> int | None:
+        by_label = self.by_label
+        if label in by_label:
+            return by_label[label]
+        defence = by_label[label] = self.each[_instance(label)]
+        return defence
+
+
+def _kept_defences(table: Any) -> _Defences:
+    """The ``_Defences`` of ``table``, worked out once per table."""
+    return _per_table(_DEFENCES, table, _Defences)
 
 
 def _ingredients(table: Any, labels: Sequence[str]) -> int:
     """Valid ingredients among ``labels``, one each (forbidden ones do not count; a heuristic's estimate: card
     effects that change an ingredient's worth are left to the rules)."""
+    return _counted(table, _valid(table), labels)
+
+
+def _counts(table: Any, counters: Sequence[Sequence[str]]) -> list[int]:
+    """``_ingredients`` of each counter."""
     valid = _valid(table)
+    return [_counted(table, valid, labels) for labels in counters]
+
+
+def _counted(table: Any, valid: dict[str, int], labels: Sequence[str]) -> int:
     count = 0
     for label in labels:
         one = valid.get(label)
@@ -77,14 +101,15 @@ def _ingredients(table: Any, labels: Sequence[str]) -> int:
 _VALID: dict[int, tuple[Any, dict[str, int]]] = {}
 
 
-def _per_table(store: dict[int, tuple[Any, dict]], table: Any) -> dict:
-    """The dictionary ``store`` keeps for ``table`` (made empty the first time; the table is held beside it, so
-    another table reusing its id never reads it); a store past 256 tables starts again."""
+def _per_table(store: dict[int, tuple[Any, Any]], table: Any, make: Callable[[Any], Any] = lambda table: {}) -> Any:
+    """What ``store`` keeps for ``table`` (``make(table)`` the first time: an empty dictionary unless told; the
+    table is held beside it, so another table reusing its id never reads it); a store past 256 tables starts
+    again."""
     kept = store.get(id(table))
     if kept is None or kept[0] is not table:
         if len(store) > 256:
             store.clear()
-        kept = store[id(table)] = (table, {})
+        kept = store[id(table)] = (table, make(table))
     return kept[1]
 
 
@@ -129,15 +154,38 @@ def _treasure_worth(table: Any, design: str) -> float:
 
 
 def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
-    """The defence of every battle card the player has not seen (in rivals' hands or the deck)."""
-    visible: set[int] = set()
+    """The defence of every battle card the player has not seen (in rivals' hands or the deck), ascending: every
+    battle card's, less those of the battle cards it sees (its hand, the cemetery, cards being laid, every
+    counter, the map, a face-up attack)."""
+    known = _kept_defences(table)
+    by_label, of = known.by_label, known.of
+    shown: dict[str, int] = {}  # visible battle card's label → its defence (a label is one card: counted once)
     for labels in (seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"]):
-        visible.update(map(_instance, labels))
-    visible.update(_instance(v) for v in seen.get("map", {}).values() if v)
+        for label in labels:
+            defence = by_label[label] if label in by_label else of(label)
+            if defence is not None:
+                shown[label] = defence
+    for label in seen.get("map", {}).values():
+        if label:
+            defence = of(label)
+            if defence is not None:
+                shown[label] = defence
     battle = seen.get("battle")
     if battle and battle.get("attack") not in (None, "hidden"):
-        visible.add(_instance(battle["attack"]))
-    return [d for i, d in _kept_defences(table)[2] if i not in visible]
+        defence = of(battle["attack"])
+        if defence is not None:
+            shown[battle["attack"]] = defence
+    if not shown:
+        return list(known.everything)
+    taken: dict[int, int] = {}
+    for defence in shown.values():
+        taken[defence] = taken.get(defence, 0) + 1
+    ordered: list[int] = []
+    for value, count in known.groups:
+        left = count - taken.get(value, 0)
+        if left:
+            ordered += [value] * left
+    return ordered
 
 
 def _odds(attack: int, ordered: list[int], hand: int) -> float:
@@ -160,7 +208,7 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     if phase == "respond":
         return _respond(me, seen, legal)
     if phase == "target":  # the treasure worth most, from the leader first
-        counts = [_ingredients(table, c) for c in seen["counters"]]
+        counts = _counts(table, seen["counters"])
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design) + 2.0 * counts[a.owner], a.notation()))
     if phase == "choose":
         return _choose(table, me, seen, legal, rng)
@@ -168,8 +216,8 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
         return _several(table, seen, legal)
     if phase != "turn":
         return legal[int(rng.random() * len(legal))]
-    counts = [_ingredients(table, c) for c in seen["counters"]]
-    ordered = sorted(_unseen_defences(table, seen))
+    counts = _counts(table, seen["counters"])
+    ordered = _unseen_defences(table, seen)
     odds: dict[tuple[int, int], float] = {}
     listed, scores = [], []
     memo, cards, sizes = _memo(table), table.cards, seen["hand_sizes"]
@@ -239,7 +287,7 @@ def _choose(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng
     if kind in ("map", "cemetery"):
         return max(legal, key=lambda a: (treasure_worth(table, a.card.design), a.notation()))
     if kind == "player":
-        counts = [_ingredients(table, c) for c in seen["counters"]]
+        counts = _counts(table, seen["counters"])
         return max(legal, key=lambda a: (counts[a.chosen], seen["hand_sizes"][a.chosen], a.notation()))
     return legal[int(rng.random() * len(legal))]
 

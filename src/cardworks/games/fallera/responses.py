@@ -32,8 +32,14 @@ class Responses:
     def _answers(self, draft: Any, who: int, event: str, subject: int) -> list[int]:
         """The cards of ``who``'s hand that may answer ``event`` about ``subject`` now (in number order);
         ``draft`` may be a state."""
-        defs, found = (draft.facts if type(draft) is Draft else self.facts(draft)).defs, []
-        for instance in draft.hands[who]:
+        facts = draft.facts if type(draft) is Draft else self.facts(draft)
+        hand, answering = draft.hands[who], facts.answering(event)
+        if not any(map(answering.__getitem__, hand)):
+            return []
+        defs, found = facts.defs, []
+        for instance in hand:
+            if not answering[instance]:
+                continue
             card = defs[instance]
             for _, effect in card.triggered(event):
                 if not holds(effect.while_, draft, who, None):

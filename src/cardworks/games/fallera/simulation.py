@@ -39,6 +39,22 @@ def played(action: Any) -> str | None:
     return action.card.design if type(action) in USING else None
 
 
+def named(legal: Sequence[Any]) -> set[str]:
+    """The designs of the cards ``legal`` names (the card an action uses, burns, discards or targets; a battle's
+    treasure). Greedy reads a hand card's definition only through these (``heuristics``: a turn's attack or
+    play, a defence, a burn or discard, a choice), and a twin's rules list other actions than the real rules
+    only where the card answers or is played (``Respond``, ``Play``: a plain card does neither)."""
+    found = set()
+    for action in legal:
+        card = getattr(action, "card", None)
+        if card is not None:
+            found.add(card.design)
+        treasure = getattr(action, "treasure", None)
+        if treasure is not None:
+            found.add(treasure.design)
+    return found
+
+
 _INSTANCES: dict[tuple[int, str], tuple[Any, tuple[int, ...]]] = {}
 READ_WHERE_USED = frozenset({"as-its-type", "restates-terreta-bonus", "part-of", "return-to-hand", "battle-again"})
 """Verbs read only as the card itself is used or described (a battle, a sale), never while it waits in a hand."""
@@ -269,4 +285,5 @@ def deal(db: Any, config: Any, rules: Any, rng: random.Random) -> Any:
 
 
 SIMULATION = Simulation(heuristics=heuristics, turns=turns, cards=cards, zones=zones, design=design, played=played,
-                        credits=credits, plain=plain, deal=deal, adjusted=adjusted, quiet=quiet)
+                        credits=credits, plain=plain, deal=deal, adjusted=adjusted, quiet=quiet,
+                        named=named)
