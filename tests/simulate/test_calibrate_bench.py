@@ -133,3 +133,20 @@ def test_seeds_are_ranges_and_lists() -> None:
     for bad in ("3-1", "1,1", "a", "1,,2"):
         with pytest.raises(argparse.ArgumentTypeError):
             parse(bad)
+
+
+def test_greedy_sees_op_attack_as_a_6_because_the_deck_has_no_defence_from_5_to_9(tmp_path: Path) -> None:
+    """docs/simulate.md, "A card that wins every battle": greedy's odds take a card's own attack, uncapped; in the
+    planted deck an attack of 10 has the odds of a 6 only because no defence lies between them."""
+    from cardworks.games.fallera.heuristics import _kept_defences, _odds
+    from cardworks.simulate.tables import TableSpec, build_table
+
+    bench = _bench()
+    table = build_table(TableSpec(str(bench.CARDS), "fallera", "base", 4, (str(bench.write_pack(tmp_path)),), 5000))
+    defences = sorted(d for _, d in _kept_defences(table)[2])
+    assert not [d for d in defences if 5 <= d <= 9] and defences.count(10) == 2
+    odds = [_odds(attack, defences, 5) for attack in range(11)]
+    assert odds[5:] == [odds[5]] * 6 and 0 < odds[5] < 1
+    assert odds == sorted(odds) and odds[4] < odds[5]
+    beyond = sorted([*defences, 7])  # one defence of 7 in the deck: a 10 then wins battles a 6 loses
+    assert _odds(10, beyond, 5) > _odds(6, beyond, 5)
