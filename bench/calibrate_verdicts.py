@@ -18,8 +18,9 @@ The pack (written to a temporary folder, played on the fixture database tests/fi
   turns, one that gives three more actions a turn (the base deck's allioli persistent already gives one more):
   they must come out *strong* or *decides games* in at least 95% of the seeds at the default budget. ``op-attack``,
   attack and defence 10 alone, stays in the table as a probe: no base defence is above 4 and one base attack is
-  6, so an attack of 5 or more already wins every battle it can, and greedy play measures it level with the
-  strongest base battle card (docs/performance.md, issue 42);
+  6, so an attack of 5 or more already wins every battle it can (greedy's odds are the same for every attack
+  from 5 to 10: no cap, the deck has no defence between), and greedy play measures it 0.5 to 2 points above the
+  strongest base battle card, not shown strong (docs/simulate.md, "A card that wins every battle");
 - clearly weak cards: a battle card at the floor of both stats (0/0: the game's stats run from 0, and the base
   deck's cagallo is 0/0 already, so no battle card can be lower on a number) that also makes its user discard two
   cards whenever it is used, a treasure that makes its holder discard two cards at the start of each turn, and a
