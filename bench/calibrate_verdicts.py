@@ -1,24 +1,36 @@
 """Measure the verdicts themselves: plant cards of known strength into a fixture pack and count the answers.
 
-Run: python bench/calibrate_verdicts.py [--games auto|N] [--seeds 1-10] [--agent random] [--workers 2]
+Run: python bench/calibrate_verdicts.py [--games auto|N] [--seeds 1-10|1,2,5] [--agent random] [--workers 2]
                                         [--sweep-values 0,1,2,3,4,5,6,8,10] [--sweep-games 3200] [--no-sweep]
-                                        [--log-games 20] [--sweep-only] [--figures DIR]
+                                        [--log-games 20] [--sweep-only] [--measure DIR] [--from-figures DIR]
+
+Seeds may be split over processes: ``--seeds 1,2 --no-sweep --measure DIR`` in one, ``--seeds 3,4 --no-sweep
+--measure DIR`` in another, then ``--from-figures DIR --seeds 1-4 --no-sweep`` prints the confusion table of all
+four from the saved figures without playing a game.
 
 The pack (written to a temporary folder, played on the fixture database tests/fixtures/cards) holds:
 
-- plain twins of base cards (the same stats and effects under another id, cagallo's 0/0 among them): they must
+- plain twins of base cards (the same stats and effects under another id, cagallo's 0/0 among them; the stats
+  as the game plays them, the fixture's assumptions applied, since most base battle cards print none): they must
   come out *in line* or *not decided*, never *strong* or *weak*;
 - clearly overpowered cards: a battle card with attack and defence 10 that also draws its user three cards
   whenever it is used (``op-battle``), a treasure that draws three cards at the start of each of its holder's
   turns, one that gives three more actions a turn (the base deck's allioli persistent already gives one more):
   they must come out *strong* or *decides games* in at least 95% of the seeds at the default budget. ``op-attack``,
   attack and defence 10 alone, stays in the table as a probe: no base defence is above 4 and one base attack is
-  6, so an attack of 5 or more already wins every battle it can, and greedy play measures it level with the
-  strongest base battle card (docs/performance.md, issue 42);
+  6, so an attack of 5 or more already wins every battle it can (greedy's odds are the same for every attack
+  from 5 to 10: no cap, the deck has no defence between), and greedy play measures it 0.5 to 2 points above the
+  strongest base battle card, not shown strong (docs/simulate.md, "A card that wins every battle");
 - clearly weak cards: a battle card at the floor of both stats (0/0: the game's stats run from 0, and the base
   deck's cagallo is 0/0 already, so no battle card can be lower on a number) that also makes its user discard two
   cards whenever it is used, a treasure that makes its holder discard two cards at the start of each turn, and a
   sellable worth nothing (``weak-sell``, sell 0: sold, it draws no card): they must come out *weak*.
+
+No weak ingredient is planted. An ingredient is a step to the win for whoever holds it, so every player fights
+for it and it changes hands in battles: a drawback it carries falls on whoever holds it at the time, and its
+paired effect (its holder's wins against the twin game's) mixes the drawback with what holding one more
+ingredient is worth. One planted that way (a round before this one) came out *in line* at 9 seeds of 10. A card
+weak by construction must cost its holder and give nothing a rival would take it for; no ingredient does.
 
 Every seed plays paired games of the base deck with the pack: ``--games auto`` (the default budget: simulate's
 ``--games auto``, looks up to 3,200 games, stopping when every card is decided) or a fixed number; the confusion
@@ -88,6 +100,7 @@ SWEPT = "twin-capita"
 def write_pack(folder: Path) -> Path:
     """The planted pack, written into ``folder``."""
     base = {c["id"]: c for c in json.loads((CARDS / "fallera" / "sets" / "base.json").read_text())["cards"]}
+    played = build_table(TableSpec(str(CARDS), "fallera", "base", 4, (), 5000)).cards  # assumptions applied
     cards = []
     for planted, original in TWINS.items():
         card = {k: copy.deepcopy(v) for k, v in base[original].items()
@@ -99,8 +112,10 @@ def write_pack(folder: Path) -> Path:
         if not card["effects"]:  # a plain card: its rules text would only restate the bonus
             del card["effects"]
             card.pop("rules", None)
-        if card.get("stats") and None in card["stats"].values():
-            card["stats"] = {k: v if v is not None else 2 for k, v in card["stats"].items()}
+        if card.get("stats"):  # as the game plays the original: a printed null is the fixture's assumption
+            card["stats"] = {k: getattr(played[original], k) for k in card["stats"]}
+            if None in card["stats"].values():
+                raise ValueError(f"{original}: no {card['stats']} in the fixture game, assumptions included")
         cards.append(card)
     for planted, body in {**OVERPOWERED, **WEAK}.items():
         cards.append({"id": planted, "quantity": 1, "name": planted, "sources": SOURCE, **copy.deepcopy(body)})
@@ -270,6 +285,34 @@ def battle_log(pack: Path, cards: tuple[str, ...], games: int, agent: str, seed:
     return lines
 
 
+def parse_seeds(text: str) -> list[int]:
+    """``1-10``, ``1,2,5`` or ``1-3,7``: the seeds, in the order given; ArgumentTypeError for anything else."""
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            low, dash, high = part.strip().partition("-")
+            first, last = int(low), int(high) if dash else int(low)
+            if last < first:
+                raise ValueError(f"{part}: a range runs upwards")
+            seeds += range(first, last + 1)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"--seeds {text!r}: {exc}") from None
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"--seeds {text!r}: a seed is given twice")
+    return seeds
+
+
+def saved(folder: Path, seed: int) -> dict:
+    """The figures ``--measure`` wrote for ``seed`` into ``folder``; SystemExit naming the file when it is not there."""
+    file = folder / f"seed-{seed}.json"
+    if not file.is_file():
+        raise SystemExit(f"--from-figures: no figures for seed {seed} ({file.name} is not in {folder})")
+    fig = json.loads(file.read_text())
+    if fig.get("table", {}).get("seed") not in (None, seed):
+        raise SystemExit(f"--from-figures: {file.name} holds the figures of seed {fig['table']['seed']}, not {seed}")
+    return fig
+
+
 def contiguous(values: list[int], chosen: list[int]) -> bool:
     """The chosen values are one unbroken run of the swept ones (and not empty)."""
     where = [values.index(v) for v in chosen]
@@ -281,7 +324,8 @@ def main() -> None:
     parser.add_argument("--games", default="auto", help="games per seed, or auto (the default budget: simulate's "
                         "--games auto, looks up to 3,200 games)")
     parser.add_argument("--sweep-games", type=int, default=MAX_GAMES, help="games a value of the sweep")
-    parser.add_argument("--seeds", default="1-10", help="FIRST-LAST")
+    parser.add_argument("--seeds", type=parse_seeds, default="1-10", help="FIRST-LAST, or seeds and ranges joined by "
+                        "commas (1,2,5 or 1-3,7)")
     parser.add_argument("--agent", default="random")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sweep-values", default="0,1,2,3,4,5,6,8,10")
@@ -290,18 +334,27 @@ def main() -> None:
                              "defence above 4: a defence of 7 or more is never beaten, an attack above 5 wins no more)")
     parser.add_argument("--no-sweep", action="store_true")
     parser.add_argument("--sweep-only", action="store_true", help="play only the sweep (at the first seed)")
-    parser.add_argument("--figures", type=Path, help="write each seed's figures to DIR/seed-N.json (to judge the "
-                        "same games again under another rule)")
+    parser.add_argument("--measure", "--figures", dest="measure", type=Path, metavar="DIR",
+                        help="write each seed's figures to DIR/seed-N.json (to split the seeds over processes and "
+                        "print their table with --from-figures, or to judge the same games again under another rule)")
+    parser.add_argument("--from-figures", type=Path, metavar="DIR",
+                        help="play nothing: print the confusion table of --seeds from DIR/seed-N.json, as --measure "
+                        "wrote them (a seed missing there is an error); the logs of unflagged cards only with "
+                        "--log-games given")
     parser.add_argument("--battles", type=int, default=0, metavar="GAMES",
                         help="only log, over GAMES games of the first seed, every battle of op-attack and of the base "
                              "deck's attack-6 card (tombatossals), with its result")
-    parser.add_argument("--log-games", type=int, default=20,
-                        help="games logged for a planted card never flagged: when the agents could use it, and what they chose")
+    parser.add_argument("--log-games", type=int, default=None,
+                        help="games logged for a planted card never flagged: when the agents could use it, and what "
+                        "they chose (default 20; 0 with --from-figures)")
     args = parser.parse_args()
     if args.games != "auto":
         args.games = int(args.games)
-    low, _, high = args.seeds.partition("-")
-    seeds = list(range(int(low), int(high or low) + 1))
+    if args.log_games is None:
+        args.log_games = 0 if args.from_figures else 20
+    seeds = args.seeds
+    if args.from_figures and args.measure:
+        parser.error("--from-figures reads figures --measure wrote; give one of them")
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         pack = write_pack(Path(folder))
@@ -312,14 +365,16 @@ def main() -> None:
         table: dict[str, Counter] = {card: Counter() for card in KIND}
         why: dict[str, list[str]] = {card: [] for card in KIND}
         use: dict[str, Counter] = {card: Counter() for card in KIND}
-        played = []
+        played, labels = [], set()
+        kept = {seed: saved(args.from_figures, seed) for seed in seeds} if args.from_figures else {}  # all, or none
         for seed in [] if args.sweep_only else seeds:
-            fig = run(pack, args.games, seed, args.agent, args.workers)
-            if args.figures:
-                args.figures.mkdir(parents=True, exist_ok=True)
-                (args.figures / f"seed-{seed}.json").write_text(json.dumps(fig, indent=1, sort_keys=True))
+            fig = kept[seed] if args.from_figures else run(pack, args.games, seed, args.agent, args.workers)
+            if args.measure:
+                args.measure.mkdir(parents=True, exist_ok=True)
+                (args.measure / f"seed-{seed}.json").write_text(json.dumps(fig, indent=1, sort_keys=True))
             games = fig["table"]["games"]
-            played.append(games)
+            played.append((games, "sequential" in fig))
+            labels.update(fig["table"]["agents"])
             for row in fig["cards"]:
                 if row["card"] in use:
                     use[row["card"]].update({"played": row["played_per_game"], "placed": row["placed_per_game"],
@@ -334,9 +389,11 @@ def main() -> None:
             for card in KIND:
                 print(f"  {card}: {fig['verdicts']['cards'][card]['why']}")
         if not args.sweep_only:
-            budget = (f"auto ({', '.join(f'{n:,}' for n in played)} games; looks up to {MAX_GAMES:,})"
-                      if args.games == "auto" else str(args.games))
-            print(f"\nConfusion table: {len(seeds)} seeds x {budget} paired games, agents {args.agent}, "
+            auto = args.games == "auto" and not args.from_figures or any(p[1] for p in played)
+            budget = (f"auto ({', '.join(f'{n:,}' for n, _ in played)} games; looks up to {MAX_GAMES:,})" if auto
+                      else ", ".join(sorted({f"{n:,}" for n, _ in played})))
+            agents = ", ".join(sorted(labels)) if args.from_figures else args.agent
+            print(f"\nConfusion table: {len(seeds)} seeds x {budget} paired games, agents {agents}, "
                   f"fixture base deck + planted pack (counts of seeds)")
             width = max(map(len, KIND)) + 2
             print(f"{'card':<{width}}{'kind':<13}" + "".join(f"{a:>16}" for a in ANSWERS)

@@ -4,11 +4,13 @@ Its figures (and its speed) are the bench's to print, not this test's."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,3 +56,97 @@ def test_the_battle_log_reads_each_battle_of_op_attack_and_tombatossals_off_the_
     for card in ("op-attack (10/10)", "tombatossals (6/1)"):
         assert re.search(rf"^  {re.escape(card)}: .*largest defence it attacked: \S+, largest attack it defended against",
                          out, re.M), out
+
+
+def _bench() -> Any:
+    """The bench as a module (registered first: its dataclasses look their module up)."""
+    if "calibrate_verdicts" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("calibrate_verdicts", REPO / "bench" / "calibrate_verdicts.py")
+        module = sys.modules["calibrate_verdicts"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules["calibrate_verdicts"]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    return subprocess.run([sys.executable, str(REPO / "bench" / "calibrate_verdicts.py"), *args], capture_output=True,
+                          text=True, env=env, timeout=600)
+
+
+def _table(out: str) -> str:
+    """The confusion table and its goals, as printed (from its title to the last goal line)."""
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("Confusion table"))
+    last = max(i for i, line in enumerate(lines) if line.startswith("Goal: "))
+    return "\n".join(lines[first:last + 1])
+
+
+def test_a_plain_twin_plays_the_stats_its_original_plays(tmp_path: Path) -> None:
+    """Most base battle cards print no stats (the fixture's assumptions give them): a twin must copy what the game
+    plays, not stand in a 2 for a missing number (cagallo is 0/0, la delica 1/2)."""
+    from cardworks.simulate.tables import TableSpec, build_table
+
+    bench = _bench()
+    pack = bench.write_pack(tmp_path)
+    planted = build_table(TableSpec(str(bench.CARDS), "fallera", "base", 4, (str(pack),), 5000)).cards
+    for twin, original in bench.TWINS.items():
+        for stat in ("attack", "defence", "sell"):
+            assert getattr(planted[twin], stat) == getattr(planted[original], stat), (twin, stat)
+    assert (planted["twin-cagallo"].attack, planted["twin-cagallo"].defence) == (0, 0)
+
+
+def test_seeds_split_over_processes_print_the_table_of_one_run(tmp_path: Path) -> None:
+    """--measure in two processes, then --from-figures, prints the very table one process playing both seeds prints."""
+    quick = ("--games", "12", "--workers", "1", "--no-sweep", "--agent", "greedy", "--log-games", "0")
+    whole = _run(*quick, "--seeds", "1-2")
+    assert whole.returncode == 0, whole.stderr
+    for seed in ("2", "1"):
+        part = _run(*quick, "--seeds", seed, "--measure", str(tmp_path))
+        assert part.returncode == 0, part.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["seed-1.json", "seed-2.json"]
+    joined = _run("--from-figures", str(tmp_path), "--seeds", "1,2", "--no-sweep")
+    assert joined.returncode == 0, joined.stderr
+    assert _table(joined.stdout) == _table(whole.stdout)
+    assert "agents greedy" in _table(joined.stdout)
+
+
+def test_a_seed_without_figures_is_an_error_before_any_table(tmp_path: Path) -> None:
+    done = _run("--games", "12", "--workers", "1", "--no-sweep", "--log-games", "0", "--seeds", "1",
+                "--measure", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    missing = _run("--from-figures", str(tmp_path), "--seeds", "1-2", "--no-sweep")
+    assert missing.returncode != 0
+    assert "no figures for seed 2" in missing.stderr
+    assert "Confusion table" not in missing.stdout and "seed 1" not in missing.stdout
+
+
+def test_seeds_are_ranges_and_lists() -> None:
+    import argparse
+
+    import pytest
+
+    parse = _bench().parse_seeds
+    assert parse("1-3") == [1, 2, 3]
+    assert parse("1,2,5") == [1, 2, 5]
+    assert parse("1-3,7") == [1, 2, 3, 7]
+    assert parse("4") == [4]
+    for bad in ("3-1", "1,1", "a", "1,,2"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse(bad)
+
+
+def test_greedy_sees_op_attack_as_a_6_because_the_deck_has_no_defence_from_5_to_9(tmp_path: Path) -> None:
+    """docs/simulate.md, "A card that wins every battle": greedy's odds take a card's own attack, uncapped; in the
+    planted deck an attack of 10 has the odds of a 6 only because no defence lies between them."""
+    from cardworks.games.fallera.heuristics import _kept_defences, _odds
+    from cardworks.simulate.tables import TableSpec, build_table
+
+    bench = _bench()
+    table = build_table(TableSpec(str(bench.CARDS), "fallera", "base", 4, (str(bench.write_pack(tmp_path)),), 5000))
+    defences = sorted(d for _, d in _kept_defences(table)[2])
+    assert not [d for d in defences if 5 <= d <= 9] and defences.count(10) == 2
+    odds = [_odds(attack, defences, 5) for attack in range(11)]
+    assert odds[5:] == [odds[5]] * 6 and 0 < odds[5] < 1
+    assert odds == sorted(odds) and odds[4] < odds[5]
+    beyond = sorted([*defences, 7])  # one defence of 7 in the deck: a 10 then wins battles a 6 loses
+    assert _odds(10, beyond, 5) > _odds(6, beyond, 5)
