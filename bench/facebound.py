@@ -60,9 +60,9 @@ def lay_out(html: str, fetcher=None) -> int:
     """Lay ``html`` out and write its PDF, as the floor does; its pages."""
     from weasyprint import HTML
 
-    from cardworks.render.faces import _font_config
+    from cardworks.render.fonts import shared_font_config
 
-    document = HTML(string=html, url_fetcher=fetcher).render(font_config=_font_config())
+    document = HTML(string=html, url_fetcher=fetcher).render(font_config=shared_font_config())
     document.write_pdf(io.BytesIO())
     return len(document.pages)
 

@@ -8,7 +8,7 @@
          UnsafeFile (fileio), PathEscape (loading.paths), MarkupError (markup), LayoutError (models.sheets),
          StateLoadError (engine.codec), ScriptError (engine.scripted), IllegalActionError and SetupRefused
          (engine.core), TemplateEscape (render.jinja), TemplateBudgetError (render.sandbox), RenderTimeout
-         (serve.worker); most are turned into a DataError with the file and place before a user sees them.
+         (serve.worker), SkeletonError (render.dxfreference, a DeveloperError); most are turned into a DataError with the file and place before a user sees them.
 
 A user never sees a traceback for any of them: the command line prints one line
 (and every problem) and exits with the code above; an error of the last group that

@@ -19,8 +19,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-class SkeletonError(RuntimeError):
+from ..errors import DeveloperError
+from ..models.card_size import DEFAULT_CARD_SIZE
+
+
+class SkeletonError(DeveloperError, RuntimeError):
     """ezdxf's drawing changed in a way the skeleton cannot follow (after an ezdxf upgrade): fix this module."""
+
+    code = "dxf-skeleton"
 
 
 Outline = Sequence[tuple[float, float, float]]
@@ -160,7 +166,8 @@ def _check(source: str) -> None:
 
     skeleton: dict[str, object] = {}
     exec(compile(source, "dxfskeleton", "exec"), skeleton)  # noqa: S102 (the text just made above)
-    square = [(0.0, 0.0, 0.0), (63.0, 0.0, 0.0), (63.0, 88.0, 0.0), (0.0, 88.0, 0.0)]
+    width, height = float(DEFAULT_CARD_SIZE.width_mm), float(DEFAULT_CARD_SIZE.height_mm)
+    square = [(0.0, 0.0, 0.0), (width, 0.0, 0.0), (width, height, 0.0), (0.0, height, 0.0)]
     for outlines in ([], [PROBE], [PROBE, square], [square, PROBE, square]):
         made = cutfiles.fill_dxf(outlines, skeleton)
         if made != reference_dxf(outlines):
