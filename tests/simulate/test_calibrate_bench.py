@@ -143,7 +143,7 @@ def test_greedy_sees_op_attack_as_a_6_because_the_deck_has_no_defence_from_5_to_
 
     bench = _bench()
     table = build_table(TableSpec(str(bench.CARDS), "fallera", "base", 4, (str(bench.write_pack(tmp_path)),), 5000))
-    defences = sorted(d for _, d in _kept_defences(table)[2])
+    defences = list(_kept_defences(table).everything)
     assert not [d for d in defences if 5 <= d <= 9] and defences.count(10) == 2
     odds = [_odds(attack, defences, 5) for attack in range(11)]
     assert odds[5:] == [odds[5]] * 6 and 0 < odds[5] < 1
