@@ -6,10 +6,12 @@ interrupted by Ctrl-C (one line, no traceback). Bad input never shows a tracebac
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 import click
@@ -85,14 +87,33 @@ def _quiet_after_ctrl_c() -> None:
     sys.unraisablehook, threading.excepthook = on_unraisable, on_thread
 
 
+EXIT_GRACE_S = 10.0
+"""How long an interrupted command's ordinary exit (its clean-up, its pools' workers joined) may take."""
+
+
+def exit_within(seconds: float, code: int) -> None:
+    """An interrupted process must end. Its clean-up runs at exit as usual, but exit also waits for its worker
+    processes and threads, and one stuck where Ctrl-C cannot reach it (in C code) would hold it forever; after
+    ``seconds`` a daemon thread kills the children still alive and ends the process with ``code``."""
+    def end() -> None:
+        time.sleep(seconds)
+        for child in multiprocessing.active_children():
+            child.kill()
+        os._exit(code)
+
+    threading.Thread(target=end, name="cardworks-exit-deadline", daemon=True).start()
+
+
 def _interrupted(ctx: click.Context) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut this line short
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    code = TERMINATE_EXIT if _TERMINATED else INTERRUPT_EXIT
+    exit_within(EXIT_GRACE_S, code)
     if _TERMINATED:
         click.echo(f"\ncardworks: terminated (SIGTERM); {INTERRUPTED}", err=True)
-        ctx.exit(TERMINATE_EXIT)
+        ctx.exit(code)
     click.echo(f"\ncardworks: interrupted (Ctrl-C); {INTERRUPTED}", err=True)
-    ctx.exit(INTERRUPT_EXIT)
+    ctx.exit(code)
 
 
 class Group(click.Group):
