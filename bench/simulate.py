@@ -338,8 +338,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="rounds of --ismcts; the median is the figure")
     parser.add_argument("--against", type=Path, help="with --ismcts: another tree to alternate with (e.g. main); with "
                         "--paired, a tree or a git revision")
-    parser.add_argument("--rounds", type=int, default=5, help="alternated rounds of --against")
-    parser.add_argument("--games", type=int, default=200, help="random games per measurement (greedy: a quarter)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="alternated rounds of --against (default: 3 with --paired, 5 with --ismcts)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="random games per measurement (greedy: a quarter; default 200); with --paired, games a run "
+                             "(default 40)")
     parser.add_argument("--overhead-games", type=int, default=10_000)
     parser.add_argument("--skip-cluster", action="store_true")
     parser.add_argument("--overhead", action="store_true", help="only the Dask overhead against local processes")
@@ -353,9 +356,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.paired:
-        games = args.games if args.games != 200 else 40
+        games = args.games if args.games is not None else 40
         if args.against:
-            paired_against(str(args.against), games, args.rounds if args.rounds != 5 else 3)
+            paired_against(str(args.against), games, args.rounds if args.rounds is not None else 3)
             return
         rates = paired_rates(games)
         if args.json:
@@ -367,7 +370,7 @@ def main() -> None:
               f"({games} games a run, greedy, four-player fixture base + example pack)")
         return
     if args.ismcts and args.against:
-        ismcts_against(args.against.resolve(), args.budget, args.repeat, args.rounds)
+        ismcts_against(args.against.resolve(), args.budget, args.repeat, args.rounds if args.rounds is not None else 5)
         return
     if args.against and not args.paired:
         parser.error("--against goes with --ismcts or --paired")
@@ -383,6 +386,7 @@ def main() -> None:
         return
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
     print("\nOne worker, four-player base (this process):")
+    args.games = args.games if args.games is not None else 200
     sizes = {"random": args.games, "greedy": max(8, args.games // 4), "mcts,greedy,greedy,greedy": max(4, args.games // 50)}
     for agents, games in sizes.items():
         wall, cpu, tally = timed(BASE4, agents, games, workers=1)
