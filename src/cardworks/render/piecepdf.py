@@ -4,7 +4,6 @@ dice nets, boards, cut-outs, the contents page), so none of them reaches into an
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,8 +13,7 @@ from ..errors import CardworksError
 from ..fileio import write_bytes_atomic
 
 from .docs.texts import DocTexts, Labels
-from .fetcher import refusal_error, safe_fetcher
-from .fonts import font_face_css, font_folders, shared_font_config
+from .fonts import font_face_css
 from .jinja import environment, templates_dir
 from .typography import typeset
 
@@ -58,6 +56,10 @@ def layout_cache(folder: Path | None, cached_only: bool = False) -> Iterator[Non
         _layouts, _cached_only = before
 
 
+PIECE = "a printable piece"
+"""What a piece's refused file is reported as part of."""
+
+
 def piece_pdf(html: str, game_root: Path, sample: str | None = None, copies: bool = False) -> bytes:
     """``html`` laid out as a PDF (from the layout cache when it is on and has it); a file the fetcher refused
     is a DataError naming it. With ``sample``, ``html`` is the frame of a stamped sheet and ``sample`` its one
@@ -67,37 +69,22 @@ def piece_pdf(html: str, game_root: Path, sample: str | None = None, copies: boo
     if _layouts is not None:
         from .docs.inputs import html_key
 
-        key = html_key(html if sample is None else f"{html}\0stamped with\0{sample}", game_root)
-        key = html_key(f"{html}\0copied pages", game_root) if copies else key
+        marked = f"{html}\0copied pages" if copies else html if sample is None else f"{html}\0stamped with\0{sample}"
+        key = html_key(marked, game_root)
         kept = _layouts / f"{key}.pdf"
         if kept.is_file():
             return kept.read_bytes()
         if _cached_only:
             raise NotLaidOut(kept.name)
-    if copies:
-        from .stamps import copied_pages, lay_out
+    from .stamps import copied_pages, lay_out, stamp
 
-        data = copied_pages(lay_out(html, game_root, "a printable piece"))
+    document = lay_out(html, game_root, PIECE)
+    if copies:
+        data = copied_pages(document)
+    elif sample is None:
+        data = document.write_pdf()
     else:
-        data = _layout(html, game_root) if sample is None else _stamped(html, sample, game_root)
+        data = stamp(document, lay_out(sample, game_root, PIECE))
     if kept is not None:
         write_bytes_atomic(kept, data)
     return data
-
-
-def _stamped(frame: str, sample: str, game_root: Path) -> bytes:
-    from .stamps import lay_out, stamp
-
-    return stamp(lay_out(frame, game_root, "a printable piece"), lay_out(sample, game_root, "a printable piece"))
-
-
-def _layout(html: str, game_root: Path) -> bytes:
-    from weasyprint import HTML
-
-    fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
-    out = io.BytesIO()
-    HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).write_pdf(
-        out, font_config=shared_font_config())
-    if fetcher.refused:
-        raise refusal_error(fetcher.refused, "a printable piece")
-    return out.getvalue()

@@ -151,8 +151,8 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     greedy holder's choice is worked out again on the twin's table from the same position and rng state, and
     must be the same action, leave its rng in the same state and not use the card (sell it, battle or defend
     with it, play it); where the game names the cards of the legal actions (``Simulation.named``) and none is
-    the card, the choice is the twin's without working it out again. A step that put a copy in play (drawn onto a counter, say) may have played otherwise in
-    the twin: its twin starts before it. A random holder's list of choices, and a search's sampled worlds, may
+    the card, the choice is the twin's without working it out again. A step that put a copy in play (drawn onto
+    a counter, say) may have played otherwise in the twin: its twin starts before it. A random holder's list of choices, and a search's sampled worlds, may
     differ: those diverge at once."""
     rules = table.rules
     frozen = now()
@@ -259,16 +259,17 @@ def chunks(games: int, size: int, start: int = 0) -> list[tuple[int, int]]:
     return [(start + first, min(size, games - first)) for first in range(0, games, size)]
 
 
-def chunk_size(games: int, workers: int) -> int:
-    """Chunks small enough to balance the workers and show progress, large enough to cost little."""
-    return max(1, min(100, games // max(1, workers * 8)))
+def chunk_size(games: int, workers: int, *, per_worker: int = 8, largest: int = 100) -> int:
+    """Chunks small enough to balance the workers and show progress (about ``per_worker`` each), large enough to
+    cost little (at most ``largest`` games)."""
+    return max(1, min(largest, games // max(1, workers * per_worker)))
 
 
 def dask_chunk_size(games: int, workers: int) -> int:
     """Chunks for a Dask cluster: about four per worker, at most 1,000 games each. A Dask task costs far more
     than a task of a local pool (the scheduler's bookkeeping, messages to and from the worker), so a cluster
     gets fewer, larger chunks; a chunk only groups games, never changes one, so the report is the same."""
-    return max(1, min(1_000, games // max(1, workers * 4)))
+    return chunk_size(games, workers, per_worker=4, largest=1_000)
 
 
 def describe(table: Table) -> dict[str, Any]:
