@@ -65,16 +65,16 @@ def piece_pdf(html: str, game_root: Path, sample: str | None = None, copies: boo
     is a DataError naming it. With ``sample``, ``html`` is the frame of a stamped sheet and ``sample`` its one
     copy of each kind; with ``copies``, each section marked ``data-copies`` prints its pages that many times
     (:mod:`.stamps`)."""
-    kept = None
-    if _layouts is not None:
+    kept, layouts, cached_only = None, _layouts, _cached_only  # read once: a thread may leave its block meanwhile
+    if layouts is not None:
         from .docs.inputs import html_key
 
         marked = f"{html}\0copied pages" if copies else html if sample is None else f"{html}\0stamped with\0{sample}"
         key = html_key(marked, game_root)
-        kept = _layouts / f"{key}.pdf"
+        kept = layouts / f"{key}.pdf"
         if kept.is_file():
             return kept.read_bytes()
-        if _cached_only:
+        if cached_only:
             raise NotLaidOut(kept.name)
     from .stamps import copied_pages, lay_out, stamp
 
