@@ -17,8 +17,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from itertools import repeat
-from operator import add, mul, truediv
 from typing import Any
 
 from ..engine.core import CHANCE
@@ -72,7 +70,6 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     root = Node(me)
     rooted = list(legal)
     root_kids: list[Node] = []
-    scored: _RootScores | None = None  # the root's children as lists, once every root action has its child
     sqrt, exploration, infinity = math.sqrt, EXPLORATION, math.inf
     # ``math.log`` of each count of availability a child can reach (at most one more an iteration): the same
     # numbers, looked up instead of computed for every child at every step of a descent
@@ -101,13 +98,9 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
             if node is root and len(actions) == len(rooted):
                 actions = rooted
                 if root_kids:  # every root action has its child: the same children, in the same order
-                    if scored is None:
-                        scored = _RootScores(root_kids)
-                    index = scored.choose(logs)
-                    node = root_kids[index]
-                    play(rooted[index], rng)
-                    path.append(node)
-                    continue
+                    for child in root_kids:
+                        child.available += 1
+                    untried, kids = (), root_kids
                 else:
                     untried, kids, actions = _count_available(children, actions)
                     if not untried:
@@ -120,9 +113,6 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
                 path.append(child)
                 break
             else:
-                if node is root and scored is not None:  # the root's counts are read and changed by the nodes
-                    scored.flush()
-                    scored = None
                 untried, kids, actions = _count_available(children, actions)
             if untried:
                 action = untried[int(rng.random() * len(untried))]
@@ -146,56 +136,7 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
             visited.visits += 1
             if visited.player >= 0:
                 visited.reward += rewards[visited.player]
-        if scored is not None:
-            scored.backed_up()
-    if scored is not None:
-        scored.flush()
     return root
-
-
-class _RootScores:
-    """The root's children, once every root action has one, as lists in the actions' order: UCB1 over them is a
-    few ``map`` calls in C instead of a loop over the nodes, the same numbers in the same operations.
-
-    Rewards and visits are read back from the one child an iteration chose after its backup; every child is
-    available once more at each iteration, counted once for all (``rounds``) and written back to the nodes by
-    ``flush`` (at the end, or before the root's children are listed another way)."""
-
-    __slots__ = ("kids", "rewards", "visits", "available", "rounds", "chosen")
-
-    def __init__(self, kids: list[Node]) -> None:
-        self.kids = kids
-        self.rewards = [kid.reward for kid in kids]
-        self.visits = [kid.visits for kid in kids]
-        self.available = [kid.available for kid in kids]
-        self.rounds = 0
-        self.chosen = -1
-
-    def choose(self, logs: list[float]) -> int:
-        """The index of the child UCB1 with availability picks, every child available once more: the first of the
-        highest scores, as ``grow``'s loop over the nodes picks (an unvisited child scores infinity there)."""
-        self.rounds += 1
-        visits, count = self.visits, len(self.visits)
-        if 0 in visits:
-            self.chosen = visits.index(0)
-            return self.chosen
-        logged = map(logs.__getitem__, map(add, self.available, repeat(self.rounds, count)))
-        scores = list(map(add, map(truediv, self.rewards, visits),
-                          map(mul, repeat(EXPLORATION, count), map(math.sqrt, map(truediv, logged, visits)))))
-        self.chosen = scores.index(max(scores))
-        return self.chosen
-
-    def backed_up(self) -> None:
-        """The chosen child's figures after the iteration's backup."""
-        if self.chosen >= 0:
-            kid = self.kids[self.chosen]
-            self.visits[self.chosen], self.rewards[self.chosen] = kid.visits, kid.reward
-            self.chosen = -1
-
-    def flush(self) -> None:
-        """The availability counted so far written to the nodes (the lists are built afresh when next needed)."""
-        for kid, available in zip(self.kids, self.available):
-            kid.available = available + self.rounds
 
 
 def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple[list[Any], list[Node], list[Any]]:
