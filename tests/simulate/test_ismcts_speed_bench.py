@@ -1,0 +1,53 @@
+"""bench/simulate.py --ismcts --against compares speeds only for the same decisions: each tree's run prints a
+digest of its searches' root visit counts, and differing digests stop the comparison (no figure is asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+_SPEC = importlib.util.spec_from_file_location("simulate_bench_ismcts", REPO / "bench" / "simulate.py")
+bench = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(bench)
+
+
+def _runs(monkeypatch, digests: dict[str, str]) -> list[list[str]]:
+    """``subprocess.run`` answering each tree's ``--ismcts`` run with the line it prints, at its tree's digest."""
+    commands = []
+
+    def run(command, env, **_):
+        commands.append(command)
+        tree = Path(env["PYTHONPATH"]).parent
+        line = (f"ISMCTS, four-player base, 200 iterations a decision on 12 decisions: 15,000 iterations per "
+                f"processor-second (median of 3; 15,000); decisions digest {digests[str(tree)]}; load average 1.0\n")
+        return subprocess.CompletedProcess(command, 0, stdout=line)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    return commands
+
+
+def test_the_same_decisions_are_compared(monkeypatch, capsys, tmp_path) -> None:
+    commands = _runs(monkeypatch, {str(REPO): "0123456789abcdef", str(tmp_path): "0123456789abcdef"})
+    bench.ismcts_against(tmp_path, 200, 3, 2)
+    out = capsys.readouterr().out
+    assert "same decisions, digest 0123456789abcdef" in out and "ratio this tree" in out, out
+    assert len(commands) == 4 and all(c[1] == str(REPO / "bench" / "simulate.py") for c in commands)
+
+
+def test_trees_deciding_differently_are_not_compared(monkeypatch, capsys, tmp_path) -> None:
+    _runs(monkeypatch, {str(REPO): "0123456789abcdef", str(tmp_path): "fedcba9876543210"})
+    with pytest.raises(SystemExit, match="decide differently"):
+        bench.ismcts_against(tmp_path, 200, 3, 2)
+    assert "ratio" not in capsys.readouterr().out
+
+
+def test_the_digest_is_that_of_the_searches(monkeypatch) -> None:
+    """One repeat at a small budget: the rate and a digest of 16 hex digits, the same digest twice."""
+    rates, digest = bench.ismcts_rate(4, 2)
+    assert len(rates) == 2 and len(digest) == 16 and int(digest, 16) >= 0
+    assert bench.ismcts_rate(4, 1)[1] == digest
