@@ -80,12 +80,12 @@ def test_the_paired_report_is_the_same_with_twins_from_the_deal(monkeypatch) -> 
 DIVERGING = runner._diverging
 
 
-def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, kept=None):
+def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before):
     """``runner._diverging`` with every watched card diverging at the deal (the paired games as they were)."""
     for design in list(live):
         snapshots[design] = None
         del live[design]
-    return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, kept)
+    return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before)
 
 
 def test_a_card_no_agent_can_use_has_exactly_no_effect(tmp_path) -> None:

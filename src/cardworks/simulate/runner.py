@@ -26,17 +26,75 @@ def game_rngs(seed: int, index: int, players: int) -> list[random.Random]:
 
 
 def _restored(states: tuple[Any, ...]) -> list[random.Random]:
-    """Generators in the given states (``random.Random.getstate``)."""
+    """Generators in the given states (``random.Random.getstate``, or a ``_Past``)."""
     rngs = []
     for kept in states:
         rng = random.Random(0)
-        rng.setstate(kept)
+        if type(kept) is _Past:
+            kept.restore(rng)
+        else:
+            rng.setstate(kept)
         rngs.append(rng)
     return rngs
 
 
+class _Past:
+    """A generator's state told as a state it had (``base``, as ``getstate`` gave it) and the ``random()`` calls
+    it made since (``draws``): the watch of paired games keeps each generator's state at every step, and most
+    steps draw one ``random()`` or none, while reading a state (``getstate``) costs about what a step does. Two
+    are equal when both parts are (equal states may also be told otherwise: compare them restored)."""
+
+    __slots__ = ("base", "draws")
+
+    def __init__(self, base: Any, draws: int) -> None:
+        self.base, self.draws = base, draws
+
+    def restore(self, rng: random.Random) -> None:
+        """Put ``rng`` in the state told: ``base``, then ``draws`` calls of ``random()`` (the same numbers)."""
+        rng.setstate(self.base)
+        draw = rng.random
+        for _ in range(self.draws):
+            draw()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Past and self.draws == other.draws and self.base == other.base
+
+    def __hash__(self) -> int:
+        return hash(self.draws)
+
+    def __repr__(self) -> str:
+        return f"_Past(<state>, {self.draws})"
+
+
+class _Counted:
+    """A generator as the watch lends it to the rules or an agent: every attribute is the generator's own (the
+    same numbers); ``random()`` calls are counted (``draws`` since ``base``), and reading anything else marks it
+    ``stale``: its state is read again (``now``) after the step."""
+
+    __slots__ = ("rng", "base", "draws", "stale")
+
+    def __init__(self, rng: random.Random, base: Any = None) -> None:
+        """``base``: ``rng``'s state as it stands, when known (else it is read)."""
+        self.rng, self.base, self.draws, self.stale = rng, rng.getstate() if base is None else base, 0, False
+
+    def random(self) -> float:
+        self.draws += 1
+        return self.rng.random()
+
+    def __getattr__(self, name: str) -> Any:
+        self.stale = True
+        return getattr(self.rng, name)
+
+    def now(self) -> _Past:
+        """The generator's state as it stands (read again only after a use other than ``random()``)."""
+        if self.stale:
+            self.base, self.draws, self.stale = self.rng.getstate(), 0, False
+        return _Past(self.base, self.draws)
+
+
 Snapshot = tuple[Any, Any, tuple[Any, ...], int]
-"""Where a paired twin game starts: (the position, the chance rng's state, each seat's rng state, steps played)."""
+"""Where a paired twin game starts: (the position, the chance rng's state, each seat's rng state, steps played);
+a state is ``getstate``'s or a ``_Past``."""
 
 
 def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) -> GameRecord:
@@ -73,8 +131,8 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     live = dict(watch) if watch else {}
     snapshots: dict[str, Snapshot | None] = {}
     before: Snapshot | None = None  # the position before the last step (None: the deal)
-    kept: list[Any] = [None] * (players + 1)  # each seat's rng state, then chance's; None once it has drawn since
-    drawn = _Drawn(chance) if live else None  # the rules' chance while watching: tells when they drew from it
+    # while cards are watched, the generators are lent counted: the watch tells their states without reading them
+    counted_chance, counted_minds = (_Counted(chance), [_Counted(mind) for mind in minds]) if live else (chance, minds)
     while legal and steps < table.spec.max_steps:
         state = position()  # read-only, and only until the step is played (``Table.live``)
         actor = rules.actor(state)
@@ -83,8 +141,8 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
                 for who in seated:
                     held[who].update(zone[who])
         if live:
-            action, before = _diverging(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots,
-                                        before, kept)
+            action, before = _diverging(table, seats, state, actor, legal, counted_chance, counted_minds, steps, now,
+                                        live, snapshots, before)
         elif actor == CHANCE:
             action = legal[int(chance.random() * len(legal))]
         elif blind[actor]:
@@ -97,12 +155,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
             design = table.played(action)
             if design is not None:
                 played[design] += 1
-        if drawn is None:
-            play(action, chance)
-        else:
-            play(action, drawn)
-            if drawn.used:
-                drawn.used, kept[-1] = False, None
+        play(action, counted_chance if live else chance)
         legal = choices()
         steps += 1
     final = now()
@@ -123,25 +176,9 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         played=tuple(sorted(played.items())), cause=cause, events=events), snapshots
 
 
-class _Drawn:
-    """The chance generator as the rules get it while a game is watched: every attribute is the generator's own
-    (the same numbers), and reading any marks it ``used``, so the watch reads its state again only after a step
-    that drew from it (most steps draw nothing, and reading a generator's state costs more than a step's choice)."""
-
-    __slots__ = ("rng", "used")
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng, self.used = rng, False
-
-    def __getattr__(self, name: str) -> Any:
-        self.used = True
-        return getattr(self.rng, name)
-
-
-def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, legal: Any, chance: random.Random,
-               minds: list[random.Random], steps: int, now: Any, live: dict[str, Table],
-               snapshots: dict[str, Snapshot | None], before: Snapshot | None,
-               kept: list[Any] | None = None) -> tuple[Any, Snapshot]:
+def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, legal: Any, chance: _Counted,
+               minds: list[_Counted], steps: int, now: Any, live: dict[str, Table],
+               snapshots: dict[str, Snapshot | None], before: Snapshot | None) -> tuple[Any, Snapshot]:
     """This step's action, chosen as in ``_play``, and the position before it; each watched design whose twin
     could have played the last step or may play this one otherwise leaves ``live`` with the position from which
     its twin is played (``before``, the last step's, or this one's).
@@ -156,15 +193,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     differ: those diverge at once."""
     rules = table.rules
     frozen = now()
-    if kept is None:
-        kept = [None] * (len(minds) + 1)
-    for seat, mind in enumerate(minds):  # only a seat that decided since has a new rng state
-        if kept[seat] is None:
-            kept[seat] = mind.getstate()
-    if kept[-1] is None:  # nor has chance, unless it was drawn since (``_Drawn``)
-        kept[-1] = chance.getstate()
-    here = (frozen, kept[-1], tuple(kept[:-1]), steps)
-    kept[actor if actor != CHANCE else -1] = None
+    here = (frozen, chance.now(), tuple(mind.now() for mind in minds), steps)
     gone, now_gone, checked = [], [], []
     agent = seats[actor] if actor != CHANCE else None
     searching = agent is not None and agent.kind == "mcts" and len(legal) > 1
@@ -185,6 +214,9 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     if agent is None:
         return legal[int(chance.random() * len(legal))], here
     mind = minds[actor]
+    if agent.kind == "mcts":  # a search draws otherwise than by ``random()``: its generator itself, read again
+        mind.stale = True
+        return agent.choose(table, actor, lambda: rules.observe(frozen, actor), legal, mind.rng), here
     if not checked:
         if agent.kind == "random":
             return legal[int(mind.random() * len(legal))], here
@@ -204,14 +236,19 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         if not checked:
             return action, here
     start = here[2][actor]
-    after = mind.getstate()
+    real = mind.draws - start.draws  # ``random()`` calls of the choice (``mind.stale``: it drew otherwise too)
     used = table.played(action)
     again = random.Random(0)  # set to the real game's state for each card (seeding from the system cost more)
     for design in checked:
         twin = live[design]
-        again.setstate(start)
-        other = agent.choose(twin, actor, seen, twin.rules.legal_actions(frozen), again)
-        if other != action or again.getstate() != after or used == design:
+        start.restore(again)
+        counted = _Counted(again, start.base)
+        other = agent.choose(twin, actor, seen, twin.rules.legal_actions(frozen), counted)
+        if mind.stale or counted.stale:  # a draw other than ``random()``: the states themselves are compared
+            alike = again.getstate() == mind.rng.getstate()
+        else:  # from the same state, as many ``random()`` calls leave the same state
+            alike = counted.draws == real
+        if other != action or not alike or used == design:
             snapshots[design] = here
             del live[design]
     return action, here
