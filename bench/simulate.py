@@ -10,7 +10,8 @@ Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--overhead
         fixture game with the example pack, greedy seats; with --against, the same on another checkout, a
         folder or a git revision exported to a temporary folder, alternated round by round)
      python bench/simulate.py --ismcts [--budget 200] [--repeat 3]   (ISMCTS iterations per processor-second only)
-     python bench/simulate.py --ismcts --against /path/to/main [--rounds 5]   (the same, alternated with another tree)
+     python bench/simulate.py --ismcts --against /path/to/main [--rounds 5]   (the same, alternated with another tree's
+        sources; both must print the same digest of their decisions)
 Goals: at least 1.7x from 1 to 2 workers for random and greedy agents (this 2-core machine); Dask within 10%
 of local processes at equal workers for runs of 10,000 games.
 
@@ -229,40 +230,55 @@ def ismcts_positions(count: int = 12) -> list[tuple]:
     return found
 
 
-def ismcts_rate(budget: int, repeat: int) -> list[float]:
-    """ISMCTS iterations per processor-second of this process, once per repeat, over the same decisions."""
+def ismcts_rate(budget: int, repeat: int) -> tuple[list[float], str]:
+    """ISMCTS iterations per processor-second of this process, once per repeat, over the same decisions; and a
+    digest of what the searches decided (each decision's root visit counts per action, the same every repeat)."""
+    import hashlib
     import random
 
-    from cardworks.simulate.mcts import search
+    from cardworks.simulate.mcts import grow
 
     table = build_table(BASE4)
     positions = ismcts_positions()
-    rates = []
+    rates, digests = [], set()
     for round_ in range(repeat):
+        roots = []
         start = time.process_time()
-        for n, (seat, seen, legal) in enumerate(positions):
-            search(table, table.heuristics, seat, seen, legal, budget, random.Random(n))
+        for n, (seat, seen, legal) in enumerate(positions):  # ``search`` is ``grow`` and a pick among the root's children
+            roots.append(grow(table, table.heuristics, seat, seen, budget, random.Random(n), legal))
         rates.append(budget * len(positions) / (time.process_time() - start))
-    return rates
+        visits = [sorted((key, child.visits) for key, child in root.children.items()) for root in roots]
+        digests.add(hashlib.sha256(repr(visits).encode()).hexdigest()[:16])
+    if len(digests) != 1:
+        raise SystemExit(f"the same searches decided differently from one repeat to the next: {sorted(digests)}")
+    return rates, digests.pop()
 
 
 def ismcts_against(other: Path, budget: int, repeat: int, rounds: int) -> None:
-    """``--ismcts`` run in a fresh process on this tree and on ``other`` (its own script, sources and cards),
-    alternating round by round so both see the same load; each round's figure is its median of ``repeat``."""
+    """``--ismcts`` run in a fresh process on this tree's sources and on ``other``'s (this script and cards for both,
+    so both measure the same decisions and report their digest), alternating round by round so both see the same
+    load; each round's figure is its median of ``repeat``. Two digests that differ stop the run: the trees do not
+    decide the same, and their speeds are not comparable."""
     import subprocess
     import sys
 
     rates: dict[str, list[float]] = {"this tree": [], str(other): []}
+    digests: dict[str, set[str]] = {name: set() for name in rates}
     for _ in range(rounds):
         for name, tree in (("this tree", REPO), (str(other), other)):
             env = {**os.environ, "PYTHONPATH": str(tree / "src")}
-            out = subprocess.run([sys.executable, str(tree / "bench" / "simulate.py"), "--ismcts", "--budget", str(budget),
+            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--ismcts", "--budget", str(budget),
                                   "--repeat", str(repeat)], env=env, check=True, capture_output=True, text=True).stdout
             rates[name].append(float(out.split(": ", 1)[1].split(" iterations", 1)[0].replace(",", "")))
+            digests[name].add(out.rsplit("decisions digest ", 1)[1].split(";")[0])
+    found = set().union(*digests.values())
+    if len(found) != 1:
+        raise SystemExit(f"the trees decide differently (decisions digests {digests}): speeds not compared")
     median = {name: sorted(r)[len(r) // 2] for name, r in rates.items()}
     for name, r in rates.items():
         print(f"{name}: median {median[name]:,.0f} iterations per processor-second ({', '.join(f'{x:,.0f}' for x in r)})")
-    print(f"ratio this tree / {other}: {median['this tree'] / median[str(other)]:.2f}x (median of {rounds} alternated rounds)")
+    print(f"ratio this tree / {other}: {median['this tree'] / median[str(other)]:.2f}x (median of {rounds} alternated rounds; "
+          f"same decisions, digest {found.pop()}; load average {os.getloadavg()[0]:.1f} at the end)")
 
 
 FIXTURE = REPO / "tests" / "fixtures" / "cards"
@@ -375,10 +391,11 @@ def main() -> None:
     if args.against and not args.paired:
         parser.error("--against goes with --ismcts or --paired")
     if args.ismcts:
-        rates = ismcts_rate(args.budget, args.repeat)
+        rates, digest = ismcts_rate(args.budget, args.repeat)
         print(f"ISMCTS, four-player base, {args.budget} iterations a decision on 12 decisions: "
               f"{sorted(rates)[len(rates) // 2]:,.0f} iterations per processor-second (median of {len(rates)}; "
-              + ", ".join(f"{r:,.0f}" for r in rates) + ")")
+              + ", ".join(f"{r:,.0f}" for r in rates) + f"); decisions digest {digest}; load average "
+              f"{os.getloadavg()[0]:.1f}")
         return
     build_table(BASE4), build_table(BASE2)
     if args.overhead:

@@ -105,6 +105,13 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
                     untried, kids, actions = _count_available(children, actions)
                     if not untried:
                         root_kids = kids
+            elif not children:  # a node's first visit: every action untried, none built but the one drawn
+                action = actions[int(rng.random() * len(actions))]
+                child = children[action.notation()] = Node(actor)
+                child.available = 1
+                play(action, rng)
+                path.append(child)
+                break
             else:
                 untried, kids, actions = _count_available(children, actions)
             if untried:

@@ -63,6 +63,8 @@ class Rollouts:
         log = draft.log
         limit = 4 if draft.foods else 5  # valid ingredients that may win (``foods`` are dealt once, never changed)
         is_sellable, defs = sellable.__getitem__, facts.defs
+        # sets of the few instances each flag marks: ``isdisjoint`` with a hand or counter is one call in C
+        unsorted, loose, granting, starters = _marked(facts)
         hands, counters, weights, sellables = draft.hands, draft.counters, draft.weights, draft.sellables
         # changed in place, never replaced
         for _ in range(steps):
@@ -73,7 +75,7 @@ class Rollouts:
                     me = draft.current
                     weapons = hands[me]
                     if playable is None or not any(map(playable.__getitem__, weapons)):  # no special to play
-                        if not all_battle:
+                        if not all_battle and not loose.isdisjoint(weapons):
                             weapons = [*filter(is_battle, weapons)]
                         battles = (draft.on_counters - len(counters[me])) * len(weapons)
                         index = int(random_() * (1 + battles + draft.sellables[me]))
@@ -100,8 +102,11 @@ class Rollouts:
                                 if loot < len(counter):
                                     break
                                 loot -= len(counter)
-                            if not in_number_order:
-                                counter, weapons = sorted(counter, key=rank_of), sorted(weapons, key=rank_of)
+                            if not in_number_order:  # a list holding none of ``unsorted`` is in notation order
+                                if not unsorted.isdisjoint(counter):
+                                    counter = sorted(counter, key=rank_of)
+                                if not unsorted.isdisjoint(weapons):
+                                    weapons = sorted(weapons, key=rank_of)
                             weapon = weapons[weapon]
                             hands[me].remove(weapon)
                             draft.phase, draft.battle = "defend", (me, target, counter[loot], weapon)
@@ -123,12 +128,13 @@ class Rollouts:
                 elif phase == "defend":
                     attacker, target, treasure, attack = draft.battle
                     hand = hands[target]
-                    weapons = hand if all_battle else [*filter(is_battle, hand)]
+                    weapons = hand if all_battle or loose.isdisjoint(hand) else [*filter(is_battle, hand)]
                     index = int(random_() * (len(weapons) + 1))
                     if draft.pending:
                         draft.pending = ()
                     if index < len(weapons):
-                        defence = (weapons if in_number_order else sorted(weapons, key=rank_of))[index]
+                        defence = (weapons if in_number_order or unsorted.isdisjoint(weapons)
+                                   else sorted(weapons, key=rank_of))[index]
                         hand.remove(defence)
                         steals = attack_points[attack] > defence_points[defence]
                         draft.cemetery += (attack, defence)
@@ -165,7 +171,7 @@ class Rollouts:
                 continue
             if more_actions or draft.actions < 0:  # ``_another_action``, read from ``Facts.actions_allowed``
                 allowed = 1
-                if any(map(more.__getitem__, counters[draft.current])):
+                if not granting.isdisjoint(counters[draft.current]):
                     for instance in counters[draft.current]:
                         if more[instance]:
                             most = allowed_by[instance]
@@ -187,9 +193,9 @@ class Rollouts:
             if not simple_start:
                 self._start_turn(draft)
                 continue
-            starting = [*filter(turn_start.__getitem__, counters[current])]
-            if not starting:
+            if starters.isdisjoint(counters[current]):
                 continue
+            starting = [*filter(turn_start.__getitem__, counters[current])]
             drawing = start_draw[starting[0]] if len(starting) == 1 and not draft.pending else None
             if drawing is None:
                 self._start_turn(draft)
@@ -199,3 +205,29 @@ class Rollouts:
             log += (("trigger", instance), ("draw", instance))
             if self.draw_cards(draft, current, count):
                 self.schedule(draft, ("verbs", current, instance, index, "", 1))
+
+
+_MARKED: dict[int, tuple[Any, tuple[frozenset[int], ...]]] = {}
+
+
+def _marked(facts: Any) -> tuple[frozenset[int], ...]:
+    """Per deck (``facts``), the instances that are: out of notation order (ranked otherwise than some other
+    instance's number says: a list of instances in number order holding none of them is in notation order too),
+    not a battle card (a hand holding none is its own list of weapons), granting more actions (``more_actions``), acting as a turn starts
+    (``turn_start``). Worked out once per deck: a search plays thousands of rollouts on one."""
+    kept = _MARKED.get(id(facts))
+    if kept is None or kept[0] is not facts:
+        if len(_MARKED) >= 64:  # many decks (sweeps): start afresh rather than grow
+            _MARKED.clear()
+        rank, unsorted, highest = facts.rank, set(), -1
+        for instance, position in enumerate(rank):
+            # in order with every other instance: exactly the instances before it rank before it
+            if position != instance or highest > instance:
+                unsorted.add(instance)
+            highest = max(highest, position)
+        flags = (unsorted,
+                 {i for i, battle in enumerate(facts.battle) if not battle},
+                 {i for i, more in enumerate(facts.more_actions) if more},
+                 {i for i, starts in enumerate(facts.turn_start) if starts})
+        kept = _MARKED[id(facts)] = (facts, tuple(map(frozenset, flags)))
+    return kept[1]
