@@ -43,7 +43,9 @@ def _compare(pack, selection: str, players: int, agents: str, games: int) -> tup
             full, _ = runner._play(table.stand_ins[design], seats, 1, index)
             if design in snapshots:
                 start = snapshots[design]
-                fast, _ = runner._play(table.stand_ins[design], seats, 1, index, start=start)
+                rejoins = snapshots.rejoins.get(design)
+                fast, _ = runner._play(table.stand_ins[design], seats, 1, index, start=start,
+                                       rejoin=(rejoins, record) if rejoins else None)
                 saved += start[3] if start else 0
             else:
                 fast, skipped = record, skipped + 1
@@ -80,12 +82,12 @@ def test_the_paired_report_is_the_same_with_twins_from_the_deal(monkeypatch) -> 
 DIVERGING = runner._diverging
 
 
-def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before):
+def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, resting=None):
     """``runner._diverging`` with every watched card diverging at the deal (the paired games as they were)."""
     for design in list(live):
         snapshots[design] = None
         del live[design]
-    return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before)
+    return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, resting)
 
 
 def test_a_card_no_agent_can_use_has_exactly_no_effect(tmp_path) -> None:
