@@ -29,13 +29,19 @@ def _restored(states: tuple[Any, ...]) -> list[random.Random]:
     """Generators in the given states (``random.Random.getstate``, or a ``_Past``)."""
     rngs = []
     for kept in states:
-        rng = random.Random(0)
+        rng = _blank()
         if type(kept) is _Past:
             kept.restore(rng)
         else:
             rng.setstate(kept)
         rngs.append(rng)
     return rngs
+
+
+def _blank() -> random.Random:
+    """A generator to be set to a state (``setstate`` sets all of it): made without seeding it first, which
+    costs more than the state it is then given."""
+    return random.Random.__new__(random.Random)
 
 
 class _Past:
@@ -289,7 +295,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     start = here[2][actor]
     real = mind.draws - start.draws  # ``random()`` calls of the choice (``mind.stale``: it drew otherwise too)
     used = table.played(action)
-    again = random.Random(0)  # set to the real game's state for each card (seeding from the system cost more)
+    again = _blank()  # set to the real game's state for each card
     for design in checked:
         twin = live[design]
         start.restore(again)
@@ -319,7 +325,7 @@ def _meets(position: Any, chance: random.Random, minds: list[random.Random], whe
     state, chance_state, mind_states, _ = where
     if position != state:
         return False
-    scratch = random.Random(0)
+    scratch = _blank()
     for rng, kept in zip((chance, *minds), (chance_state, *mind_states)):
         if type(kept) is _Past:
             kept.restore(scratch)
