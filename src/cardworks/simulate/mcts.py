@@ -70,6 +70,7 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     root = Node(me)
     rooted = list(legal)
     root_kids: list[Node] = []
+    rounds = 0  # iterations each of ``root_kids`` was available in and not yet counted on it (``_flush``)
     sqrt, exploration, infinity = math.sqrt, EXPLORATION, math.inf
     # ``math.log`` of each count of availability a child can reach (at most one more an iteration): the same
     # numbers, looked up instead of computed for every child at every step of a descent
@@ -97,10 +98,18 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
                 continue
             if node is root and len(actions) == len(rooted):
                 actions = rooted
-                if root_kids:  # every root action has its child: the same children, in the same order
-                    for child in root_kids:
-                        child.available += 1
-                    untried, kids = (), root_kids
+                if root_kids:  # every root action has its child: the same children, in the same order, each
+                    rounds += 1  # available once more (counted on them by ``_flush``)
+                    best, best_score = None, -infinity
+                    for action, child in zip(rooted, root_kids):  # the loop below, availability counted
+                        visits = child.visits
+                        score = child.reward / visits + exploration * sqrt(logs[child.available + rounds] / visits) \
+                            if visits else infinity
+                        if score > best_score:
+                            best, node, best_score = action, child, score
+                    play(best, rng)
+                    path.append(node)
+                    continue
                 else:
                     untried, kids, actions = _count_available(children, actions)
                     if not untried:
@@ -113,6 +122,8 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
                 path.append(child)
                 break
             else:
+                if node is root:
+                    rounds = _flush(root_kids, rounds)
                 untried, kids, actions = _count_available(children, actions)
             if untried:
                 action = untried[int(rng.random() * len(untried))]
@@ -136,7 +147,16 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
             visited.visits += 1
             if visited.player >= 0:
                 visited.reward += rewards[visited.player]
+    _flush(root_kids, rounds)
     return root
+
+
+def _flush(kids: list[Node], rounds: int) -> int:
+    """``rounds`` more availability counted on each of ``kids``; none left to count."""
+    if rounds:
+        for child in kids:
+            child.available += rounds
+    return 0
 
 
 def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple[list[Any], list[Node], list[Any]]:

@@ -46,25 +46,15 @@ class Rollouts:
         facts = draft.facts
         random_ = rng.random
         draft.rng = rng
-        plain = self._plain_battles and not facts.modifiers
-        playable = facts.playable if facts.any_playable else None
-        battle, all_battle, in_number_order, rank_of = facts.battle, facts.hands_all_battle, facts.in_number_order, \
-            facts.rank_of
-        is_battle = battle.__getitem__
-        attack_points, defence_points = facts.points["attack"], facts.points["defence"]
-        more, turn_start, rivals = facts.more_actions, facts.turn_start, facts.rivals
-        allowed_by, start_draw = facts.actions_allowed, facts.start_draw
-        more_actions, turn_starts = self._more_actions, self._turn_starts
-        simple_start = not (self.discord or self.burning or self._starts)
-        effects = self._effect_of
+        kept = _PREPARED.get(id(facts))
+        if kept is None or kept[0] is not facts or kept[1] is not self:
+            kept = self._prepared(facts)
+        (_, _, plain, playable, battle, all_battle, in_number_order, rank_of, is_battle, attack_points, defence_points,
+         more, turn_start, rivals, allowed_by, start_draw, more_actions, turn_starts, simple_start, effects, discord,
+         treasures, weight, sellable, is_sellable, defs, unsorted, loose, granting, starters) = kept
         fast = plain and not draft.spaces  # no Kingdom map: no Queen to move (``spaces`` never changes in a game)
-        discord = self.discord
-        treasures, weight, sellable = facts.treasure, facts.weight, facts.sellable
         log = draft.log
         limit = 4 if draft.foods else 5  # valid ingredients that may win (``foods`` are dealt once, never changed)
-        is_sellable, defs = sellable.__getitem__, facts.defs
-        # sets of the few instances each flag marks: ``isdisjoint`` with a hand or counter is one call in C
-        unsorted, loose, granting, starters = _marked(facts)
         hands, counters, weights, sellables = draft.hands, draft.counters, draft.weights, draft.sellables
         # changed in place, never replaced
         for _ in range(steps):
@@ -206,7 +196,26 @@ class Rollouts:
             if self.draw_cards(draft, current, count):
                 self.schedule(draft, ("verbs", current, instance, index, "", 1))
 
+    def _prepared(self, facts: Any) -> tuple[Any, ...]:
+        """What ``random_steps`` reads of the deck (``facts``) and of these rules, looked up once per deck (a
+        search plays thousands of rollouts on one): the facts and rules themselves first, to tell it is theirs."""
+        if len(_PREPARED) >= 64:  # many decks (sweeps): start afresh rather than grow
+            _PREPARED.clear()
+        battle = facts.battle
+        kept = _PREPARED[id(facts)] = (
+            facts, self, self._plain_battles and not facts.modifiers, facts.playable if facts.any_playable else None,
+            battle, facts.hands_all_battle, facts.in_number_order, facts.rank_of, battle.__getitem__,
+            facts.points["attack"], facts.points["defence"], facts.more_actions, facts.turn_start, facts.rivals,
+            facts.actions_allowed, facts.start_draw, self._more_actions, self._turn_starts,
+            not (self.discord or self.burning or self._starts), self._effect_of, self.discord,
+            facts.treasure, facts.weight, facts.sellable, facts.sellable.__getitem__, facts.defs,
+            # sets of the few instances each flag marks: ``isdisjoint`` with a hand or counter is one call in C
+            *_marked(facts))
+        return kept
 
+
+_PREPARED: dict[int, tuple[Any, ...]] = {}
+"""``Rollouts._prepared`` of each deck's ``Facts`` (by identity; the facts are kept in it, so the identity is theirs)."""
 _MARKED: dict[int, tuple[Any, tuple[frozenset[int], ...]]] = {}
 
 
