@@ -36,6 +36,7 @@ def _start(rng: random.Random):
 
 def test_every_schedule_plays_the_same_games() -> None:
     """The sample draws from a generator of its own: the games, their chance and their endings do not move."""
+    assert len(SEEDS) == 20
     for seed in SEEDS:
         thorough = play_one(*_deal(seed), seed, "t", schedule=THOROUGH)
         sampled = play_one(*_deal(seed), seed, "s", schedule=DEFAULT)
