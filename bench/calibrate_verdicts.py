@@ -3,6 +3,7 @@
 Run: python bench/calibrate_verdicts.py [--games auto|N] [--seeds 1-10|1,2,5] [--agent random] [--workers 2]
                                         [--sweep-values 0,1,2,3,4,5,6,8,10] [--sweep-games 3200] [--no-sweep]
                                         [--log-games 20] [--sweep-only] [--measure DIR] [--from-figures DIR]
+                                        [--budget 50] [--battles GAMES] [--spending GAMES]
 
 Seeds may be split over processes: ``--seeds 1,2 --no-sweep --measure DIR`` in one, ``--seeds 3,4 --no-sweep
 --measure DIR`` in another, then ``--from-figures DIR --seeds 1-4 --no-sweep`` prints the confusion table of all
@@ -21,10 +22,14 @@ The pack (written to a temporary folder, played on the fixture database tests/fi
   6, so an attack of 5 or more already wins every battle it can (greedy's odds are the same for every attack
   from 5 to 10: no cap, the deck has no defence between), and greedy play measures it 0.5 to 2 points above the
   strongest base battle card, not shown strong (docs/simulate.md, "A card that wins every battle");
-- clearly weak cards: a battle card at the floor of both stats (0/0: the game's stats run from 0, and the base
-  deck's cagallo is 0/0 already, so no battle card can be lower on a number) that also makes its user discard two
-  cards whenever it is used, a treasure that makes its holder discard two cards at the start of each turn, and a
-  sellable worth nothing (``weak-sell``, sell 0: sold, it draws no card): they must come out *weak*.
+- clearly weak cards: ``weak-hand``, a battle card at the floor of both stats (0/0: the game's stats run from 0,
+  and the base deck's cagallo is 0/0 already, so no battle card can be lower on a number) whose use costs its user
+  the whole hand; ``weak-discard``, a treasure that makes its holder discard two cards at the start of each turn;
+  ``weak-sell-curse``, a sellable worth nothing that, while held, takes 10 from its holder's battle cards' stats and
+  their hand at every turn's start: they must come out *weak*. ``weak-sell``, a sellable worth nothing (sell 0:
+  sold, it draws no card), is weak by construction too but is expected to stay *not decided*: the sellable band is
+  thin (two base sellables) and against a thin band only an effect beyond +-10 points is decided; its goal is
+  never to come out strong, decides or in line, and the bench says so.
 
 No weak ingredient is planted. An ingredient is a step to the win for whoever holds it, so every player fights
 for it and it changes hands in battles: a drawback it carries falls on whoever holds it at the time, and its
@@ -37,7 +42,11 @@ Every seed plays paired games of the base deck with the pack: ``--games auto`` (
 table counts, per planted card and per kind, the seeds at which each answer came out. Then a sweep of the twin
 battle card's attack (seed 1, ``--sweep-games`` games a value, played as ``simulate --sweep`` plays it: the band
 measured once) names the values at which it is in line: the goal is a contiguous range of them that excludes the
-overpowered value (10). Goals are printed as met or NOT MET.
+overpowered value (10). Goals are printed as met or NOT MET, each with its counts.
+
+``--battles GAMES`` logs every battle of op-attack and tombatossals; ``--spending GAMES`` plays GAMES games with
+``--agent`` seats (``mcts`` at ``--budget`` iterations a decision) and counts, at each decision at which either card
+could attack or defend, whether the seat used it and whether greedy, asked the same decision, would have.
 """
 
 from __future__ import annotations
@@ -201,6 +210,7 @@ class Step:
     legal: list
     action: Any
     play: Callable[[], Any]
+    seen: Callable[[], Any]
 
 
 def played_steps(table: Any, agent: str, games: int, seed: int, budget: int = DEFAULT_BUDGET) -> Iterator[Step]:
@@ -231,7 +241,10 @@ def played_steps(table: Any, agent: str, games: int, seed: int, budget: int = DE
                 play(action, chance)
                 return now()
 
-            yield Step(index, steps, actor, "" if actor == CHANCE else seats[actor].label, legal, action, played)
+            def seen(actor: int = actor) -> Any:
+                return rules.observe(now(), actor)
+
+            yield Step(index, steps, actor, "" if actor == CHANCE else seats[actor].label, legal, action, played, seen)
             legal, steps = choices(), steps + 1
 
 
@@ -260,6 +273,36 @@ def usage_log(pack: Path, card: str, games: int, agent: str, seed: int, show: in
         return ["  no action of any player ever uses it: it acts from a counter (its placings and triggers are in the "
                 "table above), so what its holder chooses does not depend on it"]
     return [f"  {what}: {n}" for what, n in sorted(counts.items())] + lines
+
+
+def spending_log(pack: Path, cards: tuple[str, ...], games: int, agent: str, seed: int,
+                 budget: int = DEFAULT_BUDGET) -> list[str]:
+    """Whether an agent spends a card where greedy would, decision by decision: over ``games`` seeded games played
+    by ``agent`` seats, at every decision at which an attack or a defence with one of ``cards`` was legal, whether
+    the seat chose it and whether greedy, asked the same decision (the seat's own observation and legal actions,
+    its ties broken by a generator of its own, so the game is not changed), would have. Counts per card and kind
+    of use: the decisions, the seat's uses, greedy's, and the decisions at which only one of them used it."""
+    import random
+
+    from cardworks.engine.core import CHANCE
+
+    table, counts = build_table(_spec(pack)), {card: Counter() for card in cards}
+    greedy = parse_agents("greedy", 4)[0]
+    for step in played_steps(table, agent, games, seed, budget):
+        if step.actor != CHANCE:
+            for card in cards:
+                using = [a for a in step.legal if table.played(a) == card]
+                if using:
+                    use = type(using[0]).__name__.lower()
+                    mine = table.played(step.action) == card
+                    theirs = table.played(greedy.choose(table, step.actor, step.seen, step.legal,
+                                                        random.Random(step.number))) == card
+                    counts[card].update({(use, "could"): 1, (use, "used"): mine, (use, "greedy"): theirs,
+                                         (use, "only used"): mine and not theirs, (use, "only greedy"): theirs and not mine})
+        step.play()
+    return [f"  {card}, {use}: could at {n[use, 'could']} decisions, used at {n[use, 'used']}, greedy would have at "
+            f"{n[use, 'greedy']} (used where greedy would not {n[use, 'only used']}, not used where greedy would "
+            f"{n[use, 'only greedy']})" for card, n in counts.items() for use in ("attack", "defend")]
 
 
 def battle_log(pack: Path, cards: tuple[str, ...], games: int, agent: str, seed: int,
@@ -388,6 +431,10 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=0, metavar="GAMES",
                         help="only log, over GAMES games of the first seed, every battle of op-attack and of the base "
                              "deck's attack-6 card (tombatossals), with its result")
+    parser.add_argument("--spending", type=int, default=0, metavar="GAMES",
+                        help="only log, over GAMES games of the first seed played by --agent seats, each decision at "
+                             "which op-attack or tombatossals could attack or defend: whether the seat used it and "
+                             "whether greedy would have")
     parser.add_argument("--log-games", type=int, default=None,
                         help="games logged for a planted card never flagged: when the agents could use it, and what "
                         "they chose (default 20; 0 with --from-figures)")
@@ -405,6 +452,12 @@ def main() -> None:
         if args.battles:
             print(f"Battles of op-attack and tombatossals ({args.battles} games, seed {seeds[0]}, agents {args.agent}):")
             print("\n".join(battle_log(pack, ("op-attack", "tombatossals"), args.battles, args.agent, seeds[0], args.budget)))
+            return
+        if args.spending:
+            print(f"Decisions at which op-attack or tombatossals could be used ({args.spending} games, seed {seeds[0]}, "
+                  f"agents {args.agent}, budget {args.budget}), and what greedy would have chosen at each:")
+            print("\n".join(spending_log(pack, ("op-attack", "tombatossals"), args.spending, args.agent, seeds[0],
+                                         args.budget)))
             return
         table: dict[str, Counter] = {card: Counter() for card in KIND}
         why: dict[str, list[str]] = {card: [] for card in KIND}

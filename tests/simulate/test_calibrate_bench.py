@@ -202,3 +202,19 @@ def test_using_weak_hand_costs_its_user_the_whole_hand(tmp_path: Path) -> None:
             emptied.append(len(state.hands[user]))
             user = None
     assert emptied and set(emptied) == {0}, emptied
+
+
+def test_the_spending_log_finds_greedy_seats_spending_cards_where_greedy_would(tmp_path: Path) -> None:
+    """--spending asks greedy every decision an agent could use op-attack or tombatossals: with greedy seats the
+    two agree at each (ties broken by another generator may differ, so only nearly), and the counts are read off
+    real decisions."""
+    bench = _bench()
+    lines = bench.spending_log(bench.write_pack(tmp_path), ("op-attack", "tombatossals"), 6, "greedy", 1)
+    assert len(lines) == 4
+    for line in lines:
+        could, used, would, only_used, only_greedy = map(int, re.findall(r"\d+", line.split(":", 1)[1]))
+        assert used <= could and would <= could
+        assert only_used == used - (would - only_greedy)  # the decisions each used it at, less those both did
+        assert only_used + only_greedy <= 1, line
+    attack = next(line for line in lines if line.startswith("  op-attack, attack:"))
+    assert int(re.search(r"could at (\d+)", attack).group(1)) > 0
