@@ -11,13 +11,15 @@ rates are per second of the worker's processor time instead of wall-clock time: 
 sessions keep busy, waiting for a core then no longer counts (contention for caches still does).
 Goal: steps/s at least main's in the same run (ratio >= 1.00), and 300 four-player base games/s.
 
-Run: python bench/engine.py --check 500 [--game fallera] [--against TREE] [--rounds 3]
+Run: python bench/engine.py --check 500 [--game fallera] [--against TREE ...] [--thorough-too] [--rounds 3]
 
 ``cardworks check --game G --playouts N --seed 1`` as a whole command (processor time of the command and its
 workers, and wall time), against the reference loop in the same run: as many steps as the check's playouts
 played, each the floor of any random playout written in Python (list the mover's choices, pick one with
-``random()``, move a card between lists; ``reference_loop``). With ``--against``, the same command on that
-tree's sources and cards, alternated round by round. Goal (issue 47 item 5): within 80x the loop.
+``random()``, move a card between lists; ``reference_loop``). With ``--against`` (repeatable), the same command
+on each tree's sources and cards, alternated round by round; with ``--thorough-too``, this tree's command with
+``--thorough`` as well (every step checked in full, as ``check`` did before its schedule). Goal (issue 47 item
+5): within 80x the loop.
 
 Run: python bench/engine.py --parts 30 [--game fallera] [--cards DIR] [--only LABEL]
 
@@ -26,7 +28,9 @@ the same games as ``check --seed 1`` (the first N of every configuration, one pr
 ``check`` plays it (the whole checked step), then its positions put through each part on its own: the step's
 notation for the log, ``apply`` through the public contract, listing the next legal actions, the invariants,
 the leak check, the state codec's round trip, and the sampled legal actions applied (``playouts``' own
-functions); plus the reference loop over games of the same lengths.
+functions); plus the reference loop over games of the same lengths. The parts are those of a step checked in
+full (``--thorough``); each game is also played as ``check`` plays it by default (``playouts.DEFAULT``: a
+sample of steps in full, the cheap invariants at the others), and that whole step is printed beside.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import random
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -125,15 +130,16 @@ def reference_loop(lengths: list[int], players: int = 4) -> tuple[float, float]:
     return time.process_time() - cpu, time.perf_counter() - wall
 
 
-def check_command(tree: Path, game: str, playouts: int, cards: Path | None = None) -> tuple[float, float, list[int]]:
+def check_command(tree: Path, game: str, playouts: int, cards: Path | None = None,
+                  more: tuple[str, ...] = ()) -> tuple[float, float, list[int]]:
     """(processor seconds of the command and its workers, wall seconds, the length of each game it played) of
-    ``cardworks check`` on ``tree``'s sources and cards (or ``cards``)."""
+    ``cardworks check`` on ``tree``'s sources and cards (or ``cards``), with the options ``more``."""
     import resource
 
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "cardworks", "--cards", str(cards or tree / "cards"), "check", "--game", game,
-                          "--playouts", str(playouts), "--seed", "1", "--format", "json"],
+                          "--playouts", str(playouts), "--seed", "1", "--format", "json", *more],
                          env=env, cwd=tree, capture_output=True, text=True)
     wall = time.perf_counter() - wall
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -143,16 +149,17 @@ def check_command(tree: Path, game: str, playouts: int, cards: Path | None = Non
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall, lengths
 
 
-def check_against(games: list[str], playouts: int, other: Path | None, rounds: int) -> None:
-    """``--check``: each game's check command on this tree (and ``other``), alternated, against the reference
-    loop over games of the same lengths; medians of ``rounds``."""
-    trees = [("this tree", REPO)] + ([(str(other), other)] if other else [])
+def check_against(games: list[str], playouts: int, others: list[Path], rounds: int, thorough_too: bool = False) -> None:
+    """``--check``: each game's check command on this tree (with ``--thorough`` too when asked, and on each of
+    ``others``), alternated, against the reference loop over games of the same lengths; medians of ``rounds``."""
+    trees = [("this tree", REPO, ())] + ([("this tree --thorough", REPO, ("--thorough",))] if thorough_too else []) \
+        + [(str(other), other, ()) for other in others]
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
     for game in games:
-        found: dict[str, list[tuple[float, float, int, float, float]]] = {name: [] for name, _ in trees}
+        found: dict[str, list[tuple[float, float, int, float, float]]] = {name: [] for name, _, _ in trees}
         for _ in range(rounds):
-            for name, tree in trees:
-                cpu, wall, lengths = check_command(tree, game, playouts)
+            for name, tree, more in trees:
+                cpu, wall, lengths = check_command(tree, game, playouts, more=more)
                 loop_cpu, loop_wall = reference_loop(lengths)
                 found[name].append((cpu, wall, sum(lengths), loop_cpu, loop_wall))
         median = {}
@@ -162,8 +169,8 @@ def check_against(games: list[str], playouts: int, other: Path | None, rounds: i
             print(f"{game} {name}: check --playouts {playouts}: {cpu:.1f} s processor, {wall:.1f} s wall, {steps:,} steps; "
                   f"reference loop {loop_cpu:.3f} s processor: {cpu / loop_cpu:.0f}x processor, {wall / loop_wall:.0f}x "
                   f"wall (medians of {len(runs)}: " + ", ".join(f"{r[0]:.1f}" for r in runs) + " s)")
-        if other:
-            print(f"{game}: processor time this tree / {other}: {median['this tree'] / median[str(other)]:.2f}x")
+        for name, _, _ in trees[1:]:
+            print(f"{game}: processor time this tree / {name}: {median['this tree'] / median[name]:.2f}x")
     print(f"load average at the end {os.getloadavg()[0]:.1f}; goal: check within 80x the reference loop")
 
 
@@ -187,7 +194,10 @@ def step_parts(game: str, games: int, cards: Path, only: list[str] | None = None
     configs = [c for c in configs if only is None or c.label in only]
     if not configs:
         raise SystemExit(f"no configuration of {game} is named {only}")
-    spent = dict.fromkeys(("checked step", "dealing", *PARTS, "reference loop"), 0.0)
+    from cardworks.engine.playouts import DEFAULT, THOROUGH
+
+    spent = dict.fromkeys(("checked step", "default schedule", "dealing", *PARTS, "reference loop"), 0.0)
+    tally: Counter = Counter()
     lengths: list[int] = []
     clock = time.process_time
     for config in configs:
@@ -199,25 +209,27 @@ def step_parts(game: str, games: int, cards: Path, only: list[str] | None = None
             spent["dealing"] += clock() - start
             # the game twice: as check plays it, and with its parts timed; the rules keep tables they fill as
             # positions come up (check's later games find them filled), so the one played first pays more: the
-            # order alternates from game to game
+            # order alternates from game to game (and the default schedule's run goes round with them)
             logs = []
-            for run in ("whole", "parts") if number % 2 == 0 else ("parts", "whole"):
+            for run in ("whole", "parts", "sampled")[number % 3:] + ("whole", "parts", "sampled")[:number % 3]:
                 if logs:  # a second deal of the same game
                     rules, state = plugin.new_game(db, config, random.Random(seed))
                 if run == "parts":
                     logs.append(_timed_playout(rules, state, seed, spent))
                     continue
                 start = clock()
-                _, log, failure = play_one(rules, state, seed, config.label)
-                spent["checked step"] += clock() - start
+                _, log, failure = play_one(rules, state, seed, config.label,
+                                           schedule=DEFAULT if run == "sampled" else THOROUGH, tally=tally)
+                spent["default schedule" if run == "sampled" else "checked step"] += clock() - start
                 if failure:
                     raise SystemExit(f"{config.label} seed {seed}: the check failed ({failure}): nothing to time")
                 logs.append(log)
-            if logs[0] != logs[1]:
+            if logs[0] != logs[1] or logs[0] != logs[2]:
                 raise SystemExit(f"{config.label} seed {seed}: the timed game is not the one check played")
             lengths.append(len(log))
     spent["reference loop"] = reference_loop(lengths)[0]
     spent["steps"] = sum(lengths)
+    spent["full"] = tally["full"] - tally["steps"] / 2  # the thorough run's steps are all in full
     return spent
 
 
@@ -289,8 +301,11 @@ def print_parts(game: str, games: int, spent: dict[str, float]) -> None:
     print(f"{'sum of the parts, timed apart':<32} {total:>8.1f}")
     print(f"{'checked step, timed whole':<32} {whole:>8.1f}   (play_one, as check runs it; the same games)")
     print(f"{'dealing, per step of its game':<32} {1e6 * spent['dealing'] / steps:>8.1f}")
-    print(f"{'reference loop step':<32} {loop:>8.2f}   checked step = {whole / loop:.0f}x the loop "
-          f"(goal 80x: a checked step of {80 * loop:.1f} us)")
+    sampled = 1e6 * spent["default schedule"] / steps
+    print(f"{'checked step, default schedule':<32} {sampled:>8.1f}   ({spent['full'] / steps:.1%} of the steps in full, "
+          f"{whole / sampled:.2f}x faster than every step in full)")
+    print(f"{'reference loop step':<32} {loop:>8.2f}   checked step = {whole / loop:.0f}x the loop in full, "
+          f"{sampled / loop:.0f}x by default (goal 80x: a checked step of {80 * loop:.1f} us)")
 
 
 def _best(rounds: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
@@ -302,7 +317,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--only", action="append", metavar="LABEL", help=f"configurations (default {', '.join(CONFIGS)})")
-    parser.add_argument("--against", type=Path, help="another tree to compare with, e.g. /work/main")
+    parser.add_argument("--against", type=Path, action="append", help="another tree to compare with (with --check: "
+                        "repeatable)")
+    parser.add_argument("--thorough-too", action="store_true", help="with --check: also time this tree's check "
+                        "with --thorough")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cpu", action="store_true", help="rates per second of processor time, not of wall-clock time")
     parser.add_argument("--check", type=int, metavar="PLAYOUTS", help="time 'cardworks check' against the reference loop")
@@ -317,9 +335,12 @@ def main() -> None:
         print_parts(game, args.parts, step_parts(game, args.parts, args.cards.resolve(), args.only))
         return
     if args.check:
-        check_against(args.game or ["fallera"], args.check, args.against.resolve() if args.against else None,
-                      args.rounds)
+        check_against(args.game or ["fallera"], args.check, [tree.resolve() for tree in args.against or []],
+                      args.rounds, args.thorough_too)
         return
+    if args.against and len(args.against) > 1:
+        parser.error("--against is given once, except with --check")
+    args.against = args.against[0] if args.against else None
     if args.cpu:
         os.environ["BENCH_CLOCK"] = "cpu"  # the workers, on every tree, read it
     only = args.only or list(CONFIGS)

@@ -22,6 +22,9 @@ the second. Declarations name mutants by identity, not by line. A declaration th
 sources (the code it names changed), or whose mutant is killed, is stale: the bench stops (exit 1) rather than count it. ``--with-pack`` plays packs with the
 game (``check --pack``); the figures then name that command, and are not those of the plain ``check``: each
 mutant is then also run under the plain ``check``, and that figure is printed beside (``plain: …``).
+``--thorough-too`` runs each mutant under the same command with ``--thorough`` as well (every playout step
+checked in full, where ``check`` by default checks a seeded sample of steps in full: ``playouts.Schedule``)
+and prints that figure beside instead (``thorough: …``), naming each mutant only one of the two kills.
 """
 
 from __future__ import annotations
@@ -377,6 +380,8 @@ class Result:
     plain_command: list[str] | None = None
     plain_verdicts: list[str] | None = None
     """With packs, each mutant's verdict under the plain ``check`` too (the figure printed beside)."""
+    beside: str = "plain"
+    """What the command beside is: ``plain`` (``check`` without the packs) or ``thorough`` (``--thorough``)."""
 
     @property
     def killed(self) -> list[Mutant]:
@@ -420,7 +425,8 @@ class Result:
 
 def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Callable[[list[Mutant]], list[Mutant]],
                 command: list[str], jobs: int, timeout: float | None, declared: dict[str, str],
-                only: set[str] | None = None, repo: Path = REPO, plain: list[str] | None = None) -> Result:
+                only: set[str] | None = None, repo: Path = REPO, plain: list[str] | None = None,
+                beside: str = "plain") -> Result:
     """Run each mutant ``pick`` draws from the sites ``sites_of`` lists for a copy of the sources (those
     written in ``only``, when given) under ``command``, and under ``plain`` too when given (the plain
     ``check`` beside a command with packs); each job has its own copy. Stops (exit 1) before running
@@ -462,7 +468,7 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
                     alone = _run_check(copies[job], plain, limits[1], core, stopped)[0] if plain else ""
                     if interrupted:  # Ctrl-C during this mutant: no plain check after it, no verdict printed
                         return "skipped", "skipped"
-                    shown_plain = f" (plain: {alone})" if plain else ""
+                    shown_plain = f" ({beside}: {alone})" if plain else ""
                     print(f"{verdict:7} {mutant.identity}  (line {mutant.line}){shown_plain}", file=sys.stderr,
                           flush=True)
                     finished.append(mutant.identity)
@@ -483,16 +489,19 @@ def run_mutants(game: str, sites_of: Callable[[Path], list[Mutant]], pick: Calla
                 raise SystemExit(f"{game}: interrupted after {len(finished)} of {len(mutants)} mutants; no figures "
                                  "(the verdicts above are those given)") from None
         return Result(game, command, mutants, [v for v, _ in both], declared, time.perf_counter() - start,
-                      plain, [p for _, p in both] if plain else None)
+                      plain, [p for _, p in both] if plain else None, beside)
 
 
 def run_game(game: str, count: int, seed: int, jobs: int, timeout: float | None, only: set[str] | None = None,
-             packs: tuple[Path, ...] = (), equivalents: Path = EQUIVALENTS) -> Result:
-    """One game's seeded sample of ``count`` mutants run under ``check`` (with ``packs``)."""
+             packs: tuple[Path, ...] = (), equivalents: Path = EQUIVALENTS, thorough_too: bool = False) -> Result:
+    """One game's seeded sample of ``count`` mutants run under ``check`` (with ``packs``), and beside it under
+    the plain ``check`` (with packs) or under the same command with ``--thorough`` (``thorough_too``)."""
     declared = load_equivalents(equivalents, game)
+    command = check_command(game, packs)
+    beside = [*command, "--thorough"] if thorough_too else check_command(game) if packs else None
     return run_mutants(game, lambda src: find_mutants(src, game), lambda sites: sample(sites, count, seed),
-                       check_command(game, packs), jobs, timeout, declared, only,
-                       plain=check_command(game) if packs else None)
+                       command, jobs, timeout, declared, only, plain=beside,
+                       beside="thorough" if thorough_too else "plain")
 
 
 def report(result: Result) -> bool:
@@ -507,12 +516,16 @@ def report(result: Result) -> bool:
     plain = result.plain_figures()
     if plain is not None:
         alone, _, _, alone_timeouts = plain
-        print(f"  plain: {shown(result.plain_command)}: {alone} of {counted} killed ({alone / counted:.1%}; "
+        print(f"  {result.beside}: {shown(result.plain_command)}: {alone} of {counted} killed ({alone / counted:.1%}; "
               f"{alone_timeouts} by timeout); {alone} of {fair} not declared equivalent "
               f"({alone / fair if fair else 0.0:.1%}), not judged")
         either = sum(v != "passed" or a != "passed" for v, a in zip(result.verdicts, result.plain_verdicts))
         print(f"  either: {either} of {counted} killed by one command or both; {either} of {fair} not declared "
               f"equivalent ({either / fair if fair else 0.0:.1%}), not judged")
+        for mutant, verdict, alone in zip(result.mutants, result.verdicts, result.plain_verdicts):
+            if (verdict == "passed") != (alone == "passed"):
+                print(f"  killed only {'beside, by ' + result.beside if verdict == 'passed' else 'by the first command'}:"
+                      f" {mutant.identity}  (line {mutant.line})")
     for mutant in result.survivors:
         print(f"  survived {mutant.identity}  (line {mutant.line})")
     for mutant in result.equivalent:
@@ -550,6 +563,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--with-pack", type=Path, action="append", default=[], metavar="DIR",
                         help="play this pack with the game (check --pack DIR; repeatable): the figures are then "
                         "those of that command")
+    parser.add_argument("--thorough-too", action="store_true",
+                        help="run each mutant under the same command with --thorough too (every playout step checked "
+                        "in full), print that figure beside and name the mutants only one of them kills")
     parser.add_argument("--equivalents", type=Path, default=EQUIVALENTS,
                         help="the declared equivalent mutants (default bench/equivalent-mutants.json)")
     args = parser.parse_args(argv)
@@ -568,7 +584,7 @@ def main(argv: list[str] | None = None) -> None:
             met &= not stale
             continue
         met &= report(run_game(game, args.count, args.seed, args.jobs, args.timeout, only, tuple(args.with_pack),
-                               args.equivalents))
+                               args.equivalents, args.thorough_too))
     raise SystemExit(0 if met else 1)
 
 

@@ -28,6 +28,7 @@ def test_the_check_command_is_timed_with_the_lengths_of_its_games() -> None:
     assert cpu > 0 and wall > 0
     loop_cpu, loop_wall = bench.reference_loop(lengths)
     assert loop_cpu > 0 and loop_wall > 0
+    assert bench.check_command(REPO, "fallera", 2, cards=FIXTURE_CARDS, more=("--thorough",))[2] == lengths
 
 
 
@@ -38,7 +39,7 @@ def test_parts_prints_every_part_of_a_checked_step() -> None:
                           "--cards", str(FIXTURE_CARDS)], capture_output=True, text=True, check=True).stdout
     rows = {line[:32].strip(): line[32:].split() for line in out.splitlines()[2:]}
     for part in (*bench.PARTS, "sum of the parts, timed apart", "checked step, timed whole",
-                 "dealing, per step of its game", "reference loop step"):
+                 "checked step, default schedule", "dealing, per step of its game", "reference loop step"):
         assert float(rows[part][0]) >= 0, (part, out)
     assert "steps" in out.splitlines()[0]
     parts = sum(float(rows[part][0]) for part in bench.PARTS)

@@ -312,3 +312,26 @@ def test_ctrl_c_stops_the_run_without_the_plain_check(tmp_path, monkeypatch: pyt
     assert log.read_text(encoding="utf-8").count("plain") == 3  # the unmutated sources and the two cache mutants
     assert time.monotonic() - begun < 30 and not mutants._RUNNING  # stopped, not run to the check's timeout
     assert "toy: interrupted after 2 of 3 mutants; no figures" in str(stopped.value)  # how far it got
+
+
+def test_thorough_too_names_the_mutants_only_the_thorough_check_kills(tmp_path, monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys) -> None:
+    """``--thorough-too`` (issue 47 item 5): each mutant also runs under ``check --thorough``; its figure is
+    printed beside the default schedule's, and each mutant only one of them kills is named."""
+    monkeypatch.setitem(mutants.GOALS, "toy", 0.5)
+    repo = _toy_repo(tmp_path)
+    result = mutants.run_mutants("toy", lambda src: mutants.find_mutants(src, "toy", ("rules",)), list, TOY_CHECK, 1,
+                                 30, {}, repo=repo, plain=TOY_PLAIN, beside="thorough")
+    mutants.report(result)
+    out = capsys.readouterr().out
+    assert "  thorough: " in out and "  plain: " not in out
+    only = [line for line in out.splitlines() if line.startswith("  killed only")]
+    assert only == [f"  killed only beside, by thorough: {CACHE_UP}  (line 1)"]
+    assert mutants.run_game.__defaults__[-1] is False  # the default run checks no second command
+
+
+def test_thorough_too_adds_the_flag_to_the_same_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = {}
+    monkeypatch.setattr(mutants, "run_mutants", lambda *args, **kwargs: seen.update(command=args[3], **kwargs))
+    mutants.run_game("fallera", 1, 1, 1, None, thorough_too=True)
+    assert seen["plain"] == [*seen["command"], "--thorough"] and seen["beside"] == "thorough"

@@ -1,4 +1,4 @@
-"""``build --scheduler``: card faces laid out on a real two-worker Dask ``LocalCluster`` on 127.0.0.1 give
+"""``build --scheduler``: card faces laid out on a real two-worker Dask ``LocalCluster`` (``cluster.local_cluster``, the settings cardworks advises) give
 byte-identical outputs to a local build, also when a worker is killed in the middle of laying them out."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cardworks.cluster import local_cluster
 from conftest import REPO, run_cli, snapshot
 
 pytestmark = pytest.mark.slow
@@ -32,8 +33,7 @@ def test_faces_laid_out_on_a_two_worker_cluster_are_byte_identical_even_when_a_w
 
     local = _build(tmp_path / "local", "--jobs", "1")
     killed = tmp_path / "killed-once"
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=":0") as cluster:
+    with local_cluster(2) as cluster:
         on_cluster = _build(tmp_path / "cluster", "--scheduler", cluster.scheduler_address)
         with distributed.Client(cluster) as client:
             laid_out = client.run(lambda: __import__("sys").modules.get("cardworks.render.faces") is not None)

@@ -43,7 +43,9 @@ def _compare(pack, selection: str, players: int, agents: str, games: int) -> tup
             full, _ = runner._play(table.stand_ins[design], seats, 1, index)
             if design in snapshots:
                 start = snapshots[design]
-                fast, _ = runner._play(table.stand_ins[design], seats, 1, index, start=start)
+                rejoins = snapshots.rejoins.get(design)
+                fast, _ = runner._play(table.stand_ins[design], seats, 1, index, start=start,
+                                       rejoin=(rejoins, record) if rejoins else None)
                 saved += start[3] if start else 0
             else:
                 fast, skipped = record, skipped + 1
@@ -80,12 +82,12 @@ def test_the_paired_report_is_the_same_with_twins_from_the_deal(monkeypatch) -> 
 DIVERGING = runner._diverging
 
 
-def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, kept=None):
+def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, resting=None):
     """``runner._diverging`` with every watched card diverging at the deal (the paired games as they were)."""
     for design in list(live):
         snapshots[design] = None
         del live[design]
-    return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, kept)
+    return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, resting)
 
 
 def test_a_card_no_agent_can_use_has_exactly_no_effect(tmp_path) -> None:
@@ -170,3 +172,47 @@ def test_quiet_answers_for_a_frozen_position_as_for_the_same_position_in_play() 
         play(action, chance)
         legal = choices()
     assert asked > 100 and answers == {True, False}  # cards in play and cards waiting were both asked about
+
+
+def test_a_twin_that_meets_the_real_game_again_is_the_real_game_from_there(monkeypatch) -> None:
+    """A twin standing where the real game stood at a step where its card is quiet again (``Snapshots.rejoins``)
+    jumps to where the watch parts them again, or ends as the real game did: the comparison with every twin
+    played from the deal holds, and twins did meet the real game (and others, having parted for good, did not)."""
+    met: list[bool] = []
+    meets = runner._meets
+    monkeypatch.setattr(runner, "_meets", lambda *args: met.append(meets(*args)) or met[-1])
+    compared, _, _ = _compare(EXAMPLE, "base", 4, "greedy", 6)
+    assert compared > 50 and sum(met) > 0 and not all(met), (compared, sum(met), len(met))
+
+
+def test_a_wrong_meeting_fails_the_comparison(monkeypatch) -> None:
+    """The comparison is sharp for rejoins too: a twin taken for the real game wherever a rejoin is offered,
+    standing there or not, ends otherwise."""
+    monkeypatch.setattr(runner, "_meets", lambda *args: True)
+    with pytest.raises(AssertionError):
+        _compare(EXAMPLE, "base", 4, "greedy", 6)
+
+
+def test_a_counted_generator_tells_the_state_it_is_in() -> None:
+    """The watch lends generators counted (``runner._Counted``): the state it tells (``_Past``: a state it had and
+    the ``random()`` calls since) restores to the generator's own, also after a draw of another kind (then read
+    again), and two counted copies of one generator with as many calls tell equal states."""
+    import random
+
+    rng, twin = random.Random(7), random.Random(7)
+    counted, other = runner._Counted(rng), runner._Counted(twin)
+    for _ in range(5):
+        counted.random(), other.random()
+    assert counted.now() == other.now() and counted.now().draws == 5
+    blank = runner._blank()
+    counted.now().restore(blank)
+    assert blank.getstate() == rng.getstate()
+    counted.shuffle(list(range(10)))
+    told = counted.now()
+    assert counted.stale is False and told.draws == 0 and told.base == rng.getstate()
+    counted.random()
+    assert counted.now() != other.now()
+    told.restore(blank)
+    assert blank.getstate() != rng.getstate()
+    counted.now().restore(blank)
+    assert blank.getstate() == rng.getstate()

@@ -433,13 +433,17 @@ def i18n_status(cards_root: Path, packs: tuple[Path, ...], game: str | None, bui
 @click.option("--selection", help="Play only this deck selection (a forbidden one is refused, exit 1).")
 @click.option("--players", "player_count", type=click.IntRange(1, 20),
               help="Play only this player count (a count the rules forbid is refused, exit 1).")
+@click.option("--thorough", is_flag=True,
+              help="Check every playout step in full (default: the opening, the ending, each rare kind of step, "
+                   "every 25th and a seeded sample of the rest; cheap invariants at every step).")
 @FORMAT
 @click.pass_obj
 def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: tuple[Path, ...], playouts: int,
           seed: int, save_failures: Path | None, pack_options: tuple[Path, ...], selection: str | None,
-          player_count: int | None, fmt: str) -> None:
+          player_count: int | None, thorough: bool, fmt: str) -> None:
     """Run the game's scenarios, then seeded random playouts checking invariants."""
     from ..engine.check import check_game
+    from ..engine.playouts import DEFAULT, THOROUGH
     from .no_rules import no_rules_line, rule_less_game
     from .output import print_check
 
@@ -456,7 +460,8 @@ def check(cards_root: Path, packs: tuple[Path, ...], game: str, scenario_paths: 
         click.echo(no_rules_line(rule_less, "check"))
         raise SystemExit(0)
     report = check_game(cards_root, game, list(scenario_paths), playouts, seed, save_failures,
-                        selection=selection, players=player_count, packs=list(packs))
+                        selection=selection, players=player_count, packs=list(packs),
+                        schedule=THOROUGH if thorough else DEFAULT)
     from ..loading.database import display_path
 
     for written, kept in report.saved:
@@ -479,6 +484,8 @@ def check_json(report) -> dict:
                       "failures": [{"configuration": f.configuration, "seed": f.seed, "step": f.step,
                                     "message": f.message, "log": f.log} for f in p.failures]}
                      for p in report.playouts],
+        "schedule": {"thorough": report.schedule.thorough, "description": report.schedule.describe(),
+                     "steps_in_full": report.checked_in_full[0], "steps": report.checked_in_full[1]},
         "left_out": report.left_out, "not_played_yet": report.later,
         "declared_not_played": report.unplayed,
         "features_waited_on": {name: {"cards": needing, "freed_alone": alone}

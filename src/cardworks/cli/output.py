@@ -190,6 +190,9 @@ def print_check(report) -> None:
                 if len(failure.log) > 12 else ""
             click.echo(f"  {failure.configuration}, seed {failure.seed}, step {failure.step}: {failure.message}\n"
                        f"  log: {earlier}{' ; '.join(failure.log[-12:]) or '(no step played)'}")
+    if report.playouts:
+        full, steps = report.checked_in_full
+        click.echo(f"checked {full:,} of {steps:,} steps fully ({report.schedule.describe()})")
     if report.left_out:
         click.echo(f"left out of playouts ({len(report.left_out)} cards): " +
                    ", ".join(f"{card} ({reason})" for card, reason in sorted(report.left_out.items())[:8]) +

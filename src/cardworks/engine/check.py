@@ -16,7 +16,7 @@ from ..loading.database import Database, display_path, load_game, load_pack
 from ..problems import Problem
 from .core import SetupRefused
 from .plugins import plugin_for
-from .playouts import PlayoutStats, failure_scenario, merged, run_playouts
+from .playouts import DEFAULT, PlayoutStats, Schedule, failure_scenario, merged, run_playouts
 from .scenarios import ScenarioResult, run_scenarios
 
 
@@ -37,6 +37,13 @@ class CheckReport:
     """Each ruling that states behaviour: how it is checked, or why it cannot be yet (``coverage``)."""
     unplayed: list[str] = field(default_factory=list)
     """Declared selections and player counts the game's configurations leave out (``missing_configurations``)."""
+    schedule: Schedule = DEFAULT
+    """Which steps of the playouts were checked in full (``playouts.Schedule``)."""
+
+    @property
+    def checked_in_full(self) -> tuple[int, int]:
+        """(steps checked in full, steps played) over every configuration's checked playouts."""
+        return sum(p.full for p in self.playouts), sum(p.steps for p in self.playouts)
 
     @property
     def unchecked_rulings(self) -> list[Any]:
@@ -51,13 +58,15 @@ class CheckReport:
 
 def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts: int, seed: int,
                save_failures: Path | None = None, *, selection: str | None = None,
-               players: int | None = None, packs: list[Path] | None = None) -> CheckReport:
+               players: int | None = None, packs: list[Path] | None = None,
+               schedule: Schedule = DEFAULT) -> CheckReport:
     """Scenarios first (every one, whatever fails), then ``playouts`` games per configuration.
 
     With ``save_failures``, each failed playout is written there as a scenario file that
     replays it from its exact starting state. ``selection`` and ``players`` keep the playouts to
     the configurations that match; one the rules forbid is refused (DataError naming the rule). ``packs``
-    join the game: their cards enter every deck selection and their scenarios run with the game's.
+    join the game: their cards enter every deck selection and their scenarios run with the game's. ``schedule``
+    says which playout steps are checked in full (``check --thorough``: every one).
     """
     plugin = plugin_for(game)  # UsageError for a game no plugin plays
     if save_failures is not None and playouts:
@@ -65,7 +74,7 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
     db = Database(game=load_game(cards_root / game), packs=[load_pack(p) for p in packs or []])
     if db.game_doc is None or any(f.doc is None for b in db.bundles for f in b.files):
         raise DataError(f"game {game!r} or a pack has unusable files; run 'cardworks validate'")
-    report = CheckReport(game)
+    report = CheckReport(game, schedule=schedule)
     report.scenarios = run_scenarios(db, scenario_paths)
     if any(doc.rulings for _, doc in db.docs("rulings")):
         from .coverage import ruling_coverage
@@ -82,7 +91,7 @@ def check_game(cards_root: Path, game: str, scenario_paths: list[Path], playouts
 
     report.waiting = features_waited_on(db, report.left_out)
     if playouts:
-        report.playouts = all_playouts(db, game, playouts, seed, configs=configs)
+        report.playouts = all_playouts(db, game, playouts, seed, configs=configs, schedule=schedule)
         for config, stats in zip(configs, report.playouts):
             replayable = [f for f in stats.failures if f.start]  # dealing failed: no position to start a replay from
             if save_failures is not None and replayable:
@@ -136,10 +145,11 @@ PARALLEL_FROM = 200
 
 
 def all_playouts(db: Database, game: str, playouts: int, seed: int, *, jobs: int | None = None,
-                 run: int = RUN, configs: list[Any] | None = None) -> list[PlayoutStats]:
+                 run: int = RUN, configs: list[Any] | None = None, schedule: Schedule = DEFAULT) -> list[PlayoutStats]:
     """``playouts`` games of every configuration, in runs of ``run`` games spread over ``jobs`` processes
-    (default: one per usable core, when there are ``PARALLEL_FROM`` games or more). The stats depend on
-    neither: each game's seed is fixed, and runs are merged in order."""
+    (default: one per usable core, when there are ``PARALLEL_FROM`` games or more), checked as ``schedule``
+    says. The stats depend on neither: each game's seed (and its sample of steps) is fixed, and runs are
+    merged in order."""
     plugin = plugin_for(game)
     if configs is None:
         configs, _ = plugin.configurations(db)
@@ -148,16 +158,17 @@ def all_playouts(db: Database, game: str, playouts: int, seed: int, *, jobs: int
     if jobs is None:
         jobs = _usable_cores() if len(configs) * playouts >= PARALLEL_FROM else 1
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        results = [_play_run(db, plugin, configs, run) for run in runs]
+        results = [_play_run(db, plugin, configs, run, schedule) for run in runs]
     else:  # forked workers share the loaded database; pool.map gives the runs back in order
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                                 initargs=(db, plugin, configs)) as pool:
+                                 initargs=(db, plugin, configs, schedule)) as pool:
             results = list(pool.map(_play_run_in_worker, runs))
     return [merged([stats for run, stats in zip(runs, results) if run[0] == index]) for index in range(len(configs))]
 
 
-def _play_run(db: Database, plugin: Any, configs: list[Any], run: tuple[int, int, int, int]) -> PlayoutStats:
+def _play_run(db: Database, plugin: Any, configs: list[Any], run: tuple[int, int, int, int],
+              schedule: Schedule) -> PlayoutStats:
     """One run of games of one configuration: (configuration index, first game number, games, seed)."""
     index, first, games, seed = run
     config = configs[index]
@@ -165,19 +176,19 @@ def _play_run(db: Database, plugin: Any, configs: list[Any], run: tuple[int, int
     def start(rng: random.Random):
         return plugin.new_game(db, config, rng)
 
-    return run_playouts(config.label, start, games, seed, first=first)
+    return run_playouts(config.label, start, games, seed, first=first, schedule=schedule)
 
 
 _WORKER: dict[str, Any] = {}
 """What a worker process plays with (set once as it starts)."""
 
 
-def _start_worker(db: Database, plugin: Any, configs: list[Any]) -> None:
-    _WORKER.update(db=db, plugin=plugin, configs=configs)
+def _start_worker(db: Database, plugin: Any, configs: list[Any], schedule: Schedule) -> None:
+    _WORKER.update(db=db, plugin=plugin, configs=configs, schedule=schedule)
 
 
 def _play_run_in_worker(run: tuple[int, int, int, int]) -> PlayoutStats:
-    return _play_run(_WORKER["db"], _WORKER["plugin"], _WORKER["configs"], run)
+    return _play_run(_WORKER["db"], _WORKER["plugin"], _WORKER["configs"], run, _WORKER["schedule"])
 
 
 def _usable_cores() -> int:

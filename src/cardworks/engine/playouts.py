@@ -1,8 +1,11 @@
 """Seeded random playouts that check invariants after every step.
 
-After every step: conservation of cards and the game's own invariants, no
+A step checked in full: conservation of cards and the game's own invariants, no
 hidden card in any other player's observation, a sample of the legal actions
-applied without error, and the state surviving a JSON round trip. Each game is
+applied without error, and the state surviving a JSON round trip. Which steps are checked in full is the
+``Schedule``'s choice: every step (``THOROUGH``, ``check --thorough``), or (``DEFAULT``) the steps most
+likely to show a defect plus a seeded sample of the rest, every other step getting the game's cheap
+invariants (``step_invariants``, or all of them for a game that offers none). Each game is
 bounded in length (a game that reaches the bound is counted as ``step-limit``); the first game of each configuration is replayed from its
 seed and must end identically. A failure reports the seed, the step and the action log. An exception raised
 by the game (dealing, an action, an effect, an invariant) is a failed playout like any broken check: a
@@ -25,6 +28,47 @@ MAX_STEPS = 5000
 """A game still running after this many steps stops and counts as ``step-limit`` (random play can
 keep treasures moving for a long time); it is reported, not failed."""
 SAMPLED_ACTIONS = 3
+TEXT_EVERY = 25
+"""The codec round trip goes through JSON text at steps 0, 25, 50 …: proves the dump is plain JSON (the
+cheaper comparison of the dumped data in between)."""
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Which steps of a checked playout are checked in full (everything ``_step_failure`` checks).
+
+    Always in full: the first ``first`` steps of a game (the deal and the opening), every ``TEXT_EVERY``-th
+    step (where the codec goes through JSON text), the last step (the ending), and the first ``repeats``
+    steps of each kind in the game: a kind is the action's class with the phase it leads to (a special
+    played, a response, an effect's coin, a defence that opens a window or a burn are each their own kind,
+    so a rare event is checked whenever it happens; the tenth attack of a game is not a new kind). Of the
+    other steps, one in ``one_in`` on average, drawn from a generator of the playout's own
+    (``sample_seed``), so the game played and its chance are those of a thorough playout (the legal actions
+    tried are drawn only at the steps checked in full, so they may differ). Every step gets the
+    game's cheap invariants (``rules.step_invariants``, or ``rules.invariants`` when the game has no cheaper
+    set). ``thorough`` checks every step in full, as ``check`` did before schedules."""
+
+    thorough: bool = False
+    first: int = 2
+    repeats: int = 1
+    one_in: int = 25
+
+    def describe(self) -> str:
+        if self.thorough:
+            return "thorough: every step checked in full"
+        return (f"sampled: in full the first {self.first} steps of a game, every {TEXT_EVERY}th, the last, the "
+                f"first {self.repeats} of each kind of step in the game, and 1 in {self.one_in} of the others "
+                "(seeded); cheap invariants at every step")
+
+
+DEFAULT = Schedule()
+THOROUGH = Schedule(thorough=True)
+
+
+def sample_seed(seed: int) -> int:
+    """The seed of a playout's sample of steps checked in full: apart from its choices, shuffles and the
+    actions it tries, so sampling changes none of them."""
+    return seed * 7919 + 1
 
 
 @dataclass
@@ -61,6 +105,11 @@ class PlayoutStats:
     lengths: list[int] = field(default_factory=list)
     endings: Counter = field(default_factory=Counter)
     failures: list[PlayoutFailure] = field(default_factory=list)
+    steps: int = 0
+    """Steps played in checked playouts (the replays of a seed not counted)."""
+    full: int = 0
+    """Of them, the steps checked in full (all of them under ``THOROUGH``)."""
+    schedule: Schedule = DEFAULT
 
 
 def shuffle_seed(seed: int) -> int:
@@ -68,17 +117,21 @@ def shuffle_seed(seed: int) -> int:
     return seed * 2 + 1
 
 
-def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = True) -> tuple[Any, list[str], str | None]:
+def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = True,
+             schedule: Schedule = THOROUGH, tally: Counter | None = None) -> tuple[Any, list[str], str | None]:
     """One game from ``state``; returns the final state, the action log and a failure message (or None).
 
     Checked, it keeps to the public contract (``apply`` returns a new state, checked at every
-    step); unchecked, it plays in place when the game offers ``playout`` (the same rules, no copies).
+    step as ``schedule`` says: every step in full unless told otherwise); unchecked, it plays in place when
+    the game offers ``playout`` (the same rules, no copies). ``tally`` counts the ``steps`` checked and the
+    ``full`` ones.
     """
     rng = random.Random(seed)  # the players' choices
     shuffles = random.Random(shuffle_seed(seed))  # the deck's chance, replayable on its own
-    if check:  # seeding a Random costs a few steps: only checked playouts need these two
+    if check:  # seeding a Random costs a few steps: only checked playouts need these
         probe = random.Random(seed * 7919)  # which legal actions each step tries
         scratch = random.Random(0)  # chance for the tried actions, whose outcome is dropped
+        in_full = _in_full(schedule, seed)
     log: list[str] = []
     try:
         choices, play, now = contract_playout(rules, state) if check or not hasattr(rules, "playout") \
@@ -101,7 +154,13 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
             legal = choices()
             if not check:
                 continue
-            failure = _step_failure(rules, now(), legal, probe, scratch, step)
+            position = now()
+            full = in_full(step, action, position, legal)
+            if tally is not None:
+                tally["steps"] += 1
+                tally["full"] += full
+            failure = _step_failure(rules, position, legal, probe, scratch, step) if full \
+                else _cheap_failure(rules, position)
         except Exception as exc:  # an action, an effect handler or an invariant raised
             return now(), log, raised(exc)
         if isinstance(failure, tuple):  # a listed action failed when tried: the log ends with it
@@ -133,6 +192,31 @@ def contract_playout(rules: Any, state: Any) -> Playout:
     return Playout(lambda: choices(position[0]), play, lambda: position[0])
 
 
+def _in_full(schedule: Schedule, seed: int) -> Callable[[int, Any, Any, Sequence[Any]], bool]:
+    """``in_full(step, action, position, legal)``: whether the step that played ``action`` and reached
+    ``position`` (where ``legal`` may be played next) is checked in full under ``schedule``."""
+    if schedule.thorough:
+        return lambda step, action, position, legal: True
+    draw = random.Random(sample_seed(seed)).random
+    share = 1 / schedule.one_in
+    seen: Counter = Counter()
+
+    def in_full(step: int, action: Any, position: Any, legal: Sequence[Any]) -> bool:
+        kind = (type(action), getattr(position, "phase", None))
+        seen[kind] += 1
+        drawn = draw() < share  # drawn at every step, so a step's draw does not depend on the ones before it
+        return (drawn or step < schedule.first or step % TEXT_EVERY == 0 or seen[kind] <= schedule.repeats
+                or not len(legal) or step == MAX_STEPS - 1)
+
+    return in_full
+
+
+def _cheap_failure(rules: Any, state: Any) -> str | None:
+    """What the game's cheap invariants find wrong in ``state`` (all its invariants when it has no cheap set)."""
+    broken = getattr(rules, "step_invariants", rules.invariants)(state)
+    return "; ".join(broken) if broken else None
+
+
 def _step_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Random, scratch: random.Random,
                   step: int) -> str | tuple[str, str] | None:
     """What is wrong with the position reached, or None; (the tried action, what is wrong) when a listed action
@@ -148,9 +232,9 @@ def _step_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Ra
 
 
 def codec_failure(rules: Any, state: Any, step: int) -> str | None:
-    """What is wrong unless the state dumps and loads back equal (through JSON text every 25th step)."""
+    """What is wrong unless the state dumps and loads back equal (through JSON text every ``TEXT_EVERY``-th step)."""
     dumped = rules.dump(state)
-    if step % 25 == 0:
+    if step % TEXT_EVERY == 0:
         dumped = json.loads(json.dumps(dumped))  # proves the dump is plain JSON; cheaper checks between
     if rules.load(dumped) != state:
         return "the state does not survive a JSON round trip"
@@ -172,13 +256,15 @@ def sampled_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.
 
 
 def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], games: int, seed: int, *,
-                 first: int = 0) -> PlayoutStats:
-    """``games`` seeded games of one configuration, numbered from ``first``; ``start(rng)`` deals a new game.
+                 first: int = 0, schedule: Schedule = DEFAULT) -> PlayoutStats:
+    """``games`` seeded games of one configuration, numbered from ``first``; ``start(rng)`` deals a new game;
+    each step checked as ``schedule`` says.
 
     A game's seed depends only on ``seed`` and its number, so games can be split into
     runs (``first``) and their stats ``merged`` in order: the same as one run.
     """
-    stats = PlayoutStats(label)
+    stats = PlayoutStats(label, schedule=schedule)
+    tally: Counter = Counter()
     for number in range(first, first + games):
         game_seed = seed * 100_003 + number
         stats.games += 1
@@ -188,7 +274,8 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
         except Exception as exc:  # dealing raised: nothing to replay but the configuration and the seed
             stats.failures.append(PlayoutFailure(label, game_seed, f"dealing a new game: {raised(exc)}", []))
             continue
-        final, log, failure = play_one(rules, state, game_seed, label)
+        final, log, failure = play_one(rules, state, game_seed, label, schedule=schedule, tally=tally)
+        stats.steps, stats.full = tally["steps"], tally["full"]
         if failure is None and number == 0:
             try:
                 again_rules, again = start(random.Random(game_seed))
@@ -215,8 +302,10 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
 
 def merged(parts: list[PlayoutStats]) -> PlayoutStats:
     """The stats of consecutive runs of one configuration, as if played in one run."""
-    stats = PlayoutStats(parts[0].configuration)
+    stats = PlayoutStats(parts[0].configuration, schedule=parts[0].schedule)
     for part in parts:
+        stats.steps += part.steps
+        stats.full += part.full
         stats.games += part.games
         stats.lengths += part.lengths
         stats.endings.update(part.endings)

@@ -37,7 +37,7 @@ class Agent:
             return legal[int(rng.random() * len(legal))]
         game = table.heuristics
         if self.kind == "greedy":
-            return game.greedy(table, me, observe(), list(legal), rng)
+            return game.greedy(table, me, observe(), legal, rng)  # a sequence: greedy reads what it needs
         return search(table, game, me, observe(), list(legal), self.budget, rng)
 
 

@@ -26,17 +26,96 @@ def game_rngs(seed: int, index: int, players: int) -> list[random.Random]:
 
 
 def _restored(states: tuple[Any, ...]) -> list[random.Random]:
-    """Generators in the given states (``random.Random.getstate``)."""
+    """Generators in the given states (``random.Random.getstate``, or a ``_Past``)."""
     rngs = []
     for kept in states:
-        rng = random.Random(0)
-        rng.setstate(kept)
+        rng = _blank()
+        if type(kept) is _Past:
+            kept.restore(rng)
+        else:
+            rng.setstate(kept)
         rngs.append(rng)
     return rngs
 
 
+def _blank() -> random.Random:
+    """A generator to be set to a state (``setstate`` sets all of it): made without seeding it first, which
+    costs more than the state it is then given."""
+    return random.Random.__new__(random.Random)
+
+
+class _Past:
+    """A generator's state told as a state it had (``base``, as ``getstate`` gave it) and the ``random()`` calls
+    it made since (``draws``): the watch of paired games keeps each generator's state at every step, and most
+    steps draw one ``random()`` or none, while reading a state (``getstate``) costs about what a step does. Two
+    are equal when both parts are (equal states may also be told otherwise: compare them restored)."""
+
+    __slots__ = ("base", "draws")
+
+    def __init__(self, base: Any, draws: int) -> None:
+        self.base, self.draws = base, draws
+
+    def restore(self, rng: random.Random) -> None:
+        """Put ``rng`` in the state told: ``base``, then ``draws`` calls of ``random()`` (the same numbers)."""
+        rng.setstate(self.base)
+        draw = rng.random
+        for _ in range(self.draws):
+            draw()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _Past and self.draws == other.draws and self.base == other.base
+
+    def __hash__(self) -> int:
+        return hash(self.draws)
+
+    def __repr__(self) -> str:
+        return f"_Past(<state>, {self.draws})"
+
+
+class _Counted:
+    """A generator as the watch lends it to the rules or an agent: every attribute is the generator's own (the
+    same numbers); ``random()`` calls are counted (``draws`` since ``base``), and reading anything else marks it
+    ``stale``: its state is read again (``now``) after the step."""
+
+    __slots__ = ("rng", "base", "draws", "stale")
+
+    def __init__(self, rng: random.Random, base: Any = None) -> None:
+        """``base``: ``rng``'s state as it stands, when known (else it is read)."""
+        self.rng, self.base, self.draws, self.stale = rng, rng.getstate() if base is None else base, 0, False
+
+    def random(self) -> float:
+        self.draws += 1
+        return self.rng.random()
+
+    def __getattr__(self, name: str) -> Any:
+        self.stale = True
+        return getattr(self.rng, name)
+
+    def now(self) -> _Past:
+        """The generator's state as it stands (read again only after a use other than ``random()``)."""
+        if self.stale:
+            self.base, self.draws, self.stale = self.rng.getstate(), 0, False
+        return _Past(self.base, self.draws)
+
+
 Snapshot = tuple[Any, Any, tuple[Any, ...], int]
-"""Where a paired twin game starts: (the position, the chance rng's state, each seat's rng state, steps played)."""
+"""Where a paired twin game starts: (the position, the chance rng's state, each seat's rng state, steps played);
+a state is ``getstate``'s or a ``_Past``."""
+
+
+class Snapshots(dict):
+    """Watched design → the snapshot its twin starts from (``Snapshot``, None: the deal), and in ``rejoins`` each
+    design's later meetings with this game: (where, until) pairs, where a snapshot at which the design is quiet
+    again after its twin started, and until the snapshot at which a twin standing at ``where`` would part from
+    this game again (``END``: never)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rejoins: dict[str, list[list[Any]]] = {}
+
+
+END = "end"
+"""A rejoin's ``until`` when a twin standing at its ``where`` is this game to the end."""
 
 
 def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) -> GameRecord:
@@ -45,12 +124,17 @@ def play_game(table: Table, agents: tuple[Agent, ...], seed: int, index: int) ->
 
 
 def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch: dict[str, Table] | None = None,
-          start: Snapshot | None = None, light: bool = False) -> tuple[GameRecord, dict[str, Snapshot | None]]:
+          start: Snapshot | None = None, light: bool = False,
+          rejoin: tuple[list[list[Any]], GameRecord] | None = None) -> tuple[GameRecord, Snapshots]:
     """A game (from the deal, or from ``start``), and with ``watch`` (measured design → its twin's table) the
     step at which each watched design's twin could first differ from this game (``_diverging``): the twin is
     this same game up to there, so it is played from that snapshot only; a design missing from the answer
     never could, and its twin is this game. ``light``: only who won and how (a twin's record: no holdings, uses
-    or credits are counted)."""
+    or credits are counted).
+
+    ``rejoin`` (a twin's: its design's ``Snapshots.rejoins`` and the real game's record): where the twin stands
+    exactly where the real game stood (the position and every generator's state) at a rejoin's ``where``, it is
+    the real game until the rejoin's ``until``: it goes on from there, or ends as the real game did."""
     rules = table.rules
     players = table.spec.players
     seats = seating(agents, index)
@@ -64,6 +148,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         playout = table.playout(state)
     choices, play, now = playout
     position = table.live(playout)
+    joins = list(rejoin[0]) if rejoin else []
     cards = bool(table.deck) and not light
     held: list[set[int]] = [set() for _ in range(players)]
     played: Counter = Counter()
@@ -71,20 +156,37 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     seated = range(players)
     blind = [agent.kind == "random" for agent in seats]  # random seats pick without looking
     live = dict(watch) if watch else {}
-    snapshots: dict[str, Snapshot | None] = {}
+    snapshots = Snapshots()
+    resting: dict[str, Table] = {}  # watched designs whose twin has parted from this game, until they are quiet
     before: Snapshot | None = None  # the position before the last step (None: the deal)
-    kept: list[Any] = [None] * (players + 1)  # each seat's rng state, then chance's; None once it has drawn since
-    drawn = _Drawn(chance) if live else None  # the rules' chance while watching: tells when they drew from it
+    # while cards are watched, the generators are lent counted: the watch tells their states without reading them
+    counted_chance, counted_minds = (_Counted(chance), [_Counted(mind) for mind in minds]) if live else (chance, minds)
     while legal and steps < table.spec.max_steps:
+        while joins and joins[0][0][3] < steps:
+            del joins[0]
+        if joins and joins[0][0][3] == steps:
+            where, until = joins.pop(0)
+            if _meets(now(), chance, minds, where):
+                if until == END:  # this twin is the real game to its end
+                    real = rejoin[1]  # type: ignore[index]
+                    return GameRecord(index=index, seats=real.seats, winners=real.winners, reason=real.reason,
+                                      steps=real.steps, turns=real.turns, rounds=real.rounds), Snapshots()
+                state, chance_state, mind_states, steps = until
+                chance, *minds = _restored((chance_state, *mind_states))
+                playout = table.playout(state)
+                choices, play, now = playout
+                position = table.live(playout)
+                legal = choices()
+                continue
         state = position()  # read-only, and only until the step is played (``Table.live``)
         actor = rules.actor(state)
         if cards:
             for zone in table.zones(state):
                 for who in seated:
                     held[who].update(zone[who])
-        if live:
-            action, before = _diverging(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots,
-                                        before, kept)
+        if live or resting:
+            action, before = _diverging(table, seats, state, actor, legal, counted_chance, counted_minds, steps, now,
+                                        live, snapshots, before, resting)
         elif actor == CHANCE:
             action = legal[int(chance.random() * len(legal))]
         elif blind[actor]:
@@ -97,17 +199,15 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
             design = table.played(action)
             if design is not None:
                 played[design] += 1
-        if drawn is None:
-            play(action, chance)
-        else:
-            play(action, drawn)
-            if drawn.used:
-                drawn.used, kept[-1] = False, None
+        play(action, counted_chance if live or resting else chance)
         legal = choices()
         steps += 1
     final = now()
     for design in [d for d in live if table.quiet(final, d) is None]:  # the last step put it in play
-        snapshots[design] = before
+        _part(snapshots, design, before)
+    for design in live:
+        if design in snapshots.rejoins and snapshots.rejoins[design][-1][1] is None:
+            snapshots.rejoins[design][-1][1] = END
     if cards:
         for zone in table.zones(final):
             for who in seated:
@@ -123,25 +223,10 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         played=tuple(sorted(played.items())), cause=cause, events=events), snapshots
 
 
-class _Drawn:
-    """The chance generator as the rules get it while a game is watched: every attribute is the generator's own
-    (the same numbers), and reading any marks it ``used``, so the watch reads its state again only after a step
-    that drew from it (most steps draw nothing, and reading a generator's state costs more than a step's choice)."""
-
-    __slots__ = ("rng", "used")
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng, self.used = rng, False
-
-    def __getattr__(self, name: str) -> Any:
-        self.used = True
-        return getattr(self.rng, name)
-
-
-def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, legal: Any, chance: random.Random,
-               minds: list[random.Random], steps: int, now: Any, live: dict[str, Table],
-               snapshots: dict[str, Snapshot | None], before: Snapshot | None,
-               kept: list[Any] | None = None) -> tuple[Any, Snapshot]:
+def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, legal: Any, chance: _Counted,
+               minds: list[_Counted], steps: int, now: Any, live: dict[str, Table],
+               snapshots: Snapshots, before: Snapshot | None,
+               resting: dict[str, Table] | None = None) -> tuple[Any, Snapshot]:
     """This step's action, chosen as in ``_play``, and the position before it; each watched design whose twin
     could have played the last step or may play this one otherwise leaves ``live`` with the position from which
     its twin is played (``before``, the last step's, or this one's).
@@ -153,18 +238,19 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     with it, play it); where the game names the cards of the legal actions (``Simulation.named``) and none is
     the card, the choice is the twin's without working it out again. A step that put a copy in play (drawn onto
     a counter, say) may have played otherwise in the twin: its twin starts before it. A random holder's list of choices, and a search's sampled worlds, may
-    differ: those diverge at once."""
+    differ: those diverge at once.
+
+    A design that left (kept in ``resting``) is watched again from a step at which it is quiet: a twin standing
+    there as this game stands would be this game from there, until the watch parts them again
+    (``Snapshots.rejoins``)."""
     rules = table.rules
     frozen = now()
-    if kept is None:
-        kept = [None] * (len(minds) + 1)
-    for seat, mind in enumerate(minds):  # only a seat that decided since has a new rng state
-        if kept[seat] is None:
-            kept[seat] = mind.getstate()
-    if kept[-1] is None:  # nor has chance, unless it was drawn since (``_Drawn``)
-        kept[-1] = chance.getstate()
-    here = (frozen, kept[-1], tuple(kept[:-1]), steps)
-    kept[actor if actor != CHANCE else -1] = None
+    here = (frozen, chance.now(), tuple(mind.now() for mind in minds), steps)
+    if resting is None:
+        resting = {}
+    for design in [d for d in resting if table.quiet(frozen, d) is not None]:
+        live[design] = resting.pop(design)
+        snapshots.rejoins.setdefault(design, []).append([here, None])
     gone, now_gone, checked = [], [], []
     agent = seats[actor] if actor != CHANCE else None
     searching = agent is not None and agent.kind == "mcts" and len(legal) > 1
@@ -177,14 +263,17 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         elif agent is not None and actor in holders:
             (checked if agent.kind == "greedy" else now_gone).append(design)
     for design in gone:
-        snapshots[design] = before
-        del live[design]
+        _part(snapshots, design, before)
+        resting[design] = live.pop(design)
     for design in now_gone:
-        snapshots[design] = here
-        del live[design]
+        _part(snapshots, design, here)
+        resting[design] = live.pop(design)
     if agent is None:
         return legal[int(chance.random() * len(legal))], here
     mind = minds[actor]
+    if agent.kind == "mcts":  # a search draws otherwise than by ``random()``: its generator itself, read again
+        mind.stale = True
+        return agent.choose(table, actor, lambda: rules.observe(frozen, actor), legal, mind.rng), here
     if not checked:
         if agent.kind == "random":
             return legal[int(mind.random() * len(legal))], here
@@ -204,22 +293,51 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         if not checked:
             return action, here
     start = here[2][actor]
-    after = mind.getstate()
+    real = mind.draws - start.draws  # ``random()`` calls of the choice (``mind.stale``: it drew otherwise too)
     used = table.played(action)
-    again = random.Random(0)  # set to the real game's state for each card (seeding from the system cost more)
+    again = _blank()  # set to the real game's state for each card
     for design in checked:
         twin = live[design]
-        again.setstate(start)
-        other = agent.choose(twin, actor, seen, twin.rules.legal_actions(frozen), again)
-        if other != action or again.getstate() != after or used == design:
-            snapshots[design] = here
-            del live[design]
+        start.restore(again)
+        counted = _Counted(again, start.base)
+        other = agent.choose(twin, actor, seen, twin.rules.legal_actions(frozen), counted)
+        if mind.stale or counted.stale:  # a draw other than ``random()``: the states themselves are compared
+            alike = again.getstate() == mind.rng.getstate()
+        else:  # from the same state, as many ``random()`` calls leave the same state
+            alike = counted.draws == real
+        if other != action or not alike or used == design:
+            _part(snapshots, design, here)
+            resting[design] = live.pop(design)
     return action, here
+
+
+def _part(snapshots: Snapshots, design: str, at: Snapshot | None) -> None:
+    """The twin of ``design`` parts from the game at ``at``: its start, or the end of its last rejoin."""
+    if design not in snapshots:
+        snapshots[design] = at
+    else:
+        snapshots.rejoins[design][-1][1] = at
+
+
+def _meets(position: Any, chance: random.Random, minds: list[random.Random], where: Snapshot) -> bool:
+    """Whether a twin standing at ``position`` with these generators stands where the real game stood at ``where``
+    (the position first: most twins that parted stand elsewhere)."""
+    state, chance_state, mind_states, _ = where
+    if position != state:
+        return False
+    scratch = _blank()
+    for rng, kept in zip((chance, *minds), (chance_state, *mind_states)):
+        if type(kept) is _Past:
+            kept.restore(scratch)
+            kept = scratch.getstate()
+        if rng.getstate() != kept:
+            return False
+    return True
 
 
 
 def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameRecord,
-               snapshots: dict[str, Snapshot | None] | None = None) -> list[tuple[str, bool, bool, bool]]:
+               snapshots: Snapshots | None = None) -> list[tuple[str, bool, bool, bool]]:
     """Per holder of each measured card that some player held in the game of ``record``: (card, won the real
     game, won the twin game in which the card plays as a plain card of its type, the twin is the real game).
 
@@ -235,7 +353,9 @@ def play_twins(table: Table, agents: tuple[Agent, ...], seed: int, record: GameR
             pairs += [(design, seat in record.winners, seat in record.winners, True) for seat in holders]
             continue
         start = snapshots[design] if snapshots is not None else None
-        twin, _ = _play(table.stand_ins[design], agents, seed, record.index, start=start, light=True)
+        rejoins = getattr(snapshots, "rejoins", {}).get(design)
+        twin, _ = _play(table.stand_ins[design], agents, seed, record.index, start=start, light=True,
+                        rejoin=(rejoins, record) if rejoins else None)
         pairs += [(design, seat in record.winners, seat in twin.winners, False) for seat in holders]
     return pairs
 

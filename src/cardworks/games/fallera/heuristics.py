@@ -14,7 +14,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import filterfalse
+from itertools import chain, filterfalse
 from typing import Any
 
 from ...engine.codec import deep_tuple
@@ -51,7 +51,8 @@ class _Defences:
 
     def __init__(self, table: Any) -> None:
         beliefs = getattr(table, "beliefs", None) or table.cards
-        cards = [beliefs[d] for d in table.rules.deck_designs()]
+        designs = table.rules.deck_designs()
+        cards = [beliefs[d] for d in designs]
         self.each = tuple(c.defence if c.battle else None for c in cards)
         """Each instance's defence, None for a card that is not a battle card."""
         everything = sorted(d for d in self.each if d is not None)
@@ -59,15 +60,9 @@ class _Defences:
         """Every battle card's defence, ascending."""
         self.groups = tuple((value, everything.count(value)) for value in sorted(set(everything)))
         """(defence, battle cards with it), ascending."""
-        self.by_label: dict[str, int | None] = {}
-        """Label (``design#n``) → its instance's defence, filled as labels are met."""
-
-    def of(self, label: str) -> int | None:
-        by_label = self.by_label
-        if label in by_label:
-            return by_label[label]
-        defence = by_label[label] = self.each[_instance(label)]
-        return defence
+        self.by_label: dict[str, int] = {f"{d}#{i}": defence for i, (d, defence) in enumerate(zip(designs, self.each))
+                                         if defence is not None}
+        """Label (``design#n``, as observations write it) → its battle card's defence (no entry: not a battle card)."""
 
 
 def _kept_defences(table: Any) -> _Defences:
@@ -158,27 +153,17 @@ def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
     battle card's, less those of the battle cards it sees (its hand, the cemetery, cards being laid, every
     counter, the map, a face-up attack)."""
     known = _kept_defences(table)
-    by_label, of = known.by_label, known.of
-    shown: dict[str, int] = {}  # visible battle card's label → its defence (a label is one card: counted once)
-    for labels in (seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"]):
-        for label in labels:
-            defence = by_label[label] if label in by_label else of(label)
-            if defence is not None:
-                shown[label] = defence
-    for label in seen.get("map", {}).values():
-        if label:
-            defence = of(label)
-            if defence is not None:
-                shown[label] = defence
     battle = seen.get("battle")
-    if battle and battle.get("attack") not in (None, "hidden"):
-        defence = of(battle["attack"])
-        if defence is not None:
-            shown[battle["attack"]] = defence
+    attack = (battle.get("attack"),) if battle else ()
+    visible = chain(seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"],
+                    seen.get("map", {}).values(), attack)
+    # a label is one card: counted once (``dict.fromkeys``); an empty space, a hidden attack or a card that is
+    # not a battle card has no defence
+    shown = [d for d in map(known.by_label.get, dict.fromkeys(visible)) if d is not None]
     if not shown:
         return list(known.everything)
     taken: dict[int, int] = {}
-    for defence in shown.values():
+    for defence in shown:
         taken[defence] = taken.get(defence, 0) + 1
     ordered: list[int] = []
     for value, count in known.groups:

@@ -5,6 +5,9 @@ code it did not touch. Every legal action belongs to the player ``actor`` says i
 outcomes aside), and must be written in a notation that parses back to it: scenarios
 and saved failures are read through that notation, so an action that does not round-trip would replay as
 another one.
+
+They come in two sets (``Views.invariants`` checks both): ``step_invariants``, cheap enough for every step of
+``check``, and ``costly_invariants``, checked at the steps ``check``'s schedule checks in full.
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ being reused by another object."""
 KEPT_ACTIONS = 200_000
 
 
-def more_invariants(rules: Any, state: Any) -> list[str]:
-    """What is broken in ``state`` (empty when it is sound)."""
-    broken = unnoticed_paellas(rules, state) + unearned_wins(rules, state) + quick_tables(rules, state)
+def step_invariants(rules: Any, state: Any) -> list[str]:
+    """The invariants cheap enough for every step of ``check``'s default schedule (``playouts.Schedule``): a
+    few fields read, no legal action listed, no counter counted in full (empty when they hold)."""
+    broken = unearned_wins(rules, state)
     if any(slot < -1 for slot in state.map):
         broken.append("a map slot holds neither a card instance nor -1 (empty)")
     if rules.discord and not state.deck and state.phase != "over":
@@ -33,7 +37,13 @@ def more_invariants(rules: Any, state: Any) -> list[str]:
                       "the game (fallera-2 line 34)")
     if state.turn < 0:
         broken.append(f"the turn count is {state.turn}: turns count from 1, and 0 is before the first")
-    broken += queue_shape(state.pending)
+    return broken + queue_shape(state.pending)
+
+
+def costly_invariants(rules: Any, state: Any) -> list[str]:
+    """The invariants checked only at the steps checked in full: every counter counted in full, the deck's
+    quick tables against their slow answers, every legal action listed, its player and notation checked."""
+    broken = unnoticed_paellas(rules, state) + quick_tables(rules, state)
     actor = rules.actor(state)
     checked = _ROUND_TRIPPED
     listed = rules.legal_actions(state)

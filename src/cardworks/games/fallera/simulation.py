@@ -55,18 +55,8 @@ def named(legal: Sequence[Any]) -> set[str]:
     return found
 
 
-_INSTANCES: dict[tuple[int, str], tuple[Any, tuple[int, ...]]] = {}
 READ_WHERE_USED = frozenset({"as-its-type", "restates-terreta-bonus", "part-of", "return-to-hand", "battle-again"})
 """Verbs read only as the card itself is used or described (a battle, a sale), never while it waits in a hand."""
-
-
-def _instances(designs: tuple[str, ...], design: str) -> tuple[int, ...]:
-    kept = _INSTANCES.get((id(designs), design))
-    if kept is None or kept[0] is not designs:
-        if len(_INSTANCES) > 4096:
-            _INSTANCES.clear()
-        kept = _INSTANCES[id(designs), design] = (designs, tuple(i for i, d in enumerate(designs) if d == design))
-    return kept[1]
 
 
 def acts_from_hand(card: Any) -> str | None:
@@ -123,40 +113,47 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     card, is the same game, so it is played only from that point. (A window a card of the deck answers is
     queued in both games only if another card answers the same event; an unanswered one asks nobody and
     changes nothing.)"""
-    holders = []
-    holder, waiting = _places(rules, state)
-    for instance in _instances(state.designs, design):
-        who = holder.get(instance)
-        if who is not None:
-            holders.append(who)
-        elif instance not in waiting and not _inert(rules.defs[design], state, instance):
+    loose, holding = _places(rules, state)
+    if design in loose:
+        card = rules.defs[design]
+        if not all(_inert(card, state, instance) for instance in loose[design]):
             return None
+    holders = holding.get(design, ())
     if holders:
         acts = _acts(rules.defs[design])
         if acts == "always" or acts == "answers" and state.phase == "respond" and state.asked[0] in holders:
             return None
-    return tuple(holders)
+    return holders
 
 
-_PLACES: tuple[Any, ...] = (None, None, {}, set())
+_PLACES: tuple[Any, ...] = (None, None, {}, {})
 """The last position ``_places`` read (a ``State``, which cannot change), its rules and its answer: one tuple,
 replaced whole, so a thread reading it never sees two positions' parts."""
 
 
-def _places(rules: Any, state: Any) -> tuple[dict[int, int], set[int]]:
-    """(instance → the player whose hand holds it, the instances waiting: the deck, and the cemetery from which a
-    reshuffle only brings cards back, unless a card can take one back by choice now: then its definition is
-    weighed there). Kept for the last immutable position: paired games ask ``quiet`` of every measured card in
-    turn about the same position."""
+def _places(rules: Any, state: Any) -> tuple[dict[str, list[int]], dict[str, tuple[int, ...]]]:
+    """(design → its copies in play unless inert, design → the players whose hands hold its copies, one per copy in
+    the copies' number order), for ``quiet``. A copy may be in play unless it is in a hand or waits: in the deck,
+    or in the cemetery, from which a reshuffle only brings cards back, unless a card can take one back by choice
+    now (then its definition is weighed there). Worked out for every design at once, and kept for the last
+    immutable position: paired games ask ``quiet`` of every measured card about the same position."""
     global _PLACES
     kept = _PLACES
     if kept[0] is state and kept[1] is rules:
         return kept[2], kept[3]
+    designs = state.designs
     holder = {instance: who for who, hand in enumerate(state.hands) for instance in hand}
     waiting = {*state.deck, *(() if _cemetery_weighed(rules, state) else state.cemetery)}
+    loose: dict[str, list[int]] = {}
+    for instance in sorted(set(range(len(designs))).difference(holder, waiting)):
+        loose.setdefault(designs[instance], []).append(instance)
+    holding: dict[str, list[int]] = {}
+    for instance in sorted(holder):
+        holding.setdefault(designs[instance], []).append(holder[instance])
+    answer = (loose, {design: tuple(who) for design, who in holding.items()})
     if type(state) is State:
-        _PLACES = (state, rules, holder, waiting)
-    return holder, waiting
+        _PLACES = (state, rules, *answer)
+    return answer
 
 
 _ACTS: dict[int, tuple[Any, str | None]] = {}

@@ -11,7 +11,7 @@ from ...engine.core import player_index
 from .actions import player
 from .effects import FaceUpAttacks
 from .registry import REGISTRY
-from .invariants import more_invariants
+from .invariants import costly_invariants, step_invariants
 from .state import State
 from .revolta import face_down_cards
 from .verbs import public_marks
@@ -147,6 +147,11 @@ class Views:
         return None
 
     def invariants(self, state: State) -> list[str]:
+        return [*self.step_invariants(state), *costly_invariants(self, state)]
+
+    def step_invariants(self, state: State) -> list[str]:
+        """The invariants cheap enough for every step ``check`` plays (``playouts.Schedule``): conservation,
+        zones and phases, and the cheap ones of ``invariants.py``; ``invariants`` adds the costly ones."""
         broken = []
         in_hands, on_counters = list(chain.from_iterable(state.hands)), list(chain.from_iterable(state.counters))
         places = in_hands + on_counters + list(state.deck) + list(state.cemetery) \
@@ -183,4 +188,4 @@ class Views:
                 and state.phase not in ("over", "lay") and not any(step[0] == "refill" for step in state.pending):
             # (a win found as the last map card is taken comes first: its coin toss may keep the refill waiting)
             broken.append("the map is empty while cards remain to refill it")
-        return [*broken, *more_invariants(self, state)]
+        return [*broken, *step_invariants(self, state)]
