@@ -173,6 +173,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
                                       steps=real.steps, turns=real.turns, rounds=real.rounds), Snapshots()
                 state, chance_state, mind_states, steps = until
                 chance, *minds = _restored((chance_state, *mind_states))
+                counted_chance, counted_minds = chance, minds  # a twin watches nothing
                 playout = table.playout(state)
                 choices, play, now = playout
                 position = table.live(playout)
@@ -184,22 +185,23 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
             for zone in table.zones(state):
                 for who in seated:
                     held[who].update(zone[who])
-        if live or resting:
+        if live or resting and _rejoining(table, now, resting):
             action, before = _diverging(table, seats, state, actor, legal, counted_chance, counted_minds, steps, now,
                                         live, snapshots, before, resting)
-        elif actor == CHANCE:
-            action = legal[int(chance.random() * len(legal))]
+        elif actor == CHANCE:  # (the generators counted while a card whose twin parted may be watched again)
+            action = legal[int(counted_chance.random() * len(legal))]
         elif blind[actor]:
-            action = legal[int(minds[actor].random() * len(legal))]
+            action = legal[int(counted_minds[actor].random() * len(legal))]
         else:
             # the observation is read off the position as it stands (the rules read a draft as a state, and an
             # observation holds none of its parts): freezing a copy of it first cost more than the observation
-            action = seats[actor].choose(table, actor, lambda: rules.observe(state, actor), legal, minds[actor])
+            action = seats[actor].choose(table, actor, lambda: rules.observe(state, actor), legal,
+                                         _lent(counted_minds[actor], seats[actor]))
         if actor != CHANCE and not light:
             design = table.played(action)
             if design is not None:
                 played[design] += 1
-        play(action, counted_chance if live or resting else chance)
+        play(action, counted_chance)
         legal = choices()
         steps += 1
     final = now()
@@ -271,9 +273,8 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     if agent is None:
         return legal[int(chance.random() * len(legal))], here
     mind = minds[actor]
-    if agent.kind == "mcts":  # a search draws otherwise than by ``random()``: its generator itself, read again
-        mind.stale = True
-        return agent.choose(table, actor, lambda: rules.observe(frozen, actor), legal, mind.rng), here
+    if agent.kind == "mcts":
+        return agent.choose(table, actor, lambda: rules.observe(frozen, actor), legal, _lent(mind, agent)), here
     if not checked:
         if agent.kind == "random":
             return legal[int(mind.random() * len(legal))], here
@@ -309,6 +310,23 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
             _part(snapshots, design, here)
             resting[design] = live.pop(design)
     return action, here
+
+
+def _lent(mind: Any, agent: Agent) -> Any:
+    """A seat's generator as its agent gets it: a search draws otherwise than by ``random()``, so it gets the
+    generator itself, whose state is then read again (``_Counted.stale``)."""
+    if type(mind) is _Counted and agent.kind == "mcts":
+        mind.stale = True
+        return mind.rng
+    return mind
+
+
+def _rejoining(table: Table, now: Any, resting: dict[str, Table]) -> bool:
+    """Whether a card whose twin has parted is quiet again here (``_diverging`` then watches it again); while none
+    is and no card is watched, a step is played as an unwatched one (the position before it is never a twin's
+    start: a card watched again is quiet there)."""
+    frozen = now()
+    return any(table.quiet(frozen, design) is not None for design in resting)
 
 
 def _part(snapshots: Snapshots, design: str, at: Snapshot | None) -> None:
