@@ -275,22 +275,17 @@ def _base_url() -> str:
 
 def _layout(html: str, game_root: Path, asked_by: dict[str, str] | None = None,
             what: str = "a rulebook or FAQ index") -> Any:
-    from .columns import two_columns
-    from .useragent import html_class, markers_beyond_list_items, scoped_fits
+    from weasyprint import HTML
 
-    roots = [templates_dir(), game_root, *font_folders()]
-    fetcher = safe_fetcher(roots)
+    from .columns import two_columns
+
+    fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
     fonts = shared_font_config()
-    scoped = scoped_fits(html, roots)
 
     def render(text: str) -> Any:
-        return html_class(scoped)(string=text, base_url=_base_url(), url_fetcher=fetcher).render(font_config=fonts)
+        return HTML(string=text, base_url=_base_url(), url_fetcher=fetcher).render(font_config=fonts)
 
-    laid_out = render(html)
-    if scoped and markers_beyond_list_items(laid_out):
-        scoped = False
-        laid_out = render(html)
-    document = two_columns(laid_out, html, render)
+    document = two_columns(render(html), html, render)
     if fetcher.refused:
         raise refusal_error(fetcher.refused, what, asked_by)
     return document
