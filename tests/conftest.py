@@ -168,6 +168,21 @@ def _private_language_cache(tmp_path_factory) -> None:
     os.environ["CARDWORKS_CACHE"] = str(tmp_path_factory.mktemp("cache"))
 
 
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    """A command run in this process that was interrupted ignores SIGINT and SIGTERM from then on (it says its
+    last line undisturbed, then exits); in a test process that would outlive the test, and every process a later
+    test starts would inherit SIGINT ignored and never stop on Ctrl-C (the watch test hung so). Restored after
+    each test."""
+    import signal
+
+    kept = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for number, handler in kept.items():
+        if signal.getsignal(number) is not handler:
+            signal.signal(number, handler)
+
+
 @dataclass
 class GameDir:
     """A written game folder that tests mutate before validating."""
