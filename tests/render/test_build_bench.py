@@ -23,6 +23,12 @@ def test_a_git_revision_is_exported_and_a_folder_is_used_as_it_is(tmp_path: Path
     assert bench.checkout(str(REPO), tmp_path) == REPO.resolve()
 
 
+def test_each_other_revision_is_exported_to_its_own_folder(tmp_path: Path) -> None:
+    """``--also``: an old revision and main compared in one run, each built from its own export."""
+    first, second = bench.checkout("HEAD", tmp_path, "other"), bench.checkout("HEAD~1", tmp_path, "also-1")
+    assert first != second and all((tree / "src" / "cardworks").is_dir() for tree in (first, second))
+
+
 def test_outputs_count_files_and_pdf_pages_but_not_the_cache(tmp_path: Path) -> None:
     pdf = pikepdf.new()
     for _ in range(3):
