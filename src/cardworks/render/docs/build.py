@@ -267,11 +267,12 @@ def _render(task: Any, layouts: Path | None = None, made: DocHtml | None = None,
     import time
 
     from ..piecepdf import layout_cache
+    from .collector import collected_after
 
     start = time.perf_counter()
     if db is None and made is None:
         db = _FORKED_GAMES.get(task.game_root)
-    with layout_cache(layouts, cached_only):
+    with layout_cache(layouts, cached_only), collected_after():
         if made is not None:
             data, pages, fell_back = task.render(made)
         else:
@@ -336,7 +337,9 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     if jobs > 1 and len(todo_elsewhere) > 1:
         _FORKED_GAMES.clear()
         _FORKED_GAMES.update(games)
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        from .collector import start_worker
+
+        with ProcessPoolExecutor(max_workers=jobs, initializer=start_worker) as pool:
             futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo_elsewhere}
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
