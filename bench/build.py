@@ -1,8 +1,9 @@
 """Compare the default ``cardworks build`` of another checkout with this tree's, back to back in the same run.
 
-Run: python bench/build.py OTHER [--rounds 2] [--jobs N] [-- BUILD ARGS...]
-OTHER is a checkout folder or a git revision of this repository (exported to a temporary folder). Each round
-builds OTHER, then this tree, each as a whole command (``python -m cardworks build``) from its own checkout
+Run: python bench/build.py OTHER [--also OTHER2 ...] [--rounds 2] [-- BUILD ARGS...]
+OTHER is a checkout folder or a git revision of this repository (exported to a temporary folder); ``--also``
+adds more, each compared with this tree in the same rounds (an old revision and today's main in one run). Each
+round builds OTHER (then each ``--also``), then this tree, each as a whole command (``python -m cardworks build``) from its own checkout
 into a fresh temporary out folder with a fresh user cache, cold. Prints, per run and as medians: wall time,
 processor time (the command and its worker processes), files and pages written; the seconds the build reports
 per output summed by kind (rulebook, faq, cards, standees ...: each output's wall time inside its worker, so
@@ -34,12 +35,13 @@ KIND = re.compile(r"^\s*([0-9.]+) s  (\S+)$")
 REPO = Path(__file__).resolve().parents[1]
 
 
-def checkout(spec: str, tmp: Path) -> Path:
-    """A folder holding the checkout ``spec``: itself when it is a folder, else the git revision exported."""
+def checkout(spec: str, tmp: Path, name: str = "other") -> Path:
+    """A folder holding the checkout ``spec``: itself when it is a folder, else the git revision exported (into
+    ``tmp / name``)."""
     folder = Path(spec)
     if (folder / "src" / "cardworks").is_dir():
         return folder.resolve()
-    target = tmp / "other"
+    target = tmp / name
     target.mkdir()
     archive = subprocess.run(["git", "-C", str(REPO), "archive", spec], check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
@@ -131,13 +133,17 @@ def run(tree: Path, out: Path, args: list[str]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("other", help="a checkout folder or a git revision")
+    parser.add_argument("--also", action="append", default=[], help="another checkout or revision to compare")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of (other, this); medians are reported")
     parser.add_argument("build_args", nargs="*", help="arguments for both builds (after --)")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cardworks-bench-build-") as name:
         tmp = Path(name)
-        trees = {"other": checkout(options.other, tmp), "this": REPO}
-        results: dict[str, list[dict[str, float]]] = {"other": [], "this": []}
+        specs = {"other": options.other, **{f"also-{n}": spec for n, spec in enumerate(options.also, start=1)}}
+        trees = {**{label: checkout(spec, tmp, label) for label, spec in specs.items()}, "this": REPO}
+        for label, spec in specs.items():
+            print(f"{label}: {spec}", flush=True)
+        results: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
         differ: set[str] = set()
         unlike: set[str] = set()  # PDFs whose pages do not draw the same pixels
         for round_ in range(options.rounds):
@@ -146,18 +152,19 @@ def main() -> None:
                 results[label].append(result)
                 print(f"round {round_ + 1} {label}: {result['wall']:.1f} s wall, {result['cpu']:.1f} s processor, "
                       f"{result['files']} files, {result['pages']} pages (load {os.getloadavg()[0]:.1f})", flush=True)
-            found = differing(tmp / f"out-other-{round_}", tmp / f"out-this-{round_}")
-            print(f"round {round_ + 1}: {len(found)} output files differ from other's byte for byte"
-                  + (f": {', '.join(found)}" if found else ""), flush=True)
-            differ.update(found)
-            for name in (n for n in found if n.endswith(".pdf")):
-                paths = [tmp / f"out-{label}-{round_}" / name for label in trees]
-                pages = pages_differing(*paths) if all(p.is_file() for p in paths) else None
-                drawn = "is missing on one side or has another page count" if pages is None else \
-                    f"draws pages {pages} differently" if pages else "draws every page with the same pixels"
-                print(f"  {name}: {drawn}", flush=True)
-                if pages != []:
-                    unlike.add(name)
+            for label in specs:
+                found = differing(tmp / f"out-{label}-{round_}", tmp / f"out-this-{round_}")
+                print(f"round {round_ + 1}: {len(found)} output files differ from {label}'s byte for byte"
+                      + (f": {', '.join(found)}" if found else ""), flush=True)
+                differ.update(f"{label}: {name}" for name in found)
+                for name in (n for n in found if n.endswith(".pdf")):
+                    paths = [tmp / f"out-{side}-{round_}" / name for side in (label, "this")]
+                    pages = pages_differing(*paths) if all(p.is_file() for p in paths) else None
+                    drawn = "is missing on one side or has another page count" if pages is None else \
+                        f"draws pages {pages} differently" if pages else "draws every page with the same pixels"
+                    print(f"  {name}: {drawn}", flush=True)
+                    if pages != []:
+                        unlike.add(f"{label}: {name}")
             for label in trees:
                 shutil.rmtree(tmp / f"out-{label}-{round_}")
         keys = {k for runs in results.values() for r in runs for k in r}
@@ -167,14 +174,15 @@ def main() -> None:
             m = median[label]
             print(f"median {label}: {m['wall']:.1f} s wall, {m['cpu']:.1f} s processor, "
                   f"{m['files']:.0f} files, {m['pages']:.0f} pages")
-        ratio = {k: median["this"][k] / median["other"][k] for k in ("wall", "cpu", "files", "pages")}
-        print(f"this / other: wall {ratio['wall']:.2f}x, processor {ratio['cpu']:.2f}x, "
-              f"files {ratio['files']:.2f}x, pages {ratio['pages']:.2f}x")
-        print("seconds per kind of output (medians, worker wall time), other -> this:")
-        for key in sorted(k for k in keys if k.startswith("kind ")):
-            before, now = median["other"][key], median["this"][key]
-            print(f"  {key[5:]:<14} {before:6.1f} -> {now:6.1f} s" + (f"  {now / before:.2f}x" if before else ""))
-        print(f"output files differing from other's in any round: {len(differ)}"
+        for label in specs:
+            ratio = {k: median["this"][k] / median[label][k] for k in ("wall", "cpu", "files", "pages")}
+            print(f"this / {label}: wall {ratio['wall']:.2f}x, processor {ratio['cpu']:.2f}x, "
+                  f"files {ratio['files']:.2f}x, pages {ratio['pages']:.2f}x")
+            print(f"seconds per kind of output (medians, worker wall time), {label} -> this:")
+            for key in sorted(k for k in keys if k.startswith("kind ")):
+                before, now = median[label][key], median["this"][key]
+                print(f"  {key[5:]:<14} {before:6.1f} -> {now:6.1f} s" + (f"  {now / before:.2f}x" if before else ""))
+        print(f"output files differing from another tree's in any round: {len(differ)}"
               + (f" ({', '.join(sorted(differ))})" if differ else " (every output byte-identical)"))
         print(f"PDFs among them whose pages draw other pixels (150 dpi): {len(unlike)}"
               + (f" ({', '.join(sorted(unlike))})" if unlike else ""))

@@ -275,17 +275,22 @@ def _base_url() -> str:
 
 def _layout(html: str, game_root: Path, asked_by: dict[str, str] | None = None,
             what: str = "a rulebook or FAQ index") -> Any:
-    from weasyprint import HTML
-
     from .columns import two_columns
+    from .useragent import html_class, markers_beyond_list_items, scoped_fits
 
-    fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
+    roots = [templates_dir(), game_root, *font_folders()]
+    fetcher = safe_fetcher(roots)
     fonts = shared_font_config()
+    scoped = scoped_fits(html, roots)
 
     def render(text: str) -> Any:
-        return HTML(string=text, base_url=_base_url(), url_fetcher=fetcher).render(font_config=fonts)
+        return html_class(scoped)(string=text, base_url=_base_url(), url_fetcher=fetcher).render(font_config=fonts)
 
-    document = two_columns(render(html), html, render)
+    laid_out = render(html)
+    if scoped and markers_beyond_list_items(laid_out):
+        scoped = False
+        laid_out = render(html)
+    document = two_columns(laid_out, html, render)
     if fetcher.refused:
         raise refusal_error(fetcher.refused, what, asked_by)
     return document
