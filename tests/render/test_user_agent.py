@@ -72,3 +72,20 @@ def test_a_marker_beyond_list_items_is_laid_out_again(monkeypatch: pytest.Monkey
     monkeypatch.setattr(useragent, "markers_beyond_list_items", lambda document: False)
     # without the check, the paragraph's marker prints "C." where WeasyPrint's own prints "c."
     assert documents.render_pdf(page, GAME) != own
+
+
+def test_card_faces_print_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from cardworks.render.deck import build_deck
+    from cardworks.render.faces import build_job, render_pass
+
+    db = load_database(REPO / "cards" / "fallera")
+    job = build_job(db, build_deck(db, "base"), "en")
+    job = dataclasses.replace(job, faces=job.faces[:6])
+    fits, asked = useragent.scoped_fits, []
+    monkeypatch.setattr(useragent, "scoped_fits", lambda html, roots: asked.append(fits(html, roots)) or asked[-1])
+    scoped = render_pass(job).pdf
+    assert asked == [True]
+    monkeypatch.setattr(useragent, "scoped_fits", lambda html, roots: False)
+    assert render_pass(job).pdf == scoped

@@ -428,8 +428,6 @@ def _marked(icon: Icon | None, mark: str) -> Icon | None:
 def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any, decoded: dict[str, str] | None = None) -> Any:
     """WeasyPrint's layout of one document of faces that share a look and a size (see ``chunks``); their PNG art
     goes in undecoded where it can (:mod:`.rawpng`), the reason it could not is put in ``decoded`` (URL → reason)."""
-    from weasyprint import HTML
-
     first = faces[0]
     look = job.looks.get(first.look) or Look((), ((templates_dir() / "cards" / "cards.css").as_uri(),))
     shape = face_geometry(first.trim_w, first.trim_h)
@@ -453,8 +451,11 @@ def layout_document(job: FaceJob, faces: list[Face | Back], fetcher: Any, decode
     images, not_raw = raw_images(arts, fetcher)
     if decoded is not None:
         decoded.update(not_raw)
-    return HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
-        font_config=shared_font_config(), cache=SvgForms(images))
+    from .docs.useragent import lay_out_scoped  # WeasyPrint's stylesheet scoped: a face's styles cost 15 % less
+
+    return lay_out_scoped(html, getattr(fetcher, "roots", None) or [], lambda html_type: html_type(
+        string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
+        font_config=shared_font_config(), cache=SvgForms(images)))
 
 
 def _render(job: FaceJob, faces: list[Face | Back], fetcher: Any, decoded: dict[str, str],

@@ -276,21 +276,19 @@ def _base_url() -> str:
 def _layout(html: str, game_root: Path, asked_by: dict[str, str] | None = None,
             what: str = "a rulebook or FAQ index") -> Any:
     from .columns import two_columns
-    from .useragent import html_class, markers_beyond_list_items, scoped_fits
+    from .useragent import lay_out_scoped
 
     roots = [templates_dir(), game_root, *font_folders()]
     fetcher = safe_fetcher(roots)
     fonts = shared_font_config()
-    scoped = scoped_fits(html, roots)
+    chosen: list[type] = []
 
-    def render(text: str) -> Any:
-        return html_class(scoped)(string=text, base_url=_base_url(), url_fetcher=fetcher).render(font_config=fonts)
+    def render(html_type: type, text: str = html) -> Any:
+        chosen[:] = [html_type]
+        return html_type(string=text, base_url=_base_url(), url_fetcher=fetcher).render(font_config=fonts)
 
-    laid_out = render(html)
-    if scoped and markers_beyond_list_items(laid_out):
-        scoped = False
-        laid_out = render(html)
-    document = two_columns(laid_out, html, render)
+    laid_out = lay_out_scoped(html, roots, render)
+    document = two_columns(laid_out, html, lambda text: render(chosen[0], text))  # the frame: the same stylesheet
     if fetcher.refused:
         raise refusal_error(fetcher.refused, what, asked_by)
     return document
