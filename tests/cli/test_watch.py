@@ -51,7 +51,8 @@ def test_a_saved_edit_is_built_by_the_running_watch(game: GameDir, tmp_path: Pat
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     watch = subprocess.Popen([sys.executable, "-m", "cardworks", "--cards", str(game.cards_root), "build", "--game",
                               "mini", "--no-docs", "--jobs", "1", "--locale", "en", "--out", str(out), "--watch"],
-                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=_ctrl_c_as_a_terminal_gives_it)
     try:
         manifest = out / "manifest.json"
         _wait(lambda: manifest.is_file(), watch)
@@ -72,6 +73,12 @@ def test_a_saved_edit_is_built_by_the_running_watch(game: GameDir, tmp_path: Pat
         stdout, stderr = watch.communicate(timeout=60)
     assert watch.returncode == 0, stderr
     assert "stopped watching" in stderr and "Traceback" not in stderr
+
+
+def _ctrl_c_as_a_terminal_gives_it() -> None:
+    """The watch starts with SIGINT at its default, as from a terminal: a process started by a test worker whose
+    SIGINT is ignored (an in-process command that was interrupted ignores it from then on) would inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait(done, process: subprocess.Popen, seconds: float = 120) -> None:
