@@ -115,12 +115,7 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
                     if not untried:
                         root_kids = kids
             elif not children:  # a node's first visit: every action untried, none built but the one drawn
-                action = actions[int(rng.random() * len(actions))]
-                child = children[action.notation()] = Node(actor)
-                child.available = 1
-                play(action, rng)
-                path.append(child)
-                break
+                untried = actions
             else:
                 if node is root:
                     rounds = _flush(root_kids, rounds)
