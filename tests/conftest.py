@@ -172,8 +172,9 @@ def _private_language_cache(tmp_path_factory) -> None:
 def _signal_handlers_restored():
     """A command run in this process that was interrupted ignores SIGINT and SIGTERM from then on (it says its
     last line undisturbed, then exits); in a test process that would outlive the test, and every process a later
-    test starts would inherit SIGINT ignored and never stop on Ctrl-C (the watch test hung so). Restored after
-    each test."""
+    test starts would inherit SIGINT ignored. Restored after each test. (It did not cure the watch test's hang in
+    full runs alone: something outside a test's own setup and teardown still leaves SIGINT ignored in a worker,
+    so that test starts its process with SIGINT at its default.)"""
     import signal
 
     kept = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
