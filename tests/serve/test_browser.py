@@ -104,7 +104,8 @@ def test_a_multi_size_pack_shows_each_card_at_its_size_with_its_own_back(tmp_pat
             "const faces = document.querySelectorAll('#tiles img.face');"
             "return faces.length === arguments[0] && Array.from(faces).every((img) => img.complete && img.naturalWidth > 0)",
             designs))
-        assert driver.find_element(By.ID, "progress").get_attribute("data-waiting") == "0"
+        # the progress line is updated after the last face's image has loaded: waited for, not read at once
+        wait.until(lambda d: d.find_element(By.ID, "progress").get_attribute("data-waiting") == "0")
         widths = driver.execute_script(
             "return Object.fromEntries(Array.from(document.querySelectorAll('#tiles .tile')).map("
             "(tile) => [tile.id.slice(5), tile.querySelector('img.face').getBoundingClientRect().toJSON()]))")
