@@ -147,10 +147,14 @@ class FalleraRules(Deal, Checks, Rollouts, TurnFlow, Triggers, Responses, Window
         last = self._last
         if last is not None and last[0] is state.designs:
             return last[1]
-        facts = self._facts.get(state.designs)
+        return self.deck_facts(state.designs)
+
+    def deck_facts(self, designs: tuple[str, ...]) -> Facts:
+        """The per-instance facts of the deck whose instance ``n`` is of design ``designs[n]``."""
+        facts = self._facts.get(designs)
         if facts is None:
-            facts = self._facts[state.designs] = Facts(self.defs, self.players, state.designs)
-        self._last = (state.designs, facts)
+            facts = self._facts[designs] = Facts(self.defs, self.players, designs)
+        self._last = (designs, facts)
         return facts
 
     def card(self, state: State, instance: int) -> CardDef:
