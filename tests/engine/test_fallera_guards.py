@@ -142,3 +142,46 @@ def test_an_attached_card_whose_host_left_every_counter_is_caught() -> None:
     assert rules.invariants(rules.load(attached)) == []
     gone = {**attached, "counters": [[], [], []], "cemetery": [host]}
     assert "a card is attached to a treasure that is on no counter" in rules.invariants(rules.load(gone))
+
+
+_ZONES_AND_PHASES = [  # a change to a sound position's dump, and the cheap invariant it breaks
+    ({"hands": [[0], [1], [2]], "counters": [[], [], []]}, "a treasure is in a hand instead of on its counter"),
+    ({"hands": [[], [1], []], "counters": [[2, 0], [], []]}, "a card that is not a treasure is on a counter"),
+    ({"deck": [3, 3]}, "conservation: every card instance must be in exactly one zone"),
+    ({"deck": [], "laying": [3], "phase": "lay"}, None),  # a card waiting to be laid is in a zone of its own
+    ({"deck": [], "laying": [3]}, "cards wait to be laid on the map exactly in the lay phase"),
+    ({"battle": [0, 1, 2, 3], "deck": []}, "a battle is pending exactly in the defend phase"),
+    ({"phase": "over"}, "a game is over exactly when it has a reason"),
+    ({"phase": "respond"}, "a player is asked exactly in the respond, target, discard and choose phases"),
+    ({"refused": [[2], [], [], []]}, "a refused paella is recorded for each player or for none"),
+    ({"phase": "toss"}, "coin tosses are pending exactly in the toss phase"),
+    ({"again": 1}, "one more battle is offered exactly in the again phase"),
+    ({"pending": [["end-action"]]}, "steps wait in the queue only while a decision or chance outcome is due"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), _ZONES_AND_PHASES)
+def test_the_cheap_invariants_catch_each_bad_zone_and_phase(change, message) -> None:
+    """``step_invariants`` (what ``check`` runs at every step) fails on each bad position, with the message of the
+    invariant it breaks, and passes on the sound one; ``invariants`` (the steps checked in full) says the same."""
+    rules, state = _position(hands=[["monleon"], ["jaume-i"], []], counters=[["conill"], [], []], deck=["cagallo"])
+    assert rules.step_invariants(state) == [] and rules.invariants(state) == []
+    bad = rules.load({**rules.dump(state), **change})
+    broken = rules.step_invariants(bad)
+    if message is None:
+        assert not any("zone" in line for line in broken)
+    else:
+        assert any(line.startswith(message) for line in broken), broken
+        assert set(broken) <= set(rules.invariants(bad))
+
+
+def test_hidden_leak_catches_an_observation_showing_another_players_hand(monkeypatch) -> None:
+    rules, state = _position(hands=[["monleon"], ["jaume-i"], []], deck=["cagallo"])
+    assert rules.hidden_leak(state) is None
+    shown = views.Views._private_view
+
+    def rivals_hand(self, position, who):  # every player shown p2's hand
+        return {**shown(self, position, who), "hand": shown(self, position, 1)["hand"]}
+
+    monkeypatch.setattr(views.Views, "_private_view", rivals_hand)
+    assert rules.hidden_leak(state) == "p1's observation shows a hand that is not theirs"

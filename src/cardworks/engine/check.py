@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import os
@@ -184,7 +185,10 @@ _WORKER: dict[str, Any] = {}
 
 
 def _start_worker(db: Database, plugin: Any, configs: list[Any], schedule: Schedule) -> None:
+    """Keep what the worker plays with; what it inherited from the command (modules, the database, the rules) lives
+    as long as it does, so it is set aside from the cycle collector's passes (``gc.freeze``)."""
     _WORKER.update(db=db, plugin=plugin, configs=configs, schedule=schedule)
+    gc.freeze()
 
 
 def _play_run_in_worker(run: tuple[int, int, int, int]) -> PlayoutStats:

@@ -68,6 +68,8 @@ class Facts:
         self.treasure = tuple(c.treasure for c in defs)
         self.battle = tuple(c.battle for c in defs)
         self.sellable = tuple(c.kind == "sellable" for c in defs)
+        self.ingredient = tuple(c.kind == "ingredient" for c in defs)
+        """Whether each instance is an ingredient (forbidden ones too: what the deal's re-deal rules count)."""
         self.hands_all_battle = all(c.treasure or c.battle for c in defs)
         """Every card that goes to a hand is a battle card: a hand is its own list of weapons."""
         present = set(designs)

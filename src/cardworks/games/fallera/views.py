@@ -28,6 +28,19 @@ def _asked_view(state: State, label: Any) -> list[Any] | None:
     return None if state.asked is None else list(state.asked)
 
 
+_LABELS: list[Any] = [None, ()]
+"""The last deck's designs, and each of its instances' label as ``_labels_apart`` writes it."""
+
+
+def _labels_apart(designs: tuple[str, ...]) -> tuple[str, ...]:
+    """``design#n`` for each instance of a deck, written apart from the labels observations show
+    (``Facts.labels``), so the leak check does not trust what it checks; made once per deck (a game's states
+    share their designs)."""
+    if _LABELS[0] is not designs:
+        _LABELS[:] = [designs, tuple(f"{design}#{number}" for number, design in enumerate(designs))]
+    return _LABELS[1]
+
+
 class Views:
     """The part of ``FalleraRules`` that shows and checks positions (``BaseRules`` stores them)."""
 
@@ -85,14 +98,16 @@ class Views:
         private part and a public part that holds no hand, attack or food: only the
         private parts need checking, one per player.
         """
+        label = _labels_apart(state.designs).__getitem__
         for viewer in range(state.players):
             seen = self._private_view(state, viewer)
-            if seen["hand"] != [f"{state.designs[i]}#{i}" for i in state.hands[viewer]]:  # written apart from observe
+            if seen["hand"] != list(map(label, state.hands[viewer])):
                 return f"{player(viewer)}'s observation shows a hand that is not theirs"
-            looked = {player(m[2]) for m in state.marks if m[0] == "seen" and m[1] == viewer}  # apart from observe
-            if set(seen["looked"]) - looked:
+            if seen["looked"] and set(seen["looked"]) - {  # apart from observe
+                    player(m[2]) for m in state.marks if m[0] == "seen" and m[1] == viewer}:
                 return f"{player(viewer)}'s observation shows a hand they did not look at"
-            if any(f != "hidden" for p, f in enumerate(seen["foods"]) if p != viewer and not state.revealed[p]):
+            if seen["foods"] and any(f != "hidden" for p, f in enumerate(seen["foods"])
+                                     if p != viewer and not state.revealed[p]):
                 return f"{player(viewer)} sees a territorial food that is not revealed"
             if state.battle and viewer != state.battle[0] and seen["battle"]["attack"] != "hidden" \
                     and len(state.battle) == 4:  # with its defence chosen, a battle's attack is revealed
@@ -153,17 +168,22 @@ class Views:
         """The invariants cheap enough for every step ``check`` plays (``playouts.Schedule``): conservation,
         zones and phases, and the cheap ones of ``invariants.py``; ``invariants`` adds the costly ones."""
         broken = []
-        in_hands, on_counters = list(chain.from_iterable(state.hands)), list(chain.from_iterable(state.counters))
-        places = in_hands + on_counters + list(state.deck) + list(state.cemetery) \
-            + ([i for i in state.battle[3:] if i is not None] if state.battle else []) + [i for i in state.map if i >= 0] \
-            + list(state.laying) + [m[1] for m in state.marks if m[0] == "attach"] + face_down_cards(state.marks)
+        # one list of every zone's cards, the rarer zones added only when the position has them
+        places = [*chain.from_iterable(state.hands), *chain.from_iterable(state.counters), *state.deck,
+                  *state.cemetery, *state.laying]
+        if state.battle:
+            places += [i for i in state.battle[3:] if i is not None]
+        if state.map:
+            places += [i for i in state.map if i >= 0]
+        if state.marks:
+            places += [m[1] for m in state.marks if m[0] == "attach"] + face_down_cards(state.marks)
         facts = self.facts(state)
         if len(places) != len(state.designs) or set(places) != facts.instances:
             broken.append("conservation: every card instance must be in exactly one zone")
         treasure = facts.treasure
-        if any(map(treasure.__getitem__, in_hands)):
+        if any(map(treasure.__getitem__, chain.from_iterable(state.hands))):
             broken.append("a treasure is in a hand instead of on its counter")
-        if not all(map(treasure.__getitem__, on_counters)):
+        if not all(map(treasure.__getitem__, chain.from_iterable(state.counters))):
             broken.append("a card that is not a treasure is on a counter")
         if (state.phase == "over") != (state.reason is not None):
             broken.append("a game is over exactly when it has a reason")
@@ -172,8 +192,10 @@ class Views:
             broken.append("a battle is pending exactly in the defend phase (and its response window)")
         if (state.phase in _ASKED_PHASES) != (state.asked is not None):
             broken.append("a player is asked exactly in the respond, target, discard and choose phases")
-        if any(m[0] == "attach" and m[2] not in on_counters for m in state.marks):
-            broken.append("a card is attached to a treasure that is on no counter")
+        if state.marks:
+            on_counters = list(chain.from_iterable(state.counters))
+            if any(m[0] == "attach" and m[2] not in on_counters for m in state.marks):
+                broken.append("a card is attached to a treasure that is on no counter")
         if state.refused and len(state.refused) != len(state.counters):
             broken.append("a refused paella is recorded for each player or for none")
         if (state.phase == "lay") != bool(state.laying) and state.phase != "over":
