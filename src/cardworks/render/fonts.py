@@ -67,12 +67,16 @@ its own (the parent's font folder is the parent's to remove)."""
 def shared_font_config() -> Any:
     """One WeasyPrint font configuration per process, for every document it lays out (faces, pieces, rulebooks,
     FAQ indexes): the bundled fonts are loaded once, not once per document; a document prints the same bytes.
-    It is let go at exit, while WeasyPrint can still remove its font folder (later, its ``__del__`` fails)."""
+    It is let go at exit, while WeasyPrint can still remove its font folder (later, its ``__del__`` fails).
+    The stylesheets of its documents are parsed once each and kept on it (:mod:`.stylesheets`)."""
     import atexit
 
     from weasyprint.text.fonts import FontConfiguration
 
+    from .stylesheets import install
+
     if os.getpid() not in _CONFIGS:
+        install()
         if not _CONFIGS:
             atexit.register(_CONFIGS.clear)
         _CONFIGS[os.getpid()] = FontConfiguration()
