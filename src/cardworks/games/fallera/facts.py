@@ -177,6 +177,15 @@ class Facts:
             action = self._rows[(kind, *args)] = kind(*args)
         return action
 
+    def plains(self, kind: type, me: int, each: tuple[Any, ...]) -> tuple[FalleraAction, ...]:
+        """``plain(kind, me, x)`` for each ``x`` of ``each`` (the Queen's moves from where she stands), the tuple
+        built once: every turn of a game with the map lists them."""
+        key = (kind, me, each)
+        actions = self._rows.get(key)
+        if actions is None:
+            actions = self._rows[key] = tuple(self.plain(kind, me, x) for x in each)
+        return actions
+
     def attack(self, me: int, target: int, treasure: int, card: int) -> FalleraAction:
         """``Attack`` for instance numbers, built once (each pair of players keeps a bounded number)."""
         kept = self._attacks[me][target]
