@@ -39,3 +39,44 @@ def test_documents_laid_out_with_the_shared_configuration_print_the_same_bytes()
     own = [pdf(first, FontConfiguration()), pdf(second, FontConfiguration())]
     shared = [pdf(first, shared_font_config()), pdf(second, shared_font_config())]
     assert shared == own
+
+
+WORKERS = """
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from weasyprint import HTML
+from cardworks.render.fonts import font_face_css, shared_font_config
+
+def lay_out(number):
+    HTML(string=f"<style>{font_face_css()}</style><p style='font-family: CardSans'>card {number}</p>").write_pdf(
+        font_config=shared_font_config())
+    return os.getpid()
+
+if __name__ == "__main__":
+    lay_out(0)
+    with ProcessPoolExecutor(2) as pool:
+        assert len(set(pool.map(lay_out, range(6)))) == 2
+    print(json.dumps(sorted(os.listdir(os.environ["TMPDIR"]))))
+"""
+
+
+def test_no_font_folder_is_left_behind_by_a_process_or_its_pool_workers(tmp_path) -> None:
+    """WeasyPrint copies the fonts into a temporary folder per configuration; a pool worker exits through
+    ``os._exit``, so before the finalizer every worker of every build left its folder (about 4 MB) behind.
+    While the main process runs, its own folder is there (and only it); after it exits, nothing is."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "workers.py"
+    script.write_text(WORKERS)
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    done = subprocess.run([sys.executable, str(script)], env={**os.environ, "TMPDIR": str(temp)},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    during = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(during) == 1 and during[0].startswith("weasyprint-"), during
+    assert sorted(os.listdir(temp)) == []

@@ -89,3 +89,38 @@ def test_card_faces_print_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> Non
     assert asked == [True]
     monkeypatch.setattr(useragent, "scoped_fits", lambda html, roots: False)
     assert render_pass(job).pdf == scoped
+
+
+def test_the_pieces_small_print_class_is_not_the_word(tmp_path) -> None:
+    """Printable pieces name their small print ``footnote`` (a class, which makes no footnote), and their
+    stylesheet says the word in a comment: they fit; the word anywhere else still sends a document away."""
+    pieces_css = (templates_dir() / "pieces" / "pieces.css").as_uri()
+    page = PAGE.format(css="").replace("</head>", f'<link rel="stylesheet" href="{pieces_css}"></head>')
+    assert "footnote" in (templates_dir() / "pieces" / "pieces.css").read_text(encoding="utf-8")
+    assert useragent.scoped_fits(page.replace("<body>", '<body><p class="footnote">small</p>'), _roots())
+    for css in ("p.note { float: footnote }", "::footnote-call { color: red }", ".footnote-call { color: red }",
+                "p.footnote { float: left } @footnote { margin: 0 }"):
+        assert not useragent.scoped_fits(PAGE.format(css=css), _roots()), css
+    for body in ('<p class="footnote big">', "<p>a footnote</p>"):
+        assert not useragent.scoped_fits(PAGE.format(css="").replace("<body>", f"<body>{body}"), _roots()), body
+    sheet = tmp_path / "look.css"  # a comment of a linked stylesheet says nothing; its rules do
+    sheet.write_text("/* a footnote */ div { color: red }", encoding="utf-8")
+    linked = PAGE.format(css="").replace("</head>", f'<link rel="stylesheet" href="{sheet.as_uri()}"></head>')
+    assert useragent.scoped_fits(linked, [*_roots(), tmp_path])
+    sheet.write_text("/* a note */ div { float: footnote }", encoding="utf-8")
+    assert not useragent.scoped_fits(linked, [*_roots(), tmp_path])
+
+
+@pytest.mark.parametrize("kind", ["counters", "tiles", "player-aid", "standees"])
+def test_shipped_pieces_print_the_same_bytes(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardworks.render.impose import SheetLayout
+    from cardworks.render.pieces import PieceTask
+
+    task = PieceTask(str(GAME), "diables", "en", kind, SheetLayout())
+    checked: list[bool] = []
+    fits = useragent.scoped_fits
+    monkeypatch.setattr(useragent, "scoped_fits", lambda html, roots: checked.append(fits(html, roots)) or checked[-1])
+    scoped, _, _ = task.render()
+    assert checked and all(checked)
+    monkeypatch.setattr(useragent, "scoped_fits", lambda html, roots: False)
+    assert task.render()[0] == scoped

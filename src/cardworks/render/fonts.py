@@ -67,16 +67,32 @@ its own (the parent's font folder is the parent's to remove)."""
 def shared_font_config() -> Any:
     """One WeasyPrint font configuration per process, for every document it lays out (faces, pieces, rulebooks,
     FAQ indexes): the bundled fonts are loaded once, not once per document; a document prints the same bytes.
-    It is let go at exit, while WeasyPrint can still remove its font folder (later, its ``__del__`` fails)."""
-    import atexit
+
+    WeasyPrint copies the fonts into a temporary folder (about 4 MB) that the configuration's ``__del__`` removes,
+    but the documents and caches of a process keep references to it until the interpreter is torn down, and a
+    pool worker leaves through ``os._exit``, where neither that nor ``atexit`` runs: a build left one folder a
+    process behind. So a ``multiprocessing`` finalizer, which runs at a worker's exit and at the main
+    process's, calls that cleanup itself. The stylesheets of its documents are parsed once each and kept on it
+    (:mod:`.stylesheets`)."""
+    from multiprocessing.util import Finalize
 
     from weasyprint.text.fonts import FontConfiguration
 
-    if os.getpid() not in _CONFIGS:
-        if not _CONFIGS:
-            atexit.register(_CONFIGS.clear)
-        _CONFIGS[os.getpid()] = FontConfiguration()
-    return _CONFIGS[os.getpid()]
+    from .stylesheets import install
+
+    pid = os.getpid()
+    if pid not in _CONFIGS:
+        install()
+        _CONFIGS[pid] = FontConfiguration()
+        Finalize(None, _remove_font_folder, args=(pid,), exitpriority=0)
+    return _CONFIGS[pid]
+
+
+def _remove_font_folder(pid: int) -> None:
+    """Remove this process's font folder, and only its own: a forked worker holds a copy of its parent's
+    configuration, whose folder the parent still uses."""
+    if os.getpid() == pid and pid in _CONFIGS:
+        _CONFIGS.pop(pid).__del__()  # WeasyPrint's own cleanup (it removes the folder, errors ignored)
 
 
 def font_folders() -> list[Path]:

@@ -155,16 +155,18 @@ def _copied_section(box: Any) -> tuple[Any, int] | None:
 
 
 def lay_out(html: str, game_root: Path, what: str) -> Any:
-    """``html`` laid out by WeasyPrint (a Document), reading only the templates, fonts and ``game_root``."""
-    from weasyprint import HTML
-
+    """``html`` laid out by WeasyPrint (a Document), reading only the templates, fonts and ``game_root``; with its
+user-agent stylesheet scoped where that prints the same (:func:`.docs.useragent.lay_out_scoped`)."""
+    from .docs.useragent import lay_out_scoped
     from .fetcher import refusal_error, safe_fetcher
     from .fonts import font_folders, shared_font_config
     from .jinja import templates_dir
 
-    fetcher = safe_fetcher([templates_dir(), game_root, *font_folders()])
-    document = HTML(string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
-        font_config=shared_font_config())
+    roots = [templates_dir(), game_root, *font_folders()]
+    fetcher = safe_fetcher(roots)
+    document = lay_out_scoped(html, roots, lambda html_type: html_type(
+        string=html, base_url=templates_dir().as_uri() + "/", url_fetcher=fetcher).render(
+        font_config=shared_font_config()))
     if fetcher.refused:
         raise refusal_error(fetcher.refused, what)
     return document

@@ -185,9 +185,10 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
             for zone in table.zones(state):
                 for who in seated:
                     held[who].update(zone[who])
-        if live or resting and _rejoining(table, now, resting):
-            action, before = _diverging(table, seats, state, actor, legal, counted_chance, counted_minds, steps, now,
-                                        live, snapshots, before, resting)
+        frozen = now() if live or resting else None  # one frozen position a step: the game keeps its answers for it
+        if live or resting and _rejoining(table, frozen, resting):
+            action, before = _diverging(table, seats, state, actor, legal, counted_chance, counted_minds, steps,
+                                        lambda: frozen, live, snapshots, before, resting)
         elif actor == CHANCE:  # (the generators counted while a card whose twin parted may be watched again)
             action = legal[int(counted_chance.random() * len(legal))]
         elif blind[actor]:
@@ -298,6 +299,10 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     used = table.played(action)
     again = _blank()  # set to the real game's state for each card
     for design in checked:
+        if used == design:  # the card is used: the twin, whose card plays plain, may part here
+            _part(snapshots, design, here)
+            resting[design] = live.pop(design)
+            continue
         twin = live[design]
         start.restore(again)
         counted = _Counted(again, start.base)
@@ -306,7 +311,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
             alike = again.getstate() == mind.rng.getstate()
         else:  # from the same state, as many ``random()`` calls leave the same state
             alike = counted.draws == real
-        if other != action or not alike or used == design:
+        if other != action or not alike:
             _part(snapshots, design, here)
             resting[design] = live.pop(design)
     return action, here
@@ -321,11 +326,10 @@ def _lent(mind: Any, agent: Agent) -> Any:
     return mind
 
 
-def _rejoining(table: Table, now: Any, resting: dict[str, Table]) -> bool:
-    """Whether a card whose twin has parted is quiet again here (``_diverging`` then watches it again); while none
-    is and no card is watched, a step is played as an unwatched one (the position before it is never a twin's
-    start: a card watched again is quiet there)."""
-    frozen = now()
+def _rejoining(table: Table, frozen: Any, resting: dict[str, Table]) -> bool:
+    """Whether a card whose twin has parted is quiet again at ``frozen`` (``_diverging`` then watches it again);
+    while none is and no card is watched, a step is played as an unwatched one (the position before it is never a
+    twin's start: a card watched again is quiet there)."""
     return any(table.quiet(frozen, design) is not None for design in resting)
 
 

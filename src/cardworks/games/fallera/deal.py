@@ -21,9 +21,14 @@ class Deal:
     """The part of ``FalleraRules`` that deals a new game."""
 
     def new_game(self, *, rng: random.Random, deal: int, designs: tuple[str, ...] | None = None) -> State:
-        """Shuffle, lay the map (expansion 3), deal, place treasures, re-deal on 3+ ingredients, choose who starts."""
+        """Shuffle, lay the map (expansion 3), deal, place treasures, re-deal on 3+ ingredients, choose who starts.
+
+        A deal is put together whole (each hand's treasures sorted onto its counter, the rest sorted into the
+        hand, as ``receive`` would place them one by one) and only the deal kept is thawed to start the game."""
         if designs is None:
             designs = self.deck_designs()
+        facts = self.deck_facts(designs)
+        ingredient, treasure = facts.ingredient, facts.treasure
         instances = list(range(len(designs)))
         spaces = tuple(self.board) if self.board else ()
         foods = tuple(rng.sample(self.food_spaces, self.players)) if spaces else ()
@@ -42,18 +47,16 @@ class Deal:
                                                 "two or more ingredients")
             rest = instances[len(layout):]
             hands = [rest[p * deal : (p + 1) * deal] for p in range(self.players)]
-            deck = tuple(rest[self.players * deal :])
-            state = State(designs, tuple(() for _ in hands), tuple(() for _ in hands), deck, (), 0, "turn", self.discord,
-                          spaces=spaces, map=layout, queen="start" if spaces else None, foods=foods,
-                          revealed=tuple(False for _ in foods))
-            draft = thawed(state, self.facts(state))
-            for p, hand in enumerate(hands):
-                for instance in hand:
-                    self.receive(draft, p, instance)
-            if all(sum(self.card(draft, i).kind == "ingredient" for i in c) < 3 for c in draft.counters):
+            counters = tuple(tuple(sorted(i for i in hand if treasure[i])) for hand in hands)
+            if all(sum(map(ingredient.__getitem__, counter)) < 3 for counter in counters):
                 break
         else:
             self._refuse_deal(REDEAL_RULE, f"{MAX_REDEALS} deals each put three or more ingredients on a counter")
+        kept = tuple(tuple(sorted(i for i in hand if not treasure[i])) for hand in hands)
+        state = State(designs, kept, counters, tuple(rest[self.players * deal :]), (), 0, "turn", self.discord,
+                      spaces=spaces, map=layout, queen="start" if spaces else None, foods=foods,
+                      revealed=tuple(False for _ in foods))
+        draft = thawed(state, facts)
         draft.rng = rng  # the first turn may start here, and its effects may draw chance like any step's
         self._choose_first(draft)
         return frozen(draft)
@@ -71,11 +74,10 @@ class Deal:
         return self._deck
 
     def _choose_first(self, draft: Draft) -> None:
-        def key(p: int) -> tuple[int, int]:
-            counter = draft.counters[p]
-            return len(counter), sum(self.card(draft, i).kind == "ingredient" for i in counter)
-        best = min(key(p) for p in range(draft.players))
-        tied = tuple(p for p in range(draft.players) if key(p) == best)
+        ingredient = draft.facts.ingredient
+        keys = [(len(counter), sum(map(ingredient.__getitem__, counter))) for counter in draft.counters]
+        best = min(keys)
+        tied = tuple(p for p, key in enumerate(keys) if key == best)
         if len(tied) == 1:
             draft.current, draft.turn = tied[0], 1
             self._start_turn(draft)

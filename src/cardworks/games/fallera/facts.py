@@ -68,6 +68,8 @@ class Facts:
         self.treasure = tuple(c.treasure for c in defs)
         self.battle = tuple(c.battle for c in defs)
         self.sellable = tuple(c.kind == "sellable" for c in defs)
+        self.ingredient = tuple(c.kind == "ingredient" for c in defs)
+        """Whether each instance is an ingredient (forbidden ones too: what the deal's re-deal rules count)."""
         self.hands_all_battle = all(c.treasure or c.battle for c in defs)
         """Every card that goes to a hand is a battle card: a hand is its own list of weapons."""
         present = set(designs)
@@ -174,6 +176,15 @@ class Facts:
         if action is None:
             action = self._rows[(kind, *args)] = kind(*args)
         return action
+
+    def plains(self, kind: type, me: int, each: tuple[Any, ...]) -> tuple[FalleraAction, ...]:
+        """``plain(kind, me, x)`` for each ``x`` of ``each`` (the Queen's moves from where she stands), the tuple
+        built once: every turn of a game with the map lists them."""
+        key = (kind, me, each)
+        actions = self._rows.get(key)
+        if actions is None:
+            actions = self._rows[key] = tuple(self.plain(kind, me, x) for x in each)
+        return actions
 
     def attack(self, me: int, target: int, treasure: int, card: int) -> FalleraAction:
         """``Attack`` for instance numbers, built once (each pair of players keeps a bounded number)."""

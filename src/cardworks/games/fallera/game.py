@@ -122,8 +122,22 @@ def configurations(db: Database) -> tuple[list[Configuration], list[str]]:
 
 
 def deal_size(db: Database, players: int) -> int:
+    """Cards dealt to each of ``players``: read once per database and player count, as ``rules_for`` keeps rules
+    (every game dealt reads it, and reading the game's parameters cost a tenth of a deal)."""
+    key = (id(db), players)
+    kept = _DEALS.get(key)
+    if kept is not None and kept[0] is db:
+        return kept[1]
     values = {p.id: p.value for p in db.game_doc.parameters}
-    return values.get(f"deal-size-{players}-players", values["deal-size"])
+    size = values.get(f"deal-size-{players}-players", values["deal-size"])
+    if len(_DEALS) >= KEPT_RULES:
+        _DEALS.clear()
+    _DEALS[key] = (db, size)
+    return size
+
+
+_DEALS: dict[tuple[int, int], tuple[Database, int]] = {}
+"""``deal_size`` already read, by database and player count (the database kept, so its id is not reused)."""
 
 
 _RULES: dict[tuple[int, str, int], tuple[Database, FalleraRules, Catalogue]] = {}

@@ -77,9 +77,12 @@ def _ingredients(table: Any, labels: Sequence[str]) -> int:
 
 
 def _counts(table: Any, counters: Sequence[Sequence[str]]) -> list[int]:
-    """``_ingredients`` of each counter."""
+    """``_ingredients`` of each counter (summed in C where every label is known, as every label of the deck is)."""
     valid = _valid(table)
-    return [_counted(table, valid, labels) for labels in counters]
+    try:
+        return [sum(map(valid.__getitem__, labels)) for labels in counters]
+    except KeyError:
+        return [_counted(table, valid, labels) for labels in counters]
 
 
 def _counted(table: Any, valid: dict[str, int], labels: Sequence[str]) -> int:
@@ -109,8 +112,17 @@ def _per_table(store: dict[int, tuple[Any, Any]], table: Any, make: Callable[[An
 
 
 def _valid(table: Any) -> dict[str, int]:
-    """Label → 1 for a valid ingredient, else 0: what ``_ingredients`` counts, kept per table."""
-    return _per_table(_VALID, table)
+    """Label → 1 for a valid ingredient, else 0: what ``_ingredients`` counts, kept per table (made for every card
+    of the deck at once; another label is added as it is first met)."""
+    return _per_table(_VALID, table, _every_label)
+
+
+def _every_label(table: Any) -> dict[str, int]:
+    valid: dict[str, int] = {}
+    rules = getattr(table, "rules", None)
+    if hasattr(rules, "deck_designs"):
+        _counted(table, valid, [f"{d}#{i}" for i, d in enumerate(rules.deck_designs())])
+    return valid
 
 
 def _needed(seen: dict[str, Any], who: int) -> int:
@@ -153,17 +165,18 @@ def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
     battle card's, less those of the battle cards it sees (its hand, the cemetery, cards being laid, every
     counter, the map, a face-up attack)."""
     known = _kept_defences(table)
+    by_label = known.by_label
     battle = seen.get("battle")
     attack = (battle.get("attack"),) if battle else ()
     visible = chain(seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"],
                     seen.get("map", {}).values(), attack)
-    # a label is one card: counted once (``dict.fromkeys``); an empty space, a hidden attack or a card that is
-    # not a battle card has no defence
-    shown = [d for d in map(known.by_label.get, dict.fromkeys(visible)) if d is not None]
+    # the battle cards among them (an empty space, a hidden attack or a card that is not a battle card has no
+    # defence), each counted once (a label is one card): filtered and gathered in C
+    shown = set(filter(by_label.__contains__, visible))
     if not shown:
         return list(known.everything)
     taken: dict[int, int] = {}
-    for defence in shown:
+    for defence in map(by_label.__getitem__, shown):
         taken[defence] = taken.get(defence, 0) + 1
     ordered: list[int] = []
     for value, count in known.groups:
@@ -202,18 +215,19 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     if phase != "turn":
         return legal[int(rng.random() * len(legal))]
     counts = _counts(table, seen["counters"])
-    ordered = _unseen_defences(table, seen)
-    odds: dict[tuple[int, int], float] = {}
+    ordered: list[int] | None = None  # the unseen defences, worked out at the first battle listed (if any)
+    by_size: dict[int, dict[int, float]] = {}  # a target's hand size → attack → the odds of a steal
     listed, scores = [], []
     memo, cards, sizes = _memo(table), table.cards, seen["hand_sizes"]
     winning = counts[me] + 1 >= _needed(seen, me)
-    gains: dict[tuple[str, int], float] = {}  # (treasure design, target) → what taking it gains, this decision
     weapons: dict[str, tuple[int, float]] = {}  # weapon design → (its attack, what using it costs)
+    treasure = target = gain = chances = None
     for action in legal:
         if type(action) is Attack:  # most of a turn's actions: ``_turn_score``'s battle, with its lookups kept
-            weapon, design, target = action.card.design, action.treasure.design, action.target
-            gain = gains.get((design, target))
-            if gain is None:
+            # battles come treasure by treasure, each with every weapon: the treasure's part is the last one's
+            if action.treasure is not treasure or action.target != target:
+                treasure, target = action.treasure, action.target
+                design = treasure.design
                 gain = memo.get(("treasure", design))
                 if gain is None:
                     gain = treasure_worth(table, design)
@@ -221,20 +235,24 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
                     if winning:
                         gain = WIN / 4
                     gain += 2.0 * counts[target]
-                gains[design, target] = gain
+                chances = by_size.get(sizes[target])
+                if chances is None:
+                    chances = by_size[sizes[target]] = {}
+                if ordered is None:
+                    ordered = _unseen_defences(table, seen)
+            weapon = action.card.design
             used = weapons.get(weapon)
             if used is None:
                 cost = memo.get(("use", weapon))
                 if cost is None:
                     cost = _use_cost(table, weapon)
                 used = weapons[weapon] = (cards[weapon].attack or 0, cost)
-            key = (used[0], sizes[target])
-            chance = odds.get(key)
+            chance = chances.get(used[0])
             if chance is None:
-                chance = odds[key] = _odds(key[0], ordered, key[1])
+                chance = chances[used[0]] = _odds(used[0], ordered, sizes[target])
             score = chance * gain - 0.3 * used[1] - 0.5
         else:
-            score = _turn_score(table, me, seen, action, counts, ordered, odds)
+            score = _turn_score(table, me, seen, action, counts, ordered)
         listed.append(action)
         scores.append(score)
     top = max(scores)
@@ -367,8 +385,9 @@ def _use_cost(table: Any, design: str) -> float:
     return cost
 
 
-def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], ordered: list[int],
+def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: list[int], ordered: list[int] | None,
                 odds: dict[tuple[int, int], float] | None = None) -> float:
+    """An action's one-step score (``ordered``: the unseen defences, None to work them out if a battle needs them)."""
     kind = type(action).__name__
     if kind == "Almoina":
         return DRAW
@@ -400,6 +419,8 @@ def _turn_score(table: Any, me: int, seen: dict[str, Any], action: Any, counts: 
         key = (card.attack or 0, seen["hand_sizes"][action.target])
         chance = odds.get(key) if odds is not None else None
         if chance is None:
+            if ordered is None:
+                ordered = _unseen_defences(table, seen)
             chance = _odds(key[0], ordered, key[1])
             if odds is not None:
                 odds[key] = chance

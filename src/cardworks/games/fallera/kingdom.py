@@ -23,7 +23,7 @@ class Kingdom:
         spaces = self._moves.get(key)
         if spaces is None:
             spaces = self._moves[key] = tuple(sorted(self._reachable(state)))
-        return tuple(facts.plain(Move, me, space) for space in spaces)
+        return facts.plains(Move, me, spaces)
 
     def _reachable(self, state: State) -> tuple[str, ...]:
         if not state.spaces:

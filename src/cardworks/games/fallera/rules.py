@@ -103,6 +103,8 @@ class FalleraRules(Deal, Checks, Rollouts, TurnFlow, Triggers, Responses, Window
     _last: tuple[tuple[str, ...], Facts] | None = field(default=None, init=False, repr=False, compare=False)
     _moves: dict[tuple[str | None, tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _deck: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _spare: list[tuple[State, Draft]] = field(default_factory=list, init=False, repr=False, compare=False)
+    """The draft ``apply`` last played on, with the state it froze into (see ``apply``)."""
     _uses: bool = field(default=False, init=False, repr=False, compare=False)
     """Some card or terreta has effects when a card is used (else using one triggers nothing)."""
     _starts: bool = field(default=False, init=False, repr=False, compare=False)
@@ -145,10 +147,14 @@ class FalleraRules(Deal, Checks, Rollouts, TurnFlow, Triggers, Responses, Window
         last = self._last
         if last is not None and last[0] is state.designs:
             return last[1]
-        facts = self._facts.get(state.designs)
+        return self.deck_facts(state.designs)
+
+    def deck_facts(self, designs: tuple[str, ...]) -> Facts:
+        """The per-instance facts of the deck whose instance ``n`` is of design ``designs[n]``."""
+        facts = self._facts.get(designs)
         if facts is None:
-            facts = self._facts[state.designs] = Facts(self.defs, self.players, state.designs)
-        self._last = (state.designs, facts)
+            facts = self._facts[designs] = Facts(self.defs, self.players, designs)
+        self._last = (designs, facts)
         return facts
 
     def card(self, state: State, instance: int) -> CardDef:
@@ -229,10 +235,24 @@ class FalleraRules(Deal, Checks, Rollouts, TurnFlow, Triggers, Responses, Window
         return [a for a in listed if type(a) is not Attack or a.treasure.number not in covered]
 
     def apply(self, state: State, action: FalleraAction, *, rng: random.Random | None = None) -> State:
-        """The state after ``action``; IllegalActionError names the rule it breaks."""
-        draft = thawed(state, self.facts(state))
+        """The state after ``action``; IllegalActionError names the rule it breaks.
+
+        The draft a step played on is kept with the state it froze into: a game stepped through ``apply``
+        (``check``'s playouts) plays its next step from that state, on that draft, without thawing it again. The
+        draft is taken by one ``apply`` only (``list.pop``), so it is never played twice."""
+        spare = self._spare
+        try:
+            last, draft = spare.pop()
+        except IndexError:  # none kept, or another thread took it
+            last = None
+        if last is state:  # the draft is at this very state: ``thawed(state)`` would be its equal
+            draft.log, draft.subject = [], None
+        else:
+            draft = thawed(state, self.facts(state))
         self.play(draft, action, rng)
-        return frozen(draft)
+        after = frozen(draft)
+        self._spare = [(after, draft)]
+        return after
 
     def play(self, draft: Draft, action: FalleraAction, rng: random.Random | None = None) -> None:
         """``apply`` in place: ``action`` changes ``draft``, or is refused before anything changes. Its

@@ -112,8 +112,23 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     Paired games read it (``simulate.runner``): until then the twin game, in which the card plays as a plain
     card, is the same game, so it is played only from that point. (A window a card of the deck answers is
     queued in both games only if another card answers the same event; an unanswered one asks nobody and
-    changes nothing.)"""
-    loose, holding = _places(rules, state)
+    changes nothing.)
+
+    The answers for a ``State`` are kept with its places (``_places``): the watch asks about every measured card
+    at each step, some of them twice."""
+    kept = _PLACES
+    if kept[0] is state and kept[1] is rules:
+        answers = kept[4]
+        if design in answers:
+            return answers[design]
+    loose, holding, answers = _places(rules, state)
+    answer = answers[design] = _quiet(rules, state, design, loose, holding)
+    return answer
+
+
+def _quiet(rules: Any, state: Any, design: str, loose: dict[str, list[int]],
+           holding: dict[str, tuple[int, ...]]) -> tuple[int, ...] | None:
+    """``quiet``, from the position's places."""
     if design in loose:
         card = rules.defs[design]
         if not all(_inert(card, state, instance) for instance in loose[design]):
@@ -126,12 +141,12 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     return holders
 
 
-_PLACES: tuple[Any, ...] = (None, None, {}, {})
-"""The last position ``_places`` read (a ``State``, which cannot change), its rules and its answer: one tuple,
-replaced whole, so a thread reading it never sees two positions' parts."""
+_PLACES: tuple[Any, ...] = (None, None, {}, {}, {})
+"""The last position ``_places`` read (a ``State``, which cannot change), its rules, its answer and ``quiet``'s
+answers for it so far: one tuple, replaced whole, so a thread reading it never sees two positions' parts."""
 
 
-def _places(rules: Any, state: Any) -> tuple[dict[str, list[int]], dict[str, tuple[int, ...]]]:
+def _places(rules: Any, state: Any) -> tuple[dict[str, list[int]], dict[str, tuple[int, ...]], dict[str, Any]]:
     """(design → its copies in play unless inert, design → the players whose hands hold its copies, one per copy in
     the copies' number order), for ``quiet``. A copy may be in play unless it is in a hand or waits: in the deck,
     or in the cemetery, from which a reshuffle only brings cards back, unless a card can take one back by choice
@@ -140,7 +155,7 @@ def _places(rules: Any, state: Any) -> tuple[dict[str, list[int]], dict[str, tup
     global _PLACES
     kept = _PLACES
     if kept[0] is state and kept[1] is rules:
-        return kept[2], kept[3]
+        return kept[2], kept[3], kept[4]
     designs = state.designs
     holder = {instance: who for who, hand in enumerate(state.hands) for instance in hand}
     waiting = {*state.deck, *(() if _cemetery_weighed(rules, state) else state.cemetery)}
@@ -150,7 +165,7 @@ def _places(rules: Any, state: Any) -> tuple[dict[str, list[int]], dict[str, tup
     holding: dict[str, list[int]] = {}
     for instance in sorted(holder):
         holding.setdefault(designs[instance], []).append(holder[instance])
-    answer = (loose, {design: tuple(who) for design, who in holding.items()})
+    answer = (loose, {design: tuple(who) for design, who in holding.items()}, {})
     if type(state) is State:
         _PLACES = (state, rules, *answer)
     return answer

@@ -1,5 +1,5 @@
-"""WeasyPrint's user-agent stylesheet for rulebooks, FAQ indexes and card faces, with its six rules that style a
-pseudo-element of every element scoped to the elements that have one.
+"""WeasyPrint's user-agent stylesheet for rulebooks, FAQ indexes, card faces and printable pieces, with its six
+rules that style a pseudo-element of every element scoped to the elements that have one.
 
 WeasyPrint's own stylesheet (``weasyprint/css/html5_ua.css``) styles ``::marker``, ``::footnote-call``,
 ``::footnote-marker``, ``::note-call``, ``::note-marker`` and ``::note-callback`` with no element named, so
@@ -10,7 +10,8 @@ whose HTML and stylesheets never say ``list-item``, ``footnote`` or ``note(`` ha
 elements (the user agent makes them list items) and neither footnotes nor notes: it is laid out with the rules
 scoped (``li::marker``, the other five left out) and prints the same bytes. Any other document, or one where an
 element other than ``li`` turns out to have a marker (``display: inherit`` under a list item), is laid out with
-WeasyPrint's own stylesheet. (Printable pieces are not: their stylesheet's ``.footnote`` class says the word.)
+WeasyPrint's own stylesheet. Printable pieces are laid out the same way: their small print's class ``footnote``
+(:data:`FOOTNOTE_CLASS`) is not taken for the word.
 """
 
 from __future__ import annotations
@@ -30,6 +31,15 @@ UNSCOPED_WORDS = ("list-item", "footnote", "note(", "@import")
 """Words of a document (its HTML or a stylesheet it links) that may give an element other than ``li`` a marker,
 a footnote or a note (or hide a stylesheet from :func:`scoped_fits`): such a document gets WeasyPrint's own
 stylesheet."""
+
+FOOTNOTE_CLASS = re.compile(r'(?<![\w.-])\.footnote(?![\w-])|class="footnote"')
+"""The one use of the word ``footnote`` that makes no footnote: the class of the printable pieces' small print
+(``templates/pieces/pieces.css``: ``.footnote { ... }``, ``<p class="footnote">``), a class selector and a class
+attribute naming that class alone. Taken out before the words are looked for; ``float: footnote``, ``::footnote-call``
+or a class named otherwise still send a document to WeasyPrint's own stylesheet. The comments of a linked
+stylesheet are taken out too (pieces.css says "footnote" in one)."""
+
+CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 
 STYLESHEET_LINK = re.compile(r'<link rel="stylesheet" href="([^"]+)">')
 
@@ -66,10 +76,11 @@ def scoped_fits(html: str, roots: list[Path]) -> bool:
         if not allowed(url, roots) or urlparse(url).scheme != "file":
             return False
         try:
-            texts.append(Path(unquote(urlparse(url).path)).read_text(encoding="utf-8", errors="replace"))
+            texts.append(CSS_COMMENT.sub("", Path(unquote(urlparse(url).path)).read_text(encoding="utf-8",
+                                                                                         errors="replace")))
         except OSError:
             return False
-    return not any(word in text.lower() for text in texts for word in UNSCOPED_WORDS)
+    return not any(word in FOOTNOTE_CLASS.sub("", text).lower() for text in texts for word in UNSCOPED_WORDS)
 
 
 def html_class(scoped: bool) -> type:
