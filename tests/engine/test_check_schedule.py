@@ -7,6 +7,7 @@ breaks an invariant at one kind of step, one at the steps the sample may skip.""
 from __future__ import annotations
 
 import json
+from collections import Counter
 import random
 from dataclasses import replace
 
@@ -146,3 +147,32 @@ def test_the_cheap_invariants_of_fallera_are_part_of_its_invariants(schedule) ->
     assert failure is None and log
     broken = replace(final, turn=-1)
     assert rules.step_invariants(broken) and set(rules.step_invariants(broken)) <= set(rules.invariants(broken))
+
+
+def test_kinds_are_looked_for_in_every_early_game_then_in_one_game_in_four() -> None:
+    """The first 25 games of a configuration check each game's first step of each kind in full (as ``check``
+    always did); later games, one in four: the same game, fewer steps in full in the others."""
+    assert [n for n in range(40) if not DEFAULT.kinds_in(n)] == [25, 26, 27, 29, 30, 31, 33, 34, 35, 37, 38, 39]
+    assert all(THOROUGH.kinds_in(n) for n in range(25))
+    seed = SEEDS[0]
+    counted = {}
+    for kinds in (True, False):
+        counted[kinds] = Counter()
+        counted[kinds]["log"] = tuple(play_one(*_deal(seed), seed, "k", schedule=DEFAULT, tally=counted[kinds],
+                                               kinds=kinds)[1])
+    assert counted[True]["log"] == counted[False]["log"] and counted[True]["steps"] == counted[False]["steps"]
+    assert counted[False]["full"] < counted[True]["full"]
+    early = run_playouts("base/3p", _start, 4, 1, first=21, schedule=DEFAULT)
+    late = run_playouts("base/3p", _start, 4, 1, first=25, schedule=DEFAULT)
+    assert late.full / late.steps < early.full / early.steps
+
+
+def test_a_defect_at_one_kind_of_step_in_later_games_is_caught_under_the_default_schedule(monkeypatch) -> None:
+    """Every sale breaks the round trip, in games past the first 25 of the configuration, where only one game in
+    four checks its first sale in full: the default still fails, at most a few games after ``--thorough``."""
+    _plant(monkeypatch, lambda state, action: isinstance(action, Sell), _unsaveable)
+    sampled = run_playouts("base/3p", _start, 12, 1, first=25, schedule=DEFAULT)
+    thorough = run_playouts("base/3p", _start, 12, 1, first=25, schedule=THOROUGH)
+    assert thorough.failures and sampled.failures
+    assert all("does not survive a JSON round trip" in f.message for f in sampled.failures)
+    assert sampled.failures[0].seed - thorough.failures[0].seed <= 4

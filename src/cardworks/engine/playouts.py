@@ -44,23 +44,33 @@ class Schedule:
     step (where the codec goes through JSON text), the last step (the ending), and the first ``repeats``
     steps of each kind in the game: a kind is the action's class with the phase it leads to (a special
     played, a response, an effect's coin, a defence that opens a window or a burn are each their own kind,
-    so a rare event is checked whenever it happens; the tenth attack of a game is not a new kind). Of the
-    other steps, one in ``one_in`` on average, drawn from a generator of the playout's own
-    (``sample_seed``), so the game played and its chance are those of a thorough playout (the legal actions
-    tried are drawn only at the steps checked in full, so they may differ). Every step gets the
-    game's cheap invariants (``rules.step_invariants``, or ``rules.invariants`` when the game has no cheaper
-    set). ``thorough`` checks every step in full, as ``check`` did before schedules."""
+    so a rare event is checked whenever it happens; the tenth attack of a game is not a new kind). Kinds are
+    looked for in each of the first ``all_kinds`` games of a configuration (numbered from 0, as ``check``
+    numbers them), then in one game in ``kinds_one_in`` (those whose number it divides): by then each kind the
+    configuration plays has been checked in full at its first occurrence in many games. Of the other steps,
+    one in ``one_in`` on average, drawn from a generator of the playout's own (``sample_seed``), so the game
+    played and its chance are those of a thorough playout (the legal actions tried are drawn only at the steps
+    checked in full, so they may differ). Every step gets the game's cheap invariants
+    (``rules.step_invariants``, or ``rules.invariants`` when the game has no cheaper set). ``thorough`` checks
+    every step in full, as ``check`` did before schedules."""
 
     thorough: bool = False
     first: int = 2
     repeats: int = 1
     one_in: int = 25
+    all_kinds: int = 25
+    kinds_one_in: int = 4
+
+    def kinds_in(self, number: int) -> bool:
+        """Whether game ``number`` of a configuration checks the first steps of each kind in full."""
+        return number < self.all_kinds or number % self.kinds_one_in == 0
 
     def describe(self) -> str:
         if self.thorough:
             return "thorough: every step checked in full"
         return (f"sampled: in full the first {self.first} steps of a game, every {TEXT_EVERY}th, the last, the "
-                f"first {self.repeats} of each kind of step in the game, and 1 in {self.one_in} of the others "
+                f"first {self.repeats} of each kind of step in the game (in the first {self.all_kinds} games of a "
+                f"configuration, then in 1 game in {self.kinds_one_in}), and 1 in {self.one_in} of the others "
                 "(seeded); cheap invariants at every step")
 
 
@@ -121,13 +131,15 @@ def shuffle_seed(seed: int) -> int:
 
 
 def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = True,
-             schedule: Schedule = THOROUGH, tally: Counter | None = None) -> tuple[Any, list[str], str | None]:
+             schedule: Schedule = THOROUGH, tally: Counter | None = None,
+             kinds: bool = True) -> tuple[Any, list[str], str | None]:
     """One game from ``state``; returns the final state, the action log and a failure message (or None).
 
     Checked, it keeps to the public contract (``apply`` returns a new state, checked at every
     step as ``schedule`` says: every step in full unless told otherwise); unchecked, it plays in place when
     the game offers ``playout`` (the same rules, no copies). ``tally`` counts the ``steps`` checked and the
-    ``full`` ones.
+    ``full`` ones. ``kinds``: whether the schedule's first step of each kind is checked in full in this game
+    (``Schedule.kinds_in`` its number).
     """
     rng = random.Random(seed)  # the players' choices
     shuffles = random.Random(shuffle_seed(seed))  # the deck's chance, replayable on its own
@@ -142,8 +154,8 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
         return _played(rules, legal, choices, play, now, rng.random, shuffles, log)
     counted = [0, 0]  # the steps checked, of them in full
     try:
-        return _checked(rules, legal, choices, play, now, rng.random, shuffles, log, _in_full(schedule, seed), seed,
-                        counted)
+        return _checked(rules, legal, choices, play, now, rng.random, shuffles, log, _in_full(schedule, seed, kinds),
+                        seed, counted)
     finally:
         if tally is not None:
             tally["steps"] += counted[0]
@@ -234,14 +246,15 @@ def contract_playout(rules: Any, state: Any) -> Playout:
     return Playout(lambda: choices(position[0]), play, lambda: position[0])
 
 
-def _in_full(schedule: Schedule, seed: int) -> Callable[[int, Any, Any, Sequence[Any]], bool]:
+def _in_full(schedule: Schedule, seed: int, kinds: bool = True) -> Callable[[int, Any, Any, Sequence[Any]], bool]:
     """``in_full(step, action, position, legal)``: whether the step that played ``action`` and reached
-    ``position`` (where ``legal`` may be played next) is checked in full under ``schedule``."""
+    ``position`` (where ``legal`` may be played next) is checked in full under ``schedule`` (``kinds``: the first
+    steps of each kind among them)."""
     if schedule.thorough:
         return lambda step, action, position, legal: True
     draw = random.Random(sample_seed(seed)).random
     share = 1 / schedule.one_in
-    first, repeats, last = schedule.first, schedule.repeats, MAX_STEPS - 1
+    first, repeats, last = schedule.first, schedule.repeats if kinds else 0, MAX_STEPS - 1
     seen: dict[tuple[type, Any], int] = {}
     seen_get = seen.get
 
@@ -318,7 +331,8 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
             stats.failures.append(PlayoutFailure(label, game_seed, f"dealing a new game: {raised(exc)}", []))
             continue
         with collected_after():
-            final, log, failure = play_one(rules, state, game_seed, label, schedule=schedule, tally=tally)
+            final, log, failure = play_one(rules, state, game_seed, label, schedule=schedule, tally=tally,
+                                           kinds=schedule.kinds_in(number))
         stats.steps, stats.full = tally["steps"], tally["full"]
         if failure is None and number == 0:
             try:
