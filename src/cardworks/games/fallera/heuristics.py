@@ -150,7 +150,11 @@ def treasure_worth(table: Any, design: str) -> float:
 
 
 def _treasure_worth(table: Any, design: str) -> float:
-    card = table.cards[design]
+    return treasure_value(table.cards[design])
+
+
+def treasure_value(card: Any) -> float:
+    """What greedy reckons a treasure is worth, from its definition (``treasure_worth`` keeps it per table)."""
     if card.kind == "ingredient":
         return INGREDIENT if card.category != "forbidden" else 0.5
     if card.kind == "sellable":
