@@ -107,17 +107,12 @@ def unread(card: Any) -> bool:
                 card, effects=(), _by_verb={}, _by_event={})))
 
 
-_UNREAD: dict[int, tuple[Any, bool]] = {}
+_UNREAD: dict[int, tuple[Any, Any]] = {}
 
 
 def _unread(card: Any) -> bool:
     """``unread``, worked out once per card definition."""
-    kept = _UNREAD.get(id(card))
-    if kept is None or kept[0] is not card:
-        if len(_UNREAD) > 4096:
-            _UNREAD.clear()
-        kept = _UNREAD[id(card)] = (card, unread(card))
-    return kept[1]
+    return heuristics._per_table(_UNREAD, card, unread, 4096)
 
 
 @lru_cache(maxsize=1)
@@ -225,17 +220,12 @@ def _places(rules: Any, state: Any) -> tuple[dict[str, list[int]], dict[str, tup
     return answer
 
 
-_ACTS: dict[int, tuple[Any, str | None]] = {}
+_ACTS: dict[int, tuple[Any, Any]] = {}
 
 
 def _acts(card: Any) -> str | None:
     """``acts_from_hand``, worked out once per card definition."""
-    kept = _ACTS.get(id(card))
-    if kept is None or kept[0] is not card:
-        if len(_ACTS) > 4096:
-            _ACTS.clear()
-        kept = _ACTS[id(card)] = (card, acts_from_hand(card))
-    return kept[1]
+    return heuristics._per_table(_ACTS, card, acts_from_hand, 4096)
 
 
 def turns(state: Any, players: int) -> tuple[int, int]:
