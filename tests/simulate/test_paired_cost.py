@@ -64,7 +64,7 @@ def test_a_twin_played_from_its_snapshot_is_the_twin_played_from_the_deal(pack, 
 def test_a_wrong_quiet_fails_the_comparison(monkeypatch) -> None:
     """The comparison is sharp: a game that calls a card quiet in play (a treasure on a counter, say) makes
     twins that end otherwise."""
-    monkeypatch.setattr(Table, "quiet", lambda self, state, design: ())
+    monkeypatch.setattr(Table, "quiets", lambda self, state, designs, settled=False: {})  # every card quiet
     with pytest.raises(AssertionError):
         _compare(EXAMPLE, "base", 4, "greedy", 6)
 
@@ -82,12 +82,14 @@ def test_the_paired_report_is_the_same_with_twins_from_the_deal(monkeypatch) -> 
 DIVERGING = runner._diverging
 
 
-def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, resting=None):
+def _from_the_deal(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, resting=None,
+                   answers=None):
     """``runner._diverging`` with every watched card diverging at the deal (the paired games as they were)."""
     for design in list(live):
         snapshots[design] = None
         del live[design]
-    return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, resting)
+    return DIVERGING(table, seats, state, actor, legal, chance, minds, steps, now, live, snapshots, before, resting,
+                     ({}, {d: None for d in snapshots}))  # none watched again
 
 
 def test_a_card_no_agent_can_use_has_exactly_no_effect(tmp_path) -> None:

@@ -79,6 +79,12 @@ class Simulation:
     """``quiet(rules, state, design)``: the players whose hands hold copies of ``design`` while its definition can
     change nothing but their own decisions (empty: all in the deck), None once it may act (in play). Paired games
     then replay a card's twin only from the first step its definition may change; without it, from the deal."""
+    quiets: Callable[[Any, Any, frozenset[str], bool], dict[str, tuple[int, ...] | None]] | None = None
+    """``quiets(rules, state, designs, settled)``: ``quiet`` of each of ``designs`` that has a copy out of the deck
+    (one missing from the answer: ``()``), asked once a step for every watched card; with ``settled``, also counting
+    as waiting the copies in play whose definition neither the rules nor the agents read there (a card that only
+    describes, say), which the watch reads for a card whose twin has parted: the twin then meets its real game
+    again from there. Without it, ``quiet`` is asked for each design, and serves for both."""
     named: Callable[[Sequence[Any]], frozenset[str] | set[str]] | None = None
     """``named(legal)``: the designs whose cards the actions ``legal`` name. A game that gives it promises that its
     greedy player reads the definition of a card ``quiet`` keeps in a hand only through an action naming it, and

@@ -158,6 +158,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     live = dict(watch) if watch else {}
     snapshots = Snapshots()
     resting: dict[str, Table] = {}  # watched designs whose twin has parted from this game, until they are quiet
+    watched = frozenset(live)
     before: Snapshot | None = None  # the position before the last step (None: the deal)
     # while cards are watched, the generators are lent counted: the watch tells their states without reading them
     counted_chance, counted_minds = (_Counted(chance), [_Counted(mind) for mind in minds]) if live else (chance, minds)
@@ -185,10 +186,12 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
             for zone in table.zones(state):
                 for who in seated:
                     held[who].update(zone[who])
-        frozen = now() if live or resting else None  # one frozen position a step: the game keeps its answers for it
-        if live or resting and _rejoining(table, frozen, resting):
+        if live or resting:  # the watched cards' answers, one frozen position and two questions a step
+            frozen = now()
+            answers = _answers(table, frozen, watched)
+        if live or resting and _rejoining(answers, resting):
             action, before = _diverging(table, seats, state, actor, legal, counted_chance, counted_minds, steps,
-                                        lambda: frozen, live, snapshots, before, resting)
+                                        lambda: frozen, live, snapshots, before, resting, answers)
         elif actor == CHANCE:  # (the generators counted while a card whose twin parted may be watched again)
             action = legal[int(counted_chance.random() * len(legal))]
         elif blind[actor]:
@@ -206,7 +209,9 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         legal = choices()
         steps += 1
     final = now()
-    for design in [d for d in live if table.quiet(final, d) is None]:  # the last step put it in play
+    answers = _answers(table, final, watched) if live else ({}, {})
+    quiet, settled = answers
+    for design in [d for d in live if (settled if d in snapshots else quiet).get(d, ()) is None]:  # put in play
         _part(snapshots, design, before)
     for design in live:
         if design in snapshots.rejoins and snapshots.rejoins[design][-1][1] is None:
@@ -228,8 +233,8 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
 
 def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, legal: Any, chance: _Counted,
                minds: list[_Counted], steps: int, now: Any, live: dict[str, Table],
-               snapshots: Snapshots, before: Snapshot | None,
-               resting: dict[str, Table] | None = None) -> tuple[Any, Snapshot]:
+               snapshots: Snapshots, before: Snapshot | None, resting: dict[str, Table] | None = None,
+               answers: tuple[dict[str, Any], dict[str, Any]] | None = None) -> tuple[Any, Snapshot]:
     """This step's action, chosen as in ``_play``, and the position before it; each watched design whose twin
     could have played the last step or may play this one otherwise leaves ``live`` with the position from which
     its twin is played (``before``, the last step's, or this one's).
@@ -251,23 +256,25 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     here = (frozen, chance.now(), tuple(mind.now() for mind in minds), steps)
     if resting is None:
         resting = {}
-    for design in [d for d in resting if table.quiet(frozen, d) is not None]:
-        live[design] = resting.pop(design)
-        snapshots.rejoins.setdefault(design, []).append([here, None])
-    gone, now_gone, checked = [], [], []
-    agent = seats[actor] if actor != CHANCE else None
-    searching = agent is not None and agent.kind == "mcts" and len(legal) > 1
-    for design in live:
-        holders = table.quiet(frozen, design)  # the frozen position: the game may keep what it reads of it
-        if holders is None:
-            gone.append(design)
-        elif searching:
-            now_gone.append(design)
-        elif agent is not None and actor in holders:
-            (checked if agent.kind == "greedy" else now_gone).append(design)
-    for design in gone:
+    if answers is None:
+        answers = _answers(table, frozen, frozenset(live).union(resting))
+    quiet, settled = answers  # (a design whose twin has parted is read settled; one not in them: quiet, no holder)
+    for design in [d for d in live if (settled if d in snapshots else quiet).get(d, ()) is None]:
         _part(snapshots, design, before)
         resting[design] = live.pop(design)
+    for design in [d for d in resting if settled.get(d, ()) is not None]:
+        live[design] = resting.pop(design)
+        snapshots.rejoins.setdefault(design, []).append([here, None])
+    now_gone, checked = [], []
+    agent = seats[actor] if actor != CHANCE else None
+    if agent is None:
+        pass
+    elif agent.kind == "mcts" and len(legal) > 1:  # a search samples worlds holding the card: it may play otherwise
+        now_gone = list(live)
+    else:
+        for design in live:
+            if actor in (settled if design in snapshots else quiet).get(design, ()):  # type: ignore[operator]
+                (checked if agent.kind == "greedy" else now_gone).append(design)
     for design in now_gone:
         _part(snapshots, design, here)
         resting[design] = live.pop(design)
@@ -326,11 +333,19 @@ def _lent(mind: Any, agent: Agent) -> Any:
     return mind
 
 
-def _rejoining(table: Table, frozen: Any, resting: dict[str, Table]) -> bool:
-    """Whether a card whose twin has parted is quiet again at ``frozen`` (``_diverging`` then watches it again);
-    while none is and no card is watched, a step is played as an unwatched one (the position before it is never a
-    twin's start: a card watched again is quiet there)."""
-    return any(table.quiet(frozen, design) is not None for design in resting)
+def _answers(table: Table, frozen: Any, designs: frozenset[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The game's answers at ``frozen`` for the watched ``designs``: ``Table.quiets`` for those whose twin has not
+    parted from this game yet, and settled ones (``Table.quiets(settled=True)``) for those whose twin has, which the
+    watch sees again wherever they are settled."""
+    return table.quiets(frozen, designs), table.quiets(frozen, designs, True)
+
+
+def _rejoining(answers: tuple[dict[str, Any], dict[str, Any]], resting: dict[str, Table]) -> bool:
+    """Whether a card whose twin has parted is settled again (``_diverging`` then watches it again); while none is
+    and no card is watched, a step is played as an unwatched one (the position before it is never a twin's start:
+    a card watched again is settled there)."""
+    settled = answers[1]
+    return any(settled.get(design, ()) is not None for design in resting)
 
 
 def _part(snapshots: Snapshots, design: str, at: Snapshot | None) -> None:

@@ -139,6 +139,15 @@ class Table:
         quiet = self.simulation.quiet
         return None if quiet is None else quiet(self.rules, state, design)
 
+    def quiets(self, state: Any, designs: frozenset[str], settled: bool = False) -> dict[str, tuple[int, ...] | None]:
+        """``quiet`` of each of ``designs`` (one missing from the answer: ``()``, every copy in the deck), all at once;
+        ``settled``: also counting as waiting the copies in play that nothing reads there, for a card whose twin has
+        parted (``Simulation.quiets``; a game without it answers ``quiet`` for each design, for both)."""
+        quiets = self.simulation.quiets
+        if quiets is None:
+            return {design: self.quiet(state, design) for design in designs}
+        return quiets(self.rules, state, designs, settled)
+
     def played(self, action: Any) -> str | None:
         """The design a player's action puts to use (sold, battled or defended with), if any."""
         return self.simulation.played(action)

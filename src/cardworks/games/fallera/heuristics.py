@@ -99,13 +99,14 @@ def _counted(table: Any, valid: dict[str, int], labels: Sequence[str]) -> int:
 _VALID: dict[int, tuple[Any, dict[str, int]]] = {}
 
 
-def _per_table(store: dict[int, tuple[Any, Any]], table: Any, make: Callable[[Any], Any] = lambda table: {}) -> Any:
+def _per_table(store: dict[int, tuple[Any, Any]], table: Any, make: Callable[[Any], Any] = lambda table: {},
+               most: int = 256) -> Any:
     """What ``store`` keeps for ``table`` (``make(table)`` the first time: an empty dictionary unless told; the
-    table is held beside it, so another table reusing its id never reads it); a store past 256 tables starts
-    again."""
+    table is held beside it, so another table reusing its id never reads it); a store past ``most`` tables starts
+    again. (Any object serves: ``simulation`` keeps what it works out per card definition so.)"""
     kept = store.get(id(table))
     if kept is None or kept[0] is not table:
-        if len(store) > 256:
+        if len(store) > most:
             store.clear()
         kept = store[id(table)] = (table, make(table))
     return kept[1]
@@ -150,7 +151,11 @@ def treasure_worth(table: Any, design: str) -> float:
 
 
 def _treasure_worth(table: Any, design: str) -> float:
-    card = table.cards[design]
+    return treasure_value(table.cards[design])
+
+
+def treasure_value(card: Any) -> float:
+    """What greedy reckons a treasure is worth, from its definition (``treasure_worth`` keeps it per table)."""
     if card.kind == "ingredient":
         return INGREDIENT if card.category != "forbidden" else 0.5
     if card.kind == "sellable":

@@ -7,6 +7,7 @@ import dataclasses
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ...engine.plugins import Simulation
@@ -14,6 +15,7 @@ from . import heuristics
 from .actions import Attack, Defend, Play, Respond, Sell
 from .effects import RESPONSES
 from .interpreter import holds
+from .registry import REGISTRY
 from .state import State
 
 USING = (Sell, Attack, Defend, Play, Respond)
@@ -90,6 +92,35 @@ def _inert(card: Any, state: Any, instance: int) -> bool:
                and not holds(effect.while_, state, owner, instance) for effect in card.effects)
 
 
+def unread(card: Any) -> bool:
+    """A treasure, not sellable, whose every effect stands (``always``) and only describes (verbs the engine binds as
+    ``describes`` and plays nothing for: ``part-of``, ``as-its-type``, ``restates-terreta-bonus``), and which greedy
+    values as a card without effects: wherever it lies (a counter, the map), the rules read of it only its type and
+    ingredient category, and greedy its worth as a treasure, all of which its plain stand-in shares (``plain``
+    keeps the kind and category; a stand-in's sale value or stats are read only for a sellable or a battle card).
+    The tartana del tio Pep (``part-of`` the gamba de Dénia, whose own effect names the tartana's design) is one."""
+    if not card.treasure or card.kind == "sellable" or not card.effects:
+        return False
+    describing = _describing()
+    return (all(effect.when.event == "always" and all(v.verb in describing for v in effect.do) for effect in card.effects)
+            and heuristics.treasure_value(card) == heuristics.treasure_value(dataclasses.replace(
+                card, effects=(), _by_verb={}, _by_event={})))
+
+
+_UNREAD: dict[int, tuple[Any, Any]] = {}
+
+
+def _unread(card: Any) -> bool:
+    """``unread``, worked out once per card definition."""
+    return heuristics._per_table(_UNREAD, card, unread, 4096)
+
+
+@lru_cache(maxsize=1)
+def _describing() -> frozenset[str]:
+    """The verbs the engine binds as ``describes`` (it plays nothing for them)."""
+    return frozenset(tag for tag, binding in REGISTRY.by_tag("do").items() if binding.kind == "describes")
+
+
 def _cemetery_weighed(rules: Any, state: Any) -> bool:
     """A card's definition in the cemetery may matter now: a choice of a cemetery card is asked, or a player
     holds a card that takes one back (``return-from-cemetery``), whose worth an agent weighs before playing it."""
@@ -112,26 +143,44 @@ def quiet(rules: Any, state: Any, design: str) -> tuple[int, ...] | None:
     Paired games read it (``simulate.runner``): until then the twin game, in which the card plays as a plain
     card, is the same game, so it is played only from that point. (A window a card of the deck answers is
     queued in both games only if another card answers the same event; an unanswered one asks nobody and
-    changes nothing.)
+    changes nothing.)"""
+    loose, holding, _ = _places(rules, state)
+    return _quiet(rules, state, design, loose, holding, False)
 
-    The answers for a ``State`` are kept with its places (``_places``): the watch asks about every measured card
-    at each step, some of them twice."""
-    kept = _PLACES
-    if kept[0] is state and kept[1] is rules:
-        answers = kept[4]
-        if design in answers:
-            return answers[design]
+
+def quiets(rules: Any, state: Any, designs: frozenset[str], settled: bool) -> dict[str, tuple[int, ...] | None]:
+    """``quiet`` of each of ``designs`` with a copy out of the deck and the waiting cemetery (the others are quiet
+    with no holder: ``()``), worked out in one pass over the position's places and kept with them (the watch of
+    paired games asks at every step).
+
+    With ``settled``, a copy that nothing reads where it lies (``unread``) counts as waiting too: the watch reads
+    this for a card whose twin has parted, and sees the card again wherever it is settled. ``quiet`` itself keeps
+    such a copy in play: a twin parts from its real game where ``quiet`` first says so, and the reports count as
+    unchanged (``strength.unchanged``) only the twins that never parted, as they always have. A twin that parted as
+    such a card reached a counter meets its real game again at once and is that game from there
+    (``simulate.runner``: a rejoin), so it costs a step, not the rest of a game."""
     loose, holding, answers = _places(rules, state)
-    answer = answers[design] = _quiet(rules, state, design, loose, holding)
-    return answer
+    kept = answers.get(settled)
+    if kept is not None and kept[0] is designs:
+        return kept[1]
+    if settled:  # ``quiet``'s answers, but for the cards in play that nothing reads (the same answers, mostly)
+        found = quiets(rules, state, designs, False)
+        unread = [d for d, holders in found.items() if holders is None and _unread(rules.defs[d])]
+        if unread:
+            found = {**found, **{d: _quiet(rules, state, d, loose, holding, True) for d in unread}}
+    else:
+        found = {design: _quiet(rules, state, design, loose, holding, False)
+                 for design in designs.intersection(loose).union(designs.intersection(holding))}
+    answers[settled] = (designs, found)
+    return found
 
 
 def _quiet(rules: Any, state: Any, design: str, loose: dict[str, list[int]],
-           holding: dict[str, tuple[int, ...]]) -> tuple[int, ...] | None:
-    """``quiet``, from the position's places."""
+           holding: dict[str, tuple[int, ...]], settled: bool) -> tuple[int, ...] | None:
+    """``quiet`` (``settled``: with unread copies waiting), from the position's places."""
     if design in loose:
         card = rules.defs[design]
-        if not all(_inert(card, state, instance) for instance in loose[design]):
+        if not (settled and _unread(card)) and not all(_inert(card, state, instance) for instance in loose[design]):
             return None
     holders = holding.get(design, ())
     if holders:
@@ -142,7 +191,7 @@ def _quiet(rules: Any, state: Any, design: str, loose: dict[str, list[int]],
 
 
 _PLACES: tuple[Any, ...] = (None, None, {}, {}, {})
-"""The last position ``_places`` read (a ``State``, which cannot change), its rules, its answer and ``quiet``'s
+"""The last position ``_places`` read (a ``State``, which cannot change), its rules, its answer and ``quiets``'
 answers for it so far: one tuple, replaced whole, so a thread reading it never sees two positions' parts."""
 
 
@@ -171,17 +220,12 @@ def _places(rules: Any, state: Any) -> tuple[dict[str, list[int]], dict[str, tup
     return answer
 
 
-_ACTS: dict[int, tuple[Any, str | None]] = {}
+_ACTS: dict[int, tuple[Any, Any]] = {}
 
 
 def _acts(card: Any) -> str | None:
     """``acts_from_hand``, worked out once per card definition."""
-    kept = _ACTS.get(id(card))
-    if kept is None or kept[0] is not card:
-        if len(_ACTS) > 4096:
-            _ACTS.clear()
-        kept = _ACTS[id(card)] = (card, acts_from_hand(card))
-    return kept[1]
+    return heuristics._per_table(_ACTS, card, acts_from_hand, 4096)
 
 
 def turns(state: Any, players: int) -> tuple[int, int]:
@@ -297,5 +341,5 @@ def deal(db: Any, config: Any, rules: Any, rng: random.Random) -> Any:
 
 
 SIMULATION = Simulation(heuristics=heuristics, turns=turns, cards=cards, zones=zones, design=design, played=played,
-                        credits=credits, plain=plain, deal=deal, adjusted=adjusted, quiet=quiet,
+                        credits=credits, plain=plain, deal=deal, adjusted=adjusted, quiet=quiet, quiets=quiets,
                         named=named)
