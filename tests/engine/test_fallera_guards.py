@@ -154,6 +154,7 @@ _ZONES_AND_PHASES = [  # a change to a sound position's dump, and the cheap inva
     ({"phase": "over"}, "a game is over exactly when it has a reason"),
     ({"phase": "respond"}, "a player is asked exactly in the respond, target, discard and choose phases"),
     ({"refused": [[2], [], [], []]}, "a refused paella is recorded for each player or for none"),
+    ({"refused": [[2]]}, "a refused paella is recorded for each player or for none"),  # the full set said IndexError
     ({"phase": "toss"}, "coin tosses are pending exactly in the toss phase"),
     ({"again": 1}, "one more battle is offered exactly in the again phase"),
     ({"pending": [["end-action"]]}, "steps wait in the queue only while a decision or chance outcome is due"),

@@ -80,7 +80,7 @@ def unnoticed_paellas(rules: Any, state: Any) -> list[str]:
         return []
     broken = []
     for who, counter in enumerate(state.counters):
-        if state.refused and state.refused[who] == tuple(counter):
+        if who < len(state.refused) and state.refused[who] == tuple(counter):  # a short list: step_invariants says so
             continue
         count, blocked, _ = rules.ingredients(state, who)
         territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
