@@ -9,7 +9,7 @@ column across the page (the flow's class taken off), and in WeasyPrint's own ``c
 round 9). Goal (issue 47 item 2): two columns at most 1.3x one column.
 ``--layout``: the game's largest rulebook and its FAQ laid out and written four ways in this process, alternated,
 median processor seconds of each: as shipped (the cycle collector paused during the layout, WeasyPrint's
-user-agent stylesheet scoped: ``render/docs/collector.py``, ``render/docs/useragent.py``), with the collector
+user-agent stylesheet scoped: ``collector.py``, ``render/docs/useragent.py``), with the collector
 running, with WeasyPrint's own stylesheet, and with both (the layout before round 12); and whether all four wrote
 the same bytes.
 """
@@ -73,7 +73,7 @@ def layout(game: str, locale: str, rounds: int) -> None:
     from cardworks.loading import load_database
     from cardworks.render.docs import useragent
     from cardworks.render.docs.build import doc_tasks
-    from cardworks.render.docs.collector import collected_after
+    from cardworks.collector import collected_after
     from cardworks.render.docs.documents import render_pdf
 
     db = load_database(REPO / "cards" / game)

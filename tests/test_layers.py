@@ -12,7 +12,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "cardworks"
 LAYERS = [
-    {"markup", "fileio", "problems", "resources", "ids", "errors", "fonts", "plugin_registry", "journal", "cluster"},
+    {"markup", "fileio", "problems", "resources", "ids", "errors", "fonts", "plugin_registry", "journal", "cluster", "collector"},
     {"models"},
     {"loading"},
     {"i18n"},

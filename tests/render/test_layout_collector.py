@@ -1,4 +1,4 @@
-"""The cycle collector paused during a layout (render.docs.collector): back on after it, the layout's cycles
+"""The cycle collector paused during a layout (cardworks.collector): back on after it, the layout's cycles
 collected once it ends, a caller's choice to keep it off respected, and layouts on several threads at once."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import gc
 import threading
 import weakref
 
-from cardworks.render.docs.collector import collected_after
+from cardworks.collector import collected_after
 
 
 class Node:

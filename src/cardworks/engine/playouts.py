@@ -14,16 +14,14 @@ designer gets the seed and the log to replay, never a traceback that stops the r
 
 from __future__ import annotations
 
-import gc
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ..collector import collected_after
 from .core import Playout
 
 
@@ -356,24 +354,6 @@ def run_playouts(label: str, start: Callable[[random.Random], tuple[Any, Any]], 
         stats.lengths.append(len(log))
         stats.endings[outcome.termination if outcome else "step-limit"] += 1
     return stats
-
-
-@contextmanager
-def collected_after() -> Iterator[None]:
-    """Python's cycle collector paused while a game is played, and its youngest generation collected once after.
-
-    A checked game makes hundreds of thousands of short-lived objects (states, drafts, dumps) and almost no
-    reference cycles; the collector's passes among them walked the rules' caches too, which grow as games are
-    played (the notations parsed, the actions built): 5 to 8 % of a check's processor time. One pass after the
-    game frees its cycles. A caller that turned the collector off keeps it off."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-            gc.collect(0)
 
 
 def merged(parts: list[PlayoutStats]) -> PlayoutStats:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..collector import collector_paused
 from ..errors import UsageError
 from ..loading.assets import save_image_verdicts
 from ..loading.database import Database, display_path, game_folders, load_game, load_pack
@@ -102,20 +100,6 @@ def _run_game_rules(index: Index, out: ProblemList) -> None:
     if plugin is not None:
         for loaded, doc in index.db.docs("scenarios"):
             out.extend(scenario_problems(plugin, index.db, loaded.display, doc.scenarios))
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused while databases are read and checked: each of its passes walks every
-    object loaded so far, and reading 10,000 designs in four languages makes millions of them (the passes were
-    half the time spent loading). Loading and checking make few reference cycles; they are collected later."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def validate(cards_root: Path, packs: list[Path] | None = None, game: str | None = None,

@@ -267,7 +267,7 @@ def _render(task: Any, layouts: Path | None = None, made: DocHtml | None = None,
     import time
 
     from ..piecepdf import layout_cache
-    from .collector import collected_after
+    from ...collector import collected_after
 
     start = time.perf_counter()
     if db is None and made is None:
@@ -337,7 +337,7 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     if jobs > 1 and len(todo_elsewhere) > 1:
         _FORKED_GAMES.clear()
         _FORKED_GAMES.update(games)
-        from .collector import start_worker
+        from ...collector import start_worker
 
         with ProcessPoolExecutor(max_workers=jobs, initializer=start_worker) as pool:
             futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo_elsewhere}
