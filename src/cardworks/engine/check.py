@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import multiprocessing
 import os
@@ -12,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..collector import start_worker
 from ..errors import DataError, UsageError
 from ..loading.database import Database, display_path, load_game, load_pack
 from ..problems import Problem
@@ -188,7 +188,7 @@ def _start_worker(db: Database, plugin: Any, configs: list[Any], schedule: Sched
     """Keep what the worker plays with; what it inherited from the command (modules, the database, the rules) lives
     as long as it does, so it is set aside from the cycle collector's passes (``gc.freeze``)."""
     _WORKER.update(db=db, plugin=plugin, configs=configs, schedule=schedule)
-    gc.freeze()
+    start_worker()
 
 
 def _play_run_in_worker(run: tuple[int, int, int, int]) -> PlayoutStats:

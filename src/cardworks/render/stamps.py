@@ -156,7 +156,7 @@ def _copied_section(box: Any) -> tuple[Any, int] | None:
 
 def lay_out(html: str, game_root: Path, what: str) -> Any:
     """``html`` laid out by WeasyPrint (a Document), reading only the templates, fonts and ``game_root``; with its
-user-agent stylesheet scoped where that prints the same (:func:`.docs.useragent.lay_out_scoped`)."""
+    user-agent stylesheet scoped where that prints the same (:func:`.docs.useragent.lay_out_scoped`)."""
     from .docs.useragent import lay_out_scoped
     from .fetcher import refusal_error, safe_fetcher
     from .fonts import font_folders, shared_font_config

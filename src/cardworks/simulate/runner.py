@@ -210,8 +210,7 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         steps += 1
     final = now()
     answers = _answers(table, final, watched) if live else ({}, {})
-    quiet, settled = answers
-    for design in [d for d in live if (settled if d in snapshots else quiet).get(d, ()) is None]:  # put in play
+    for design in [d for d in live if _holders(answers, snapshots, d) is None]:  # the last step put it in play
         _part(snapshots, design, before)
     for design in live:
         if design in snapshots.rejoins and snapshots.rejoins[design][-1][1] is None:
@@ -258,8 +257,8 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         resting = {}
     if answers is None:
         answers = _answers(table, frozen, frozenset(live).union(resting))
-    quiet, settled = answers  # (a design whose twin has parted is read settled; one not in them: quiet, no holder)
-    for design in [d for d in live if (settled if d in snapshots else quiet).get(d, ()) is None]:
+    settled = answers[1]
+    for design in [d for d in live if _holders(answers, snapshots, d) is None]:
         _part(snapshots, design, before)
         resting[design] = live.pop(design)
     for design in [d for d in resting if settled.get(d, ()) is not None]:
@@ -267,13 +266,11 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         snapshots.rejoins.setdefault(design, []).append([here, None])
     now_gone, checked = [], []
     agent = seats[actor] if actor != CHANCE else None
-    if agent is None:
-        pass
-    elif agent.kind == "mcts" and len(legal) > 1:  # a search samples worlds holding the card: it may play otherwise
+    if agent is not None and agent.kind == "mcts" and len(legal) > 1:  # a search samples worlds holding the card
         now_gone = list(live)
-    else:
+    elif agent is not None:
         for design in live:
-            if actor in (settled if design in snapshots else quiet).get(design, ()):  # type: ignore[operator]
+            if actor in (_holders(answers, snapshots, design) or ()):
                 (checked if agent.kind == "greedy" else now_gone).append(design)
     for design in now_gone:
         _part(snapshots, design, here)
@@ -338,6 +335,14 @@ def _answers(table: Table, frozen: Any, designs: frozenset[str]) -> tuple[dict[s
     parted from this game yet, and settled ones (``Table.quiets(settled=True)``) for those whose twin has, which the
     watch sees again wherever they are settled."""
     return table.quiets(frozen, designs), table.quiets(frozen, designs, True)
+
+
+def _holders(answers: tuple[dict[str, Any], dict[str, Any]], snapshots: Snapshots, design: str) -> Any:
+    """The game's answer for ``design`` (the players holding its copies, None once it is in play): settled for a
+    design whose twin has parted before (it has snapshots), else ``quiet``'s; a design missing from the answers is
+    quiet, held by nobody."""
+    quiet, settled = answers
+    return (settled if design in snapshots else quiet).get(design, ())
 
 
 def _rejoining(answers: tuple[dict[str, Any], dict[str, Any]], resting: dict[str, Table]) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...loading.database import Database
 from ...engine.core import SetupRefused, player_index
+from ...engine.kept import per_object
 from ...engine.setups import check_players, cite
 from .rules import FalleraRules, State
 from .cards import EFFECTS, CardDef, Catalogue, catalogue
@@ -122,22 +123,13 @@ def configurations(db: Database) -> tuple[list[Configuration], list[str]]:
 
 
 def deal_size(db: Database, players: int) -> int:
-    """Cards dealt to each of ``players``: read once per database and player count, as ``rules_for`` keeps rules
-    (every game dealt reads it, and reading the game's parameters cost a tenth of a deal)."""
-    key = (id(db), players)
-    kept = _DEALS.get(key)
-    if kept is not None and kept[0] is db:
-        return kept[1]
-    values = {p.id: p.value for p in db.game_doc.parameters}
-    size = values.get(f"deal-size-{players}-players", values["deal-size"])
-    if len(_DEALS) >= KEPT_RULES:
-        _DEALS.clear()
-    _DEALS[key] = (db, size)
-    return size
+    values = per_object(_PARAMETERS, db, lambda db: {p.id: p.value for p in db.game_doc.parameters}, KEPT_RULES)
+    return values.get(f"deal-size-{players}-players", values["deal-size"])
 
 
-_DEALS: dict[tuple[int, int], tuple[Database, int]] = {}
-"""``deal_size`` already read, by database and player count (the database kept, so its id is not reused)."""
+_PARAMETERS: dict[int, tuple[Database, dict[str, Any]]] = {}
+"""Each database's game parameters by id, read once (every game dealt reads them: reading them cost a tenth of a
+deal)."""
 
 
 _RULES: dict[tuple[int, str, int], tuple[Database, FalleraRules, Catalogue]] = {}

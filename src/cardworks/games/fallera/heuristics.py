@@ -19,6 +19,7 @@ from typing import Any
 
 from ...engine.codec import deep_tuple
 from ...engine.core import player_index
+from ...engine.kept import per_object
 from .actions import Attack
 from .state import Draft, built
 from .worth import ODDS, effect_worth, returns, verbs_worth
@@ -67,7 +68,7 @@ class _Defences:
 
 def _kept_defences(table: Any) -> _Defences:
     """The ``_Defences`` of ``table``, worked out once per table."""
-    return _per_table(_DEFENCES, table, _Defences)
+    return per_object(_DEFENCES, table, _Defences)
 
 
 def _ingredients(table: Any, labels: Sequence[str]) -> int:
@@ -99,23 +100,10 @@ def _counted(table: Any, valid: dict[str, int], labels: Sequence[str]) -> int:
 _VALID: dict[int, tuple[Any, dict[str, int]]] = {}
 
 
-def _per_table(store: dict[int, tuple[Any, Any]], table: Any, make: Callable[[Any], Any] = lambda table: {},
-               most: int = 256) -> Any:
-    """What ``store`` keeps for ``table`` (``make(table)`` the first time: an empty dictionary unless told; the
-    table is held beside it, so another table reusing its id never reads it); a store past ``most`` tables starts
-    again. (Any object serves: ``simulation`` keeps what it works out per card definition so.)"""
-    kept = store.get(id(table))
-    if kept is None or kept[0] is not table:
-        if len(store) > most:
-            store.clear()
-        kept = store[id(table)] = (table, make(table))
-    return kept[1]
-
-
 def _valid(table: Any) -> dict[str, int]:
     """Label → 1 for a valid ingredient, else 0: what ``_ingredients`` counts, kept per table (made for every card
     of the deck at once; another label is added as it is first met)."""
-    return _per_table(_VALID, table, _every_label)
+    return per_object(_VALID, table, _every_label)
 
 
 def _every_label(table: Any) -> dict[str, int]:
@@ -139,7 +127,7 @@ _MEMO: dict[int, tuple[Any, dict[tuple[str, str], float]]] = {}
 
 def _memo(table: Any) -> dict[tuple[str, str], float]:
     """(what, design) → a worth that depends only on the table's card definitions, worked out once per table."""
-    return _per_table(_MEMO, table)
+    return per_object(_MEMO, table)
 
 
 def treasure_worth(table: Any, design: str) -> float:

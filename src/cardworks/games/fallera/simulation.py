@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ...engine.kept import per_object
 from ...engine.plugins import Simulation
 from . import heuristics
 from .actions import Attack, Defend, Play, Respond, Sell
@@ -112,7 +113,7 @@ _UNREAD: dict[int, tuple[Any, Any]] = {}
 
 def _unread(card: Any) -> bool:
     """``unread``, worked out once per card definition."""
-    return heuristics._per_table(_UNREAD, card, unread, 4096)
+    return per_object(_UNREAD, card, unread, 4096)
 
 
 @lru_cache(maxsize=1)
@@ -225,7 +226,7 @@ _ACTS: dict[int, tuple[Any, Any]] = {}
 
 def _acts(card: Any) -> str | None:
     """``acts_from_hand``, worked out once per card definition."""
-    return heuristics._per_table(_ACTS, card, acts_from_hand, 4096)
+    return per_object(_ACTS, card, acts_from_hand, 4096)
 
 
 def turns(state: Any, players: int) -> tuple[int, int]:
