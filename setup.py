@@ -3,13 +3,15 @@
 They live at the top of the checkout (``templates/``, ``cards/``) where designers
 and translators edit them; building a wheel copies them into
 ``cardworks/data/``, where :mod:`cardworks.resources` finds them through
-``importlib.resources``. Everything else is declared in ``pyproject.toml``.
+``importlib.resources``. It also compiles Fallera's rollout loop (``_rollouts.c``, the Python API only: the
+interpreter's headers and a C compiler, nothing from a registry); searches use it where it is built. Everything
+else is declared in ``pyproject.toml``.
 """
 
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
@@ -31,4 +33,7 @@ class build_py_with_data(build_py):
                 shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-setup(cmdclass={"build_py": build_py_with_data})
+ROLLOUTS = Extension("cardworks.games.fallera._rollouts", ["src/cardworks/games/fallera/_rollouts.c"])
+"""``rollouts.Rollouts.random_steps`` compiled; the Python loop stays, and tests compare both with the rules."""
+
+setup(cmdclass={"build_py": build_py_with_data}, ext_modules=[ROLLOUTS])

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import inspect
+import os
 import random
 
 import pytest
@@ -53,10 +54,28 @@ def _compare(table, games: int = 40) -> tuple[int, int]:
     return compared, differ
 
 
+@pytest.fixture(params=["python", "compiled"])
+def kernel(request, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each loop of ``random_steps`` in turn: the Python one and the compiled one (``_rollouts.c``)."""
+    from cardworks.games.fallera import rollouts
+
+    monkeypatch.setattr(rollouts, "KERNEL", None if request.param == "python" else rollouts._compiled)
+    return request.param
+
+
 @pytest.mark.parametrize("name", list(TABLES))
-def test_random_steps_play_what_choices_and_play_play(name: str) -> None:
+def test_random_steps_play_what_choices_and_play_play(name: str, kernel: str) -> None:
     compared, differ = _compare(_table(name))
     assert compared >= 100 and differ == 0, (compared, differ)
+
+
+def test_the_compiled_loop_is_built() -> None:
+    """The install builds ``_rollouts.c`` (``setup.py``); a build that failed would leave searches on the Python
+    loop, slower, without a word: this fails instead. ``CARDWORKS_PURE_PYTHON`` chooses the Python loop."""
+    from cardworks.games.fallera import rollouts
+
+    assert rollouts._compiled is not None
+    assert rollouts.KERNEL is (None if os.environ.get("CARDWORKS_PURE_PYTHON") else rollouts._compiled)
 
 
 def test_the_fast_battles_are_played_on_the_bench_table() -> None:
@@ -87,6 +106,7 @@ def test_a_wrong_fast_path_fails_the_comparison(monkeypatch: pytest.MonkeyPatch,
     assert source.count(original) == 1
     namespace = {"__name__": "cardworks.games.fallera.mutant", "__package__": "cardworks.games.fallera"}
     exec(compile(source.replace(original, mutant), rollouts.__file__, "exec"), namespace)
+    namespace["KERNEL"] = None  # the mutant is in the Python loop
     monkeypatch.setattr(FalleraRules, "random_steps", namespace["Rollouts"].random_steps)
     compared, differ = _compare(_table("base4"), games=3)
     assert differ > 0, compared

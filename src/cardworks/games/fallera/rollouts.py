@@ -13,6 +13,7 @@ compares the two step by step).
 
 from __future__ import annotations
 
+import os
 import random
 from bisect import insort
 from functools import partial
@@ -21,7 +22,15 @@ from typing import Any, Callable, ClassVar
 from ...engine.core import Playout
 from .state import Draft, frozen
 
+try:  # the same loop compiled (``_rollouts.c``), where the install built it
+    from . import _rollouts as _compiled
+except ImportError:
+    _compiled = None
+
 END_ACTION = ("end-action",)
+KERNEL: Any = None if os.environ.get("CARDWORKS_PURE_PYTHON") else _compiled
+"""What plays ``random_steps``: the compiled loop where it is built, else (or with ``CARDWORKS_PURE_PYTHON`` set)
+None, the Python loop below. Both play the same steps (``tests/simulate/test_random_steps.py`` runs each)."""
 
 
 class Rollouts:
@@ -46,11 +55,14 @@ class Rollouts:
         ``_next_turn``, a lone turn-start draw from ``Facts.start_draw``). Each is left to the rules as soon as
         its unusual case arises."""
         facts = draft.facts
-        random_ = rng.random
-        draft.rng = rng
         kept = _PREPARED.get(id(facts))
         if kept is None or kept[0] is not facts or kept[1] is not self:
             kept = self._prepared(facts)
+        if KERNEL is not None:
+            KERNEL.random_steps(self, draft, steps, rng, kept)
+            return
+        random_ = rng.random
+        draft.rng = rng
         (_, _, plain, playable, battle, all_battle, in_number_order, rank_of, is_battle, attack_points, defence_points,
          more, turn_start, rivals, allowed_by, start_draw, more_actions, turn_starts, simple_start, effects, discord,
          treasures, weight, sellable, is_sellable, defs, unsorted, loose, granting, starters) = kept
