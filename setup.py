@@ -33,7 +33,8 @@ class build_py_with_data(build_py):
                 shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-ROLLOUTS = Extension("cardworks.games.fallera._rollouts", ["src/cardworks/games/fallera/_rollouts.c"])
+ROLLOUTS = Extension("cardworks.games.fallera._rollouts", ["src/cardworks/games/fallera/_rollouts.c"],
+                     extra_compile_args=["-ffp-contract=off"])  # each float rounded as Python rounds it (no fused a*b+c)
 """``rollouts.Rollouts.random_steps`` compiled; the Python loop stays, and tests compare both with the rules."""
 
 setup(cmdclass={"build_py": build_py_with_data}, ext_modules=[ROLLOUTS])

@@ -165,7 +165,7 @@ def test_a_plain_count_that_ignores_an_effect_fails_the_comparison() -> None:
     assert differ > 0, compared
 
 
-def test_the_determinizer_shuffles_as_random_does() -> None:
+def test_the_determinizer_shuffles_as_random_does(kernel: str) -> None:
     """``heuristics.shuffle`` orders a list as ``random.Random.shuffle`` does from the same seed, and leaves the
     generator where it would (a wrong range, one item short, is caught by the same comparison)."""
     from cardworks.games.fallera.heuristics import shuffle
@@ -190,3 +190,52 @@ def test_the_determinizer_shuffles_as_random_does() -> None:
 
     assert same(shuffle)
     assert not same(short)
+
+
+def _chances_unlike(table, evaluate, games: int = 8) -> tuple[int, int]:
+    """(positions compared, positions where ``evaluate`` differs from the Python evaluation, float for float):
+    drafts along seeded random games."""
+    from cardworks.games.fallera import rollouts
+
+    rules, python = table.rules, table.heuristics.evaluate
+    compared = differ = 0
+    for game in range(games):
+        rng = random.Random(game)
+        draft = rules.playout(table.deal(rng)).play.args[0]
+        for _ in range(200):
+            legal = rules.choices(draft)
+            if not len(legal) or draft.winner is not None:
+                break
+            ours = evaluate(table, draft)
+            kept, rollouts.KERNEL = rollouts.KERNEL, None
+            try:
+                theirs = python(table, draft)
+            finally:
+                rollouts.KERNEL = kept
+            compared += 1
+            differ += ours != theirs
+            rules._play_listed(draft, legal[int(rng.random() * len(legal))], rng)
+    return compared, differ
+
+
+@pytest.mark.parametrize("name", ["base4", "base2", "base2-4"])
+def test_the_compiled_evaluation_is_the_python_one(name: str) -> None:
+    """Where every count is plain (these decks), ``evaluate`` of a draft is ``plain_chances`` compiled: the very
+    floats of the Python loop."""
+    table = _table(name)
+    assert table.rules.facts(table.deal(random.Random(0))).all_plain
+    compared, differ = _chances_unlike(table, table.heuristics.evaluate)
+    assert compared > 300 and differ == 0, (compared, differ)
+
+
+def test_an_evaluation_a_rounding_off_fails_the_comparison() -> None:
+    """The comparison above sees chances one rounding apart (the softmax's total summed in another order)."""
+    import math
+
+    def reordered(table, draft):
+        chances = table.heuristics.evaluate(table, draft)
+        weights = [c * 1.0 for c in chances]
+        return [w / math.fsum(weights) for w in weights]  # a total of 1 up to rounding, not the loop's
+
+    compared, differ = _chances_unlike(_table("base4"), reordered)
+    assert differ > 0, compared

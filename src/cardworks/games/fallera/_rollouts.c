@@ -10,13 +10,14 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <math.h>
 
 static PyObject *s_facts, *s_rng, *s_spaces, *s_log, *s_foods, *s_hands, *s_counters, *s_weights, *s_sellables,
     *s_takes, *s_marks, *s_phase, *s_current, *s_on_counters, *s_again, *s_deck, *s_cemetery, *s_battle,
     *s_pending, *s_actions, *s_turn, *s_turn_phase, *s_defend, *s_placed, *s_trigger, *s_draw, *s_choices,
     *s_draw_cards, *s_check_victory, *s_schedule, *s_another_action, *s_turn_marks, *s_start_turn, *s_sell,
     *s_verbs, *s_empty, *s_end_action, *s_next_turn, *s_almoina, *s_random, *s_nothing;
-static PyObject *one, *sorted_fn;
+static PyObject *one, *sorted_fn, *sum_fn;
 static Py_ssize_t off_actions, off_again, off_battle, off_cemetery, off_counters, off_current, off_deck, off_foods, off_hands, off_log, off_marks, off_on_counters, off_pending, off_phase, off_rng, off_sellables, off_spaces, off_takes, off_turn, off_weights;
 static struct { Py_ssize_t *offset; PyObject **name; } slots[] = {
     {&off_actions, &s_actions},
@@ -691,13 +692,97 @@ error:
     return NULL;
 }
 
+/* shuffle(getrandbits, items): ``heuristics.shuffle`` (``random.Random.shuffle``) of the list ``items``, drawing
+   from ``getrandbits`` (a ``random.Random``'s) the same numbers in the same order. */
+static PyObject *shuffle(PyObject *module, PyObject *args) {
+    PyObject *getrandbits, *items;
+    if (!PyArg_ParseTuple(args, "OO!", &getrandbits, &PyList_Type, &items)) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(items) - 1; i >= 1; i--) {
+        Py_ssize_t n = i + 1, j;
+        int k = 0;
+        for (Py_ssize_t v = n; v; v >>= 1) k++;  /* ``n.bit_length()`` */
+        PyObject *bits = PyLong_FromLong(k);
+        if (bits == NULL) return NULL;
+        do {
+            PyObject *r = PyObject_CallOneArg(getrandbits, bits);
+            if (r == NULL) { Py_DECREF(bits); return NULL; }
+            j = PyLong_AsSsize_t(r);
+            Py_DECREF(r);
+            if (j == -1 && PyErr_Occurred()) { Py_DECREF(bits); return NULL; }
+        } while (j >= n);
+        Py_DECREF(bits);
+        if (i >= PyList_GET_SIZE(items)) { PyErr_SetString(PyExc_IndexError, "the list changed"); return NULL; }
+        PyObject *a = PyList_GET_ITEM(items, i);
+        PyList_SET_ITEM(items, i, PyList_GET_ITEM(items, j));
+        PyList_SET_ITEM(items, j, a);
+    }
+    Py_RETURN_NONE;
+}
+
+/* plain_chances(plain_count, counters, hands): ``heuristics.evaluate`` of a position whose every card's count of
+   valid ingredients is its ``Facts.plain_count``: the same scores, the same softmax, each float computed as
+   Python computes it (the total summed by Python's own ``sum``). */
+static PyObject *plain_chances(PyObject *module, PyObject *args) {
+    PyObject *plain, *counters, *hands;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyTuple_Type, &plain, &PyList_Type, &counters, &PyList_Type, &hands))
+        return NULL;
+    Py_ssize_t players = PyList_GET_SIZE(hands);
+    if (players == 0 || PyList_GET_SIZE(counters) < players) {
+        PyErr_SetString(PyExc_ValueError, "a counter and a hand for each player");
+        return NULL;
+    }
+    double scores[64];
+    if (players > 64) { PyErr_SetString(PyExc_ValueError, "at most 64 players"); return NULL; }
+    for (Py_ssize_t p = 0; p < players; p++) {
+        PyObject *counter = PyList_GET_ITEM(counters, p), *hand = PyList_GET_ITEM(hands, p);
+        if (!PyList_Check(counter) || !PyList_Check(hand)) { PyErr_SetString(PyExc_TypeError, "lists"); return NULL; }
+        long count = 0;
+        Py_ssize_t n = PyList_GET_SIZE(counter);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t instance = PyLong_AsSsize_t(PyList_GET_ITEM(counter, i));
+            if (instance == -1 && PyErr_Occurred()) return NULL;
+            if (instance < 0 || instance >= PyTuple_GET_SIZE(plain)) { PyErr_SetString(PyExc_IndexError, "instance"); return NULL; }
+            long value = PyLong_AsLong(PyTuple_GET_ITEM(plain, instance));  /* None: not plain, an error */
+            if (value == -1 && PyErr_Occurred()) return NULL;
+            count += value;
+        }
+        long others = (long)n - count;
+        double a = 1.2 * (double)count, b = 0.15 * (double)others, c = 0.1 * (double)PyList_GET_SIZE(hand);
+        double ab = a + b;
+        scores[p] = ab + c;
+    }
+    double top = scores[0];
+    for (Py_ssize_t p = 1; p < players; p++) if (scores[p] > top) top = scores[p];
+    PyObject *weights = PyList_New(players);
+    if (weights == NULL) return NULL;
+    for (Py_ssize_t p = 0; p < players; p++) {
+        PyObject *w = PyFloat_FromDouble(exp(scores[p] - top));
+        if (w == NULL) { Py_DECREF(weights); return NULL; }
+        PyList_SET_ITEM(weights, p, w);
+    }
+    PyObject *total = PyObject_CallOneArg(sum_fn, weights);
+    double t = total == NULL ? -1.0 : PyFloat_AsDouble(total);
+    Py_XDECREF(total);
+    if (t == -1.0 && PyErr_Occurred()) { Py_DECREF(weights); return NULL; }
+    for (Py_ssize_t p = 0; p < players; p++) {
+        PyObject *w = PyFloat_FromDouble(PyFloat_AS_DOUBLE(PyList_GET_ITEM(weights, p)) / t);
+        if (w == NULL) { Py_DECREF(weights); return NULL; }
+        Py_SETREF(PyList_GET_ITEM(weights, p), w);
+    }
+    return weights;
+}
+
 static PyMethodDef methods[] = {
     {"random_steps", random_steps, METH_VARARGS,
      "random_steps(rules, draft, steps, rng, prepared): Rollouts.random_steps compiled (the same steps)."},
+    {"shuffle", shuffle, METH_VARARGS,
+     "shuffle(getrandbits, items): heuristics.shuffle compiled (the same order, the same numbers drawn)."},
+    {"plain_chances", plain_chances, METH_VARARGS,
+     "plain_chances(plain_count, counters, hands): heuristics.evaluate where every count is plain, compiled."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_rollouts", "Fallera's random rollout steps, compiled.",
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_rollouts", "Fallera's random rollout steps and determinizations' shuffle, compiled.",
                                     -1, methods};
 
 PyMODINIT_FUNC PyInit__rollouts(void) {
@@ -725,7 +810,9 @@ PyMODINIT_FUNC PyInit__rollouts(void) {
     one = PyLong_FromLong(1);
     PyObject *builtins = PyEval_GetBuiltins();
     sorted_fn = builtins == NULL ? NULL : PyDict_GetItemString(builtins, "sorted");
-    if (s_end_action == NULL || s_next_turn == NULL || one == NULL || sorted_fn == NULL) return NULL;
+    sum_fn = builtins == NULL ? NULL : PyDict_GetItemString(builtins, "sum");
+    if (s_end_action == NULL || s_next_turn == NULL || one == NULL || sorted_fn == NULL || sum_fn == NULL) return NULL;
     Py_INCREF(sorted_fn);
+    Py_INCREF(sum_fn);
     return PyModule_Create(&module);
 }

@@ -21,6 +21,7 @@ from ...engine.codec import deep_tuple
 from ...engine.core import player_index
 from ...engine.kept import per_object
 from .actions import Attack
+from . import rollouts
 from .state import Draft, built
 from .worth import ODDS, effect_worth, returns, verbs_worth
 
@@ -620,6 +621,10 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
+    kernel = rollouts.KERNEL  # compiled, where built (the same draws)
+    if kernel is not None:
+        kernel.shuffle(rng.getrandbits, items)
+        return
     getrandbits = rng.getrandbits
     plan = _PLANS.get(len(items)) or _plan(len(items))
     for i, n, k in plan:  # ``Random.shuffle`` with ``_randbelow_with_getrandbits`` in line
@@ -684,6 +689,8 @@ def evaluate(table: Any, state: Any) -> list[float]:
     exact = _by_weight(facts) if draft else ()
     plain = facts.plain_count if not state.marks and not rules.bonuses else None
     plain_all = plain is not None and facts.all_plain
+    if plain_all and draft and rollouts.KERNEL is not None:  # the loop below, compiled (the same floats)
+        return rollouts.KERNEL.plain_chances(plain, state.counters, state.hands)
     scores = []
     for p in range(state.players):
         counter = state.counters[p]
