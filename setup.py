@@ -8,6 +8,7 @@ interpreter's headers and a C compiler, nothing from a registry); searches use i
 else is declared in ``pyproject.toml``.
 """
 
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -33,8 +34,12 @@ class build_py_with_data(build_py):
                 shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-ROLLOUTS = Extension("cardworks.games.fallera._rollouts", ["src/cardworks/games/fallera/_rollouts.c"],
+ROLLOUTS_C = "src/cardworks/games/fallera/_rollouts.c"
+ROLLOUTS = Extension("cardworks.games.fallera._rollouts", [ROLLOUTS_C],
+                     define_macros=[("SOURCE_SHA256", '"%s"' % hashlib.sha256((HERE / ROLLOUTS_C).read_bytes()).hexdigest())],
                      extra_compile_args=["-ffp-contract=off"])  # each float rounded as Python rounds it (no fused a*b+c)
-"""``rollouts.Rollouts.random_steps`` compiled; the Python loop stays, and tests compare both with the rules."""
+"""``rollouts.Rollouts.random_steps`` compiled; the Python loop stays, and tests compare both with the rules. The
+module carries its source's digest: ``rollouts`` refuses one built from another ``_rollouts.c`` than the one
+beside it."""
 
 setup(cmdclass={"build_py": build_py_with_data}, ext_modules=[ROLLOUTS])

@@ -58,6 +58,8 @@ def test_wheel_installs_and_builds_from_an_empty_folder(tmp_path: Path) -> None:
     empty.mkdir()
     where = _run(python, "-c", "import cardworks; print(cardworks.__file__)", cwd=empty).stdout.strip()
     assert Path(where).is_relative_to(venv), where  # the installed package, not this checkout
+    _run(python, "-c", "from cardworks.games.fallera import rollouts; assert rollouts.KERNEL is not None", cwd=empty)
+    # the wheel carries the compiled rollout loop (``setup.py`` builds ``_rollouts.c``)
     _run(venv / "bin" / "cardworks", "build", "--game", "diables", cwd=empty)
     outputs = {r["kind"]: r for r in json.loads((empty / "build/manifest.json").read_text())["outputs"]}
     cards = PdfReader(empty / "build" / outputs["cards"]["path"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -78,6 +79,18 @@ def test_the_compiled_loop_is_built() -> None:
     assert rollouts.KERNEL is (None if os.environ.get("CARDWORKS_PURE_PYTHON") else rollouts._compiled)
 
 
+def test_a_compiled_loop_built_from_another_source_is_refused(tmp_path) -> None:
+    """A module built before ``_rollouts.c`` changed would play the old steps: importing ``rollouts`` then fails."""
+    from cardworks.games.fallera import rollouts
+
+    source = tmp_path / "_rollouts.c"
+    source.write_bytes(Path(rollouts.__file__).with_name("_rollouts.c").read_bytes())
+    rollouts._built_from(source, rollouts._compiled)  # the source it was built from
+    source.write_bytes(source.read_bytes() + b"/* changed */\n")
+    with pytest.raises(ImportError, match="not built from _rollouts.c as it is now"):
+        rollouts._built_from(source, rollouts._compiled)
+
+
 def test_the_fast_battles_are_played_on_the_bench_table() -> None:
     """The comparison above covers the fast path itself: on the four-player base game, battles are plain."""
     assert _table("base4").rules._plain_battles
@@ -104,7 +117,8 @@ def test_a_wrong_fast_path_fails_the_comparison(monkeypatch: pytest.MonkeyPatch,
 
     source = inspect.getsource(rollouts)
     assert source.count(original) == 1
-    namespace = {"__name__": "cardworks.games.fallera.mutant", "__package__": "cardworks.games.fallera"}
+    namespace = {"__name__": "cardworks.games.fallera.mutant", "__package__": "cardworks.games.fallera",
+                 "__file__": rollouts.__file__}
     exec(compile(source.replace(original, mutant), rollouts.__file__, "exec"), namespace)
     namespace["KERNEL"] = None  # the mutant is in the Python loop
     monkeypatch.setattr(FalleraRules, "random_steps", namespace["Rollouts"].random_steps)

@@ -10,6 +10,9 @@ never a game's true state, and offers:
 * optionally ``determinizer(table, seen)``: a function of the rng giving what ``determinize`` gives
   for the same rng, with what every draw of one observation shares worked out once (a search draws
   hundreds from one observation);
+* optionally ``determinized_playouts(table, seen)``: a function of the rng giving ``table.playout`` of what
+  ``determinizer`` gives for the same rng, dealt straight into a position played in place (the search
+  plays each determinization so);
 * ``evaluate(table, state)``: each player's chances in ``[0, 1]`` from a position a search
   stopped at (summing to 1).
 """

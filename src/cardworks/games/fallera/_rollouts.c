@@ -12,6 +12,10 @@
 #include <structmember.h>
 #include <math.h>
 
+#ifndef SOURCE_SHA256
+#define SOURCE_SHA256 ""  /* built other than by setup.py: no digest, so ``rollouts`` refuses it */
+#endif
+
 static PyObject *s_facts, *s_rng, *s_spaces, *s_log, *s_foods, *s_hands, *s_counters, *s_weights, *s_sellables,
     *s_takes, *s_marks, *s_phase, *s_current, *s_on_counters, *s_again, *s_deck, *s_cemetery, *s_battle,
     *s_pending, *s_actions, *s_turn, *s_turn_phase, *s_defend, *s_placed, *s_trigger, *s_draw, *s_choices,
@@ -814,5 +818,7 @@ PyMODINIT_FUNC PyInit__rollouts(void) {
     if (s_end_action == NULL || s_next_turn == NULL || one == NULL || sorted_fn == NULL || sum_fn == NULL) return NULL;
     Py_INCREF(sorted_fn);
     Py_INCREF(sum_fn);
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddStringConstant(m, "SOURCE_SHA256", SOURCE_SHA256) < 0) { Py_DECREF(m); return NULL; }
+    return m;
 }

@@ -13,10 +13,12 @@ compares the two step by step).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 from bisect import insort
 from functools import partial
+from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from ...engine.core import Playout
@@ -26,6 +28,19 @@ try:  # the same loop compiled (``_rollouts.c``), where the install built it
     from . import _rollouts as _compiled
 except ImportError:
     _compiled = None
+
+
+def _built_from(source: Path, compiled: Any) -> None:
+    """Refuses a compiled module built from another ``source`` than the one beside it (a checkout or an editable
+    install whose ``_rollouts.c`` changed since it was built), which would play other steps than the source says.
+    An installed wheel ships no source: nothing to compare."""
+    if compiled is not None and source.exists():
+        if hashlib.sha256(source.read_bytes()).hexdigest() != compiled.SOURCE_SHA256:
+            raise ImportError(f"{compiled.__file__} was not built from {source.name} as it is now: build it again "
+                              "(pip install -e ., or python setup.py build_ext --inplace)")
+
+
+_built_from(Path(__file__).with_name("_rollouts.c"), _compiled)
 
 END_ACTION = ("end-action",)
 KERNEL: Any = None if os.environ.get("CARDWORKS_PURE_PYTHON") else _compiled
