@@ -28,16 +28,31 @@ KEPT_ACTIONS = 200_000
 
 def step_invariants(rules: Any, state: Any) -> list[str]:
     """The invariants cheap enough for every step of ``check``'s default schedule (``playouts.Schedule``): a
-    few fields read, no legal action listed, no counter counted in full (empty when they hold)."""
-    broken = unearned_wins(rules, state)
-    if any(slot < -1 for slot in state.map):
+    few fields read, no legal action listed, no counter counted in full (empty when they hold). Each is read
+    the cheapest way that says the same: a game not over has no win to check, an empty queue no shape, and
+    ``min`` finds a slot below -1 without a loop written in Python."""
+    over = state.phase == "over"
+    broken = unearned_wins(rules, state) if over else []
+    if state.map and min(state.map) < -1:
         broken.append("a map slot holds neither a card instance nor -1 (empty)")
-    if rules.discord and not state.deck and state.phase != "over":
+    if rules.discord and not state.deck and not over:
         broken.append("the deck is empty in a game with expansion 2 that goes on: the last card leaving it ends "
                       "the game (fallera-2 line 34)")
     if state.turn < 0:
         broken.append(f"the turn count is {state.turn}: turns count from 1, and 0 is before the first")
-    return broken + queue_shape(state.pending)
+    return broken + queue_shape(state.pending) if state.pending else broken
+
+
+_TREASURES: list[Any] = [None, frozenset()]
+"""The last deck's ``Facts``, and the instances of its treasures."""
+
+
+def treasure_instances(facts: Any) -> frozenset[int]:
+    """The instances ``facts.treasure`` marks as treasures, as a set made once per deck (a game's positions share
+    their deck): the zone checks at every step ask it of a hand or a counter in one call."""
+    if _TREASURES[0] is not facts:
+        _TREASURES[:] = [facts, frozenset(i for i, treasure in enumerate(facts.treasure) if treasure)]
+    return _TREASURES[1]
 
 
 def costly_invariants(rules: Any, state: Any) -> list[str]:
