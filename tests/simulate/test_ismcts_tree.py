@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from cardworks.engine.core import CHANCE, Playout
-from cardworks.simulate.mcts import EXPLORATION, ROLLOUT_STEPS, Node, _count_available, _rollout, _sampler, grow
+from cardworks.simulate.mcts import EXPLORATION, ROLLOUT_STEPS, Node, _count_available, _rollout, grow
 from test_ismcts_decisions import TABLES, positions
 
 
@@ -32,7 +32,7 @@ def plain_grow(table: Any, heuristics: Any, me: int, seen: dict[str, Any], budge
     rules = table.rules
     actor_of = rules.actor
     players = table.spec.players
-    sample = _sampler(table, heuristics, seen)
+    sample = heuristics.determinizer(table, seen)  # drawn as states, then thawed by ``table.playout``
     root = Node(me)
     rooted = list(legal)
     root_kids: list[Node] = []
@@ -108,16 +108,20 @@ def _tree(node: Node, key: str = "root") -> list[tuple]:
 
 class _ShortRoots:
     """A table whose every third playout offers, at its first listing, one action fewer: the root then lists its
-    children afresh in those iterations (any deterministic change will do, played by both searches alike)."""
+    children afresh in those iterations (any deterministic change will do, played by both searches alike). Its
+    ``heuristics`` deal their playouts so too (the search deals its own, the plain search thaws the table's)."""
 
     def __init__(self, table: Any) -> None:
         self._table, self._made = table, 0
+        self.heuristics = _ShortDeals(table.heuristics, self._shortened)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._table, name)
 
     def playout(self, state: Any) -> Playout:
-        made = self._table.playout(state)
+        return self._shortened(self._table.playout(state))
+
+    def _shortened(self, made: Playout) -> Playout:
         self._made += 1
         if self._made % 3:
             return made
@@ -133,6 +137,20 @@ class _ShortRoots:
         return Playout(choices, made.play, made.state)
 
 
+class _ShortDeals:
+    """A game's heuristics whose ``determinized_playouts`` are shortened as ``_ShortRoots`` shortens playouts."""
+
+    def __init__(self, heuristics: Any, shortened: Any) -> None:
+        self._heuristics, self._shortened = heuristics, shortened
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._heuristics, name)
+
+    def determinized_playouts(self, table: Any, seen: dict[str, Any]) -> Any:
+        dealt = self._heuristics.determinized_playouts(table, seen)
+        return lambda rng: self._shortened(dealt(rng))
+
+
 BUDGET = 60
 
 
@@ -144,7 +162,7 @@ def test_the_search_grows_the_plain_search_s_tree(name: str, short: bool) -> Non
         trees = []
         for grower in (grow, plain_grow):
             searched = _ShortRoots(table) if short else table
-            trees.append(_tree(grower(searched, table.heuristics, seat, seen, BUDGET, random.Random(label), legal)))
+            trees.append(_tree(grower(searched, searched.heuristics, seat, seen, BUDGET, random.Random(label), legal)))
         assert trees[0] == trees[1], label
         compared += len(trees[0])
     assert compared > 300

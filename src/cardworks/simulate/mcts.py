@@ -66,7 +66,7 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     rules = table.rules
     actor_of = rules.actor
     players = table.spec.players
-    sample = _sampler(table, heuristics, seen)
+    dealt = _playouts(table, heuristics, seen)
     root = Node(me)
     rooted = list(legal)
     root_kids: list[Node] = []
@@ -76,7 +76,7 @@ def grow(table: Table, heuristics: Any, me: int, seen: dict[str, Any], budget: i
     # numbers, looked up instead of computed for every child at every step of a descent
     logs = [0.0] + [math.log(n) for n in range(1, budget + 1)]
     for _ in range(budget):
-        playout = table.playout(sample(rng))
+        playout = dealt(rng)
         choices, play, _ = playout
         position = table.live(playout)
         node, path = root, [root]
@@ -171,13 +171,17 @@ def _count_available(children: dict[str, Node], actions: Sequence[Any]) -> tuple
     return untried, kids, tried
 
 
-def _sampler(table: Table, heuristics: Any, seen: dict[str, Any]) -> Callable[[random.Random], Any]:
-    """Draws determinizations of ``seen``: the game's ``determinizer`` when it prepares what every draw
-    shares once per search, else its ``determinize`` called afresh."""
+def _playouts(table: Table, heuristics: Any, seen: dict[str, Any]) -> Callable[[random.Random], Any]:
+    """Draws determinizations of ``seen``, each as a playout in place: the game's ``determinized_playouts``
+    when it deals them so, else ``table.playout`` of its ``determinizer``'s draws (which prepares what every
+    draw shares once per search), else of its ``determinize`` called afresh."""
+    playouts = getattr(heuristics, "determinized_playouts", None)
+    if playouts is not None:
+        return playouts(table, seen)
     prepare = getattr(heuristics, "determinizer", None)
-    if prepare is not None:
-        return prepare(table, seen)
-    return lambda rng: heuristics.determinize(table, seen, rng)
+    sample = prepare(table, seen) if prepare is not None else lambda rng: heuristics.determinize(table, seen, rng)
+    playout = table.playout
+    return lambda rng: playout(sample(rng))
 
 
 def _rollout(table: Table, heuristics: Any, playout: Any, position: Callable[[], Any], rng: random.Random,

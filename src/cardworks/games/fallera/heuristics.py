@@ -467,6 +467,18 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     """``determinize`` for one observation, many times: what every draw shares (the visible cards, the
     unseen ones in number order, the fields ``seen`` gives) is worked out once, so a draw only shuffles and
     deals. Each draw takes the same chance, in the same order, as ``determinize`` always has."""
+    return _determinizations(table, seen)[0]
+
+
+def determinized_playouts(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], Any]:
+    """``determinizer``'s draws, each already the rules' playout in place (``rules.playout`` of the state
+    drawn): the draft is dealt directly, without the frozen state a thaw would copy again, and with the
+    counters' tallies counted once (counters are public, the same in every draw). The same chance is taken."""
+    return _determinizations(table, seen)[1]
+
+
+def _determinizations(table: Any, seen: dict[str, Any]) -> tuple[Callable[[random.Random], Any], ...]:
+    """(``determinizer``, ``determinized_playouts``) of ``seen``: one setup, one deal."""
     rules = table.rules
     designs = rules.deck_designs()
     me = player_index(seen["you"])  # the observation names players as scenarios do (``p1``…)
@@ -529,7 +541,8 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
     battle_fields = (player_index(battle["attacker"]), player_index(battle["target"]), _instance(battle["treasure"])) \
         if battle else None
 
-    def draw(rng: random.Random) -> Any:
+    def deal(rng: random.Random) -> tuple[Any, ...]:
+        """(hands as sorted lists, the deck, foods, the face-down attack dealt) of one draw."""
         unseen = unseen_in_order[:]
         shuffle(rng, unseen)
         dealt_attack = attack
@@ -541,21 +554,25 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         hands, start = [], 0
         for who, size in enumerate(sizes):
             if who == me:
-                hands.append(hand)
+                hands.append([*hand])
                 continue
-            hands.append(tuple(sorted(loose[start:start + size])))
+            hands.append(sorted(loose[start:start + size]))
             start += size
         if start:
-            deck = tuple(filterfalse(set(loose[:start]).__contains__, unseen))
+            deck = [*filterfalse(set(loose[:start]).__contains__, unseen)]
         else:
-            deck = tuple(unseen)
+            deck = unseen
         foods: tuple[str, ...] = ()
         if seen_foods:
             free = free_spaces[:]
             rng.shuffle(free)
             foods = tuple(f if f != "hidden" else free.pop() for f in seen_foods)
+        return hands, deck, foods, dealt_attack
+
+    def draw(rng: random.Random) -> Any:
+        hands, deck, foods, dealt_attack = deal(rng)
         fields = dict(fixed)
-        fields["hands"], fields["deck"], fields["foods"] = tuple(hands), deck, foods
+        fields["hands"], fields["deck"], fields["foods"] = tuple(map(tuple, hands)), tuple(deck), foods
         if battle_fields is not None:
             fields["battle"] = (*battle_fields, dealt_attack) + ((defence,) if resolving else ())
         elif down is not None:  # a rival's face-down attack in a battle of several
@@ -563,7 +580,37 @@ def determinizer(table: Any, seen: dict[str, Any]) -> Callable[[random.Random], 
         state = built(fields)
         return _with_refused(rules, state) if may_refuse else state
 
-    return draw
+    if may_refuse:  # a refused paella goes through the state (``_with_refused``): drawn and thawed
+        return draw, lambda rng: rules.playout(draw(rng))
+    facts = rules.deck_facts(designs)
+    weights, sellables, on_counters = facts.tallies(counters)
+    weights, sellables = tuple(weights), tuple(sellables)
+    in_place = rules.in_place
+    new_draft, copied = object.__new__, list
+
+    def playout(rng: random.Random) -> Any:
+        """``rules.playout(draw(rng))``, field by field as ``thawed`` would set them."""
+        hands, deck, foods, dealt_attack = deal(rng)
+        draft = new_draft(Draft)
+        draft.facts, draft.rng, draft.log, draft.subject = facts, None, [], None
+        draft.hands, draft.deck, draft.foods = hands, deck, foods
+        draft.counters = [*map(copied, counters)]
+        draft.cemetery, draft.map = [*cemetery], [*layout]
+        draft.weights, draft.sellables, draft.on_counters = [*weights], [*sellables], on_counters
+        draft.designs, draft.current, draft.phase, draft.discord = designs, current, phase, discord
+        draft.toss, draft.takes, draft.candidates, draft.winner, draft.reason = None, None, (), winner, reason
+        draft.turn, draft.spaces, draft.queen, draft.laying = turn, spaces, queen, laying
+        draft.revealed, draft.refused, draft.actions, draft.again = revealed, (), actions, again
+        draft.pending, draft.asked, draft.marks, draft.battle = pending, asked, marks, None
+        if battle_fields is not None:
+            draft.battle = (*battle_fields, dealt_attack) + ((defence,) if resolving else ())
+        elif down is not None:
+            draft.marks = marks[:down] + ((*marks[down][:2], dealt_attack),) + marks[down + 1:]
+        return in_place(draft)
+
+    current, phase, discord, reason, turn, queen, revealed, actions, again, pending, asked = map(fixed.get, (
+        "current", "phase", "discord", "reason", "turn", "queen", "revealed", "actions", "again", "pending", "asked"))
+    return draw, playout
 
 
 def shuffle(rng: random.Random, items: list[Any]) -> None:

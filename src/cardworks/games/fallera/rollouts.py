@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from functools import partial
 from typing import Any, Callable, ClassVar
 
-from .state import Draft
+from ...engine.core import Playout
+from .state import Draft, frozen
 
 END_ACTION = ("end-action",)
 
@@ -195,6 +197,11 @@ class Rollouts:
             log += (("trigger", instance), ("draw", instance))
             if self.draw_cards(draft, current, count):
                 self.schedule(draft, ("verbs", current, instance, index, "", 1))
+
+    def in_place(self, draft: Draft) -> Playout:
+        """``playout`` of a draft already made (a search's determinization is dealt as one): the game from
+        ``draft`` played in place, ``draft`` itself changed."""
+        return Playout(partial(self.choices, draft), partial(self._play_listed, draft), partial(frozen, draft))
 
     def _prepared(self, facts: Any) -> tuple[Any, ...]:
         """What ``random_steps`` reads of the deck (``facts``) and of these rules, looked up once per deck (a
