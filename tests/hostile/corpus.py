@@ -196,10 +196,11 @@ class Interrupted:
 
 
 def interrupt(*args: str, at: str, tmp: Path, wait: float = 120, env: dict[str, str] | None = None,
-              ready: Callable[[subprocess.Popen], bool] | None = None) -> Interrupted:
-    """Run the command line, and send Ctrl-C (SIGINT to its whole group, as a terminal does) once it pauses
-    at the fault point ``at`` (``CARDWORKS_PAUSE_AT``, see ``fileio.fault_point``) or, with ``at=""``,
-    once ``ready(process)`` says it is under way. A command that never gets there is killed after ``wait``."""
+              ready: Callable[[subprocess.Popen], bool] | None = None, signum: int = signal.SIGINT) -> Interrupted:
+    """Run the command line, and send Ctrl-C (SIGINT to its whole group, as a terminal does; or ``signum``)
+    once it pauses at the fault point ``at`` (``CARDWORKS_PAUSE_AT``, see ``fileio.fault_point``) or, with
+    ``at=""``, once ``ready(process)`` says it is under way. A command that never gets there is killed after
+    ``wait``."""
     flag = tmp / f"paused-{time.monotonic_ns()}"
     extra = {"CARDWORKS_PAUSE_AT": at, "CARDWORKS_PAUSED": str(flag)} if at else {}
     process = start(*args, env={**extra, **(env or {})})
@@ -214,7 +215,7 @@ def interrupt(*args: str, at: str, tmp: Path, wait: float = 120, env: dict[str, 
         result = finish(process, timeout=0.1)
         result.timed_out = result.timed_out or process.returncode is None
         return Interrupted(result, False, 0.0, [])
-    os.killpg(process.pid, signal.SIGINT)
+    os.killpg(process.pid, signum)
     sent = time.monotonic()
     result = finish(process, timeout=30)
     stopped = time.monotonic() - sent

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,28 @@ def test_ctrl_c_during_a_build_on_two_processes_stops_them_all(tmp_path: Path) -
     judge("Ctrl-C during a build with --jobs 2", FAMILY, run.result, refuse=False, interrupted=True,
           changed=lost(before, fingerprint(tmp_path)),
           check=lambda: _stopped(run, out) or (f"processes left: {run.left}" if run.left else None))
+
+
+def _font_folders(temp: Path) -> list[str]:
+    return sorted(p.name for p in temp.iterdir() if p.is_dir())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_interrupted_build_leaves_no_temporary_font_folder(signum: int, tmp_path: Path) -> None:
+    """Each process that lays documents out has WeasyPrint copy the fonts into a temporary folder (about 4 MB);
+    a worker told to stop leaves through ``os._exit``, which skipped the finalizer that removes it, so every
+    interrupted build left one folder per worker. The signal is sent once both workers have their folder."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    out = tmp_path / "out"
+    run = interrupt("--cards", str(CARDS), "build", "--game", "fallera", "--out", str(out), "--no-docs",
+                    "--locale", "en", "--jobs", "2", at="", ready=lambda process: len(_font_folders(temp)) >= 2,
+                    tmp=tmp_path, env={"TMPDIR": str(temp)}, signum=signum)
+    assert run.paused, f"the build never had two font folders: {run.result.stderr[-2000:]}"
+    assert run.result.exit_code == (130 if signum == signal.SIGINT else 143), run.result.stderr[-2000:]
+    assert not run.left, f"processes left: {run.left}"
+    assert _font_folders(temp) == [], "temporary folders left behind by the interrupted build"
 
 
 @pytest.mark.slow

@@ -54,7 +54,7 @@ def _on_ctrl_c(signum: int, frame: object) -> None:
     worker forked from it (a build's or a check's process pool) leaves at once and quietly, so the pool
     breaks and the main process stops without waiting for the work still queued."""
     if os.getpid() != _MAIN:
-        os._exit(INTERRUPT_EXIT)
+        _leave_worker(INTERRUPT_EXIT)
     _INTERRUPTED.append(True)
     raise KeyboardInterrupt
 
@@ -63,9 +63,19 @@ def _on_sigterm(signum: int, frame: object) -> None:
     """SIGTERM (a timeout, ``kill``) ends a command the way Ctrl-C does, so what it was writing is put back and
     its temporary copies and files are removed; a forked worker leaves at once."""
     if os.getpid() != _MAIN:
-        os._exit(TERMINATE_EXIT)
+        _leave_worker(TERMINATE_EXIT)
     _TERMINATED.append(True)
     _on_ctrl_c(signum, frame)
+
+
+def _leave_worker(code: int) -> None:
+    """A worker leaves at once, but first runs the exit finalizers it registered itself (``multiprocessing``
+    clears the parent's at fork): ``os._exit`` skips them, and one removes the worker's temporary font folder
+    (``render.fonts.shared_font_config``), about 4 MB an interrupted build left behind per worker."""
+    from multiprocessing import util
+
+    util._run_finalizers(0)  # what a worker's own normal exit runs (Process._bootstrap); no public name exists
+    os._exit(code)
 
 
 def _quiet_after_ctrl_c() -> None:

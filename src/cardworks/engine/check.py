@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import os
@@ -186,9 +187,15 @@ _WORKER: dict[str, Any] = {}
 
 def _start_worker(db: Database, plugin: Any, configs: list[Any], schedule: Schedule) -> None:
     """Keep what the worker plays with; what it inherited from the command (modules, the database, the rules) lives
-    as long as it does, so it is set aside from the cycle collector's passes (``gc.freeze``)."""
+    as long as it does, so it is set aside from the cycle collector's passes (``gc.freeze``).
+
+    The collector then stays off for the worker's life (``collected_after`` keeps it off): checked games make no
+    reference cycles (its passes after each game freed no object in the 8,500 games of ``check --playouts 500``
+    of the shipped game with most configurations, nor in another's), and what a game leaves alive is the rules'
+    caches, which the passes walked for nothing (about 2 to 3 % of a check's processor time)."""
     _WORKER.update(db=db, plugin=plugin, configs=configs, schedule=schedule)
     start_worker()
+    gc.disable()
 
 
 def _play_run_in_worker(run: tuple[int, int, int, int]) -> PlayoutStats:

@@ -143,16 +143,19 @@ def play_one(rules: Any, state: Any, seed: int, label: str, *, check: bool = Tru
     shuffles = random.Random(shuffle_seed(seed))  # the deck's chance, replayable on its own
     log: list[str] = []
     try:
-        choices, play, now = contract_playout(rules, state) if check or not hasattr(rules, "playout") \
-            else rules.playout(state)
-        legal = choices()
+        if check:  # the public contract, called directly: ``contract_playout``'s steps without its closures
+            listing = getattr(rules, "choices", rules.legal_actions)
+            legal = listing(state)
+        else:
+            choices, play, now = rules.playout(state) if hasattr(rules, "playout") else contract_playout(rules, state)
+            legal = choices()
     except Exception as exc:  # the game's own code raised: a failed playout, reported with its step
         return state, log, raised(exc)
     if not check:
         return _played(rules, legal, choices, play, now, rng.random, shuffles, log)
     counted = [0, 0]  # the steps checked, of them in full
     try:
-        return _checked(rules, legal, choices, play, now, rng.random, shuffles, log, _in_full(schedule, seed, kinds),
+        return _checked(rules, state, legal, listing, rng.random, shuffles, log, _in_full(schedule, seed, kinds),
                         seed, counted)
     finally:
         if tally is not None:
@@ -179,41 +182,47 @@ def _played(rules: Any, legal: Sequence[Any], choices: Callable[[], Sequence[Any
     return now(), log, None
 
 
-def _checked(rules: Any, legal: Sequence[Any], choices: Callable[[], Sequence[Any]],
-             play: Callable[[Any, random.Random], None], now: Callable[[], Any], pick: Callable[[], float],
-             shuffles: random.Random, log: list[str], in_full: Callable[[int, Any, Any, Sequence[Any]], bool],
-             seed: int, counted: list[int]) -> tuple[Any, list[str], str | None]:
-    """``play_one`` checked, from the position where ``legal`` may be played: each step in full when ``in_full``
-    says so, else by the game's cheap invariants (``rules.step_invariants``, or all its invariants when it has no
-    cheap set); ``counted`` adds up the steps checked and the ones in full."""
+def _checked(rules: Any, position: Any, legal: Sequence[Any], listing: Callable[[Any], Sequence[Any]],
+             pick: Callable[[], float], shuffles: random.Random, log: list[str],
+             in_full: Callable[[int, Any, Any, Sequence[Any]], bool], seed: int,
+             counted: list[int]) -> tuple[Any, list[str], str | None]:
+    """``play_one`` checked, from ``position``, where ``legal`` may be played, through the public contract (each
+    ``rules.apply`` returns a new state; ``listing`` lists a state's legal actions): each step in full when
+    ``in_full`` says so, else by the game's cheap invariants (``rules.step_invariants``, or all its invariants when
+    it has no cheap set); ``counted`` adds up the steps checked and the ones in full."""
     probe = random.Random(seed * 7919)  # which legal actions each step tries
     scratch = random.Random(0)  # chance for the tried actions, whose outcome is dropped
     cheap = getattr(rules, "step_invariants", rules.invariants)
-    for step in range(MAX_STEPS):
-        count = len(legal)
-        if not count:
-            return _ended(rules, now(), log)
-        action = legal[int(pick() * count)]
-        try:
-            log.append(action.notation())
-            play(action, shuffles)
-            legal = choices()
-            position = now()
-            counted[0] += 1
-            if in_full(step, action, position, legal):
-                counted[1] += 1
-                failure = _step_failure(rules, position, legal, probe, scratch, step)
-                if isinstance(failure, tuple):  # a listed action failed when tried: the log ends with it
-                    log.append(failure[0])
-                    failure = failure[1]
-            else:
-                broken = cheap(position)
-                failure = "; ".join(broken) if broken else None
-        except Exception as exc:  # an action, an effect handler or an invariant raised
-            return now(), log, raised(exc)
-        if failure:
-            return now(), log, failure
-    return now(), log, None
+    apply = rules.apply
+    steps = full = 0
+    try:
+        for step in range(MAX_STEPS):
+            count = len(legal)
+            if not count:
+                return _ended(rules, position, log)
+            action = legal[int(pick() * count)]
+            try:
+                log.append(action.notation())
+                position = apply(position, action, rng=shuffles)
+                legal = listing(position)
+                steps += 1
+                if in_full(step, action, position, legal):
+                    full += 1
+                    failure = _step_failure(rules, position, legal, probe, scratch, step)
+                    if isinstance(failure, tuple):  # a listed action failed when tried: the log ends with it
+                        log.append(failure[0])
+                        failure = failure[1]
+                else:
+                    broken = cheap(position)
+                    failure = "; ".join(broken) if broken else None
+            except Exception as exc:  # an action, an effect handler or an invariant raised
+                return position, log, raised(exc)
+            if failure:
+                return position, log, failure
+        return position, log, None
+    finally:
+        counted[0] += steps
+        counted[1] += full
 
 
 def _ended(rules: Any, state: Any, log: list[str]) -> tuple[Any, list[str], str | None]:
@@ -259,11 +268,15 @@ def _in_full(schedule: Schedule, seed: int, kinds: bool = True) -> Callable[[int
     def in_full(step: int, action: Any, position: Any, legal: Sequence[Any]) -> bool:
         kind = (type(action), getattr(position, "phase", None))
         times = seen[kind] = seen_get(kind, 0) + 1
-        drawn = draw() < share  # drawn at every step, so a step's draw does not depend on the ones before it
-        return (drawn or step < first or step % TEXT_EVERY == 0 or times <= repeats or not len(legal)
+        # drawn first and at every step, so a step's draw does not depend on the ones before it
+        return (draw() < share or step < first or step % TEXT_EVERY == 0 or times <= repeats or not len(legal)
                 or step == last)
 
-    return in_full
+    def no_kinds(step: int, action: Any, position: Any, legal: Sequence[Any]) -> bool:
+        """``in_full`` in a game that looks for no kinds (``repeats`` 0): nothing to count."""
+        return draw() < share or step < first or step % TEXT_EVERY == 0 or not len(legal) or step == last
+
+    return in_full if repeats else no_kinds
 
 
 def _step_failure(rules: Any, state: Any, legal: Sequence[Any], probe: random.Random, scratch: random.Random,

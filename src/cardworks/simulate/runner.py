@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -97,6 +97,75 @@ class _Counted:
             self.base, self.draws, self.stale = self.rng.getstate(), 0, False
         return _Past(self.base, self.draws)
 
+    @classmethod
+    def told(cls, rng: random.Random, kept: Any) -> "_Counted":
+        """``rng``, just set to ``kept`` (a ``getstate`` state or a ``_Past``), counted from there: its state is then
+        told as ``kept`` told it, and a twin compares it with the real game's without reading it (``_meets``)."""
+        if type(kept) is _Past:
+            counted = cls(rng, kept.base)
+            counted.draws = kept.draws
+            return counted
+        return cls(rng, kept)
+
+
+class _Kept:
+    """A counted generator (``_Counted``) lent to a choice that keeps the ``random()`` numbers it draws."""
+
+    __slots__ = ("mind", "numbers")
+
+    def __init__(self, mind: _Counted) -> None:
+        self.mind, self.numbers = mind, []
+
+    def random(self) -> float:
+        number = self.mind.random()
+        self.numbers.append(number)
+        return number
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.mind, name)  # (the generator is then ``stale``)
+
+
+class _Replay:
+    """A generator in the state ``start`` tells, for a choice worked out again from there: its first ``random()``
+    calls give the ``numbers`` the real choice drew from that state (the same numbers, without setting a
+    generator to it); past them, or at any other use, a generator is set to ``start`` and drawn on for real.
+    ``draws``: its ``random()`` calls; ``stale``: another use."""
+
+    __slots__ = ("numbers", "start", "draws", "rng", "stale")
+
+    def __init__(self, numbers: Sequence[float], start: _Past) -> None:
+        self.numbers, self.start, self.draws, self.rng, self.stale = numbers, start, 0, None, False
+
+    def random(self) -> float:
+        draws = self.draws
+        self.draws = draws + 1
+        if self.rng is None:
+            if draws < len(self.numbers):
+                return self.numbers[draws]
+            self._set(draws)
+        return self.rng.random()  # type: ignore[union-attr]
+
+    def _set(self, draws: int) -> None:
+        """A generator in the state ``start`` tells, ``draws`` ``random()`` calls on."""
+        rng = _blank()
+        self.start.restore(rng)
+        draw = rng.random
+        for _ in range(draws):
+            draw()
+        self.rng = rng
+
+    def __getattr__(self, name: str) -> Any:
+        self.stale = True
+        if self.rng is None:
+            self._set(self.draws)
+        return getattr(self.rng, name)
+
+    def state(self) -> Any:
+        """The state it stands in (read)."""
+        if self.rng is None:
+            self._set(self.draws)
+        return self.rng.getstate()  # type: ignore[union-attr]
+
 
 Snapshot = tuple[Any, Any, tuple[Any, ...], int]
 """Where a paired twin game starts: (the position, the chance rng's state, each seat's rng state, steps played);
@@ -144,7 +213,8 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         steps = 0
     else:  # the generators as the snapshot left them (seeding them first from the game's numbers is wasted)
         state, chance_state, mind_states, steps = start
-        chance, *minds = _restored((chance_state, *mind_states))
+        kept = (chance_state, *mind_states)
+        chance, *minds = _restored(kept)
         playout = table.playout(state)
     choices, play, now = playout
     position = table.live(playout)
@@ -160,21 +230,28 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
     resting: dict[str, Table] = {}  # watched designs whose twin has parted from this game, until they are quiet
     watched = frozenset(live)
     before: Snapshot | None = None  # the position before the last step (None: the deal)
-    # while cards are watched, the generators are lent counted: the watch tells their states without reading them
-    counted_chance, counted_minds = (_Counted(chance), [_Counted(mind) for mind in minds]) if live else (chance, minds)
+    # while cards are watched, the generators are lent counted: the watch tells their states without reading them;
+    # a twin that may meet its real game lends them counted from its snapshot (``_meets`` compares counts first)
+    if live:
+        counted_chance, counted_minds = _Counted(chance), [_Counted(mind) for mind in minds]
+    elif joins and start is not None:
+        counted_chance, *counted_minds = map(_Counted.told, (chance, *minds), kept)
+    else:
+        counted_chance, counted_minds = chance, minds
     while legal and steps < table.spec.max_steps:
         while joins and joins[0][0][3] < steps:
             del joins[0]
         if joins and joins[0][0][3] == steps:
             where, until = joins.pop(0)
-            if _meets(now(), chance, minds, where):
+            if _meets(now(), counted_chance, counted_minds, where):
                 if until == END:  # this twin is the real game to its end
                     real = rejoin[1]  # type: ignore[index]
                     return GameRecord(index=index, seats=real.seats, winners=real.winners, reason=real.reason,
                                       steps=real.steps, turns=real.turns, rounds=real.rounds), Snapshots()
                 state, chance_state, mind_states, steps = until
-                chance, *minds = _restored((chance_state, *mind_states))
-                counted_chance, counted_minds = chance, minds  # a twin watches nothing
+                kept = (chance_state, *mind_states)
+                chance, *minds = _restored(kept)
+                counted_chance, *counted_minds = map(_Counted.told, (chance, *minds), kept)  # a twin watches nothing
                 playout = table.playout(state)
                 choices, play, now = playout
                 position = table.live(playout)
@@ -291,7 +368,8 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
             kept_seen.append(rules.observe(frozen, actor))
         return kept_seen[0]
 
-    action = agent.choose(table, actor, seen, legal, mind)
+    drawn = _Kept(mind)
+    action = agent.choose(table, actor, seen, legal, drawn)
     named = table.simulation.named
     if named is not None:  # the game promises: a choice naming no card of the design is the twin's too
         names = named(legal)
@@ -301,18 +379,17 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     start = here[2][actor]
     real = mind.draws - start.draws  # ``random()`` calls of the choice (``mind.stale``: it drew otherwise too)
     used = table.played(action)
-    again = _blank()  # set to the real game's state for each card
+    numbers = () if mind.stale else drawn.numbers  # after another draw, the numbers are drawn again for real
     for design in checked:
         if used == design:  # the card is used: the twin, whose card plays plain, may part here
             _part(snapshots, design, here)
             resting[design] = live.pop(design)
             continue
         twin = live[design]
-        start.restore(again)
-        counted = _Counted(again, start.base)
+        counted = _Replay(numbers, start)
         other = agent.choose(twin, actor, seen, twin.rules.legal_actions(frozen), counted)
         if mind.stale or counted.stale:  # a draw other than ``random()``: the states themselves are compared
-            alike = again.getstate() == mind.rng.getstate()
+            alike = counted.state() == mind.rng.getstate()
         else:  # from the same state, as many ``random()`` calls leave the same state
             alike = counted.draws == real
         if other != action or not alike:
@@ -361,14 +438,25 @@ def _part(snapshots: Snapshots, design: str, at: Snapshot | None) -> None:
         snapshots.rejoins[design][-1][1] = at
 
 
-def _meets(position: Any, chance: random.Random, minds: list[random.Random], where: Snapshot) -> bool:
+def _meets(position: Any, chance: Any, minds: list[Any], where: Snapshot) -> bool:
     """Whether a twin standing at ``position`` with these generators stands where the real game stood at ``where``
-    (the position first: most twins that parted stand elsewhere)."""
+    (the position first: most twins that parted stand elsewhere).
+
+    A generator counted (``_Counted``, not stale) from the very state the real game's is told from (the same
+    ``base`` object) is compared by its count of ``random()`` calls alone: from one state, as many calls leave
+    the same state, and a different number a different one (the generator's period is far longer than a game).
+    Any other is compared by its state, read."""
     state, chance_state, mind_states, _ = where
     if position != state:
         return False
     scratch = _blank()
     for rng, kept in zip((chance, *minds), (chance_state, *mind_states)):
+        if type(rng) is _Counted:
+            if type(kept) is _Past and not rng.stale and rng.base is kept.base:
+                if rng.draws != kept.draws:
+                    return False
+                continue
+            rng = rng.rng
         if type(kept) is _Past:
             kept.restore(scratch)
             kept = scratch.getstate()

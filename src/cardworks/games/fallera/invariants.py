@@ -12,6 +12,8 @@ They come in two sets (``Views.invariants`` checks both): ``step_invariants``, c
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ...engine.core import CHANCE
@@ -28,22 +30,46 @@ KEPT_ACTIONS = 200_000
 
 def step_invariants(rules: Any, state: Any) -> list[str]:
     """The invariants cheap enough for every step of ``check``'s default schedule (``playouts.Schedule``): a
-    few fields read, no legal action listed, no counter counted in full (empty when they hold)."""
-    broken = unearned_wins(rules, state)
-    if any(slot < -1 for slot in state.map):
+    few fields read, no legal action listed, no counter counted in full (empty when they hold). Each is read
+    the cheapest way that says the same: a game not over has no win to check, an empty queue no shape, and
+    ``min`` finds a slot below -1 without a loop written in Python."""
+    over = state.phase == "over"
+    broken = unearned_wins(rules, state) if over else []
+    if state.map and min(state.map) < -1:
         broken.append("a map slot holds neither a card instance nor -1 (empty)")
-    if rules.discord and not state.deck and state.phase != "over":
+    if rules.discord and not state.deck and not over:
         broken.append("the deck is empty in a game with expansion 2 that goes on: the last card leaving it ends "
                       "the game (fallera-2 line 34)")
     if state.turn < 0:
         broken.append(f"the turn count is {state.turn}: turns count from 1, and 0 is before the first")
-    return broken + queue_shape(state.pending)
+    return broken + queue_shape(state.pending) if state.pending else broken
+
+
+_TREASURES: list[Any] = [None, frozenset()]
+"""The last deck's ``Facts``, and the instances of its treasures."""
+
+
+def treasure_instances(facts: Any) -> frozenset[int]:
+    """The instances ``facts.treasure`` marks as treasures, as a set made once per deck (a game's positions share
+    their deck): the zone checks at every step ask it of a hand or a counter in one call."""
+    if _TREASURES[0] is not facts:
+        _TREASURES[:] = [facts, frozenset(i for i, treasure in enumerate(facts.treasure) if treasure)]
+    return _TREASURES[1]
 
 
 def costly_invariants(rules: Any, state: Any) -> list[str]:
     """The invariants checked only at the steps checked in full: every counter counted in full, the deck's
     quick tables against their slow answers, every legal action listed, its player and notation checked."""
-    broken = unnoticed_paellas(rules, state) + quick_tables(rules, state)
+    counted: dict[int, tuple[int, bool, int]] = {}
+
+    def ingredients(who: int) -> tuple[int, bool, int]:
+        """``rules.ingredients`` of ``who``'s counter, counted once for both checks that read it."""
+        found = counted.get(who)
+        if found is None:
+            found = counted[who] = rules.ingredients(state, who)
+        return found
+
+    broken = unnoticed_paellas(rules, state, ingredients) + quick_tables(rules, state, ingredients)
     actor = rules.actor(state)
     checked = _ROUND_TRIPPED
     listed = rules.legal_actions(state)
@@ -68,21 +94,25 @@ def costly_invariants(rules: Any, state: Any) -> list[str]:
     return broken
 
 
-def unnoticed_paellas(rules: Any, state: Any) -> list[str]:
+def unnoticed_paellas(rules: Any, state: Any, ingredients: Callable[[int], tuple[int, bool, int]] | None = None
+                      ) -> list[str]:
     """A complete paella the game has not acted on: the slow twin of the quick bounds and early checks that
     spare counting ingredients (``Victory.check_victory`` and its callers).
 
     A win comes at the instant of 5 valid ingredients, or 4 with the Queen in the holder's territorial
     terreta (fallera-3 lines 120-122): so in a game still going, nobody may hold one, unless its seafood
     coin tosses are under way (``toss``, ``take``) or it is the very paella the coin refused, which waits for
-    its holder's next turn (expansion 2). Every counter is counted in full here, with no bound."""
+    its holder's next turn (expansion 2). Every counter is counted in full here, with no bound (``ingredients``:
+    ``rules.ingredients`` of a counter, unless told)."""
+    if ingredients is None:
+        ingredients = partial(rules.ingredients, state)
     if state.phase in ("over", "toss", "take") or state.toss is not None or state.takes is not None:
         return []
     broken = []
     for who, counter in enumerate(state.counters):
         if who < len(state.refused) and state.refused[who] == tuple(counter):  # a short list: step_invariants says so
             continue
-        count, blocked, _ = rules.ingredients(state, who)
+        count, blocked, _ = ingredients(who)
         territorial = bool(state.foods) and count >= 4 and state.queen == state.foods[who]
         if (count >= 5 or territorial) and not blocked:
             broken.append(f"{player(who)} holds a complete paella ({count} valid ingredients) but the game goes on")
@@ -129,14 +159,18 @@ def queue_shape(pending: tuple[tuple[Any, ...], ...]) -> list[str]:
     return broken
 
 
-def quick_tables(rules: Any, state: Any) -> list[str]:
+def quick_tables(rules: Any, state: Any, ingredients: Callable[[int], tuple[int, bool, int]] | None = None
+                 ) -> list[str]:
     """The deck's quick tables agree with the slow answers they stand for. ``Facts.hands_all_battle`` lets a
     hand be listed as weapons unfiltered, and ``Facts.plain_count`` with ``all_plain`` lets the simulation's
     rollouts and evaluation count valid ingredients without reading effects; ``check`` plays neither reader
     of the last two, so a wrong table would show nowhere else. Without marks or terreta bonuses, a counter
     whose cards all have a plain count holds that many valid ingredients (counted in full); under
     ``all_plain`` every card has one. A card that asks for a cemetery card is one ``takes_back`` lists (the
-    simulation reads the cemetery's cards only while such a card is in a hand or asks)."""
+    simulation reads the cemetery's cards only while such a card is in a hand or asks). ``ingredients``:
+    ``rules.ingredients`` of a counter, unless told."""
+    if ingredients is None:
+        ingredients = partial(rules.ingredients, state)
     facts = rules.facts(state)
     broken = []
     asked = state.asked
@@ -159,7 +193,7 @@ def quick_tables(rules: Any, state: Any) -> list[str]:
                 broken.append(f"{player(who)}'s counter holds a card whose effects change a count, but the deck "
                               "says none does (all_plain)")
             continue
-        count = rules.ingredients(state, who)[0]
+        count = ingredients(who)[0]
         if sum(values) != count:
             broken.append(f"{player(who)}'s counter adds up to {sum(values)} valid ingredients by its plain "
                           f"counts, but holds {count} counted in full")

@@ -170,10 +170,40 @@ def quiets(rules: Any, state: Any, designs: frozenset[str], settled: bool) -> di
         if unread:
             found = {**found, **{d: _quiet(rules, state, d, loose, holding, True) for d in unread}}
     else:
-        found = {design: _quiet(rules, state, design, loose, holding, False)
-                 for design in designs.intersection(loose).union(designs.intersection(holding))}
+        found = _quiet_all(rules, state, designs, loose, holding)
     answers[settled] = (designs, found)
     return found
+
+
+def _quiet_all(rules: Any, state: Any, designs: frozenset[str], loose: dict[str, list[int]],
+               holding: dict[str, tuple[int, ...]]) -> dict[str, tuple[int, ...] | None]:
+    """``_quiet`` (not settled) of each of ``designs`` with a copy out of the deck, in one loop over what each
+    design's definition says once per rules (``_shapes``): the watch of paired games asks at every step."""
+    shapes, defs = _shapes(rules), rules.defs
+    asked = state.asked[0] if state.phase == "respond" else None
+    found: dict[str, tuple[int, ...] | None] = {}
+    for design in designs.intersection(loose).union(designs.intersection(holding)):
+        may_be_inert, acts = shapes[design]
+        if design in loose and not (may_be_inert and all(_inert(defs[design], state, i) for i in loose[design])):
+            found[design] = None
+            continue
+        holders = holding.get(design, ())
+        if holders and (acts == "always" or acts == "answers" and asked is not None and asked in holders):
+            found[design] = None
+            continue
+        found[design] = holders
+    return found
+
+
+_SHAPES: dict[int, tuple[Any, Any]] = {}
+
+
+def _shapes(rules: Any) -> dict[str, tuple[bool, str | None]]:
+    """Design → (an ingredient with effects, the only cards ``_inert`` may find inert; ``acts_from_hand``), worked out
+    once per rules."""
+    return per_object(_SHAPES, rules, lambda rules: {
+        design: (card.kind == "ingredient" and bool(card.effects), acts_from_hand(card))
+        for design, card in rules.defs.items()})
 
 
 def _quiet(rules: Any, state: Any, design: str, loose: dict[str, list[int]],

@@ -11,7 +11,7 @@ from ...engine.core import player_index
 from .actions import player
 from .effects import FaceUpAttacks
 from .registry import REGISTRY
-from .invariants import costly_invariants, step_invariants
+from .invariants import costly_invariants, step_invariants, treasure_instances
 from .state import State
 from .revolta import face_down_cards
 from .verbs import public_marks
@@ -180,10 +180,10 @@ class Views:
         facts = self.facts(state)
         if len(places) != len(state.designs) or set(places) != facts.instances:
             broken.append("conservation: every card instance must be in exactly one zone")
-        treasure = facts.treasure
-        if any(map(treasure.__getitem__, chain.from_iterable(state.hands))):
+        treasures = treasure_instances(facts)
+        if not treasures.isdisjoint(chain.from_iterable(state.hands)):
             broken.append("a treasure is in a hand instead of on its counter")
-        if not all(map(treasure.__getitem__, chain.from_iterable(state.counters))):
+        if not treasures.issuperset(chain.from_iterable(state.counters)):
             broken.append("a card that is not a treasure is on a counter")
         if (state.phase == "over") != (state.reason is not None):
             broken.append("a game is over exactly when it has a reason")
