@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
@@ -34,12 +35,25 @@ class build_py_with_data(build_py):
                 shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
+class build_ext_without_machine_paths(build_ext):
+    """``build_ext`` without the interpreter's run path: some interpreters' link command (pyenv's) carries
+    ``-Wl,-rpath,<its lib folder>``, which the module does not need (it links no library) and which would name
+    the build machine's folders in it (``tests/test_no_machine_paths.py``)."""
+
+    def build_extensions(self) -> None:
+        linker = getattr(self.compiler, "linker_so", None)
+        if isinstance(linker, list):
+            self.compiler.linker_so = [arg for arg in linker if not arg.startswith("-Wl,-rpath")]
+        super().build_extensions()
+
+
 ROLLOUTS_C = "src/cardworks/games/fallera/_rollouts.c"
 ROLLOUTS = Extension("cardworks.games.fallera._rollouts", [ROLLOUTS_C],
                      define_macros=[("SOURCE_SHA256", '"%s"' % hashlib.sha256((HERE / ROLLOUTS_C).read_bytes()).hexdigest())],
-                     extra_compile_args=["-ffp-contract=off"])  # each float rounded as Python rounds it (no fused a*b+c)
+                     extra_compile_args=["-ffp-contract=off", "-g0"])  # floats rounded as Python rounds them (no fused a*b+c); no debug
+# information, which would name the build machine's folders in the module
 """``rollouts.Rollouts.random_steps`` compiled; the Python loop stays, and tests compare both with the rules. The
 module carries its source's digest: ``rollouts`` refuses one built from another ``_rollouts.c`` than the one
 beside it."""
 
-setup(cmdclass={"build_py": build_py_with_data}, ext_modules=[ROLLOUTS])
+setup(cmdclass={"build_py": build_py_with_data, "build_ext": build_ext_without_machine_paths}, ext_modules=[ROLLOUTS])

@@ -21,7 +21,7 @@ from ...engine.codec import deep_tuple
 from ...engine.core import player_index
 from ...engine.kept import per_object
 from .actions import Attack
-from . import rollouts
+from .rollouts import kernel
 from .state import Draft, built
 from .worth import ODDS, effect_worth, returns, verbs_worth
 
@@ -621,9 +621,9 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
-    kernel = rollouts.KERNEL  # compiled, where built (the same draws)
-    if kernel is not None:
-        kernel.shuffle(rng.getrandbits, items)
+    compiled = kernel()  # where built (the same draws)
+    if compiled is not None:
+        compiled.shuffle(rng.getrandbits, items)
         return
     getrandbits = rng.getrandbits
     plan = _PLANS.get(len(items)) or _plan(len(items))
@@ -689,8 +689,9 @@ def evaluate(table: Any, state: Any) -> list[float]:
     exact = _by_weight(facts) if draft else ()
     plain = facts.plain_count if not state.marks and not rules.bonuses else None
     plain_all = plain is not None and facts.all_plain
-    if plain_all and draft and rollouts.KERNEL is not None:  # the loop below, compiled (the same floats)
-        return rollouts.KERNEL.plain_chances(plain, state.counters, state.hands)
+    compiled = kernel() if plain_all and draft else None
+    if compiled is not None:  # the loop below, compiled (the same floats)
+        return compiled.plain_chances(plain, state.counters, state.hands)
     scores = []
     for p in range(state.players):
         counter = state.counters[p]

@@ -14,6 +14,7 @@ compares the two step by step).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import random
 from bisect import insort
@@ -24,8 +25,9 @@ from typing import Any, Callable, ClassVar
 from ...engine.core import Playout
 from .state import Draft, frozen
 
-try:  # the same loop compiled (``_rollouts.c``), where the install built it
-    from . import _rollouts as _compiled
+try:  # the same loop compiled (``_rollouts.c``), where the install built it (by name: ``from . import`` would
+    # read as importing the package, whose modules import this one)
+    _compiled = importlib.import_module("._rollouts", __package__)
 except ImportError:
     _compiled = None
 
@@ -46,6 +48,12 @@ END_ACTION = ("end-action",)
 KERNEL: Any = None if os.environ.get("CARDWORKS_PURE_PYTHON") else _compiled
 """What plays ``random_steps``: the compiled loop where it is built, else (or with ``CARDWORKS_PURE_PYTHON`` set)
 None, the Python loop below. Both play the same steps (``tests/simulate/test_random_steps.py`` runs each)."""
+
+
+def kernel() -> Any:
+    """``KERNEL`` as it is now (tests choose it): what the determinizations' shuffle and the plain evaluation
+    (``heuristics``) use as well."""
+    return KERNEL
 
 
 class Rollouts:
