@@ -75,7 +75,8 @@ def test_the_compiled_loop_is_built() -> None:
     loop, slower, without a word: this fails instead. ``CARDWORKS_PURE_PYTHON`` chooses the Python loop."""
     from cardworks.games.fallera import rollouts
 
-    assert rollouts._compiled is not None
+    assert rollouts._compiled is not None, ("the compiled rollout loop was not built: install a C compiler and "
+                                           "the Python headers, then pip install -e . again")
     assert rollouts.KERNEL is (None if os.environ.get("CARDWORKS_PURE_PYTHON") else rollouts._compiled)
 
 
