@@ -48,7 +48,7 @@ class _Defences:
     (``table.beliefs``; in a paired game's twin, the real card's, since nobody knows one card plays as a
     stand-in), read only for the cards a player has not seen."""
 
-    __slots__ = ("each", "groups", "everything", "by_label", "in_order")
+    __slots__ = ("each", "everything", "in_order")
 
     def __init__(self, table: Any) -> None:
         beliefs = getattr(table, "beliefs", None) or table.cards
@@ -56,16 +56,12 @@ class _Defences:
         cards = [beliefs[d] for d in designs]
         self.each = tuple(c.defence if c.battle else None for c in cards)
         """Each instance's defence, None for a card that is not a battle card."""
-        everything = sorted(d for d in self.each if d is not None)
-        self.everything = everything
+        self.everything = sorted(d for d in self.each if d is not None)
         """Every battle card's defence, ascending."""
-        self.groups = tuple((value, everything.count(value)) for value in sorted(set(everything)))
-        """(defence, battle cards with it), ascending."""
-        self.by_label: dict[str, int] = {f"{d}#{i}": defence for i, (d, defence) in enumerate(zip(designs, self.each))
-                                         if defence is not None}
-        """Label (``design#n``, as observations write it) → its battle card's defence (no entry: not a battle card)."""
-        self.in_order = tuple(sorted(self.by_label.items(), key=lambda item: item[1]))
-        """(label, defence) of every battle card, by defence ascending."""
+        self.in_order = tuple(sorted(((f"{d}#{i}", defence) for i, (d, defence) in enumerate(zip(designs, self.each))
+                                      if defence is not None), key=lambda item: item[1]))
+        """(label, defence) of every battle card (its label ``design#n``, as observations write it), by defence
+        ascending."""
 
 
 def _kept_defences(table: Any) -> _Defences:
@@ -207,14 +203,16 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     counts = _counts(table, seen["counters"])
     ordered: list[int] | None = None  # the unseen defences, worked out at the first battle listed (if any)
     by_size: dict[int, dict[int, float]] = {}  # a target's hand size → attack → the odds of a steal
+    listed: list[Any] = []  # the actions as they are listed (``legal`` may make them as it is read)
     scores: list[float] = []
-    score = scores.append
+    keep, score = listed.append, scores.append
     cards, sizes = table.cards, seen["hand_sizes"]
     winning = counts[me] + 1 >= _needed(seen, me)
     weapons, treasures = _weapons(table)  # weapon design → (its attack, 0.3 × what using it costs); treasure
     # design → (``treasure_worth``, whether it is an ingredient)
     treasure = target = gain = chances = None
     for action in legal:
+        keep(action)
         if type(action) is Attack:  # most of a turn's actions: ``_turn_score``'s battle, with its lookups kept
             # battles come treasure by treasure, each with every weapon: the treasure's part is the last one's
             if action.treasure is not treasure or action.target != target:
@@ -245,7 +243,6 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
             score(chance * gain - used[1] - 0.5)
         else:
             score(_turn_score(table, me, seen, action, counts, ordered))
-    listed = legal
     bar = max(scores) - TIE
     best = [action for action, score in zip(listed, scores) if score >= bar]
     # one random number a decision, however many actions are listed: a card the player does not use leaves
