@@ -49,7 +49,7 @@ class _Defences:
     (``table.beliefs``; in a paired game's twin, the real card's, since nobody knows one card plays as a
     stand-in), read only for the cards a player has not seen."""
 
-    __slots__ = ("each", "groups", "everything", "by_label")
+    __slots__ = ("each", "everything", "in_order")
 
     def __init__(self, table: Any) -> None:
         beliefs = getattr(table, "beliefs", None) or table.cards
@@ -57,14 +57,12 @@ class _Defences:
         cards = [beliefs[d] for d in designs]
         self.each = tuple(c.defence if c.battle else None for c in cards)
         """Each instance's defence, None for a card that is not a battle card."""
-        everything = sorted(d for d in self.each if d is not None)
-        self.everything = everything
+        self.everything = sorted(d for d in self.each if d is not None)
         """Every battle card's defence, ascending."""
-        self.groups = tuple((value, everything.count(value)) for value in sorted(set(everything)))
-        """(defence, battle cards with it), ascending."""
-        self.by_label: dict[str, int] = {f"{d}#{i}": defence for i, (d, defence) in enumerate(zip(designs, self.each))
-                                         if defence is not None}
-        """Label (``design#n``, as observations write it) → its battle card's defence (no entry: not a battle card)."""
+        self.in_order = tuple(sorted(((f"{d}#{i}", defence) for i, (d, defence) in enumerate(zip(designs, self.each))
+                                      if defence is not None), key=lambda item: item[1]))
+        """(label, defence) of every battle card (its label ``design#n``, as observations write it), by defence
+        ascending."""
 
 
 def _kept_defences(table: Any) -> _Defences:
@@ -79,12 +77,19 @@ def _ingredients(table: Any, labels: Sequence[str]) -> int:
 
 
 def _counts(table: Any, counters: Sequence[Sequence[str]]) -> list[int]:
-    """``_ingredients`` of each counter (summed in C where every label is known, as every label of the deck is)."""
+    """``_ingredients`` of each counter (looked up directly where every label is known, as every label of the deck
+    is)."""
     valid = _valid(table)
+    counts = []
     try:
-        return [sum(map(valid.__getitem__, labels)) for labels in counters]
+        for labels in counters:  # a plain loop: for counters of a few cards, cheaper than ``sum(map(...))``
+            count = 0
+            for label in labels:
+                count += valid[label]
+            counts.append(count)
     except KeyError:
         return [_counted(table, valid, labels) for labels in counters]
+    return counts
 
 
 def _counted(table: Any, valid: dict[str, int], labels: Sequence[str]) -> int:
@@ -159,25 +164,13 @@ def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
     battle card's, less those of the battle cards it sees (its hand, the cemetery, cards being laid, every
     counter, the map, a face-up attack)."""
     known = _kept_defences(table)
-    by_label = known.by_label
     battle = seen.get("battle")
     attack = (battle.get("attack"),) if battle else ()
     visible = chain(seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"],
                     seen.get("map", {}).values(), attack)
-    # the battle cards among them (an empty space, a hidden attack or a card that is not a battle card has no
-    # defence), each counted once (a label is one card): filtered and gathered in C
-    shown = set(filter(by_label.__contains__, visible))
-    if not shown:
-        return list(known.everything)
-    taken: dict[int, int] = {}
-    for defence in map(by_label.__getitem__, shown):
-        taken[defence] = taken.get(defence, 0) + 1
-    ordered: list[int] = []
-    for value, count in known.groups:
-        left = count - taken.get(value, 0)
-        if left:
-            ordered += [value] * left
-    return ordered
+    # what it sees, gathered in C; the battle cards not among them, by defence (a label is one card)
+    shown = set(visible)
+    return [defence for label, defence in known.in_order if label not in shown]
 
 
 def _odds(attack: int, ordered: list[int], hand: int) -> float:
@@ -211,46 +204,48 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     counts = _counts(table, seen["counters"])
     ordered: list[int] | None = None  # the unseen defences, worked out at the first battle listed (if any)
     by_size: dict[int, dict[int, float]] = {}  # a target's hand size → attack → the odds of a steal
-    listed, scores = [], []
-    memo, cards, sizes = _memo(table), table.cards, seen["hand_sizes"]
+    listed: list[Any] = []  # the actions as they are listed (``legal`` may make them as it is read)
+    scores: list[float] = []
+    keep, score = listed.append, scores.append
+    cards, sizes = table.cards, seen["hand_sizes"]
     winning = counts[me] + 1 >= _needed(seen, me)
-    weapons: dict[str, tuple[int, float]] = {}  # weapon design → (its attack, what using it costs)
+    weapons, treasures = _weapons(table)  # weapon design → (its attack, 0.3 × what using it costs); treasure
+    # design → (``treasure_worth``, whether it is an ingredient)
     treasure = target = gain = chances = None
     for action in legal:
+        keep(action)
         if type(action) is Attack:  # most of a turn's actions: ``_turn_score``'s battle, with its lookups kept
             # battles come treasure by treasure, each with every weapon: the treasure's part is the last one's
             if action.treasure is not treasure or action.target != target:
                 treasure, target = action.treasure, action.target
                 design = treasure.design
-                gain = memo.get(("treasure", design))
-                if gain is None:
-                    gain = treasure_worth(table, design)
-                if cards[design].kind == "ingredient":
+                kept = treasures.get(design)
+                if kept is None:
+                    kept = treasures[design] = (treasure_worth(table, design), cards[design].kind == "ingredient")
+                gain, ingredient = kept
+                if ingredient:
                     if winning:
                         gain = WIN / 4
                     gain += 2.0 * counts[target]
-                chances = by_size.get(sizes[target])
+                size = sizes[target]
+                chances = by_size.get(size)
                 if chances is None:
-                    chances = by_size[sizes[target]] = {}
+                    chances = by_size[size] = {}
                 if ordered is None:
                     ordered = _unseen_defences(table, seen)
             weapon = action.card.design
             used = weapons.get(weapon)
             if used is None:
-                cost = memo.get(("use", weapon))
-                if cost is None:
-                    cost = _use_cost(table, weapon)
-                used = weapons[weapon] = (cards[weapon].attack or 0, cost)
-            chance = chances.get(used[0])
+                used = weapons[weapon] = ((cards[weapon].attack or 0), 0.3 * _use_cost(table, weapon))
+            attack = used[0]
+            chance = chances.get(attack)
             if chance is None:
-                chance = chances[used[0]] = _odds(used[0], ordered, sizes[target])
-            score = chance * gain - 0.3 * used[1] - 0.5
+                chance = chances[attack] = _odds(attack, ordered, size)
+            score(chance * gain - used[1] - 0.5)
         else:
-            score = _turn_score(table, me, seen, action, counts, ordered)
-        listed.append(action)
-        scores.append(score)
-    top = max(scores)
-    best = [action for action, score in zip(listed, scores) if score >= top - TIE]
+            score(_turn_score(table, me, seen, action, counts, ordered))
+    bar = max(scores) - TIE
+    best = [action for action, score in zip(listed, scores) if score >= bar]
     # one random number a decision, however many actions are listed: a card the player does not use leaves
     # the rest of its play (and its rng) as it was, so a paired game's twin is the same game (issue 42.3)
     return best[int(rng.random() * len(best))]
@@ -368,6 +363,16 @@ def _card_worth(table: Any, design: str) -> float:
     if card.battle:
         return max(card.attack or 0, card.defence or 0) + 0.1 * (card.attack or 0) + effect_worth(card)
     return 0.0
+
+
+_WEAPONS: dict[int, tuple[Any, tuple[dict[str, tuple[int, float]], dict[str, tuple[float, bool]]]]] = {}
+
+
+def _weapons(table: Any) -> tuple[dict[str, tuple[int, float]], dict[str, tuple[float, bool]]]:
+    """What greedy's battles read of the cards, kept per table as each card is first met: weapon design → (its
+    attack, 0.3 × ``_use_cost``: what a battle's score takes for using it), and treasure design →
+    (``treasure_worth``, whether it is an ingredient)."""
+    return per_object(_WEAPONS, table, lambda table: ({}, {}))
 
 
 def _use_cost(table: Any, design: str) -> float:
