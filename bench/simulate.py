@@ -10,7 +10,7 @@ Run: python bench/simulate.py [--games 200] [--overhead-games 10000] [--overhead
         fixture game with the example pack, greedy seats; with --against, the same on another checkout, a
         folder or a git revision exported to a temporary folder, alternated round by round)
      python bench/simulate.py --ismcts [--budget 200] [--repeat 3]   (ISMCTS iterations per processor-second only)
-     python bench/simulate.py --ismcts --against /path/to/main [--rounds 5]   (the same, alternated with another tree's
+     python bench/simulate.py --ismcts --against REV [--rounds 5]   (the same, alternated with another tree's
         sources; both must print the same digest of their decisions)
 Goals: at least 1.7x from 1 to 2 workers for random and greedy agents (this 2-core machine); Dask within 10%
 of local processes at equal workers for runs of 10,000 games.
@@ -254,23 +254,40 @@ def ismcts_rate(budget: int, repeat: int) -> tuple[list[float], str]:
     return rates, digests.pop()
 
 
-def ismcts_against(other: Path, budget: int, repeat: int, rounds: int) -> None:
-    """``--ismcts`` run in a fresh process on this tree's sources and on ``other``'s (this script and cards for both,
-    so both measure the same decisions and report their digest), alternating round by round so both see the same
-    load; each round's figure is its median of ``repeat``. Two digests that differ stop the run: the trees do not
-    decide the same, and their speeds are not comparable."""
-    import subprocess
-    import sys
+def _checkout(spec: str, tmp: Path) -> Path:
+    """The other tree: a checkout folder, or a git revision exported into ``tmp`` (``bench/build.py``'s rule). A
+    name that is neither stops the run: measured with ``PYTHONPATH`` pointing nowhere, the other figure would be
+    this tree's installed one."""
+    import importlib.util
 
-    rates: dict[str, list[float]] = {"this tree": [], str(other): []}
+    loader = importlib.util.spec_from_file_location("build_bench", Path(__file__).with_name("build.py"))
+    build_bench = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(build_bench)
+    try:
+        return build_bench.checkout(spec, tmp)
+    except (subprocess.CalledProcessError, OSError) as exc:
+        raise SystemExit(f"--against {spec}: neither a checkout folder nor a git revision ({exc})") from None
+
+
+def ismcts_against(other: str, budget: int, repeat: int, rounds: int) -> None:
+    """``--ismcts`` run in a fresh process on this tree's sources and on ``other``'s (a folder or a git revision;
+    this script and cards for both, so both measure the same decisions and report their digest), alternating
+    round by round so both see the same load; each round's figure is its median of ``repeat``. Two digests that
+    differ stop the run: the trees do not decide the same, and their speeds are not comparable. A revision
+    exported has no compiled rollout loop: it runs its Python one."""
+
+    rates: dict[str, list[float]] = {"this tree": [], other: []}
     digests: dict[str, set[str]] = {name: set() for name in rates}
-    for _ in range(rounds):
-        for name, tree in (("this tree", REPO), (str(other), other)):
-            env = {**os.environ, "PYTHONPATH": str(tree / "src")}
-            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--ismcts", "--budget", str(budget),
-                                  "--repeat", str(repeat)], env=env, check=True, capture_output=True, text=True).stdout
-            rates[name].append(float(out.split(": ", 1)[1].split(" iterations", 1)[0].replace(",", "")))
-            digests[name].add(out.rsplit("decisions digest ", 1)[1].split(";")[0])
+    with tempfile.TemporaryDirectory(prefix="cardworks-ismcts-") as tmp:
+        trees = {"this tree": REPO, other: _checkout(other, Path(tmp))}
+        for _ in range(rounds):
+            for name, tree in trees.items():
+                env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+                out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--ismcts", "--budget",
+                                      str(budget), "--repeat", str(repeat)], env=env, check=True, capture_output=True,
+                                     text=True).stdout
+                rates[name].append(float(out.split(": ", 1)[1].split(" iterations", 1)[0].replace(",", "")))
+                digests[name].add(out.rsplit("decisions digest ", 1)[1].split(";")[0])
     found = set().union(*digests.values())
     if len(found) != 1:
         raise SystemExit(f"the trees decide differently (decisions digests {digests}): speeds not compared")
@@ -319,17 +336,10 @@ def paired_rates(games: int) -> dict[str, float]:
 def paired_against(other: str, games: int, rounds: int) -> None:
     """``paired_rates`` in a fresh process on this tree and on ``other`` (its own sources, this tree's fixture
     cards and pack), alternating round by round; the figure of each is its median over the rounds."""
-    import importlib.util
     import json
-    import subprocess
-    import sys
-    import tempfile
 
-    spec = importlib.util.spec_from_file_location("build_bench", Path(__file__).with_name("build.py"))
-    build_bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_bench)
     with tempfile.TemporaryDirectory(prefix="cardworks-paired-") as tmp:
-        trees = {"this tree": REPO, other: build_bench.checkout(other, Path(tmp))}
+        trees = {"this tree": REPO, other: _checkout(other, Path(tmp))}
         rates: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
         for _ in range(rounds):
             for name, tree in trees.items():
@@ -352,7 +362,7 @@ def main() -> None:
                         help="only ISMCTS iterations per processor-second on the four-player base game")
     parser.add_argument("--budget", type=int, default=200, help="ISMCTS iterations per decision (with --ismcts)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds of --ismcts; the median is the figure")
-    parser.add_argument("--against", type=Path, help="with --ismcts: another tree to alternate with (e.g. main); with "
+    parser.add_argument("--against", help="with --ismcts: another tree to alternate with (e.g. main); with "
                         "--paired, a tree or a git revision")
     parser.add_argument("--rounds", type=int, default=None,
                         help="alternated rounds of --against (default: 3 with --paired, 5 with --ismcts)")
@@ -386,7 +396,7 @@ def main() -> None:
               f"({games} games a run, greedy, four-player fixture base + example pack)")
         return
     if args.ismcts and args.against:
-        ismcts_against(args.against.resolve(), args.budget, args.repeat, args.rounds if args.rounds is not None else 5)
+        ismcts_against(str(args.against), args.budget, args.repeat, args.rounds if args.rounds is not None else 5)
         return
     if args.against and not args.paired:
         parser.error("--against goes with --ismcts or --paired")
