@@ -269,6 +269,14 @@ static int call_none(PyObject *result) {
     return 0;
 }
 
+/* ``if self.check_victory(draft): self.schedule(draft, then)``: 1 when the game is won (and ``then`` scheduled),
+   0 when not, -1 on an error */
+static int won(PyObject *self, PyObject *draft, PyObject *then) {
+    int t = call_truth(PyObject_CallMethodOneArg(self, s_check_victory, draft));
+    if (t <= 0) return t;
+    return call_none(PyObject_CallMethodObjArgs(self, s_schedule, draft, then, NULL)) < 0 ? -1 : 1;
+}
+
 /* ``effects[type(action)](self, draft, action)`` */
 static int play_action(PyObject *effects, PyObject *self, PyObject *draft, PyObject *action) {
     PyObject *effect = PyDict_GetItemWithError(effects, (PyObject *)Py_TYPE(action));
@@ -484,12 +492,8 @@ static PyObject *random_steps(PyObject *module, PyObject *args) {
                                 long mine = PyLong_AsLong(PyList_GET_ITEM(weights, me));
                                 if (mine == -1 && PyErr_Occurred()) goto error;
                                 if (mine >= limit) {
-                                    t = call_truth(PyObject_CallMethodOneArg(self, s_check_victory, draft));
-                                    if (t < 0) goto error;
-                                    if (t) {
-                                        if (call_none(PyObject_CallMethodObjArgs(self, s_schedule, draft, s_end_action, NULL)) < 0) goto error;
-                                        continue;
-                                    }
+                                    if ((t = won(self, draft, s_end_action)) < 0) goto error;
+                                    if (t) continue;
                                 }
                             } else {
                                 t = insort(hand, drawn); Py_DECREF(drawn);
@@ -561,12 +565,8 @@ static PyObject *random_steps(PyObject *module, PyObject *args) {
                         if (failed) goto error;
                         if ((t = reaches(weights, limit)) < 0) goto error;
                         if (t) {
-                            t = call_truth(PyObject_CallMethodOneArg(self, s_check_victory, draft));
-                            if (t < 0) goto error;
-                            if (t) {
-                                if (call_none(PyObject_CallMethodObjArgs(self, s_schedule, draft, s_end_action, NULL)) < 0) goto error;
-                                continue;
-                            }
+                            if ((t = won(self, draft, s_end_action)) < 0) goto error;
+                            if (t) continue;
                         }
                     } else {
                         Py_DECREF(treasure);
@@ -590,12 +590,8 @@ static PyObject *random_steps(PyObject *module, PyObject *args) {
         /* ``_end_action`` */
         if ((t = reaches(weights, limit)) < 0) goto error;
         if (t) {
-            t = call_truth(PyObject_CallMethodOneArg(self, s_check_victory, draft));
-            if (t < 0) goto error;
-            if (t) {
-                if (call_none(PyObject_CallMethodObjArgs(self, s_schedule, draft, s_next_turn, NULL)) < 0) goto error;
-                continue;
-            }
+            if ((t = won(self, draft, s_next_turn)) < 0) goto error;
+            if (t) continue;
         }
         o = dget(draft, off_current); if (o == NULL) goto error;
         Py_ssize_t current = as_index(o); Py_CLEAR(o);
