@@ -31,19 +31,34 @@ def _runs(monkeypatch, digests: dict[str, str]) -> list[list[str]]:
     return commands
 
 
+def _other(tmp_path: Path) -> Path:
+    """A folder the bench takes for a checkout (it holds ``src/cardworks``)."""
+    (tmp_path / "src" / "cardworks").mkdir(parents=True)
+    return tmp_path
+
+
 def test_the_same_decisions_are_compared(monkeypatch, capsys, tmp_path) -> None:
-    commands = _runs(monkeypatch, {str(REPO): "0123456789abcdef", str(tmp_path): "0123456789abcdef"})
-    bench.ismcts_against(tmp_path, 200, 3, 2)
+    other = _other(tmp_path)
+    commands = _runs(monkeypatch, {str(REPO): "0123456789abcdef", str(other): "0123456789abcdef"})
+    bench.ismcts_against(str(other), 200, 3, 2)
     out = capsys.readouterr().out
     assert "same decisions, digest 0123456789abcdef" in out and "ratio this tree" in out, out
     assert len(commands) == 4 and all(c[1] == str(REPO / "bench" / "simulate.py") for c in commands)
 
 
 def test_trees_deciding_differently_are_not_compared(monkeypatch, capsys, tmp_path) -> None:
-    _runs(monkeypatch, {str(REPO): "0123456789abcdef", str(tmp_path): "fedcba9876543210"})
+    other = _other(tmp_path)
+    _runs(monkeypatch, {str(REPO): "0123456789abcdef", str(other): "fedcba9876543210"})
     with pytest.raises(SystemExit, match="decide differently"):
-        bench.ismcts_against(tmp_path, 200, 3, 2)
+        bench.ismcts_against(str(other), 200, 3, 2)
     assert "ratio" not in capsys.readouterr().out
+
+
+def test_a_name_that_is_neither_a_checkout_nor_a_revision_is_refused(tmp_path) -> None:
+    """Run with ``PYTHONPATH`` pointing at a folder that holds no sources, the other tree's figure would be this
+    tree's installed code measured a second time: the bench stops instead."""
+    with pytest.raises(SystemExit, match="neither a checkout folder nor a git revision"):
+        bench.ismcts_against(str(tmp_path / "no-such-tree"), 200, 3, 2)
 
 
 def test_the_digest_is_that_of_the_searches(monkeypatch) -> None:
