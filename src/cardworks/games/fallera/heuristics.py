@@ -593,6 +593,8 @@ def _determinizations(table: Any, seen: dict[str, Any]) -> tuple[Callable[[rando
     weights, sellables = tuple(weights), tuple(sellables)
     in_place = rules.in_place
     new_draft, copied = object.__new__, list
+    current, phase, discord, reason, turn, queen, revealed, actions, again, pending, asked = map(fixed.get, (
+        "current", "phase", "discord", "reason", "turn", "queen", "revealed", "actions", "again", "pending", "asked"))
 
     def playout(rng: random.Random) -> Any:
         """``rules.playout(draw(rng))``, field by field as ``thawed`` would set them."""
@@ -614,8 +616,6 @@ def _determinizations(table: Any, seen: dict[str, Any]) -> tuple[Callable[[rando
             draft.marks = marks[:down] + ((*marks[down][:2], dealt_attack),) + marks[down + 1:]
         return in_place(draft)
 
-    current, phase, discord, reason, turn, queen, revealed, actions, again, pending, asked = map(fixed.get, (
-        "current", "phase", "discord", "reason", "turn", "queen", "revealed", "actions", "again", "pending", "asked"))
     return draw, playout
 
 
