@@ -102,7 +102,7 @@ def simulate(cards_root: Path, packs: tuple[Path, ...], game: str, selection: st
         raise UsageError("--games auto plays until every pack card is decided: give PACKS, without --compare, --sweep, "
                          "--no-paired or --measure-agents")
     agents = parse_agents(agent, players, budget)
-    _warn_of_python_rollouts(game, agents)
+    _warn_of_what_is_missing(game, agents)
     _check_places(scheduler, out)
     if sweep is not None:
         _sweep(cards_root, packs, game, selection, players, games, seed, first, agents, workers, scheduler, max_steps,
@@ -158,20 +158,16 @@ def _finish(report: dict, packs: tuple[Path, ...], fail_on: tuple[str, ...], out
 
 
 
-ROLLOUTS_WARNING = ("warning: [slow-rollouts] the compiled rollout loop (games/fallera/_rollouts.c) was not built "
-                    "when cardworks was installed: ISMCTS searches play the same loop in Python, the same decisions at "
-                    "about two thirds of the speed; install a C compiler and Python's headers and install cardworks again")
+def _warn_of_what_is_missing(game: str | None, agents: tuple) -> None:
+    """Where the install lacks a part of the game these agents would use (Fallera's compiled rollout loop), the
+    games play the same decisions, slower: said once, as the build says a missing font subsetter."""
+    from ..engine.plugins import plugin_of
 
+    plugin = plugin_of(game) if game else None
+    line = plugin.simulation.missing(frozenset(a.kind for a in agents)) if plugin and plugin.simulation else None
+    if line:
+        click.echo(f"warning: {line}", err=True)
 
-def _warn_of_python_rollouts(game: str | None, agents: tuple) -> None:
-    """Where the install could not compile Fallera's rollout loop, a search runs the Python one: the same
-    decisions, slower. Said once, as the build says a missing font subsetter, unless the Python loop was chosen."""
-    if game != "fallera" or not any(a.kind == "mcts" for a in agents):
-        return
-    from ..games.fallera import rollouts
-
-    if rollouts.KERNEL is None and not os.environ.get("CARDWORKS_PURE_PYTHON"):
-        click.echo(ROLLOUTS_WARNING, err=True)
 
 def _check_places(scheduler: str | None, out: Path | None) -> None:
     """A wrong --scheduler or --out is said before any game is played, not after an hour of them."""

@@ -37,6 +37,10 @@ def _no_cards(rules: Any) -> dict[str, Any]:
     return {}
 
 
+def _nothing_missing(kinds: frozenset[str]) -> str | None:
+    return None
+
+
 def _no_log(state: Any, reason: str | None) -> tuple[tuple[str, str] | None, tuple[tuple[tuple[str, str], int], ...]]:
     return None, ()
 
@@ -91,6 +95,10 @@ class Simulation:
     that the actions a twin's rules list differ from the real rules' only by actions naming the card: a paired
     game's watch then takes a greedy holder's choice as the twin's too where no action names the card, instead
     of working it out again; without it, the choice is always worked out again."""
+    missing: Callable[[frozenset[str]], str | None] = _nothing_missing
+    """``missing(kinds)``: what this install of the game lacks that agents of these kinds (``mcts``, ``greedy``…)
+    would use, as one line for a warning (a compiled part that was not built: the same decisions, slower), or
+    None. ``simulate`` says it once before it plays."""
 
 
 class SectionContext(Protocol):

@@ -4,6 +4,7 @@ heuristics, the deck's public card definitions, and the referee's view of who ho
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -371,6 +372,18 @@ def deal(db: Any, config: Any, rules: Any, rng: random.Random) -> Any:
     return rules.new_game(rng=rng, deal=deal_size(db, config.players))
 
 
+def missing(kinds: frozenset[str]) -> str | None:
+    """A search (``mcts``) plays its rollouts through the compiled loop; where the install could not build it, the
+    Python loop plays them, the same decisions at about two thirds of the speed, unless that loop was chosen."""
+    from . import rollouts
+
+    if "mcts" not in kinds or rollouts.KERNEL is not None or os.environ.get("CARDWORKS_PURE_PYTHON"):
+        return None
+    return ("[slow-rollouts] the compiled rollout loop (games/fallera/_rollouts.c) was not built when cardworks was "
+            "installed: ISMCTS searches play the same loop in Python, the same decisions at about two thirds of the "
+            "speed; install a C compiler and Python's headers and install cardworks again")
+
+
 SIMULATION = Simulation(heuristics=heuristics, turns=turns, cards=cards, zones=zones, design=design, played=played,
                         credits=credits, plain=plain, deal=deal, adjusted=adjusted, quiet=quiet, quiets=quiets,
-                        named=named)
+                        named=named, missing=missing)
