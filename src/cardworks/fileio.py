@@ -291,14 +291,43 @@ def run_ended(entry: Path, prefix: str) -> bool:
 
 
 def process_alive(pid: int) -> bool:
-    """Whether process ``pid`` is running (another user's process counts)."""
+    """Whether process ``pid`` is running (another user's process counts). A killed worker whose parent died too
+    is a zombie until the system reaps it, which can take a while, and a zombie answers signals; where ``/proc``
+    says it is one, it has ended."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except (PermissionError, OverflowError):
         return True
-    return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # no /proc (macOS), or it ended just now: what it left is removed next time
+        return True
+    return stat.rpartition(")")[2].split()[:1] != ["Z"]
+
+
+def sweep_dead_temporaries(prefix: str, folder: Path | None = None) -> list[str]:
+    """Remove this user's folders ``<prefix><pid>-…`` in the temporary folder (or ``folder``) whose process has
+    ended: what a process killed outright (kill -9, out of memory) left, since no clean-up of its own ran. A live
+    process's folder, another user's, and any other name are left. Returns the names removed."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder or tempfile.gettempdir()))
+    except OSError:
+        return removed
+    for entry in entries:
+        number, dash, rest = entry.name[len(prefix):].partition("-") if entry.name.startswith(prefix) else ("", "", "")
+        if not (number.isdigit() and dash and rest) or not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid() or process_alive(int(number)):
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed.append(entry.name)
+    return removed
 
 
 def link_to_no_folder(path: Path) -> str | None:

@@ -1,5 +1,6 @@
-"""Ctrl-C mid-work, and kill -9 of an export: one line, exit 130, and every earlier output and data file
-as it was; a staging folder a killed export left is removed by the next run.
+"""Ctrl-C mid-work, and kill -9 of an export or a build: one line, exit 130, and every earlier output and data
+file as it was; a staging folder a killed export left, and the font folders of a killed build, are removed by the
+next run.
 
 The commands are paused at a named fault point (``CARDWORKS_PAUSE_AT``, see ``fileio.fault_point``) and
 SIGINT is sent to their whole process group there, as a terminal's Ctrl-C would be: ``write`` is the
@@ -94,6 +95,24 @@ def test_an_interrupted_build_leaves_no_temporary_font_folder(signum: int, tmp_p
     assert run.result.exit_code == (130 if signum == signal.SIGINT else 143), run.result.stderr[-2000:]
     assert not run.left, f"processes left: {run.left}"
     assert _font_folders(temp) == [], "temporary folders left behind by the interrupted build"
+
+
+@pytest.mark.slow
+def test_the_font_folders_of_a_build_killed_outright_are_removed_by_the_next(tmp_path: Path) -> None:
+    """kill -9 runs no finalizer, so the killed build's font folders stay (one a process that laid out); the next
+    command that lays anything out removes them, since the processes named in them are gone."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    run = interrupt("--cards", str(CARDS), "build", "--game", "fallera", "--out", str(tmp_path / "out"), "--no-docs",
+                    "--locale", "en", "--jobs", "2", at="", ready=lambda process: len(_font_folders(temp)) >= 2,
+                    tmp=tmp_path, env={"TMPDIR": str(temp)}, signum=signal.SIGKILL)
+    assert run.paused, f"the build never had two font folders: {run.result.stderr[-2000:]}"
+    left = _font_folders(temp)
+    assert len(left) >= 2, f"kill -9 should have left the folders it could not remove: {left}"
+    again = cardworks("--cards", str(CARDS), "build", "--game", "calavera", "--locale", "en", "--no-docs",
+                      "--jobs", "1", "--out", str(tmp_path / "again"), env={"TMPDIR": str(temp)}, timeout=300)
+    assert again.exit_code == 0, again.stderr[-2000:]
+    assert _font_folders(temp) == [], f"left after the next build: {_font_folders(temp)} (before it: {left})"
 
 
 @pytest.mark.slow

@@ -78,5 +78,47 @@ def test_no_font_folder_is_left_behind_by_a_process_or_its_pool_workers(tmp_path
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     during = json.loads(done.stdout.strip().splitlines()[-1])
-    assert len(during) == 1 and during[0].startswith("weasyprint-"), during
+    assert len(during) == 1 and during[0].startswith(fonts.FONT_FOLDER), during
     assert sorted(os.listdir(temp)) == []
+
+
+SWEEP = """
+import json
+import os
+from pathlib import Path
+from weasyprint import HTML
+from cardworks.render.fonts import font_face_css, shared_font_config
+
+config = shared_font_config()
+HTML(string=f"<style>{font_face_css()}</style><p style='font-family: CardSans'>card</p>").write_pdf(font_config=config)
+print(json.dumps([sorted(os.listdir(os.environ["TMPDIR"])), config._folder.name, len(os.listdir(config._folder))]))
+"""
+
+
+def test_a_process_removes_the_font_folders_of_this_machines_processes_that_are_gone(tmp_path) -> None:
+    """A process killed outright (kill -9) runs no finalizer, so its font folder stays; the next process that
+    lays out removes the folders whose process is gone, and only those: not a live process's, not another
+    machine's (a temporary folder shared with containers), not WeasyPrint's of another program."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    names = {"gone": fonts.font_folder_prefix(gone.pid) + "abc", "alive": fonts.font_folder_prefix(os.getpid()) + "def",
+             "elsewhere": f"{fonts.FONT_FOLDER}00000000-{gone.pid}-ghi", "other program": "weasyprint-jkl"}
+    for name in names.values():
+        (temp / name).mkdir()
+        (temp / name / "font").write_bytes(b"x" * 1000)
+    script = tmp_path / "sweep.py"
+    script.write_text(SWEEP)
+    done = subprocess.run([sys.executable, str(script)], env={**os.environ, "TMPDIR": str(temp)},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    during, own, fonts_in_own = json.loads(done.stdout.strip().splitlines()[-1])
+    assert during == sorted([names["alive"], names["elsewhere"], names["other program"], own]), during
+    assert own.startswith(fonts.FONT_FOLDER) and fonts_in_own >= 1, "WeasyPrint did not copy the fonts into ours"
+    assert sorted(os.listdir(temp)) == sorted([names["alive"], names["elsewhere"], names["other program"]])

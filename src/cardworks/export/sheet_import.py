@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, UsageError
-from ..fileio import fault_point, folder_locks
+from ..fileio import fault_point, folder_locks, sweep_dead_temporaries
 from ..i18n.files import merge_translations
 from ..i18n.merge import LEGACY_WARNING, conflict_message, decide
 from ..i18n.workflow import recover_imports
@@ -45,40 +44,12 @@ from .sheet_read import where as _where
 
 COPY_PREFIX = "cardworks-sheet-"
 """The copy of the database an import validates is ``<temp folder>/cardworks-sheet-<pid>-<random>``."""
-_COPY = re.compile(r"^cardworks-sheet-(?P<pid>[0-9]+)-[A-Za-z0-9_]+$")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process
-        return True
-    return True
 
 
 def sweep_stale_copies(folder: Path | None = None) -> list[str]:
     """Remove the database copies that imports killed with kill -9 left in the temporary folder (their process
     is gone; a live import's copy is left alone). Returns the names removed."""
-    folder = Path(folder or tempfile.gettempdir())
-    removed = []
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return removed
-    for entry in entries:
-        found = _COPY.match(entry.name)
-        if found is None or not entry.is_dir(follow_symlinks=False) or _alive(int(found["pid"])):
-            continue
-        try:
-            if entry.stat(follow_symlinks=False).st_uid != os.getuid():
-                continue
-        except OSError:
-            continue
-        shutil.rmtree(entry.path, ignore_errors=True)
-        removed.append(entry.name)
-    return removed
+    return sweep_dead_temporaries(COPY_PREFIX, folder)
 
 
 def _set(card: dict[str, Any], column: Column, value: Any) -> bool:

@@ -7,13 +7,17 @@ macOS and Windows render the same; its glyphs cover every locale of the shipped 
 
 from __future__ import annotations
 
+import hashlib
 import os
+import socket
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..fileio import sweep_dead_temporaries
 from ..resources import fonts_dir
 
 FONT_DIRS = (fonts_dir(),)
@@ -83,9 +87,34 @@ def shared_font_config() -> Any:
     pid = os.getpid()
     if pid not in _CONFIGS:
         install()
-        _CONFIGS[pid] = FontConfiguration()
+        sweep_font_folders()
+        config = FontConfiguration()
+        # WeasyPrint makes its folder when the first @font-face needs one, unless one is set; it fills and removes
+        # the one it finds. Ours is named for this process, so a later one can tell it was left (kill -9).
+        config._folder = Path(tempfile.mkdtemp(prefix=font_folder_prefix(pid)))
+        _CONFIGS[pid] = config
         Finalize(None, _remove_font_folder, args=(pid,), exitpriority=0)
     return _CONFIGS[pid]
+
+
+FONT_FOLDER = "cardworks-fonts-"
+"""The start of a process's font folder's name in the temporary folder; then the machine's tag and the process id
+(``font_folder_prefix``)."""
+
+
+def font_folder_prefix(pid: int) -> str:
+    """The name a font folder of process ``pid`` on this machine starts with. The machine is named (a hash of its
+    host name) because a temporary folder may be shared with containers whose process ids are not this one's."""
+    host = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
+    return f"{FONT_FOLDER}{host}-{pid}-"
+
+
+def sweep_font_folders() -> list[str]:
+    """Remove the font folders of this machine's processes that are gone. A process killed outright (kill -9, the
+    out-of-memory killer) runs no finalizer, so its folder (about 4 MB) stays; the next process that lays out
+    removes it. A folder whose process is alive, another machine's or another user's is left. Returns the names
+    removed."""
+    return sweep_dead_temporaries(font_folder_prefix(0)[: -len("0-")])
 
 
 def _remove_font_folder(pid: int) -> None:
