@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import os
 import shutil
 import signal
@@ -21,7 +22,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from glob import escape as glob_escape
 from pathlib import Path
@@ -89,6 +90,30 @@ def _chunks(fd: int, limit: int, path: Path) -> Iterator[bytes]:
         if remaining <= 0:  # grew while being read
             raise UnsafeFile("file-too-large", f"file is over the limit of {limit:,} bytes", path)
         yield chunk
+
+
+SETTLED_NS = 2_000_000_000
+"""A file last changed longer ago than this (2 s) has its digest kept in the process (:func:`file_digest`)."""
+_DIGESTS: dict[str, tuple[tuple[int, int, int, int, int], bytes]] = {}
+
+
+def file_digest(path: str | Path, info: os.stat_result | None, read: Callable[[], bytes]) -> bytes:
+    """The SHA-256 of the file's bytes (``read()`` gives them). A process that builds again and again (``build
+    --watch``, ``serve``) hashes the package, the templates and the database before each build; a file whose
+    status (modification and change times, size, inode, device) is what it was when it was read is not read
+    again. The change time moves with every write and cannot be set back, and a digest is kept only for a file
+    that had not changed for ``SETTLED_NS`` when it was read, so a write within the file system's time
+    resolution of the reading cannot pass for no change (the "racy" case of git's index)."""
+    if info is None:  # no status: read (and refused) as usual, kept by nothing
+        return hashlib.sha256(read()).digest()
+    signature = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino, info.st_dev)
+    kept = _DIGESTS.get(str(path))
+    if kept is not None and kept[0] == signature:
+        return kept[1]
+    value = hashlib.sha256(read()).digest()
+    if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > SETTLED_NS:
+        _DIGESTS[str(path)] = (signature, value)
+    return value
 
 
 def read_limited(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:

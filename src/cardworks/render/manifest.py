@@ -10,7 +10,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..errors import DataError
-from ..fileio import MAX_ASSET_BYTES, UnsafeFile, read_limited, write_bytes_atomic
+from ..fileio import MAX_ASSET_BYTES, UnsafeFile, file_digest, read_limited, write_bytes_atomic
 from ..loading.database import display_path, unsafe_entry
 from ..problems import Problem
 from .transaction import Produce, active, file_sha256, produced_temp
@@ -81,18 +81,29 @@ def write_output_file(out_dir: Path, relative: str, produce: Produce) -> tuple[s
 
 
 def hash_files(digest: "hashlib._Hash", paths: list[Path], root: Path, read: dict[Path, bytes] | None = None) -> None:
-    """Feed each file's path (relative to ``root``) and bytes into ``digest``, in path order. ``read`` keeps
-    the bytes of files read before in the same build, so that tasks hashing the same folders read them once."""
+    """Feed each file's path (relative to ``root``) and the digest of its bytes (``fileio.file_digest``) into
+    ``digest``, in path order. ``read`` keeps the digests of files read before in the same build, so that tasks
+    hashing the same folders read them once."""
     for path in sorted(paths):
         unsafe = unsafe_entry(root, path)
         if unsafe is not None:  # validation reports these; a file swapped in since is refused here too
             raise DataError(f"{display_path(path)}: [{unsafe[0]}] {unsafe[1]}",
                             [Problem(display_path(path), "", *unsafe)])
-        if read is None:
-            data = read_limited(path, MAX_ASSET_BYTES)
+        if read is not None and path in read:
+            data = read[path]
         else:
-            data = read[path] if path in read else read.setdefault(path, read_limited(path, MAX_ASSET_BYTES))
+            data = file_digest(path, _status(path), lambda path=path: read_limited(path, MAX_ASSET_BYTES))
+            if read is not None:
+                read[path] = data
         digest.update(str(path.relative_to(root)).encode() + b"\0" + data + b"\0")
+
+
+def _status(path: Path) -> os.stat_result | None:
+    """The file's status, None when it cannot be had (``read_limited`` then says why, as for any bad file)."""
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
 
 
 _FIELD_TYPES = {f.name: f.type for f in fields(OutputRecord)}

@@ -16,11 +16,12 @@ import os
 import stat
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..loading.overlay import overlay_key
-from ..fileio import MAX_ASSET_BYTES, read_text_limited, write_text_atomic
+from ..fileio import MAX_ASSET_BYTES, file_digest, read_text_limited, write_text_atomic
 from ..loading.database import game_folders
 from ..problems import Problem
 from ..resources import data_dir, package_dir
@@ -63,13 +64,16 @@ def hash_tree(digest: "hashlib._Hash", root: Path, skip: Callable[[str], bool] |
                 if stat.S_ISLNK(info.st_mode):
                     digest.update(os.readlink(path).encode() + b"\0")
                 elif stat.S_ISREG(info.st_mode) and info.st_size <= MAX_ASSET_BYTES:
-                    with open(path, "rb") as handle:
-                        digest.update(handle.read())
-                    digest.update(b"\0")
+                    digest.update(file_digest(path, info, partial(_read, path)) + b"\0")
                 elif not stat.S_ISDIR(info.st_mode):
                     digest.update(f"{info.st_size}\0".encode())
             except OSError as exc:
                 digest.update(f"error {exc.errno}\0".encode())
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def _installed() -> list[str]:
