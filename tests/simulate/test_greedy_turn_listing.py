@@ -1,0 +1,80 @@
+"""Greedy's turn read off the rules' own listing (``heuristics._turn``, over ``TurnChoices``) chooses what its loop over
+every listed action chooses: the same action from the same random number, ties included, at every turn decision of
+greedy games on several decks."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardworks.engine.core import CHANCE
+from cardworks.games.fallera import heuristics
+from cardworks.games.fallera.facts import TurnChoices
+from cardworks.simulate import runner
+from cardworks.simulate.agents import parse_agents
+from cardworks.simulate.tables import TableSpec, build_table
+from simulate_helpers import CARDS, PACK, REPO
+
+VERBS = REPO / "tests" / "engine" / "verbs_pack"
+BALANCE = REPO / "tests" / "simulate" / "balance-pack"
+
+
+class _Fixed:
+    """A generator whose ``random()`` is always ``value``: the first or the last of tied actions is chosen."""
+
+    def __init__(self, value: float) -> None:
+        self.value, self.draws = value, 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return self.value
+
+
+def _turns(pack, selection: str, players: int, games: int):
+    """(table, seat, observation, listing) of every greedy turn decision of ``games`` greedy games."""
+    table = build_table(TableSpec(str(CARDS), "fallera", selection, players, (str(pack),)))
+    seats = parse_agents("greedy", players)
+    rules = table.rules
+    for index in range(games):
+        chance, *minds = runner.game_rngs(5, index, players)
+        choices, play, now = table.playout(table.deal(chance))
+        legal = choices()
+        while legal:
+            state = now()
+            actor = rules.actor(state)
+            if actor != CHANCE and state.phase == "turn" and len(legal) > 1:
+                yield table, actor, rules.observe(state, actor), rules.choices(state)
+            action = legal[int(chance.random() * len(legal))] if actor == CHANCE else \
+                seats[actor].choose(table, actor, lambda: rules.observe(state, actor), legal, minds[actor])
+            play(action, chance)
+            legal = choices()
+
+
+@pytest.mark.parametrize("pack, selection, players, games", [
+    (PACK, "base", 4, 6), (PACK, "expert", 3, 4), (VERBS, "base-3", 3, 4), (BALANCE, "base", 4, 4)])
+def test_the_listing_read_by_numbers_chooses_as_the_loop_does(pack, selection, players, games) -> None:
+    compared = tied = 0
+    for table, me, seen, legal in _turns(pack, selection, players, games):
+        listed = list(legal)
+        picks = []
+        for value in (0.0, 0.5, 0.999999):
+            fast, slow = _Fixed(value), _Fixed(value)
+            got = heuristics.greedy(table, me, seen, legal, fast) if type(legal) is TurnChoices else None
+            want = heuristics.greedy(table, me, seen, listed, slow)
+            if got is not None:
+                assert got == want and fast.draws == slow.draws == 1, (value, me, seen)
+            picks.append(want)
+        compared += type(legal) is TurnChoices
+        tied += picks[0] != picks[-1]
+    assert compared > 50 and tied > 0  # ties were met, and chosen alike
+
+
+def test_a_listing_pruned_by_a_wrong_bound_is_seen(monkeypatch) -> None:
+    """The comparison is sharp: bounding a rival's battles by its treasure worth least (a bound below some of its
+    scores) makes some decision differ from the loop's."""
+    monkeypatch.setattr(heuristics, "_BOUND", min)
+    differs = 0
+    for table, me, seen, legal in _turns(PACK, "base", 4, 3):
+        if type(legal) is TurnChoices:
+            differs += heuristics.greedy(table, me, seen, legal, _Fixed(0.0)) != \
+                heuristics.greedy(table, me, seen, list(legal), _Fixed(0.0))
+    assert differs > 0
