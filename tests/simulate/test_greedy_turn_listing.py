@@ -78,3 +78,18 @@ def test_a_listing_pruned_by_a_wrong_bound_is_seen(monkeypatch) -> None:
             differs += heuristics.greedy(table, me, seen, legal, _Fixed(0.0)) != \
                 heuristics.greedy(table, me, seen, list(legal), _Fixed(0.0))
     assert differs > 0
+
+
+@pytest.mark.parametrize("pack, selection, players, games", [(PACK, "base", 4, 6), (VERBS, "base-3", 3, 4)])
+def test_a_listing_names_the_cards_its_actions_name(pack, selection, players, games) -> None:
+    """``Simulation.named`` of a turn's listing, read off its numbers, is what its built actions name: every battle's
+    weapon and treasure, every special played and treasure sold, nothing for an almoina or a move."""
+    from cardworks.games.fallera import simulation
+
+    kinds = set()
+    for _, _, _, legal in _turns(pack, selection, players, games):
+        if type(legal) is TurnChoices:
+            listed = list(legal)
+            assert simulation.named(legal) == simulation.named(listed)
+            kinds.update(type(action).__name__ for action in listed)
+    assert {"Attack", "Sell", "Play"} <= kinds

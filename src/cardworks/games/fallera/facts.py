@@ -323,6 +323,19 @@ class TurnChoices(Sequence):
         """Each instance's design, by number (what the battles built for ``battle_parts`` name)."""
         return self._facts.designs
 
+    def named(self) -> set[str]:
+        """The designs of the cards the listed actions name (a battle's weapon and treasure, a special played, a
+        treasure sold; an almoina or a Queen's move names none), read off the numbers without building a battle."""
+        designs, counters = self._facts.designs, self._counters
+        found = {action.card.design for action in self._plays}
+        if self._battles:
+            found.update(designs[weapon] for weapon in self._weapons)
+            for target in self._facts.rivals[self._me]:
+                found.update(designs[treasure] for treasure in counters[target])
+        sellable = self._facts.sellable
+        found.update(designs[treasure] for treasure in counters[self._me] if sellable[treasure])
+        return found
+
     def after_battles(self) -> Iterator[FalleraAction]:
         """The actions listed after the battles, in order: specials played, Queen moves, sales."""
         yield from self._plays
