@@ -93,3 +93,18 @@ def test_a_listing_names_the_cards_its_actions_name(pack, selection, players, ga
             assert simulation.named(legal) == simulation.named(listed)
             kinds.update(type(action).__name__ for action in listed)
     assert {"Attack", "Sell", "Play"} <= kinds
+
+
+def test_the_unseen_defences_are_those_of_the_battle_cards_not_shown() -> None:
+    """``_unseen_defences``: the defences, ascending, of the battle cards a player's observation does not show (its
+    hand, the cemetery, cards being laid, every counter, the map, a face-up attack), as a plain count finds them."""
+    met = 0
+    for table, _, seen, _ in _turns(PACK, "base", 4, 4):
+        battle = seen.get("battle")
+        shown = {*seen["hand"], *seen["cemetery"], *seen.get("laying", ()), *(label for c in seen["counters"] for label in c),
+                 *seen.get("map", {}).values(), *((battle.get("attack"),) if battle else ())}
+        cards = table.rules.deck_designs()
+        want = sorted(table.cards[d].defence for i, d in enumerate(cards) if table.cards[d].battle and f"{d}#{i}" not in shown)
+        assert heuristics._unseen_defences(table, seen) == want
+        met += 0 < len(want) < sum(table.cards[d].battle for d in cards)
+    assert met > 10

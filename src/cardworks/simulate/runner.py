@@ -346,7 +346,11 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     if answers is None:
         answers = _answers(table, frozen, frozenset(live).union(resting))
     settled = answers[1]
-    for design in [d for d in live if _holders(answers, snapshots, d) is None]:
+    # each watched design's holders (``_holders``), for those the answers name (any other is held by nobody); a
+    # design that parts below leaves ``live``, and one that comes back had parted before: these stay its answers
+    holding = {**{d: h for d, h in answers[0].items() if d not in snapshots},
+               **{d: h for d, h in settled.items() if d in snapshots}}
+    for design in [d for d in live if d in holding and holding[d] is None]:
         _part(snapshots, design, before)
         resting[design] = live.pop(design)
     for design in [d for d in resting if settled.get(d, ()) is not None]:
@@ -358,7 +362,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         now_gone = list(live)
     elif agent is not None:
         for design in live:
-            if actor in (_holders(answers, snapshots, design) or ()):
+            if design in holding and actor in (holding[design] or ()):
                 (checked if agent.kind == "greedy" else now_gone).append(design)
     for design in now_gone:
         _part(snapshots, design, here)

@@ -14,7 +14,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import chain, filterfalse
+from itertools import filterfalse
 from typing import Any
 
 from ...engine.codec import deep_tuple
@@ -50,7 +50,7 @@ class _Defences:
     (``table.beliefs``; in a paired game's twin, the real card's, since nobody knows one card plays as a
     stand-in), read only for the cards a player has not seen."""
 
-    __slots__ = ("each", "everything", "in_order")
+    __slots__ = ("each", "everything", "in_order", "labels", "defence_of")
 
     def __init__(self, table: Any) -> None:
         beliefs = getattr(table, "beliefs", None) or table.cards
@@ -64,6 +64,10 @@ class _Defences:
                                       if defence is not None), key=lambda item: item[1]))
         """(label, defence) of every battle card (its label ``design#n``, as observations write it), by defence
         ascending."""
+        self.defence_of = dict(self.in_order)
+        """Each battle card's label → its defence."""
+        self.labels = frozenset(self.defence_of)
+        """Every battle card's label."""
 
 
 def _kept_defences(table: Any) -> _Defences:
@@ -167,11 +171,10 @@ def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
     known = _kept_defences(table)
     battle = seen.get("battle")
     attack = (battle.get("attack"),) if battle else ()
-    visible = chain(seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"],
-                    seen.get("map", {}).values(), attack)
-    # what it sees, gathered in C; the battle cards not among them, by defence (a label is one card)
-    shown = set(visible)
-    return [defence for label, defence in known.in_order if label not in shown]
+    # the battle cards not among what it sees, worked out in C (a label is one card), and their defences in order
+    unseen = known.labels.difference(seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"],
+                                     seen.get("map", {}).values(), attack)
+    return sorted(map(known.defence_of.__getitem__, unseen))
 
 
 def _odds(attack: int, ordered: list[int], hand: int) -> float:
