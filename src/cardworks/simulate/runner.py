@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Sequence
 
 import numpy as np
@@ -21,8 +22,15 @@ from .tables import Table, TableSpec, build_table, winners
 
 def game_rngs(seed: int, index: int, players: int) -> list[random.Random]:
     """The chance rng, then one rng per seat, of game ``index``."""
+    return [random.Random(word) for word in _seeds(seed, index, players)]
+
+
+@lru_cache(maxsize=64)
+def _seeds(seed: int, index: int, players: int) -> tuple[int, ...]:
+    """The seeds of ``game_rngs``, kept for the last games: a game's twins played from the deal seed their
+    generators again, and drawing the words from a ``SeedSequence`` cost more than seeding with them."""
     words = np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(players + 1, dtype=np.uint64)
-    return [random.Random(int(word)) for word in words]
+    return tuple(int(word) for word in words)
 
 
 def _restored(states: tuple[Any, ...]) -> list[random.Random]:
@@ -238,7 +246,9 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         counted_chance, *counted_minds = map(_Counted.told, (chance, *minds), kept)
     else:
         counted_chance, counted_minds = chance, minds
-    while legal and steps < table.spec.max_steps:
+    searching = [agent.kind == "mcts" for agent in seats]  # a search gets its generator itself (``_lent``)
+    max_steps = table.spec.max_steps
+    while legal and steps < max_steps:
         while joins and joins[0][0][3] < steps:
             del joins[0]
         if joins and joins[0][0][3] == steps:
@@ -276,8 +286,9 @@ def _play(table: Table, agents: tuple[Agent, ...], seed: int, index: int, watch:
         else:
             # the observation is read off the position as it stands (the rules read a draft as a state, and an
             # observation holds none of its parts): freezing a copy of it first cost more than the observation
+            mind = counted_minds[actor]
             action = seats[actor].choose(table, actor, lambda: rules.observe(state, actor), legal,
-                                         _lent(counted_minds[actor], seats[actor]))
+                                         _lent(mind, seats[actor]) if searching[actor] else mind)
         if actor != CHANCE and not light:
             design = table.played(action)
             if design is not None:
@@ -335,7 +346,11 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
     if answers is None:
         answers = _answers(table, frozen, frozenset(live).union(resting))
     settled = answers[1]
-    for design in [d for d in live if _holders(answers, snapshots, d) is None]:
+    # each watched design's holders (``_holders``), for those the answers name (any other is held by nobody); a
+    # design that parts below leaves ``live``, and one that comes back had parted before: these stay its answers
+    holding = {**{d: h for d, h in answers[0].items() if d not in snapshots},
+               **{d: h for d, h in settled.items() if d in snapshots}}
+    for design in [d for d in live if d in holding and holding[d] is None]:
         _part(snapshots, design, before)
         resting[design] = live.pop(design)
     for design in [d for d in resting if settled.get(d, ()) is not None]:
@@ -347,7 +362,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
         now_gone = list(live)
     elif agent is not None:
         for design in live:
-            if actor in (_holders(answers, snapshots, design) or ()):
+            if design in holding and actor in (holding[design] or ()):
                 (checked if agent.kind == "greedy" else now_gone).append(design)
     for design in now_gone:
         _part(snapshots, design, here)

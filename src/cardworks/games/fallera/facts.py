@@ -52,6 +52,7 @@ class Facts:
     def __init__(self, defs_by_design: dict[str, CardDef], players: int, designs: tuple[str, ...]) -> None:
         defs = tuple(defs_by_design[d] for d in designs)
         self.defs = defs
+        self.designs = designs
         self.labels = tuple(f"{d}#{i}" for i, d in enumerate(designs))
         """Each instance as the notation and observations write it."""
         self.refs = tuple(Card(d, i) for i, d in enumerate(designs))
@@ -301,6 +302,47 @@ class TurnChoices(Sequence):
         if index < len(self._moves):
             return self._moves[index]
         return facts.sells[me][self._listed_sales()[index - len(self._moves)]]
+
+    def battle_parts(self) -> tuple[Sequence[int], list[tuple[int, Sequence[int]]]]:
+        """The battles, by instance number, without building one: (the weapons, (target, its treasures) for each
+        rival in listing order), weapons and treasures in number order; ``__iter__`` lists each treasure (in
+        notation order: ``in_order``) with every weapon (in notation order). ``battle`` builds one of them."""
+        counters = self._counters
+        return self._weapons, [(target, counters[target]) for target in self._facts.rivals[self._me]]
+
+    def battle(self, target: int, treasure: int, weapon: int) -> FalleraAction:
+        """The battle of ``battle_parts`` for these instance numbers (the action ``__iter__`` lists)."""
+        return self._facts.attack(self._me, target, treasure, weapon)
+
+    def in_order(self, instances: Sequence[int]) -> Sequence[int]:
+        """Instances of ``battle_parts`` in notation order (``Facts.in_order``)."""
+        return self._facts.in_order(instances)
+
+    @property
+    def designs(self) -> tuple[str, ...]:
+        """Each instance's design, by number (what the battles built for ``battle_parts`` name)."""
+        return self._facts.designs
+
+    def named(self) -> set[str]:
+        """The designs of the cards the listed actions name (a battle's weapon and treasure, a special played, a
+        treasure sold; an almoina or a Queen's move names none), read off the numbers without building a battle."""
+        designs, counters = self._facts.designs, self._counters
+        found = {action.card.design for action in self._plays}
+        if self._battles:
+            found.update(designs[weapon] for weapon in self._weapons)
+            for target in self._facts.rivals[self._me]:
+                found.update(designs[treasure] for treasure in counters[target])
+        sellable = self._facts.sellable
+        found.update(designs[treasure] for treasure in counters[self._me] if sellable[treasure])
+        return found
+
+    def after_battles(self) -> Iterator[FalleraAction]:
+        """The actions listed after the battles, in order: specials played, Queen moves, sales."""
+        yield from self._plays
+        yield from self._moves
+        sells = self._facts.sells[self._me]
+        for sale in self._listed_sales():
+            yield sells[sale]
 
     def _listed_sales(self) -> list[int]:
         """The sellable treasures on the player's counter, in notation order."""

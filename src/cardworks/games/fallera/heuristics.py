@@ -14,13 +14,14 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import chain, filterfalse
+from itertools import filterfalse
 from typing import Any
 
 from ...engine.codec import deep_tuple
 from ...engine.core import player_index
 from ...engine.kept import per_object
 from .actions import Attack
+from .facts import TurnChoices
 from .rollouts import kernel
 from .state import Draft, built
 from .worth import ODDS, effect_worth, returns, verbs_worth
@@ -49,7 +50,7 @@ class _Defences:
     (``table.beliefs``; in a paired game's twin, the real card's, since nobody knows one card plays as a
     stand-in), read only for the cards a player has not seen."""
 
-    __slots__ = ("each", "everything", "in_order")
+    __slots__ = ("each", "everything", "in_order", "labels", "defence_of")
 
     def __init__(self, table: Any) -> None:
         beliefs = getattr(table, "beliefs", None) or table.cards
@@ -63,6 +64,10 @@ class _Defences:
                                       if defence is not None), key=lambda item: item[1]))
         """(label, defence) of every battle card (its label ``design#n``, as observations write it), by defence
         ascending."""
+        self.defence_of = dict(self.in_order)
+        """Each battle card's label → its defence."""
+        self.labels = frozenset(self.defence_of)
+        """Every battle card's label."""
 
 
 def _kept_defences(table: Any) -> _Defences:
@@ -166,11 +171,10 @@ def _unseen_defences(table: Any, seen: dict[str, Any]) -> list[int]:
     known = _kept_defences(table)
     battle = seen.get("battle")
     attack = (battle.get("attack"),) if battle else ()
-    visible = chain(seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"],
-                    seen.get("map", {}).values(), attack)
-    # what it sees, gathered in C; the battle cards not among them, by defence (a label is one card)
-    shown = set(visible)
-    return [defence for label, defence in known.in_order if label not in shown]
+    # the battle cards not among what it sees, worked out in C (a label is one card), and their defences in order
+    unseen = known.labels.difference(seen["hand"], seen["cemetery"], seen.get("laying", ()), *seen["counters"],
+                                     seen.get("map", {}).values(), attack)
+    return sorted(map(known.defence_of.__getitem__, unseen))
 
 
 def _odds(attack: int, ordered: list[int], hand: int) -> float:
@@ -202,6 +206,8 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
     if phase != "turn":
         return legal[int(rng.random() * len(legal))]
     counts = _counts(table, seen["counters"])
+    if type(legal) is TurnChoices:
+        return _turn(table, me, seen, legal, rng, counts)
     ordered: list[int] | None = None  # the unseen defences, worked out at the first battle listed (if any)
     by_size: dict[int, dict[int, float]] = {}  # a target's hand size → attack → the odds of a steal
     listed: list[Any] = []  # the actions as they are listed (``legal`` may make them as it is read)
@@ -253,6 +259,90 @@ def greedy(table: Any, me: int, seen: dict[str, Any], legal: Sequence[Any], rng:
 
 TIE = 1e-6
 """Scores within this of the best are a tie, broken by the decision's one random number."""
+_BOUND = max
+"""What bounds a rival's battles in ``_turn``: the gain of its treasure worth most (a test plants a wrong one)."""
+
+
+def _turn(table: Any, me: int, seen: dict[str, Any], legal: TurnChoices, rng: random.Random, counts: list[int]) -> Any:
+    """``greedy``'s turn over the rules' own listing (``TurnChoices``): every action scored as ``greedy`` scores it,
+    the same floats, the same ties and the same choice, with the battles read as instance numbers. A battle scores
+    ``chance * gain - cost - 0.5``, which never falls as the gain grows (a chance is never negative): the best
+    score among a rival's battles is that of its treasure worth most, weapon by weapon, and its battles are gone
+    through one by one, in the listing's order, only where that best is within ``TIE`` of the best of all. Only
+    the battle chosen is built."""
+    weapons, rows = legal.battle_parts()
+    top = DRAW  # the almoina, listed first (``_turn_score``)
+    blocks = []
+    if weapons and any(treasures for _, treasures in rows):
+        cards, sizes, designs = table.cards, seen["hand_sizes"], legal.designs
+        winning = counts[me] + 1 >= _needed(seen, me)
+        known_weapons, known_treasures = _weapons(table)
+        used = []
+        for weapon in weapons:
+            name = designs[weapon]
+            kept = known_weapons.get(name)
+            if kept is None:
+                kept = known_weapons[name] = ((cards[name].attack or 0), 0.3 * _use_cost(table, name))
+            used.append(kept)
+        ordered = _unseen_defences(table, seen)
+        by_size: dict[int, dict[int, float]] = {}
+        for target, treasures in rows:
+            if not treasures:
+                continue
+            gains = []
+            for treasure in treasures:
+                name = designs[treasure]
+                kept = known_treasures.get(name)
+                if kept is None:
+                    kept = known_treasures[name] = (treasure_worth(table, name), cards[name].kind == "ingredient")
+                gain = kept[0]
+                if kept[1]:
+                    if winning:
+                        gain = WIN / 4
+                    gain += 2.0 * counts[target]
+                gains.append(gain)
+            most = _BOUND(gains)
+            size = sizes[target]
+            chances = by_size.get(size)
+            if chances is None:
+                chances = by_size[size] = {}
+            odds = []
+            best = None
+            for attack, cost in used:
+                chance = chances.get(attack)
+                if chance is None:
+                    chance = chances[attack] = _odds(attack, ordered, size)
+                odds.append(chance)
+                score = chance * most - cost - 0.5
+                if best is None or score > best:
+                    best = score
+            if best > top:
+                top = best
+            blocks.append((target, treasures, gains, odds, best))
+    rest = []
+    for action in legal.after_battles():
+        score = _turn_score(table, me, seen, action, counts, None)
+        if score > top:
+            top = score
+        rest.append((action, score))
+    bar = top - TIE
+    chosen: list[Any] = [legal[0]] if DRAW >= bar else []
+    listed = None
+    for target, treasures, gains, odds, best in blocks:
+        if best < bar:
+            continue
+        if listed is None:  # the weapons in the listing's order, with their chances found above
+            order = {weapon: k for k, weapon in enumerate(weapons)}
+            listed = [(weapon, order[weapon]) for weapon in legal.in_order(weapons)]
+        gain_of = dict(zip(treasures, gains))
+        for treasure in legal.in_order(treasures):
+            gain = gain_of[treasure]
+            for weapon, k in listed:
+                if odds[k] * gain - used[k][1] - 0.5 >= bar:
+                    chosen.append((target, treasure, weapon))
+    chosen += [action for action, score in rest if score >= bar]
+    pick = chosen[int(rng.random() * len(chosen))]
+    return legal.battle(*pick) if type(pick) is tuple else pick
 
 
 def _respond(me: int, seen: dict[str, Any], legal: Sequence[Any]) -> Any:

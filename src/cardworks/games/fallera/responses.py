@@ -63,7 +63,10 @@ class Responses:
 
     def _open_window(self, draft: Draft, event: str, actor: int, subject: int, seats: tuple[int, ...]) -> bool:
         """A queue step: ask the first of ``seats`` who holds an answer (phase ``respond``), or go on."""
+        answering, hands = draft.facts.answering(event), draft.hands
         for k, seat in enumerate(seats):
+            if not any(map(answering.__getitem__, hands[seat])):  # most hands hold no card answering it
+                continue  # (``_answers`` finds none at once)
             draft.subject = (event, subject)  # what the conditions read (``windows.yours``)
             try:
                 answers = self._answers(draft, seat, event, subject)

@@ -16,6 +16,7 @@ from ...engine.plugins import Simulation
 from . import heuristics
 from .actions import Attack, Defend, Play, Respond, Sell
 from .effects import RESPONSES
+from .facts import TurnChoices
 from .interpreter import holds
 from .registry import REGISTRY
 from .state import State
@@ -48,6 +49,8 @@ def named(legal: Sequence[Any]) -> set[str]:
     treasure). Greedy reads a hand card's definition only through these (``heuristics``: a turn's attack or
     play, a defence, a burn or discard, a choice), and a twin's rules list other actions than the real rules
     only where the card answers or is played (``Respond``, ``Play``: a plain card does neither)."""
+    if type(legal) is TurnChoices:  # a turn's listing says what it names without building its battles
+        return legal.named()
     found = set()
     for action in legal:
         card = getattr(action, "card", None)

@@ -12,7 +12,7 @@ from .actions import player
 from .effects import FaceUpAttacks
 from .registry import REGISTRY
 from .invariants import costly_invariants, step_invariants, treasure_instances
-from .state import State
+from .state import Draft, State
 from .revolta import face_down_cards
 from .verbs import public_marks
 
@@ -26,6 +26,14 @@ def _asked_view(state: State, label: Any) -> list[Any] | None:
     """Who is asked to decide and about what: public (a window's subject is a card played or a battle's
     treasure, a target's verb is on a card in the cemetery; a discard names no card)."""
     return None if state.asked is None else list(state.asked)
+
+
+_NAMES = tuple(player(index) for index in range(64))
+
+
+def _name(index: int) -> str:
+    """``player(index)``, the names of the first players made once (an observation names several)."""
+    return _NAMES[index] if 0 <= index < 64 else player(index)
 
 
 _LABELS: list[Any] = [None, ()]
@@ -52,19 +60,19 @@ class Views:
         ``attacker`` and ``target``, who is ``called``, whose hand was ``looked`` at); lists by seat
         (``hand_sizes``, ``counters``, ``foods``) hold p1's first."""
         seen = self._private_view(state, who)
-        seen.update(self._public_view(state))
+        self._public_view(state, seen)
         return seen
 
     def _private_view(self, state: State, who: int) -> dict[str, Any]:
         """The part of ``who``'s observation that differs between players: all that may hide something."""
-        facts = self.facts(state)
+        facts = state.facts if type(state) is Draft else self.facts(state)
         label = facts.labels.__getitem__  # "design#n"
         battle = None
         if state.battle is not None:
             attacker, target, treasure, attack = state.battle[:4]
             resolving = len(state.battle) == 5  # the defence is chosen: the attack is revealed (fallera-base line 28)
             face_up = resolving or any(map(facts.face_up.__getitem__, state.counters[target]))
-            battle = {"attacker": player(attacker), "target": player(target), "treasure": label(treasure),
+            battle = {"attacker": _name(attacker), "target": _name(target), "treasure": label(treasure),
                       "attack": label(attack) if who == attacker or face_up else "hidden"}
             if resolving:
                 battle["defence"] = None if state.battle[4] is None else label(state.battle[4])
@@ -72,23 +80,26 @@ class Views:
             battle = {"attacker": player(next(m[1] for m in state.marks if m[0] == "called")),
                       "called": [[player(m[2]), label(m[3])] for m in state.marks if m[0] == "called"],
                       "yours": [label(m[2]) for m in state.marks if m[0] == "face-down" and m[1] == who]}
-        return {"you": player(who), "hand": list(map(label, state.hands[who])), "battle": battle,
+        revealed = state.revealed
+        return {"you": _name(who), "hand": list(map(label, state.hands[who])), "battle": battle,
                 "looked": self._looked(state, who, label) if state.marks else {},
-                "foods": [food if p == who or state.revealed[p] else "hidden" for p, food in enumerate(state.foods)]}
+                "foods": [food if p == who or revealed[p] else "hidden" for p, food in enumerate(state.foods)]
+                if state.foods else []}
 
-    def _public_view(self, state: State) -> dict[str, Any]:
-        """The part of every observation that is the same for all players."""
-        label = self.facts(state).labels.__getitem__
-        return {
-            "current": player(state.current), "phase": state.phase, "turn": state.turn,
-            "hand_sizes": list(map(len, state.hands)), "counters": [list(map(label, c)) for c in state.counters],
-            "deck_size": len(state.deck), "cemetery": list(map(label, state.cemetery)),
-            "winner": None if state.winner is None else player(state.winner), "reason": state.reason,
-            "map": {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)},
-            "queen": state.queen, "laying": list(map(label, state.laying)), "actions": state.actions,
-            "again": state.again, "asked": _asked_view(state, label),
-            "pending": [list(step) for step in state.pending], "marks": public_marks(state.marks),
-        }
+    def _public_view(self, state: State, seen: dict[str, Any]) -> None:
+        """The part of every observation that is the same for all players, added to ``seen`` (in this order)."""
+        label = (state.facts if type(state) is Draft else self.facts(state)).labels.__getitem__
+        seen["current"], seen["phase"], seen["turn"] = _name(state.current), state.phase, state.turn
+        seen["hand_sizes"] = list(map(len, state.hands))
+        seen["counters"] = [list(map(label, c)) for c in state.counters]
+        seen["deck_size"], seen["cemetery"] = len(state.deck), list(map(label, state.cemetery))
+        seen["winner"], seen["reason"] = None if state.winner is None else _name(state.winner), state.reason
+        seen["map"] = {space: (label(i) if i >= 0 else None) for space, i in zip(state.spaces, state.map)} \
+            if state.spaces else {}
+        seen["queen"], seen["laying"] = state.queen, list(map(label, state.laying))
+        seen["actions"], seen["again"], seen["asked"] = state.actions, state.again, _asked_view(state, label)
+        seen["pending"] = [list(step) for step in state.pending] if state.pending else []
+        seen["marks"] = public_marks(state.marks) if state.marks else []
 
     def hidden_leak(self, state: State) -> str | None:
         """Another player's hand card, a face-down attack or an unrevealed territorial food in an observation.
