@@ -528,7 +528,10 @@ def render_pass(job: FaceJob) -> PassResult:
     fetcher = safe_fetcher([templates_dir(), *map(Path, job.roots), *font_folders()])
     decoded: dict[str, str] = {}
     sizes: dict[str, dict[str, float]] = {}
-    pdf, overflow, arts = _render(job, job.faces, fetcher, decoded, sizes)
+    from ..collector import collected_after
+
+    with collected_after():
+        pdf, overflow, arts = _render(job, job.faces, fetcher, decoded, sizes)
     return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)), decoded, sizes)
 
 
@@ -542,7 +545,9 @@ def face_renderer(jobs: int, cluster: Any = None) -> Callable[..., FaceResult]:
         if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
+            from ..collector import start_worker
+
+            with ProcessPoolExecutor(max_workers=jobs, initializer=start_worker) as pool:
                 return render_faces(job, pool.map, done)
         return render_faces(job, done=done)
     return render
