@@ -52,6 +52,7 @@ from .piecepdf import layout_cache
 from .proof import ProofNotes, contact_sheet
 from .telltale import telltale_backs
 from .transaction import BuildTransaction
+from .workers import BuildWorkers
 
 FACE_CACHE = ".cache/faces"
 """The face cache, inside the build folder (see ``facecache``)."""
@@ -278,7 +279,7 @@ def _outcome(db: Database, deck: Deck, locale: str, records: list[OutputRecord],
 
 
 def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
-           kept: dict[str, OutputRecord], cluster: Any = None) -> tuple[Path, FaceJob, str, dict[str, tuple[str, ...]], list[OutputRecord],
+           kept: dict[str, OutputRecord], cluster: Any = None, workers: BuildWorkers | None = None) -> tuple[Path, FaceJob, str, dict[str, tuple[str, ...]], list[OutputRecord],
                                                    list[str] | None, dict[str, dict[str, tuple[float, float]]]]:
     """The print-shop PDF of a deck × locale: reused when its faces are unchanged, else assembled from the
     face cache (laying out only the faces whose key is new) and saved straight to its file (staged), never held
@@ -299,7 +300,7 @@ def _faces(db: Database, deck: Deck, locale: str, run: FaceRun,
         small = {card: {part: (pair[0], pair[1]) for part, pair in parts.items()}
                  for card, parts in shop.small_type.items()}  # type: ignore[union-attr]
         return run.out / shop_path, job, key, overflow, previous, None, small  # type: ignore[return-value]
-    result = deck_faces(job, FaceCache(run.out / FACE_CACHE), face_renderer(run.jobs, cluster))
+    result = deck_faces(job, FaceCache(run.out / FACE_CACHE), face_renderer(run.jobs, cluster, workers))
     if result.refused:
         raise refusal_error(result.refused, f"{db.output_id} {locale} cards")
     parts = result.parts  # a property that reads every face: once, not once per face
@@ -368,12 +369,13 @@ def contents_files(deck: Deck, groups: dict[tuple[float, float], list[int]], gam
 
 def _build_deck(db: Database, deck: Deck, locale: str, run: FaceRun, given: SheetLayout, proof: bool,
                 kept: dict[str, OutputRecord], cluster: Any = None,
-                pieces: list[tuple[str, str]] | None = None) -> DeckOutcome:
+                pieces: list[tuple[str, str]] | None = None, workers: BuildWorkers | None = None) -> DeckOutcome:
     """Faces (cached, rendered or reused), then sheets (imposed or reused) for one deck × locale, per card size,
-    on the layout ``given`` (``--layout`` and its options); with ``proof``, its contact sheet too."""
+    on the layout ``given`` (``--layout`` and its options); with ``proof``, its contact sheet too. ``workers``: the
+    build's worker processes, which lay the faces out (else a pool of the deck's own)."""
     game = db.game_doc
     chosen, layout_digest = _chosen_layout(db, given)  # a layout that cannot be used stops before any face is laid out
-    shop_file, job, faces_key, overflow, records, laid_out, small = _faces(db, deck, locale, run, kept, cluster)
+    shop_file, job, faces_key, overflow, records, laid_out, small = _faces(db, deck, locale, run, kept, cluster, workers)
     if run.strict and overflow:
         raise overflow_error(db, locale, overflow)
     if run.strict and small:
@@ -655,33 +657,34 @@ def _build_validated(cards_root: Path, options: BuildOptions, progress: Progress
             tasks += doc_tasks(db, locales, [deck.selection, *(b for b in boxes if b != deck.selection)],
                                options.allow_fallback, options.proof, options.layout.paper)
     run = FaceRun.of(options)
-    for step, (db, deck, locale) in enumerate(plans):
-        if progress:
-            progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
-        started = time.perf_counter()
-        pieces = [(t.kind, t.path) for t in tasks if isinstance(t, PieceTask) and t.game_root == str(db.game.root)
-                  and t.locale == locale and not options.packs]  # a pack's build makes no pieces
-        outcome = _build_deck(db, deck, locale, run, options.layout, options.proof, kept, cluster, pieces)
-        if finished and (outcome.rendered or outcome.imposed):
+    with BuildWorkers(options.jobs, games) as workers:  # one pool for every deck's faces and the documents
+        for step, (db, deck, locale) in enumerate(plans):
+            if progress:
+                progress(f"{db.game_doc.id} {locale} {deck.label}", step, len(plans))
+            started = time.perf_counter()
+            pieces = [(t.kind, t.path) for t in tasks if isinstance(t, PieceTask) and t.game_root == str(db.game.root)
+                      and t.locale == locale and not options.packs]  # a pack's build makes no pieces
+            outcome = _build_deck(db, deck, locale, run, options.layout, options.proof, kept, cluster, pieces, workers)
+            if finished and (outcome.rendered or outcome.imposed):
+                for record in outcome.records:
+                    finished(record.path, time.perf_counter() - started)
+            size = resolve_card_size(db.game_doc)
+            note = replace(options.layout, trim_w=size.width_mm, trim_h=size.height_mm).fit_note()
+            for line in [note] if options.layout.name == "grid" else outcome.notes:
+                if line and f"{db.output_id}: {line}" not in result.notes:
+                    result.notes.append(f"{db.output_id}: {line}")
             for record in outcome.records:
-                finished(record.path, time.perf_counter() - started)
-        size = resolve_card_size(db.game_doc)
-        note = replace(options.layout, trim_w=size.width_mm, trim_h=size.height_mm).fit_note()
-        for line in [note] if options.layout.name == "grid" else outcome.notes:
-            if line and f"{db.output_id}: {line}" not in result.notes:
-                result.notes.append(f"{db.output_id}: {line}")
-        for record in outcome.records:
-            kept[record.path] = record
-        result.outcomes.append(outcome)
-    if not plans and not tasks:  # a calibration sheet alone is no build
-        raise UsageError("nothing to build: " + ("; ".join(result.skipped) or "no cards, pieces or documents to "
-                                                 "print with these options"))
-    if tasks:
-        if progress:
-            progress(f"{len(tasks)} rulebooks, FAQ indexes and printable pieces", len(plans), len(plans) + 1)
-        result.documents = build_documents(tasks, options.out, kept, options.jobs, finished, games)
-        for _, record, _ in result.documents:
-            kept[record.path] = record
+                kept[record.path] = record
+            result.outcomes.append(outcome)
+        if not plans and not tasks:  # a calibration sheet alone is no build
+            raise UsageError("nothing to build: " + ("; ".join(result.skipped) or "no cards, pieces or documents to "
+                                                     "print with these options"))
+        if tasks:
+            if progress:
+                progress(f"{len(tasks)} rulebooks, FAQ indexes and printable pieces", len(plans), len(plans) + 1)
+            result.documents = build_documents(tasks, options.out, kept, options.jobs, finished, games, workers)
+            for _, record, _ in result.documents:
+                kept[record.path] = record
     if progress:
         progress("done", len(plans) + 1, len(plans) + 1)
     calibration_path = f"calibration-{options.layout.paper}.pdf"

@@ -528,21 +528,29 @@ def render_pass(job: FaceJob) -> PassResult:
     fetcher = safe_fetcher([templates_dir(), *map(Path, job.roots), *font_folders()])
     decoded: dict[str, str] = {}
     sizes: dict[str, dict[str, float]] = {}
-    pdf, overflow, arts = _render(job, job.faces, fetcher, decoded, sizes)
+    from ..collector import collected_after
+
+    with collected_after():
+        pdf, overflow, arts = _render(job, job.faces, fetcher, decoded, sizes)
     return PassResult(pdf, overflow, arts, sorted(set(fetcher.refused)), decoded, sizes)
 
 
-def face_renderer(jobs: int, cluster: Any = None) -> Callable[..., FaceResult]:
+def face_renderer(jobs: int, cluster: Any = None, workers: Any = None) -> Callable[..., FaceResult]:
     """How a deck's faces are laid out (for ``build`` and every export): on a Dask cluster's workers (one task
-    per chunk of faces), in ``jobs`` local processes, or here when there are few. ``done`` is passed on to
-    :func:`render_faces`."""
+    per chunk of faces), in ``jobs`` local processes (``workers``' pool when given: a build's
+    :class:`.workers.BuildWorkers`, else a pool of their own), or here when there are few. ``done`` is passed on
+    to :func:`render_faces`."""
     def render(job: FaceJob, done: Callable[[FaceResult], None] | None = None) -> FaceResult:
         if cluster is not None:
             return render_faces(job, cluster_map(cluster), done)
         if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
+            if workers is not None:
+                return render_faces(job, workers.map, done)
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
+            from ..collector import start_worker
+
+            with ProcessPoolExecutor(max_workers=jobs, initializer=start_worker) as pool:
                 return render_faces(job, pool.map, done)
         return render_faces(job, done=done)
     return render

@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -306,11 +307,12 @@ def _cached_pieces(built_before: list[Any], layouts: Path, finished: Callable[[s
 
 def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], jobs: int,
                     finished: Callable[[str, float], None] | None = None,
-                    games: dict[str, Database] | None = None) -> list[tuple[Any, OutputRecord, bool]]:
+                    games: dict[str, Database] | None = None, workers: Any = None) -> list[tuple[Any, OutputRecord, bool]]:
     """Build (or reuse) every document or piece (anything with ``path``, ``kind``, ``game_root`` and
     ``render()``); returns each task with its record and whether it was rendered. ``finished(path, seconds)``
     is called as each one is done, in the order they finish. ``games``: the games the caller has loaded, by
-    folder (``str(db.game.root)``), read here instead of loading them again."""
+    folder (``str(db.game.root)``), read here instead of loading them again. ``workers``: the build's
+    :class:`..workers.BuildWorkers`, whose pool lays them out (else a pool of their own)."""
     games = dict(games or {})
     known = _read_inputs(out)
     keys, made, inputs = _keys(tasks, games, kept, known)
@@ -335,17 +337,15 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     else:
         todo_elsewhere = todo
     if jobs > 1 and len(todo_elsewhere) > 1:
-        _FORKED_GAMES.clear()
-        _FORKED_GAMES.update(games)
-        from ...collector import start_worker
+        from ..workers import BuildWorkers
 
-        with ProcessPoolExecutor(max_workers=jobs, initializer=start_worker) as pool:
+        with ExitStack() as stack:
+            pool = (workers or stack.enter_context(BuildWorkers(jobs, games))).pool()
             futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo_elsewhere}
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 if finished:
                     finished(futures[future].path, done[futures[future]][2])
-        _FORKED_GAMES.clear()
     else:
         for task in todo_elsewhere:
             done[task] = _render(task, layouts, made.get(task))
