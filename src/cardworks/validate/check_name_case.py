@@ -7,6 +7,7 @@ locale keeps untranslated keeps the source's case."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..i18n.qa import is_name_field
 from ..loading.jsonfile import pointer_escape
@@ -58,11 +59,16 @@ def check_name_case(index: Index, out: ProblemList) -> None:
         for shown, number, line in rules_lines(db.game.root, locale):
             if line.lstrip().startswith(("#", "|")):
                 continue  # headings and table cells begin a block: their capital is the block's
-            for match in pattern.finditer(line):
-                if not _MID_SENTENCE.search(line[: match.start()]):
-                    continue
-                written, want = comparable(match.group(0)), forms[match.group(0).casefold()]
+            for found in _mid_sentence(pattern, line):
+                written, want = comparable(found), forms[found.casefold()]
                 if written != want and not _plain_word(written, want):
                     out.warning(shown, f"{number}", "name-case",
-                                f"{match.group(0)!r} mid-sentence; the database writes {want!r} (card names are "
+                                f"{found!r} mid-sentence; the database writes {want!r} (card names are "
                                 "written as the rulebooks print them: docs/data-brief.md)")
+
+
+@lru_cache(maxsize=1 << 16)
+def _mid_sentence(names: re.Pattern[str], line: str) -> tuple[str, ...]:
+    """The names in ``line`` that stand mid-sentence, as written. Kept per line: a process that validates again
+    and again (``build --watch``) scans only the lines that changed."""
+    return tuple(match.group(0) for match in names.finditer(line) if _MID_SENTENCE.search(line[: match.start()]))
