@@ -116,6 +116,7 @@ class Facts:
         self.events = tuple(frozenset(e.when.event for e in c.effects) for c in defs)
         """The triggers of each instance's effects."""
         self._answering: dict[str, tuple[bool, ...]] = {}
+        self._answerers: dict[str, frozenset[int]] = {}
         self.takes_back = frozenset(i for i, c in enumerate(defs)
                                     if any(verb.verb == "return-from-cemetery" for e in c.effects for verb in e.do))
         """The instances that take a card back from the cemetery by choice (``return-from-cemetery``)."""
@@ -162,6 +163,15 @@ class Facts:
         if flags is None:
             flags = self._answering[event] = tuple(event in triggers for triggers in self.events)
         return flags
+
+    def answerers(self, event: str) -> frozenset[int]:
+        """The instances ``answering`` flags for ``event``, as a set (worked out once per event): a window asks a
+        hand only if it is not disjoint from it."""
+        found = self._answerers.get(event)
+        if found is None:
+            flags = self.answering(event)
+            found = self._answerers[event] = frozenset(i for i, flag in enumerate(flags) if flag)
+        return found
 
     def row(self, kind: type, *players: int) -> tuple[FalleraAction, ...]:
         """``kind(*players, card)`` (``Sell``, ``Defend``, ``Burn``, ``Take``) for every instance, by

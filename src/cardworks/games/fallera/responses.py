@@ -12,6 +12,7 @@ verbs of a special).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ...engine.core import IllegalActionError
@@ -23,6 +24,12 @@ from .registry import REGISTRY
 from .state import Draft
 from .turns import END_ACTION
 from .verbs import ASKED, amount, discard_chosen, protected
+
+
+@lru_cache(maxsize=256)
+def _after(actor: int, players: int) -> tuple[int, ...]:
+    """The other seats in turn from ``actor``'s left, made once (a window is queued at most steps)."""
+    return tuple((actor + k) % players for k in range(1, players))
 
 
 class Responses:
@@ -59,13 +66,13 @@ class Responses:
         """The window step for ``event`` (none when no card of the deck answers it)."""
         if event not in self._response_events:
             return ()
-        return (("window", event, actor, subject, tuple((actor + k) % players for k in range(1, players))),)
+        return (("window", event, actor, subject, _after(actor, players)),)
 
     def _open_window(self, draft: Draft, event: str, actor: int, subject: int, seats: tuple[int, ...]) -> bool:
         """A queue step: ask the first of ``seats`` who holds an answer (phase ``respond``), or go on."""
-        answering, hands = draft.facts.answering(event), draft.hands
+        answerers, hands = draft.facts.answerers(event), draft.hands
         for k, seat in enumerate(seats):
-            if not any(map(answering.__getitem__, hands[seat])):  # most hands hold no card answering it
+            if answerers.isdisjoint(hands[seat]):  # most hands hold no card answering it
                 continue  # (``_answers`` finds none at once)
             draft.subject = (event, subject)  # what the conditions read (``windows.yours``)
             try:
