@@ -1,5 +1,5 @@
 """A build's worker processes draw their pieces from the games the build had loaded when it forked them, not
-from a fresh load per piece (render/docs/build.py ``_FORKED_GAMES``); a spawned worker, which has none, loads
+from a fresh load per piece (render/workers.py ``FORKED_GAMES``); a spawned worker, which has none, loads
 its game itself."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 
 from cardworks.loading.database import Database, load_game
 from cardworks.render.docs import build as docs_build
+from cardworks.render import workers
 from cardworks.render.impose import SheetLayout
 from cardworks.render.pieces import piece_tasks
 from conftest import REPO
@@ -38,7 +39,7 @@ class Drawn:
 
 
 def test_a_worker_draws_from_the_game_the_build_forked_it_with(monkeypatch) -> None:
-    monkeypatch.setattr(docs_build, "_FORKED_GAMES", {"/games/one": object()})
+    monkeypatch.setattr(workers, "FORKED_GAMES", {"/games/one": object()})
     assert docs_build._render(Drawn("/games/one"))[3] == ["given"]
     assert docs_build._render(Drawn("/games/two"))[3] == ["loaded"], "a game not forked with is loaded by the task"
 
@@ -48,5 +49,5 @@ def test_a_piece_drawn_from_the_forked_game_is_the_piece_drawn_from_a_fresh_load
     db = Database(game=load_game(root))
     task = next(t for t in piece_tasks(db, ["en"], SheetLayout(), False, False) if t.kind == "score-sheet")
     fresh = docs_build._render(task)[0]
-    monkeypatch.setattr(docs_build, "_FORKED_GAMES", {str(root): db})
+    monkeypatch.setattr(workers, "FORKED_GAMES", {str(root): db})
     assert docs_build._render(task)[0] == fresh

@@ -252,11 +252,6 @@ def _document_html(task: DocTask, games: dict[str, Database]) -> DocHtml:
     return task.html(games[task.game_root])
 
 
-_FORKED_GAMES: dict[str, Database] = {}
-"""The games the build had loaded when it started its worker processes, by folder: a worker forked from it
-draws its pieces from them instead of loading its game again for each piece (a spawned worker finds this
-empty and loads the game)."""
-
 LAYOUT_CACHE = ".cache/layouts"
 """Pieces' pages laid out before, by the hash of their HTML and files (:func:`..piecepdf.layout_cache`)."""
 
@@ -272,7 +267,9 @@ def _render(task: Any, layouts: Path | None = None, made: DocHtml | None = None,
 
     start = time.perf_counter()
     if db is None and made is None:
-        db = _FORKED_GAMES.get(task.game_root)
+        from ..workers import FORKED_GAMES
+
+        db = FORKED_GAMES.get(task.game_root)
     with layout_cache(layouts, cached_only), collected_after():
         if made is not None:
             data, pages, fell_back = task.render(made)
