@@ -402,7 +402,7 @@ def _diverging(table: Table, seats: tuple[Agent, ...], state: Any, actor: int, l
             continue
         twin = live[design]
         counted = _Replay(numbers, start)
-        other = agent.choose(twin, actor, seen, twin.rules.legal_actions(frozen), counted)
+        other = agent.choose(twin, actor, seen, twin.listed(frozen), counted)
         if mind.stale or counted.stale:  # a draw other than ``random()``: the states themselves are compared
             alike = counted.state() == mind.rng.getstate()
         else:  # from the same state, as many ``random()`` calls leave the same state

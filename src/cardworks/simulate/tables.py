@@ -100,6 +100,12 @@ class Table:
             return self.rules.playout(state)
         return contract_playout(self.rules, state)
 
+    def listed(self, state: Any) -> Sequence[Any]:
+        """The legal actions at ``state`` (a state, not a draft), as the rules list them without building each where
+        they can (their ``choices``: the same actions in the same order as ``legal_actions``), else ``legal_actions``."""
+        choices = getattr(self.rules, "choices", None)
+        return choices(state) if choices is not None else self.rules.legal_actions(state)
+
     def live(self, playout: Playout) -> Callable[[], Any]:
         """The position a playout stands at, for reading only and only until its next step: an in-place
         playout's own draft (the rules read it as they read a state), with no copy; else ``playout.state``."""
