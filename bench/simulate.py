@@ -269,17 +269,44 @@ def _checkout(spec: str, tmp: Path) -> Path:
         raise SystemExit(f"--against {spec}: neither a checkout folder nor a git revision ({exc})") from None
 
 
+def _rollout_loop() -> str:
+    """Which rollout loop this process's searches play: Fallera's compiled one or the Python one (a tree older than
+    the compiled loop has only the latter)."""
+    try:
+        from cardworks.games.fallera import rollouts
+    except ImportError:
+        return "python"
+    return "python" if getattr(rollouts, "KERNEL", None) is None else "compiled"
+
+
+def _has_compiled_rollouts(tree: Path) -> bool:
+    return (tree / "src" / "cardworks" / "games" / "fallera" / "_rollouts.c").is_file()
+
+
+def _with_compiled_rollouts(tree: Path) -> Path:
+    """An exported revision that has the compiled rollout loop's source, with the loop built in place (as its
+    install would build it): measured without it, the revision would run its slower Python loop and the ratio
+    would credit this tree with the compiled loop (the run stops if it still plays the Python one)."""
+    if _has_compiled_rollouts(tree):
+        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tree, capture_output=True)
+    return tree
+
+
 def ismcts_against(other: str, budget: int, repeat: int, rounds: int) -> None:
     """``--ismcts`` run in a fresh process on this tree's sources and on ``other``'s (a folder or a git revision;
     this script and cards for both, so both measure the same decisions and report their digest), alternating
     round by round so both see the same load; each round's figure is its median of ``repeat``. Two digests that
     differ stop the run: the trees do not decide the same, and their speeds are not comparable. A revision
-    exported has no compiled rollout loop: it runs its Python one."""
+    exported with the compiled rollout loop's source has it built first; each tree's line says which loop it
+    played."""
 
     rates: dict[str, list[float]] = {"this tree": [], other: []}
     digests: dict[str, set[str]] = {name: set() for name in rates}
     with tempfile.TemporaryDirectory(prefix="cardworks-ismcts-") as tmp:
-        trees = {"this tree": REPO, other: _checkout(other, Path(tmp))}
+        exported = not (Path(other) / "src" / "cardworks").is_dir()  # a checkout folder is measured as it is
+        tree = _checkout(other, Path(tmp))
+        trees = {"this tree": REPO, other: _with_compiled_rollouts(tree) if exported else tree}
+        loops: dict[str, set[str]] = {name: set() for name in trees}
         for _ in range(rounds):
             for name, tree in trees.items():
                 env = {**os.environ, "PYTHONPATH": str(tree / "src")}
@@ -288,12 +315,17 @@ def ismcts_against(other: str, budget: int, repeat: int, rounds: int) -> None:
                                      text=True).stdout
                 rates[name].append(float(out.split(": ", 1)[1].split(" iterations", 1)[0].replace(",", "")))
                 digests[name].add(out.rsplit("decisions digest ", 1)[1].split(";")[0])
+                loops[name].add(out.rsplit("rollouts ", 1)[1].strip() if "; rollouts " in out else "python")
+    if _has_compiled_rollouts(trees[other]) and loops[other] != {"compiled"}:
+        raise SystemExit(f"{other} has the compiled rollout loop's source but played the Python loop (it did not "
+                         "build): speeds not compared")
     found = set().union(*digests.values())
     if len(found) != 1:
         raise SystemExit(f"the trees decide differently (decisions digests {digests}): speeds not compared")
     median = {name: sorted(r)[len(r) // 2] for name, r in rates.items()}
     for name, r in rates.items():
-        print(f"{name}: median {median[name]:,.0f} iterations per processor-second ({', '.join(f'{x:,.0f}' for x in r)})")
+        print(f"{name}: median {median[name]:,.0f} iterations per processor-second ({', '.join(f'{x:,.0f}' for x in r)}); "
+              f"rollouts {'/'.join(sorted(loops[name]))}")
     print(f"ratio this tree / {other}: {median['this tree'] / median[str(other)]:.2f}x (median of {rounds} alternated rounds; "
           f"same decisions, digest {found.pop()}; load average {os.getloadavg()[0]:.1f} at the end)")
 
@@ -405,7 +437,7 @@ def main() -> None:
         print(f"ISMCTS, four-player base, {args.budget} iterations a decision on 12 decisions: "
               f"{sorted(rates)[len(rates) // 2]:,.0f} iterations per processor-second (median of {len(rates)}; "
               + ", ".join(f"{r:,.0f}" for r in rates) + f"); decisions digest {digest}; load average "
-              f"{os.getloadavg()[0]:.1f}")
+              f"{os.getloadavg()[0]:.1f}; rollouts {_rollout_loop()}")
         return
     build_table(BASE4), build_table(BASE2)
     if args.overhead:

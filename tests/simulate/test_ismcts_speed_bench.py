@@ -16,15 +16,18 @@ bench = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(bench)
 
 
-def _runs(monkeypatch, digests: dict[str, str]) -> list[list[str]]:
-    """``subprocess.run`` answering each tree's ``--ismcts`` run with the line it prints, at its tree's digest."""
+def _runs(monkeypatch, digests: dict[str, str], loops: dict[str, str] | None = None) -> list[list[str]]:
+    """``subprocess.run`` answering each tree's ``--ismcts`` run with the line it prints, at its tree's digest
+    (and the rollout loop it played, ``loops``, compiled by default)."""
     commands = []
 
     def run(command, env, **_):
         commands.append(command)
         tree = Path(env["PYTHONPATH"]).parent
+        loop = (loops or {}).get(str(tree), "compiled")
         line = (f"ISMCTS, four-player base, 200 iterations a decision on 12 decisions: 15,000 iterations per "
-                f"processor-second (median of 3; 15,000); decisions digest {digests[str(tree)]}; load average 1.0\n")
+                f"processor-second (median of 3; 15,000); decisions digest {digests[str(tree)]}; load average 1.0; "
+                f"rollouts {loop}\n")
         return subprocess.CompletedProcess(command, 0, stdout=line)
 
     monkeypatch.setattr(subprocess, "run", run)
@@ -50,6 +53,19 @@ def test_trees_deciding_differently_are_not_compared(monkeypatch, capsys, tmp_pa
     other = _other(tmp_path)
     _runs(monkeypatch, {str(REPO): "0123456789abcdef", str(other): "fedcba9876543210"})
     with pytest.raises(SystemExit, match="decide differently"):
+        bench.ismcts_against(str(other), 200, 3, 2)
+    assert "ratio" not in capsys.readouterr().out
+
+
+def test_a_tree_with_the_compiled_loop_that_played_the_python_one_is_not_compared(monkeypatch, capsys,
+                                                                                tmp_path) -> None:
+    """A tree whose compiled rollout loop is not built plays the Python loop, slower: its ratio would credit the
+    other tree with the compiled loop, so the bench stops (each tree's line says which loop it played)."""
+    other = _other(tmp_path)
+    (other / "src" / "cardworks" / "games" / "fallera").mkdir(parents=True)
+    (other / "src" / "cardworks" / "games" / "fallera" / "_rollouts.c").write_text("/* the loop */\n")
+    _runs(monkeypatch, {str(REPO): "0123456789abcdef", str(other): "0123456789abcdef"}, {str(other): "python"})
+    with pytest.raises(SystemExit, match="played the Python loop"):
         bench.ismcts_against(str(other), 200, 3, 2)
     assert "ratio" not in capsys.readouterr().out
 
