@@ -73,16 +73,17 @@ def shared_font_config() -> Any:
     pool worker leaves through ``os._exit``, where neither that nor ``atexit`` runs: a build left one folder a
     process behind. So a ``multiprocessing`` finalizer, which runs at a worker's exit and at the main
     process's, calls that cleanup itself. The stylesheets of its documents are parsed once each and kept on it
-    (:mod:`.stylesheets`)."""
+    (:mod:`.stylesheets`), and so are the Pango contexts and font descriptions of their text (:mod:`.textlayouts`)."""
     from multiprocessing.util import Finalize
 
     from weasyprint.text.fonts import FontConfiguration
 
-    from .stylesheets import install
+    from . import stylesheets, textlayouts
 
     pid = os.getpid()
     if pid not in _CONFIGS:
-        install()
+        stylesheets.install()
+        textlayouts.install()
         _CONFIGS[pid] = FontConfiguration()
         Finalize(None, _remove_font_folder, args=(pid,), exitpriority=0)
     return _CONFIGS[pid]
