@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cardworks.render import workers
 from cardworks.render.docs import build as docs_build
 from cardworks.render.manifest import OutputRecord
 from cardworks.render.piecepdf import NotLaidOut, layout_cache, piece_pdf
@@ -63,7 +64,7 @@ def test_only_pieces_with_uncached_pages_go_to_the_workers(tmp_path: Path, monke
         def submit(self, fn, task, *args, **kwargs):
             sent.append(task)
             return super().submit(fn, task, *args, **kwargs)
-    monkeypatch.setattr(docs_build, "ProcessPoolExecutor", Workers)
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", Workers)
     before = {page.path: OutputRecord(game="mini", locale="en", kind="page", path=page.path, pages=1, sha256="",
                                       input_hash="before the edit") for page in (kept_page, new_page, other)}
     results = docs_build.build_documents([kept_page, new_page, other], out, before, jobs=2)
