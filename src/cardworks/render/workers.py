@@ -15,6 +15,11 @@ from typing import Any
 
 from ..loading.database import Database
 
+FORKED_GAMES: dict[str, Database] = {}
+"""The games the build had loaded when it started its worker processes, by folder: a worker forked from it
+draws its pieces from them instead of loading its game again for each piece (a spawned worker finds this
+empty and loads the game). ``docs.build`` reads it."""
+
 
 class BuildWorkers:
     """The build's worker processes, started at the first task sent to them (a build that lays out nothing,
@@ -24,7 +29,7 @@ class BuildWorkers:
         self.jobs = jobs
         self.games = games
         """The games loaded so far, by folder: a worker draws pieces from its inherited copy (see
-        ``docs.build._FORKED_GAMES``); a game loaded after the fork is loaded again by the worker that needs it."""
+        :data:`FORKED_GAMES`); a game loaded after the fork is loaded again by the worker that needs it."""
         self._pool: ProcessPoolExecutor | None = None
 
     def pool(self) -> ProcessPoolExecutor:
@@ -32,10 +37,9 @@ class BuildWorkers:
             import weasyprint  # noqa: F401  imported before the fork, once, not in each worker
 
             from ..collector import start_worker
-            from .docs.build import _FORKED_GAMES
 
-            _FORKED_GAMES.clear()
-            _FORKED_GAMES.update(self.games)
+            FORKED_GAMES.clear()
+            FORKED_GAMES.update(self.games)
             self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=start_worker)
         return self._pool
 
@@ -48,8 +52,6 @@ class BuildWorkers:
 
     def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
-            from .docs.build import _FORKED_GAMES
-
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
-            _FORKED_GAMES.clear()
+            FORKED_GAMES.clear()

@@ -14,6 +14,7 @@ from typing import Any
 from ...loading.database import Database, load_game
 from ..jinja import templates_dir
 from ..manifest import OutputRecord, still_valid, write_output
+from ..workers import FORKED_GAMES, BuildWorkers
 from .texts import fallen_back
 
 
@@ -252,10 +253,8 @@ def _document_html(task: DocTask, games: dict[str, Database]) -> DocHtml:
     return task.html(games[task.game_root])
 
 
-_FORKED_GAMES: dict[str, Database] = {}
-"""The games the build had loaded when it started its worker processes, by folder: a worker forked from it
-draws its pieces from them instead of loading its game again for each piece (a spawned worker finds this
-empty and loads the game)."""
+_FORKED_GAMES = FORKED_GAMES
+"""The games a forked worker inherited (:data:`..workers.FORKED_GAMES`)."""
 
 LAYOUT_CACHE = ".cache/layouts"
 """Pieces' pages laid out before, by the hash of their HTML and files (:func:`..piecepdf.layout_cache`)."""
@@ -337,8 +336,6 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     else:
         todo_elsewhere = todo
     if jobs > 1 and len(todo_elsewhere) > 1:
-        from ..workers import BuildWorkers
-
         with ExitStack() as stack:
             pool = (workers or stack.enter_context(BuildWorkers(jobs, games))).pool()
             futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo_elsewhere}
