@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cardworks.render import workers
 from cardworks.render.docs import build as docs_build
 from cardworks.render import workers
 from cardworks.render.manifest import OutputRecord

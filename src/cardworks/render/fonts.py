@@ -77,19 +77,19 @@ def shared_font_config() -> Any:
     pool worker leaves through ``os._exit``, where neither that nor ``atexit`` runs: a build left one folder a
     process behind. So a ``multiprocessing`` finalizer, which runs at a worker's exit and at the main
     process's, calls that cleanup itself. The stylesheets of its documents are parsed once each and kept on it
-    (:mod:`.stylesheets`), and font subsetting's glyph arrays are made without a type parsed for each length
-    (:mod:`.cffi_arrays`)."""
+    (:mod:`.stylesheets`), and so are the Pango contexts and font descriptions of their text (:mod:`.textlayouts`);
+    font subsetting's glyph arrays are made without a type parsed for each length (:mod:`.cffi_arrays`)."""
     from multiprocessing.util import Finalize
 
     from weasyprint.text.fonts import FontConfiguration
 
-    from .cffi_arrays import install as install_arrays
-    from .stylesheets import install
+    from . import cffi_arrays, stylesheets, textlayouts
 
     pid = os.getpid()
     if pid not in _CONFIGS:
-        install()
-        install_arrays()
+        stylesheets.install()
+        textlayouts.install()
+        cffi_arrays.install()
         sweep_font_folders()
         config = FontConfiguration()
         # WeasyPrint makes its folder when the first @font-face needs one, unless one is set; it fills and removes

@@ -15,11 +15,10 @@ from typing import Any
 
 from ..loading.database import Database
 
-
 FORKED_GAMES: dict[str, Database] = {}
 """The games the build had loaded when it started its worker processes, by folder: a worker forked from it
 draws its pieces from them instead of loading its game again for each piece (a spawned worker finds this
-empty and loads the game)."""
+empty and loads the game). ``docs.build`` reads it."""
 
 
 class BuildWorkers:
@@ -30,7 +29,7 @@ class BuildWorkers:
         self.jobs = jobs
         self.games = games
         """The games loaded so far, by folder: a worker draws pieces from its inherited copy (see
-        ``FORKED_GAMES``); a game loaded after the fork is loaded again by the worker that needs it."""
+        :data:`FORKED_GAMES`); a game loaded after the fork is loaded again by the worker that needs it."""
         self._pool: ProcessPoolExecutor | None = None
 
     def pool(self) -> ProcessPoolExecutor:

@@ -14,6 +14,7 @@ from typing import Any
 from ...loading.database import Database, load_game
 from ..jinja import templates_dir
 from ..manifest import OutputRecord, still_valid, write_output
+from ..workers import BuildWorkers
 from .texts import fallen_back
 
 
@@ -334,8 +335,6 @@ def build_documents(tasks: list[Any], out: Path, kept: dict[str, OutputRecord], 
     else:
         todo_elsewhere = todo
     if jobs > 1 and len(todo_elsewhere) > 1:
-        from ..workers import BuildWorkers
-
         with ExitStack() as stack:
             pool = (workers or stack.enter_context(BuildWorkers(jobs, games))).pool()
             futures = {pool.submit(_render, task, layouts, made.get(task)): task for task in todo_elsewhere}
