@@ -12,7 +12,6 @@ import pytest
 
 from cardworks.render import workers
 from cardworks.render.docs import build as docs_build
-from cardworks.render import workers
 from cardworks.render.manifest import OutputRecord
 from cardworks.render.piecepdf import NotLaidOut, layout_cache, piece_pdf
 from conftest import GameDir, mini_files
