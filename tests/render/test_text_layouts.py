@@ -33,9 +33,10 @@ def weasyprints_own(monkeypatch: pytest.MonkeyPatch):
     """A function that puts WeasyPrint's own ``Layout.setup`` back."""
     from weasyprint.text.line_break import Layout
 
-    own = Layout.setup
-    shared_font_config()  # installs the kept contexts
+    shared_font_config()  # installs the kept contexts (another test may have already)
     assert Layout.setup is textlayouts._setup
+    own = textlayouts._REPLACED[0]
+    assert own is not textlayouts._setup
     return lambda: monkeypatch.setattr(Layout, "setup", own)
 
 

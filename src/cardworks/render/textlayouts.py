@@ -29,11 +29,17 @@ _ATTRIBUTE = "_cardworks_text_layouts"
 _INSTALLED: list[bool] = []
 
 
+_REPLACED: list[Any] = []
+"""WeasyPrint's own ``Layout.setup``, once :func:`install` has put :func:`_setup` in its place."""
+
+
 def installable() -> bool:
-    """True when the installed WeasyPrint's ``Layout.setup`` is the one :func:`_setup` reproduces."""
+    """True when the installed WeasyPrint's ``Layout.setup`` (its own, also once replaced) is the one
+    :func:`_setup` reproduces."""
     from weasyprint.text.line_break import Layout
 
-    return hashlib.sha256(inspect.getsource(Layout.setup).encode()).hexdigest() == COPIED_SETUP
+    own = _REPLACED[0] if _REPLACED else Layout.setup
+    return hashlib.sha256(inspect.getsource(own).encode()).hexdigest() == COPIED_SETUP
 
 
 def install() -> bool:
@@ -44,6 +50,7 @@ def install() -> bool:
         if _INSTALLED[0]:
             from weasyprint.text.line_break import Layout
 
+            _REPLACED.append(Layout.setup)
             Layout.setup = _setup
     return _INSTALLED[0]
 
