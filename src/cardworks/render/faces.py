@@ -546,12 +546,10 @@ def face_renderer(jobs: int, cluster: Any = None, workers: Any = None) -> Callab
         if jobs > 1 and len(job.faces) > FACES_PER_CHUNK:
             if workers is not None:
                 return render_faces(job, workers.map, done)
-            from concurrent.futures import ProcessPoolExecutor
+            from .workers import BuildWorkers
 
-            from ..collector import start_worker
-
-            with ProcessPoolExecutor(max_workers=jobs, initializer=start_worker) as pool:
-                return render_faces(job, pool.map, done)
+            with BuildWorkers(jobs, {}) as own:
+                return render_faces(job, own.map, done)
         return render_faces(job, done=done)
     return render
 

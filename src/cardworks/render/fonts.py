@@ -105,19 +105,30 @@ FONT_FOLDER = "cardworks-fonts-"
 (``font_folder_prefix``)."""
 
 
+def _this_machine() -> str:
+    """The start of this machine's font folders' names. The machine is named (a hash of its host name) because a
+    temporary folder may be shared with containers whose process ids are not this one's."""
+    return f"{FONT_FOLDER}{hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]}-"
+
+
 def font_folder_prefix(pid: int) -> str:
-    """The name a font folder of process ``pid`` on this machine starts with. The machine is named (a hash of its
-    host name) because a temporary folder may be shared with containers whose process ids are not this one's."""
-    host = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
-    return f"{FONT_FOLDER}{host}-{pid}-"
+    """The name a font folder of process ``pid`` on this machine starts with."""
+    return f"{_this_machine()}{pid}-"
+
+
+_SWEPT: list[bool] = []
+"""Whether this process, or the one it was forked from, has swept the temporary folder already."""
 
 
 def sweep_font_folders() -> list[str]:
     """Remove the font folders of this machine's processes that are gone. A process killed outright (kill -9, the
     out-of-memory killer) runs no finalizer, so its folder (about 4 MB) stays; the next process that lays out
-    removes it. A folder whose process is alive, another machine's or another user's is left. Returns the names
-    removed."""
-    return sweep_dead_temporaries(font_folder_prefix(0)[: -len("0-")])
+    removes it, once: a worker forked after its build swept does not look again. A folder whose process is alive,
+    another machine's or another user's is left. Returns the names removed."""
+    if _SWEPT:
+        return []
+    _SWEPT.append(True)
+    return sweep_dead_temporaries(_this_machine())
 
 
 def _remove_font_folder(pid: int) -> None:
